@@ -1,0 +1,515 @@
+//! One named type → its Rust definition and serde impls.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::docs::doc_attrs;
+use super::ident;
+use crate::ir::{
+    Additional, ConstValue, JsonKind, Module, ObjectDispatch, Struct, TypeDef, TypeExpr, TypeKind,
+    Union,
+};
+
+pub(super) fn emit_type(module: &Module, t: &TypeDef) -> TokenStream {
+    let doc = doc_attrs(t.doc.as_deref());
+    let alias = match &t.schema_name {
+        Some(schema_name) if *schema_name != t.name => quote!(#[doc(alias = #schema_name)]),
+        _ => TokenStream::new(),
+    };
+    let head = quote!(#doc #alias);
+    match &t.kind {
+        TypeKind::Struct(s) => emit_struct(&t.name, head, s),
+        TypeKind::StringEnum(values) => emit_string_enum(&t.name, head, values),
+        TypeKind::Union(u) => emit_union(module, &t.name, head, u),
+        TypeKind::Alias(ty) => {
+            let name = ident(&t.name);
+            let ty = type_tokens(ty);
+            quote!(#head pub type #name = #ty;)
+        }
+    }
+}
+
+pub(super) fn type_tokens(ty: &TypeExpr) -> TokenStream {
+    match ty {
+        TypeExpr::String => quote!(::std::string::String),
+        TypeExpr::Integer => quote!(i64),
+        TypeExpr::Number => quote!(f64),
+        TypeExpr::Boolean => quote!(bool),
+        TypeExpr::Any => quote!(__rt::serde_json::Value),
+        TypeExpr::Array(item) => {
+            let item = type_tokens(item);
+            quote!(::std::vec::Vec<#item>)
+        }
+        TypeExpr::Map(value) if **value == TypeExpr::Any => {
+            quote!(__rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>)
+        }
+        TypeExpr::Map(value) => {
+            let value = type_tokens(value);
+            quote!(::std::collections::BTreeMap<::std::string::String, #value>)
+        }
+        TypeExpr::Nullable(inner) => {
+            let inner = type_tokens(inner);
+            quote!(::core::option::Option<#inner>)
+        }
+        TypeExpr::Named(name) => {
+            let name = ident(name);
+            quote!(#name)
+        }
+    }
+}
+
+fn extra_type(additional: &Additional) -> Option<TokenStream> {
+    match additional {
+        Additional::Forbidden => None,
+        Additional::Any => Some(type_tokens(&TypeExpr::Map(Box::new(TypeExpr::Any)))),
+        Additional::Typed(ty) => Some(type_tokens(&TypeExpr::Map(Box::new(ty.clone())))),
+    }
+}
+
+fn local(rust_name: &str) -> proc_macro2::Ident {
+    format_ident!("f_{}", rust_name.trim_start_matches("r#"))
+}
+
+fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
+    let name_ident = ident(name);
+    let wire_names: Vec<&str> = s.wire_names().collect();
+
+    // The struct itself.
+    let fields = s.fields.iter().map(|f| {
+        let doc = doc_attrs(f.doc.as_deref());
+        let field = ident(&f.rust_name);
+        let ty = field_type(f);
+        quote!(#doc pub #field: #ty,)
+    });
+    let extra_ty = extra_type(&s.additional);
+    let extra_field = extra_ty.as_ref().map(|ty| {
+        quote! {
+            /// Members the schema does not declare, kept so that a round trip loses nothing.
+            pub extra: #ty,
+        }
+    });
+    let default = if s.fields.iter().all(|f| !f.required) { quote!(Default,) } else { TokenStream::new() };
+
+    // Associated constants for the constant members.
+    let consts = s.consts.iter().map(|c| {
+        let cname = format_ident!("{}", c.rust_const);
+        let doc = format!(" The value of the constant member `{}`.", c.json_name);
+        match &c.value {
+            ConstValue::String(v) => quote!(#[doc = #doc] pub const #cname: &'static str = #v;),
+            ConstValue::Integer(v) => quote!(#[doc = #doc] pub const #cname: i64 = #v;),
+            ConstValue::Bool(v) => quote!(#[doc = #doc] pub const #cname: bool = #v;),
+        }
+    });
+    let consts_impl = if s.consts.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(impl #name_ident { #(#consts)* })
+    };
+
+    // Serialize: constants, declared members, then the kept extras.
+    let ser_consts = s.consts.iter().map(|c| {
+        let key = &c.json_name;
+        let cname = format_ident!("{}", c.rust_const);
+        quote!(map.serialize_entry(#key, &Self::#cname)?;)
+    });
+    let ser_fields = s.fields.iter().map(|f| {
+        let key = &f.json_name;
+        let field = ident(&f.rust_name);
+        if f.required {
+            quote!(map.serialize_entry(#key, &self.#field)?;)
+        } else {
+            quote!(if let ::core::option::Option::Some(value) = &self.#field { map.serialize_entry(#key, value)?; })
+        }
+    });
+    let ser_extra = extra_ty.as_ref().map(|_| quote!(__rt::serialize_extra(&mut map, &self.extra, &[#(#wire_names),*])?;));
+
+    // Deserialize: one pass over the members.
+    let const_locals = s.consts.iter().map(|c| {
+        let seen = format_ident!("seen_{}", c.rust_const.to_lowercase());
+        let key = &c.json_name;
+        quote!(let mut #seen = consumed == ::core::option::Option::Some(#key);)
+    });
+    let field_locals = s.fields.iter().map(|f| {
+        let local = local(&f.rust_name);
+        let ty = slot_type(f);
+        match &f.implied_const {
+            Some(implied) => {
+                let key = &f.json_name;
+                let enum_ty = type_tokens(&f.ty);
+                let variant = ident(&implied.variant);
+                quote! {
+                    let mut #local: #ty = if consumed == ::core::option::Option::Some(#key) {
+                        ::core::option::Option::Some(<#enum_ty>::#variant)
+                    } else {
+                        ::core::option::Option::None
+                    };
+                }
+            }
+            None => quote!(let mut #local: #ty = ::core::option::Option::None;),
+        }
+    });
+    let extra_local = extra_ty.as_ref().map(|ty| quote!(let mut extra: #ty = ::core::default::Default::default();));
+    let const_arms = s.consts.iter().map(|c| {
+        let key = &c.json_name;
+        let seen = format_ident!("seen_{}", c.rust_const.to_lowercase());
+        match &c.value {
+            ConstValue::String(v) => quote!(#key => __rt::const_str(&mut map, &mut #seen, #key, #v)?,),
+            ConstValue::Integer(v) => quote!(#key => __rt::const_i64(&mut map, &mut #seen, #key, #v)?,),
+            ConstValue::Bool(v) => quote!(#key => __rt::const_bool(&mut map, &mut #seen, #key, #v)?,),
+        }
+    });
+    let field_arms = s.fields.iter().map(|f| {
+        let key = &f.json_name;
+        let local = local(&f.rust_name);
+        quote!(#key => __rt::field(&mut map, &mut #local, #key)?,)
+    });
+    let fallback = match &s.additional {
+        Additional::Forbidden => quote! {
+            other => {
+                return ::core::result::Result::Err(__rt::serde::de::Error::unknown_field(other, &[#(#wire_names),*]));
+            }
+        },
+        _ => quote!(_ => __rt::extra(&mut map, &mut extra, key)?,),
+    };
+    let const_checks = s.consts.iter().map(|c| {
+        let key = &c.json_name;
+        let seen = format_ident!("seen_{}", c.rust_const.to_lowercase());
+        quote!(__rt::require_const(#seen, #key)?;)
+    });
+    let build_fields = s.fields.iter().map(|f| {
+        let field = ident(&f.rust_name);
+        let local = local(&f.rust_name);
+        let key = &f.json_name;
+        if f.required {
+            quote!(#field: __rt::required(#local, #key)?,)
+        } else {
+            quote!(#field: #local,)
+        }
+    });
+    let build_extra = extra_ty.as_ref().map(|_| quote!(extra,));
+    let uses_consumed = !s.consts.is_empty() || s.fields.iter().any(|f| f.implied_const.is_some());
+    let consumed_param = if uses_consumed { quote!(consumed) } else { quote!(_consumed) };
+
+    quote! {
+        #head
+        #[derive(Debug, Clone, PartialEq, #default)]
+        pub struct #name_ident {
+            #(#fields)*
+            #extra_field
+        }
+
+        #consts_impl
+
+        impl __rt::serde::Serialize for #name_ident {
+            fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                use __rt::serde::ser::SerializeMap as _;
+                let mut map = serializer.serialize_map(::core::option::Option::None)?;
+                #(#ser_consts)*
+                #(#ser_fields)*
+                #ser_extra
+                map.end()
+            }
+        }
+
+        impl<'de> __rt::serde::Deserialize<'de> for #name_ident {
+            fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                __rt::deserialize_struct(deserializer, #name)
+            }
+        }
+
+        impl<'de> __rt::MapDecode<'de> for #name_ident {
+            fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+                mut map: A,
+                #consumed_param: ::core::option::Option<&str>,
+            ) -> ::core::result::Result<Self, A::Error> {
+                #(#const_locals)*
+                #(#field_locals)*
+                #extra_local
+                while let ::core::option::Option::Some(key) = map.next_key::<__rt::Key<'de>>()? {
+                    match key.as_str() {
+                        #(#const_arms)*
+                        #(#field_arms)*
+                        #fallback
+                    }
+                }
+                #(#const_checks)*
+                ::core::result::Result::Ok(Self {
+                    #(#build_fields)*
+                    #build_extra
+                })
+            }
+        }
+    }
+}
+
+/// The Rust type of a field, with `Option` for optional members and `Box` to break cycles.
+fn field_type(f: &crate::ir::Field) -> TokenStream {
+    let inner = type_tokens(&f.ty);
+    let inner = if f.boxed { quote!(::std::boxed::Box<#inner>) } else { inner };
+    if f.required {
+        inner
+    } else {
+        quote!(::core::option::Option<#inner>)
+    }
+}
+
+/// The decode slot of a field: `Option` of what the member's value decodes to.
+fn slot_type(f: &crate::ir::Field) -> TokenStream {
+    let inner = type_tokens(&f.ty);
+    let inner = if f.boxed { quote!(::std::boxed::Box<#inner>) } else { inner };
+    quote!(::core::option::Option<#inner>)
+}
+
+fn emit_string_enum(name: &str, head: TokenStream, values: &[crate::ir::EnumValue]) -> TokenStream {
+    let name_ident = ident(name);
+    let variants = values.iter().map(|v| {
+        let variant = ident(&v.variant);
+        let doc = format!(" `\"{}\"`", v.value);
+        quote!(#[doc = #doc] #variant,)
+    });
+    let as_str_arms = values.iter().map(|v| {
+        let variant = ident(&v.variant);
+        let value = &v.value;
+        quote!(Self::#variant => #value,)
+    });
+    let de_arms = values.iter().map(|v| {
+        let variant = ident(&v.variant);
+        let value = &v.value;
+        quote!(#value => ::core::result::Result::Ok(Self::#variant),)
+    });
+    let all: Vec<&str> = values.iter().map(|v| v.value.as_str()).collect();
+    let all_variants = values.iter().map(|v| ident(&v.variant));
+    quote! {
+        #head
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum #name_ident {
+            #(#variants)*
+        }
+
+        impl #name_ident {
+            /// Every value, in schema order.
+            pub const ALL: &'static [Self] = &[#(Self::#all_variants),*];
+
+            /// The value as it appears on the wire.
+            pub const fn as_str(self) -> &'static str {
+                match self {
+                    #(#as_str_arms)*
+                }
+            }
+        }
+
+        impl ::core::fmt::Display for #name_ident {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl __rt::serde::Serialize for #name_ident {
+            fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> __rt::serde::Deserialize<'de> for #name_ident {
+            fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                let key = <__rt::Key<'de> as __rt::serde::Deserialize<'de>>::deserialize(deserializer)?;
+                match key.as_str() {
+                    #(#de_arms)*
+                    other => ::core::result::Result::Err(__rt::serde::de::Error::unknown_variant(other, &[#(#all),*])),
+                }
+            }
+        }
+    }
+}
+
+fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> TokenStream {
+    let name_ident = ident(name);
+    let variants = u.variants.iter().map(|v| {
+        let variant = ident(&v.name);
+        let ty = type_tokens(&v.ty);
+        quote!(#variant(#ty),)
+    });
+    let ser_arms = u.variants.iter().map(|v| {
+        let variant = ident(&v.name);
+        quote!(Self::#variant(value) => __rt::serde::Serialize::serialize(value, serializer),)
+    });
+
+    // Which members take each kind of non-object value. A member that takes any value is the
+    // fallback for kinds no other member claims. Integers go to an integer member before a
+    // number member. Where several members take the same kind (JSON-RPC batches: two array
+    // members), the value is buffered and the members are tried in schema order.
+    let any_member = u.variants.iter().position(|v| v.ty == TypeExpr::Any);
+    let claimants = |kind: JsonKind, exclude_numbers: bool| -> Vec<usize> {
+        let found: Vec<usize> = u
+            .variants
+            .iter()
+            .enumerate()
+            .filter(|(i, v)| Some(*i) != any_member && v.kinds.contains(&kind) && !(exclude_numbers && v.kinds.contains(&JsonKind::Number)))
+            .map(|(i, _)| i)
+            .collect();
+        if found.is_empty() {
+            any_member.filter(|_| !exclude_numbers).into_iter().collect()
+        } else {
+            found
+        }
+    };
+    let via = |index: usize, deserializer: TokenStream| -> TokenStream {
+        let variant = ident(&u.variants[index].name);
+        let ty = type_tokens(&u.variants[index].ty);
+        quote!(<#ty as __rt::serde::Deserialize<'de>>::deserialize(#deserializer).map(#name_ident::#variant))
+    };
+    // Decodes a buffered `value` as each member in turn.
+    let trial = |members: &[usize], error: TokenStream| -> TokenStream {
+        let attempts = members.iter().map(|&i| {
+            let variant = ident(&u.variants[i].name);
+            let ty = type_tokens(&u.variants[i].ty);
+            quote! {
+                match <#ty as __rt::serde::Deserialize>::deserialize(&value) {
+                    ::core::result::Result::Ok(found) => return ::core::result::Result::Ok(#name_ident::#variant(found)),
+                    ::core::result::Result::Err(e) => { if closest.is_none() { closest = ::core::option::Option::Some(e); } }
+                }
+            }
+        });
+        quote! {
+            let mut closest: ::core::option::Option<__rt::serde_json::Error> = ::core::option::Option::None;
+            #(#attempts)*
+            ::core::result::Result::Err(__rt::no_member_matched::<#error>(#name, closest))
+        }
+    };
+    let scalar = |kind: JsonKind, exclude_numbers: bool, direct: TokenStream, buffered: TokenStream, error: TokenStream| -> Option<TokenStream> {
+        let members = claimants(kind, exclude_numbers);
+        match members.len() {
+            0 => None,
+            1 => Some(via(members[0], direct)),
+            _ => {
+                let body = trial(&members, error);
+                Some(quote!(let value: __rt::serde_json::Value = #buffered; #body))
+            }
+        }
+    };
+    let mut visits = Vec::new();
+    if let Some(body) = scalar(JsonKind::String, false, quote!(__rt::serde::de::value::StrDeserializer::<E>::new(value)), quote!(__rt::serde_json::Value::from(value)), quote!(E)) {
+        visits.push(quote!(fn visit_str<E: __rt::serde::de::Error>(self, value: &str) -> ::core::result::Result<Self::Value, E> { #body }));
+    }
+    if let Some(body) = scalar(JsonKind::Boolean, false, quote!(__rt::serde::de::value::BoolDeserializer::<E>::new(value)), quote!(__rt::serde_json::Value::from(value)), quote!(E)) {
+        visits.push(quote!(fn visit_bool<E: __rt::serde::de::Error>(self, value: bool) -> ::core::result::Result<Self::Value, E> { #body }));
+    }
+    let integer_excludes_numbers = !claimants(JsonKind::Integer, true).is_empty();
+    if let Some(body) = scalar(JsonKind::Integer, integer_excludes_numbers, quote!(__rt::serde::de::value::I64Deserializer::<E>::new(value)), quote!(__rt::serde_json::Value::from(value)), quote!(E)) {
+        visits.push(quote!(fn visit_i64<E: __rt::serde::de::Error>(self, value: i64) -> ::core::result::Result<Self::Value, E> { #body }));
+    }
+    if let Some(body) = scalar(JsonKind::Integer, integer_excludes_numbers, quote!(__rt::serde::de::value::U64Deserializer::<E>::new(value)), quote!(__rt::serde_json::Value::from(value)), quote!(E)) {
+        visits.push(quote!(fn visit_u64<E: __rt::serde::de::Error>(self, value: u64) -> ::core::result::Result<Self::Value, E> { #body }));
+    }
+    if let Some(body) = scalar(JsonKind::Number, false, quote!(__rt::serde::de::value::F64Deserializer::<E>::new(value)), quote!(__rt::serde_json::Value::from(value)), quote!(E)) {
+        visits.push(quote!(fn visit_f64<E: __rt::serde::de::Error>(self, value: f64) -> ::core::result::Result<Self::Value, E> { #body }));
+    }
+    if let Some(body) = scalar(JsonKind::Null, false, quote!(__rt::serde::de::value::UnitDeserializer::<E>::new()), quote!(__rt::serde_json::Value::Null), quote!(E)) {
+        visits.push(quote!(fn visit_unit<E: __rt::serde::de::Error>(self) -> ::core::result::Result<Self::Value, E> { #body }));
+    }
+    if let Some(body) = scalar(
+        JsonKind::Array,
+        false,
+        quote!(__rt::serde::de::value::SeqAccessDeserializer::new(seq)),
+        quote!(<__rt::serde_json::Value as __rt::serde::Deserialize<'de>>::deserialize(__rt::serde::de::value::SeqAccessDeserializer::new(seq))?),
+        quote!(S::Error),
+    ) {
+        visits.push(quote!(fn visit_seq<S: __rt::serde::de::SeqAccess<'de>>(self, seq: S) -> ::core::result::Result<Self::Value, S::Error> { #body }));
+    }
+    let map_body = match &u.objects {
+        ObjectDispatch::None => None,
+        ObjectDispatch::Single(i) => Some(via(*i, quote!(__rt::serde::de::value::MapAccessDeserializer::new(map)))),
+        ObjectDispatch::Tagged { tag, cases, default } => {
+            let arms = cases.iter().map(|(value, i)| {
+                let variant = ident(&u.variants[*i].name);
+                let ty = type_tokens(&u.variants[*i].ty);
+                quote!(::core::option::Option::Some(#value) => <#ty as __rt::MapDecode<'de>>::decode_map(rest, ::core::option::Option::Some(#tag)).map(#name_ident::#variant),)
+            });
+            let values: Vec<&str> = cases.iter().map(|(v, _)| v.as_str()).collect();
+            let absent = match default {
+                Some(i) => {
+                    let variant = ident(&u.variants[*i].name);
+                    let ty = type_tokens(&u.variants[*i].ty);
+                    quote!(::core::option::Option::None => <#ty as __rt::MapDecode<'de>>::decode_map(rest, ::core::option::Option::None).map(#name_ident::#variant),)
+                }
+                None => quote!(::core::option::Option::None => ::core::result::Result::Err(__rt::unknown_tag(#tag, ::core::option::Option::None, &[#(#values),*])),),
+            };
+            Some(quote! {
+                __rt::decode_tagged(map, #tag, |tag, rest| match tag {
+                    #(#arms)*
+                    #absent
+                    ::core::option::Option::Some(other) => ::core::result::Result::Err(__rt::unknown_tag(#tag, ::core::option::Option::Some(other), &[#(#values),*])),
+                })
+            })
+        }
+        ObjectDispatch::Structural(cases) => {
+            let shapes = cases.iter().map(|c| {
+                let required = &c.required;
+                let declared = &c.declared;
+                quote!(__rt::Shape { required: &[#(#required),*], declared: &[#(#declared),*] })
+            });
+            let arms = cases.iter().enumerate().map(|(case, c)| {
+                let variant = ident(&u.variants[c.variant].name);
+                let ty = type_tokens(&u.variants[c.variant].ty);
+                quote!(#case => <#ty as __rt::serde::Deserialize>::deserialize(&value).map(#name_ident::#variant),)
+            });
+            Some(quote! {
+                let (value, order) = __rt::structural(map, &[#(#shapes),*])?;
+                let mut closest = ::core::option::Option::None;
+                for case in order {
+                    let attempt = match case {
+                        #(#arms)*
+                        _ => continue,
+                    };
+                    match attempt {
+                        ::core::result::Result::Ok(found) => return ::core::result::Result::Ok(found),
+                        ::core::result::Result::Err(error) => {
+                            if closest.is_none() {
+                                closest = ::core::option::Option::Some(error);
+                            }
+                        }
+                    }
+                }
+                ::core::result::Result::Err(__rt::no_member_matched(#name, closest))
+            })
+        }
+    };
+    if let Some(body) = map_body {
+        visits.push(quote!(fn visit_map<M: __rt::serde::de::MapAccess<'de>>(self, map: M) -> ::core::result::Result<Self::Value, M::Error> { #body }));
+    }
+    let expecting = format!("a value of {name}: {}", expecting(module, u));
+    quote! {
+        #head
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #name_ident {
+            #(#variants)*
+        }
+
+        impl __rt::serde::Serialize for #name_ident {
+            fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                match self {
+                    #(#ser_arms)*
+                }
+            }
+        }
+
+        impl<'de> __rt::serde::Deserialize<'de> for #name_ident {
+            fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+                struct UnionVisitor;
+                impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                    type Value = #name_ident;
+                    fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                        f.write_str(#expecting)
+                    }
+                    #(#visits)*
+                }
+                deserializer.deserialize_any(UnionVisitor)
+            }
+        }
+    }
+}
+
+/// The human description of what a union accepts, for decode errors.
+fn expecting(_module: &Module, u: &Union) -> String {
+    u.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(" | ")
+}

@@ -1,0 +1,269 @@
+//! The protocol model the generator works on: a list of named Rust types, built from the schema
+//! by [`crate::schema::load`] and turned into Rust by [`crate::emit`].
+//!
+//! The model is deliberately small. The MCP schemas use about fifteen JSON Schema keywords and
+//! need only these kinds of type: structs (objects with declared members), string enums,
+//! unions, and aliases, over the type expressions of [`TypeExpr`].
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+/// Everything generated for one schema.
+#[derive(Debug, Clone, Default)]
+pub struct Module {
+    /// The named types, in a deterministic order: each definition in schema order, followed by
+    /// the inline types named after it.
+    pub types: Vec<TypeDef>,
+}
+
+impl Module {
+    /// The type named `name` (Rust name).
+    pub fn get(&self, name: &str) -> Option<&TypeDef> {
+        self.types.iter().find(|t| t.name == name)
+    }
+
+    /// The type generated for the schema definition `schema_name`.
+    pub fn by_schema_name(&self, schema_name: &str) -> Option<&TypeDef> {
+        self.types
+            .iter()
+            .find(|t| t.schema_name.as_deref() == Some(schema_name))
+    }
+}
+
+/// One named Rust type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeDef {
+    /// The Rust name (`JsonRpcRequest`).
+    pub name: String,
+    /// The definition's name in the schema (`JSONRPCRequest`); `None` for inline types.
+    pub schema_name: Option<String>,
+    /// JSON pointer of the schema this type comes from.
+    pub pointer: String,
+    /// The schema's `description`.
+    pub doc: Option<String>,
+    /// What kind of type it is.
+    pub kind: TypeKind,
+}
+
+/// The kinds of named type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeKind {
+    /// An object with declared members.
+    Struct(Struct),
+    /// A string with a fixed set of values.
+    StringEnum(Vec<EnumValue>),
+    /// One of several types (`anyOf`, `type: [..]`).
+    Union(Union),
+    /// Another name for a type expression.
+    Alias(TypeExpr),
+}
+
+/// An object type with declared members.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Struct {
+    /// The members a user reads and writes, in schema order.
+    pub fields: Vec<Field>,
+    /// Required members with a `const` value: checked on decode, written on encode, not stored.
+    pub consts: Vec<ConstField>,
+    /// What the schema says of members it does not declare.
+    pub additional: Additional,
+}
+
+impl Struct {
+    /// Every member name on the wire, constants first.
+    pub fn wire_names(&self) -> impl Iterator<Item = &str> {
+        self.consts
+            .iter()
+            .map(|c| c.json_name.as_str())
+            .chain(self.fields.iter().map(|f| f.json_name.as_str()))
+    }
+
+    /// Names of the members that must be present.
+    pub fn required_names(&self) -> Vec<&str> {
+        self.consts
+            .iter()
+            .map(|c| c.json_name.as_str())
+            .chain(self.fields.iter().filter(|f| f.required).map(|f| f.json_name.as_str()))
+            .collect()
+    }
+}
+
+/// A declared member of an object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// The member's name on the wire.
+    pub json_name: String,
+    /// The Rust field name (`mime_type`, `r#type`, `meta` for `_meta`).
+    pub rust_name: String,
+    /// The member's `description`.
+    pub doc: Option<String>,
+    /// Its type (without the `Option` of an optional member).
+    pub ty: TypeExpr,
+    /// Whether the schema lists it in `required`.
+    pub required: bool,
+    /// For an optional member whose schema is a single `const`: its value. The field's type is
+    /// then a one-value string enum, so an absent member and a present one both round-trip.
+    pub implied_const: Option<ImpliedConst>,
+    /// Whether the field must be boxed to break a cycle of directly nested structs.
+    pub boxed: bool,
+}
+
+/// The one value of an optional constant member, and the Rust path of that value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImpliedConst {
+    /// The constant's value.
+    pub value: String,
+    /// The enum variant that stands for it.
+    pub variant: String,
+}
+
+/// A required member with a constant value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConstField {
+    /// The member's name on the wire.
+    pub json_name: String,
+    /// The constant.
+    pub value: ConstValue,
+    /// Rust name of the associated constant (`TYPE`, `METHOD`, `JSONRPC`).
+    pub rust_const: String,
+    /// The member's `description`.
+    pub doc: Option<String>,
+}
+
+/// The constant values the generator supports.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConstValue {
+    /// A string constant (`"2.0"`, `"tools/call"`, `"text"`).
+    String(String),
+    /// An integer constant (error codes).
+    Integer(i64),
+    /// A boolean constant.
+    Bool(bool),
+}
+
+impl ConstValue {
+    /// The constant as JSON.
+    pub fn to_json(&self) -> Value {
+        match self {
+            ConstValue::String(s) => Value::String(s.clone()),
+            ConstValue::Integer(i) => Value::from(*i),
+            ConstValue::Bool(b) => Value::Bool(*b),
+        }
+    }
+}
+
+/// What an object does with members it does not declare.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Additional {
+    /// `additionalProperties: false`: an undeclared member is a decode error.
+    Forbidden,
+    /// Allowed, any value: kept in a `serde_json::Map` so a round trip loses nothing.
+    Any,
+    /// Allowed with a schema: kept in a `BTreeMap<String, T>`.
+    Typed(TypeExpr),
+}
+
+/// A value of a string enum.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumValue {
+    /// The value on the wire.
+    pub value: String,
+    /// The Rust variant name.
+    pub variant: String,
+}
+
+/// A union: the value is one of several types.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Union {
+    /// The members, in schema order.
+    pub variants: Vec<Variant>,
+    /// How an object value finds its member.
+    pub objects: ObjectDispatch,
+}
+
+/// One member of a union.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Variant {
+    /// The Rust variant name.
+    pub name: String,
+    /// The member's type.
+    pub ty: TypeExpr,
+    /// The JSON kinds of value this member accepts.
+    pub kinds: BTreeSet<JsonKind>,
+}
+
+/// How a union decodes an object value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ObjectDispatch {
+    /// No member accepts an object.
+    None,
+    /// Exactly one member (index into `variants`) accepts an object.
+    Single(usize),
+    /// Every object member has a constant `tag` member with its own value.
+    Tagged {
+        /// The discriminating member's name on the wire.
+        tag: String,
+        /// Tag value → variant index.
+        cases: Vec<(String, usize)>,
+        /// The member that an object without the tag belongs to (its tag is optional).
+        default: Option<usize>,
+    },
+    /// No discriminating constant: the members are told apart by the members they require and
+    /// declare (see `mcp_schema::__private::structural`).
+    Structural(Vec<StructuralCase>),
+}
+
+/// One object member of a structurally decoded union.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StructuralCase {
+    /// Index into `variants`.
+    pub variant: usize,
+    /// Member names it requires.
+    pub required: Vec<String>,
+    /// Member names it declares.
+    pub declared: Vec<String>,
+}
+
+/// The kinds of JSON value, for dispatching unions on what the input holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum JsonKind {
+    /// `null`
+    Null,
+    /// `true` / `false`
+    Boolean,
+    /// a number without fraction or exponent
+    Integer,
+    /// any other number
+    Number,
+    /// a string
+    String,
+    /// an array
+    Array,
+    /// an object
+    Object,
+}
+
+/// A type as it appears in a field, alias or union member.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeExpr {
+    /// `string` → `String`.
+    String,
+    /// `integer` → `i64`.
+    Integer,
+    /// `number` → `f64`.
+    Number,
+    /// `boolean` → `bool`.
+    Boolean,
+    /// No constraint at all (`{}`, `true`) → `serde_json::Value`.
+    Any,
+    /// `array` with `items` → `Vec<T>`.
+    Array(Box<TypeExpr>),
+    /// An object without declared members whose values all have one type → `BTreeMap<String, T>`
+    /// (`serde_json::Map` when the values are [`TypeExpr::Any`]).
+    Map(Box<TypeExpr>),
+    /// `T` or `null` → `Option<T>`.
+    Nullable(Box<TypeExpr>),
+    /// A named type of the module.
+    Named(String),
+}

@@ -1,0 +1,195 @@
+//! Unions: naming their members and deciding how each kind of JSON value finds its member.
+
+use std::collections::{BTreeSet, HashMap};
+
+use super::{err, SchemaError};
+use crate::ir::{
+    ConstValue, JsonKind, Module, ObjectDispatch, StructuralCase, TypeExpr, TypeKind,
+};
+use crate::naming;
+
+/// Variant names: a named member is called after its type, with the words every named member
+/// shares at the start or end dropped (`ElicitRequestFormParams`, `ElicitRequestUrlParams` →
+/// `Form`, `Url`); a primitive is called after its JSON type.
+pub(super) fn variant_names(types: &[TypeExpr]) -> Vec<String> {
+    let named: Vec<Vec<String>> = types
+        .iter()
+        .filter_map(|t| match t {
+            TypeExpr::Named(n) => Some(naming::type_name_words(n)),
+            _ => None,
+        })
+        .collect();
+    let (mut prefix, mut suffix) = (0, 0);
+    if named.len() > 1 {
+        let shortest = named.iter().map(Vec::len).min().unwrap_or(0);
+        while prefix + 1 < shortest && named.iter().all(|w| w[prefix] == named[0][prefix]) {
+            prefix += 1;
+        }
+        while suffix + prefix + 1 < shortest && named.iter().all(|w| w[w.len() - 1 - suffix] == named[0][named[0].len() - 1 - suffix]) {
+            suffix += 1;
+        }
+    }
+    let mut names: Vec<String> = types
+        .iter()
+        .map(|t| match t {
+            TypeExpr::Named(n) => {
+                let words = naming::type_name_words(n);
+                let kept = words[prefix..words.len() - suffix].concat();
+                if kept.starts_with(|c: char| c.is_ascii_alphabetic()) { kept } else { n.clone() }
+            }
+            TypeExpr::String => "String".into(),
+            TypeExpr::Integer => "Integer".into(),
+            TypeExpr::Number => "Number".into(),
+            TypeExpr::Boolean => "Boolean".into(),
+            TypeExpr::Any => "Value".into(),
+            TypeExpr::Array(_) => "Array".into(),
+            TypeExpr::Map(_) => "Object".into(),
+            TypeExpr::Nullable(_) => "Nullable".into(),
+        })
+        .collect();
+    // Stripping may make two names equal (or a primitive name may repeat): fall back to full names.
+    let unique: BTreeSet<&String> = names.iter().collect();
+    if unique.len() != names.len() {
+        for (name, t) in names.iter_mut().zip(types) {
+            if let TypeExpr::Named(n) = t {
+                *name = n.clone();
+            }
+        }
+        let mut seen = HashMap::new();
+        for name in &mut names {
+            let count = seen.entry(name.clone()).or_insert(0);
+            *count += 1;
+            if *count > 1 {
+                name.push_str(&count.to_string());
+            }
+        }
+    }
+    names
+}
+
+/// The JSON kinds a type accepts.
+pub(crate) fn kinds(module: &Module, ty: &TypeExpr) -> BTreeSet<JsonKind> {
+    let mut visiting = BTreeSet::new();
+    kinds_inner(module, ty, &mut visiting)
+}
+
+fn kinds_inner(module: &Module, ty: &TypeExpr, visiting: &mut BTreeSet<String>) -> BTreeSet<JsonKind> {
+    use JsonKind::*;
+    match ty {
+        TypeExpr::String => [String].into(),
+        TypeExpr::Integer => [Integer].into(),
+        TypeExpr::Number => [Integer, Number].into(),
+        TypeExpr::Boolean => [Boolean].into(),
+        TypeExpr::Any => [Null, Boolean, Integer, Number, String, Array, Object].into(),
+        TypeExpr::Array(_) => [Array].into(),
+        TypeExpr::Map(_) => [Object].into(),
+        TypeExpr::Nullable(inner) => {
+            let mut k = kinds_inner(module, inner, visiting);
+            k.insert(Null);
+            k
+        }
+        TypeExpr::Named(name) => {
+            if !visiting.insert(name.clone()) {
+                return BTreeSet::new();
+            }
+            let out = match module.get(name).map(|t| &t.kind) {
+                Some(TypeKind::Struct(_)) => [Object].into(),
+                Some(TypeKind::StringEnum(_)) => [String].into(),
+                Some(TypeKind::Alias(inner)) => kinds_inner(module, inner, visiting),
+                Some(TypeKind::Union(u)) => u.variants.iter().flat_map(|v| kinds_inner(module, &v.ty, visiting)).collect(),
+                None => BTreeSet::new(),
+            };
+            visiting.remove(name);
+            out
+        }
+    }
+}
+
+/// Resolves aliases down to the struct a type names, if it names one.
+fn struct_of<'m>(module: &'m Module, ty: &TypeExpr) -> Option<&'m crate::ir::Struct> {
+    let mut ty = ty;
+    for _ in 0..64 {
+        let TypeExpr::Named(name) = ty else { return None };
+        match &module.get(name)?.kind {
+            TypeKind::Struct(s) => return Some(s),
+            TypeKind::Alias(inner) => ty = inner,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Computes every union's member kinds and object dispatch, refusing unions whose members
+/// cannot be told apart by the kind of JSON value (two members that both take strings, …).
+pub(super) fn finalize(module: &mut Module) -> Result<(), SchemaError> {
+    for index in 0..module.types.len() {
+        let TypeKind::Union(union) = &module.types[index].kind else { continue };
+        let pointer = module.types[index].pointer.clone();
+        let mut variants = union.variants.clone();
+        for v in &mut variants {
+            v.kinds = kinds(module, &v.ty);
+            if v.kinds.is_empty() {
+                return err(&pointer, format!("union member `{}` refers back to the union itself", v.name));
+            }
+        }
+        let takes = |k: JsonKind| variants.iter().enumerate().filter(|(_, v)| v.kinds.contains(&k)).map(|(i, _)| i).collect::<Vec<_>>();
+        let objects: Vec<usize> = takes(JsonKind::Object);
+        let dispatch = match objects.len() {
+            0 => ObjectDispatch::None,
+            1 => ObjectDispatch::Single(objects[0]),
+            _ => tagged(module, &variants, &objects).unwrap_or_else(|| {
+                ObjectDispatch::Structural(
+                    objects
+                        .iter()
+                        .map(|&i| {
+                            let (required, declared) = match struct_of(module, &variants[i].ty) {
+                                Some(s) => (
+                                    s.required_names().into_iter().map(str::to_owned).collect(),
+                                    s.wire_names().map(str::to_owned).collect(),
+                                ),
+                                None => (Vec::new(), Vec::new()),
+                            };
+                            StructuralCase { variant: i, required, declared }
+                        })
+                        .collect(),
+                )
+            }),
+        };
+        if let TypeKind::Union(u) = &mut module.types[index].kind {
+            u.variants = variants;
+            u.objects = dispatch;
+        }
+    }
+    Ok(())
+}
+
+/// A member name that every object member fixes to its own string constant (at most one of
+/// them leaving it optional: that one is the default when the member is absent).
+fn tagged(module: &Module, variants: &[crate::ir::Variant], objects: &[usize]) -> Option<ObjectDispatch> {
+    let structs: Vec<&crate::ir::Struct> = objects.iter().map(|&i| struct_of(module, &variants[i].ty)).collect::<Option<_>>()?;
+    let mut candidates: Vec<&str> = structs[0].consts.iter().filter(|c| matches!(c.value, ConstValue::String(_))).map(|c| c.json_name.as_str()).collect();
+    candidates.extend(structs[0].fields.iter().filter(|f| f.implied_const.is_some()).map(|f| f.json_name.as_str()));
+    'candidates: for tag in candidates {
+        let mut cases = Vec::new();
+        let mut default = None;
+        for (s, &variant) in structs.iter().zip(objects) {
+            if let Some(c) = s.consts.iter().find(|c| c.json_name == tag) {
+                let ConstValue::String(value) = &c.value else { continue 'candidates };
+                cases.push((value.clone(), variant));
+            } else if let Some(f) = s.fields.iter().find(|f| f.json_name == tag && f.implied_const.is_some()) {
+                if default.is_some() {
+                    continue 'candidates;
+                }
+                default = Some(variant);
+                cases.push((f.implied_const.as_ref()?.value.clone(), variant));
+            } else {
+                continue 'candidates;
+            }
+        }
+        let distinct: BTreeSet<&String> = cases.iter().map(|(v, _)| v).collect();
+        if distinct.len() == cases.len() {
+            return Some(ObjectDispatch::Tagged { tag: tag.to_owned(), cases, default });
+        }
+    }
+    None
+}

@@ -1,0 +1,109 @@
+//! This repository's layout: pinned schemas in `schema/`, generated modules in
+//! `generated/src/gen/`. Used by the CLI and by the freshness test.
+
+use std::path::{Path, PathBuf};
+
+use crate::config::{write_if_changed, Config, GenerateError};
+use crate::fetch::{self, FetchError, SchemaSource};
+use crate::revisions::{Revision, Revisions, RevisionsError};
+
+/// The cargo feature of `mcp-schema` that enables the hidden test lookup.
+pub const REGISTRY_FEATURE: &str = "registry";
+
+/// A checkout of this repository.
+#[derive(Debug, Clone)]
+pub struct Workspace {
+    /// The repository root (the folder with `schema/revisions.toml`).
+    pub root: PathBuf,
+    /// The pinned revisions.
+    pub revisions: Revisions,
+}
+
+/// Anything that can go wrong in a workspace operation.
+#[derive(Debug, thiserror::Error)]
+pub enum WorkspaceError {
+    /// `revisions.toml` could not be read.
+    #[error(transparent)]
+    Revisions(#[from] RevisionsError),
+    /// A schema could not be fetched.
+    #[error(transparent)]
+    Fetch(#[from] FetchError),
+    /// Generation failed.
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+    /// No repository root was found.
+    #[error("cannot find schema/revisions.toml above {0}")]
+    NoRoot(PathBuf),
+}
+
+/// One generated file and its expected content.
+#[derive(Debug, Clone)]
+pub struct Rendered {
+    /// The revision.
+    pub revision: String,
+    /// Where it lives.
+    pub path: PathBuf,
+    /// What it must contain.
+    pub text: String,
+}
+
+impl Workspace {
+    /// Opens the repository at `root`.
+    pub fn open(root: impl Into<PathBuf>) -> Result<Self, WorkspaceError> {
+        let root = root.into();
+        let revisions = Revisions::load(&root.join("schema/revisions.toml"))?;
+        Ok(Self { root, revisions })
+    }
+
+    /// Finds the repository root at or above `start`.
+    pub fn discover(start: &Path) -> Result<Self, WorkspaceError> {
+        let mut dir = Some(start);
+        while let Some(d) = dir {
+            if d.join("schema/revisions.toml").is_file() {
+                return Self::open(d);
+            }
+            dir = d.parent();
+        }
+        Err(WorkspaceError::NoRoot(start.to_owned()))
+    }
+
+    /// The folder holding `<revision>/schema.json`.
+    pub fn schema_root(&self) -> PathBuf {
+        self.root.join("schema")
+    }
+
+    /// The checked-in generated file of a revision.
+    pub fn generated_path(&self, revision: &Revision) -> PathBuf {
+        self.root.join("generated/src/gen").join(format!("{}.rs", revision.module))
+    }
+
+    /// The revisions named, or all of them.
+    pub fn select(&self, names: &[String]) -> Result<Vec<&Revision>, WorkspaceError> {
+        if names.is_empty() {
+            return Ok(self.revisions.revisions.iter().collect());
+        }
+        Ok(names.iter().map(|n| self.revisions.get(n)).collect::<Result<_, _>>()?)
+    }
+
+    /// Makes sure a revision's schema is present and matches its pin.
+    pub fn fetch(&self, revision: &Revision, source: &SchemaSource) -> Result<PathBuf, WorkspaceError> {
+        Ok(fetch::ensure(&self.revisions, revision, &self.schema_root(), source)?)
+    }
+
+    /// Generates a revision's module in memory.
+    pub fn render(&self, revision: &Revision, source: &SchemaSource) -> Result<Rendered, WorkspaceError> {
+        let schema_path = self.fetch(revision, source)?;
+        let text = Config::new()
+            .schema_path(&schema_path)
+            .revision_name(&revision.name)
+            .registry_feature(REGISTRY_FEATURE)
+            .module_doc(true)
+            .generate_string()?;
+        Ok(Rendered { revision: revision.name.clone(), path: self.generated_path(revision), text })
+    }
+
+    /// Writes a rendered file if it changed; `true` when it did.
+    pub fn write(&self, rendered: &Rendered) -> Result<bool, WorkspaceError> {
+        Ok(write_if_changed(&rendered.path, &rendered.text)?)
+    }
+}

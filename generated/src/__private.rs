@@ -1,0 +1,364 @@
+//! Runtime support for the generated code. Not a public API: the generated types call these
+//! helpers so that each type carries only its own field list, not a copy of the decoding logic.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, Deserializer, Error as _, IntoDeserializer, MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde_json::{Map, Value};
+
+pub use serde;
+pub use serde_json;
+
+/// A map key, borrowed from the input when the input allows it.
+#[derive(Debug)]
+pub struct Key<'de>(pub Cow<'de, str>);
+
+impl Key<'_> {
+    /// The key text.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> de::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl<'de> Visitor<'de> for KeyVisitor {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
+            }
+        }
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+/// Decoding of an object type from a map whose discriminating member may already have been
+/// read (by the union that dispatched on it). Implemented by every generated struct.
+pub trait MapDecode<'de>: Sized {
+    /// Reads the remaining members of `map`. `consumed` names the constant member that the caller
+    /// already read and checked (the union tag), if any.
+    fn decode_map<A: MapAccess<'de>>(map: A, consumed: Option<&str>) -> Result<Self, A::Error>;
+}
+
+/// `Deserialize` for a generated struct: asks for a map and hands it to [`MapDecode`].
+#[inline]
+pub fn deserialize_struct<'de, T: MapDecode<'de>, D: Deserializer<'de>>(
+    deserializer: D,
+    name: &'static str,
+) -> Result<T, D::Error> {
+    struct StructVisitor<T>(&'static str, PhantomData<T>);
+    impl<'de, T: MapDecode<'de>> Visitor<'de> for StructVisitor<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "an object ({})", self.0)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            T::decode_map(map, None)
+        }
+    }
+    deserializer.deserialize_map(StructVisitor(name, PhantomData))
+}
+
+/// Reads the value of a member into its slot, refusing a second occurrence.
+#[inline]
+pub fn field<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
+    map: &mut A,
+    slot: &mut Option<T>,
+    name: &'static str,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return Err(A::Error::duplicate_field(name));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
+/// A required member's value, or the `missing field` error.
+#[inline]
+pub fn required<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
+    slot.ok_or_else(|| E::missing_field(name))
+}
+
+/// Reads a constant string member and checks its value.
+pub fn const_str<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    seen: &mut bool,
+    name: &'static str,
+    expected: &'static str,
+) -> Result<(), A::Error> {
+    if *seen {
+        return Err(A::Error::duplicate_field(name));
+    }
+    let got: Key<'de> = map.next_value()?;
+    if got.as_str() != expected {
+        return Err(A::Error::custom(format_args!(
+            "invalid value for `{name}`: expected \"{expected}\", found \"{}\"",
+            got.as_str()
+        )));
+    }
+    *seen = true;
+    Ok(())
+}
+
+/// Reads a constant integer member and checks its value.
+pub fn const_i64<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    seen: &mut bool,
+    name: &'static str,
+    expected: i64,
+) -> Result<(), A::Error> {
+    if *seen {
+        return Err(A::Error::duplicate_field(name));
+    }
+    let got: i64 = map.next_value()?;
+    if got != expected {
+        return Err(A::Error::custom(format_args!(
+            "invalid value for `{name}`: expected {expected}, found {got}"
+        )));
+    }
+    *seen = true;
+    Ok(())
+}
+
+/// Reads a constant boolean member and checks its value.
+pub fn const_bool<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    seen: &mut bool,
+    name: &'static str,
+    expected: bool,
+) -> Result<(), A::Error> {
+    if *seen {
+        return Err(A::Error::duplicate_field(name));
+    }
+    let got: bool = map.next_value()?;
+    if got != expected {
+        return Err(A::Error::custom(format_args!(
+            "invalid value for `{name}`: expected {expected}, found {got}"
+        )));
+    }
+    *seen = true;
+    Ok(())
+}
+
+/// Fails when a required constant member was absent.
+#[inline]
+pub fn require_const<E: de::Error>(seen: bool, name: &'static str) -> Result<(), E> {
+    if seen {
+        Ok(())
+    } else {
+        Err(E::missing_field(name))
+    }
+}
+
+/// Keeps a member the schema does not declare (where additional properties are allowed).
+#[inline]
+pub fn extra<'de, A: MapAccess<'de>, V: de::Deserialize<'de>, M: ExtraMap<V>>(
+    map: &mut A,
+    extra: &mut M,
+    key: Key<'de>,
+) -> Result<(), A::Error> {
+    let value = map.next_value()?;
+    if extra.insert_new(key.0.into_owned(), value) {
+        Ok(())
+    } else {
+        Err(A::Error::custom("duplicate member in object"))
+    }
+}
+
+/// The maps that hold undeclared members: `serde_json::Map` or a typed `BTreeMap`.
+pub trait ExtraMap<V> {
+    /// Inserts; `false` if the key was already present.
+    fn insert_new(&mut self, key: String, value: V) -> bool;
+    /// The entries, in the map's order.
+    fn entries(&self) -> Box<dyn Iterator<Item = (&String, &V)> + '_>;
+}
+
+impl ExtraMap<Value> for Map<String, Value> {
+    fn insert_new(&mut self, key: String, value: Value) -> bool {
+        self.insert(key, value).is_none()
+    }
+    fn entries(&self) -> Box<dyn Iterator<Item = (&String, &Value)> + '_> {
+        Box::new(self.iter())
+    }
+}
+
+impl<V> ExtraMap<V> for std::collections::BTreeMap<String, V> {
+    fn insert_new(&mut self, key: String, value: V) -> bool {
+        self.insert(key, value).is_none()
+    }
+    fn entries(&self) -> Box<dyn Iterator<Item = (&String, &V)> + '_> {
+        Box::new(self.iter())
+    }
+}
+
+/// Writes the undeclared members after the declared ones. A key that names a declared member
+/// is an error rather than a duplicate key on the wire.
+pub fn serialize_extra<S: SerializeMap, V: serde::Serialize, M: ExtraMap<V>>(
+    map: &mut S,
+    extra: &M,
+    declared: &[&str],
+) -> Result<(), S::Error> {
+    for (key, value) in extra.entries() {
+        if declared.contains(&key.as_str()) {
+            return Err(serde::ser::Error::custom(format_args!(
+                "additional member `{key}` collides with a declared member"
+            )));
+        }
+        map.serialize_entry(key, value)?;
+    }
+    Ok(())
+}
+
+/// The map handed to a variant after a union read its tag: the members buffered before the tag
+/// (when the tag was not first), then the rest of the live map.
+#[derive(Debug)]
+pub struct TaggedRest<A> {
+    buffered: std::vec::IntoIter<(String, Value)>,
+    pending: Option<Value>,
+    live: A,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for TaggedRest<A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        if let Some((key, value)) = self.buffered.next() {
+            self.pending = Some(value);
+            let key: de::value::StringDeserializer<A::Error> = key.into_deserializer();
+            return seed.deserialize(key).map(Some);
+        }
+        self.live.next_key_seed(seed)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match self.pending.take() {
+            Some(value) => seed.deserialize(value).map_err(A::Error::custom),
+            None => self.live.next_value_seed(seed),
+        }
+    }
+}
+
+/// Reads members until `tag` and calls `dispatch` with the tag's value (`None` if the object has
+/// no such member) and the remaining map. Members before the tag are buffered; a tag in first
+/// position, as every MCP implementation writes it, costs nothing extra.
+pub fn decode_tagged<'de, A: MapAccess<'de>, T>(
+    mut map: A,
+    tag: &'static str,
+    dispatch: impl FnOnce(Option<&str>, TaggedRest<A>) -> Result<T, A::Error>,
+) -> Result<T, A::Error> {
+    let mut buffered = Vec::new();
+    loop {
+        match map.next_key::<Key<'de>>()? {
+            Some(key) if key.as_str() == tag => {
+                let value: Key<'de> = map.next_value()?;
+                let rest = TaggedRest {
+                    buffered: buffered.into_iter(),
+                    pending: None,
+                    live: map,
+                };
+                return dispatch(Some(value.as_str()), rest);
+            }
+            Some(key) => {
+                let value: Value = map.next_value()?;
+                buffered.push((key.0.into_owned(), value));
+            }
+            None => {
+                let rest = TaggedRest {
+                    buffered: buffered.into_iter(),
+                    pending: None,
+                    live: map,
+                };
+                return dispatch(None, rest);
+            }
+        }
+    }
+}
+
+/// The error for a tag value no variant has.
+pub fn unknown_tag<E: de::Error>(tag: &'static str, value: Option<&str>, expected: &'static [&'static str]) -> E {
+    match value {
+        Some(value) => E::custom(format_args!(
+            "unknown `{tag}` \"{value}\", expected one of {}",
+            Quoted(expected)
+        )),
+        None => E::missing_field(tag),
+    }
+}
+
+/// One member of a union without a discriminating constant: the members it requires and the
+/// members it declares.
+#[derive(Debug)]
+pub struct Shape {
+    /// Members that must be present.
+    pub required: &'static [&'static str],
+    /// Members the schema declares.
+    pub declared: &'static [&'static str],
+}
+
+/// Buffers an object and orders the union members that can match it: only members whose
+/// required members are all present, the one that declares the most of the present members
+/// first, ties in schema order. The caller decodes the first that succeeds.
+pub fn structural<'de, A: MapAccess<'de>>(
+    mut map: A,
+    shapes: &[Shape],
+) -> Result<(Value, Vec<usize>), A::Error> {
+    let mut object = Map::new();
+    while let Some(key) = map.next_key::<Key<'de>>()? {
+        let value: Value = map.next_value()?;
+        if object.insert(key.0.into_owned(), value).is_some() {
+            return Err(A::Error::custom("duplicate member in object"));
+        }
+    }
+    let mut order: Vec<(usize, usize)> = shapes
+        .iter()
+        .enumerate()
+        .filter(|(_, shape)| shape.required.iter().all(|r| object.contains_key(*r)))
+        .map(|(i, shape)| {
+            let known = object.keys().filter(|k| shape.declared.contains(&k.as_str())).count();
+            (i, known)
+        })
+        .collect();
+    order.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    Ok((Value::Object(object), order.into_iter().map(|(i, _)| i).collect()))
+}
+
+/// The error when no union member matched.
+pub fn no_member_matched<E: de::Error>(union: &'static str, tried: Option<serde_json::Error>) -> E {
+    match tried {
+        Some(err) => E::custom(format_args!("no variant of {union} matched; closest: {err}")),
+        None => E::custom(format_args!(
+            "no variant of {union} matched: required members missing"
+        )),
+    }
+}
+
+struct Quoted(&'static [&'static str]);
+
+impl fmt::Display for Quoted {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        for (i, s) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "\"{s}\"")?;
+        }
+        Ok(())
+    }
+}
+
+/// Serializes a nullable value (`None` → `null`).
+pub type Nullable<T> = Option<T>;

@@ -1,0 +1,52 @@
+//! Strongly typed [Model Context Protocol](https://modelcontextprotocol.io) messages for every
+//! protocol revision, generated from the official JSON schemas by `mcp-codegen`.
+//!
+//! Each revision is a module behind a cargo feature of the same name; the newest released
+//! revision, [`v2026_07_28`], is on by default. All revisions can be enabled together.
+//!
+//! ```
+//! # #[cfg(feature = "v2026_07_28")] {
+//! use mcp_schema::v2026_07_28::{ContentBlock, TextContent};
+//!
+//! let block: ContentBlock = serde_json::from_str(r#"{"type":"text","text":"hi"}"#).unwrap();
+//! assert!(matches!(&block, ContentBlock::TextContent(TextContent { text, .. }) if text == "hi"));
+//! // The constant `type` member is checked on decode and written on encode.
+//! assert_eq!(serde_json::to_string(&block).unwrap(), r#"{"type":"text","text":"hi"}"#);
+//! # }
+//! ```
+#![warn(missing_docs)]
+
+extern crate self as mcp_schema;
+
+#[doc(hidden)]
+pub mod __private;
+
+#[cfg(feature = "v2024_11_05")]
+#[rustfmt::skip]
+#[path = "gen/v2024_11_05.rs"]
+pub mod v2024_11_05;
+
+#[cfg(feature = "v2025_03_26")]
+#[rustfmt::skip]
+#[path = "gen/v2025_03_26.rs"]
+pub mod v2025_03_26;
+
+#[cfg(feature = "v2025_06_18")]
+#[rustfmt::skip]
+#[path = "gen/v2025_06_18.rs"]
+pub mod v2025_06_18;
+
+#[cfg(feature = "v2025_11_25")]
+#[rustfmt::skip]
+#[path = "gen/v2025_11_25.rs"]
+pub mod v2025_11_25;
+
+#[cfg(feature = "v2026_07_28")]
+#[rustfmt::skip]
+#[path = "gen/v2026_07_28.rs"]
+pub mod v2026_07_28;
+
+#[cfg(feature = "draft")]
+#[rustfmt::skip]
+#[path = "gen/draft.rs"]
+pub mod draft;

@@ -1,0 +1,1 @@
+//! Integration tests for `mcp-schema` and `mcp-codegen`; see `tests/`.
