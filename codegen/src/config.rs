@@ -99,8 +99,14 @@ impl Config {
 
     /// The generated source, without writing anything.
     pub fn generate_string(&self) -> Result<String, GenerateError> {
-        let path = self.schema_path.as_deref().ok_or_else(|| GenerateError::Config("schema_path is required".into()))?;
-        let bytes = std::fs::read(path).map_err(|source| GenerateError::Io { path: path.to_owned(), source })?;
+        let path = self
+            .schema_path
+            .as_deref()
+            .ok_or_else(|| GenerateError::Config("schema_path is required".into()))?;
+        let bytes = std::fs::read(path).map_err(|source| GenerateError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
         let name = match &self.revision_name {
             Some(n) => n.clone(),
             None => path
@@ -113,10 +119,21 @@ impl Config {
     }
 
     /// Renders schema bytes already in memory; `path` only names them in errors.
-    pub fn render(&self, bytes: &[u8], revision: &str, path: &Path) -> Result<String, GenerateError> {
+    pub fn render(
+        &self,
+        bytes: &[u8],
+        revision: &str,
+        path: &Path,
+    ) -> Result<String, GenerateError> {
         let root: serde_json::Value =
-            serde_json::from_slice(bytes).map_err(|source| GenerateError::Json { path: path.to_owned(), source })?;
-        let schema_err = |source| GenerateError::Schema { path: path.to_owned(), source };
+            serde_json::from_slice(bytes).map_err(|source| GenerateError::Json {
+                path: path.to_owned(),
+                source,
+            })?;
+        let schema_err = |source| GenerateError::Schema {
+            path: path.to_owned(),
+            source,
+        };
         let dialect = schema::detect_dialect(&root).map_err(schema_err)?;
         let module = schema::load(&root, dialect).map_err(schema_err)?;
         let sha = crate::fetch::sha256_hex(bytes);
@@ -141,7 +158,11 @@ impl Config {
             Some(p) => p.clone(),
             None => std::env::var_os("OUT_DIR")
                 .map(|d| PathBuf::from(d).join("mcp_schema.rs"))
-                .ok_or_else(|| GenerateError::Config("out_path is required outside a build script (no OUT_DIR)".into()))?,
+                .ok_or_else(|| {
+                    GenerateError::Config(
+                        "out_path is required outside a build script (no OUT_DIR)".into(),
+                    )
+                })?,
         };
         let text = self.generate_string()?;
         write_if_changed(&out, &text)?;
@@ -155,8 +176,14 @@ pub(crate) fn write_if_changed(path: &Path, text: &str) -> Result<bool, Generate
         return Ok(false);
     }
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|source| GenerateError::Io { path: dir.to_owned(), source })?;
+        std::fs::create_dir_all(dir).map_err(|source| GenerateError::Io {
+            path: dir.to_owned(),
+            source,
+        })?;
     }
-    std::fs::write(path, text).map_err(|source| GenerateError::Io { path: path.to_owned(), source })?;
+    std::fs::write(path, text).map_err(|source| GenerateError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
     Ok(true)
 }

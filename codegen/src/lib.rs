@@ -6,13 +6,13 @@
 //! `mcp-codegen` binary drives it for this repository (`fetch`, `generate [--check]`).
 #![warn(missing_docs)]
 
+mod config;
 pub mod emit;
 pub mod fetch;
 pub mod ir;
 pub mod naming;
 pub mod revisions;
 pub mod schema;
-mod config;
 pub mod workspace;
 
 pub use config::{Config, GenerateError};

@@ -55,16 +55,25 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
     let workspace = match &cli.root {
         Some(root) => Workspace::open(root)?,
-        None => Workspace::discover(&std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))?,
+        None => {
+            Workspace::discover(&std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))?
+        }
     };
     let source = SchemaSource::resolve(cli.from.clone());
     match cli.command {
         Command::Fetch { revisions } => {
             for revision in workspace.select(&revisions)? {
-                let outcome = mcp_codegen::fetch::fetch_revision(&workspace.revisions, revision, &workspace.schema_root(), &source)?;
+                let outcome = mcp_codegen::fetch::fetch_revision(
+                    &workspace.revisions,
+                    revision,
+                    &workspace.schema_root(),
+                    &source,
+                )?;
                 match outcome {
                     FetchOutcome::UpToDate => println!("{}: up to date", revision.name),
-                    FetchOutcome::Fetched { origin } => println!("{}: fetched from {origin}", revision.name),
+                    FetchOutcome::Fetched { origin } => {
+                        println!("{}: fetched from {origin}", revision.name)
+                    }
                 }
             }
             Ok(ExitCode::SUCCESS)
@@ -94,7 +103,10 @@ fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
                     println!("{} would change:", path.display());
                     print!("{}", short_diff(old, new, 40));
                 }
-                println!("{} file(s) out of date: run `cargo run -p mcp-codegen -- generate`", stale.len());
+                println!(
+                    "{} file(s) out of date: run `cargo run -p mcp-codegen -- generate`",
+                    stale.len()
+                );
                 return Ok(ExitCode::from(1));
             }
             println!("generated in {:.0?}", started.elapsed());
@@ -108,7 +120,11 @@ fn short_diff(old: &str, new: &str, max_lines: usize) -> String {
     let diff = similar::TextDiff::from_lines(old, new);
     let text = diff.unified_diff().context_radius(2).to_string();
     let total = text.lines().count();
-    let mut out: String = text.lines().take(max_lines).flat_map(|l| [l, "\n"]).collect();
+    let mut out: String = text
+        .lines()
+        .take(max_lines)
+        .flat_map(|l| [l, "\n"])
+        .collect();
     if total > max_lines {
         out.push_str(&format!("… {} more diff lines\n", total - max_lines));
     }

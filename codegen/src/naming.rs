@@ -3,7 +3,9 @@
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 
 /// Acronyms that schema names run together (`JSONRPCRequest`), longest first.
-const ACRONYMS: &[&str] = &["JSONRPC", "JSON", "HTTP", "MIME", "URL", "URI", "RPC", "MCP", "API", "ID"];
+const ACRONYMS: &[&str] = &[
+    "JSONRPC", "JSON", "HTTP", "MIME", "URL", "URI", "RPC", "MCP", "API", "ID",
+];
 
 /// Splits a run of capitals such as `JSONRPC` into known acronyms (`JSON`, `RPC`); `None` if the
 /// run is not made only of them.
@@ -43,7 +45,9 @@ fn words(name: &str) -> Vec<String> {
         let next = chars.get(i + 1).copied();
         let boundary = match prev {
             Some(p) if c.is_uppercase() => {
-                p.is_lowercase() || p.is_ascii_digit() || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
+                p.is_lowercase()
+                    || p.is_ascii_digit()
+                    || (p.is_uppercase() && next.is_some_and(char::is_lowercase))
             }
             _ => false,
         };
@@ -106,7 +110,11 @@ pub fn pascal(text: &str, prefix: &str) -> String {
 /// `type` → `r#type`.
 pub fn field_name(json_name: &str) -> String {
     let snake = json_name.to_snake_case();
-    let snake = if snake.is_empty() { "field".to_owned() } else { snake };
+    let snake = if snake.is_empty() {
+        "field".to_owned()
+    } else {
+        snake
+    };
     let snake = if snake.starts_with(|c: char| c.is_ascii_digit()) {
         format!("_{snake}")
     } else {
@@ -132,12 +140,53 @@ pub fn const_name(json_name: &str) -> String {
 fn is_keyword(s: &str) -> bool {
     matches!(
         s,
-        "as" | "break" | "const" | "continue" | "else" | "enum" | "extern" | "false" | "fn" | "for"
-            | "if" | "impl" | "in" | "let" | "loop" | "match" | "mod" | "move" | "mut" | "pub"
-            | "ref" | "return" | "static" | "struct" | "trait" | "true" | "type" | "unsafe"
-            | "use" | "where" | "while" | "async" | "await" | "dyn" | "abstract" | "become"
-            | "box" | "do" | "final" | "macro" | "override" | "priv" | "typeof" | "unsized"
-            | "virtual" | "yield" | "try" | "gen"
+        "as" | "break"
+            | "const"
+            | "continue"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "fn"
+            | "for"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "pub"
+            | "ref"
+            | "return"
+            | "static"
+            | "struct"
+            | "trait"
+            | "true"
+            | "type"
+            | "unsafe"
+            | "use"
+            | "where"
+            | "while"
+            | "async"
+            | "await"
+            | "dyn"
+            | "abstract"
+            | "become"
+            | "box"
+            | "do"
+            | "final"
+            | "macro"
+            | "override"
+            | "priv"
+            | "typeof"
+            | "unsized"
+            | "virtual"
+            | "yield"
+            | "try"
+            | "gen"
     )
 }
 
@@ -149,8 +198,14 @@ mod tests {
     fn type_names_follow_api_guidelines() {
         assert_eq!(type_name("JSONRPCRequest"), "JsonRpcRequest");
         assert_eq!(type_name("JSONRPCErrorResponse"), "JsonRpcErrorResponse");
-        assert_eq!(type_name("URLElicitationRequiredError"), "UrlElicitationRequiredError");
-        assert_eq!(type_name("ElicitRequestURLParams"), "ElicitRequestUrlParams");
+        assert_eq!(
+            type_name("URLElicitationRequiredError"),
+            "UrlElicitationRequiredError"
+        );
+        assert_eq!(
+            type_name("ElicitRequestURLParams"),
+            "ElicitRequestUrlParams"
+        );
         assert_eq!(type_name("JSONValue"), "JsonValue");
         assert_eq!(type_name("CallToolResult"), "CallToolResult");
         assert_eq!(type_name("Icons"), "Icons");

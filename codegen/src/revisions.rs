@@ -106,7 +106,10 @@ impl Revisions {
         let revisions: Revisions = toml::from_str(text).map_err(|e| e.to_string())?;
         for rev in &revisions.revisions {
             if rev.sha256.len() != 64 || !rev.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err(format!("revision {}: sha256 must be 64 hex digits", rev.name));
+                return Err(format!(
+                    "revision {}: sha256 must be 64 hex digits",
+                    rev.name
+                ));
             }
         }
         Ok(revisions)

@@ -74,7 +74,9 @@ impl Workspace {
 
     /// The checked-in generated file of a revision.
     pub fn generated_path(&self, revision: &Revision) -> PathBuf {
-        self.root.join("generated/src/gen").join(format!("{}.rs", revision.module))
+        self.root
+            .join("generated/src/gen")
+            .join(format!("{}.rs", revision.module))
     }
 
     /// The revisions named, or all of them.
@@ -82,16 +84,32 @@ impl Workspace {
         if names.is_empty() {
             return Ok(self.revisions.revisions.iter().collect());
         }
-        Ok(names.iter().map(|n| self.revisions.get(n)).collect::<Result<_, _>>()?)
+        Ok(names
+            .iter()
+            .map(|n| self.revisions.get(n))
+            .collect::<Result<_, _>>()?)
     }
 
     /// Makes sure a revision's schema is present and matches its pin.
-    pub fn fetch(&self, revision: &Revision, source: &SchemaSource) -> Result<PathBuf, WorkspaceError> {
-        Ok(fetch::ensure(&self.revisions, revision, &self.schema_root(), source)?)
+    pub fn fetch(
+        &self,
+        revision: &Revision,
+        source: &SchemaSource,
+    ) -> Result<PathBuf, WorkspaceError> {
+        Ok(fetch::ensure(
+            &self.revisions,
+            revision,
+            &self.schema_root(),
+            source,
+        )?)
     }
 
     /// Generates a revision's module in memory.
-    pub fn render(&self, revision: &Revision, source: &SchemaSource) -> Result<Rendered, WorkspaceError> {
+    pub fn render(
+        &self,
+        revision: &Revision,
+        source: &SchemaSource,
+    ) -> Result<Rendered, WorkspaceError> {
         let schema_path = self.fetch(revision, source)?;
         let text = Config::new()
             .schema_path(&schema_path)
@@ -99,7 +117,11 @@ impl Workspace {
             .registry_feature(REGISTRY_FEATURE)
             .module_doc(true)
             .generate_string()?;
-        Ok(Rendered { revision: revision.name.clone(), path: self.generated_path(revision), text })
+        Ok(Rendered {
+            revision: revision.name.clone(),
+            path: self.generated_path(revision),
+            text,
+        })
     }
 
     /// Writes a rendered file if it changed; `true` when it did.

@@ -5,7 +5,9 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, DeserializeSeed, Deserializer, Error as _, IntoDeserializer, MapAccess, Visitor};
+use serde::de::{
+    self, DeserializeSeed, Deserializer, Error as _, IntoDeserializer, MapAccess, Visitor,
+};
 use serde::ser::SerializeMap;
 use serde_json::{Map, Value};
 
@@ -235,7 +237,10 @@ pub struct TaggedRest<A> {
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for TaggedRest<A> {
     type Error = A::Error;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
         if let Some((key, value)) = self.buffered.next() {
             self.pending = Some(value);
             let key: de::value::StringDeserializer<A::Error> = key.into_deserializer();
@@ -289,7 +294,11 @@ pub fn decode_tagged<'de, A: MapAccess<'de>, T>(
 }
 
 /// The error for a tag value no variant has.
-pub fn unknown_tag<E: de::Error>(tag: &'static str, value: Option<&str>, expected: &'static [&'static str]) -> E {
+pub fn unknown_tag<E: de::Error>(
+    tag: &'static str,
+    value: Option<&str>,
+    expected: &'static [&'static str],
+) -> E {
     match value {
         Some(value) => E::custom(format_args!(
             "unknown `{tag}` \"{value}\", expected one of {}",
@@ -328,18 +337,26 @@ pub fn structural<'de, A: MapAccess<'de>>(
         .enumerate()
         .filter(|(_, shape)| shape.required.iter().all(|r| object.contains_key(*r)))
         .map(|(i, shape)| {
-            let known = object.keys().filter(|k| shape.declared.contains(&k.as_str())).count();
+            let known = object
+                .keys()
+                .filter(|k| shape.declared.contains(&k.as_str()))
+                .count();
             (i, known)
         })
         .collect();
     order.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    Ok((Value::Object(object), order.into_iter().map(|(i, _)| i).collect()))
+    Ok((
+        Value::Object(object),
+        order.into_iter().map(|(i, _)| i).collect(),
+    ))
 }
 
 /// The error when no union member matched.
 pub fn no_member_matched<E: de::Error>(union: &'static str, tried: Option<serde_json::Error>) -> E {
     match tried {
-        Some(err) => E::custom(format_args!("no variant of {union} matched; closest: {err}")),
+        Some(err) => E::custom(format_args!(
+            "no variant of {union} matched; closest: {err}"
+        )),
         None => E::custom(format_args!(
             "no variant of {union} matched: required members missing"
         )),

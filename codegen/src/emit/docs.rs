@@ -5,10 +5,16 @@ use quote::quote;
 
 /// `#[doc = "…"]` attributes for a description (nothing for `None`).
 pub fn doc_attrs(text: Option<&str>) -> TokenStream {
-    let Some(text) = text else { return TokenStream::new() };
+    let Some(text) = text else {
+        return TokenStream::new();
+    };
     let lines = sanitize(text);
     let attrs = lines.iter().map(|line| {
-        let line = if line.is_empty() { String::new() } else { format!(" {line}") };
+        let line = if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        };
         quote!(#[doc = #line])
     });
     quote!(#(#attrs)*)
@@ -38,7 +44,11 @@ pub fn sanitize(text: &str) -> Vec<String> {
             continue;
         }
         let indent = (line.len() - trimmed.len()).min(3);
-        out.push(format!("{}{}", " ".repeat(indent), escape_prose(trimmed.trim_end())));
+        out.push(format!(
+            "{}{}",
+            " ".repeat(indent),
+            escape_prose(trimmed.trim_end())
+        ));
     }
     if in_fence {
         out.push("```".to_owned());
@@ -91,7 +101,9 @@ fn escape_prose(line: &str) -> String {
         }
         if (c == 'h') && (line[i..].starts_with("https://") || line[i..].starts_with("http://")) {
             let end = line[i..]
-                .find(|ch: char| ch.is_whitespace() || ch == ')' || ch == '>' || ch == '"' || ch == '`')
+                .find(|ch: char| {
+                    ch.is_whitespace() || ch == ')' || ch == '>' || ch == '"' || ch == '`'
+                })
                 .map_or(line.len(), |e| i + e);
             let url = line[i..end].trim_end_matches(['.', ',', ';', ':']);
             out.push('<');
@@ -124,8 +136,15 @@ mod tests {
 
     #[test]
     fn links_brackets_and_urls_are_made_safe() {
-        let lines = sanitize("See {@link CallToolResult} and [key: string].\nVisit https://example.com/x.");
-        assert_eq!(lines, vec!["See `CallToolResult` and \\[key: string\\].", "Visit <https://example.com/x>."]);
+        let lines =
+            sanitize("See {@link CallToolResult} and [key: string].\nVisit https://example.com/x.");
+        assert_eq!(
+            lines,
+            vec![
+                "See `CallToolResult` and \\[key: string\\].",
+                "Visit <https://example.com/x>."
+            ]
+        );
     }
 
     #[test]

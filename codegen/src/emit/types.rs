@@ -11,7 +11,11 @@ use crate::ir::{
 };
 
 pub(super) fn emit_type(module: &Module, t: &TypeDef) -> TokenStream {
-    let doc = doc_attrs(t.doc.as_deref());
+    let fallback = match &t.schema_name {
+        Some(schema_name) => format!("The `{schema_name}` definition of the schema."),
+        None => format!("Inline schema at `{}`.", t.pointer),
+    };
+    let doc = doc_attrs(Some(t.doc.as_deref().unwrap_or(&fallback)));
     let alias = match &t.schema_name {
         Some(schema_name) if *schema_name != t.name => quote!(#[doc(alias = #schema_name)]),
         _ => TokenStream::new(),
@@ -33,7 +37,7 @@ pub(super) fn type_tokens(ty: &TypeExpr) -> TokenStream {
     match ty {
         TypeExpr::String => quote!(::std::string::String),
         TypeExpr::Integer => quote!(i64),
-        TypeExpr::Number => quote!(f64),
+        TypeExpr::Number => quote!(__rt::serde_json::Number),
         TypeExpr::Boolean => quote!(bool),
         TypeExpr::Any => quote!(__rt::serde_json::Value),
         TypeExpr::Array(item) => {
@@ -76,7 +80,8 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
 
     // The struct itself.
     let fields = s.fields.iter().map(|f| {
-        let doc = doc_attrs(f.doc.as_deref());
+        let fallback = format!("The `{}` member.", f.json_name);
+        let doc = doc_attrs(Some(f.doc.as_deref().unwrap_or(&fallback)));
         let field = ident(&f.rust_name);
         let ty = field_type(f);
         quote!(#doc pub #field: #ty,)
@@ -88,7 +93,11 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
             pub extra: #ty,
         }
     });
-    let default = if s.fields.iter().all(|f| !f.required) { quote!(Default,) } else { TokenStream::new() };
+    let default = if s.fields.iter().all(|f| !f.required) {
+        quote!(Default,)
+    } else {
+        TokenStream::new()
+    };
 
     // Associated constants for the constant members.
     let consts = s.consts.iter().map(|c| {
@@ -121,7 +130,9 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
             quote!(if let ::core::option::Option::Some(value) = &self.#field { map.serialize_entry(#key, value)?; })
         }
     });
-    let ser_extra = extra_ty.as_ref().map(|_| quote!(__rt::serialize_extra(&mut map, &self.extra, &[#(#wire_names),*])?;));
+    let ser_extra = extra_ty
+        .as_ref()
+        .map(|_| quote!(__rt::serialize_extra(&mut map, &self.extra, &[#(#wire_names),*])?;));
 
     // Deserialize: one pass over the members.
     let const_locals = s.consts.iter().map(|c| {
@@ -148,14 +159,22 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
             None => quote!(let mut #local: #ty = ::core::option::Option::None;),
         }
     });
-    let extra_local = extra_ty.as_ref().map(|ty| quote!(let mut extra: #ty = ::core::default::Default::default();));
+    let extra_local = extra_ty
+        .as_ref()
+        .map(|ty| quote!(let mut extra: #ty = ::core::default::Default::default();));
     let const_arms = s.consts.iter().map(|c| {
         let key = &c.json_name;
         let seen = format_ident!("seen_{}", c.rust_const.to_lowercase());
         match &c.value {
-            ConstValue::String(v) => quote!(#key => __rt::const_str(&mut map, &mut #seen, #key, #v)?,),
-            ConstValue::Integer(v) => quote!(#key => __rt::const_i64(&mut map, &mut #seen, #key, #v)?,),
-            ConstValue::Bool(v) => quote!(#key => __rt::const_bool(&mut map, &mut #seen, #key, #v)?,),
+            ConstValue::String(v) => {
+                quote!(#key => __rt::const_str(&mut map, &mut #seen, #key, #v)?,)
+            }
+            ConstValue::Integer(v) => {
+                quote!(#key => __rt::const_i64(&mut map, &mut #seen, #key, #v)?,)
+            }
+            ConstValue::Bool(v) => {
+                quote!(#key => __rt::const_bool(&mut map, &mut #seen, #key, #v)?,)
+            }
         }
     });
     let field_arms = s.fields.iter().map(|f| {
@@ -188,7 +207,11 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
     });
     let build_extra = extra_ty.as_ref().map(|_| quote!(extra,));
     let uses_consumed = !s.consts.is_empty() || s.fields.iter().any(|f| f.implied_const.is_some());
-    let consumed_param = if uses_consumed { quote!(consumed) } else { quote!(_consumed) };
+    let consumed_param = if uses_consumed {
+        quote!(consumed)
+    } else {
+        quote!(_consumed)
+    };
 
     quote! {
         #head
@@ -245,7 +268,11 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
 /// The Rust type of a field, with `Option` for optional members and `Box` to break cycles.
 fn field_type(f: &crate::ir::Field) -> TokenStream {
     let inner = type_tokens(&f.ty);
-    let inner = if f.boxed { quote!(::std::boxed::Box<#inner>) } else { inner };
+    let inner = if f.boxed {
+        quote!(::std::boxed::Box<#inner>)
+    } else {
+        inner
+    };
     if f.required {
         inner
     } else {
@@ -256,7 +283,11 @@ fn field_type(f: &crate::ir::Field) -> TokenStream {
 /// The decode slot of a field: `Option` of what the member's value decodes to.
 fn slot_type(f: &crate::ir::Field) -> TokenStream {
     let inner = type_tokens(&f.ty);
-    let inner = if f.boxed { quote!(::std::boxed::Box<#inner>) } else { inner };
+    let inner = if f.boxed {
+        quote!(::std::boxed::Box<#inner>)
+    } else {
+        inner
+    };
     quote!(::core::option::Option<#inner>)
 }
 
@@ -327,7 +358,17 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
     let variants = u.variants.iter().map(|v| {
         let variant = ident(&v.name);
         let ty = type_tokens(&v.ty);
-        quote!(#variant(#ty),)
+        let doc = match &v.ty {
+            TypeExpr::Named(n) => format!(" A [`{n}`]."),
+            TypeExpr::String => " A string.".to_owned(),
+            TypeExpr::Integer => " An integer.".to_owned(),
+            TypeExpr::Number => " A number.".to_owned(),
+            TypeExpr::Boolean => " A boolean.".to_owned(),
+            TypeExpr::Array(_) => " An array.".to_owned(),
+            TypeExpr::Map(_) => " An object.".to_owned(),
+            TypeExpr::Any | TypeExpr::Nullable(_) => " Any other value.".to_owned(),
+        };
+        quote!(#[doc = #doc] #variant(#ty),)
     });
     let ser_arms = u.variants.iter().map(|v| {
         let variant = ident(&v.name);
@@ -344,11 +385,18 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
             .variants
             .iter()
             .enumerate()
-            .filter(|(i, v)| Some(*i) != any_member && v.kinds.contains(&kind) && !(exclude_numbers && v.kinds.contains(&JsonKind::Number)))
+            .filter(|(i, v)| {
+                Some(*i) != any_member
+                    && v.kinds.contains(&kind)
+                    && !(exclude_numbers && v.kinds.contains(&JsonKind::Number))
+            })
             .map(|(i, _)| i)
             .collect();
         if found.is_empty() {
-            any_member.filter(|_| !exclude_numbers).into_iter().collect()
+            any_member
+                .filter(|_| !exclude_numbers)
+                .into_iter()
+                .collect()
         } else {
             found
         }
@@ -376,7 +424,12 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
             ::core::result::Result::Err(__rt::no_member_matched::<#error>(#name, closest))
         }
     };
-    let scalar = |kind: JsonKind, exclude_numbers: bool, direct: TokenStream, buffered: TokenStream, error: TokenStream| -> Option<TokenStream> {
+    let scalar = |kind: JsonKind,
+                  exclude_numbers: bool,
+                  direct: TokenStream,
+                  buffered: TokenStream,
+                  error: TokenStream|
+     -> Option<TokenStream> {
         let members = claimants(kind, exclude_numbers);
         match members.len() {
             0 => None,
@@ -388,38 +441,85 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
         }
     };
     let mut visits = Vec::new();
-    if let Some(body) = scalar(JsonKind::String, false, quote!(__rt::serde::de::value::StrDeserializer::<E>::new(value)), quote!(__rt::serde_json::Value::from(value)), quote!(E)) {
+    if let Some(body) = scalar(
+        JsonKind::String,
+        false,
+        quote!(__rt::serde::de::value::StrDeserializer::<E>::new(value)),
+        quote!(__rt::serde_json::Value::from(value)),
+        quote!(E),
+    ) {
         visits.push(quote!(fn visit_str<E: __rt::serde::de::Error>(self, value: &str) -> ::core::result::Result<Self::Value, E> { #body }));
     }
-    if let Some(body) = scalar(JsonKind::Boolean, false, quote!(__rt::serde::de::value::BoolDeserializer::<E>::new(value)), quote!(__rt::serde_json::Value::from(value)), quote!(E)) {
+    if let Some(body) = scalar(
+        JsonKind::Boolean,
+        false,
+        quote!(__rt::serde::de::value::BoolDeserializer::<E>::new(value)),
+        quote!(__rt::serde_json::Value::from(value)),
+        quote!(E),
+    ) {
         visits.push(quote!(fn visit_bool<E: __rt::serde::de::Error>(self, value: bool) -> ::core::result::Result<Self::Value, E> { #body }));
     }
     let integer_excludes_numbers = !claimants(JsonKind::Integer, true).is_empty();
-    if let Some(body) = scalar(JsonKind::Integer, integer_excludes_numbers, quote!(__rt::serde::de::value::I64Deserializer::<E>::new(value)), quote!(__rt::serde_json::Value::from(value)), quote!(E)) {
+    if let Some(body) = scalar(
+        JsonKind::Integer,
+        integer_excludes_numbers,
+        quote!(__rt::serde::de::value::I64Deserializer::<E>::new(value)),
+        quote!(__rt::serde_json::Value::from(value)),
+        quote!(E),
+    ) {
         visits.push(quote!(fn visit_i64<E: __rt::serde::de::Error>(self, value: i64) -> ::core::result::Result<Self::Value, E> { #body }));
     }
-    if let Some(body) = scalar(JsonKind::Integer, integer_excludes_numbers, quote!(__rt::serde::de::value::U64Deserializer::<E>::new(value)), quote!(__rt::serde_json::Value::from(value)), quote!(E)) {
+    if let Some(body) = scalar(
+        JsonKind::Integer,
+        integer_excludes_numbers,
+        quote!(__rt::serde::de::value::U64Deserializer::<E>::new(value)),
+        quote!(__rt::serde_json::Value::from(value)),
+        quote!(E),
+    ) {
         visits.push(quote!(fn visit_u64<E: __rt::serde::de::Error>(self, value: u64) -> ::core::result::Result<Self::Value, E> { #body }));
     }
-    if let Some(body) = scalar(JsonKind::Number, false, quote!(__rt::serde::de::value::F64Deserializer::<E>::new(value)), quote!(__rt::serde_json::Value::from(value)), quote!(E)) {
+    if let Some(body) = scalar(
+        JsonKind::Number,
+        false,
+        quote!(__rt::serde::de::value::F64Deserializer::<E>::new(value)),
+        quote!(__rt::serde_json::Value::from(value)),
+        quote!(E),
+    ) {
         visits.push(quote!(fn visit_f64<E: __rt::serde::de::Error>(self, value: f64) -> ::core::result::Result<Self::Value, E> { #body }));
     }
-    if let Some(body) = scalar(JsonKind::Null, false, quote!(__rt::serde::de::value::UnitDeserializer::<E>::new()), quote!(__rt::serde_json::Value::Null), quote!(E)) {
+    if let Some(body) = scalar(
+        JsonKind::Null,
+        false,
+        quote!(__rt::serde::de::value::UnitDeserializer::<E>::new()),
+        quote!(__rt::serde_json::Value::Null),
+        quote!(E),
+    ) {
         visits.push(quote!(fn visit_unit<E: __rt::serde::de::Error>(self) -> ::core::result::Result<Self::Value, E> { #body }));
     }
     if let Some(body) = scalar(
         JsonKind::Array,
         false,
         quote!(__rt::serde::de::value::SeqAccessDeserializer::new(seq)),
-        quote!(<__rt::serde_json::Value as __rt::serde::Deserialize<'de>>::deserialize(__rt::serde::de::value::SeqAccessDeserializer::new(seq))?),
+        quote!(<__rt::serde_json::Value as __rt::serde::Deserialize<
+            'de,
+        >>::deserialize(
+            __rt::serde::de::value::SeqAccessDeserializer::new(seq)
+        )?),
         quote!(S::Error),
     ) {
         visits.push(quote!(fn visit_seq<S: __rt::serde::de::SeqAccess<'de>>(self, seq: S) -> ::core::result::Result<Self::Value, S::Error> { #body }));
     }
     let map_body = match &u.objects {
         ObjectDispatch::None => None,
-        ObjectDispatch::Single(i) => Some(via(*i, quote!(__rt::serde::de::value::MapAccessDeserializer::new(map)))),
-        ObjectDispatch::Tagged { tag, cases, default } => {
+        ObjectDispatch::Single(i) => Some(via(
+            *i,
+            quote!(__rt::serde::de::value::MapAccessDeserializer::new(map)),
+        )),
+        ObjectDispatch::Tagged {
+            tag,
+            cases,
+            default,
+        } => {
             let arms = cases.iter().map(|(value, i)| {
                 let variant = ident(&u.variants[*i].name);
                 let ty = type_tokens(&u.variants[*i].ty);
@@ -432,7 +532,9 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
                     let ty = type_tokens(&u.variants[*i].ty);
                     quote!(::core::option::Option::None => <#ty as __rt::MapDecode<'de>>::decode_map(rest, ::core::option::Option::None).map(#name_ident::#variant),)
                 }
-                None => quote!(::core::option::Option::None => ::core::result::Result::Err(__rt::unknown_tag(#tag, ::core::option::Option::None, &[#(#values),*])),),
+                None => {
+                    quote!(::core::option::Option::None => ::core::result::Result::Err(__rt::unknown_tag(#tag, ::core::option::Option::None, &[#(#values),*])),)
+                }
             };
             Some(quote! {
                 __rt::decode_tagged(map, #tag, |tag, rest| match tag {
@@ -511,5 +613,9 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
 
 /// The human description of what a union accepts, for decode errors.
 fn expecting(_module: &Module, u: &Union) -> String {
-    u.variants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>().join(" | ")
+    u.variants
+        .iter()
+        .map(|v| v.name.as_str())
+        .collect::<Vec<_>>()
+        .join(" | ")
 }

@@ -84,7 +84,12 @@ impl Struct {
         self.consts
             .iter()
             .map(|c| c.json_name.as_str())
-            .chain(self.fields.iter().filter(|f| f.required).map(|f| f.json_name.as_str()))
+            .chain(
+                self.fields
+                    .iter()
+                    .filter(|f| f.required)
+                    .map(|f| f.json_name.as_str()),
+            )
             .collect()
     }
 }
@@ -251,7 +256,7 @@ pub enum TypeExpr {
     String,
     /// `integer` → `i64`.
     Integer,
-    /// `number` → `f64`.
+    /// `number` → `serde_json::Number`, which keeps `50` and `50.0` apart so a round trip is exact.
     Number,
     /// `boolean` → `bool`.
     Boolean,

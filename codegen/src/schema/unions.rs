@@ -3,9 +3,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::{err, SchemaError};
-use crate::ir::{
-    ConstValue, JsonKind, Module, ObjectDispatch, StructuralCase, TypeExpr, TypeKind,
-};
+use crate::ir::{ConstValue, JsonKind, Module, ObjectDispatch, StructuralCase, TypeExpr, TypeKind};
 use crate::naming;
 
 /// Variant names: a named member is called after its type, with the words every named member
@@ -25,7 +23,11 @@ pub(super) fn variant_names(types: &[TypeExpr]) -> Vec<String> {
         while prefix + 1 < shortest && named.iter().all(|w| w[prefix] == named[0][prefix]) {
             prefix += 1;
         }
-        while suffix + prefix + 1 < shortest && named.iter().all(|w| w[w.len() - 1 - suffix] == named[0][named[0].len() - 1 - suffix]) {
+        while suffix + prefix + 1 < shortest
+            && named
+                .iter()
+                .all(|w| w[w.len() - 1 - suffix] == named[0][named[0].len() - 1 - suffix])
+        {
             suffix += 1;
         }
     }
@@ -35,7 +37,11 @@ pub(super) fn variant_names(types: &[TypeExpr]) -> Vec<String> {
             TypeExpr::Named(n) => {
                 let words = naming::type_name_words(n);
                 let kept = words[prefix..words.len() - suffix].concat();
-                if kept.starts_with(|c: char| c.is_ascii_alphabetic()) { kept } else { n.clone() }
+                if kept.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                    kept
+                } else {
+                    n.clone()
+                }
             }
             TypeExpr::String => "String".into(),
             TypeExpr::Integer => "Integer".into(),
@@ -73,7 +79,11 @@ pub(crate) fn kinds(module: &Module, ty: &TypeExpr) -> BTreeSet<JsonKind> {
     kinds_inner(module, ty, &mut visiting)
 }
 
-fn kinds_inner(module: &Module, ty: &TypeExpr, visiting: &mut BTreeSet<String>) -> BTreeSet<JsonKind> {
+fn kinds_inner(
+    module: &Module,
+    ty: &TypeExpr,
+    visiting: &mut BTreeSet<String>,
+) -> BTreeSet<JsonKind> {
     use JsonKind::*;
     match ty {
         TypeExpr::String => [String].into(),
@@ -96,7 +106,11 @@ fn kinds_inner(module: &Module, ty: &TypeExpr, visiting: &mut BTreeSet<String>) 
                 Some(TypeKind::Struct(_)) => [Object].into(),
                 Some(TypeKind::StringEnum(_)) => [String].into(),
                 Some(TypeKind::Alias(inner)) => kinds_inner(module, inner, visiting),
-                Some(TypeKind::Union(u)) => u.variants.iter().flat_map(|v| kinds_inner(module, &v.ty, visiting)).collect(),
+                Some(TypeKind::Union(u)) => u
+                    .variants
+                    .iter()
+                    .flat_map(|v| kinds_inner(module, &v.ty, visiting))
+                    .collect(),
                 None => BTreeSet::new(),
             };
             visiting.remove(name);
@@ -109,7 +123,9 @@ fn kinds_inner(module: &Module, ty: &TypeExpr, visiting: &mut BTreeSet<String>) 
 fn struct_of<'m>(module: &'m Module, ty: &TypeExpr) -> Option<&'m crate::ir::Struct> {
     let mut ty = ty;
     for _ in 0..64 {
-        let TypeExpr::Named(name) = ty else { return None };
+        let TypeExpr::Named(name) = ty else {
+            return None;
+        };
         match &module.get(name)?.kind {
             TypeKind::Struct(s) => return Some(s),
             TypeKind::Alias(inner) => ty = inner,
@@ -123,16 +139,28 @@ fn struct_of<'m>(module: &'m Module, ty: &TypeExpr) -> Option<&'m crate::ir::Str
 /// cannot be told apart by the kind of JSON value (two members that both take strings, …).
 pub(super) fn finalize(module: &mut Module) -> Result<(), SchemaError> {
     for index in 0..module.types.len() {
-        let TypeKind::Union(union) = &module.types[index].kind else { continue };
+        let TypeKind::Union(union) = &module.types[index].kind else {
+            continue;
+        };
         let pointer = module.types[index].pointer.clone();
         let mut variants = union.variants.clone();
         for v in &mut variants {
             v.kinds = kinds(module, &v.ty);
             if v.kinds.is_empty() {
-                return err(&pointer, format!("union member `{}` refers back to the union itself", v.name));
+                return err(
+                    &pointer,
+                    format!("union member `{}` refers back to the union itself", v.name),
+                );
             }
         }
-        let takes = |k: JsonKind| variants.iter().enumerate().filter(|(_, v)| v.kinds.contains(&k)).map(|(i, _)| i).collect::<Vec<_>>();
+        let takes = |k: JsonKind| {
+            variants
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| v.kinds.contains(&k))
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>()
+        };
         let objects: Vec<usize> = takes(JsonKind::Object);
         let dispatch = match objects.len() {
             0 => ObjectDispatch::None,
@@ -149,7 +177,11 @@ pub(super) fn finalize(module: &mut Module) -> Result<(), SchemaError> {
                                 ),
                                 None => (Vec::new(), Vec::new()),
                             };
-                            StructuralCase { variant: i, required, declared }
+                            StructuralCase {
+                                variant: i,
+                                required,
+                                declared,
+                            }
                         })
                         .collect(),
                 )
@@ -165,18 +197,42 @@ pub(super) fn finalize(module: &mut Module) -> Result<(), SchemaError> {
 
 /// A member name that every object member fixes to its own string constant (at most one of
 /// them leaving it optional: that one is the default when the member is absent).
-fn tagged(module: &Module, variants: &[crate::ir::Variant], objects: &[usize]) -> Option<ObjectDispatch> {
-    let structs: Vec<&crate::ir::Struct> = objects.iter().map(|&i| struct_of(module, &variants[i].ty)).collect::<Option<_>>()?;
-    let mut candidates: Vec<&str> = structs[0].consts.iter().filter(|c| matches!(c.value, ConstValue::String(_))).map(|c| c.json_name.as_str()).collect();
-    candidates.extend(structs[0].fields.iter().filter(|f| f.implied_const.is_some()).map(|f| f.json_name.as_str()));
+fn tagged(
+    module: &Module,
+    variants: &[crate::ir::Variant],
+    objects: &[usize],
+) -> Option<ObjectDispatch> {
+    let structs: Vec<&crate::ir::Struct> = objects
+        .iter()
+        .map(|&i| struct_of(module, &variants[i].ty))
+        .collect::<Option<_>>()?;
+    let mut candidates: Vec<&str> = structs[0]
+        .consts
+        .iter()
+        .filter(|c| matches!(c.value, ConstValue::String(_)))
+        .map(|c| c.json_name.as_str())
+        .collect();
+    candidates.extend(
+        structs[0]
+            .fields
+            .iter()
+            .filter(|f| f.implied_const.is_some())
+            .map(|f| f.json_name.as_str()),
+    );
     'candidates: for tag in candidates {
         let mut cases = Vec::new();
         let mut default = None;
         for (s, &variant) in structs.iter().zip(objects) {
             if let Some(c) = s.consts.iter().find(|c| c.json_name == tag) {
-                let ConstValue::String(value) = &c.value else { continue 'candidates };
+                let ConstValue::String(value) = &c.value else {
+                    continue 'candidates;
+                };
                 cases.push((value.clone(), variant));
-            } else if let Some(f) = s.fields.iter().find(|f| f.json_name == tag && f.implied_const.is_some()) {
+            } else if let Some(f) = s
+                .fields
+                .iter()
+                .find(|f| f.json_name == tag && f.implied_const.is_some())
+            {
                 if default.is_some() {
                     continue 'candidates;
                 }
@@ -188,7 +244,11 @@ fn tagged(module: &Module, variants: &[crate::ir::Variant], objects: &[usize]) -
         }
         let distinct: BTreeSet<&String> = cases.iter().map(|(v, _)| v).collect();
         if distinct.len() == cases.len() {
-            return Some(ObjectDispatch::Tagged { tag: tag.to_owned(), cases, default });
+            return Some(ObjectDispatch::Tagged {
+                tag: tag.to_owned(),
+                cases,
+                default,
+            });
         }
     }
     None

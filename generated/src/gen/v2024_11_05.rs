@@ -3,13 +3,13 @@
 //! Types of MCP protocol revision `2024-11-05`, generated from its official JSON schema.
 //!
 //! Every schema definition is a type here, named after it (`JSONRPCRequest` is \[`JsonRpcRequest`\]); constant members are checked on decode and written on encode; members a schema does not declare are kept in `extra`.
-#![allow(clippy::all, clippy::pedantic, missing_docs, rustdoc::all)]
-#![allow(non_camel_case_types)]
+#![allow(clippy::large_enum_variant)]
 #[allow(unused_imports)]
 use ::mcp_schema::__private as __rt;
 /// Base for objects that include optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Annotated {
+    /// The `annotations` member.
     pub annotations: ::core::option::Option<AnnotatedAnnotations>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -59,6 +59,7 @@ impl<'de> __rt::MapDecode<'de> for Annotated {
         })
     }
 }
+/// Inline schema at `/definitions/Annotated/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct AnnotatedAnnotations {
     /// Describes who the intended customer of this object or data is.
@@ -70,7 +71,7 @@ pub struct AnnotatedAnnotations {
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    pub priority: ::core::option::Option<f64>,
+    pub priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -104,7 +105,7 @@ impl<'de> __rt::MapDecode<'de> for AnnotatedAnnotations {
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_audience: ::core::option::Option<::std::vec::Vec<Role>> = ::core::option::Option::None;
-        let mut f_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -123,6 +124,7 @@ impl<'de> __rt::MapDecode<'de> for AnnotatedAnnotations {
         })
     }
 }
+/// The `BlobResourceContents` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlobResourceContents {
     /// A base64-encoded string representing the binary data of the item.
@@ -188,6 +190,7 @@ impl<'de> __rt::MapDecode<'de> for BlobResourceContents {
 /// Used by the client to invoke a tool provided by the server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequest {
+    /// The `params` member.
     pub params: CallToolRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -243,11 +246,14 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequest {
         })
     }
 }
+/// Inline schema at `/definitions/CallToolRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequestParams {
+    /// The `arguments` member.
     pub arguments: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `name` member.
     pub name: ::std::string::String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -317,6 +323,7 @@ pub struct CallToolResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `content` member.
     pub content: ::std::vec::Vec<CallToolResultContentItem>,
     /// Whether the tool call ended in an error.
     ///
@@ -382,10 +389,14 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
         })
     }
 }
+/// Inline schema at `/definitions/CallToolResult/properties/content/items`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultContentItem {
+    /// A [`TextContent`].
     TextContent(TextContent),
+    /// A [`ImageContent`].
     ImageContent(ImageContent),
+    /// A [`EmbeddedResource`].
     EmbeddedResource(EmbeddedResource),
 }
 impl __rt::serde::Serialize for CallToolResultContentItem {
@@ -481,6 +492,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultContentItem {
 /// A client MUST NOT attempt to cancel its `initialize` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotification {
+    /// The `params` member.
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -541,6 +553,7 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotification {
         })
     }
 }
+/// Inline schema at `/definitions/CancelledNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
@@ -739,11 +752,16 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesRoots {
         })
     }
 }
+/// The `ClientNotification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
+    /// A [`CancelledNotification`].
     Cancelled(CancelledNotification),
+    /// A [`InitializedNotification`].
     Initialized(InitializedNotification),
+    /// A [`ProgressNotification`].
     Progress(ProgressNotification),
+    /// A [`RootsListChangedNotification`].
     RootsListChanged(RootsListChangedNotification),
 }
 impl __rt::serde::Serialize for ClientNotification {
@@ -849,20 +867,34 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `ClientRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
+    /// A [`InitializeRequest`].
     Initialize(InitializeRequest),
+    /// A [`PingRequest`].
     Ping(PingRequest),
+    /// A [`ListResourcesRequest`].
     ListResources(ListResourcesRequest),
+    /// A [`ListResourceTemplatesRequest`].
     ListResourceTemplates(ListResourceTemplatesRequest),
+    /// A [`ReadResourceRequest`].
     ReadResource(ReadResourceRequest),
+    /// A [`SubscribeRequest`].
     Subscribe(SubscribeRequest),
+    /// A [`UnsubscribeRequest`].
     Unsubscribe(UnsubscribeRequest),
+    /// A [`ListPromptsRequest`].
     ListPrompts(ListPromptsRequest),
+    /// A [`GetPromptRequest`].
     GetPrompt(GetPromptRequest),
+    /// A [`ListToolsRequest`].
     ListTools(ListToolsRequest),
+    /// A [`CallToolRequest`].
     CallTool(CallToolRequest),
+    /// A [`SetLevelRequest`].
     SetLevel(SetLevelRequest),
+    /// A [`CompleteRequest`].
     Complete(CompleteRequest),
 }
 impl __rt::serde::Serialize for ClientRequest {
@@ -1059,10 +1091,14 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `ClientResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
+    /// A [`Result`].
     Result(Result),
+    /// A [`CreateMessageResult`].
     CreateMessageResult(CreateMessageResult),
+    /// A [`ListRootsResult`].
     ListRootsResult(ListRootsResult),
 }
 impl __rt::serde::Serialize for ClientResult {
@@ -1166,6 +1202,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
+    /// The `params` member.
     pub params: CompleteRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1226,10 +1263,12 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequest {
         })
     }
 }
+/// Inline schema at `/definitions/CompleteRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
+    /// The `ref` member.
     pub r#ref: CompleteRequestParamsRef,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1334,9 +1373,12 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsArgument {
         })
     }
 }
+/// Inline schema at `/definitions/CompleteRequest/properties/params/properties/ref`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
+    /// A [`PromptReference`].
     Prompt(PromptReference),
+    /// A [`ResourceReference`].
     Resource(ResourceReference),
 }
 impl __rt::serde::Serialize for CompleteRequestParamsRef {
@@ -1415,6 +1457,7 @@ pub struct CompleteResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `completion` member.
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1468,6 +1511,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResult {
         })
     }
 }
+/// Inline schema at `/definitions/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
@@ -1537,6 +1581,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequest {
+    /// The `params` member.
     pub params: CreateMessageRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1597,6 +1642,7 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequest {
         })
     }
 }
+/// Inline schema at `/definitions/CreateMessageRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
@@ -1605,6 +1651,7 @@ pub struct CreateMessageRequestParams {
     >,
     /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
     pub max_tokens: i64,
+    /// The `messages` member.
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     pub metadata: ::core::option::Option<
@@ -1612,10 +1659,12 @@ pub struct CreateMessageRequestParams {
     >,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     pub model_preferences: ::core::option::Option<ModelPreferences>,
+    /// The `stopSequences` member.
     pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     pub system_prompt: ::core::option::Option<::std::string::String>,
-    pub temperature: ::core::option::Option<f64>,
+    /// The `temperature` member.
+    pub temperature: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -1688,7 +1737,7 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
             ::std::vec::Vec<::std::string::String>,
         > = ::core::option::Option::None;
         let mut f_system_prompt: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-        let mut f_temperature: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_temperature: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -1793,9 +1842,11 @@ pub struct CreateMessageResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `content` member.
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
     pub model: ::std::string::String,
+    /// The `role` member.
     pub role: Role,
     /// The reason why sampling stopped, if known.
     pub stop_reason: ::core::option::Option<::std::string::String>,
@@ -1869,9 +1920,12 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageResult {
         })
     }
 }
+/// Inline schema at `/definitions/CreateMessageResult/properties/content`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateMessageResultContent {
+    /// A [`TextContent`].
     Text(TextContent),
+    /// A [`ImageContent`].
     Image(ImageContent),
 }
 impl __rt::serde::Serialize for CreateMessageResultContent {
@@ -1951,7 +2005,9 @@ pub type Cursor = ::std::string::String;
 /// of the LLM and/or the user.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResource {
+    /// The `annotations` member.
     pub annotations: ::core::option::Option<EmbeddedResourceAnnotations>,
+    /// The `resource` member.
     pub resource: EmbeddedResourceResource,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2017,6 +2073,7 @@ impl<'de> __rt::MapDecode<'de> for EmbeddedResource {
         })
     }
 }
+/// Inline schema at `/definitions/EmbeddedResource/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct EmbeddedResourceAnnotations {
     /// Describes who the intended customer of this object or data is.
@@ -2028,7 +2085,7 @@ pub struct EmbeddedResourceAnnotations {
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    pub priority: ::core::option::Option<f64>,
+    pub priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -2062,7 +2119,7 @@ impl<'de> __rt::MapDecode<'de> for EmbeddedResourceAnnotations {
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_audience: ::core::option::Option<::std::vec::Vec<Role>> = ::core::option::Option::None;
-        let mut f_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -2081,9 +2138,12 @@ impl<'de> __rt::MapDecode<'de> for EmbeddedResourceAnnotations {
         })
     }
 }
+/// Inline schema at `/definitions/EmbeddedResource/properties/resource`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
+    /// A [`TextResourceContents`].
     Text(TextResourceContents),
+    /// A [`BlobResourceContents`].
     Blob(BlobResourceContents),
 }
 impl __rt::serde::Serialize for EmbeddedResourceResource {
@@ -2163,10 +2223,12 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `EmptyResult` definition of the schema.
 pub type EmptyResult = Result;
 /// Used by the client to get a prompt provided by the server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequest {
+    /// The `params` member.
     pub params: GetPromptRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2222,6 +2284,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequest {
         })
     }
 }
+/// Inline schema at `/definitions/GetPromptRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
@@ -2291,6 +2354,7 @@ pub struct GetPromptResult {
     >,
     /// An optional description for the prompt.
     pub description: ::core::option::Option<::std::string::String>,
+    /// The `messages` member.
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2359,6 +2423,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResult {
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImageContent {
+    /// The `annotations` member.
     pub annotations: ::core::option::Option<ImageContentAnnotations>,
     /// The base64-encoded image data.
     pub data: ::std::string::String,
@@ -2432,6 +2497,7 @@ impl<'de> __rt::MapDecode<'de> for ImageContent {
         })
     }
 }
+/// Inline schema at `/definitions/ImageContent/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ImageContentAnnotations {
     /// Describes who the intended customer of this object or data is.
@@ -2443,7 +2509,7 @@ pub struct ImageContentAnnotations {
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    pub priority: ::core::option::Option<f64>,
+    pub priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -2477,7 +2543,7 @@ impl<'de> __rt::MapDecode<'de> for ImageContentAnnotations {
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_audience: ::core::option::Option<::std::vec::Vec<Role>> = ::core::option::Option::None;
-        let mut f_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -2499,7 +2565,9 @@ impl<'de> __rt::MapDecode<'de> for ImageContentAnnotations {
 /// Describes the name and version of an MCP implementation.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Implementation {
+    /// The `name` member.
     pub name: ::std::string::String,
+    /// The `version` member.
     pub version: ::std::string::String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2552,6 +2620,7 @@ impl<'de> __rt::MapDecode<'de> for Implementation {
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeRequest {
+    /// The `params` member.
     pub params: InitializeRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2607,9 +2676,12 @@ impl<'de> __rt::MapDecode<'de> for InitializeRequest {
         })
     }
 }
+/// Inline schema at `/definitions/InitializeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeRequestParams {
+    /// The `capabilities` member.
     pub capabilities: ClientCapabilities,
+    /// The `clientInfo` member.
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     pub protocol_version: ::std::string::String,
@@ -2680,6 +2752,7 @@ pub struct InitializeResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `capabilities` member.
     pub capabilities: ServerCapabilities,
     /// Instructions describing how to use the server and its features.
     ///
@@ -2687,6 +2760,7 @@ pub struct InitializeResult {
     pub instructions: ::core::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     pub protocol_version: ::std::string::String,
+    /// The `serverInfo` member.
     pub server_info: Implementation,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2767,6 +2841,7 @@ impl<'de> __rt::MapDecode<'de> for InitializeResult {
 /// This notification is sent from the client to the server after initialization has finished.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<InitializedNotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2826,6 +2901,7 @@ impl<'de> __rt::MapDecode<'de> for InitializedNotification {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/InitializedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -2881,7 +2957,9 @@ impl<'de> __rt::MapDecode<'de> for InitializedNotificationParams {
 #[doc(alias = "JSONRPCError")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcError {
+    /// The `error` member.
     pub error: JsonRpcErrorError,
+    /// The `id` member.
     pub id: RequestId,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2941,6 +3019,7 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcError {
         })
     }
 }
+/// Inline schema at `/definitions/JSONRPCError/properties/error`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcErrorError {
     /// The error type that occurred.
@@ -3003,12 +3082,17 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorError {
         })
     }
 }
+/// The `JSONRPCMessage` definition of the schema.
 #[doc(alias = "JSONRPCMessage")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcMessage {
+    /// A [`JsonRpcRequest`].
     Request(JsonRpcRequest),
+    /// A [`JsonRpcNotification`].
     Notification(JsonRpcNotification),
+    /// A [`JsonRpcResponse`].
     Response(JsonRpcResponse),
+    /// A [`JsonRpcError`].
     Error(JsonRpcError),
 }
 impl __rt::serde::Serialize for JsonRpcMessage {
@@ -3118,7 +3202,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 #[doc(alias = "JSONRPCNotification")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcNotification {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<JsonRpcNotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3180,6 +3266,7 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcNotification {
         })
     }
 }
+/// Inline schema at `/definitions/JSONRPCNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JsonRpcNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -3235,8 +3322,11 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcNotificationParams {
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<JsonRpcRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3306,8 +3396,10 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequest {
         })
     }
 }
+/// Inline schema at `/definitions/JSONRPCRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JsonRpcRequestParams {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<JsonRpcRequestParamsMeta>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3352,6 +3444,7 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequestParams {
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
+/// Inline schema at `/definitions/JSONRPCRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JsonRpcRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -3408,7 +3501,9 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequestParamsMeta {
 #[doc(alias = "JSONRPCResponse")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: Result,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3471,6 +3566,7 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcResponse {
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsRequest {
+    /// The `params` member.
     pub params: ::core::option::Option<ListPromptsRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3530,6 +3626,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsRequest {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ListPromptsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
@@ -3588,6 +3685,7 @@ pub struct ListPromptsResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `prompts` member.
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3654,6 +3752,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResult {
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesRequest {
+    /// The `params` member.
     pub params: ::core::option::Option<ListResourceTemplatesRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3713,6 +3812,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequest {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
@@ -3771,6 +3871,7 @@ pub struct ListResourceTemplatesResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `resourceTemplates` member.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3848,6 +3949,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResult {
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesRequest {
+    /// The `params` member.
     pub params: ::core::option::Option<ListResourcesRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3907,6 +4009,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesRequest {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ListResourcesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
@@ -3965,6 +4068,7 @@ pub struct ListResourcesResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `resources` member.
     pub resources: ::std::vec::Vec<Resource>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4037,6 +4141,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResult {
 /// structure or access specific locations that the client has permission to read from.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequest {
+    /// The `params` member.
     pub params: ::core::option::Option<ListRootsRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4091,8 +4196,10 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequest {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequestParams {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ListRootsRequestParamsMeta>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4137,6 +4244,7 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequestParams {
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
+/// Inline schema at `/definitions/ListRootsRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -4198,6 +4306,7 @@ pub struct ListRootsResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `roots` member.
     pub roots: ::std::vec::Vec<Root>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4254,6 +4363,7 @@ impl<'de> __rt::MapDecode<'de> for ListRootsResult {
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsRequest {
+    /// The `params` member.
     pub params: ::core::option::Option<ListToolsRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4308,6 +4418,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsRequest {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ListToolsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
@@ -4366,6 +4477,7 @@ pub struct ListToolsResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `tools` member.
     pub tools: ::std::vec::Vec<Tool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4526,6 +4638,7 @@ impl<'de> __rt::serde::Deserialize<'de> for LoggingLevel {
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
+    /// The `params` member.
     pub params: LoggingMessageNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4586,6 +4699,7 @@ impl<'de> __rt::MapDecode<'de> for LoggingMessageNotification {
         })
     }
 }
+/// Inline schema at `/definitions/LoggingMessageNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
@@ -4723,7 +4837,7 @@ pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    pub cost_priority: ::core::option::Option<f64>,
+    pub cost_priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
     /// If multiple hints are specified, the client MUST evaluate them in order
@@ -4735,11 +4849,11 @@ pub struct ModelPreferences {
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    pub intelligence_priority: ::core::option::Option<f64>,
+    pub intelligence_priority: ::core::option::Option<__rt::serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    pub speed_priority: ::core::option::Option<f64>,
+    pub speed_priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -4782,10 +4896,12 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
         mut map: A,
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
-        let mut f_cost_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_cost_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_hints: ::core::option::Option<::std::vec::Vec<ModelHint>> = ::core::option::Option::None;
-        let mut f_intelligence_priority: ::core::option::Option<f64> = ::core::option::Option::None;
-        let mut f_speed_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_intelligence_priority: ::core::option::Option<
+            __rt::serde_json::Number,
+        > = ::core::option::Option::None;
+        let mut f_speed_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -4818,9 +4934,12 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
         })
     }
 }
+/// The `Notification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notification {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4872,6 +4991,7 @@ impl<'de> __rt::MapDecode<'de> for Notification {
         })
     }
 }
+/// Inline schema at `/definitions/Notification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -4923,9 +5043,12 @@ impl<'de> __rt::MapDecode<'de> for NotificationParams {
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
+/// The `PaginatedRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequest {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4977,6 +5100,7 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequest {
         })
     }
 }
+/// Inline schema at `/definitions/PaginatedRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
@@ -5025,6 +5149,7 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequestParams {
         ::core::result::Result::Ok(Self { cursor: f_cursor, extra })
     }
 }
+/// The `PaginatedResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -5091,6 +5216,7 @@ impl<'de> __rt::MapDecode<'de> for PaginatedResult {
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PingRequest {
+    /// The `params` member.
     pub params: ::core::option::Option<PingRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5145,8 +5271,10 @@ impl<'de> __rt::MapDecode<'de> for PingRequest {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/PingRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PingRequestParams {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<PingRequestParamsMeta>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5191,6 +5319,7 @@ impl<'de> __rt::MapDecode<'de> for PingRequestParams {
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
+/// Inline schema at `/definitions/PingRequest/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PingRequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -5246,6 +5375,7 @@ impl<'de> __rt::MapDecode<'de> for PingRequestParamsMeta {
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
+    /// The `params` member.
     pub params: ProgressNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5306,14 +5436,15 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotification {
         })
     }
 }
+/// Inline schema at `/definitions/ProgressNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotificationParams {
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
-    pub progress: f64,
+    pub progress: __rt::serde_json::Number,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    pub total: ::core::option::Option<f64>,
+    pub total: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -5349,9 +5480,9 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
         mut map: A,
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
-        let mut f_progress: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_progress: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_progress_token: ::core::option::Option<ProgressToken> = ::core::option::Option::None;
-        let mut f_total: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_total: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -5377,7 +5508,9 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
 /// A progress token, used to associate progress notifications with the original request.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgressToken {
+    /// A string.
     String(::std::string::String),
+    /// An integer.
     Integer(i64),
 }
 impl __rt::serde::Serialize for ProgressToken {
@@ -5580,6 +5713,7 @@ impl<'de> __rt::MapDecode<'de> for PromptArgument {
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<PromptListChangedNotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5639,6 +5773,7 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotification {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/PromptListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -5696,7 +5831,9 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotificationParams {
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
+    /// The `content` member.
     pub content: PromptMessageContent,
+    /// The `role` member.
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5746,10 +5883,14 @@ impl<'de> __rt::MapDecode<'de> for PromptMessage {
         })
     }
 }
+/// Inline schema at `/definitions/PromptMessage/properties/content`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PromptMessageContent {
+    /// A [`TextContent`].
     TextContent(TextContent),
+    /// A [`ImageContent`].
     ImageContent(ImageContent),
+    /// A [`EmbeddedResource`].
     EmbeddedResource(EmbeddedResource),
 }
 impl __rt::serde::Serialize for PromptMessageContent {
@@ -5898,6 +6039,7 @@ impl<'de> __rt::MapDecode<'de> for PromptReference {
 /// Sent from the client to the server, to read a specific resource URI.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequest {
+    /// The `params` member.
     pub params: ReadResourceRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5958,6 +6100,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequest {
         })
     }
 }
+/// Inline schema at `/definitions/ReadResourceRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
@@ -6013,6 +6156,7 @@ pub struct ReadResourceResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `contents` member.
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6068,9 +6212,12 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
         })
     }
 }
+/// Inline schema at `/definitions/ReadResourceResult/properties/contents/items`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
+    /// A [`TextResourceContents`].
     Text(TextResourceContents),
+    /// A [`BlobResourceContents`].
     Blob(BlobResourceContents),
 }
 impl __rt::serde::Serialize for ReadResourceResultContentsItem {
@@ -6150,9 +6297,12 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `Request` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<RequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6204,8 +6354,10 @@ impl<'de> __rt::MapDecode<'de> for Request {
         })
     }
 }
+/// Inline schema at `/definitions/Request/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<RequestParamsMeta>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6250,6 +6402,7 @@ impl<'de> __rt::MapDecode<'de> for RequestParams {
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
+/// Inline schema at `/definitions/Request/properties/params/properties/_meta`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParamsMeta {
     /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
@@ -6305,7 +6458,9 @@ impl<'de> __rt::MapDecode<'de> for RequestParamsMeta {
 /// A uniquely identifying ID for a request in JSON-RPC.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RequestId {
+    /// A string.
     String(::std::string::String),
+    /// An integer.
     Integer(i64),
 }
 impl __rt::serde::Serialize for RequestId {
@@ -6366,6 +6521,7 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
 /// A known resource that the server is capable of reading.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resource {
+    /// The `annotations` member.
     pub annotations: ::core::option::Option<ResourceAnnotations>,
     /// A description of what this resource represents.
     ///
@@ -6463,6 +6619,7 @@ impl<'de> __rt::MapDecode<'de> for Resource {
         })
     }
 }
+/// Inline schema at `/definitions/Resource/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceAnnotations {
     /// Describes who the intended customer of this object or data is.
@@ -6474,7 +6631,7 @@ pub struct ResourceAnnotations {
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    pub priority: ::core::option::Option<f64>,
+    pub priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -6508,7 +6665,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceAnnotations {
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_audience: ::core::option::Option<::std::vec::Vec<Role>> = ::core::option::Option::None;
-        let mut f_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -6587,6 +6744,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceContents {
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<ResourceListChangedNotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6648,6 +6806,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotification {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ResourceListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -6761,6 +6920,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceReference {
 /// A template description for resources available on the server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceTemplate {
+    /// The `annotations` member.
     pub annotations: ::core::option::Option<ResourceTemplateAnnotations>,
     /// A description of what this template is for.
     ///
@@ -6850,6 +7010,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplate {
         })
     }
 }
+/// Inline schema at `/definitions/ResourceTemplate/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceTemplateAnnotations {
     /// Describes who the intended customer of this object or data is.
@@ -6861,7 +7022,7 @@ pub struct ResourceTemplateAnnotations {
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    pub priority: ::core::option::Option<f64>,
+    pub priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -6895,7 +7056,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplateAnnotations {
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_audience: ::core::option::Option<::std::vec::Vec<Role>> = ::core::option::Option::None;
-        let mut f_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -6917,6 +7078,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplateAnnotations {
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotification {
+    /// The `params` member.
     pub params: ResourceUpdatedNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6977,6 +7139,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotification {
         })
     }
 }
+/// Inline schema at `/definitions/ResourceUpdatedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
@@ -7025,6 +7188,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotificationParams {
         })
     }
 }
+/// The `Result` definition of the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
@@ -7195,6 +7359,7 @@ impl<'de> __rt::MapDecode<'de> for Root {
 /// The server should then request an updated list of roots using the ListRootsRequest.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<RootsListChangedNotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7254,6 +7419,7 @@ impl<'de> __rt::MapDecode<'de> for RootsListChangedNotification {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/RootsListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -7308,7 +7474,9 @@ impl<'de> __rt::MapDecode<'de> for RootsListChangedNotificationParams {
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
+    /// The `content` member.
     pub content: SamplingMessageContent,
+    /// The `role` member.
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7358,9 +7526,12 @@ impl<'de> __rt::MapDecode<'de> for SamplingMessage {
         })
     }
 }
+/// Inline schema at `/definitions/SamplingMessage/properties/content`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
+    /// A [`TextContent`].
     Text(TextContent),
+    /// A [`ImageContent`].
     Image(ImageContent),
 }
 impl __rt::serde::Serialize for SamplingMessageContent {
@@ -7702,14 +7873,22 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTools {
         })
     }
 }
+/// The `ServerNotification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
+    /// A [`CancelledNotification`].
     Cancelled(CancelledNotification),
+    /// A [`ProgressNotification`].
     Progress(ProgressNotification),
+    /// A [`ResourceListChangedNotification`].
     ResourceListChanged(ResourceListChangedNotification),
+    /// A [`ResourceUpdatedNotification`].
     ResourceUpdated(ResourceUpdatedNotification),
+    /// A [`PromptListChangedNotification`].
     PromptListChanged(PromptListChangedNotification),
+    /// A [`ToolListChangedNotification`].
     ToolListChanged(ToolListChangedNotification),
+    /// A [`LoggingMessageNotification`].
     LoggingMessage(LoggingMessageNotification),
 }
 impl __rt::serde::Serialize for ServerNotification {
@@ -7854,10 +8033,14 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `ServerRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
+    /// A [`PingRequest`].
     Ping(PingRequest),
+    /// A [`CreateMessageRequest`].
     CreateMessage(CreateMessageRequest),
+    /// A [`ListRootsRequest`].
     ListRoots(ListRootsRequest),
 }
 impl __rt::serde::Serialize for ServerRequest {
@@ -7940,17 +8123,28 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `ServerResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
+    /// A [`Result`].
     Result(Result),
+    /// A [`InitializeResult`].
     InitializeResult(InitializeResult),
+    /// A [`ListResourcesResult`].
     ListResourcesResult(ListResourcesResult),
+    /// A [`ListResourceTemplatesResult`].
     ListResourceTemplatesResult(ListResourceTemplatesResult),
+    /// A [`ReadResourceResult`].
     ReadResourceResult(ReadResourceResult),
+    /// A [`ListPromptsResult`].
     ListPromptsResult(ListPromptsResult),
+    /// A [`GetPromptResult`].
     GetPromptResult(GetPromptResult),
+    /// A [`ListToolsResult`].
     ListToolsResult(ListToolsResult),
+    /// A [`CallToolResult`].
     CallToolResult(CallToolResult),
+    /// A [`CompleteResult`].
     CompleteResult(CompleteResult),
 }
 impl __rt::serde::Serialize for ServerResult {
@@ -8145,6 +8339,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 /// A request from the client to the server, to enable or adjust logging.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
+    /// The `params` member.
     pub params: SetLevelRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8205,6 +8400,7 @@ impl<'de> __rt::MapDecode<'de> for SetLevelRequest {
         })
     }
 }
+/// Inline schema at `/definitions/SetLevelRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
@@ -8256,6 +8452,7 @@ impl<'de> __rt::MapDecode<'de> for SetLevelRequestParams {
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscribeRequest {
+    /// The `params` member.
     pub params: SubscribeRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8316,6 +8513,7 @@ impl<'de> __rt::MapDecode<'de> for SubscribeRequest {
         })
     }
 }
+/// Inline schema at `/definitions/SubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
@@ -8367,6 +8565,7 @@ impl<'de> __rt::MapDecode<'de> for SubscribeRequestParams {
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextContent {
+    /// The `annotations` member.
     pub annotations: ::core::option::Option<TextContentAnnotations>,
     /// The text content of the message.
     pub text: ::std::string::String,
@@ -8430,6 +8629,7 @@ impl<'de> __rt::MapDecode<'de> for TextContent {
         })
     }
 }
+/// Inline schema at `/definitions/TextContent/properties/annotations`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct TextContentAnnotations {
     /// Describes who the intended customer of this object or data is.
@@ -8441,7 +8641,7 @@ pub struct TextContentAnnotations {
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    pub priority: ::core::option::Option<f64>,
+    pub priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -8475,7 +8675,7 @@ impl<'de> __rt::MapDecode<'de> for TextContentAnnotations {
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_audience: ::core::option::Option<::std::vec::Vec<Role>> = ::core::option::Option::None;
-        let mut f_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -8494,6 +8694,7 @@ impl<'de> __rt::MapDecode<'de> for TextContentAnnotations {
         })
     }
 }
+/// The `TextResourceContents` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextResourceContents {
     /// The MIME type of this resource, if known.
@@ -8630,12 +8831,14 @@ impl<'de> __rt::MapDecode<'de> for Tool {
 /// A JSON Schema object defining the expected parameters for the tool.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
+    /// The `properties` member.
     pub properties: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
         >,
     >,
+    /// The `required` member.
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8711,6 +8914,7 @@ impl<'de> __rt::MapDecode<'de> for ToolInputSchema {
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<ToolListChangedNotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8770,6 +8974,7 @@ impl<'de> __rt::MapDecode<'de> for ToolListChangedNotification {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ToolListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
@@ -8824,6 +9029,7 @@ impl<'de> __rt::MapDecode<'de> for ToolListChangedNotificationParams {
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsubscribeRequest {
+    /// The `params` member.
     pub params: UnsubscribeRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8884,6 +9090,7 @@ impl<'de> __rt::MapDecode<'de> for UnsubscribeRequest {
         })
     }
 }
+/// Inline schema at `/definitions/UnsubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.

@@ -3,8 +3,7 @@
 //! Types of MCP protocol revision `2025-06-18`, generated from its official JSON schema.
 //!
 //! Every schema definition is a type here, named after it (`JSONRPCRequest` is \[`JsonRpcRequest`\]); constant members are checked on decode and written on encode; members a schema does not declare are kept in `extra`.
-#![allow(clippy::all, clippy::pedantic, missing_docs, rustdoc::all)]
-#![allow(non_camel_case_types)]
+#![allow(clippy::large_enum_variant)]
 #[allow(unused_imports)]
 use ::mcp_schema::__private as __rt;
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -26,7 +25,7 @@ pub struct Annotations {
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    pub priority: ::core::option::Option<f64>,
+    pub priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -68,7 +67,7 @@ impl<'de> __rt::MapDecode<'de> for Annotations {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_audience: ::core::option::Option<::std::vec::Vec<Role>> = ::core::option::Option::None;
         let mut f_last_modified: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-        let mut f_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -242,6 +241,7 @@ impl<'de> __rt::MapDecode<'de> for BaseMetadata {
         })
     }
 }
+/// The `BlobResourceContents` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlobResourceContents {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -320,10 +320,14 @@ impl<'de> __rt::MapDecode<'de> for BlobResourceContents {
         })
     }
 }
+/// The `BooleanSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BooleanSchema {
+    /// The `default` member.
     pub default: ::core::option::Option<bool>,
+    /// The `description` member.
     pub description: ::core::option::Option<::std::string::String>,
+    /// The `title` member.
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -400,6 +404,7 @@ impl<'de> __rt::MapDecode<'de> for BooleanSchema {
 /// Used by the client to invoke a tool provided by the server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequest {
+    /// The `params` member.
     pub params: CallToolRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -455,11 +460,14 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequest {
         })
     }
 }
+/// Inline schema at `/definitions/CallToolRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequestParams {
+    /// The `arguments` member.
     pub arguments: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `name` member.
     pub name: ::std::string::String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -624,6 +632,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
 /// A client MUST NOT attempt to cancel its `initialize` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotification {
+    /// The `params` member.
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -684,6 +693,7 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotification {
         })
     }
 }
+/// Inline schema at `/definitions/CancelledNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotificationParams {
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
@@ -896,11 +906,16 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesRoots {
         })
     }
 }
+/// The `ClientNotification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
+    /// A [`CancelledNotification`].
     Cancelled(CancelledNotification),
+    /// A [`InitializedNotification`].
     Initialized(InitializedNotification),
+    /// A [`ProgressNotification`].
     Progress(ProgressNotification),
+    /// A [`RootsListChangedNotification`].
     RootsListChanged(RootsListChangedNotification),
 }
 impl __rt::serde::Serialize for ClientNotification {
@@ -1006,20 +1021,34 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `ClientRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
+    /// A [`InitializeRequest`].
     Initialize(InitializeRequest),
+    /// A [`PingRequest`].
     Ping(PingRequest),
+    /// A [`ListResourcesRequest`].
     ListResources(ListResourcesRequest),
+    /// A [`ListResourceTemplatesRequest`].
     ListResourceTemplates(ListResourceTemplatesRequest),
+    /// A [`ReadResourceRequest`].
     ReadResource(ReadResourceRequest),
+    /// A [`SubscribeRequest`].
     Subscribe(SubscribeRequest),
+    /// A [`UnsubscribeRequest`].
     Unsubscribe(UnsubscribeRequest),
+    /// A [`ListPromptsRequest`].
     ListPrompts(ListPromptsRequest),
+    /// A [`GetPromptRequest`].
     GetPrompt(GetPromptRequest),
+    /// A [`ListToolsRequest`].
     ListTools(ListToolsRequest),
+    /// A [`CallToolRequest`].
     CallTool(CallToolRequest),
+    /// A [`SetLevelRequest`].
     SetLevel(SetLevelRequest),
+    /// A [`CompleteRequest`].
     Complete(CompleteRequest),
 }
 impl __rt::serde::Serialize for ClientRequest {
@@ -1216,11 +1245,16 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `ClientResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
+    /// A [`Result`].
     Result(Result),
+    /// A [`CreateMessageResult`].
     CreateMessageResult(CreateMessageResult),
+    /// A [`ListRootsResult`].
     ListRootsResult(ListRootsResult),
+    /// A [`ElicitResult`].
     ElicitResult(ElicitResult),
 }
 impl __rt::serde::Serialize for ClientResult {
@@ -1337,6 +1371,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
+    /// The `params` member.
     pub params: CompleteRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1397,12 +1432,14 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequest {
         })
     }
 }
+/// Inline schema at `/definitions/CompleteRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
     pub context: ::core::option::Option<CompleteRequestParamsContext>,
+    /// The `ref` member.
     pub r#ref: CompleteRequestParamsRef,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1568,9 +1605,12 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsContext {
         })
     }
 }
+/// Inline schema at `/definitions/CompleteRequest/properties/params/properties/ref`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
+    /// A [`PromptReference`].
     Prompt(PromptReference),
+    /// A [`ResourceTemplateReference`].
     ResourceTemplate(ResourceTemplateReference),
 }
 impl __rt::serde::Serialize for CompleteRequestParamsRef {
@@ -1653,6 +1693,7 @@ pub struct CompleteResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `completion` member.
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1706,6 +1747,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResult {
         })
     }
 }
+/// Inline schema at `/definitions/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
@@ -1772,12 +1814,18 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
         })
     }
 }
+/// The `ContentBlock` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
+    /// A [`TextContent`].
     TextContent(TextContent),
+    /// A [`ImageContent`].
     ImageContent(ImageContent),
+    /// A [`AudioContent`].
     AudioContent(AudioContent),
+    /// A [`ResourceLink`].
     ResourceLink(ResourceLink),
+    /// A [`EmbeddedResource`].
     EmbeddedResource(EmbeddedResource),
 }
 impl __rt::serde::Serialize for ContentBlock {
@@ -1885,6 +1933,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ContentBlock {
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequest {
+    /// The `params` member.
     pub params: CreateMessageRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1945,6 +1994,7 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequest {
         })
     }
 }
+/// Inline schema at `/definitions/CreateMessageRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequestParams {
     /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
@@ -1955,6 +2005,7 @@ pub struct CreateMessageRequestParams {
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
     pub max_tokens: i64,
+    /// The `messages` member.
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     pub metadata: ::core::option::Option<
@@ -1962,10 +2013,12 @@ pub struct CreateMessageRequestParams {
     >,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     pub model_preferences: ::core::option::Option<ModelPreferences>,
+    /// The `stopSequences` member.
     pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     pub system_prompt: ::core::option::Option<::std::string::String>,
-    pub temperature: ::core::option::Option<f64>,
+    /// The `temperature` member.
+    pub temperature: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -2038,7 +2091,7 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
             ::std::vec::Vec<::std::string::String>,
         > = ::core::option::Option::None;
         let mut f_system_prompt: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-        let mut f_temperature: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_temperature: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -2143,9 +2196,11 @@ pub struct CreateMessageResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `content` member.
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
     pub model: ::std::string::String,
+    /// The `role` member.
     pub role: Role,
     /// The reason why sampling stopped, if known.
     pub stop_reason: ::core::option::Option<::std::string::String>,
@@ -2219,10 +2274,14 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageResult {
         })
     }
 }
+/// Inline schema at `/definitions/CreateMessageResult/properties/content`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateMessageResultContent {
+    /// A [`TextContent`].
     Text(TextContent),
+    /// A [`ImageContent`].
     Image(ImageContent),
+    /// A [`AudioContent`].
     Audio(AudioContent),
 }
 impl __rt::serde::Serialize for CreateMessageResultContent {
@@ -2308,6 +2367,7 @@ pub type Cursor = ::std::string::String;
 /// A request from the server to elicit additional information from the user via the client.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequest {
+    /// The `params` member.
     pub params: ElicitRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2368,6 +2428,7 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequest {
         })
     }
 }
+/// Inline schema at `/definitions/ElicitRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequestParams {
     /// The message to present to the user.
@@ -2431,10 +2492,12 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestParams {
 /// Only top-level properties are allowed, without nesting.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequestParamsRequestedSchema {
+    /// The `properties` member.
     pub properties: ::std::collections::BTreeMap<
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
+    /// The `required` member.
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2642,10 +2705,14 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitResultAction {
         }
     }
 }
+/// Inline schema at `/definitions/ElicitResult/properties/content/additionalProperties`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
+    /// A string.
     String(::std::string::String),
+    /// An integer.
     Integer(i64),
+    /// A boolean.
     Boolean(bool),
 }
 impl __rt::serde::Serialize for ElicitResultContentValue {
@@ -2729,6 +2796,7 @@ pub struct EmbeddedResource {
     >,
     /// Optional annotations for the client.
     pub annotations: ::core::option::Option<Annotations>,
+    /// The `resource` member.
     pub resource: EmbeddedResourceResource,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2802,9 +2870,12 @@ impl<'de> __rt::MapDecode<'de> for EmbeddedResource {
         })
     }
 }
+/// Inline schema at `/definitions/EmbeddedResource/properties/resource`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
+    /// A [`TextResourceContents`].
     Text(TextResourceContents),
+    /// A [`BlobResourceContents`].
     Blob(BlobResourceContents),
 }
 impl __rt::serde::Serialize for EmbeddedResourceResource {
@@ -2884,12 +2955,18 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `EmptyResult` definition of the schema.
 pub type EmptyResult = Result;
+/// The `EnumSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EnumSchema {
+    /// The `description` member.
     pub description: ::core::option::Option<::std::string::String>,
+    /// The `enum` member.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
+    /// The `enumNames` member.
     pub enum_names: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    /// The `title` member.
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2972,6 +3049,7 @@ impl<'de> __rt::MapDecode<'de> for EnumSchema {
 /// Used by the client to get a prompt provided by the server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequest {
+    /// The `params` member.
     pub params: GetPromptRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3027,6 +3105,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequest {
         })
     }
 }
+/// Inline schema at `/definitions/GetPromptRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
@@ -3096,6 +3175,7 @@ pub struct GetPromptResult {
     >,
     /// An optional description for the prompt.
     pub description: ::core::option::Option<::std::string::String>,
+    /// The `messages` member.
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3262,6 +3342,7 @@ pub struct Implementation {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     pub title: ::core::option::Option<::std::string::String>,
+    /// The `version` member.
     pub version: ::std::string::String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3320,6 +3401,7 @@ impl<'de> __rt::MapDecode<'de> for Implementation {
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeRequest {
+    /// The `params` member.
     pub params: InitializeRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3375,9 +3457,12 @@ impl<'de> __rt::MapDecode<'de> for InitializeRequest {
         })
     }
 }
+/// Inline schema at `/definitions/InitializeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeRequestParams {
+    /// The `capabilities` member.
     pub capabilities: ClientCapabilities,
+    /// The `clientInfo` member.
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     pub protocol_version: ::std::string::String,
@@ -3448,6 +3533,7 @@ pub struct InitializeResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `capabilities` member.
     pub capabilities: ServerCapabilities,
     /// Instructions describing how to use the server and its features.
     ///
@@ -3455,6 +3541,7 @@ pub struct InitializeResult {
     pub instructions: ::core::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     pub protocol_version: ::std::string::String,
+    /// The `serverInfo` member.
     pub server_info: Implementation,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3535,6 +3622,7 @@ impl<'de> __rt::MapDecode<'de> for InitializeResult {
 /// This notification is sent from the client to the server after initialization has finished.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<InitializedNotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3594,6 +3682,7 @@ impl<'de> __rt::MapDecode<'de> for InitializedNotification {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/InitializedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -3649,7 +3738,9 @@ impl<'de> __rt::MapDecode<'de> for InitializedNotificationParams {
 #[doc(alias = "JSONRPCError")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcError {
+    /// The `error` member.
     pub error: JsonRpcErrorError,
+    /// The `id` member.
     pub id: RequestId,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3709,6 +3800,7 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcError {
         })
     }
 }
+/// Inline schema at `/definitions/JSONRPCError/properties/error`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcErrorError {
     /// The error type that occurred.
@@ -3775,9 +3867,13 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorError {
 #[doc(alias = "JSONRPCMessage")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcMessage {
+    /// A [`JsonRpcRequest`].
     Request(JsonRpcRequest),
+    /// A [`JsonRpcNotification`].
     Notification(JsonRpcNotification),
+    /// A [`JsonRpcResponse`].
     Response(JsonRpcResponse),
+    /// A [`JsonRpcError`].
     Error(JsonRpcError),
 }
 impl __rt::serde::Serialize for JsonRpcMessage {
@@ -3887,7 +3983,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 #[doc(alias = "JSONRPCNotification")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcNotification {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<JsonRpcNotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3949,6 +4047,7 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcNotification {
         })
     }
 }
+/// Inline schema at `/definitions/JSONRPCNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JsonRpcNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4004,8 +4103,11 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcNotificationParams {
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<JsonRpcRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4075,6 +4177,7 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequest {
         })
     }
 }
+/// Inline schema at `/definitions/JSONRPCRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JsonRpcRequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4179,7 +4282,9 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequestParamsMeta {
 #[doc(alias = "JSONRPCResponse")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: Result,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4242,6 +4347,7 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcResponse {
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsRequest {
+    /// The `params` member.
     pub params: ::core::option::Option<ListPromptsRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4301,6 +4407,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsRequest {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ListPromptsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListPromptsRequestParams {
     /// An opaque token representing the current pagination position.
@@ -4359,6 +4466,7 @@ pub struct ListPromptsResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `prompts` member.
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4425,6 +4533,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResult {
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesRequest {
+    /// The `params` member.
     pub params: ::core::option::Option<ListResourceTemplatesRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4484,6 +4593,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequest {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ListResourceTemplatesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourceTemplatesRequestParams {
     /// An opaque token representing the current pagination position.
@@ -4542,6 +4652,7 @@ pub struct ListResourceTemplatesResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `resourceTemplates` member.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4619,6 +4730,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResult {
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesRequest {
+    /// The `params` member.
     pub params: ::core::option::Option<ListResourcesRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4678,6 +4790,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesRequest {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ListResourcesRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListResourcesRequestParams {
     /// An opaque token representing the current pagination position.
@@ -4736,6 +4849,7 @@ pub struct ListResourcesResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `resources` member.
     pub resources: ::std::vec::Vec<Resource>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4808,6 +4922,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResult {
 /// structure or access specific locations that the client has permission to read from.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequest {
+    /// The `params` member.
     pub params: ::core::option::Option<ListRootsRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4862,6 +4977,7 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequest {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -4971,6 +5087,7 @@ pub struct ListRootsResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `roots` member.
     pub roots: ::std::vec::Vec<Root>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5027,6 +5144,7 @@ impl<'de> __rt::MapDecode<'de> for ListRootsResult {
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsRequest {
+    /// The `params` member.
     pub params: ::core::option::Option<ListToolsRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5081,6 +5199,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsRequest {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ListToolsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListToolsRequestParams {
     /// An opaque token representing the current pagination position.
@@ -5139,6 +5258,7 @@ pub struct ListToolsResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `tools` member.
     pub tools: ::std::vec::Vec<Tool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5299,6 +5419,7 @@ impl<'de> __rt::serde::Deserialize<'de> for LoggingLevel {
 /// Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
+    /// The `params` member.
     pub params: LoggingMessageNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5359,6 +5480,7 @@ impl<'de> __rt::MapDecode<'de> for LoggingMessageNotification {
         })
     }
 }
+/// Inline schema at `/definitions/LoggingMessageNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
@@ -5496,7 +5618,7 @@ pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    pub cost_priority: ::core::option::Option<f64>,
+    pub cost_priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
     /// If multiple hints are specified, the client MUST evaluate them in order
@@ -5508,11 +5630,11 @@ pub struct ModelPreferences {
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    pub intelligence_priority: ::core::option::Option<f64>,
+    pub intelligence_priority: ::core::option::Option<__rt::serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    pub speed_priority: ::core::option::Option<f64>,
+    pub speed_priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -5555,10 +5677,12 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
         mut map: A,
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
-        let mut f_cost_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_cost_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_hints: ::core::option::Option<::std::vec::Vec<ModelHint>> = ::core::option::Option::None;
-        let mut f_intelligence_priority: ::core::option::Option<f64> = ::core::option::Option::None;
-        let mut f_speed_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_intelligence_priority: ::core::option::Option<
+            __rt::serde_json::Number,
+        > = ::core::option::Option::None;
+        let mut f_speed_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -5591,9 +5715,12 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
         })
     }
 }
+/// The `Notification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notification {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5645,6 +5772,7 @@ impl<'de> __rt::MapDecode<'de> for Notification {
         })
     }
 }
+/// Inline schema at `/definitions/Notification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -5696,12 +5824,18 @@ impl<'de> __rt::MapDecode<'de> for NotificationParams {
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
+/// The `NumberSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NumberSchema {
+    /// The `description` member.
     pub description: ::core::option::Option<::std::string::String>,
-    pub maximum: ::core::option::Option<f64>,
-    pub minimum: ::core::option::Option<f64>,
+    /// The `maximum` member.
+    pub maximum: ::core::option::Option<__rt::serde_json::Number>,
+    /// The `minimum` member.
+    pub minimum: ::core::option::Option<__rt::serde_json::Number>,
+    /// The `title` member.
     pub title: ::core::option::Option<::std::string::String>,
+    /// The `type` member.
     pub r#type: NumberSchemaType,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5747,8 +5881,8 @@ impl<'de> __rt::MapDecode<'de> for NumberSchema {
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_description: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-        let mut f_maximum: ::core::option::Option<f64> = ::core::option::Option::None;
-        let mut f_minimum: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_maximum: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
+        let mut f_minimum: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_title: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut f_type: ::core::option::Option<NumberSchemaType> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
@@ -5777,6 +5911,7 @@ impl<'de> __rt::MapDecode<'de> for NumberSchema {
         })
     }
 }
+/// Inline schema at `/definitions/NumberSchema/properties/type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NumberSchemaType {
     /// `"integer"`
@@ -5829,9 +5964,12 @@ impl<'de> __rt::serde::Deserialize<'de> for NumberSchemaType {
         }
     }
 }
+/// The `PaginatedRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequest {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5883,6 +6021,7 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequest {
         })
     }
 }
+/// Inline schema at `/definitions/PaginatedRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedRequestParams {
     /// An opaque token representing the current pagination position.
@@ -5931,6 +6070,7 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequestParams {
         ::core::result::Result::Ok(Self { cursor: f_cursor, extra })
     }
 }
+/// The `PaginatedResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -5997,6 +6137,7 @@ impl<'de> __rt::MapDecode<'de> for PaginatedResult {
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PingRequest {
+    /// The `params` member.
     pub params: ::core::option::Option<PingRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6051,6 +6192,7 @@ impl<'de> __rt::MapDecode<'de> for PingRequest {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/PingRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PingRequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -6155,9 +6297,13 @@ impl<'de> __rt::MapDecode<'de> for PingRequestParamsMeta {
 /// without nested objects or arrays.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
+    /// A [`StringSchema`].
     String(StringSchema),
+    /// A [`NumberSchema`].
     Number(NumberSchema),
+    /// A [`BooleanSchema`].
     Boolean(BooleanSchema),
+    /// A [`EnumSchema`].
     Enum(EnumSchema),
 }
 impl __rt::serde::Serialize for PrimitiveSchemaDefinition {
@@ -6281,6 +6427,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
+    /// The `params` member.
     pub params: ProgressNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6341,16 +6488,17 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotification {
         })
     }
 }
+/// Inline schema at `/definitions/ProgressNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotificationParams {
     /// An optional message describing the current progress.
     pub message: ::core::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
-    pub progress: f64,
+    pub progress: __rt::serde_json::Number,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    pub total: ::core::option::Option<f64>,
+    pub total: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -6390,9 +6538,9 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_message: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-        let mut f_progress: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_progress: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_progress_token: ::core::option::Option<ProgressToken> = ::core::option::Option::None;
-        let mut f_total: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_total: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -6420,7 +6568,9 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
 /// A progress token, used to associate progress notifications with the original request.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgressToken {
+    /// A string.
     String(::std::string::String),
+    /// An integer.
     Integer(i64),
 }
 impl __rt::serde::Serialize for ProgressToken {
@@ -6661,6 +6811,7 @@ impl<'de> __rt::MapDecode<'de> for PromptArgument {
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<PromptListChangedNotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6720,6 +6871,7 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotification {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/PromptListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -6777,7 +6929,9 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotificationParams {
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
+    /// The `content` member.
     pub content: ContentBlock,
+    /// The `role` member.
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6902,6 +7056,7 @@ impl<'de> __rt::MapDecode<'de> for PromptReference {
 /// Sent from the client to the server, to read a specific resource URI.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequest {
+    /// The `params` member.
     pub params: ReadResourceRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6962,6 +7117,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequest {
         })
     }
 }
+/// Inline schema at `/definitions/ReadResourceRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequestParams {
     /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
@@ -7017,6 +7173,7 @@ pub struct ReadResourceResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `contents` member.
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7072,9 +7229,12 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
         })
     }
 }
+/// Inline schema at `/definitions/ReadResourceResult/properties/contents/items`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
+    /// A [`TextResourceContents`].
     Text(TextResourceContents),
+    /// A [`BlobResourceContents`].
     Blob(BlobResourceContents),
 }
 impl __rt::serde::Serialize for ReadResourceResultContentsItem {
@@ -7154,9 +7314,12 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `Request` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<RequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7208,6 +7371,7 @@ impl<'de> __rt::MapDecode<'de> for Request {
         })
     }
 }
+/// Inline schema at `/definitions/Request/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -7311,7 +7475,9 @@ impl<'de> __rt::MapDecode<'de> for RequestParamsMeta {
 /// A uniquely identifying ID for a request in JSON-RPC.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RequestId {
+    /// A string.
     String(::std::string::String),
+    /// An integer.
     Integer(i64),
 }
 impl __rt::serde::Serialize for RequestId {
@@ -7720,6 +7886,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceLink {
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<ResourceListChangedNotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7781,6 +7948,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotification {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ResourceListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -8018,6 +8186,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplateReference {
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotification {
+    /// The `params` member.
     pub params: ResourceUpdatedNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8078,6 +8247,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotification {
         })
     }
 }
+/// Inline schema at `/definitions/ResourceUpdatedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotificationParams {
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
@@ -8126,6 +8296,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotificationParams {
         })
     }
 }
+/// The `Result` definition of the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -8308,6 +8479,7 @@ impl<'de> __rt::MapDecode<'de> for Root {
 /// The server should then request an updated list of roots using the ListRootsRequest.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<RootsListChangedNotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8367,6 +8539,7 @@ impl<'de> __rt::MapDecode<'de> for RootsListChangedNotification {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/RootsListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -8421,7 +8594,9 @@ impl<'de> __rt::MapDecode<'de> for RootsListChangedNotificationParams {
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
+    /// The `content` member.
     pub content: SamplingMessageContent,
+    /// The `role` member.
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8471,10 +8646,14 @@ impl<'de> __rt::MapDecode<'de> for SamplingMessage {
         })
     }
 }
+/// Inline schema at `/definitions/SamplingMessage/properties/content`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
+    /// A [`TextContent`].
     Text(TextContent),
+    /// A [`ImageContent`].
     Image(ImageContent),
+    /// A [`AudioContent`].
     Audio(AudioContent),
 }
 impl __rt::serde::Serialize for SamplingMessageContent {
@@ -8837,14 +9016,22 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTools {
         })
     }
 }
+/// The `ServerNotification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
+    /// A [`CancelledNotification`].
     Cancelled(CancelledNotification),
+    /// A [`ProgressNotification`].
     Progress(ProgressNotification),
+    /// A [`ResourceListChangedNotification`].
     ResourceListChanged(ResourceListChangedNotification),
+    /// A [`ResourceUpdatedNotification`].
     ResourceUpdated(ResourceUpdatedNotification),
+    /// A [`PromptListChangedNotification`].
     PromptListChanged(PromptListChangedNotification),
+    /// A [`ToolListChangedNotification`].
     ToolListChanged(ToolListChangedNotification),
+    /// A [`LoggingMessageNotification`].
     LoggingMessage(LoggingMessageNotification),
 }
 impl __rt::serde::Serialize for ServerNotification {
@@ -8989,11 +9176,16 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `ServerRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
+    /// A [`PingRequest`].
     Ping(PingRequest),
+    /// A [`CreateMessageRequest`].
     CreateMessage(CreateMessageRequest),
+    /// A [`ListRootsRequest`].
     ListRoots(ListRootsRequest),
+    /// A [`ElicitRequest`].
     Elicit(ElicitRequest),
 }
 impl __rt::serde::Serialize for ServerRequest {
@@ -9095,17 +9287,28 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `ServerResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
+    /// A [`Result`].
     Result(Result),
+    /// A [`InitializeResult`].
     InitializeResult(InitializeResult),
+    /// A [`ListResourcesResult`].
     ListResourcesResult(ListResourcesResult),
+    /// A [`ListResourceTemplatesResult`].
     ListResourceTemplatesResult(ListResourceTemplatesResult),
+    /// A [`ReadResourceResult`].
     ReadResourceResult(ReadResourceResult),
+    /// A [`ListPromptsResult`].
     ListPromptsResult(ListPromptsResult),
+    /// A [`GetPromptResult`].
     GetPromptResult(GetPromptResult),
+    /// A [`ListToolsResult`].
     ListToolsResult(ListToolsResult),
+    /// A [`CallToolResult`].
     CallToolResult(CallToolResult),
+    /// A [`CompleteResult`].
     CompleteResult(CompleteResult),
 }
 impl __rt::serde::Serialize for ServerResult {
@@ -9305,6 +9508,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 /// A request from the client to the server, to enable or adjust logging.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
+    /// The `params` member.
     pub params: SetLevelRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -9365,6 +9569,7 @@ impl<'de> __rt::MapDecode<'de> for SetLevelRequest {
         })
     }
 }
+/// Inline schema at `/definitions/SetLevelRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequestParams {
     /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
@@ -9413,12 +9618,18 @@ impl<'de> __rt::MapDecode<'de> for SetLevelRequestParams {
         })
     }
 }
+/// The `StringSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StringSchema {
+    /// The `description` member.
     pub description: ::core::option::Option<::std::string::String>,
+    /// The `format` member.
     pub format: ::core::option::Option<StringSchemaFormat>,
+    /// The `maxLength` member.
     pub max_length: ::core::option::Option<i64>,
+    /// The `minLength` member.
     pub min_length: ::core::option::Option<i64>,
+    /// The `title` member.
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -9504,6 +9715,7 @@ impl<'de> __rt::MapDecode<'de> for StringSchema {
         })
     }
 }
+/// Inline schema at `/definitions/StringSchema/properties/format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StringSchemaFormat {
     /// `"date"`
@@ -9572,6 +9784,7 @@ impl<'de> __rt::serde::Deserialize<'de> for StringSchemaFormat {
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscribeRequest {
+    /// The `params` member.
     pub params: SubscribeRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -9632,6 +9845,7 @@ impl<'de> __rt::MapDecode<'de> for SubscribeRequest {
         })
     }
 }
+/// Inline schema at `/definitions/SubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscribeRequestParams {
     /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
@@ -9763,6 +9977,7 @@ impl<'de> __rt::MapDecode<'de> for TextContent {
         })
     }
 }
+/// The `TextResourceContents` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextResourceContents {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -9973,12 +10188,14 @@ impl<'de> __rt::MapDecode<'de> for Tool {
 /// A JSON Schema object defining the expected parameters for the tool.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
+    /// The `properties` member.
     pub properties: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
         >,
     >,
+    /// The `required` member.
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -10055,12 +10272,14 @@ impl<'de> __rt::MapDecode<'de> for ToolInputSchema {
 /// the structuredContent field of a CallToolResult.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolOutputSchema {
+    /// The `properties` member.
     pub properties: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
         >,
     >,
+    /// The `required` member.
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -10261,6 +10480,7 @@ impl<'de> __rt::MapDecode<'de> for ToolAnnotations {
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<ToolListChangedNotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -10320,6 +10540,7 @@ impl<'de> __rt::MapDecode<'de> for ToolListChangedNotification {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/definitions/ToolListChangedNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
@@ -10374,6 +10595,7 @@ impl<'de> __rt::MapDecode<'de> for ToolListChangedNotificationParams {
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsubscribeRequest {
+    /// The `params` member.
     pub params: UnsubscribeRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -10434,6 +10656,7 @@ impl<'de> __rt::MapDecode<'de> for UnsubscribeRequest {
         })
     }
 }
+/// Inline schema at `/definitions/UnsubscribeRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsubscribeRequestParams {
     /// The URI of the resource to unsubscribe from.

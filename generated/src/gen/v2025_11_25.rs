@@ -3,8 +3,7 @@
 //! Types of MCP protocol revision `2025-11-25`, generated from its official JSON schema.
 //!
 //! Every schema definition is a type here, named after it (`JSONRPCRequest` is \[`JsonRpcRequest`\]); constant members are checked on decode and written on encode; members a schema does not declare are kept in `extra`.
-#![allow(clippy::all, clippy::pedantic, missing_docs, rustdoc::all)]
-#![allow(non_camel_case_types)]
+#![allow(clippy::large_enum_variant)]
 #[allow(unused_imports)]
 use ::mcp_schema::__private as __rt;
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -26,7 +25,7 @@ pub struct Annotations {
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    pub priority: ::core::option::Option<f64>,
+    pub priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -68,7 +67,7 @@ impl<'de> __rt::MapDecode<'de> for Annotations {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_audience: ::core::option::Option<::std::vec::Vec<Role>> = ::core::option::Option::None;
         let mut f_last_modified: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-        let mut f_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -242,6 +241,7 @@ impl<'de> __rt::MapDecode<'de> for BaseMetadata {
         })
     }
 }
+/// The `BlobResourceContents` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlobResourceContents {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -320,10 +320,14 @@ impl<'de> __rt::MapDecode<'de> for BlobResourceContents {
         })
     }
 }
+/// The `BooleanSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BooleanSchema {
+    /// The `default` member.
     pub default: ::core::option::Option<bool>,
+    /// The `description` member.
     pub description: ::core::option::Option<::std::string::String>,
+    /// The `title` member.
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -400,7 +404,9 @@ impl<'de> __rt::MapDecode<'de> for BooleanSchema {
 /// Used by the client to invoke a tool provided by the server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: CallToolRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -716,7 +722,9 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
 /// A request to cancel a task.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelTaskRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: CancelTaskRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -793,6 +801,7 @@ impl<'de> __rt::MapDecode<'de> for CancelTaskRequest {
         })
     }
 }
+/// Inline schema at `/$defs/CancelTaskRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelTaskRequestParams {
     /// The task identifier to cancel.
@@ -976,6 +985,7 @@ impl<'de> __rt::MapDecode<'de> for CancelTaskResult {
 /// For task cancellation, use the `tasks/cancel` request instead of this notification.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotification {
+    /// The `params` member.
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1223,9 +1233,11 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilities {
 /// Present if the client supports elicitation from the server.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesElicitation {
+    /// The `form` member.
     pub form: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `url` member.
     pub url: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
@@ -1658,12 +1670,18 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesTasksRequestsSampling {
         })
     }
 }
+/// The `ClientNotification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
+    /// A [`CancelledNotification`].
     Cancelled(CancelledNotification),
+    /// A [`InitializedNotification`].
     Initialized(InitializedNotification),
+    /// A [`ProgressNotification`].
     Progress(ProgressNotification),
+    /// A [`TaskStatusNotification`].
     TaskStatus(TaskStatusNotification),
+    /// A [`RootsListChangedNotification`].
     RootsListChanged(RootsListChangedNotification),
 }
 impl __rt::serde::Serialize for ClientNotification {
@@ -1780,24 +1798,42 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `ClientRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
+    /// A [`InitializeRequest`].
     Initialize(InitializeRequest),
+    /// A [`PingRequest`].
     Ping(PingRequest),
+    /// A [`ListResourcesRequest`].
     ListResources(ListResourcesRequest),
+    /// A [`ListResourceTemplatesRequest`].
     ListResourceTemplates(ListResourceTemplatesRequest),
+    /// A [`ReadResourceRequest`].
     ReadResource(ReadResourceRequest),
+    /// A [`SubscribeRequest`].
     Subscribe(SubscribeRequest),
+    /// A [`UnsubscribeRequest`].
     Unsubscribe(UnsubscribeRequest),
+    /// A [`ListPromptsRequest`].
     ListPrompts(ListPromptsRequest),
+    /// A [`GetPromptRequest`].
     GetPrompt(GetPromptRequest),
+    /// A [`ListToolsRequest`].
     ListTools(ListToolsRequest),
+    /// A [`CallToolRequest`].
     CallTool(CallToolRequest),
+    /// A [`GetTaskRequest`].
     GetTask(GetTaskRequest),
+    /// A [`GetTaskPayloadRequest`].
     GetTaskPayload(GetTaskPayloadRequest),
+    /// A [`CancelTaskRequest`].
     CancelTask(CancelTaskRequest),
+    /// A [`ListTasksRequest`].
     ListTasks(ListTasksRequest),
+    /// A [`SetLevelRequest`].
     SetLevel(SetLevelRequest),
+    /// A [`CompleteRequest`].
     Complete(CompleteRequest),
 }
 impl __rt::serde::Serialize for ClientRequest {
@@ -2036,15 +2072,24 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `ClientResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
+    /// A [`Result`].
     Result(Result),
+    /// A [`GetTaskResult`].
     GetTaskResult(GetTaskResult),
+    /// A [`GetTaskPayloadResult`].
     GetTaskPayloadResult(GetTaskPayloadResult),
+    /// A [`CancelTaskResult`].
     CancelTaskResult(CancelTaskResult),
+    /// A [`ListTasksResult`].
     ListTasksResult(ListTasksResult),
+    /// A [`CreateMessageResult`].
     CreateMessageResult(CreateMessageResult),
+    /// A [`ListRootsResult`].
     ListRootsResult(ListRootsResult),
+    /// A [`ElicitResult`].
     ElicitResult(ElicitResult),
 }
 impl __rt::serde::Serialize for ClientResult {
@@ -2243,7 +2288,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: CompleteRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2329,6 +2376,7 @@ pub struct CompleteRequestParams {
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
     pub context: ::core::option::Option<CompleteRequestParamsContext>,
+    /// The `ref` member.
     pub r#ref: CompleteRequestParamsRef,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2557,9 +2605,12 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsContext {
         })
     }
 }
+/// Inline schema at `/$defs/CompleteRequestParams/properties/ref`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
+    /// A [`PromptReference`].
     Prompt(PromptReference),
+    /// A [`ResourceTemplateReference`].
     ResourceTemplate(ResourceTemplateReference),
 }
 impl __rt::serde::Serialize for CompleteRequestParamsRef {
@@ -2642,6 +2693,7 @@ pub struct CompleteResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `completion` member.
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2695,6 +2747,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResult {
         })
     }
 }
+/// Inline schema at `/$defs/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
@@ -2761,12 +2814,18 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
         })
     }
 }
+/// The `ContentBlock` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
+    /// A [`TextContent`].
     TextContent(TextContent),
+    /// A [`ImageContent`].
     ImageContent(ImageContent),
+    /// A [`AudioContent`].
     AudioContent(AudioContent),
+    /// A [`ResourceLink`].
     ResourceLink(ResourceLink),
+    /// A [`EmbeddedResource`].
     EmbeddedResource(EmbeddedResource),
 }
 impl __rt::serde::Serialize for ContentBlock {
@@ -2874,7 +2933,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ContentBlock {
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: CreateMessageRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2968,6 +3029,7 @@ pub struct CreateMessageRequestParams {
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
     pub max_tokens: i64,
+    /// The `messages` member.
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     pub metadata: ::core::option::Option<
@@ -2975,6 +3037,7 @@ pub struct CreateMessageRequestParams {
     >,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     pub model_preferences: ::core::option::Option<ModelPreferences>,
+    /// The `stopSequences` member.
     pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     pub system_prompt: ::core::option::Option<::std::string::String>,
@@ -2985,7 +3048,8 @@ pub struct CreateMessageRequestParams {
     /// Task augmentation is subject to capability negotiation - receivers MUST declare support
     /// for task augmentation of specific request types in their capabilities.
     pub task: ::core::option::Option<TaskMetadata>,
-    pub temperature: ::core::option::Option<f64>,
+    /// The `temperature` member.
+    pub temperature: ::core::option::Option<__rt::serde_json::Number>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but ClientCapabilities.sampling.tools is not declared.
     /// Default is `{ mode: "auto" }`.
@@ -3083,7 +3147,7 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
         > = ::core::option::Option::None;
         let mut f_system_prompt: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut f_task: ::core::option::Option<TaskMetadata> = ::core::option::Option::None;
-        let mut f_temperature: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_temperature: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_tool_choice: ::core::option::Option<ToolChoice> = ::core::option::Option::None;
         let mut f_tools: ::core::option::Option<::std::vec::Vec<Tool>> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
@@ -3257,9 +3321,11 @@ pub struct CreateMessageResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `content` member.
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
     pub model: ::std::string::String,
+    /// The `role` member.
     pub role: Role,
     /// The reason why sampling stopped, if known.
     ///
@@ -3341,13 +3407,20 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageResult {
         })
     }
 }
+/// Inline schema at `/$defs/CreateMessageResult/properties/content`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateMessageResultContent {
+    /// A [`TextContent`].
     Text(TextContent),
+    /// A [`ImageContent`].
     Image(ImageContent),
+    /// A [`AudioContent`].
     Audio(AudioContent),
+    /// A [`ToolUseContent`].
     ToolUse(ToolUseContent),
+    /// A [`ToolResultContent`].
     ToolResult(ToolResultContent),
+    /// An array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
 impl __rt::serde::Serialize for CreateMessageResultContent {
@@ -3463,6 +3536,7 @@ pub struct CreateTaskResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `task` member.
     pub task: Task,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3521,7 +3595,9 @@ pub type Cursor = ::std::string::String;
 /// A request from the server to elicit additional information from the user via the client.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: ElicitRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3800,11 +3876,14 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitRequestFormParamsMode {
 /// Only top-level properties are allowed, without nesting.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequestFormParamsRequestedSchema {
+    /// The `$schema` member.
     pub schema: ::core::option::Option<::std::string::String>,
+    /// The `properties` member.
     pub properties: ::std::collections::BTreeMap<
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
+    /// The `required` member.
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3884,7 +3963,9 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestFormParamsRequestedSchema {
 /// The parameters for a request to elicit additional information from the user via the client.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitRequestParams {
+    /// A [`ElicitRequestUrlParams`].
     Url(ElicitRequestUrlParams),
+    /// A [`ElicitRequestFormParams`].
     Form(ElicitRequestFormParams),
 }
 impl __rt::serde::Serialize for ElicitRequestParams {
@@ -4242,11 +4323,16 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitResultAction {
         }
     }
 }
+/// Inline schema at `/$defs/ElicitResult/properties/content/additionalProperties`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
+    /// An array.
     Array(::std::vec::Vec<::std::string::String>),
+    /// A string.
     String(::std::string::String),
+    /// An integer.
     Integer(i64),
+    /// A boolean.
     Boolean(bool),
 }
 impl __rt::serde::Serialize for ElicitResultContentValue {
@@ -4333,6 +4419,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitResultContentValue {
 /// An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitationCompleteNotification {
+    /// The `params` member.
     pub params: ElicitationCompleteNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4403,6 +4490,7 @@ impl<'de> __rt::MapDecode<'de> for ElicitationCompleteNotification {
         })
     }
 }
+/// Inline schema at `/$defs/ElicitationCompleteNotification/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitationCompleteNotificationParams {
     /// The ID of the elicitation that completed.
@@ -4465,6 +4553,7 @@ pub struct EmbeddedResource {
     >,
     /// Optional annotations for the client.
     pub annotations: ::core::option::Option<Annotations>,
+    /// The `resource` member.
     pub resource: EmbeddedResourceResource,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4538,9 +4627,12 @@ impl<'de> __rt::MapDecode<'de> for EmbeddedResource {
         })
     }
 }
+/// Inline schema at `/$defs/EmbeddedResource/properties/resource`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
+    /// A [`TextResourceContents`].
     Text(TextResourceContents),
+    /// A [`BlobResourceContents`].
     Blob(BlobResourceContents),
 }
 impl __rt::serde::Serialize for EmbeddedResourceResource {
@@ -4620,13 +4712,20 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `EmptyResult` definition of the schema.
 pub type EmptyResult = Result;
+/// The `EnumSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EnumSchema {
+    /// A [`UntitledSingleSelectEnumSchema`].
     UntitledSingleSelect(UntitledSingleSelectEnumSchema),
+    /// A [`TitledSingleSelectEnumSchema`].
     TitledSingleSelect(TitledSingleSelectEnumSchema),
+    /// A [`UntitledMultiSelectEnumSchema`].
     UntitledMultiSelect(UntitledMultiSelectEnumSchema),
+    /// A [`TitledMultiSelectEnumSchema`].
     TitledMultiSelect(TitledMultiSelectEnumSchema),
+    /// A [`LegacyTitledEnumSchema`].
     LegacyTitled(LegacyTitledEnumSchema),
 }
 impl __rt::serde::Serialize for EnumSchema {
@@ -4786,6 +4885,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `Error` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error {
     /// The error type that occurred.
@@ -4851,7 +4951,9 @@ impl<'de> __rt::MapDecode<'de> for Error {
 /// Used by the client to get a prompt provided by the server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: GetPromptRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5054,6 +5156,7 @@ pub struct GetPromptResult {
     >,
     /// An optional description for the prompt.
     pub description: ::core::option::Option<::std::string::String>,
+    /// The `messages` member.
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5122,7 +5225,9 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResult {
 /// A request to retrieve the result of a completed task.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskPayloadRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: GetTaskPayloadRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5199,6 +5304,7 @@ impl<'de> __rt::MapDecode<'de> for GetTaskPayloadRequest {
         })
     }
 }
+/// Inline schema at `/$defs/GetTaskPayloadRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskPayloadRequestParams {
     /// The task identifier to retrieve results for.
@@ -5304,7 +5410,9 @@ impl<'de> __rt::MapDecode<'de> for GetTaskPayloadResult {
 /// A request to retrieve the state of a task.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: GetTaskRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5376,6 +5484,7 @@ impl<'de> __rt::MapDecode<'de> for GetTaskRequest {
         })
     }
 }
+/// Inline schema at `/$defs/GetTaskRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskRequestParams {
     /// The task identifier to query.
@@ -5869,6 +5978,7 @@ pub struct Implementation {
     /// where `annotations.title` should be given precedence over using `name`,
     /// if present).
     pub title: ::core::option::Option<::std::string::String>,
+    /// The `version` member.
     pub version: ::std::string::String,
     /// An optional URL of the website for this implementation.
     pub website_url: ::core::option::Option<::std::string::String>,
@@ -5953,7 +6063,9 @@ impl<'de> __rt::MapDecode<'de> for Implementation {
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: InitializeRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6030,7 +6142,9 @@ impl<'de> __rt::MapDecode<'de> for InitializeRequest {
 pub struct InitializeRequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     pub meta: ::core::option::Option<InitializeRequestParamsMeta>,
+    /// The `capabilities` member.
     pub capabilities: ClientCapabilities,
+    /// The `clientInfo` member.
     pub client_info: Implementation,
     /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
     pub protocol_version: ::std::string::String,
@@ -6160,6 +6274,7 @@ pub struct InitializeResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `capabilities` member.
     pub capabilities: ServerCapabilities,
     /// Instructions describing how to use the server and its features.
     ///
@@ -6167,6 +6282,7 @@ pub struct InitializeResult {
     pub instructions: ::core::option::Option<::std::string::String>,
     /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
     pub protocol_version: ::std::string::String,
+    /// The `serverInfo` member.
     pub server_info: Implementation,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6247,6 +6363,7 @@ impl<'de> __rt::MapDecode<'de> for InitializeResult {
 /// This notification is sent from the client to the server after initialization has finished.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6318,7 +6435,9 @@ impl<'de> __rt::MapDecode<'de> for InitializedNotification {
 #[doc(alias = "JSONRPCErrorResponse")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcErrorResponse {
+    /// The `error` member.
     pub error: Error,
+    /// The `id` member.
     pub id: ::core::option::Option<RequestId>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6384,9 +6503,13 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorResponse {
 #[doc(alias = "JSONRPCMessage")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcMessage {
+    /// A [`JsonRpcRequest`].
     Request(JsonRpcRequest),
+    /// A [`JsonRpcNotification`].
     Notification(JsonRpcNotification),
+    /// A [`JsonRpcResultResponse`].
     ResultResponse(JsonRpcResultResponse),
+    /// A [`JsonRpcErrorResponse`].
     ErrorResponse(JsonRpcErrorResponse),
 }
 impl __rt::serde::Serialize for JsonRpcMessage {
@@ -6500,7 +6623,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 #[doc(alias = "JSONRPCNotification")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcNotification {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
@@ -6570,8 +6695,11 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcNotification {
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
@@ -6649,7 +6777,9 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequest {
 #[doc(alias = "JSONRPCResponse")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcResponse {
+    /// A [`JsonRpcResultResponse`].
     Result(JsonRpcResultResponse),
+    /// A [`JsonRpcErrorResponse`].
     Error(JsonRpcErrorResponse),
 }
 impl __rt::serde::Serialize for JsonRpcResponse {
@@ -6733,7 +6863,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
 #[doc(alias = "JSONRPCResultResponse")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcResultResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: Result,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6797,12 +6929,16 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcResultResponse {
 /// This interface will be removed in a future version.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LegacyTitledEnumSchema {
+    /// The `default` member.
     pub default: ::core::option::Option<::std::string::String>,
+    /// The `description` member.
     pub description: ::core::option::Option<::std::string::String>,
+    /// The `enum` member.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
     pub enum_names: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    /// The `title` member.
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6891,7 +7027,9 @@ impl<'de> __rt::MapDecode<'de> for LegacyTitledEnumSchema {
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6980,6 +7118,7 @@ pub struct ListPromptsResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `prompts` member.
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7046,7 +7185,9 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResult {
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7135,6 +7276,7 @@ pub struct ListResourceTemplatesResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `resourceTemplates` member.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7212,7 +7354,9 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResult {
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7301,6 +7445,7 @@ pub struct ListResourcesResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `resources` member.
     pub resources: ::std::vec::Vec<Resource>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7373,7 +7518,9 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResult {
 /// structure or access specific locations that the client has permission to read from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: ::core::option::Option<RequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7456,6 +7603,7 @@ pub struct ListRootsResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `roots` member.
     pub roots: ::std::vec::Vec<Root>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7512,7 +7660,9 @@ impl<'de> __rt::MapDecode<'de> for ListRootsResult {
 /// A request to retrieve a list of tasks.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListTasksRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7596,6 +7746,7 @@ pub struct ListTasksResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `tasks` member.
     pub tasks: ::std::vec::Vec<Task>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7658,7 +7809,9 @@ impl<'de> __rt::MapDecode<'de> for ListTasksResult {
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7742,6 +7895,7 @@ pub struct ListToolsResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `tools` member.
     pub tools: ::std::vec::Vec<Tool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7902,6 +8056,7 @@ impl<'de> __rt::serde::Deserialize<'de> for LoggingLevel {
 /// JSONRPCNotification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
+    /// The `params` member.
     pub params: LoggingMessageNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8124,7 +8279,7 @@ pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    pub cost_priority: ::core::option::Option<f64>,
+    pub cost_priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
     /// If multiple hints are specified, the client MUST evaluate them in order
@@ -8136,11 +8291,11 @@ pub struct ModelPreferences {
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    pub intelligence_priority: ::core::option::Option<f64>,
+    pub intelligence_priority: ::core::option::Option<__rt::serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    pub speed_priority: ::core::option::Option<f64>,
+    pub speed_priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -8183,10 +8338,12 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
         mut map: A,
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
-        let mut f_cost_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_cost_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_hints: ::core::option::Option<::std::vec::Vec<ModelHint>> = ::core::option::Option::None;
-        let mut f_intelligence_priority: ::core::option::Option<f64> = ::core::option::Option::None;
-        let mut f_speed_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_intelligence_priority: ::core::option::Option<
+            __rt::serde_json::Number,
+        > = ::core::option::Option::None;
+        let mut f_speed_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -8219,9 +8376,12 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
         })
     }
 }
+/// The `MultiSelectEnumSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
+    /// A [`UntitledMultiSelectEnumSchema`].
     Untitled(UntitledMultiSelectEnumSchema),
+    /// A [`TitledMultiSelectEnumSchema`].
     Titled(TitledMultiSelectEnumSchema),
 }
 impl __rt::serde::Serialize for MultiSelectEnumSchema {
@@ -8317,9 +8477,12 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `Notification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notification {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
@@ -8375,6 +8538,7 @@ impl<'de> __rt::MapDecode<'de> for Notification {
         })
     }
 }
+/// The `NotificationParams` definition of the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -8426,13 +8590,20 @@ impl<'de> __rt::MapDecode<'de> for NotificationParams {
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
+/// The `NumberSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NumberSchema {
-    pub default: ::core::option::Option<f64>,
+    /// The `default` member.
+    pub default: ::core::option::Option<__rt::serde_json::Number>,
+    /// The `description` member.
     pub description: ::core::option::Option<::std::string::String>,
-    pub maximum: ::core::option::Option<f64>,
-    pub minimum: ::core::option::Option<f64>,
+    /// The `maximum` member.
+    pub maximum: ::core::option::Option<__rt::serde_json::Number>,
+    /// The `minimum` member.
+    pub minimum: ::core::option::Option<__rt::serde_json::Number>,
+    /// The `title` member.
     pub title: ::core::option::Option<::std::string::String>,
+    /// The `type` member.
     pub r#type: NumberSchemaType,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8480,10 +8651,10 @@ impl<'de> __rt::MapDecode<'de> for NumberSchema {
         mut map: A,
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
-        let mut f_default: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_default: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_description: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-        let mut f_maximum: ::core::option::Option<f64> = ::core::option::Option::None;
-        let mut f_minimum: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_maximum: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
+        let mut f_minimum: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_title: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut f_type: ::core::option::Option<NumberSchemaType> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
@@ -8514,6 +8685,7 @@ impl<'de> __rt::MapDecode<'de> for NumberSchema {
         })
     }
 }
+/// Inline schema at `/$defs/NumberSchema/properties/type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NumberSchemaType {
     /// `"integer"`
@@ -8566,10 +8738,14 @@ impl<'de> __rt::serde::Deserialize<'de> for NumberSchemaType {
         }
     }
 }
+/// The `PaginatedRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<PaginatedRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8752,6 +8928,7 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequestParamsMeta {
         })
     }
 }
+/// The `PaginatedResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -8818,7 +8995,9 @@ impl<'de> __rt::MapDecode<'de> for PaginatedResult {
 /// A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PingRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: ::core::option::Option<RequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8896,13 +9075,21 @@ impl<'de> __rt::MapDecode<'de> for PingRequest {
 /// without nested objects or arrays.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
+    /// A [`StringSchema`].
     String(StringSchema),
+    /// A [`NumberSchema`].
     Number(NumberSchema),
+    /// A [`BooleanSchema`].
     Boolean(BooleanSchema),
+    /// A [`UntitledSingleSelectEnumSchema`].
     UntitledSingleSelectEnum(UntitledSingleSelectEnumSchema),
+    /// A [`TitledSingleSelectEnumSchema`].
     TitledSingleSelectEnum(TitledSingleSelectEnumSchema),
+    /// A [`UntitledMultiSelectEnumSchema`].
     UntitledMultiSelectEnum(UntitledMultiSelectEnumSchema),
+    /// A [`TitledMultiSelectEnumSchema`].
     TitledMultiSelectEnum(TitledMultiSelectEnumSchema),
+    /// A [`LegacyTitledEnumSchema`].
     LegacyTitledEnum(LegacyTitledEnumSchema),
 }
 impl __rt::serde::Serialize for PrimitiveSchemaDefinition {
@@ -9113,6 +9300,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
+    /// The `params` member.
     pub params: ProgressNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -9191,11 +9379,11 @@ pub struct ProgressNotificationParams {
     /// An optional message describing the current progress.
     pub message: ::core::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
-    pub progress: f64,
+    pub progress: __rt::serde_json::Number,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    pub total: ::core::option::Option<f64>,
+    pub total: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -9241,9 +9429,9 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
             __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
         > = ::core::option::Option::None;
         let mut f_message: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-        let mut f_progress: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_progress: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_progress_token: ::core::option::Option<ProgressToken> = ::core::option::Option::None;
-        let mut f_total: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_total: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -9273,7 +9461,9 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
 /// A progress token, used to associate progress notifications with the original request.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgressToken {
+    /// A string.
     String(::std::string::String),
+    /// An integer.
     Integer(i64),
 }
 impl __rt::serde::Serialize for ProgressToken {
@@ -9530,6 +9720,7 @@ impl<'de> __rt::MapDecode<'de> for PromptArgument {
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -9603,7 +9794,9 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotification {
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
+    /// The `content` member.
     pub content: ContentBlock,
+    /// The `role` member.
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -9728,7 +9921,9 @@ impl<'de> __rt::MapDecode<'de> for PromptReference {
 /// Sent from the client to the server, to read a specific resource URI.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: ReadResourceRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -9922,6 +10117,7 @@ pub struct ReadResourceResult {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `contents` member.
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -9977,9 +10173,12 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
         })
     }
 }
+/// Inline schema at `/$defs/ReadResourceResult/properties/contents/items`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
+    /// A [`TextResourceContents`].
     Text(TextResourceContents),
+    /// A [`BlobResourceContents`].
     Blob(BlobResourceContents),
 }
 impl __rt::serde::Serialize for ReadResourceResultContentsItem {
@@ -10109,9 +10308,12 @@ impl<'de> __rt::MapDecode<'de> for RelatedTaskMetadata {
         })
     }
 }
+/// The `Request` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
@@ -10170,7 +10372,9 @@ impl<'de> __rt::MapDecode<'de> for Request {
 /// A uniquely identifying ID for a request in JSON-RPC.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RequestId {
+    /// A string.
     String(::std::string::String),
+    /// An integer.
     Integer(i64),
 }
 impl __rt::serde::Serialize for RequestId {
@@ -10714,6 +10918,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceLink {
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -11094,6 +11299,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplateReference {
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotification {
+    /// The `params` member.
     pub params: ResourceUpdatedNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -11223,6 +11429,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotificationParams {
         })
     }
 }
+/// The `Result` definition of the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -11405,6 +11612,7 @@ impl<'de> __rt::MapDecode<'de> for Root {
 /// The server should then request an updated list of roots using the ListRootsRequest.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -11479,7 +11687,9 @@ pub struct SamplingMessage {
     pub meta: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `content` member.
     pub content: SamplingMessageContent,
+    /// The `role` member.
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -11537,13 +11747,20 @@ impl<'de> __rt::MapDecode<'de> for SamplingMessage {
         })
     }
 }
+/// Inline schema at `/$defs/SamplingMessage/properties/content`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
+    /// A [`TextContent`].
     Text(TextContent),
+    /// A [`ImageContent`].
     Image(ImageContent),
+    /// A [`AudioContent`].
     Audio(AudioContent),
+    /// A [`ToolUseContent`].
     ToolUse(ToolUseContent),
+    /// A [`ToolResultContent`].
     ToolResult(ToolResultContent),
+    /// An array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
 impl __rt::serde::Serialize for SamplingMessageContent {
@@ -11652,12 +11869,18 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `SamplingMessageContentBlock` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
+    /// A [`TextContent`].
     Text(TextContent),
+    /// A [`ImageContent`].
     Image(ImageContent),
+    /// A [`AudioContent`].
     Audio(AudioContent),
+    /// A [`ToolUseContent`].
     ToolUse(ToolUseContent),
+    /// A [`ToolResultContent`].
     ToolResult(ToolResultContent),
 }
 impl __rt::serde::Serialize for SamplingMessageContentBlock {
@@ -12229,16 +12452,26 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTools {
         })
     }
 }
+/// The `ServerNotification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
+    /// A [`CancelledNotification`].
     Cancelled(CancelledNotification),
+    /// A [`ProgressNotification`].
     Progress(ProgressNotification),
+    /// A [`ResourceListChangedNotification`].
     ResourceListChanged(ResourceListChangedNotification),
+    /// A [`ResourceUpdatedNotification`].
     ResourceUpdated(ResourceUpdatedNotification),
+    /// A [`PromptListChangedNotification`].
     PromptListChanged(PromptListChangedNotification),
+    /// A [`ToolListChangedNotification`].
     ToolListChanged(ToolListChangedNotification),
+    /// A [`TaskStatusNotification`].
     TaskStatus(TaskStatusNotification),
+    /// A [`LoggingMessageNotification`].
     LoggingMessage(LoggingMessageNotification),
+    /// A [`ElicitationCompleteNotification`].
     ElicitationComplete(ElicitationCompleteNotification),
 }
 impl __rt::serde::Serialize for ServerNotification {
@@ -12407,15 +12640,24 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `ServerRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
+    /// A [`PingRequest`].
     Ping(PingRequest),
+    /// A [`GetTaskRequest`].
     GetTask(GetTaskRequest),
+    /// A [`GetTaskPayloadRequest`].
     GetTaskPayload(GetTaskPayloadRequest),
+    /// A [`CancelTaskRequest`].
     CancelTask(CancelTaskRequest),
+    /// A [`ListTasksRequest`].
     ListTasks(ListTasksRequest),
+    /// A [`CreateMessageRequest`].
     CreateMessage(CreateMessageRequest),
+    /// A [`ListRootsRequest`].
     ListRoots(ListRootsRequest),
+    /// A [`ElicitRequest`].
     Elicit(ElicitRequest),
 }
 impl __rt::serde::Serialize for ServerRequest {
@@ -12559,21 +12801,36 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `ServerResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
+    /// A [`Result`].
     Result(Result),
+    /// A [`InitializeResult`].
     InitializeResult(InitializeResult),
+    /// A [`ListResourcesResult`].
     ListResourcesResult(ListResourcesResult),
+    /// A [`ListResourceTemplatesResult`].
     ListResourceTemplatesResult(ListResourceTemplatesResult),
+    /// A [`ReadResourceResult`].
     ReadResourceResult(ReadResourceResult),
+    /// A [`ListPromptsResult`].
     ListPromptsResult(ListPromptsResult),
+    /// A [`GetPromptResult`].
     GetPromptResult(GetPromptResult),
+    /// A [`ListToolsResult`].
     ListToolsResult(ListToolsResult),
+    /// A [`CallToolResult`].
     CallToolResult(CallToolResult),
+    /// A [`GetTaskResult`].
     GetTaskResult(GetTaskResult),
+    /// A [`GetTaskPayloadResult`].
     GetTaskPayloadResult(GetTaskPayloadResult),
+    /// A [`CancelTaskResult`].
     CancelTaskResult(CancelTaskResult),
+    /// A [`ListTasksResult`].
     ListTasksResult(ListTasksResult),
+    /// A [`CompleteResult`].
     CompleteResult(CompleteResult),
 }
 impl __rt::serde::Serialize for ServerResult {
@@ -12855,7 +13112,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 /// A request from the client to the server, to enable or adjust logging.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: SetLevelRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -13042,9 +13301,12 @@ impl<'de> __rt::MapDecode<'de> for SetLevelRequestParamsMeta {
         })
     }
 }
+/// The `SingleSelectEnumSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
+    /// A [`UntitledSingleSelectEnumSchema`].
     Untitled(UntitledSingleSelectEnumSchema),
+    /// A [`TitledSingleSelectEnumSchema`].
     Titled(TitledSingleSelectEnumSchema),
 }
 impl __rt::serde::Serialize for SingleSelectEnumSchema {
@@ -13136,13 +13398,20 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `StringSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StringSchema {
+    /// The `default` member.
     pub default: ::core::option::Option<::std::string::String>,
+    /// The `description` member.
     pub description: ::core::option::Option<::std::string::String>,
+    /// The `format` member.
     pub format: ::core::option::Option<StringSchemaFormat>,
+    /// The `maxLength` member.
     pub max_length: ::core::option::Option<i64>,
+    /// The `minLength` member.
     pub min_length: ::core::option::Option<i64>,
+    /// The `title` member.
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -13242,6 +13511,7 @@ impl<'de> __rt::MapDecode<'de> for StringSchema {
         })
     }
 }
+/// Inline schema at `/$defs/StringSchema/properties/format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StringSchemaFormat {
     /// `"date"`
@@ -13310,7 +13580,9 @@ impl<'de> __rt::serde::Deserialize<'de> for StringSchemaFormat {
 /// Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscribeRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: SubscribeRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -13854,6 +14126,7 @@ impl<'de> __rt::serde::Deserialize<'de> for TaskStatus {
 /// An optional notification from the receiver to the requestor, informing them that a task's status has changed. Receivers are not required to send these notifications.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotification {
+    /// The `params` member.
     pub params: TaskStatusNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -14129,6 +14402,7 @@ impl<'de> __rt::MapDecode<'de> for TextContent {
         })
     }
 }
+/// The `TextResourceContents` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextResourceContents {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -14363,6 +14637,7 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchemaItems {
         })
     }
 }
+/// Inline schema at `/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// The constant enum value.
@@ -14509,6 +14784,7 @@ impl<'de> __rt::MapDecode<'de> for TitledSingleSelectEnumSchema {
         })
     }
 }
+/// Inline schema at `/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// The enum value.
@@ -14724,13 +15000,16 @@ impl<'de> __rt::MapDecode<'de> for Tool {
 /// A JSON Schema object defining the expected parameters for the tool.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
+    /// The `$schema` member.
     pub schema: ::core::option::Option<::std::string::String>,
+    /// The `properties` member.
     pub properties: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
         >,
     >,
+    /// The `required` member.
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -14816,13 +15095,16 @@ impl<'de> __rt::MapDecode<'de> for ToolInputSchema {
 /// Currently restricted to type: "object" at the root level.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolOutputSchema {
+    /// The `$schema` member.
     pub schema: ::core::option::Option<::std::string::String>,
+    /// The `properties` member.
     pub properties: ::core::option::Option<
         ::std::collections::BTreeMap<
             ::std::string::String,
             __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
         >,
     >,
+    /// The `required` member.
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -15266,6 +15548,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ToolExecutionTaskSupport {
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -15549,7 +15832,9 @@ impl<'de> __rt::MapDecode<'de> for ToolUseContent {
 #[doc(alias = "URLElicitationRequiredError")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct UrlElicitationRequiredError {
+    /// The `error` member.
     pub error: UrlElicitationRequiredErrorError,
+    /// The `id` member.
     pub id: ::core::option::Option<RequestId>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -15611,6 +15896,7 @@ impl<'de> __rt::MapDecode<'de> for UrlElicitationRequiredError {
         })
     }
 }
+/// Inline schema at `/$defs/URLElicitationRequiredError/properties/error`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UrlElicitationRequiredErrorError {
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
@@ -15676,6 +15962,7 @@ impl<'de> __rt::MapDecode<'de> for UrlElicitationRequiredErrorError {
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
 #[derive(Debug, Clone, PartialEq)]
 pub struct UrlElicitationRequiredErrorErrorData {
+    /// The `elicitations` member.
     pub elicitations: ::std::vec::Vec<ElicitRequestUrlParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -15728,7 +16015,9 @@ impl<'de> __rt::MapDecode<'de> for UrlElicitationRequiredErrorErrorData {
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsubscribeRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: UnsubscribeRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,

@@ -3,8 +3,7 @@
 //! Types of MCP protocol revision `2026-07-28`, generated from its official JSON schema.
 //!
 //! Every schema definition is a type here, named after it (`JSONRPCRequest` is \[`JsonRpcRequest`\]); constant members are checked on decode and written on encode; members a schema does not declare are kept in `extra`.
-#![allow(clippy::all, clippy::pedantic, missing_docs, rustdoc::all)]
-#![allow(non_camel_case_types)]
+#![allow(clippy::large_enum_variant)]
 #[allow(unused_imports)]
 use ::mcp_schema::__private as __rt;
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
@@ -26,7 +25,7 @@ pub struct Annotations {
     /// A value of 1 means "most important," and indicates that the data is
     /// effectively required, while 0 means "least important," and indicates that
     /// the data is entirely optional.
-    pub priority: ::core::option::Option<f64>,
+    pub priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -68,7 +67,7 @@ impl<'de> __rt::MapDecode<'de> for Annotations {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_audience: ::core::option::Option<::std::vec::Vec<Role>> = ::core::option::Option::None;
         let mut f_last_modified: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-        let mut f_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -94,6 +93,7 @@ impl<'de> __rt::MapDecode<'de> for Annotations {
 /// Audio provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AudioContent {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// Optional annotations for the client.
     pub annotations: ::core::option::Option<Annotations>,
@@ -237,8 +237,10 @@ impl<'de> __rt::MapDecode<'de> for BaseMetadata {
         })
     }
 }
+/// The `BlobResourceContents` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlobResourceContents {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// A base64-encoded string representing the binary data of the item.
     pub blob: ::std::string::String,
@@ -310,10 +312,14 @@ impl<'de> __rt::MapDecode<'de> for BlobResourceContents {
         })
     }
 }
+/// The `BooleanSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct BooleanSchema {
+    /// The `default` member.
     pub default: ::core::option::Option<bool>,
+    /// The `description` member.
     pub description: ::core::option::Option<::std::string::String>,
+    /// The `title` member.
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -390,6 +396,7 @@ impl<'de> __rt::MapDecode<'de> for BooleanSchema {
 /// A result that supports a time-to-live (TTL) hint for client-side caching.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CacheableResult {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -546,7 +553,9 @@ impl<'de> __rt::serde::Deserialize<'de> for CacheableResultCacheScope {
 /// Used by the client to invoke a tool provided by the server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: CallToolRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -621,14 +630,17 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequest {
 /// Parameters for a `tools/call` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequestParams {
+    /// The `_meta` member.
     pub meta: RequestMetaObject,
     /// Arguments to use for the tool call.
     pub arguments: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
+    /// The `inputResponses` member.
     pub input_responses: ::core::option::Option<InputResponses>,
     /// The name of the tool.
     pub name: ::std::string::String,
+    /// The `requestState` member.
     pub request_state: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -709,6 +721,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequestParams {
 /// The result returned by the server for a `CallToolRequesttools/call` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolResult {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: ::std::vec::Vec<ContentBlock>,
@@ -817,7 +830,9 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
 /// A successful response from the server for a `CallToolRequesttools/call` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolResultResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: CallToolResultResponseResult,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -877,9 +892,12 @@ impl<'de> __rt::MapDecode<'de> for CallToolResultResponse {
         })
     }
 }
+/// Inline schema at `/$defs/CallToolResultResponse/properties/result`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultResponseResult {
+    /// A [`InputRequiredResult`].
     InputRequired(InputRequiredResult),
+    /// A [`CallToolResult`].
     CallTool(CallToolResult),
 }
 impl __rt::serde::Serialize for CallToolResultResponseResult {
@@ -983,6 +1001,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotification {
+    /// The `params` member.
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1054,6 +1073,7 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotification {
 /// Parameters for a `notifications/cancelled` notification.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelledNotificationParams {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<NotificationMetaObject>,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     pub reason: ::core::option::Option<::std::string::String>,
@@ -1228,7 +1248,9 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilities {
 /// Present if the client supports elicitation from the server.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesElicitation {
+    /// The `form` member.
     pub form: ::core::option::Option<JsonObject>,
+    /// The `url` member.
     pub url: ::core::option::Option<JsonObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1351,6 +1373,7 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesSampling {
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClientNotification {
+    /// The `params` member.
     pub params: CancelledNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1419,17 +1442,28 @@ impl<'de> __rt::MapDecode<'de> for ClientNotification {
         })
     }
 }
+/// The `ClientRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
+    /// A [`DiscoverRequest`].
     Discover(DiscoverRequest),
+    /// A [`ListResourcesRequest`].
     ListResources(ListResourcesRequest),
+    /// A [`ListResourceTemplatesRequest`].
     ListResourceTemplates(ListResourceTemplatesRequest),
+    /// A [`ReadResourceRequest`].
     ReadResource(ReadResourceRequest),
+    /// A [`SubscriptionsListenRequest`].
     SubscriptionsListen(SubscriptionsListenRequest),
+    /// A [`ListPromptsRequest`].
     ListPrompts(ListPromptsRequest),
+    /// A [`GetPromptRequest`].
     GetPrompt(GetPromptRequest),
+    /// A [`ListToolsRequest`].
     ListTools(ListToolsRequest),
+    /// A [`CallToolRequest`].
     CallTool(CallToolRequest),
+    /// A [`CompleteRequest`].
     Complete(CompleteRequest),
 }
 impl __rt::serde::Serialize for ClientRequest {
@@ -1600,7 +1634,9 @@ pub type ClientResult = Result;
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: CompleteRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1680,11 +1716,13 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequest {
 /// Parameters for a `completion/complete` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequestParams {
+    /// The `_meta` member.
     pub meta: RequestMetaObject,
     /// The argument's information
     pub argument: CompleteRequestParamsArgument,
     /// Additional, optional context for completions
     pub context: ::core::option::Option<CompleteRequestParamsContext>,
+    /// The `ref` member.
     pub r#ref: CompleteRequestParamsRef,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -1858,9 +1896,12 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsContext {
         })
     }
 }
+/// Inline schema at `/$defs/CompleteRequestParams/properties/ref`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CompleteRequestParamsRef {
+    /// A [`PromptReference`].
     Prompt(PromptReference),
+    /// A [`ResourceTemplateReference`].
     ResourceTemplate(ResourceTemplateReference),
 }
 impl __rt::serde::Serialize for CompleteRequestParamsRef {
@@ -1939,7 +1980,9 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
 /// The result returned by the server for a `CompleteRequestcompletion/complete` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResult {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ResultMetaObject>,
+    /// The `completion` member.
     pub completion: CompleteResultCompletion,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -2007,6 +2050,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResult {
         })
     }
 }
+/// Inline schema at `/$defs/CompleteResult/properties/completion`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResultCompletion {
     /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
@@ -2076,7 +2120,9 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
 /// A successful response from the server for a `CompleteRequestcompletion/complete` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResultResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: CompleteResult,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2136,12 +2182,18 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultResponse {
         })
     }
 }
+/// The `ContentBlock` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
+    /// A [`TextContent`].
     TextContent(TextContent),
+    /// A [`ImageContent`].
     ImageContent(ImageContent),
+    /// A [`AudioContent`].
     AudioContent(AudioContent),
+    /// A [`ResourceLink`].
     ResourceLink(ResourceLink),
+    /// A [`EmbeddedResource`].
     EmbeddedResource(EmbeddedResource),
 }
 impl __rt::serde::Serialize for ContentBlock {
@@ -2249,6 +2301,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ContentBlock {
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequest {
+    /// The `params` member.
     pub params: CreateMessageRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2325,15 +2378,18 @@ pub struct CreateMessageRequestParams {
     ///
     /// The client MAY choose to sample fewer tokens than the requested maximum.
     pub max_tokens: i64,
+    /// The `messages` member.
     pub messages: ::std::vec::Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
     pub metadata: ::core::option::Option<JsonObject>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     pub model_preferences: ::core::option::Option<ModelPreferences>,
+    /// The `stopSequences` member.
     pub stop_sequences: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
     pub system_prompt: ::core::option::Option<::std::string::String>,
-    pub temperature: ::core::option::Option<f64>,
+    /// The `temperature` member.
+    pub temperature: ::core::option::Option<__rt::serde_json::Number>,
     /// Controls how the model uses tools.
     /// The client MUST return an error if this field is provided but `ClientCapabilities.sampling.tools` is not declared.
     /// Default is `{ mode: "auto" }`.
@@ -2419,7 +2475,7 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
             ::std::vec::Vec<::std::string::String>,
         > = ::core::option::Option::None;
         let mut f_system_prompt: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-        let mut f_temperature: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_temperature: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_tool_choice: ::core::option::Option<ToolChoice> = ::core::option::Option::None;
         let mut f_tools: ::core::option::Option<::std::vec::Vec<Tool>> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
@@ -2533,10 +2589,13 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeCon
 /// to inspect the response (human in the loop) and decide whether to allow the server to see it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
+    /// The `content` member.
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
     pub model: ::std::string::String,
+    /// The `role` member.
     pub role: Role,
     /// The reason why sampling stopped, if known.
     ///
@@ -2616,13 +2675,20 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageResult {
         })
     }
 }
+/// Inline schema at `/$defs/CreateMessageResult/properties/content`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateMessageResultContent {
+    /// A [`TextContent`].
     Text(TextContent),
+    /// A [`ImageContent`].
     Image(ImageContent),
+    /// A [`AudioContent`].
     Audio(AudioContent),
+    /// A [`ToolUseContent`].
     ToolUse(ToolUseContent),
+    /// A [`ToolResultContent`].
     ToolResult(ToolResultContent),
+    /// An array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
 impl __rt::serde::Serialize for CreateMessageResultContent {
@@ -2739,7 +2805,9 @@ pub type Cursor = ::std::string::String;
 /// to — version negotiation can also happen inline via per-request `_meta`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiscoverRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: RequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -2819,6 +2887,7 @@ impl<'de> __rt::MapDecode<'de> for DiscoverRequest {
 /// The result returned by the server for a `DiscoverRequestserver/discover` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiscoverResult {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -3024,7 +3093,9 @@ impl<'de> __rt::serde::Deserialize<'de> for DiscoverResultCacheScope {
 /// A successful response from the server for a `DiscoverRequestserver/discover` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DiscoverResultResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: DiscoverResult,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3087,6 +3158,7 @@ impl<'de> __rt::MapDecode<'de> for DiscoverResultResponse {
 /// A request from the server to elicit additional information from the user via the client.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequest {
+    /// The `params` member.
     pub params: ElicitRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3275,11 +3347,14 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitRequestFormParamsMode {
 /// Only top-level properties are allowed, without nesting.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequestFormParamsRequestedSchema {
+    /// The `$schema` member.
     pub schema: ::core::option::Option<::std::string::String>,
+    /// The `properties` member.
     pub properties: ::std::collections::BTreeMap<
         ::std::string::String,
         PrimitiveSchemaDefinition,
     >,
+    /// The `required` member.
     pub required: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3359,7 +3434,9 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestFormParamsRequestedSchema {
 /// The parameters for a request to elicit additional information from the user via the client.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitRequestParams {
+    /// A [`ElicitRequestFormParams`].
     Form(ElicitRequestFormParams),
+    /// A [`ElicitRequestUrlParams`].
     Url(ElicitRequestUrlParams),
 }
 impl __rt::serde::Serialize for ElicitRequestParams {
@@ -3618,11 +3695,16 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitResultAction {
         }
     }
 }
+/// Inline schema at `/$defs/ElicitResult/properties/content/additionalProperties`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitResultContentValue {
+    /// An array.
     Array(::std::vec::Vec<::std::string::String>),
+    /// A string.
     String(::std::string::String),
+    /// An integer.
     Integer(i64),
+    /// A boolean.
     Boolean(bool),
 }
 impl __rt::serde::Serialize for ElicitResultContentValue {
@@ -3712,9 +3794,11 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitResultContentValue {
 /// of the LLM and/or the user.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResource {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// Optional annotations for the client.
     pub annotations: ::core::option::Option<Annotations>,
+    /// The `resource` member.
     pub resource: EmbeddedResourceResource,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -3786,9 +3870,12 @@ impl<'de> __rt::MapDecode<'de> for EmbeddedResource {
         })
     }
 }
+/// Inline schema at `/$defs/EmbeddedResource/properties/resource`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
+    /// A [`TextResourceContents`].
     Text(TextResourceContents),
+    /// A [`BlobResourceContents`].
     Blob(BlobResourceContents),
 }
 impl __rt::serde::Serialize for EmbeddedResourceResource {
@@ -3870,12 +3957,18 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 /// Common result fields.
 pub type EmptyResult = Result;
+/// The `EnumSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EnumSchema {
+    /// A [`UntitledSingleSelectEnumSchema`].
     UntitledSingleSelect(UntitledSingleSelectEnumSchema),
+    /// A [`TitledSingleSelectEnumSchema`].
     TitledSingleSelect(TitledSingleSelectEnumSchema),
+    /// A [`UntitledMultiSelectEnumSchema`].
     UntitledMultiSelect(UntitledMultiSelectEnumSchema),
+    /// A [`TitledMultiSelectEnumSchema`].
     TitledMultiSelect(TitledMultiSelectEnumSchema),
+    /// A [`LegacyTitledEnumSchema`].
     LegacyTitled(LegacyTitledEnumSchema),
 }
 impl __rt::serde::Serialize for EnumSchema {
@@ -4035,6 +4128,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `Error` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error {
     /// The error type that occurred.
@@ -4100,7 +4194,9 @@ impl<'de> __rt::MapDecode<'de> for Error {
 /// Used by the client to get a prompt provided by the server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: GetPromptRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4175,14 +4271,17 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequest {
 /// Parameters for a `prompts/get` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequestParams {
+    /// The `_meta` member.
     pub meta: RequestMetaObject,
     /// Arguments to use for templating the prompt.
     pub arguments: ::core::option::Option<
         ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     >,
+    /// The `inputResponses` member.
     pub input_responses: ::core::option::Option<InputResponses>,
     /// The name of the prompt or prompt template.
     pub name: ::std::string::String,
+    /// The `requestState` member.
     pub request_state: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4263,9 +4362,11 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequestParams {
 /// The result returned by the server for a `GetPromptRequestprompts/get` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptResult {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// An optional description for the prompt.
     pub description: ::core::option::Option<::std::string::String>,
+    /// The `messages` member.
     pub messages: ::std::vec::Vec<PromptMessage>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -4344,7 +4445,9 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResult {
 /// A successful response from the server for a `GetPromptRequestprompts/get` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptResultResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: GetPromptResultResponseResult,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4404,9 +4507,12 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResultResponse {
         })
     }
 }
+/// Inline schema at `/$defs/GetPromptResultResponse/properties/result`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetPromptResultResponseResult {
+    /// A [`InputRequiredResult`].
     InputRequired(InputRequiredResult),
+    /// A [`GetPromptResult`].
     GetPrompt(GetPromptResult),
 }
 impl __rt::serde::Serialize for GetPromptResultResponseResult {
@@ -4503,7 +4609,9 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
 /// status code MUST be `400 Bad Request`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeaderMismatchError {
+    /// The `error` member.
     pub error: HeaderMismatchErrorError,
+    /// The `id` member.
     pub id: ::core::option::Option<RequestId>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -4565,6 +4673,7 @@ impl<'de> __rt::MapDecode<'de> for HeaderMismatchError {
         })
     }
 }
+/// Inline schema at `/$defs/HeaderMismatchError/properties/error`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HeaderMismatchErrorError {
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
@@ -4836,6 +4945,7 @@ impl<'de> __rt::MapDecode<'de> for Icons {
 /// An image provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImageContent {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// Optional annotations for the client.
     pub annotations: ::core::option::Option<Annotations>,
@@ -5027,10 +5137,14 @@ impl<'de> __rt::MapDecode<'de> for Implementation {
         })
     }
 }
+/// The `InputRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputRequest {
+    /// A [`CreateMessageRequest`].
     CreateMessage(CreateMessageRequest),
+    /// A [`ListRootsRequest`].
     ListRoots(ListRootsRequest),
+    /// A [`ElicitRequest`].
     Elicit(ElicitRequest),
 }
 impl __rt::serde::Serialize for InputRequest {
@@ -5135,8 +5249,11 @@ pub type InputRequests = ::std::collections::BTreeMap<
 /// At least one of `inputRequests` or `requestState` MUST be present.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InputRequiredResult {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ResultMetaObject>,
+    /// The `inputRequests` member.
     pub input_requests: ::core::option::Option<InputRequests>,
+    /// The `requestState` member.
     pub request_state: ::core::option::Option<::std::string::String>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -5216,10 +5333,14 @@ impl<'de> __rt::MapDecode<'de> for InputRequiredResult {
         })
     }
 }
+/// The `InputResponse` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputResponse {
+    /// A [`CreateMessageResult`].
     CreateMessage(CreateMessageResult),
+    /// A [`ListRootsResult`].
     ListRoots(ListRootsResult),
+    /// A [`ElicitResult`].
     Elicit(ElicitResult),
 }
 impl __rt::serde::Serialize for InputResponse {
@@ -5322,10 +5443,14 @@ impl<'de> __rt::serde::Deserialize<'de> for InputResponse {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `InputResponseRequestParams` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InputResponseRequestParams {
+    /// The `_meta` member.
     pub meta: RequestMetaObject,
+    /// The `inputResponses` member.
     pub input_responses: ::core::option::Option<InputResponses>,
+    /// The `requestState` member.
     pub request_state: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5602,15 +5727,19 @@ impl<'de> __rt::MapDecode<'de> for InvalidRequestError {
         })
     }
 }
+/// The `JSONArray` definition of the schema.
 #[doc(alias = "JSONArray")]
 pub type JsonArray = ::std::vec::Vec<JsonValue>;
+/// The `JSONObject` definition of the schema.
 #[doc(alias = "JSONObject")]
 pub type JsonObject = ::std::collections::BTreeMap<::std::string::String, JsonValue>;
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCErrorResponse")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcErrorResponse {
+    /// The `error` member.
     pub error: Error,
+    /// The `id` member.
     pub id: ::core::option::Option<RequestId>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -5676,9 +5805,13 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorResponse {
 #[doc(alias = "JSONRPCMessage")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcMessage {
+    /// A [`JsonRpcRequest`].
     Request(JsonRpcRequest),
+    /// A [`JsonRpcNotification`].
     Notification(JsonRpcNotification),
+    /// A [`JsonRpcResultResponse`].
     ResultResponse(JsonRpcResultResponse),
+    /// A [`JsonRpcErrorResponse`].
     ErrorResponse(JsonRpcErrorResponse),
 }
 impl __rt::serde::Serialize for JsonRpcMessage {
@@ -5792,7 +5925,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 #[doc(alias = "JSONRPCNotification")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcNotification {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
@@ -5862,8 +5997,11 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcNotification {
 #[doc(alias = "JSONRPCRequest")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
@@ -5941,7 +6079,9 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequest {
 #[doc(alias = "JSONRPCResponse")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcResponse {
+    /// A [`JsonRpcResultResponse`].
     Result(JsonRpcResultResponse),
+    /// A [`JsonRpcErrorResponse`].
     Error(JsonRpcErrorResponse),
 }
 impl __rt::serde::Serialize for JsonRpcResponse {
@@ -6025,7 +6165,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
 #[doc(alias = "JSONRPCResultResponse")]
 #[derive(Debug, Clone, PartialEq)]
 pub struct JsonRpcResultResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: Result,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6085,13 +6227,19 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcResultResponse {
         })
     }
 }
+/// The `JSONValue` definition of the schema.
 #[doc(alias = "JSONValue")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonValue {
+    /// A [`JsonObject`].
     JsonObject(JsonObject),
+    /// An array.
     Array(::std::vec::Vec<JsonValue>),
+    /// A string.
     String(::std::string::String),
+    /// An integer.
     Integer(i64),
+    /// A boolean.
     Boolean(bool),
 }
 impl __rt::serde::Serialize for JsonValue {
@@ -6191,12 +6339,16 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonValue {
 /// This interface will be removed in a future version.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LegacyTitledEnumSchema {
+    /// The `default` member.
     pub default: ::core::option::Option<::std::string::String>,
+    /// The `description` member.
     pub description: ::core::option::Option<::std::string::String>,
+    /// The `enum` member.
     pub r#enum: ::std::vec::Vec<::std::string::String>,
     /// (Legacy) Display names for enum values.
     /// Non-standard according to JSON schema 2020-12.
     pub enum_names: ::core::option::Option<::std::vec::Vec<::std::string::String>>,
+    /// The `title` member.
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6285,7 +6437,9 @@ impl<'de> __rt::MapDecode<'de> for LegacyTitledEnumSchema {
 /// Sent from the client to request a list of prompts and prompt templates the server has.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: PaginatedRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6365,6 +6519,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsRequest {
 /// The result returned by the server for a `ListPromptsRequestprompts/list` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsResult {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -6380,6 +6535,7 @@ pub struct ListPromptsResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `prompts` member.
     pub prompts: ::std::vec::Vec<Prompt>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -6535,7 +6691,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ListPromptsResultCacheScope {
 /// A successful response from the server for a `ListPromptsRequestprompts/list` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsResultResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: ListPromptsResult,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6598,7 +6756,9 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResultResponse {
 /// Sent from the client to request a list of resource templates the server has.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: PaginatedRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6678,6 +6838,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequest {
 /// The result returned by the server for a `ListResourceTemplatesRequestresources/templates/list` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesResult {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -6693,6 +6854,7 @@ pub struct ListResourceTemplatesResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `resourceTemplates` member.
     pub resource_templates: ::std::vec::Vec<ResourceTemplate>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -6868,7 +7030,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ListResourceTemplatesResultCacheScop
 /// A successful response from the server for a `ListResourceTemplatesRequestresources/templates/list` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesResultResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: ListResourceTemplatesResult,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -6931,7 +7095,9 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResultResponse {
 /// Sent from the client to request a list of resources the server has.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: PaginatedRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7011,6 +7177,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesRequest {
 /// The result returned by the server for a `ListResourcesRequestresources/list` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesResult {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -7026,6 +7193,7 @@ pub struct ListResourcesResult {
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: ::core::option::Option<::std::string::String>,
+    /// The `resources` member.
     pub resources: ::std::vec::Vec<Resource>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -7181,7 +7349,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ListResourcesResultCacheScope {
 /// A successful response from the server for a `ListResourcesRequestresources/list` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesResultResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: ListResourcesResult,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7250,6 +7420,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResultResponse {
 /// structure or access specific locations that the client has permission to read from.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequest {
+    /// The `params` member.
     pub params: ::core::option::Option<ListRootsRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7304,8 +7475,10 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequest {
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
 }
+/// Inline schema at `/$defs/ListRootsRequest/properties/params`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ListRootsRequestParams {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7355,6 +7528,7 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequestParams {
 /// or file that the server can operate on.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsResult {
+    /// The `roots` member.
     pub roots: ::std::vec::Vec<Root>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7403,7 +7577,9 @@ impl<'de> __rt::MapDecode<'de> for ListRootsResult {
 /// Sent from the client to request a list of tools the server has.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: PaginatedRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7478,6 +7654,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsRequest {
 /// The result returned by the server for a `ListToolsRequesttools/list` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsResult {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -7501,6 +7678,7 @@ pub struct ListToolsResult {
     /// server implementing an earlier protocol version (which does not include
     /// `resultType`), the client MUST treat the absent field as `"complete"`.
     pub result_type: ::std::string::String,
+    /// The `tools` member.
     pub tools: ::std::vec::Vec<Tool>,
     /// A hint from the server indicating how long (in milliseconds) the
     /// client MAY cache this response before re-fetching. Semantics are
@@ -7648,7 +7826,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ListToolsResultCacheScope {
 /// A successful response from the server for a `ListToolsRequesttools/list` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsResultResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: ListToolsResult,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7809,6 +7989,7 @@ impl<'de> __rt::serde::Deserialize<'de> for LoggingLevel {
 /// JSONRPCNotification of a log message passed from server to client. The client opts in by setting `"io.modelcontextprotocol/logLevel"` in a request's `_meta`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotification {
+    /// The `params` member.
     pub params: LoggingMessageNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -7880,6 +8061,7 @@ impl<'de> __rt::MapDecode<'de> for LoggingMessageNotification {
 /// Parameters for a `notifications/message` notification.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<NotificationMetaObject>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: __rt::serde_json::Value,
@@ -8044,7 +8226,9 @@ impl<'de> __rt::MapDecode<'de> for MethodNotFoundError {
 /// `400 Bad Request`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MissingRequiredClientCapabilityError {
+    /// The `error` member.
     pub error: MissingRequiredClientCapabilityErrorError,
+    /// The `id` member.
     pub id: ::core::option::Option<RequestId>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8108,6 +8292,7 @@ impl<'de> __rt::MapDecode<'de> for MissingRequiredClientCapabilityError {
         })
     }
 }
+/// Inline schema at `/$defs/MissingRequiredClientCapabilityError/properties/error`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MissingRequiredClientCapabilityErrorError {
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
@@ -8312,7 +8497,7 @@ pub struct ModelPreferences {
     /// How much to prioritize cost when selecting a model. A value of 0 means cost
     /// is not important, while a value of 1 means cost is the most important
     /// factor.
-    pub cost_priority: ::core::option::Option<f64>,
+    pub cost_priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Optional hints to use for model selection.
     ///
     /// If multiple hints are specified, the client MUST evaluate them in order
@@ -8324,11 +8509,11 @@ pub struct ModelPreferences {
     /// How much to prioritize intelligence and capabilities when selecting a
     /// model. A value of 0 means intelligence is not important, while a value of 1
     /// means intelligence is the most important factor.
-    pub intelligence_priority: ::core::option::Option<f64>,
+    pub intelligence_priority: ::core::option::Option<__rt::serde_json::Number>,
     /// How much to prioritize sampling speed (latency) when selecting a model. A
     /// value of 0 means speed is not important, while a value of 1 means speed is
     /// the most important factor.
-    pub speed_priority: ::core::option::Option<f64>,
+    pub speed_priority: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -8371,10 +8556,12 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
         mut map: A,
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
-        let mut f_cost_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_cost_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_hints: ::core::option::Option<::std::vec::Vec<ModelHint>> = ::core::option::Option::None;
-        let mut f_intelligence_priority: ::core::option::Option<f64> = ::core::option::Option::None;
-        let mut f_speed_priority: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_intelligence_priority: ::core::option::Option<
+            __rt::serde_json::Number,
+        > = ::core::option::Option::None;
+        let mut f_speed_priority: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -8407,9 +8594,12 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
         })
     }
 }
+/// The `MultiSelectEnumSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
+    /// A [`UntitledMultiSelectEnumSchema`].
     Untitled(UntitledMultiSelectEnumSchema),
+    /// A [`TitledMultiSelectEnumSchema`].
     Titled(TitledMultiSelectEnumSchema),
 }
 impl __rt::serde::Serialize for MultiSelectEnumSchema {
@@ -8505,9 +8695,12 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `Notification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notification {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
@@ -8640,6 +8833,7 @@ impl<'de> __rt::MapDecode<'de> for NotificationMetaObject {
 /// Common params for any notification.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<NotificationMetaObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8684,13 +8878,20 @@ impl<'de> __rt::MapDecode<'de> for NotificationParams {
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
+/// The `NumberSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NumberSchema {
-    pub default: ::core::option::Option<f64>,
+    /// The `default` member.
+    pub default: ::core::option::Option<__rt::serde_json::Number>,
+    /// The `description` member.
     pub description: ::core::option::Option<::std::string::String>,
-    pub maximum: ::core::option::Option<f64>,
-    pub minimum: ::core::option::Option<f64>,
+    /// The `maximum` member.
+    pub maximum: ::core::option::Option<__rt::serde_json::Number>,
+    /// The `minimum` member.
+    pub minimum: ::core::option::Option<__rt::serde_json::Number>,
+    /// The `title` member.
     pub title: ::core::option::Option<::std::string::String>,
+    /// The `type` member.
     pub r#type: NumberSchemaType,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8738,10 +8939,10 @@ impl<'de> __rt::MapDecode<'de> for NumberSchema {
         mut map: A,
         _consumed: ::core::option::Option<&str>,
     ) -> ::core::result::Result<Self, A::Error> {
-        let mut f_default: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_default: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_description: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-        let mut f_maximum: ::core::option::Option<f64> = ::core::option::Option::None;
-        let mut f_minimum: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_maximum: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
+        let mut f_minimum: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_title: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
         let mut f_type: ::core::option::Option<NumberSchemaType> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
@@ -8772,6 +8973,7 @@ impl<'de> __rt::MapDecode<'de> for NumberSchema {
         })
     }
 }
+/// Inline schema at `/$defs/NumberSchema/properties/type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NumberSchemaType {
     /// `"integer"`
@@ -8824,10 +9026,14 @@ impl<'de> __rt::serde::Deserialize<'de> for NumberSchemaType {
         }
     }
 }
+/// The `PaginatedRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: PaginatedRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -8898,6 +9104,7 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequest {
 /// Common params for paginated requests.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedRequestParams {
+    /// The `_meta` member.
     pub meta: RequestMetaObject,
     /// An opaque token representing the current pagination position.
     /// If provided, the server should return results starting after this cursor.
@@ -8952,8 +9159,10 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequestParams {
         })
     }
 }
+/// The `PaginatedResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PaginatedResult {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
@@ -9095,13 +9304,21 @@ impl<'de> __rt::MapDecode<'de> for ParseError {
 /// without nested objects or arrays.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
+    /// A [`StringSchema`].
     String(StringSchema),
+    /// A [`NumberSchema`].
     Number(NumberSchema),
+    /// A [`BooleanSchema`].
     Boolean(BooleanSchema),
+    /// A [`UntitledSingleSelectEnumSchema`].
     UntitledSingleSelectEnum(UntitledSingleSelectEnumSchema),
+    /// A [`TitledSingleSelectEnumSchema`].
     TitledSingleSelectEnum(TitledSingleSelectEnumSchema),
+    /// A [`UntitledMultiSelectEnumSchema`].
     UntitledMultiSelectEnum(UntitledMultiSelectEnumSchema),
+    /// A [`TitledMultiSelectEnumSchema`].
     TitledMultiSelectEnum(TitledMultiSelectEnumSchema),
+    /// A [`LegacyTitledEnumSchema`].
     LegacyTitledEnum(LegacyTitledEnumSchema),
 }
 impl __rt::serde::Serialize for PrimitiveSchemaDefinition {
@@ -9312,6 +9529,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
+    /// The `params` member.
     pub params: ProgressNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -9383,15 +9601,16 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotification {
 /// Parameters for a `ProgressNotificationnotifications/progress` notification.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotificationParams {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<NotificationMetaObject>,
     /// An optional message describing the current progress.
     pub message: ::core::option::Option<::std::string::String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
-    pub progress: f64,
+    pub progress: __rt::serde_json::Number,
     /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
     pub progress_token: ProgressToken,
     /// Total number of items to process (or total progress required), if known.
-    pub total: ::core::option::Option<f64>,
+    pub total: ::core::option::Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
 }
@@ -9435,9 +9654,9 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta: ::core::option::Option<NotificationMetaObject> = ::core::option::Option::None;
         let mut f_message: ::core::option::Option<::std::string::String> = ::core::option::Option::None;
-        let mut f_progress: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_progress: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut f_progress_token: ::core::option::Option<ProgressToken> = ::core::option::Option::None;
-        let mut f_total: ::core::option::Option<f64> = ::core::option::Option::None;
+        let mut f_total: ::core::option::Option<__rt::serde_json::Number> = ::core::option::Option::None;
         let mut extra: __rt::serde_json::Map<
             ::std::string::String,
             __rt::serde_json::Value,
@@ -9467,7 +9686,9 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
 /// A progress token, used to associate progress notifications with the original request.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ProgressToken {
+    /// A string.
     String(::std::string::String),
+    /// An integer.
     Integer(i64),
 }
 impl __rt::serde::Serialize for ProgressToken {
@@ -9528,6 +9749,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
 /// A prompt or prompt template that the server offers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prompt {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// A list of arguments to use for templating the prompt.
     pub arguments: ::core::option::Option<::std::vec::Vec<PromptArgument>>,
@@ -9719,6 +9941,7 @@ impl<'de> __rt::MapDecode<'de> for PromptArgument {
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a `SubscriptionsListenRequestsubscriptions/listen` stream when the client requested it via the `promptsListChanged` filter field.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -9792,7 +10015,9 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotification {
 /// resources from the MCP server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptMessage {
+    /// The `content` member.
     pub content: ContentBlock,
+    /// The `role` member.
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -9917,7 +10142,9 @@ impl<'de> __rt::MapDecode<'de> for PromptReference {
 /// Sent from the client to the server, to read a specific resource URI.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: ReadResourceRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -9997,8 +10224,11 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequest {
 /// Parameters for a `resources/read` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceRequestParams {
+    /// The `_meta` member.
     pub meta: RequestMetaObject,
+    /// The `inputResponses` member.
     pub input_responses: ::core::option::Option<InputResponses>,
+    /// The `requestState` member.
     pub request_state: ::core::option::Option<::std::string::String>,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
@@ -10073,6 +10303,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequestParams {
 /// The result returned by the server for a `ReadResourceRequestresources/read` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResult {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// Indicates the intended scope of the cached response, analogous to HTTP
     /// `Cache-Control: public` vs `Cache-Control: private`.
@@ -10085,6 +10316,7 @@ pub struct ReadResourceResult {
     ///   authorization contexts (e.g., a different access token requires a
     ///   different cache).
     pub cache_scope: ReadResourceResultCacheScope,
+    /// The `contents` member.
     pub contents: ::std::vec::Vec<ReadResourceResultContentsItem>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -10233,9 +10465,12 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultCacheScope {
         }
     }
 }
+/// Inline schema at `/$defs/ReadResourceResult/properties/contents/items`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
+    /// A [`TextResourceContents`].
     Text(TextResourceContents),
+    /// A [`BlobResourceContents`].
     Blob(BlobResourceContents),
 }
 impl __rt::serde::Serialize for ReadResourceResultContentsItem {
@@ -10318,7 +10553,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 /// A successful response from the server for a `ReadResourceRequestresources/read` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResultResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: ReadResourceResultResponseResult,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -10378,9 +10615,12 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResultResponse {
         })
     }
 }
+/// Inline schema at `/$defs/ReadResourceResultResponse/properties/result`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultResponseResult {
+    /// A [`InputRequiredResult`].
     InputRequired(InputRequiredResult),
+    /// A [`ReadResourceResult`].
     ReadResource(ReadResourceResult),
 }
 impl __rt::serde::Serialize for ReadResourceResultResponseResult {
@@ -10477,9 +10717,12 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `Request` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
+    /// The `method` member.
     pub method: ::std::string::String,
+    /// The `params` member.
     pub params: ::core::option::Option<
         __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
     >,
@@ -10538,7 +10781,9 @@ impl<'de> __rt::MapDecode<'de> for Request {
 /// A uniquely identifying ID for a request in JSON-RPC.
 #[derive(Debug, Clone, PartialEq)]
 pub enum RequestId {
+    /// A string.
     String(::std::string::String),
+    /// An integer.
     Integer(i64),
 }
 impl __rt::serde::Serialize for RequestId {
@@ -10761,6 +11006,7 @@ impl<'de> __rt::MapDecode<'de> for RequestMetaObject {
 /// Common params for any request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RequestParams {
+    /// The `_meta` member.
     pub meta: RequestMetaObject,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -10809,6 +11055,7 @@ impl<'de> __rt::MapDecode<'de> for RequestParams {
 /// A known resource that the server is capable of reading.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resource {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// Optional annotations for the client.
     pub annotations: ::core::option::Option<Annotations>,
@@ -10954,6 +11201,7 @@ impl<'de> __rt::MapDecode<'de> for Resource {
 /// The contents of a specific resource or sub-resource.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceContents {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// The MIME type of this resource, if known.
     pub mime_type: ::core::option::Option<::std::string::String>,
@@ -11020,6 +11268,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceContents {
 /// Note: resource links returned by tools are not guaranteed to appear in the results of `ListResourcesRequestresources/list` requests.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceLink {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// Optional annotations for the client.
     pub annotations: ::core::option::Option<Annotations>,
@@ -11176,6 +11425,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceLink {
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a `SubscriptionsListenRequestsubscriptions/listen` stream when the client requested it via the `resourcesListChanged` filter field.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -11246,6 +11496,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotification {
 /// Common params for resource-related requests.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceRequestParams {
+    /// The `_meta` member.
     pub meta: RequestMetaObject,
     /// The URI of the resource. The URI can use any protocol; it is up to the server how to interpret it.
     pub uri: ::std::string::String,
@@ -11300,6 +11551,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceRequestParams {
 /// A template description for resources available on the server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceTemplate {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// Optional annotations for the client.
     pub annotations: ::core::option::Option<Annotations>,
@@ -11495,6 +11747,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplateReference {
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a `SubscriptionsListenRequestsubscriptions/listen` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotification {
+    /// The `params` member.
     pub params: ResourceUpdatedNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -11566,6 +11819,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotification {
 /// Parameters for a `notifications/resources/updated` notification.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotificationParams {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<NotificationMetaObject>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: ::std::string::String,
@@ -11622,6 +11876,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotificationParams {
 /// Common result fields.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Result {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<ResultMetaObject>,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -11818,6 +12073,7 @@ impl<'de> __rt::serde::Deserialize<'de> for Role {
 /// Represents a root directory or file that the server can operate on.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Root {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
@@ -11886,8 +12142,11 @@ impl<'de> __rt::MapDecode<'de> for Root {
 /// Describes a message issued to or received from an LLM API.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
+    /// The `content` member.
     pub content: SamplingMessageContent,
+    /// The `role` member.
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -11943,13 +12202,20 @@ impl<'de> __rt::MapDecode<'de> for SamplingMessage {
         })
     }
 }
+/// Inline schema at `/$defs/SamplingMessage/properties/content`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
+    /// A [`TextContent`].
     Text(TextContent),
+    /// A [`ImageContent`].
     Image(ImageContent),
+    /// A [`AudioContent`].
     Audio(AudioContent),
+    /// A [`ToolUseContent`].
     ToolUse(ToolUseContent),
+    /// A [`ToolResultContent`].
     ToolResult(ToolResultContent),
+    /// An array.
     Array(::std::vec::Vec<SamplingMessageContentBlock>),
 }
 impl __rt::serde::Serialize for SamplingMessageContent {
@@ -12058,12 +12324,18 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `SamplingMessageContentBlock` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
+    /// A [`TextContent`].
     Text(TextContent),
+    /// A [`ImageContent`].
     Image(ImageContent),
+    /// A [`AudioContent`].
     Audio(AudioContent),
+    /// A [`ToolUseContent`].
     ToolUse(ToolUseContent),
+    /// A [`ToolResultContent`].
     ToolResult(ToolResultContent),
 }
 impl __rt::serde::Serialize for SamplingMessageContentBlock {
@@ -12455,15 +12727,24 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTools {
         })
     }
 }
+/// The `ServerNotification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
+    /// A [`CancelledNotification`].
     Cancelled(CancelledNotification),
+    /// A [`ProgressNotification`].
     Progress(ProgressNotification),
+    /// A [`ResourceListChangedNotification`].
     ResourceListChanged(ResourceListChangedNotification),
+    /// A [`SubscriptionsAcknowledgedNotification`].
     SubscriptionsAcknowledged(SubscriptionsAcknowledgedNotification),
+    /// A [`ResourceUpdatedNotification`].
     ResourceUpdated(ResourceUpdatedNotification),
+    /// A [`PromptListChangedNotification`].
     PromptListChanged(PromptListChangedNotification),
+    /// A [`ToolListChangedNotification`].
     ToolListChanged(ToolListChangedNotification),
+    /// A [`LoggingMessageNotification`].
     LoggingMessage(LoggingMessageNotification),
 }
 impl __rt::serde::Serialize for ServerNotification {
@@ -12621,19 +12902,32 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `ServerResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
+    /// A [`Result`].
     Result(Result),
+    /// A [`InputRequiredResult`].
     InputRequiredResult(InputRequiredResult),
+    /// A [`DiscoverResult`].
     DiscoverResult(DiscoverResult),
+    /// A [`ListResourcesResult`].
     ListResourcesResult(ListResourcesResult),
+    /// A [`ListResourceTemplatesResult`].
     ListResourceTemplatesResult(ListResourceTemplatesResult),
+    /// A [`ReadResourceResult`].
     ReadResourceResult(ReadResourceResult),
+    /// A [`SubscriptionsListenResult`].
     SubscriptionsListenResult(SubscriptionsListenResult),
+    /// A [`ListPromptsResult`].
     ListPromptsResult(ListPromptsResult),
+    /// A [`GetPromptResult`].
     GetPromptResult(GetPromptResult),
+    /// A [`ListToolsResult`].
     ListToolsResult(ListToolsResult),
+    /// A [`CallToolResult`].
     CallToolResult(CallToolResult),
+    /// A [`CompleteResult`].
     CompleteResult(CompleteResult),
 }
 impl __rt::serde::Serialize for ServerResult {
@@ -12914,9 +13208,12 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `SingleSelectEnumSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
+    /// A [`UntitledSingleSelectEnumSchema`].
     Untitled(UntitledSingleSelectEnumSchema),
+    /// A [`TitledSingleSelectEnumSchema`].
     Titled(TitledSingleSelectEnumSchema),
 }
 impl __rt::serde::Serialize for SingleSelectEnumSchema {
@@ -13008,13 +13305,20 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+/// The `StringSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StringSchema {
+    /// The `default` member.
     pub default: ::core::option::Option<::std::string::String>,
+    /// The `description` member.
     pub description: ::core::option::Option<::std::string::String>,
+    /// The `format` member.
     pub format: ::core::option::Option<StringSchemaFormat>,
+    /// The `maxLength` member.
     pub max_length: ::core::option::Option<i64>,
+    /// The `minLength` member.
     pub min_length: ::core::option::Option<i64>,
+    /// The `title` member.
     pub title: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -13114,6 +13418,7 @@ impl<'de> __rt::MapDecode<'de> for StringSchema {
         })
     }
 }
+/// Inline schema at `/$defs/StringSchema/properties/format`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StringSchemaFormat {
     /// `"date"`
@@ -13304,6 +13609,7 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionFilter {
 /// subscriptions MAY be interleaved before it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsAcknowledgedNotification {
+    /// The `params` member.
     pub params: SubscriptionsAcknowledgedNotificationParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -13377,6 +13683,7 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsAcknowledgedNotification {
 /// Parameters for a `SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged` notification.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsAcknowledgedNotificationParams {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<NotificationMetaObject>,
     /// The subset of requested notification types the server agreed to honor.
     /// Only includes notification types the server actually supports; if the
@@ -13443,7 +13750,9 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsAcknowledgedNotificationParams {
 /// endpoint and ensures consistent behavior between HTTP and STDIO.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsListenRequest {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `params` member.
     pub params: SubscriptionsListenRequestParams,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -13523,6 +13832,7 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsListenRequest {
 /// Parameters for a `SubscriptionsListenRequestsubscriptions/listen` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsListenRequestParams {
+    /// The `_meta` member.
     pub meta: RequestMetaObject,
     /// The notifications the client opts in to on this stream. The server
     /// **MUST NOT** send notification types the client has not explicitly
@@ -13585,6 +13895,7 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsListenRequestParams {
 /// close carries no response. The result body is otherwise empty.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsListenResult {
+    /// The `_meta` member.
     pub meta: SubscriptionsListenResultMetaObject,
     /// Indicates the type of the result, which allows the client to determine
     /// how to parse the result object.
@@ -13749,7 +14060,9 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsListenResultMetaObject {
 /// request, sent when the server tears the subscription down gracefully.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubscriptionsListenResultResponse {
+    /// The `id` member.
     pub id: RequestId,
+    /// The `result` member.
     pub result: SubscriptionsListenResult,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -13812,6 +14125,7 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsListenResultResponse {
 /// Text provided to or from an LLM.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextContent {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// Optional annotations for the client.
     pub annotations: ::core::option::Option<Annotations>,
@@ -13887,8 +14201,10 @@ impl<'de> __rt::MapDecode<'de> for TextContent {
         })
     }
 }
+/// The `TextResourceContents` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextResourceContents {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// The MIME type of this resource, if known.
     pub mime_type: ::core::option::Option<::std::string::String>,
@@ -14116,6 +14432,7 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchemaItems {
         })
     }
 }
+/// Inline schema at `/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// The constant enum value.
@@ -14262,6 +14579,7 @@ impl<'de> __rt::MapDecode<'de> for TitledSingleSelectEnumSchema {
         })
     }
 }
+/// Inline schema at `/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TitledSingleSelectEnumSchemaOneOfItem {
     /// The enum value.
@@ -14319,6 +14637,7 @@ impl<'de> __rt::MapDecode<'de> for TitledSingleSelectEnumSchemaOneOfItem {
 /// Definition for a tool the client can call.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tool {
+    /// The `_meta` member.
     pub meta: ::core::option::Option<MetaObject>,
     /// Optional additional tool information.
     ///
@@ -14488,6 +14807,7 @@ impl<'de> __rt::MapDecode<'de> for Tool {
 /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
+    /// The `$schema` member.
     pub schema: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -14546,6 +14866,7 @@ impl<'de> __rt::MapDecode<'de> for ToolInputSchema {
 /// Defaults to JSON Schema 2020-12 when no explicit `$schema` is provided.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolOutputSchema {
+    /// The `$schema` member.
     pub schema: ::core::option::Option<::std::string::String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -14829,6 +15150,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ToolChoiceMode {
 /// An optional notification from the server to the client, informing it that the list of tools it offers has changed. This is only delivered on a `SubscriptionsListenRequestsubscriptions/listen` stream when the client requested it via the `toolsListChanged` filter field.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotification {
+    /// The `params` member.
     pub params: ::core::option::Option<NotificationParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -15099,7 +15421,9 @@ impl<'de> __rt::MapDecode<'de> for ToolUseContent {
 /// `400 Bad Request`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsupportedProtocolVersionError {
+    /// The `error` member.
     pub error: UnsupportedProtocolVersionErrorError,
+    /// The `id` member.
     pub id: ::core::option::Option<RequestId>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>,
@@ -15161,6 +15485,7 @@ impl<'de> __rt::MapDecode<'de> for UnsupportedProtocolVersionError {
         })
     }
 }
+/// Inline schema at `/$defs/UnsupportedProtocolVersionError/properties/error`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UnsupportedProtocolVersionErrorError {
     /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
