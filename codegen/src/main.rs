@@ -81,8 +81,7 @@ fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
         Command::Generate { revisions, check } => {
             let started = std::time::Instant::now();
             let mut stale = Vec::new();
-            for revision in workspace.select(&revisions)? {
-                let rendered = workspace.render(revision, &source)?;
+            for rendered in workspace.render_all(&workspace.select(&revisions)?, &source)? {
                 let current = std::fs::read_to_string(&rendered.path).unwrap_or_default();
                 if current == rendered.text {
                     continue;

@@ -110,18 +110,71 @@ impl Workspace {
         revision: &Revision,
         source: &SchemaSource,
     ) -> Result<Rendered, WorkspaceError> {
-        let schema_path = self.fetch(revision, source)?;
-        let text = Config::new()
-            .schema_path(&schema_path)
-            .revision_name(&revision.name)
-            .registry_feature(REGISTRY_FEATURE)
-            .module_doc(true)
-            .generate_string()?;
-        Ok(Rendered {
-            revision: revision.name.clone(),
-            path: self.generated_path(revision),
-            text,
-        })
+        let mut all = self.render_all(&[revision], source)?;
+        Ok(all.remove(0))
+    }
+
+    /// Generates several revisions' modules in memory: each distinct schema once (the draft is
+    /// often the latest release), the distinct ones in parallel.
+    pub fn render_all(
+        &self,
+        revisions: &[&Revision],
+        source: &SchemaSource,
+    ) -> Result<Vec<Rendered>, WorkspaceError> {
+        let mut config = Config::new();
+        config.registry_feature(REGISTRY_FEATURE).module_doc(true);
+        let mut inputs = Vec::new();
+        for revision in revisions {
+            let path = self.fetch(revision, source)?;
+            let bytes = std::fs::read(&path).map_err(|source| GenerateError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            inputs.push((*revision, path, bytes));
+        }
+        let mut distinct: Vec<usize> = Vec::new();
+        for (i, (_, _, bytes)) in inputs.iter().enumerate() {
+            if !distinct.iter().any(|&d| inputs[d].2 == *bytes) {
+                distinct.push(i);
+            }
+        }
+        let bodies: Vec<Result<String, GenerateError>> = std::thread::scope(|scope| {
+            let workers: Vec<_> = distinct
+                .iter()
+                .map(|&i| {
+                    let (config, (_, path, bytes)) = (&config, &inputs[i]);
+                    scope.spawn(move || config.render_body(bytes, path))
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| {
+                    w.join().unwrap_or_else(|_| {
+                        Err(GenerateError::Config("the generator panicked".into()))
+                    })
+                })
+                .collect()
+        });
+        let bodies: Vec<(usize, String)> = distinct
+            .into_iter()
+            .zip(bodies)
+            .map(|(i, b)| b.map(|b| (i, b)))
+            .collect::<Result<_, _>>()?;
+        Ok(inputs
+            .iter()
+            .map(|(revision, _, bytes)| {
+                let body = bodies
+                    .iter()
+                    .find(|(i, _)| inputs[*i].2 == *bytes)
+                    .map(|(_, b)| b.as_str())
+                    .unwrap_or_default();
+                Rendered {
+                    revision: revision.name.clone(),
+                    path: self.generated_path(revision),
+                    text: config.assemble(bytes, &revision.name, body),
+                }
+            })
+            .collect())
     }
 
     /// Writes a rendered file if it changed; `true` when it did.

@@ -379,3 +379,38 @@ impl fmt::Display for Quoted {
 
 /// Serializes a nullable value (`None` → `null`).
 pub type Nullable<T> = Option<T>;
+
+/// Writes a member.
+#[inline]
+pub fn entry<M: SerializeMap, V: serde::Serialize + ?Sized>(
+    map: &mut M,
+    key: &'static str,
+    value: &V,
+) -> Result<(), M::Error> {
+    map.serialize_entry(key, value)
+}
+
+/// Writes an optional member when it is present.
+#[inline]
+pub fn optional_entry<M: SerializeMap, V: serde::Serialize>(
+    map: &mut M,
+    key: &'static str,
+    value: &Option<V>,
+) -> Result<(), M::Error> {
+    match value {
+        Some(value) => map.serialize_entry(key, value),
+        None => Ok(()),
+    }
+}
+
+/// Starts an object.
+#[inline]
+pub fn begin_map<S: serde::Serializer>(serializer: S) -> Result<S::SerializeMap, S::Error> {
+    serializer.serialize_map(None)
+}
+
+/// Finishes an object.
+#[inline]
+pub fn end_map<M: SerializeMap>(map: M) -> Result<M::Ok, M::Error> {
+    map.end()
+}

@@ -13,34 +13,26 @@ use quote::quote;
 
 use crate::ir::Module;
 
-/// What the emitted file says about where it came from, and what extra items it carries.
-#[derive(Debug, Clone)]
+/// What the emitted body carries besides the types.
+#[derive(Debug, Clone, Default)]
 pub struct EmitOptions {
-    /// The first line of the file, a `// @generated …` comment.
-    pub header: String,
-    /// Rustdoc for the module (inner doc lines).
-    pub module_doc: Option<String>,
     /// Emit `__roundtrip(name, json)` behind `#[cfg(feature = "<this>")]`, used by the tests to
     /// decode an instance as the definition a string names.
     pub registry_feature: Option<String>,
 }
 
-/// Renders a module to formatted Rust source.
+/// Renders a module's items to formatted Rust source (the file body, without header).
 pub fn emit(module: &Module, options: &EmitOptions) -> String {
-    let items = module.types.iter().map(|t| types::emit_type(module, t));
+    let std = Std::for_module(module);
+    let items = module
+        .types
+        .iter()
+        .map(|t| types::emit_type(module, &std, t));
     let registry = options
         .registry_feature
         .as_deref()
         .map(|feature| registry(module, feature));
-    let module_doc = options.module_doc.as_deref().map(|doc| {
-        let lines = docs::sanitize(doc).into_iter().map(|l| {
-            let l = if l.is_empty() { l } else { format!(" {l}") };
-            quote!(#![doc = #l])
-        });
-        quote!(#(#lines)*)
-    });
     let file = quote! {
-        #module_doc
         // The unions mirror the schema's; boxing their large members would cost an allocation
         // on every decode.
         #![allow(clippy::large_enum_variant)]
@@ -51,17 +43,33 @@ pub fn emit(module: &Module, options: &EmitOptions) -> String {
         #(#items)*
         #registry
     };
-    let syntax: syn::File = match syn::parse2(file) {
-        Ok(f) => f,
-        // The token streams above are built by this crate; a parse failure is a generator bug.
-        Err(e) => {
-            return format!(
-                "compile_error!({:?});\n",
-                format!("mcp-codegen produced invalid Rust: {e}")
-            )
+    match syn::parse2::<syn::File>(file) {
+        Ok(syntax) => prettyplease::unparse(&syntax),
+        // The token streams above are built by this crate; a parse failure is a generator bug,
+        // reported where the generated code is compiled.
+        Err(e) => format!(
+            "compile_error!({:?});\n",
+            format!("mcp-codegen produced invalid Rust: {e}")
+        ),
+    }
+}
+
+/// A complete file: the `// @generated` header line, the module's `//!` docs, then the body.
+pub fn assemble(header: &str, module_doc: Option<&str>, body: &str) -> String {
+    let mut out = String::with_capacity(body.len() + 512);
+    out.push_str(header);
+    out.push('\n');
+    for line in module_doc.map(docs::sanitize).unwrap_or_default() {
+        out.push_str("//!");
+        if !line.is_empty() {
+            out.push(' ');
+            out.push_str(&line);
         }
-    };
-    format!("{}\n\n{}", options.header, prettyplease::unparse(&syntax))
+        out.push('\n');
+    }
+    out.push('\n');
+    out.push_str(body);
+    out
 }
 
 fn registry(module: &Module, feature: &str) -> TokenStream {
@@ -89,6 +97,70 @@ fn registry(module: &Module, feature: &str) -> TokenStream {
                 #(#arms)*
                 _ => return ::core::option::Option::None,
             })
+        }
+    }
+}
+
+/// Paths of the standard items the generated code uses: the short prelude name, or the full path
+/// where the schema defines a type of the same name (every MCP schema defines `Result`).
+pub(crate) struct Std {
+    pub option: TokenStream,
+    pub some: TokenStream,
+    pub none: TokenStream,
+    pub result: TokenStream,
+    pub ok: TokenStream,
+    pub err: TokenStream,
+    pub string: TokenStream,
+    pub vec: TokenStream,
+    pub boxed: TokenStream,
+    pub default_value: TokenStream,
+}
+
+impl Std {
+    fn for_module(module: &Module) -> Self {
+        let defined = |name: &str| module.get(name).is_some();
+        let pick = |short: &str, full: TokenStream| -> TokenStream {
+            if defined(short) {
+                full
+            } else {
+                let short = ident(short);
+                quote!(#short)
+            }
+        };
+        let option = pick("Option", quote!(::core::option::Option));
+        let result = pick("Result", quote!(::core::result::Result));
+        let (some, none) = if defined("Option") || defined("Some") || defined("None") {
+            (
+                quote!(::core::option::Option::Some),
+                quote!(::core::option::Option::None),
+            )
+        } else {
+            (quote!(Some), quote!(None))
+        };
+        let (ok, err) = if defined("Result") || defined("Ok") || defined("Err") {
+            (
+                quote!(::core::result::Result::Ok),
+                quote!(::core::result::Result::Err),
+            )
+        } else {
+            (quote!(Ok), quote!(Err))
+        };
+        let default_value = if defined("Default") {
+            quote!(::core::default::Default::default())
+        } else {
+            quote!(Default::default())
+        };
+        Std {
+            option,
+            some,
+            none,
+            result,
+            ok,
+            err,
+            string: pick("String", quote!(::std::string::String)),
+            vec: pick("Vec", quote!(::std::vec::Vec)),
+            boxed: pick("Box", quote!(::std::boxed::Box)),
+            default_value,
         }
     }
 }

@@ -4,13 +4,13 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::docs::doc_attrs;
-use super::ident;
+use super::{ident, Std};
 use crate::ir::{
     Additional, ConstValue, JsonKind, Module, ObjectDispatch, Struct, TypeDef, TypeExpr, TypeKind,
     Union,
 };
 
-pub(super) fn emit_type(module: &Module, t: &TypeDef) -> TokenStream {
+pub(super) fn emit_type(module: &Module, std: &Std, t: &TypeDef) -> TokenStream {
     let fallback = match &t.schema_name {
         Some(schema_name) => format!("The `{schema_name}` definition of the schema."),
         None => format!("Inline schema at `{}`.", t.pointer),
@@ -22,38 +22,44 @@ pub(super) fn emit_type(module: &Module, t: &TypeDef) -> TokenStream {
     };
     let head = quote!(#doc #alias);
     match &t.kind {
-        TypeKind::Struct(s) => emit_struct(&t.name, head, s),
-        TypeKind::StringEnum(values) => emit_string_enum(&t.name, head, values),
-        TypeKind::Union(u) => emit_union(module, &t.name, head, u),
+        TypeKind::Struct(s) => emit_struct(std, &t.name, head, s),
+        TypeKind::StringEnum(values) => emit_string_enum(std, &t.name, head, values),
+        TypeKind::Union(u) => emit_union(module, std, &t.name, head, u),
         TypeKind::Alias(ty) => {
             let name = ident(&t.name);
-            let ty = type_tokens(ty);
+            let ty = type_tokens(std, ty);
             quote!(#head pub type #name = #ty;)
         }
     }
 }
 
-pub(super) fn type_tokens(ty: &TypeExpr) -> TokenStream {
+pub(super) fn type_tokens(std: &Std, ty: &TypeExpr) -> TokenStream {
+    let Std {
+        option,
+        string,
+        vec,
+        ..
+    } = std;
     match ty {
-        TypeExpr::String => quote!(::std::string::String),
+        TypeExpr::String => quote!(#string),
         TypeExpr::Integer => quote!(i64),
         TypeExpr::Number => quote!(__rt::serde_json::Number),
         TypeExpr::Boolean => quote!(bool),
         TypeExpr::Any => quote!(__rt::serde_json::Value),
         TypeExpr::Array(item) => {
-            let item = type_tokens(item);
-            quote!(::std::vec::Vec<#item>)
+            let item = type_tokens(std, item);
+            quote!(#vec<#item>)
         }
         TypeExpr::Map(value) if **value == TypeExpr::Any => {
-            quote!(__rt::serde_json::Map<::std::string::String, __rt::serde_json::Value>)
+            quote!(__rt::serde_json::Map<#string, __rt::serde_json::Value>)
         }
         TypeExpr::Map(value) => {
-            let value = type_tokens(value);
-            quote!(::std::collections::BTreeMap<::std::string::String, #value>)
+            let value = type_tokens(std, value);
+            quote!(::std::collections::BTreeMap<#string, #value>)
         }
         TypeExpr::Nullable(inner) => {
-            let inner = type_tokens(inner);
-            quote!(::core::option::Option<#inner>)
+            let inner = type_tokens(std, inner);
+            quote!(#option<#inner>)
         }
         TypeExpr::Named(name) => {
             let name = ident(name);
@@ -62,11 +68,11 @@ pub(super) fn type_tokens(ty: &TypeExpr) -> TokenStream {
     }
 }
 
-fn extra_type(additional: &Additional) -> Option<TokenStream> {
+fn extra_type(std: &Std, additional: &Additional) -> Option<TokenStream> {
     match additional {
         Additional::Forbidden => None,
-        Additional::Any => Some(type_tokens(&TypeExpr::Map(Box::new(TypeExpr::Any)))),
-        Additional::Typed(ty) => Some(type_tokens(&TypeExpr::Map(Box::new(ty.clone())))),
+        Additional::Any => Some(type_tokens(std, &TypeExpr::Map(Box::new(TypeExpr::Any)))),
+        Additional::Typed(ty) => Some(type_tokens(std, &TypeExpr::Map(Box::new(ty.clone())))),
     }
 }
 
@@ -74,7 +80,17 @@ fn local(rust_name: &str) -> proc_macro2::Ident {
     format_ident!("f_{}", rust_name.trim_start_matches("r#"))
 }
 
-fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
+fn emit_struct(std: &Std, name: &str, head: TokenStream, s: &Struct) -> TokenStream {
+    let Std {
+        option,
+        some,
+        none,
+        result,
+        ok,
+        err,
+        default_value,
+        ..
+    } = std;
     let name_ident = ident(name);
     let wire_names: Vec<&str> = s.wire_names().collect();
 
@@ -83,10 +99,10 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
         let fallback = format!("The `{}` member.", f.json_name);
         let doc = doc_attrs(Some(f.doc.as_deref().unwrap_or(&fallback)));
         let field = ident(&f.rust_name);
-        let ty = field_type(f);
+        let ty = field_type(std, f);
         quote!(#doc pub #field: #ty,)
     });
-    let extra_ty = extra_type(&s.additional);
+    let extra_ty = extra_type(std, &s.additional);
     let extra_field = extra_ty.as_ref().map(|ty| {
         quote! {
             /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -119,15 +135,15 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
     let ser_consts = s.consts.iter().map(|c| {
         let key = &c.json_name;
         let cname = format_ident!("{}", c.rust_const);
-        quote!(map.serialize_entry(#key, &Self::#cname)?;)
+        quote!(__rt::entry(&mut map, #key, &Self::#cname)?;)
     });
     let ser_fields = s.fields.iter().map(|f| {
         let key = &f.json_name;
         let field = ident(&f.rust_name);
         if f.required {
-            quote!(map.serialize_entry(#key, &self.#field)?;)
+            quote!(__rt::entry(&mut map, #key, &self.#field)?;)
         } else {
-            quote!(if let ::core::option::Option::Some(value) = &self.#field { map.serialize_entry(#key, value)?; })
+            quote!(__rt::optional_entry(&mut map, #key, &self.#field)?;)
         }
     });
     let ser_extra = extra_ty
@@ -138,30 +154,30 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
     let const_locals = s.consts.iter().map(|c| {
         let seen = format_ident!("seen_{}", c.rust_const.to_lowercase());
         let key = &c.json_name;
-        quote!(let mut #seen = consumed == ::core::option::Option::Some(#key);)
+        quote!(let mut #seen = consumed == #some(#key);)
     });
     let field_locals = s.fields.iter().map(|f| {
         let local = local(&f.rust_name);
-        let ty = slot_type(f);
+        let ty = slot_type(std, f);
         match &f.implied_const {
             Some(implied) => {
                 let key = &f.json_name;
-                let enum_ty = type_tokens(&f.ty);
+                let enum_ty = type_tokens(std, &f.ty);
                 let variant = ident(&implied.variant);
                 quote! {
-                    let mut #local: #ty = if consumed == ::core::option::Option::Some(#key) {
-                        ::core::option::Option::Some(<#enum_ty>::#variant)
+                    let mut #local: #ty = if consumed == #some(#key) {
+                        #some(<#enum_ty>::#variant)
                     } else {
-                        ::core::option::Option::None
+                        #none
                     };
                 }
             }
-            None => quote!(let mut #local: #ty = ::core::option::Option::None;),
+            None => quote!(let mut #local = #none;),
         }
     });
     let extra_local = extra_ty
         .as_ref()
-        .map(|ty| quote!(let mut extra: #ty = ::core::default::Default::default();));
+        .map(|ty| quote!(let mut extra: #ty = #default_value;));
     let const_arms = s.consts.iter().map(|c| {
         let key = &c.json_name;
         let seen = format_ident!("seen_{}", c.rust_const.to_lowercase());
@@ -185,7 +201,7 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
     let fallback = match &s.additional {
         Additional::Forbidden => quote! {
             other => {
-                return ::core::result::Result::Err(__rt::serde::de::Error::unknown_field(other, &[#(#wire_names),*]));
+                return #err(__rt::serde::de::Error::unknown_field(other, &[#(#wire_names),*]));
             }
         },
         _ => quote!(_ => __rt::extra(&mut map, &mut extra, key)?,),
@@ -224,18 +240,17 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
         #consts_impl
 
         impl __rt::serde::Serialize for #name_ident {
-            fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
-                use __rt::serde::ser::SerializeMap as _;
-                let mut map = serializer.serialize_map(::core::option::Option::None)?;
+            fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {
+                let mut map = __rt::begin_map(serializer)?;
                 #(#ser_consts)*
                 #(#ser_fields)*
                 #ser_extra
-                map.end()
+                __rt::end_map(map)
             }
         }
 
         impl<'de> __rt::serde::Deserialize<'de> for #name_ident {
-            fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+            fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
                 __rt::deserialize_struct(deserializer, #name)
             }
         }
@@ -243,12 +258,12 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
         impl<'de> __rt::MapDecode<'de> for #name_ident {
             fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
                 mut map: A,
-                #consumed_param: ::core::option::Option<&str>,
-            ) -> ::core::result::Result<Self, A::Error> {
+                #consumed_param: #option<&str>,
+            ) -> #result<Self, A::Error> {
                 #(#const_locals)*
                 #(#field_locals)*
                 #extra_local
-                while let ::core::option::Option::Some(key) = map.next_key::<__rt::Key<'de>>()? {
+                while let #some(key) = map.next_key::<__rt::Key<'de>>()? {
                     match key.as_str() {
                         #(#const_arms)*
                         #(#field_arms)*
@@ -256,7 +271,7 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
                     }
                 }
                 #(#const_checks)*
-                ::core::result::Result::Ok(Self {
+                #ok(Self {
                     #(#build_fields)*
                     #build_extra
                 })
@@ -266,32 +281,42 @@ fn emit_struct(name: &str, head: TokenStream, s: &Struct) -> TokenStream {
 }
 
 /// The Rust type of a field, with `Option` for optional members and `Box` to break cycles.
-fn field_type(f: &crate::ir::Field) -> TokenStream {
-    let inner = type_tokens(&f.ty);
+fn field_type(std: &Std, f: &crate::ir::Field) -> TokenStream {
+    let Std { option, boxed, .. } = std;
+    let inner = type_tokens(std, &f.ty);
     let inner = if f.boxed {
-        quote!(::std::boxed::Box<#inner>)
+        quote!(#boxed<#inner>)
     } else {
         inner
     };
     if f.required {
         inner
     } else {
-        quote!(::core::option::Option<#inner>)
+        quote!(#option<#inner>)
     }
 }
 
 /// The decode slot of a field: `Option` of what the member's value decodes to.
-fn slot_type(f: &crate::ir::Field) -> TokenStream {
-    let inner = type_tokens(&f.ty);
+fn slot_type(std: &Std, f: &crate::ir::Field) -> TokenStream {
+    let Std { option, boxed, .. } = std;
+    let inner = type_tokens(std, &f.ty);
     let inner = if f.boxed {
-        quote!(::std::boxed::Box<#inner>)
+        quote!(#boxed<#inner>)
     } else {
         inner
     };
-    quote!(::core::option::Option<#inner>)
+    quote!(#option<#inner>)
 }
 
-fn emit_string_enum(name: &str, head: TokenStream, values: &[crate::ir::EnumValue]) -> TokenStream {
+fn emit_string_enum(
+    std: &Std,
+    name: &str,
+    head: TokenStream,
+    values: &[crate::ir::EnumValue],
+) -> TokenStream {
+    let Std {
+        result, ok, err, ..
+    } = std;
     let name_ident = ident(name);
     let variants = values.iter().map(|v| {
         let variant = ident(&v.variant);
@@ -306,7 +331,7 @@ fn emit_string_enum(name: &str, head: TokenStream, values: &[crate::ir::EnumValu
     let de_arms = values.iter().map(|v| {
         let variant = ident(&v.variant);
         let value = &v.value;
-        quote!(#value => ::core::result::Result::Ok(Self::#variant),)
+        quote!(#value => #ok(Self::#variant),)
     });
     let all: Vec<&str> = values.iter().map(|v| v.value.as_str()).collect();
     let all_variants = values.iter().map(|v| ident(&v.variant));
@@ -336,28 +361,37 @@ fn emit_string_enum(name: &str, head: TokenStream, values: &[crate::ir::EnumValu
         }
 
         impl __rt::serde::Serialize for #name_ident {
-            fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+            fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {
                 serializer.serialize_str(self.as_str())
             }
         }
 
         impl<'de> __rt::serde::Deserialize<'de> for #name_ident {
-            fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+            fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
                 let key = <__rt::Key<'de> as __rt::serde::Deserialize<'de>>::deserialize(deserializer)?;
                 match key.as_str() {
                     #(#de_arms)*
-                    other => ::core::result::Result::Err(__rt::serde::de::Error::unknown_variant(other, &[#(#all),*])),
+                    other => #err(__rt::serde::de::Error::unknown_variant(other, &[#(#all),*])),
                 }
             }
         }
     }
 }
 
-fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> TokenStream {
+fn emit_union(module: &Module, std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStream {
+    let Std {
+        option,
+        some,
+        none,
+        result,
+        ok,
+        err,
+        ..
+    } = std;
     let name_ident = ident(name);
     let variants = u.variants.iter().map(|v| {
         let variant = ident(&v.name);
-        let ty = type_tokens(&v.ty);
+        let ty = type_tokens(std, &v.ty);
         let doc = match &v.ty {
             TypeExpr::Named(n) => format!(" A [`{n}`]."),
             TypeExpr::String => " A string.".to_owned(),
@@ -403,25 +437,24 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
     };
     let via = |index: usize, deserializer: TokenStream| -> TokenStream {
         let variant = ident(&u.variants[index].name);
-        let ty = type_tokens(&u.variants[index].ty);
-        quote!(<#ty as __rt::serde::Deserialize<'de>>::deserialize(#deserializer).map(#name_ident::#variant))
+        quote!(__rt::serde::Deserialize::deserialize(#deserializer).map(#name_ident::#variant))
     };
     // Decodes a buffered `value` as each member in turn.
     let trial = |members: &[usize], error: TokenStream| -> TokenStream {
         let attempts = members.iter().map(|&i| {
             let variant = ident(&u.variants[i].name);
-            let ty = type_tokens(&u.variants[i].ty);
+            let ty = type_tokens(std, &u.variants[i].ty);
             quote! {
                 match <#ty as __rt::serde::Deserialize>::deserialize(&value) {
-                    ::core::result::Result::Ok(found) => return ::core::result::Result::Ok(#name_ident::#variant(found)),
-                    ::core::result::Result::Err(e) => { if closest.is_none() { closest = ::core::option::Option::Some(e); } }
+                    #ok(found) => return #ok(#name_ident::#variant(found)),
+                    #err(e) => { if closest.is_none() { closest = #some(e); } }
                 }
             }
         });
         quote! {
-            let mut closest: ::core::option::Option<__rt::serde_json::Error> = ::core::option::Option::None;
+            let mut closest: #option<__rt::serde_json::Error> = #none;
             #(#attempts)*
-            ::core::result::Result::Err(__rt::no_member_matched::<#error>(#name, closest))
+            #err(__rt::no_member_matched::<#error>(#name, closest))
         }
     };
     let scalar = |kind: JsonKind,
@@ -448,7 +481,7 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
         quote!(__rt::serde_json::Value::from(value)),
         quote!(E),
     ) {
-        visits.push(quote!(fn visit_str<E: __rt::serde::de::Error>(self, value: &str) -> ::core::result::Result<Self::Value, E> { #body }));
+        visits.push(quote!(fn visit_str<E: __rt::serde::de::Error>(self, value: &str) -> #result<Self::Value, E> { #body }));
     }
     if let Some(body) = scalar(
         JsonKind::Boolean,
@@ -457,7 +490,7 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
         quote!(__rt::serde_json::Value::from(value)),
         quote!(E),
     ) {
-        visits.push(quote!(fn visit_bool<E: __rt::serde::de::Error>(self, value: bool) -> ::core::result::Result<Self::Value, E> { #body }));
+        visits.push(quote!(fn visit_bool<E: __rt::serde::de::Error>(self, value: bool) -> #result<Self::Value, E> { #body }));
     }
     let integer_excludes_numbers = !claimants(JsonKind::Integer, true).is_empty();
     if let Some(body) = scalar(
@@ -467,7 +500,7 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
         quote!(__rt::serde_json::Value::from(value)),
         quote!(E),
     ) {
-        visits.push(quote!(fn visit_i64<E: __rt::serde::de::Error>(self, value: i64) -> ::core::result::Result<Self::Value, E> { #body }));
+        visits.push(quote!(fn visit_i64<E: __rt::serde::de::Error>(self, value: i64) -> #result<Self::Value, E> { #body }));
     }
     if let Some(body) = scalar(
         JsonKind::Integer,
@@ -476,7 +509,7 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
         quote!(__rt::serde_json::Value::from(value)),
         quote!(E),
     ) {
-        visits.push(quote!(fn visit_u64<E: __rt::serde::de::Error>(self, value: u64) -> ::core::result::Result<Self::Value, E> { #body }));
+        visits.push(quote!(fn visit_u64<E: __rt::serde::de::Error>(self, value: u64) -> #result<Self::Value, E> { #body }));
     }
     if let Some(body) = scalar(
         JsonKind::Number,
@@ -485,7 +518,7 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
         quote!(__rt::serde_json::Value::from(value)),
         quote!(E),
     ) {
-        visits.push(quote!(fn visit_f64<E: __rt::serde::de::Error>(self, value: f64) -> ::core::result::Result<Self::Value, E> { #body }));
+        visits.push(quote!(fn visit_f64<E: __rt::serde::de::Error>(self, value: f64) -> #result<Self::Value, E> { #body }));
     }
     if let Some(body) = scalar(
         JsonKind::Null,
@@ -494,7 +527,7 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
         quote!(__rt::serde_json::Value::Null),
         quote!(E),
     ) {
-        visits.push(quote!(fn visit_unit<E: __rt::serde::de::Error>(self) -> ::core::result::Result<Self::Value, E> { #body }));
+        visits.push(quote!(fn visit_unit<E: __rt::serde::de::Error>(self) -> #result<Self::Value, E> { #body }));
     }
     if let Some(body) = scalar(
         JsonKind::Array,
@@ -507,7 +540,7 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
         )?),
         quote!(S::Error),
     ) {
-        visits.push(quote!(fn visit_seq<S: __rt::serde::de::SeqAccess<'de>>(self, seq: S) -> ::core::result::Result<Self::Value, S::Error> { #body }));
+        visits.push(quote!(fn visit_seq<S: __rt::serde::de::SeqAccess<'de>>(self, seq: S) -> #result<Self::Value, S::Error> { #body }));
     }
     let map_body = match &u.objects {
         ObjectDispatch::None => None,
@@ -522,25 +555,23 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
         } => {
             let arms = cases.iter().map(|(value, i)| {
                 let variant = ident(&u.variants[*i].name);
-                let ty = type_tokens(&u.variants[*i].ty);
-                quote!(::core::option::Option::Some(#value) => <#ty as __rt::MapDecode<'de>>::decode_map(rest, ::core::option::Option::Some(#tag)).map(#name_ident::#variant),)
+                quote!(#some(#value) => __rt::MapDecode::decode_map(rest, #some(#tag)).map(#name_ident::#variant),)
             });
             let values: Vec<&str> = cases.iter().map(|(v, _)| v.as_str()).collect();
             let absent = match default {
                 Some(i) => {
                     let variant = ident(&u.variants[*i].name);
-                    let ty = type_tokens(&u.variants[*i].ty);
-                    quote!(::core::option::Option::None => <#ty as __rt::MapDecode<'de>>::decode_map(rest, ::core::option::Option::None).map(#name_ident::#variant),)
+                    quote!(#none => __rt::MapDecode::decode_map(rest, #none).map(#name_ident::#variant),)
                 }
                 None => {
-                    quote!(::core::option::Option::None => ::core::result::Result::Err(__rt::unknown_tag(#tag, ::core::option::Option::None, &[#(#values),*])),)
+                    quote!(#none => #err(__rt::unknown_tag(#tag, #none, &[#(#values),*])),)
                 }
             };
             Some(quote! {
                 __rt::decode_tagged(map, #tag, |tag, rest| match tag {
                     #(#arms)*
                     #absent
-                    ::core::option::Option::Some(other) => ::core::result::Result::Err(__rt::unknown_tag(#tag, ::core::option::Option::Some(other), &[#(#values),*])),
+                    #some(other) => #err(__rt::unknown_tag(#tag, #some(other), &[#(#values),*])),
                 })
             })
         }
@@ -552,32 +583,32 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
             });
             let arms = cases.iter().enumerate().map(|(case, c)| {
                 let variant = ident(&u.variants[c.variant].name);
-                let ty = type_tokens(&u.variants[c.variant].ty);
+                let ty = type_tokens(std, &u.variants[c.variant].ty);
                 quote!(#case => <#ty as __rt::serde::Deserialize>::deserialize(&value).map(#name_ident::#variant),)
             });
             Some(quote! {
                 let (value, order) = __rt::structural(map, &[#(#shapes),*])?;
-                let mut closest = ::core::option::Option::None;
+                let mut closest = #none;
                 for case in order {
                     let attempt = match case {
                         #(#arms)*
                         _ => continue,
                     };
                     match attempt {
-                        ::core::result::Result::Ok(found) => return ::core::result::Result::Ok(found),
-                        ::core::result::Result::Err(error) => {
+                        #ok(found) => return #ok(found),
+                        #err(error) => {
                             if closest.is_none() {
-                                closest = ::core::option::Option::Some(error);
+                                closest = #some(error);
                             }
                         }
                     }
                 }
-                ::core::result::Result::Err(__rt::no_member_matched(#name, closest))
+                #err(__rt::no_member_matched(#name, closest))
             })
         }
     };
     if let Some(body) = map_body {
-        visits.push(quote!(fn visit_map<M: __rt::serde::de::MapAccess<'de>>(self, map: M) -> ::core::result::Result<Self::Value, M::Error> { #body }));
+        visits.push(quote!(fn visit_map<M: __rt::serde::de::MapAccess<'de>>(self, map: M) -> #result<Self::Value, M::Error> { #body }));
     }
     let expecting = format!("a value of {name}: {}", expecting(module, u));
     quote! {
@@ -588,7 +619,7 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
         }
 
         impl __rt::serde::Serialize for #name_ident {
-            fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+            fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {
                 match self {
                     #(#ser_arms)*
                 }
@@ -596,7 +627,7 @@ fn emit_union(module: &Module, name: &str, head: TokenStream, u: &Union) -> Toke
         }
 
         impl<'de> __rt::serde::Deserialize<'de> for #name_ident {
-            fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> ::core::result::Result<Self, D::Error> {
+            fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
                 struct UnionVisitor;
                 impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
                     type Value = #name_ident;

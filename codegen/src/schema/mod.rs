@@ -139,9 +139,17 @@ pub fn load(root: &Value, dialect: Dialect) -> Result<Module, SchemaError> {
     let Some(defs) = defs.as_object() else {
         return err(&format!("/{defs_key}"), "definitions must be an object");
     };
+    // TypeScript-generated schemas sometimes repeat a definition as a union member (2025-03-26
+    // spells out JSONRPCBatchRequest inside JSONRPCMessage): such a copy names the definition.
+    let defs_by_shape = defs
+        .iter()
+        .filter(|(_, schema)| !is_primitive(schema))
+        .map(|(name, schema)| (schema.to_string(), name.as_str()))
+        .collect();
     let mut loader = Loader {
         defs,
         defs_key,
+        defs_by_shape,
         names: HashMap::new(),
         types: Vec::new(),
     };
@@ -177,6 +185,8 @@ pub fn load(root: &Value, dialect: Dialect) -> Result<Module, SchemaError> {
 struct Loader<'a> {
     defs: &'a Map<String, Value>,
     defs_key: &'a str,
+    /// A definition's schema text → its name, for inline copies of definitions.
+    defs_by_shape: HashMap<String, &'a str>,
     /// Rust name → pointer of the schema that took it.
     names: HashMap<String, String>,
     types: Vec<TypeDef>,
@@ -768,7 +778,15 @@ impl<'a> Loader<'a> {
                         continue;
                     }
                 }
-                let ty = self.expr(member, &mptr, &format!("{rust}Variant{i}"))?;
+                // A member that repeats a definition word for word is that definition.
+                let is_ref = member.get("$ref").is_some();
+                let copy_of = (!is_primitive(member) && !is_ref)
+                    .then(|| self.defs_by_shape.get(&member.to_string()))
+                    .flatten();
+                let ty = match copy_of {
+                    Some(name) => TypeExpr::Named(naming::type_name(name)),
+                    None => self.expr(member, &mptr, &format!("{rust}Variant{i}"))?,
+                };
                 variants.push((ty, String::new()));
             }
         } else if let Some(Value::Array(types)) = obj.get("type") {
@@ -963,6 +981,22 @@ impl<'a> Loader<'a> {
             other => self.primitive(&Value::from(other), &type_ptr),
         }
     }
+}
+
+/// A schema of a plain string, number, boolean or an empty schema: too common to be taken for
+/// an inline copy of a definition.
+fn is_primitive(schema: &Value) -> bool {
+    let Some(obj) = schema.as_object() else {
+        return true;
+    };
+    let structural = obj
+        .keys()
+        .any(|k| STRUCTURAL.contains(&k.as_str()) && k != "type");
+    !structural
+        && !matches!(
+            obj.get("type").and_then(Value::as_str),
+            Some("object" | "array")
+        )
 }
 
 fn is_object_with_properties(obj: &Map<String, Value>) -> bool {

@@ -1,0 +1,253 @@
+//! The generated types follow the wire format exactly: constants checked and written, unknown
+//! members kept, empty objects kept, unions dispatched on their tag, defaults the spec implies.
+
+use serde_json::{json, Value};
+
+fn roundtrip<T: serde::Serialize + serde::de::DeserializeOwned>(value: Value) -> (T, Value) {
+    let decoded: T = serde_json::from_value(value.clone()).expect("decodes");
+    let encoded = serde_json::to_value(&decoded).expect("encodes");
+    assert_eq!(encoded, value, "round trip is exact");
+    // The borrowed-string path (from_str) must agree with the owned one (from_value).
+    let again: T = serde_json::from_str(&value.to_string()).expect("decodes from text");
+    assert_eq!(serde_json::to_value(&again).expect("encodes"), value);
+    (decoded, encoded)
+}
+
+#[test]
+fn request_unions_dispatch_on_method() {
+    use mcp_schema::v2024_11_05::{ClientRequest, ServerRequest};
+    // typify 0.8 routed this to PingRequest: the first variant that structurally matched.
+    let (req, _) = roundtrip::<ClientRequest>(
+        json!({"method": "tools/call", "params": {"name": "add", "arguments": {"a": 1}}}),
+    );
+    let ClientRequest::CallTool(call) = req else {
+        panic!("tools/call must be CallTool, got {req:?}")
+    };
+    assert_eq!(call.params.name, "add");
+    assert_eq!(
+        call.params.arguments.as_ref().and_then(|a| a.get("a")),
+        Some(&json!(1))
+    );
+    let (req, _) = roundtrip::<ClientRequest>(json!({"method": "ping"}));
+    assert!(matches!(req, ClientRequest::Ping(_)));
+    let (req, _) = roundtrip::<ServerRequest>(json!({"method": "roots/list"}));
+    assert!(matches!(req, ServerRequest::ListRoots(_)));
+}
+
+#[test]
+fn tag_after_other_members_still_dispatches() {
+    use mcp_schema::v2024_11_05::ClientRequest;
+    let (req, _) =
+        roundtrip::<ClientRequest>(json!({"params": {"name": "add"}, "method": "tools/call"}));
+    assert!(matches!(req, ClientRequest::CallTool(_)));
+}
+
+#[test]
+fn unknown_tag_and_missing_tag_are_errors() {
+    use mcp_schema::v2024_11_05::ClientRequest;
+    let err = serde_json::from_value::<ClientRequest>(json!({"method": "tools/explode"}))
+        .expect_err("unknown method");
+    assert!(
+        err.to_string()
+            .contains("unknown `method` \"tools/explode\""),
+        "{err}"
+    );
+    let err =
+        serde_json::from_value::<ClientRequest>(json!({"params": {}})).expect_err("no method");
+    assert!(err.to_string().contains("missing field `method`"), "{err}");
+}
+
+#[test]
+fn constants_are_checked_on_decode_and_written_on_encode() {
+    use mcp_schema::v2026_07_28::{JsonRpcNotification, TextContent};
+    let err =
+        serde_json::from_value::<JsonRpcNotification>(json!({"jsonrpc": "1.0", "method": "x"}))
+            .expect_err("bad jsonrpc");
+    assert!(err.to_string().contains("expected \"2.0\""), "{err}");
+    let err = serde_json::from_value::<JsonRpcNotification>(json!({"method": "x"}))
+        .expect_err("missing jsonrpc");
+    assert!(err.to_string().contains("missing field `jsonrpc`"), "{err}");
+    let text = TextContent {
+        text: "hi".into(),
+        annotations: None,
+        meta: None,
+        extra: Default::default(),
+    };
+    assert_eq!(
+        serde_json::to_value(&text).expect("encodes"),
+        json!({"type": "text", "text": "hi"})
+    );
+    assert_eq!(TextContent::TYPE, "text");
+    let err = serde_json::from_value::<TextContent>(json!({"type": "image", "text": "hi"}))
+        .expect_err("wrong type");
+    assert!(
+        err.to_string()
+            .contains("expected \"text\", found \"image\""),
+        "{err}"
+    );
+}
+
+#[test]
+fn integer_constants_are_checked() {
+    use mcp_schema::v2025_11_25::UrlElicitationRequiredError;
+    let ok = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32042, "message": "needs URL", "data": {"elicitations": []}}});
+    roundtrip::<UrlElicitationRequiredError>(ok);
+    let wrong = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32600, "message": "x", "data": {"elicitations": []}}});
+    let err = serde_json::from_value::<UrlElicitationRequiredError>(wrong).expect_err("wrong code");
+    assert!(err.to_string().contains("expected -32042"), "{err}");
+}
+
+#[test]
+fn unknown_members_and_meta_keys_survive() {
+    use mcp_schema::v2026_07_28::CallToolResult;
+    let value = json!({
+        "resultType": "complete",
+        "content": [{"type": "text", "text": "4", "x-vendor": {"deep": [1, 2]}}],
+        "_meta": {"com.example/trace": "abc", "io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}},
+        "futureField": true
+    });
+    let (result, _) = roundtrip::<CallToolResult>(value);
+    assert_eq!(result.extra.get("futureField"), Some(&json!(true)));
+}
+
+#[test]
+fn empty_capability_objects_stay_empty_objects() {
+    use mcp_schema::v2024_11_05::ServerCapabilities;
+    // typify 0.8 dropped `"logging": {}`, which changes what the server declares.
+    let (caps, _) = roundtrip::<ServerCapabilities>(
+        json!({"logging": {}, "tools": {}, "experimental": {"x": {}}}),
+    );
+    assert_eq!(caps.logging, Some(serde_json::Map::new()));
+    assert!(caps.tools.is_some());
+}
+
+#[test]
+fn elicitation_without_mode_is_form_mode() {
+    use mcp_schema::v2025_11_25::{ElicitRequestFormParamsMode, ElicitRequestParams};
+    let form = json!({"message": "Name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}});
+    let (params, _) = roundtrip::<ElicitRequestParams>(form);
+    let ElicitRequestParams::Form(form) = params else {
+        panic!("no mode means form mode")
+    };
+    assert_eq!(form.mode, None, "an absent mode stays absent on re-encode");
+    let (params, _) = roundtrip::<ElicitRequestParams>(
+        json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": {}}}),
+    );
+    assert!(
+        matches!(params, ElicitRequestParams::Form(f) if f.mode == Some(ElicitRequestFormParamsMode::Form))
+    );
+    let (params, _) = roundtrip::<ElicitRequestParams>(
+        json!({"mode": "url", "message": "m", "url": "https://x.example", "elicitationId": "e1"}),
+    );
+    assert!(matches!(params, ElicitRequestParams::Url(_)));
+    let err = serde_json::from_value::<ElicitRequestParams>(
+        json!({"mode": "carrier-pigeon", "message": "m"}),
+    )
+    .expect_err("unknown mode");
+    assert!(err.to_string().contains("unknown `mode`"), "{err}");
+}
+
+#[test]
+fn structural_unions_pick_by_members() {
+    use mcp_schema::v2025_11_25::EmbeddedResourceResource;
+    let (r, _) = roundtrip::<EmbeddedResourceResource>(json!({"uri": "file:///a", "text": "x"}));
+    assert!(matches!(r, EmbeddedResourceResource::Text(_)));
+    let (r, _) = roundtrip::<EmbeddedResourceResource>(
+        json!({"uri": "file:///a", "blob": "AAAA", "mimeType": "image/png"}),
+    );
+    assert!(matches!(r, EmbeddedResourceResource::Blob(_)));
+    let err = serde_json::from_value::<EmbeddedResourceResource>(json!({"uri": "file:///a"}))
+        .expect_err("neither");
+    assert!(
+        err.to_string()
+            .contains("no variant of EmbeddedResourceResource matched"),
+        "{err}"
+    );
+}
+
+#[test]
+fn primitive_unions_dispatch_on_the_json_kind() {
+    use mcp_schema::v2025_11_25::RequestId;
+    assert_eq!(
+        roundtrip::<RequestId>(json!("abc")).0,
+        RequestId::String("abc".into())
+    );
+    assert_eq!(roundtrip::<RequestId>(json!(7)).0, RequestId::Integer(7));
+    let err = serde_json::from_value::<RequestId>(json!(1.5)).expect_err("fractional id");
+    assert!(err.to_string().contains("RequestId"), "{err}");
+    assert!(serde_json::from_value::<RequestId>(Value::Null).is_err());
+}
+
+#[test]
+fn json_rpc_batches_decode_in_2025_03_26() {
+    use mcp_schema::v2025_03_26::JsonRpcMessage;
+    let batch = json!([{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"jsonrpc": "2.0", "method": "notifications/initialized"}]);
+    assert!(
+        matches!(roundtrip::<JsonRpcMessage>(batch).0, JsonRpcMessage::BatchRequest(b) if b.len() == 2)
+    );
+    let responses = json!([{"jsonrpc": "2.0", "id": 1, "result": {}}, {"jsonrpc": "2.0", "id": 2, "error": {"code": -32601, "message": "no"}}]);
+    assert!(
+        matches!(roundtrip::<JsonRpcMessage>(responses).0, JsonRpcMessage::BatchResponse(b) if b.len() == 2)
+    );
+    let single = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    assert!(matches!(
+        roundtrip::<JsonRpcMessage>(single).0,
+        JsonRpcMessage::Request(_)
+    ));
+}
+
+#[test]
+fn required_nullable_members_keep_null() {
+    use mcp_schema::v2025_11_25::Task;
+    let task = json!({"taskId": "t1", "status": "working", "createdAt": "2025-01-01T00:00:00Z", "lastUpdatedAt": "2025-01-01T00:00:00Z", "ttl": null});
+    let (task, _) = roundtrip::<Task>(task);
+    assert_eq!(task.ttl, None);
+    let missing = json!({"taskId": "t1", "status": "working", "createdAt": "2025-01-01T00:00:00Z", "lastUpdatedAt": "2025-01-01T00:00:00Z"});
+    let err = serde_json::from_value::<Task>(missing).expect_err("ttl is required, even if null");
+    assert!(err.to_string().contains("missing field `ttl`"), "{err}");
+}
+
+#[test]
+fn numbers_keep_their_representation() {
+    use mcp_schema::v2026_07_28::ProgressNotificationParams;
+    let (p, _) = roundtrip::<ProgressNotificationParams>(
+        json!({"progressToken": 1, "progress": 50, "total": 100.5}),
+    );
+    assert_eq!(p.progress.as_f64(), Some(50.0));
+    assert!(p.progress.is_i64());
+}
+
+#[test]
+fn string_enums_refuse_unknown_values() {
+    use mcp_schema::v2026_07_28::LoggingLevel;
+    assert_eq!(
+        roundtrip::<LoggingLevel>(json!("warning")).0,
+        LoggingLevel::Warning
+    );
+    assert_eq!(LoggingLevel::Warning.as_str(), "warning");
+    assert_eq!(LoggingLevel::ALL.len(), 8);
+    let err = serde_json::from_value::<LoggingLevel>(json!("loud")).expect_err("not a level");
+    assert!(err.to_string().contains("unknown variant `loud`"), "{err}");
+}
+
+#[test]
+fn duplicate_members_are_refused() {
+    use mcp_schema::v2026_07_28::TextContent;
+    let err = serde_json::from_str::<TextContent>(r#"{"type":"text","text":"a","text":"b"}"#)
+        .expect_err("duplicate");
+    assert!(err.to_string().contains("duplicate field `text`"), "{err}");
+}
+
+#[test]
+fn extra_members_that_shadow_declared_ones_are_refused_on_encode() {
+    use mcp_schema::v2026_07_28::TextContent;
+    let mut text = TextContent {
+        text: "a".into(),
+        annotations: None,
+        meta: None,
+        extra: Default::default(),
+    };
+    text.extra.insert("text".into(), json!("b"));
+    let err = serde_json::to_value(&text).expect_err("collision");
+    assert!(err.to_string().contains("collides"), "{err}");
+}
