@@ -1,5 +1,6 @@
 //! Integration tests for `mcp-schema` and `mcp-codegen` (see `tests/`), and the helpers they
-//! share.
+//! share. The README's examples are compiled and run as this crate's doctests.
+#![doc = include_str!("../../README.md")]
 
 use std::path::PathBuf;
 
