@@ -228,13 +228,15 @@ pub fn serialize_extra<S: SerializeMap, V: serde::Serialize, M: ExtraMap<V>>(
 /// The map handed to a variant after a union read its tag: the members buffered before the tag
 /// (when the tag was not first), then the rest of the live map.
 #[derive(Debug)]
-pub struct TaggedRest<A> {
+pub struct TaggedRest<'de, A> {
     buffered: std::vec::IntoIter<(String, Value)>,
     pending: Option<Value>,
+    /// A key already read from `live` whose value is still there (keyed unions).
+    live_key: Option<Key<'de>>,
     live: A,
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for TaggedRest<A> {
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for TaggedRest<'de, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -246,7 +248,15 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for TaggedRest<A> {
             let key: de::value::StringDeserializer<A::Error> = key.into_deserializer();
             return seed.deserialize(key).map(Some);
         }
-        self.live.next_key_seed(seed)
+        match self.live_key.take() {
+            Some(Key(Cow::Borrowed(key))) => seed
+                .deserialize(de::value::BorrowedStrDeserializer::new(key))
+                .map(Some),
+            Some(Key(Cow::Owned(key))) => seed
+                .deserialize(de::value::StringDeserializer::new(key))
+                .map(Some),
+            None => self.live.next_key_seed(seed),
+        }
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
@@ -263,7 +273,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for TaggedRest<A> {
 pub fn decode_tagged<'de, A: MapAccess<'de>, T>(
     mut map: A,
     tag: &'static str,
-    dispatch: impl FnOnce(Option<&str>, TaggedRest<A>) -> Result<T, A::Error>,
+    dispatch: impl FnOnce(Option<&str>, TaggedRest<'de, A>) -> Result<T, A::Error>,
 ) -> Result<T, A::Error> {
     let mut buffered = Vec::new();
     loop {
@@ -273,6 +283,7 @@ pub fn decode_tagged<'de, A: MapAccess<'de>, T>(
                 let rest = TaggedRest {
                     buffered: buffered.into_iter(),
                     pending: None,
+                    live_key: None,
                     live: map,
                 };
                 return dispatch(Some(value.as_str()), rest);
@@ -285,6 +296,7 @@ pub fn decode_tagged<'de, A: MapAccess<'de>, T>(
                 let rest = TaggedRest {
                     buffered: buffered.into_iter(),
                     pending: None,
+                    live_key: None,
                     live: map,
                 };
                 return dispatch(None, rest);
@@ -312,19 +324,56 @@ pub fn unknown_tag<E: de::Error>(
 /// members it declares.
 #[derive(Debug)]
 pub struct Shape {
+    /// Members that only this union member declares: their presence puts it first.
+    pub deciding: &'static [&'static str],
     /// Members that must be present.
     pub required: &'static [&'static str],
     /// Members the schema declares.
     pub declared: &'static [&'static str],
 }
 
-/// Buffers an object and orders the union members that can match it: only members whose
-/// required members are all present, the one that declares the most of the present members
-/// first, ties in schema order. The caller decodes the first that succeeds.
-pub fn structural<'de, A: MapAccess<'de>>(
+/// The outcome of [`decode_keyed`].
+#[derive(Debug)]
+pub enum Keyed<'de, A> {
+    /// A member that only one union member declares was found: that member's index, and the
+    /// map to decode it from (the deciding member included).
+    Found(usize, TaggedRest<'de, A>),
+    /// No deciding member: the whole object, for [`structural`].
+    Exhausted(Map<String, Value>),
+}
+
+/// Reads members until one that decides the union member (`deciding`: member name → index of
+/// the union member that alone declares it). Members before it are buffered; results are
+/// usually decided by their first or second member (`content`, `tools`, …).
+pub fn decode_keyed<'de, A: MapAccess<'de>>(
     mut map: A,
-    shapes: &[Shape],
-) -> Result<(Value, Vec<usize>), A::Error> {
+    deciding: &[(&str, usize)],
+) -> Result<Keyed<'de, A>, A::Error> {
+    let mut buffered = Vec::new();
+    while let Some(key) = map.next_key::<Key<'de>>()? {
+        if let Some(&(_, index)) = deciding.iter().find(|(name, _)| *name == key.as_str()) {
+            let rest = TaggedRest {
+                buffered: buffered.into_iter(),
+                pending: None,
+                live_key: Some(key),
+                live: map,
+            };
+            return Ok(Keyed::Found(index, rest));
+        }
+        let value: Value = map.next_value()?;
+        buffered.push((key.0.into_owned(), value));
+    }
+    let mut object = Map::new();
+    for (key, value) in buffered {
+        if object.insert(key, value).is_some() {
+            return Err(A::Error::custom("duplicate member in object"));
+        }
+    }
+    Ok(Keyed::Exhausted(object))
+}
+
+/// Buffers an object (for [`structural`]).
+pub fn buffer_object<'de, A: MapAccess<'de>>(mut map: A) -> Result<Map<String, Value>, A::Error> {
     let mut object = Map::new();
     while let Some(key) = map.next_key::<Key<'de>>()? {
         let value: Value = map.next_value()?;
@@ -332,23 +381,32 @@ pub fn structural<'de, A: MapAccess<'de>>(
             return Err(A::Error::custom("duplicate member in object"));
         }
     }
-    let mut order: Vec<(usize, usize)> = shapes
+    Ok(object)
+}
+
+/// Orders the union members that can match a buffered object: only members whose required
+/// members are all present; members with a deciding member present first, then the one that
+/// declares the most of the present members, ties in schema order. The caller decodes the
+/// first that succeeds: the schema's `anyOf` semantics, tried in the most likely order.
+pub fn structural(object: Map<String, Value>, shapes: &[Shape]) -> (Value, Vec<usize>) {
+    let mut order: Vec<(usize, bool, usize)> = shapes
         .iter()
         .enumerate()
         .filter(|(_, shape)| shape.required.iter().all(|r| object.contains_key(*r)))
         .map(|(i, shape)| {
+            let decided = shape.deciding.iter().any(|k| object.contains_key(*k));
             let known = object
                 .keys()
                 .filter(|k| shape.declared.contains(&k.as_str()))
                 .count();
-            (i, known)
+            (i, decided, known)
         })
         .collect();
-    order.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    Ok((
+    order.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)).then(a.0.cmp(&b.0)));
+    (
         Value::Object(object),
-        order.into_iter().map(|(i, _)| i).collect(),
-    ))
+        order.into_iter().map(|(i, _, _)| i).collect(),
+    )
 }
 
 /// The error when no union member matched.

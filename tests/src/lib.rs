@@ -1,6 +1,8 @@
 //! Integration tests for `mcp-schema` and `mcp-codegen` (see `tests/`), and the helpers they
 //! share. The README's examples are compiled and run as this crate's doctests.
 #![doc = include_str!("../../README.md")]
+// The README shows a complete build script, `fn main` included.
+#![allow(clippy::needless_doctest_main)]
 
 use std::path::PathBuf;
 

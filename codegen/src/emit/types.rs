@@ -575,19 +575,20 @@ fn emit_union(module: &Module, std: &Std, name: &str, head: TokenStream, u: &Uni
                 })
             })
         }
-        ObjectDispatch::Structural(cases) => {
-            let shapes = cases.iter().map(|c| {
+        ObjectDispatch::Keyed { deciding, fallback } => {
+            let shapes = fallback.iter().map(|c| {
                 let required = &c.required;
                 let declared = &c.declared;
-                quote!(__rt::Shape { required: &[#(#required),*], declared: &[#(#declared),*] })
+                let own: Vec<&str> = deciding.iter().filter(|(_, i)| *i == c.variant).map(|(k, _)| k.as_str()).collect();
+                quote!(__rt::Shape { deciding: &[#(#own),*], required: &[#(#required),*], declared: &[#(#declared),*] })
             });
-            let arms = cases.iter().enumerate().map(|(case, c)| {
+            let arms = fallback.iter().enumerate().map(|(case, c)| {
                 let variant = ident(&u.variants[c.variant].name);
-                let ty = type_tokens(std, &u.variants[c.variant].ty);
-                quote!(#case => <#ty as __rt::serde::Deserialize>::deserialize(&value).map(#name_ident::#variant),)
+                quote!(#case => __rt::serde::Deserialize::deserialize(&value).map(#name_ident::#variant),)
             });
             Some(quote! {
-                let (value, order) = __rt::structural(map, &[#(#shapes),*])?;
+                let object = __rt::buffer_object(map)?;
+                let (value, order) = __rt::structural(object, &[#(#shapes),*]);
                 let mut closest = #none;
                 for case in order {
                     let attempt = match case {
@@ -611,6 +612,38 @@ fn emit_union(module: &Module, std: &Std, name: &str, head: TokenStream, u: &Uni
         visits.push(quote!(fn visit_map<M: __rt::serde::de::MapAccess<'de>>(self, map: M) -> #result<Self::Value, M::Error> { #body }));
     }
     let expecting = format!("a value of {name}: {}", expecting(module, u));
+    let fast_path = match &u.objects {
+        ObjectDispatch::Keyed { deciding, .. } if !deciding.is_empty() => {
+            let table = deciding.iter().map(|(key, i)| quote!((#key, #i)));
+            let mut decided: Vec<usize> = deciding.iter().map(|(_, i)| *i).collect();
+            decided.sort_unstable();
+            decided.dedup();
+            let found_arms = decided.iter().map(|i| {
+                let variant = ident(&u.variants[*i].name);
+                quote!(#i => __rt::MapDecode::decode_map(rest, #none).map(#name_ident::#variant),)
+            });
+            quote! {
+                impl #name_ident {
+                    /// Streams an object straight into the member its first deciding member
+                    /// names, without buffering. `None` when no member decides. Unlike
+                    /// `Deserialize`, it does not fall back to the other members when that one
+                    /// fails: callers that hold the text retry with `Deserialize`.
+                    #[doc(hidden)]
+                    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> #result<#option<Self>, M::Error> {
+                        match __rt::decode_keyed(map, &[#(#table),*])? {
+                            __rt::Keyed::Found(index, rest) => match index {
+                                #(#found_arms)*
+                                _ => return #ok(#none),
+                            }
+                            .map(#some),
+                            __rt::Keyed::Exhausted(_) => #ok(#none),
+                        }
+                    }
+                }
+            }
+        }
+        _ => TokenStream::new(),
+    };
     quote! {
         #head
         #[derive(Debug, Clone, PartialEq)]
@@ -639,6 +672,8 @@ fn emit_union(module: &Module, std: &Std, name: &str, head: TokenStream, u: &Uni
                 deserializer.deserialize_any(UnionVisitor)
             }
         }
+
+        #fast_path
     }
 }
 

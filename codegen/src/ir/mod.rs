@@ -214,9 +214,16 @@ pub enum ObjectDispatch {
         /// The member that an object without the tag belongs to (its tag is optional).
         default: Option<usize>,
     },
-    /// No discriminating constant: the members are told apart by the members they require and
-    /// declare (see `mcp_schema::__private::structural`).
-    Structural(Vec<StructuralCase>),
+    /// No discriminating constant. The first member name that only one union member declares
+    /// decides (`tools` → `ListToolsResult`); an object with no such member is matched
+    /// structurally against every object member: by the members they require and declare (see
+    /// `mcp_schema::__private::structural`).
+    Keyed {
+        /// Member name → variant index, for names exactly one object member declares.
+        deciding: Vec<(String, usize)>,
+        /// Every object member, for objects without a deciding member.
+        fallback: Vec<StructuralCase>,
+    },
 }
 
 /// One object member of a structurally decoded union.

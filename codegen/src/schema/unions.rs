@@ -165,27 +165,8 @@ pub(super) fn finalize(module: &mut Module) -> Result<(), SchemaError> {
         let dispatch = match objects.len() {
             0 => ObjectDispatch::None,
             1 => ObjectDispatch::Single(objects[0]),
-            _ => tagged(module, &variants, &objects).unwrap_or_else(|| {
-                ObjectDispatch::Structural(
-                    objects
-                        .iter()
-                        .map(|&i| {
-                            let (required, declared) = match struct_of(module, &variants[i].ty) {
-                                Some(s) => (
-                                    s.required_names().into_iter().map(str::to_owned).collect(),
-                                    s.wire_names().map(str::to_owned).collect(),
-                                ),
-                                None => (Vec::new(), Vec::new()),
-                            };
-                            StructuralCase {
-                                variant: i,
-                                required,
-                                declared,
-                            }
-                        })
-                        .collect(),
-                )
-            }),
+            _ => tagged(module, &variants, &objects)
+                .unwrap_or_else(|| keyed(module, &variants, &objects)),
         };
         if let TypeKind::Union(u) = &mut module.types[index].kind {
             u.variants = variants;
@@ -193,6 +174,39 @@ pub(super) fn finalize(module: &mut Module) -> Result<(), SchemaError> {
         }
     }
     Ok(())
+}
+
+/// Deciding member names (declared by exactly one object member) and the structural fallback.
+fn keyed(module: &Module, variants: &[crate::ir::Variant], objects: &[usize]) -> ObjectDispatch {
+    let fallback: Vec<StructuralCase> = objects
+        .iter()
+        .map(|&i| {
+            let (required, declared) = match struct_of(module, &variants[i].ty) {
+                Some(s) => (
+                    s.required_names().into_iter().map(str::to_owned).collect(),
+                    s.wire_names().map(str::to_owned).collect(),
+                ),
+                None => (Vec::new(), Vec::new()),
+            };
+            StructuralCase {
+                variant: i,
+                required,
+                declared,
+            }
+        })
+        .collect();
+    let mut deciding = Vec::new();
+    for case in &fallback {
+        for name in &case.declared {
+            let declared_elsewhere = fallback
+                .iter()
+                .any(|other| other.variant != case.variant && other.declared.contains(name));
+            if !declared_elsewhere {
+                deciding.push((name.clone(), case.variant));
+            }
+        }
+    }
+    ObjectDispatch::Keyed { deciding, fallback }
 }
 
 /// A member name that every object member fixes to its own string constant (at most one of

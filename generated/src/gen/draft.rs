@@ -852,10 +852,12 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["inputRequests", "requestState"],
                             required: &["resultType"],
                             declared: &[
                                 "_meta",
@@ -865,6 +867,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["content", "isError", "structuredContent"],
                             required: &["content", "resultType"],
                             declared: &[
                                 "_meta",
@@ -875,20 +878,16 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
                             ],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <InputRequiredResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(CallToolResultResponseResult::InputRequired)
                         }
                         1usize => {
-                            <CallToolResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(CallToolResultResponseResult::CallTool)
                         }
                         _ => continue,
@@ -910,6 +909,43 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl CallToolResultResponseResult {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(
+            map,
+            &[
+                ("inputRequests", 0usize),
+                ("requestState", 0usize),
+                ("content", 1usize),
+                ("isError", 1usize),
+                ("structuredContent", 1usize),
+            ],
+        )? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(CallToolResultResponseResult::InputRequired)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(CallToolResultResponseResult::CallTool)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
@@ -3555,32 +3591,31 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["text"],
                             required: &["text", "uri"],
                             declared: &["_meta", "mimeType", "text", "uri"],
                         },
                         __rt::Shape {
+                            deciding: &["blob"],
                             required: &["blob", "uri"],
                             declared: &["_meta", "blob", "mimeType", "uri"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <TextResourceContents as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EmbeddedResourceResource::Text)
                         }
                         1usize => {
-                            <BlobResourceContents as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EmbeddedResourceResource::Blob)
                         }
                         _ => continue,
@@ -3602,6 +3637,34 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl EmbeddedResourceResource {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(EmbeddedResourceResource::Text)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(EmbeddedResourceResource::Blob)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// Common result fields.
@@ -3663,10 +3726,12 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "enum"],
                             declared: &[
                                 "type",
@@ -3677,6 +3742,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["oneOf"],
                             required: &["type", "oneOf"],
                             declared: &[
                                 "type",
@@ -3687,6 +3753,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "items"],
                             declared: &[
                                 "type",
@@ -3699,6 +3766,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "items"],
                             declared: &[
                                 "type",
@@ -3711,6 +3779,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["enumNames"],
                             required: &["type", "enum"],
                             declared: &[
                                 "type",
@@ -3722,38 +3791,28 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                             ],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <UntitledSingleSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EnumSchema::UntitledSingleSelect)
                         }
                         1usize => {
-                            <TitledSingleSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EnumSchema::TitledSingleSelect)
                         }
                         2usize => {
-                            <UntitledMultiSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EnumSchema::UntitledMultiSelect)
                         }
                         3usize => {
-                            <TitledMultiSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EnumSchema::TitledMultiSelect)
                         }
                         4usize => {
-                            <LegacyTitledEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EnumSchema::LegacyTitled)
                         }
                         _ => continue,
@@ -3775,6 +3834,34 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl EnumSchema {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("oneOf", 1usize), ("enumNames", 4usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(EnumSchema::TitledSingleSelect)
+                    }
+                    4usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(EnumSchema::LegacyTitled)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// The `Error` definition of the schema.
@@ -4162,10 +4249,12 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["inputRequests", "requestState"],
                             required: &["resultType"],
                             declared: &[
                                 "_meta",
@@ -4175,24 +4264,21 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["description", "messages"],
                             required: &["messages", "resultType"],
                             declared: &["_meta", "description", "messages", "resultType"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <InputRequiredResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(GetPromptResultResponseResult::InputRequired)
                         }
                         1usize => {
-                            <GetPromptResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(GetPromptResultResponseResult::GetPrompt)
                         }
                         _ => continue,
@@ -4214,6 +4300,42 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl GetPromptResultResponseResult {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(
+            map,
+            &[
+                ("inputRequests", 0usize),
+                ("requestState", 0usize),
+                ("description", 1usize),
+                ("messages", 1usize),
+            ],
+        )? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(GetPromptResultResponseResult::InputRequired)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(GetPromptResultResponseResult::GetPrompt)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// Returned when a server rejects a request because the values in the HTTP
@@ -4922,10 +5044,12 @@ impl<'de> __rt::serde::Deserialize<'de> for InputResponse {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["_meta", "model", "role", "stopReason"],
                             required: &["content", "model", "role"],
                             declared: &[
                                 "_meta",
@@ -4936,34 +5060,30 @@ impl<'de> __rt::serde::Deserialize<'de> for InputResponse {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["roots"],
                             required: &["roots"],
                             declared: &["roots"],
                         },
                         __rt::Shape {
+                            deciding: &["action"],
                             required: &["action"],
                             declared: &["action", "content"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <CreateMessageResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(InputResponse::CreateMessage)
                         }
                         1usize => {
-                            <ListRootsResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(InputResponse::ListRoots)
                         }
                         2usize => {
-                            <ElicitResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(InputResponse::Elicit)
                         }
                         _ => continue,
@@ -4985,6 +5105,48 @@ impl<'de> __rt::serde::Deserialize<'de> for InputResponse {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl InputResponse {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(
+            map,
+            &[
+                ("_meta", 0usize),
+                ("model", 0usize),
+                ("role", 0usize),
+                ("stopReason", 0usize),
+                ("roots", 1usize),
+                ("action", 2usize),
+            ],
+        )? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(InputResponse::CreateMessage)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(InputResponse::ListRoots)
+                    }
+                    2usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(InputResponse::Elicit)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// The `InputResponseRequestParams` definition of the schema.
@@ -5361,52 +5523,49 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &[],
                             required: &["jsonrpc", "id", "method"],
                             declared: &["jsonrpc", "id", "method", "params"],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["jsonrpc", "method"],
                             declared: &["jsonrpc", "method", "params"],
                         },
                         __rt::Shape {
+                            deciding: &["result"],
                             required: &["jsonrpc", "id", "result"],
                             declared: &["jsonrpc", "id", "result"],
                         },
                         __rt::Shape {
+                            deciding: &["error"],
                             required: &["jsonrpc", "error"],
                             declared: &["jsonrpc", "error", "id"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <JsonRpcRequest as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcMessage::Request)
                         }
                         1usize => {
-                            <JsonRpcNotification as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcMessage::Notification)
                         }
                         2usize => {
-                            <JsonRpcResultResponse as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcMessage::ResultResponse)
                         }
                         3usize => {
-                            <JsonRpcErrorResponse as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcMessage::ErrorResponse)
                         }
                         _ => continue,
@@ -5428,6 +5587,34 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl JsonRpcMessage {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("result", 2usize), ("error", 3usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    2usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(JsonRpcMessage::ResultResponse)
+                    }
+                    3usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(JsonRpcMessage::ErrorResponse)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// A notification which does not expect a response.
@@ -5601,32 +5788,31 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["result"],
                             required: &["jsonrpc", "id", "result"],
                             declared: &["jsonrpc", "id", "result"],
                         },
                         __rt::Shape {
+                            deciding: &["error"],
                             required: &["jsonrpc", "error"],
                             declared: &["jsonrpc", "error", "id"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <JsonRpcResultResponse as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcResponse::Result)
                         }
                         1usize => {
-                            <JsonRpcErrorResponse as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcResponse::Error)
                         }
                         _ => continue,
@@ -5648,6 +5834,34 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl JsonRpcResponse {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("result", 0usize), ("error", 1usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(JsonRpcResponse::Result)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(JsonRpcResponse::Error)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// A successful (non-error) response to a request.
@@ -7956,10 +8170,12 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "items"],
                             declared: &[
                                 "type",
@@ -7972,6 +8188,7 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "items"],
                             declared: &[
                                 "type",
@@ -7984,20 +8201,16 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                             ],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <UntitledMultiSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(MultiSelectEnumSchema::Untitled)
                         }
                         1usize => {
-                            <TitledMultiSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(MultiSelectEnumSchema::Titled)
                         }
                         _ => continue,
@@ -8633,10 +8846,12 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["format", "maxLength", "minLength"],
                             required: &["type"],
                             declared: &[
                                 "type",
@@ -8649,6 +8864,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["maximum", "minimum"],
                             required: &["type"],
                             declared: &[
                                 "default",
@@ -8660,10 +8876,12 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type"],
                             declared: &["type", "default", "description", "title"],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "enum"],
                             declared: &[
                                 "type",
@@ -8674,6 +8892,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["oneOf"],
                             required: &["type", "oneOf"],
                             declared: &[
                                 "type",
@@ -8684,6 +8903,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "items"],
                             declared: &[
                                 "type",
@@ -8696,6 +8916,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "items"],
                             declared: &[
                                 "type",
@@ -8708,6 +8929,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["enumNames"],
                             required: &["type", "enum"],
                             declared: &[
                                 "type",
@@ -8719,56 +8941,40 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <StringSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::String)
                         }
                         1usize => {
-                            <NumberSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::Number)
                         }
                         2usize => {
-                            <BooleanSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::Boolean)
                         }
                         3usize => {
-                            <UntitledSingleSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::UntitledSingleSelectEnum)
                         }
                         4usize => {
-                            <TitledSingleSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::TitledSingleSelectEnum)
                         }
                         5usize => {
-                            <UntitledMultiSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::UntitledMultiSelectEnum)
                         }
                         6usize => {
-                            <TitledMultiSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::TitledMultiSelectEnum)
                         }
                         7usize => {
-                            <LegacyTitledEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::LegacyTitledEnum)
                         }
                         _ => continue,
@@ -8790,6 +8996,53 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl PrimitiveSchemaDefinition {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(
+            map,
+            &[
+                ("format", 0usize),
+                ("maxLength", 0usize),
+                ("minLength", 0usize),
+                ("maximum", 1usize),
+                ("minimum", 1usize),
+                ("oneOf", 4usize),
+                ("enumNames", 7usize),
+            ],
+        )? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(PrimitiveSchemaDefinition::String)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(PrimitiveSchemaDefinition::Number)
+                    }
+                    4usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(PrimitiveSchemaDefinition::TitledSingleSelectEnum)
+                    }
+                    7usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(PrimitiveSchemaDefinition::LegacyTitledEnum)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
@@ -9693,32 +9946,31 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["text"],
                             required: &["text", "uri"],
                             declared: &["_meta", "mimeType", "text", "uri"],
                         },
                         __rt::Shape {
+                            deciding: &["blob"],
                             required: &["blob", "uri"],
                             declared: &["_meta", "blob", "mimeType", "uri"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <TextResourceContents as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ReadResourceResultContentsItem::Text)
                         }
                         1usize => {
-                            <BlobResourceContents as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ReadResourceResultContentsItem::Blob)
                         }
                         _ => continue,
@@ -9740,6 +9992,34 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl ReadResourceResultContentsItem {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ReadResourceResultContentsItem::Text)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ReadResourceResultContentsItem::Blob)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// A successful response from the server for a `ReadResourceRequestresources/read` request.
@@ -9845,10 +10125,12 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["inputRequests", "requestState"],
                             required: &["resultType"],
                             declared: &[
                                 "_meta",
@@ -9858,6 +10140,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["cacheScope", "contents", "ttlMs"],
                             required: &["cacheScope", "contents", "resultType", "ttlMs"],
                             declared: &[
                                 "_meta",
@@ -9868,20 +10151,16 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                             ],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <InputRequiredResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ReadResourceResultResponseResult::InputRequired)
                         }
                         1usize => {
-                            <ReadResourceResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ReadResourceResultResponseResult::ReadResource)
                         }
                         _ => continue,
@@ -9903,6 +10182,43 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl ReadResourceResultResponseResult {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(
+            map,
+            &[
+                ("inputRequests", 0usize),
+                ("requestState", 0usize),
+                ("cacheScope", 1usize),
+                ("contents", 1usize),
+                ("ttlMs", 1usize),
+            ],
+        )? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ReadResourceResultResponseResult::InputRequired)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ReadResourceResultResponseResult::ReadResource)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// The `Request` definition of the schema.
@@ -11950,14 +12266,17 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &[],
                             required: &["resultType"],
                             declared: &["_meta", "resultType"],
                         },
                         __rt::Shape {
+                            deciding: &["inputRequests", "requestState"],
                             required: &["resultType"],
                             declared: &[
                                 "_meta",
@@ -11967,6 +12286,11 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[
+                                "capabilities",
+                                "instructions",
+                                "supportedVersions",
+                            ],
                             required: &[
                                 "cacheScope",
                                 "capabilities",
@@ -11985,6 +12309,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["resources"],
                             required: &[
                                 "cacheScope",
                                 "resources",
@@ -12001,6 +12326,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["resourceTemplates"],
                             required: &[
                                 "cacheScope",
                                 "resourceTemplates",
@@ -12017,6 +12343,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["contents"],
                             required: &["cacheScope", "contents", "resultType", "ttlMs"],
                             declared: &[
                                 "_meta",
@@ -12027,10 +12354,12 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["_meta", "resultType"],
                             declared: &["_meta", "resultType"],
                         },
                         __rt::Shape {
+                            deciding: &["prompts"],
                             required: &["cacheScope", "prompts", "resultType", "ttlMs"],
                             declared: &[
                                 "_meta",
@@ -12042,10 +12371,12 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["description", "messages"],
                             required: &["messages", "resultType"],
                             declared: &["_meta", "description", "messages", "resultType"],
                         },
                         __rt::Shape {
+                            deciding: &["tools"],
                             required: &["cacheScope", "resultType", "tools", "ttlMs"],
                             declared: &[
                                 "_meta",
@@ -12057,6 +12388,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["content", "isError", "structuredContent"],
                             required: &["content", "resultType"],
                             declared: &[
                                 "_meta",
@@ -12067,82 +12399,61 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["completion"],
                             required: &["completion", "resultType"],
                             declared: &["_meta", "completion", "resultType"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <Result as __rt::serde::Deserialize>::deserialize(&value)
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::Result)
                         }
                         1usize => {
-                            <InputRequiredResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::InputRequiredResult)
                         }
                         2usize => {
-                            <DiscoverResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::DiscoverResult)
                         }
                         3usize => {
-                            <ListResourcesResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ListResourcesResult)
                         }
                         4usize => {
-                            <ListResourceTemplatesResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ListResourceTemplatesResult)
                         }
                         5usize => {
-                            <ReadResourceResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ReadResourceResult)
                         }
                         6usize => {
-                            <SubscriptionsListenResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::SubscriptionsListenResult)
                         }
                         7usize => {
-                            <ListPromptsResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ListPromptsResult)
                         }
                         8usize => {
-                            <GetPromptResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::GetPromptResult)
                         }
                         9usize => {
-                            <ListToolsResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ListToolsResult)
                         }
                         10usize => {
-                            <CallToolResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::CallToolResult)
                         }
                         11usize => {
-                            <CompleteResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::CompleteResult)
                         }
                         _ => continue,
@@ -12164,6 +12475,86 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl ServerResult {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(
+            map,
+            &[
+                ("inputRequests", 1usize),
+                ("requestState", 1usize),
+                ("capabilities", 2usize),
+                ("instructions", 2usize),
+                ("supportedVersions", 2usize),
+                ("resources", 3usize),
+                ("resourceTemplates", 4usize),
+                ("contents", 5usize),
+                ("prompts", 7usize),
+                ("description", 8usize),
+                ("messages", 8usize),
+                ("tools", 9usize),
+                ("content", 10usize),
+                ("isError", 10usize),
+                ("structuredContent", 10usize),
+                ("completion", 11usize),
+            ],
+        )? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::InputRequiredResult)
+                    }
+                    2usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::DiscoverResult)
+                    }
+                    3usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ListResourcesResult)
+                    }
+                    4usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ListResourceTemplatesResult)
+                    }
+                    5usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ReadResourceResult)
+                    }
+                    7usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ListPromptsResult)
+                    }
+                    8usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::GetPromptResult)
+                    }
+                    9usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ListToolsResult)
+                    }
+                    10usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::CallToolResult)
+                    }
+                    11usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::CompleteResult)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// The `SingleSelectEnumSchema` definition of the schema.
@@ -12202,10 +12593,12 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["enum"],
                             required: &["type", "enum"],
                             declared: &[
                                 "type",
@@ -12216,6 +12609,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["oneOf"],
                             required: &["type", "oneOf"],
                             declared: &[
                                 "type",
@@ -12226,20 +12620,16 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                             ],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <UntitledSingleSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(SingleSelectEnumSchema::Untitled)
                         }
                         1usize => {
-                            <TitledSingleSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(SingleSelectEnumSchema::Titled)
                         }
                         _ => continue,
@@ -12261,6 +12651,34 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl SingleSelectEnumSchema {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("enum", 0usize), ("oneOf", 1usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(SingleSelectEnumSchema::Untitled)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(SingleSelectEnumSchema::Titled)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// The `StringSchema` definition of the schema.

@@ -1138,14 +1138,17 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &[],
                             required: &[],
                             declared: &["_meta"],
                         },
                         __rt::Shape {
+                            deciding: &["model", "role", "stopReason"],
                             required: &["content", "model", "role"],
                             declared: &[
                                 "_meta",
@@ -1156,38 +1159,34 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["roots"],
                             required: &["roots"],
                             declared: &["_meta", "roots"],
                         },
                         __rt::Shape {
+                            deciding: &["action"],
                             required: &["action"],
                             declared: &["_meta", "action", "content"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <Result as __rt::serde::Deserialize>::deserialize(&value)
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ClientResult::Result)
                         }
                         1usize => {
-                            <CreateMessageResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ClientResult::CreateMessageResult)
                         }
                         2usize => {
-                            <ListRootsResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ClientResult::ListRootsResult)
                         }
                         3usize => {
-                            <ElicitResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ClientResult::ElicitResult)
                         }
                         _ => continue,
@@ -1209,6 +1208,47 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl ClientResult {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(
+            map,
+            &[
+                ("model", 1usize),
+                ("role", 1usize),
+                ("stopReason", 1usize),
+                ("roots", 2usize),
+                ("action", 3usize),
+            ],
+        )? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ClientResult::CreateMessageResult)
+                    }
+                    2usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ClientResult::ListRootsResult)
+                    }
+                    3usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ClientResult::ElicitResult)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// A request from the client to the server, to ask for completion options.
@@ -2583,32 +2623,31 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["text"],
                             required: &["text", "uri"],
                             declared: &["_meta", "mimeType", "text", "uri"],
                         },
                         __rt::Shape {
+                            deciding: &["blob"],
                             required: &["blob", "uri"],
                             declared: &["_meta", "blob", "mimeType", "uri"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <TextResourceContents as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EmbeddedResourceResource::Text)
                         }
                         1usize => {
-                            <BlobResourceContents as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EmbeddedResourceResource::Blob)
                         }
                         _ => continue,
@@ -2630,6 +2669,34 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl EmbeddedResourceResource {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(EmbeddedResourceResource::Text)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(EmbeddedResourceResource::Blob)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// The `EmptyResult` definition of the schema.
@@ -3485,52 +3552,49 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &[],
                             required: &["jsonrpc", "id", "method"],
                             declared: &["jsonrpc", "id", "method", "params"],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["jsonrpc", "method"],
                             declared: &["jsonrpc", "method", "params"],
                         },
                         __rt::Shape {
+                            deciding: &["result"],
                             required: &["jsonrpc", "id", "result"],
                             declared: &["jsonrpc", "id", "result"],
                         },
                         __rt::Shape {
+                            deciding: &["error"],
                             required: &["jsonrpc", "error", "id"],
                             declared: &["jsonrpc", "error", "id"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <JsonRpcRequest as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcMessage::Request)
                         }
                         1usize => {
-                            <JsonRpcNotification as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcMessage::Notification)
                         }
                         2usize => {
-                            <JsonRpcResponse as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcMessage::Response)
                         }
                         3usize => {
-                            <JsonRpcError as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcMessage::Error)
                         }
                         _ => continue,
@@ -3552,6 +3616,34 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl JsonRpcMessage {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("result", 2usize), ("error", 3usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    2usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(JsonRpcMessage::Response)
+                    }
+                    3usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(JsonRpcMessage::Error)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// A notification which does not expect a response.
@@ -5653,10 +5745,12 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["format", "maxLength", "minLength"],
                             required: &["type"],
                             declared: &[
                                 "type",
@@ -5668,6 +5762,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["maximum", "minimum"],
                             required: &["type"],
                             declared: &[
                                 "description",
@@ -5678,10 +5773,12 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["default"],
                             required: &["type"],
                             declared: &["type", "default", "description", "title"],
                         },
                         __rt::Shape {
+                            deciding: &["enum", "enumNames"],
                             required: &["type", "enum"],
                             declared: &[
                                 "type",
@@ -5692,30 +5789,24 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <StringSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::String)
                         }
                         1usize => {
-                            <NumberSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::Number)
                         }
                         2usize => {
-                            <BooleanSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::Boolean)
                         }
                         3usize => {
-                            <EnumSchema as __rt::serde::Deserialize>::deserialize(&value)
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::Enum)
                         }
                         _ => continue,
@@ -5737,6 +5828,54 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl PrimitiveSchemaDefinition {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(
+            map,
+            &[
+                ("format", 0usize),
+                ("maxLength", 0usize),
+                ("minLength", 0usize),
+                ("maximum", 1usize),
+                ("minimum", 1usize),
+                ("default", 2usize),
+                ("enum", 3usize),
+                ("enumNames", 3usize),
+            ],
+        )? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(PrimitiveSchemaDefinition::String)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(PrimitiveSchemaDefinition::Number)
+                    }
+                    2usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(PrimitiveSchemaDefinition::Boolean)
+                    }
+                    3usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(PrimitiveSchemaDefinition::Enum)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
@@ -6496,32 +6635,31 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["text"],
                             required: &["text", "uri"],
                             declared: &["_meta", "mimeType", "text", "uri"],
                         },
                         __rt::Shape {
+                            deciding: &["blob"],
                             required: &["blob", "uri"],
                             declared: &["_meta", "blob", "mimeType", "uri"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <TextResourceContents as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ReadResourceResultContentsItem::Text)
                         }
                         1usize => {
-                            <BlobResourceContents as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ReadResourceResultContentsItem::Blob)
                         }
                         _ => continue,
@@ -6543,6 +6681,34 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl ReadResourceResultContentsItem {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ReadResourceResultContentsItem::Text)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ReadResourceResultContentsItem::Blob)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// The `Request` definition of the schema.
@@ -8349,14 +8515,22 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &[],
                             required: &[],
                             declared: &["_meta"],
                         },
                         __rt::Shape {
+                            deciding: &[
+                                "capabilities",
+                                "instructions",
+                                "protocolVersion",
+                                "serverInfo",
+                            ],
                             required: &["capabilities", "protocolVersion", "serverInfo"],
                             declared: &[
                                 "_meta",
@@ -8367,30 +8541,37 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["resources"],
                             required: &["resources"],
                             declared: &["_meta", "nextCursor", "resources"],
                         },
                         __rt::Shape {
+                            deciding: &["resourceTemplates"],
                             required: &["resourceTemplates"],
                             declared: &["_meta", "nextCursor", "resourceTemplates"],
                         },
                         __rt::Shape {
+                            deciding: &["contents"],
                             required: &["contents"],
                             declared: &["_meta", "contents"],
                         },
                         __rt::Shape {
+                            deciding: &["prompts"],
                             required: &["prompts"],
                             declared: &["_meta", "nextCursor", "prompts"],
                         },
                         __rt::Shape {
+                            deciding: &["description", "messages"],
                             required: &["messages"],
                             declared: &["_meta", "description", "messages"],
                         },
                         __rt::Shape {
+                            deciding: &["tools"],
                             required: &["tools"],
                             declared: &["_meta", "nextCursor", "tools"],
                         },
                         __rt::Shape {
+                            deciding: &["content", "isError", "structuredContent"],
                             required: &["content"],
                             declared: &[
                                 "_meta",
@@ -8400,70 +8581,53 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["completion"],
                             required: &["completion"],
                             declared: &["_meta", "completion"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <Result as __rt::serde::Deserialize>::deserialize(&value)
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::Result)
                         }
                         1usize => {
-                            <InitializeResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::InitializeResult)
                         }
                         2usize => {
-                            <ListResourcesResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ListResourcesResult)
                         }
                         3usize => {
-                            <ListResourceTemplatesResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ListResourceTemplatesResult)
                         }
                         4usize => {
-                            <ReadResourceResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ReadResourceResult)
                         }
                         5usize => {
-                            <ListPromptsResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ListPromptsResult)
                         }
                         6usize => {
-                            <GetPromptResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::GetPromptResult)
                         }
                         7usize => {
-                            <ListToolsResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ListToolsResult)
                         }
                         8usize => {
-                            <CallToolResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::CallToolResult)
                         }
                         9usize => {
-                            <CompleteResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::CompleteResult)
                         }
                         _ => continue,
@@ -8485,6 +8649,81 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl ServerResult {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(
+            map,
+            &[
+                ("capabilities", 1usize),
+                ("instructions", 1usize),
+                ("protocolVersion", 1usize),
+                ("serverInfo", 1usize),
+                ("resources", 2usize),
+                ("resourceTemplates", 3usize),
+                ("contents", 4usize),
+                ("prompts", 5usize),
+                ("description", 6usize),
+                ("messages", 6usize),
+                ("tools", 7usize),
+                ("content", 8usize),
+                ("isError", 8usize),
+                ("structuredContent", 8usize),
+                ("completion", 9usize),
+            ],
+        )? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::InitializeResult)
+                    }
+                    2usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ListResourcesResult)
+                    }
+                    3usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ListResourceTemplatesResult)
+                    }
+                    4usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ReadResourceResult)
+                    }
+                    5usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ListPromptsResult)
+                    }
+                    6usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::GetPromptResult)
+                    }
+                    7usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ListToolsResult)
+                    }
+                    8usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::CallToolResult)
+                    }
+                    9usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::CompleteResult)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// A request from the client to the server, to enable or adjust logging.

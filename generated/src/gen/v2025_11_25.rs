@@ -1859,14 +1859,17 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &[],
                             required: &[],
                             declared: &["_meta"],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &[
                                 "createdAt",
                                 "lastUpdatedAt",
@@ -1886,10 +1889,12 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &[],
                             declared: &["_meta"],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &[
                                 "createdAt",
                                 "lastUpdatedAt",
@@ -1909,10 +1914,12 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["nextCursor", "tasks"],
                             required: &["tasks"],
                             declared: &["_meta", "nextCursor", "tasks"],
                         },
                         __rt::Shape {
+                            deciding: &["model", "role", "stopReason"],
                             required: &["content", "model", "role"],
                             declared: &[
                                 "_meta",
@@ -1923,62 +1930,50 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["roots"],
                             required: &["roots"],
                             declared: &["_meta", "roots"],
                         },
                         __rt::Shape {
+                            deciding: &["action"],
                             required: &["action"],
                             declared: &["_meta", "action", "content"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <Result as __rt::serde::Deserialize>::deserialize(&value)
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ClientResult::Result)
                         }
                         1usize => {
-                            <GetTaskResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ClientResult::GetTaskResult)
                         }
                         2usize => {
-                            <GetTaskPayloadResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ClientResult::GetTaskPayloadResult)
                         }
                         3usize => {
-                            <CancelTaskResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ClientResult::CancelTaskResult)
                         }
                         4usize => {
-                            <ListTasksResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ClientResult::ListTasksResult)
                         }
                         5usize => {
-                            <CreateMessageResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ClientResult::CreateMessageResult)
                         }
                         6usize => {
-                            <ListRootsResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ClientResult::ListRootsResult)
                         }
                         7usize => {
-                            <ElicitResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ClientResult::ElicitResult)
                         }
                         _ => continue,
@@ -2000,6 +1995,53 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl ClientResult {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(
+            map,
+            &[
+                ("nextCursor", 4usize),
+                ("tasks", 4usize),
+                ("model", 5usize),
+                ("role", 5usize),
+                ("stopReason", 5usize),
+                ("roots", 6usize),
+                ("action", 7usize),
+            ],
+        )? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    4usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ClientResult::ListTasksResult)
+                    }
+                    5usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ClientResult::CreateMessageResult)
+                    }
+                    6usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ClientResult::ListRootsResult)
+                    }
+                    7usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ClientResult::ElicitResult)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// A request from the client to the server, to ask for completion options.
@@ -4129,32 +4171,31 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["text"],
                             required: &["text", "uri"],
                             declared: &["_meta", "mimeType", "text", "uri"],
                         },
                         __rt::Shape {
+                            deciding: &["blob"],
                             required: &["blob", "uri"],
                             declared: &["_meta", "blob", "mimeType", "uri"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <TextResourceContents as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EmbeddedResourceResource::Text)
                         }
                         1usize => {
-                            <BlobResourceContents as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EmbeddedResourceResource::Blob)
                         }
                         _ => continue,
@@ -4176,6 +4217,34 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl EmbeddedResourceResource {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(EmbeddedResourceResource::Text)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(EmbeddedResourceResource::Blob)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// The `EmptyResult` definition of the schema.
@@ -4237,10 +4306,12 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "enum"],
                             declared: &[
                                 "type",
@@ -4251,6 +4322,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["oneOf"],
                             required: &["type", "oneOf"],
                             declared: &[
                                 "type",
@@ -4261,6 +4333,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "items"],
                             declared: &[
                                 "type",
@@ -4273,6 +4346,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "items"],
                             declared: &[
                                 "type",
@@ -4285,6 +4359,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["enumNames"],
                             required: &["type", "enum"],
                             declared: &[
                                 "type",
@@ -4296,38 +4371,28 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                             ],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <UntitledSingleSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EnumSchema::UntitledSingleSelect)
                         }
                         1usize => {
-                            <TitledSingleSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EnumSchema::TitledSingleSelect)
                         }
                         2usize => {
-                            <UntitledMultiSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EnumSchema::UntitledMultiSelect)
                         }
                         3usize => {
-                            <TitledMultiSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EnumSchema::TitledMultiSelect)
                         }
                         4usize => {
-                            <LegacyTitledEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(EnumSchema::LegacyTitled)
                         }
                         _ => continue,
@@ -4349,6 +4414,34 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl EnumSchema {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("oneOf", 1usize), ("enumNames", 4usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(EnumSchema::TitledSingleSelect)
+                    }
+                    4usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(EnumSchema::LegacyTitled)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// The `Error` definition of the schema.
@@ -5854,52 +5947,49 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &[],
                             required: &["jsonrpc", "id", "method"],
                             declared: &["jsonrpc", "id", "method", "params"],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["jsonrpc", "method"],
                             declared: &["jsonrpc", "method", "params"],
                         },
                         __rt::Shape {
+                            deciding: &["result"],
                             required: &["jsonrpc", "id", "result"],
                             declared: &["jsonrpc", "id", "result"],
                         },
                         __rt::Shape {
+                            deciding: &["error"],
                             required: &["jsonrpc", "error"],
                             declared: &["jsonrpc", "error", "id"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <JsonRpcRequest as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcMessage::Request)
                         }
                         1usize => {
-                            <JsonRpcNotification as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcMessage::Notification)
                         }
                         2usize => {
-                            <JsonRpcResultResponse as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcMessage::ResultResponse)
                         }
                         3usize => {
-                            <JsonRpcErrorResponse as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcMessage::ErrorResponse)
                         }
                         _ => continue,
@@ -5921,6 +6011,34 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl JsonRpcMessage {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("result", 2usize), ("error", 3usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    2usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(JsonRpcMessage::ResultResponse)
+                    }
+                    3usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(JsonRpcMessage::ErrorResponse)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// A notification which does not expect a response.
@@ -6094,32 +6212,31 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["result"],
                             required: &["jsonrpc", "id", "result"],
                             declared: &["jsonrpc", "id", "result"],
                         },
                         __rt::Shape {
+                            deciding: &["error"],
                             required: &["jsonrpc", "error"],
                             declared: &["jsonrpc", "error", "id"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <JsonRpcResultResponse as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcResponse::Result)
                         }
                         1usize => {
-                            <JsonRpcErrorResponse as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(JsonRpcResponse::Error)
                         }
                         _ => continue,
@@ -6141,6 +6258,34 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl JsonRpcResponse {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("result", 0usize), ("error", 1usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(JsonRpcResponse::Result)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(JsonRpcResponse::Error)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// A successful (non-error) response to a request.
@@ -7538,10 +7683,12 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "items"],
                             declared: &[
                                 "type",
@@ -7554,6 +7701,7 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "items"],
                             declared: &[
                                 "type",
@@ -7566,20 +7714,16 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                             ],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <UntitledMultiSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(MultiSelectEnumSchema::Untitled)
                         }
                         1usize => {
-                            <TitledMultiSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(MultiSelectEnumSchema::Titled)
                         }
                         _ => continue,
@@ -8192,10 +8336,12 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["format", "maxLength", "minLength"],
                             required: &["type"],
                             declared: &[
                                 "type",
@@ -8208,6 +8354,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["maximum", "minimum"],
                             required: &["type"],
                             declared: &[
                                 "default",
@@ -8219,10 +8366,12 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type"],
                             declared: &["type", "default", "description", "title"],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "enum"],
                             declared: &[
                                 "type",
@@ -8233,6 +8382,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["oneOf"],
                             required: &["type", "oneOf"],
                             declared: &[
                                 "type",
@@ -8243,6 +8393,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "items"],
                             declared: &[
                                 "type",
@@ -8255,6 +8406,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &["type", "items"],
                             declared: &[
                                 "type",
@@ -8267,6 +8419,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["enumNames"],
                             required: &["type", "enum"],
                             declared: &[
                                 "type",
@@ -8278,56 +8431,40 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             ],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <StringSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::String)
                         }
                         1usize => {
-                            <NumberSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::Number)
                         }
                         2usize => {
-                            <BooleanSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::Boolean)
                         }
                         3usize => {
-                            <UntitledSingleSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::UntitledSingleSelectEnum)
                         }
                         4usize => {
-                            <TitledSingleSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::TitledSingleSelectEnum)
                         }
                         5usize => {
-                            <UntitledMultiSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::UntitledMultiSelectEnum)
                         }
                         6usize => {
-                            <TitledMultiSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::TitledMultiSelectEnum)
                         }
                         7usize => {
-                            <LegacyTitledEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(PrimitiveSchemaDefinition::LegacyTitledEnum)
                         }
                         _ => continue,
@@ -8349,6 +8486,53 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl PrimitiveSchemaDefinition {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(
+            map,
+            &[
+                ("format", 0usize),
+                ("maxLength", 0usize),
+                ("minLength", 0usize),
+                ("maximum", 1usize),
+                ("minimum", 1usize),
+                ("oneOf", 4usize),
+                ("enumNames", 7usize),
+            ],
+        )? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(PrimitiveSchemaDefinition::String)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(PrimitiveSchemaDefinition::Number)
+                    }
+                    4usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(PrimitiveSchemaDefinition::TitledSingleSelectEnum)
+                    }
+                    7usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(PrimitiveSchemaDefinition::LegacyTitledEnum)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
@@ -9173,32 +9357,31 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["text"],
                             required: &["text", "uri"],
                             declared: &["_meta", "mimeType", "text", "uri"],
                         },
                         __rt::Shape {
+                            deciding: &["blob"],
                             required: &["blob", "uri"],
                             declared: &["_meta", "blob", "mimeType", "uri"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <TextResourceContents as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ReadResourceResultContentsItem::Text)
                         }
                         1usize => {
-                            <BlobResourceContents as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ReadResourceResultContentsItem::Blob)
                         }
                         _ => continue,
@@ -9220,6 +9403,34 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl ReadResourceResultContentsItem {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ReadResourceResultContentsItem::Text)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ReadResourceResultContentsItem::Blob)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// Metadata for associating messages with a task.
@@ -11538,14 +11749,22 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &[],
                             required: &[],
                             declared: &["_meta"],
                         },
                         __rt::Shape {
+                            deciding: &[
+                                "capabilities",
+                                "instructions",
+                                "protocolVersion",
+                                "serverInfo",
+                            ],
                             required: &["capabilities", "protocolVersion", "serverInfo"],
                             declared: &[
                                 "_meta",
@@ -11556,30 +11775,37 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["resources"],
                             required: &["resources"],
                             declared: &["_meta", "nextCursor", "resources"],
                         },
                         __rt::Shape {
+                            deciding: &["resourceTemplates"],
                             required: &["resourceTemplates"],
                             declared: &["_meta", "nextCursor", "resourceTemplates"],
                         },
                         __rt::Shape {
+                            deciding: &["contents"],
                             required: &["contents"],
                             declared: &["_meta", "contents"],
                         },
                         __rt::Shape {
+                            deciding: &["prompts"],
                             required: &["prompts"],
                             declared: &["_meta", "nextCursor", "prompts"],
                         },
                         __rt::Shape {
+                            deciding: &["description", "messages"],
                             required: &["messages"],
                             declared: &["_meta", "description", "messages"],
                         },
                         __rt::Shape {
+                            deciding: &["tools"],
                             required: &["tools"],
                             declared: &["_meta", "nextCursor", "tools"],
                         },
                         __rt::Shape {
+                            deciding: &["content", "isError", "structuredContent"],
                             required: &["content"],
                             declared: &[
                                 "_meta",
@@ -11589,6 +11815,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &[
                                 "createdAt",
                                 "lastUpdatedAt",
@@ -11608,10 +11835,12 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &[],
                             declared: &["_meta"],
                         },
                         __rt::Shape {
+                            deciding: &[],
                             required: &[
                                 "createdAt",
                                 "lastUpdatedAt",
@@ -11631,98 +11860,74 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["tasks"],
                             required: &["tasks"],
                             declared: &["_meta", "nextCursor", "tasks"],
                         },
                         __rt::Shape {
+                            deciding: &["completion"],
                             required: &["completion"],
                             declared: &["_meta", "completion"],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <Result as __rt::serde::Deserialize>::deserialize(&value)
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::Result)
                         }
                         1usize => {
-                            <InitializeResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::InitializeResult)
                         }
                         2usize => {
-                            <ListResourcesResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ListResourcesResult)
                         }
                         3usize => {
-                            <ListResourceTemplatesResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ListResourceTemplatesResult)
                         }
                         4usize => {
-                            <ReadResourceResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ReadResourceResult)
                         }
                         5usize => {
-                            <ListPromptsResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ListPromptsResult)
                         }
                         6usize => {
-                            <GetPromptResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::GetPromptResult)
                         }
                         7usize => {
-                            <ListToolsResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ListToolsResult)
                         }
                         8usize => {
-                            <CallToolResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::CallToolResult)
                         }
                         9usize => {
-                            <GetTaskResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::GetTaskResult)
                         }
                         10usize => {
-                            <GetTaskPayloadResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::GetTaskPayloadResult)
                         }
                         11usize => {
-                            <CancelTaskResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::CancelTaskResult)
                         }
                         12usize => {
-                            <ListTasksResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::ListTasksResult)
                         }
                         13usize => {
-                            <CompleteResult as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(ServerResult::CompleteResult)
                         }
                         _ => continue,
@@ -11744,6 +11949,86 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl ServerResult {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(
+            map,
+            &[
+                ("capabilities", 1usize),
+                ("instructions", 1usize),
+                ("protocolVersion", 1usize),
+                ("serverInfo", 1usize),
+                ("resources", 2usize),
+                ("resourceTemplates", 3usize),
+                ("contents", 4usize),
+                ("prompts", 5usize),
+                ("description", 6usize),
+                ("messages", 6usize),
+                ("tools", 7usize),
+                ("content", 8usize),
+                ("isError", 8usize),
+                ("structuredContent", 8usize),
+                ("tasks", 12usize),
+                ("completion", 13usize),
+            ],
+        )? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::InitializeResult)
+                    }
+                    2usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ListResourcesResult)
+                    }
+                    3usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ListResourceTemplatesResult)
+                    }
+                    4usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ReadResourceResult)
+                    }
+                    5usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ListPromptsResult)
+                    }
+                    6usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::GetPromptResult)
+                    }
+                    7usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ListToolsResult)
+                    }
+                    8usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::CallToolResult)
+                    }
+                    12usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::ListTasksResult)
+                    }
+                    13usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(ServerResult::CompleteResult)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// A request from the client to the server, to enable or adjust logging.
@@ -11958,10 +12243,12 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
+                let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
-                    map,
+                    object,
                     &[
                         __rt::Shape {
+                            deciding: &["enum"],
                             required: &["type", "enum"],
                             declared: &[
                                 "type",
@@ -11972,6 +12259,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                             ],
                         },
                         __rt::Shape {
+                            deciding: &["oneOf"],
                             required: &["type", "oneOf"],
                             declared: &[
                                 "type",
@@ -11982,20 +12270,16 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                             ],
                         },
                     ],
-                )?;
+                );
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
                         0usize => {
-                            <UntitledSingleSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(SingleSelectEnumSchema::Untitled)
                         }
                         1usize => {
-                            <TitledSingleSelectEnumSchema as __rt::serde::Deserialize>::deserialize(
-                                    &value,
-                                )
+                            __rt::serde::Deserialize::deserialize(&value)
                                 .map(SingleSelectEnumSchema::Titled)
                         }
                         _ => continue,
@@ -12017,6 +12301,34 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
             }
         }
         deserializer.deserialize_any(UnionVisitor)
+    }
+}
+impl SingleSelectEnumSchema {
+    /// Streams an object straight into the member its first deciding member
+    /// names, without buffering. `None` when no member decides. Unlike
+    /// `Deserialize`, it does not fall back to the other members when that one
+    /// fails: callers that hold the text retry with `Deserialize`.
+    #[doc(hidden)]
+    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<Option<Self>, M::Error> {
+        match __rt::decode_keyed(map, &[("enum", 0usize), ("oneOf", 1usize)])? {
+            __rt::Keyed::Found(index, rest) => {
+                match index {
+                    0usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(SingleSelectEnumSchema::Untitled)
+                    }
+                    1usize => {
+                        __rt::MapDecode::decode_map(rest, None)
+                            .map(SingleSelectEnumSchema::Titled)
+                    }
+                    _ => return ::core::result::Result::Ok(None),
+                }
+                    .map(Some)
+            }
+            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+        }
     }
 }
 /// The `StringSchema` definition of the schema.
