@@ -145,6 +145,7 @@ impl Config {
         let module = schema::load(&root, dialect).map_err(schema_err)?;
         let options = EmitOptions {
             registry_feature: self.registry_feature.clone(),
+            protocol_version: self.revision_name.clone(),
         };
         Ok(emit::emit(&module, &options))
     }

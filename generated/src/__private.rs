@@ -14,6 +14,8 @@ use serde_json::{Map, Value};
 pub use serde;
 pub use serde_json;
 
+pub use crate::jsonrpc;
+
 /// A map key, borrowed from the input when the input allows it.
 #[derive(Debug)]
 pub struct Key<'de>(pub Cow<'de, str>);

@@ -20,6 +20,8 @@ extern crate self as mcp_schema;
 
 #[doc(hidden)]
 pub mod __private;
+pub mod jsonrpc;
+mod spec_rules;
 
 #[cfg(feature = "v2024_11_05")]
 #[rustfmt::skip]

@@ -23,9 +23,9 @@ fn request_unions_dispatch_on_method() {
     let ClientRequest::CallTool(call) = req else {
         panic!("tools/call must be CallTool, got {req:?}")
     };
-    assert_eq!(call.params.name, "add");
+    assert_eq!(call.name, "add");
     assert_eq!(
-        call.params.arguments.as_ref().and_then(|a| a.get("a")),
+        call.arguments.as_ref().and_then(|a| a.get("a")),
         Some(&json!(1))
     );
     let (req, _) = roundtrip::<ClientRequest>(json!({"method": "ping"}));
@@ -48,8 +48,7 @@ fn unknown_tag_and_missing_tag_are_errors() {
     let err = serde_json::from_value::<ClientRequest>(json!({"method": "tools/explode"}))
         .expect_err("unknown method");
     assert!(
-        err.to_string()
-            .contains("unknown `method` \"tools/explode\""),
+        err.to_string().contains("unknown method `tools/explode`"),
         "{err}"
     );
     let err =

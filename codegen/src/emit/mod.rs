@@ -6,6 +6,7 @@
 //! logic lives in `mcp_schema::__private`, so each type emits only its own member list.
 
 mod docs;
+mod messages;
 mod types;
 
 use proc_macro2::{Ident, Span, TokenStream};
@@ -19,6 +20,8 @@ pub struct EmitOptions {
     /// Emit `__roundtrip(name, json)` behind `#[cfg(feature = "<this>")]`, used by the tests to
     /// decode an instance as the definition a string names.
     pub registry_feature: Option<String>,
+    /// The value of the generated `PROTOCOL_VERSION` constant (none without it).
+    pub protocol_version: Option<String>,
 }
 
 /// Renders a module's items to formatted Rust source (the file body, without header).
@@ -32,6 +35,10 @@ pub fn emit(module: &Module, options: &EmitOptions) -> String {
         .registry_feature
         .as_deref()
         .map(|feature| registry(module, feature));
+    let message_layer = module
+        .messages
+        .as_ref()
+        .map(|m| messages::emit_messages(module, &std, m, options.protocol_version.as_deref()));
     let file = quote! {
         // The unions mirror the schema's; boxing their large members would cost an allocation
         // on every decode.
@@ -41,6 +48,7 @@ pub fn emit(module: &Module, options: &EmitOptions) -> String {
         use ::mcp_schema::__private as __rt;
 
         #(#items)*
+        #message_layer
         #registry
     };
     match syn::parse2::<syn::File>(file) {
@@ -75,6 +83,9 @@ pub fn assemble(header: &str, module_doc: Option<&str>, body: &str) -> String {
 fn registry(module: &Module, feature: &str) -> TokenStream {
     let arms = module.types.iter().filter_map(|t| {
         let schema_name = t.schema_name.as_ref()?;
+        if matches!(t.kind, crate::ir::TypeKind::Calls(_)) {
+            return None;
+        }
         let ty = ident(&t.name);
         Some(quote!(#schema_name => roundtrip::<#ty>(json),))
     });

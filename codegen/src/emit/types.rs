@@ -25,6 +25,7 @@ pub(super) fn emit_type(module: &Module, std: &Std, t: &TypeDef) -> TokenStream 
         TypeKind::Struct(s) => emit_struct(std, &t.name, head, s),
         TypeKind::StringEnum(values) => emit_string_enum(std, &t.name, head, values),
         TypeKind::Union(u) => emit_union(module, std, &t.name, head, u),
+        TypeKind::Calls(set) => super::messages::emit_calls(std, &t.name, head, set),
         TypeKind::Alias(ty) => {
             let name = ident(&t.name);
             let ty = type_tokens(std, ty);
@@ -121,7 +122,10 @@ fn emit_struct(std: &Std, name: &str, head: TokenStream, s: &Struct) -> TokenStr
         let doc = format!(" The value of the constant member `{}`.", c.json_name);
         match &c.value {
             ConstValue::String(v) => quote!(#[doc = #doc] pub const #cname: &'static str = #v;),
-            ConstValue::Integer(v) => quote!(#[doc = #doc] pub const #cname: i64 = #v;),
+            ConstValue::Integer(v) => {
+                let v = proc_macro2::Literal::i64_unsuffixed(*v);
+                quote!(#[doc = #doc] pub const #cname: i64 = #v;)
+            }
             ConstValue::Bool(v) => quote!(#[doc = #doc] pub const #cname: bool = #v;),
         }
     });
@@ -215,7 +219,9 @@ fn emit_struct(std: &Std, name: &str, head: TokenStream, s: &Struct) -> TokenStr
         let field = ident(&f.rust_name);
         let local = local(&f.rust_name);
         let key = &f.json_name;
-        if f.required {
+        if let Some(default) = &f.default_when_absent {
+            quote!(#field: #local.unwrap_or_else(|| #default.into()),)
+        } else if f.required {
             quote!(#field: __rt::required(#local, #key)?,)
         } else {
             quote!(#field: #local,)

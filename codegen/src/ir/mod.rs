@@ -15,6 +15,8 @@ pub struct Module {
     /// The named types, in a deterministic order: each definition in schema order, followed by
     /// the inline types named after it.
     pub types: Vec<TypeDef>,
+    /// The message layer derived from the schema's direction unions, when it has them.
+    pub messages: Option<Messages>,
 }
 
 impl Module {
@@ -57,6 +59,74 @@ pub enum TypeKind {
     Union(Union),
     /// Another name for a type expression.
     Alias(TypeExpr),
+    /// The requests or notifications of one direction, by method (`ClientRequest`).
+    Calls(CallSet),
+}
+
+/// The requests or notifications one side sends: the schema's `ClientRequest`, … unions, as
+/// enums of params types dispatched on `method`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallSet {
+    /// Requests (answered with a result) or notifications.
+    pub kind: CallKind,
+    /// One per member of the schema's union.
+    pub calls: Vec<Call>,
+}
+
+/// Requests or notifications.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CallKind {
+    /// Carry an `id` and get a response.
+    Request,
+    /// Carry no `id`.
+    Notification,
+}
+
+/// One method.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// The method name (`tools/call`).
+    pub method: String,
+    /// The enum variant (`CallTool`).
+    pub variant: String,
+    /// The schema's type for the whole request (`CallToolRequest`).
+    pub message_type: String,
+    /// The params type, if the method has params.
+    pub params: Option<TypeExpr>,
+    /// Whether `params` is required.
+    pub params_required: bool,
+    /// For a request: the type of the result of a successful response.
+    pub result: Option<TypeExpr>,
+}
+
+/// The message layer of a revision.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Messages {
+    /// `ClientMessage` and `ServerMessage`.
+    pub directions: Vec<DirectionModel>,
+    /// The `id` type (`RequestId`).
+    pub id: TypeExpr,
+    /// The `error` type of error responses.
+    pub error: TypeExpr,
+    /// Error codes the schema defines as constants: (definition name, code).
+    pub error_codes: Vec<(String, i64)>,
+}
+
+/// Everything one side sends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DirectionModel {
+    /// `ClientMessage` / `ServerMessage`.
+    pub name: String,
+    /// `Client` / `Server`.
+    pub side: String,
+    /// The call set of its requests (`None`: it sends none in this revision).
+    pub requests: Option<String>,
+    /// The call set of its notifications.
+    pub notifications: Option<String>,
+    /// Its result type (`ClientResult`).
+    pub results: TypeExpr,
+    /// Whether it answers requests of the other side.
+    pub responds: bool,
 }
 
 /// An object type with declared members.
@@ -112,6 +182,9 @@ pub struct Field {
     pub implied_const: Option<ImpliedConst>,
     /// Whether the field must be boxed to break a cycle of directly nested structs.
     pub boxed: bool,
+    /// A value the spec says an absent required member has (2026-07-28: a result without
+    /// `resultType` is `"complete"`): decoding fills it in, encoding always writes it.
+    pub default_when_absent: Option<String>,
 }
 
 /// The one value of an optional constant member, and the Rust path of that value.

@@ -5,6 +5,7 @@
 //! keyword the types do not enforce (see [`VALIDATION_ONLY`]), or refused with the JSON pointer
 //! of the schema that uses it. Nothing is skipped silently and nothing panics.
 
+mod messages;
 mod unions;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -175,9 +176,12 @@ pub fn load(root: &Value, dialect: Dialect) -> Result<Module, SchemaError> {
     }
     let mut module = Module {
         types: loader.types,
+        messages: None,
     };
     check_alias_cycles(&module)?;
     unions::finalize(&mut module)?;
+    messages::derive(&mut module)?;
+    spec_rules(&mut module);
     mark_boxed_fields(&mut module);
     Ok(module)
 }
@@ -659,6 +663,7 @@ impl<'a> Loader<'a> {
                         required: false,
                         implied_const: Some(ImpliedConst { value: s, variant }),
                         boxed: false,
+                        default_when_absent: None,
                     });
                     continue;
                 }
@@ -673,6 +678,7 @@ impl<'a> Loader<'a> {
                 required: is_required,
                 implied_const: None,
                 boxed: false,
+                default_when_absent: None,
             });
         }
         let additional = match obj.get("additionalProperties") {
@@ -1027,6 +1033,22 @@ fn refine(a: &Value, b: &Value) -> Option<Value> {
     Some(Value::Object(out))
 }
 
+/// Rules the spec states in prose that the schema cannot express.
+fn spec_rules(module: &mut Module) {
+    for t in &mut module.types {
+        if let TypeKind::Struct(s) = &mut t.kind {
+            for f in &mut s.fields {
+                // 2026-07-28, `Result.resultType`: "when a client receives a result from a server
+                // implementing an earlier protocol version (which does not include `resultType`),
+                // the client MUST treat the absent field as "complete"".
+                if f.json_name == "resultType" && f.required && f.ty == TypeExpr::String {
+                    f.default_when_absent = Some("complete".to_owned());
+                }
+            }
+        }
+    }
+}
+
 /// `type A = B; type B = A;` does not compile: refuse alias cycles with the pointer.
 fn check_alias_cycles(module: &Module) -> Result<(), SchemaError> {
     let aliases: HashMap<&str, &TypeDef> = module
@@ -1085,7 +1107,7 @@ fn mark_boxed_fields(module: &mut Module) {
                     .map(str::to_owned)
                     .collect(),
                 TypeKind::Alias(ty) => direct_target(ty).map(str::to_owned).into_iter().collect(),
-                TypeKind::StringEnum(_) => Vec::new(),
+                TypeKind::StringEnum(_) | TypeKind::Calls(_) => Vec::new(),
             };
             (t.name.clone(), targets)
         })

@@ -103,7 +103,7 @@ fn kinds_inner(
                 return BTreeSet::new();
             }
             let out = match module.get(name).map(|t| &t.kind) {
-                Some(TypeKind::Struct(_)) => [Object].into(),
+                Some(TypeKind::Struct(_) | TypeKind::Calls(_)) => [Object].into(),
                 Some(TypeKind::StringEnum(_)) => [String].into(),
                 Some(TypeKind::Alias(inner)) => kinds_inner(module, inner, visiting),
                 Some(TypeKind::Union(u)) => u

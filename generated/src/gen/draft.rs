@@ -434,7 +434,7 @@ impl<'de> __rt::MapDecode<'de> for CacheableResult {
         ::core::result::Result::Ok(Self {
             meta: f_meta,
             cache_scope: __rt::required(f_cache_scope, "cacheScope")?,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             ttl_ms: __rt::required(f_ttl_ms, "ttlMs")?,
             extra,
         })
@@ -745,7 +745,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
             meta: f_meta,
             content: __rt::required(f_content, "content")?,
             is_error: f_is_error,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             structured_content: f_structured_content,
             extra,
         })
@@ -1274,237 +1274,202 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesSampling {
 ///
 /// This notification indicates that the result will be unused, so any associated processing SHOULD cease.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ClientNotification {
-    /// The `params` member.
-    pub params: CancelledNotificationParams,
-    /// Members the schema does not declare, kept so that a round trip loses nothing.
-    pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+pub enum ClientNotification {
+    /// `notifications/cancelled`: [`ClientNotification`].
+    Cancelled(CancelledNotificationParams),
 }
 impl ClientNotification {
-    /// The value of the constant member `jsonrpc`.
-    pub const JSONRPC: &'static str = "2.0";
-    /// The value of the constant member `method`.
-    pub const METHOD: &'static str = "notifications/cancelled";
+    /// Every method, in schema order.
+    pub const METHODS: &'static [&'static str] = &["notifications/cancelled"];
+    /// The method name on the wire.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Cancelled(_) => "notifications/cancelled",
+        }
+    }
+}
+impl __rt::jsonrpc::Calls for ClientNotification {
+    fn has_method(method: &str) -> bool {
+        matches!(method, "notifications/cancelled")
+    }
+    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> ::core::result::Result<Self, D::Error> {
+        match method {
+            "notifications/cancelled" => {
+                __rt::jsonrpc::required_params(params).map(Self::Cancelled)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    __rt::serde::de::Error::custom(
+                        ::core::format_args!("unknown notification method `{method}`"),
+                    ),
+                )
+            }
+        }
+    }
+    fn method(&self) -> &'static str {
+        ClientNotification::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Cancelled(params) => map.serialize_entry("params", params),
+        }
+    }
 }
 impl __rt::serde::Serialize for ClientNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        let mut map = __rt::begin_map(serializer)?;
-        __rt::entry(&mut map, "jsonrpc", &Self::JSONRPC)?;
-        __rt::entry(&mut map, "method", &Self::METHOD)?;
-        __rt::entry(&mut map, "params", &self.params)?;
-        __rt::serialize_extra(&mut map, &self.extra, &["jsonrpc", "method", "params"])?;
-        __rt::end_map(map)
+        __rt::jsonrpc::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::deserialize_struct(deserializer, "ClientNotification")
-    }
-}
-impl<'de> __rt::MapDecode<'de> for ClientNotification {
-    fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
-        mut map: A,
-        consumed: Option<&str>,
-    ) -> ::core::result::Result<Self, A::Error> {
-        let mut seen_jsonrpc = consumed == Some("jsonrpc");
-        let mut seen_method = consumed == Some("method");
-        let mut f_params = None;
-        let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
-                }
-                "method" => {
-                    __rt::const_str(
-                        &mut map,
-                        &mut seen_method,
-                        "method",
-                        "notifications/cancelled",
-                    )?
-                }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
-            }
-        }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        __rt::jsonrpc::deserialize_call(deserializer)
     }
 }
 /// The `ClientRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
-    /// A [`DiscoverRequest`].
-    Discover(DiscoverRequest),
-    /// A [`ListResourcesRequest`].
-    ListResources(ListResourcesRequest),
-    /// A [`ListResourceTemplatesRequest`].
-    ListResourceTemplates(ListResourceTemplatesRequest),
-    /// A [`ReadResourceRequest`].
-    ReadResource(ReadResourceRequest),
-    /// A [`SubscriptionsListenRequest`].
-    SubscriptionsListen(SubscriptionsListenRequest),
-    /// A [`ListPromptsRequest`].
-    ListPrompts(ListPromptsRequest),
-    /// A [`GetPromptRequest`].
-    GetPrompt(GetPromptRequest),
-    /// A [`ListToolsRequest`].
-    ListTools(ListToolsRequest),
-    /// A [`CallToolRequest`].
-    CallTool(CallToolRequest),
-    /// A [`CompleteRequest`].
-    Complete(CompleteRequest),
+    /// `server/discover`: [`DiscoverRequest`].
+    Discover(RequestParams),
+    /// `resources/list`: [`ListResourcesRequest`].
+    ListResources(PaginatedRequestParams),
+    /// `resources/templates/list`: [`ListResourceTemplatesRequest`].
+    ListResourceTemplates(PaginatedRequestParams),
+    /// `resources/read`: [`ReadResourceRequest`].
+    ReadResource(ReadResourceRequestParams),
+    /// `subscriptions/listen`: [`SubscriptionsListenRequest`].
+    SubscriptionsListen(SubscriptionsListenRequestParams),
+    /// `prompts/list`: [`ListPromptsRequest`].
+    ListPrompts(PaginatedRequestParams),
+    /// `prompts/get`: [`GetPromptRequest`].
+    GetPrompt(GetPromptRequestParams),
+    /// `tools/list`: [`ListToolsRequest`].
+    ListTools(PaginatedRequestParams),
+    /// `tools/call`: [`CallToolRequest`].
+    CallTool(CallToolRequestParams),
+    /// `completion/complete`: [`CompleteRequest`].
+    Complete(CompleteRequestParams),
+}
+impl ClientRequest {
+    /// Every method, in schema order.
+    pub const METHODS: &'static [&'static str] = &[
+        "server/discover",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "subscriptions/listen",
+        "prompts/list",
+        "prompts/get",
+        "tools/list",
+        "tools/call",
+        "completion/complete",
+    ];
+    /// The method name on the wire.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Discover(_) => "server/discover",
+            Self::ListResources(_) => "resources/list",
+            Self::ListResourceTemplates(_) => "resources/templates/list",
+            Self::ReadResource(_) => "resources/read",
+            Self::SubscriptionsListen(_) => "subscriptions/listen",
+            Self::ListPrompts(_) => "prompts/list",
+            Self::GetPrompt(_) => "prompts/get",
+            Self::ListTools(_) => "tools/list",
+            Self::CallTool(_) => "tools/call",
+            Self::Complete(_) => "completion/complete",
+        }
+    }
+}
+impl __rt::jsonrpc::Calls for ClientRequest {
+    fn has_method(method: &str) -> bool {
+        matches!(
+            method, "server/discover" | "resources/list" | "resources/templates/list" |
+            "resources/read" | "subscriptions/listen" | "prompts/list" | "prompts/get" |
+            "tools/list" | "tools/call" | "completion/complete"
+        )
+    }
+    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> ::core::result::Result<Self, D::Error> {
+        match method {
+            "server/discover" => {
+                __rt::jsonrpc::required_params(params).map(Self::Discover)
+            }
+            "resources/list" => {
+                __rt::jsonrpc::required_params(params).map(Self::ListResources)
+            }
+            "resources/templates/list" => {
+                __rt::jsonrpc::required_params(params).map(Self::ListResourceTemplates)
+            }
+            "resources/read" => {
+                __rt::jsonrpc::required_params(params).map(Self::ReadResource)
+            }
+            "subscriptions/listen" => {
+                __rt::jsonrpc::required_params(params).map(Self::SubscriptionsListen)
+            }
+            "prompts/list" => {
+                __rt::jsonrpc::required_params(params).map(Self::ListPrompts)
+            }
+            "prompts/get" => __rt::jsonrpc::required_params(params).map(Self::GetPrompt),
+            "tools/list" => __rt::jsonrpc::required_params(params).map(Self::ListTools),
+            "tools/call" => __rt::jsonrpc::required_params(params).map(Self::CallTool),
+            "completion/complete" => {
+                __rt::jsonrpc::required_params(params).map(Self::Complete)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    __rt::serde::de::Error::custom(
+                        ::core::format_args!("unknown request method `{method}`"),
+                    ),
+                )
+            }
+        }
+    }
+    fn method(&self) -> &'static str {
+        ClientRequest::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Discover(params) => map.serialize_entry("params", params),
+            Self::ListResources(params) => map.serialize_entry("params", params),
+            Self::ListResourceTemplates(params) => map.serialize_entry("params", params),
+            Self::ReadResource(params) => map.serialize_entry("params", params),
+            Self::SubscriptionsListen(params) => map.serialize_entry("params", params),
+            Self::ListPrompts(params) => map.serialize_entry("params", params),
+            Self::GetPrompt(params) => map.serialize_entry("params", params),
+            Self::ListTools(params) => map.serialize_entry("params", params),
+            Self::CallTool(params) => map.serialize_entry("params", params),
+            Self::Complete(params) => map.serialize_entry("params", params),
+        }
+    }
 }
 impl __rt::serde::Serialize for ClientRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Discover(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::ListResources(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListResourceTemplates(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ReadResource(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::SubscriptionsListen(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListPrompts(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::GetPrompt(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListTools(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::CallTool(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::Complete(value) => __rt::serde::Serialize::serialize(value, serializer),
-        }
+        __rt::jsonrpc::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        struct UnionVisitor;
-        impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
-            type Value = ClientRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str(
-                    "a value of ClientRequest: Discover | ListResources | ListResourceTemplates | ReadResource | SubscriptionsListen | ListPrompts | GetPrompt | ListTools | CallTool | Complete",
-                )
-            }
-            fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
-                self,
-                map: M,
-            ) -> ::core::result::Result<Self::Value, M::Error> {
-                __rt::decode_tagged(
-                    map,
-                    "method",
-                    |tag, rest| match tag {
-                        Some("server/discover") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::Discover)
-                        }
-                        Some("resources/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ListResources)
-                        }
-                        Some("resources/templates/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ListResourceTemplates)
-                        }
-                        Some("resources/read") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ReadResource)
-                        }
-                        Some("subscriptions/listen") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::SubscriptionsListen)
-                        }
-                        Some("prompts/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ListPrompts)
-                        }
-                        Some("prompts/get") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::GetPrompt)
-                        }
-                        Some("tools/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ListTools)
-                        }
-                        Some("tools/call") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::CallTool)
-                        }
-                        Some("completion/complete") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::Complete)
-                        }
-                        None => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    None,
-                                    &[
-                                        "server/discover",
-                                        "resources/list",
-                                        "resources/templates/list",
-                                        "resources/read",
-                                        "subscriptions/listen",
-                                        "prompts/list",
-                                        "prompts/get",
-                                        "tools/list",
-                                        "tools/call",
-                                        "completion/complete",
-                                    ],
-                                ),
-                            )
-                        }
-                        Some(other) => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    Some(other),
-                                    &[
-                                        "server/discover",
-                                        "resources/list",
-                                        "resources/templates/list",
-                                        "resources/read",
-                                        "subscriptions/listen",
-                                        "prompts/list",
-                                        "prompts/get",
-                                        "tools/list",
-                                        "tools/call",
-                                        "completion/complete",
-                                    ],
-                                ),
-                            )
-                        }
-                    },
-                )
-            }
-        }
-        deserializer.deserialize_any(UnionVisitor)
+        __rt::jsonrpc::deserialize_call(deserializer)
     }
 }
 /// Common result fields.
@@ -1889,7 +1854,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResult {
         ::core::result::Result::Ok(Self {
             meta: f_meta,
             completion: __rt::required(f_completion, "completion")?,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             extra,
         })
     }
@@ -2774,7 +2739,7 @@ impl<'de> __rt::MapDecode<'de> for DiscoverResult {
             cache_scope: __rt::required(f_cache_scope, "cacheScope")?,
             capabilities: __rt::required(f_capabilities, "capabilities")?,
             instructions: f_instructions,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             supported_versions: __rt::required(
                 f_supported_versions,
                 "supportedVersions",
@@ -4141,7 +4106,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResult {
             meta: f_meta,
             description: f_description,
             messages: __rt::required(f_messages, "messages")?,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             extra,
         })
     }
@@ -4414,7 +4379,7 @@ pub struct HeaderMismatchErrorError {
 }
 impl HeaderMismatchErrorError {
     /// The value of the constant member `code`.
-    pub const CODE: i64 = -32020i64;
+    pub const CODE: i64 = -32020;
 }
 impl __rt::serde::Serialize for HeaderMismatchErrorError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4994,7 +4959,7 @@ impl<'de> __rt::MapDecode<'de> for InputRequiredResult {
             meta: f_meta,
             input_requests: f_input_requests,
             request_state: f_request_state,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             extra,
         })
     }
@@ -5230,7 +5195,7 @@ pub struct InternalError {
 }
 impl InternalError {
     /// The value of the constant member `code`.
-    pub const CODE: i64 = -32603i64;
+    pub const CODE: i64 = -32603;
 }
 impl __rt::serde::Serialize for InternalError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5298,7 +5263,7 @@ pub struct InvalidParamsError {
 }
 impl InvalidParamsError {
     /// The value of the constant member `code`.
-    pub const CODE: i64 = -32602i64;
+    pub const CODE: i64 = -32602;
 }
 impl __rt::serde::Serialize for InvalidParamsError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5357,7 +5322,7 @@ pub struct InvalidRequestError {
 }
 impl InvalidRequestError {
     /// The value of the constant member `code`.
-    pub const CODE: i64 = -32600i64;
+    pub const CODE: i64 = -32600;
 }
 impl __rt::serde::Serialize for InvalidRequestError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6287,7 +6252,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResult {
             cache_scope: __rt::required(f_cache_scope, "cacheScope")?,
             next_cursor: f_next_cursor,
             prompts: __rt::required(f_prompts, "prompts")?,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             ttl_ms: __rt::required(f_ttl_ms, "ttlMs")?,
             extra,
         })
@@ -6606,7 +6571,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResult {
                 f_resource_templates,
                 "resourceTemplates",
             )?,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             ttl_ms: __rt::required(f_ttl_ms, "ttlMs")?,
             extra,
         })
@@ -6909,7 +6874,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResult {
             cache_scope: __rt::required(f_cache_scope, "cacheScope")?,
             next_cursor: f_next_cursor,
             resources: __rt::required(f_resources, "resources")?,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             ttl_ms: __rt::required(f_ttl_ms, "ttlMs")?,
             extra,
         })
@@ -7353,7 +7318,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsResult {
             meta: f_meta,
             cache_scope: __rt::required(f_cache_scope, "cacheScope")?,
             next_cursor: f_next_cursor,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             tools: __rt::required(f_tools, "tools")?,
             ttl_ms: __rt::required(f_ttl_ms, "ttlMs")?,
             extra,
@@ -7748,7 +7713,7 @@ pub struct MethodNotFoundError {
 }
 impl MethodNotFoundError {
     /// The value of the constant member `code`.
-    pub const CODE: i64 = -32601i64;
+    pub const CODE: i64 = -32601;
 }
 impl __rt::serde::Serialize for MethodNotFoundError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7870,7 +7835,7 @@ pub struct MissingRequiredClientCapabilityErrorError {
 }
 impl MissingRequiredClientCapabilityErrorError {
     /// The value of the constant member `code`.
-    pub const CODE: i64 = -32021i64;
+    pub const CODE: i64 = -32021;
 }
 impl __rt::serde::Serialize for MissingRequiredClientCapabilityErrorError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8715,7 +8680,7 @@ impl<'de> __rt::MapDecode<'de> for PaginatedResult {
         ::core::result::Result::Ok(Self {
             meta: f_meta,
             next_cursor: f_next_cursor,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             extra,
         })
     }
@@ -8732,7 +8697,7 @@ pub struct ParseError {
 }
 impl ParseError {
     /// The value of the constant member `code`.
-    pub const CODE: i64 = -32700i64;
+    pub const CODE: i64 = -32700;
 }
 impl __rt::serde::Serialize for ParseError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9842,7 +9807,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
             meta: f_meta,
             cache_scope: __rt::required(f_cache_scope, "cacheScope")?,
             contents: __rt::required(f_contents, "contents")?,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             ttl_ms: __rt::required(f_ttl_ms, "ttlMs")?,
             extra,
         })
@@ -11319,7 +11284,7 @@ impl<'de> __rt::MapDecode<'de> for Result {
         }
         ::core::result::Result::Ok(Self {
             meta: f_meta,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             extra,
         })
     }
@@ -12030,179 +11995,167 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTools {
 /// The `ServerNotification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
-    /// A [`CancelledNotification`].
-    Cancelled(CancelledNotification),
-    /// A [`ProgressNotification`].
-    Progress(ProgressNotification),
-    /// A [`ResourceListChangedNotification`].
-    ResourceListChanged(ResourceListChangedNotification),
-    /// A [`SubscriptionsAcknowledgedNotification`].
-    SubscriptionsAcknowledged(SubscriptionsAcknowledgedNotification),
-    /// A [`ResourceUpdatedNotification`].
-    ResourceUpdated(ResourceUpdatedNotification),
-    /// A [`PromptListChangedNotification`].
-    PromptListChanged(PromptListChangedNotification),
-    /// A [`ToolListChangedNotification`].
-    ToolListChanged(ToolListChangedNotification),
-    /// A [`LoggingMessageNotification`].
-    LoggingMessage(LoggingMessageNotification),
+    /// `notifications/cancelled`: [`CancelledNotification`].
+    Cancelled(CancelledNotificationParams),
+    /// `notifications/progress`: [`ProgressNotification`].
+    Progress(ProgressNotificationParams),
+    /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`].
+    ResourceListChanged(Option<NotificationParams>),
+    /// `notifications/subscriptions/acknowledged`: [`SubscriptionsAcknowledgedNotification`].
+    SubscriptionsAcknowledged(SubscriptionsAcknowledgedNotificationParams),
+    /// `notifications/resources/updated`: [`ResourceUpdatedNotification`].
+    ResourceUpdated(ResourceUpdatedNotificationParams),
+    /// `notifications/prompts/list_changed`: [`PromptListChangedNotification`].
+    PromptListChanged(Option<NotificationParams>),
+    /// `notifications/tools/list_changed`: [`ToolListChangedNotification`].
+    ToolListChanged(Option<NotificationParams>),
+    /// `notifications/message`: [`LoggingMessageNotification`].
+    LoggingMessage(LoggingMessageNotificationParams),
+}
+impl ServerNotification {
+    /// Every method, in schema order.
+    pub const METHODS: &'static [&'static str] = &[
+        "notifications/cancelled",
+        "notifications/progress",
+        "notifications/resources/list_changed",
+        "notifications/subscriptions/acknowledged",
+        "notifications/resources/updated",
+        "notifications/prompts/list_changed",
+        "notifications/tools/list_changed",
+        "notifications/message",
+    ];
+    /// The method name on the wire.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Cancelled(_) => "notifications/cancelled",
+            Self::Progress(_) => "notifications/progress",
+            Self::ResourceListChanged(_) => "notifications/resources/list_changed",
+            Self::SubscriptionsAcknowledged(_) => {
+                "notifications/subscriptions/acknowledged"
+            }
+            Self::ResourceUpdated(_) => "notifications/resources/updated",
+            Self::PromptListChanged(_) => "notifications/prompts/list_changed",
+            Self::ToolListChanged(_) => "notifications/tools/list_changed",
+            Self::LoggingMessage(_) => "notifications/message",
+        }
+    }
+}
+impl __rt::jsonrpc::Calls for ServerNotification {
+    fn has_method(method: &str) -> bool {
+        matches!(
+            method, "notifications/cancelled" | "notifications/progress" |
+            "notifications/resources/list_changed" |
+            "notifications/subscriptions/acknowledged" |
+            "notifications/resources/updated" | "notifications/prompts/list_changed" |
+            "notifications/tools/list_changed" | "notifications/message"
+        )
+    }
+    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> ::core::result::Result<Self, D::Error> {
+        match method {
+            "notifications/cancelled" => {
+                __rt::jsonrpc::required_params(params).map(Self::Cancelled)
+            }
+            "notifications/progress" => {
+                __rt::jsonrpc::required_params(params).map(Self::Progress)
+            }
+            "notifications/resources/list_changed" => {
+                __rt::jsonrpc::optional_params(params).map(Self::ResourceListChanged)
+            }
+            "notifications/subscriptions/acknowledged" => {
+                __rt::jsonrpc::required_params(params)
+                    .map(Self::SubscriptionsAcknowledged)
+            }
+            "notifications/resources/updated" => {
+                __rt::jsonrpc::required_params(params).map(Self::ResourceUpdated)
+            }
+            "notifications/prompts/list_changed" => {
+                __rt::jsonrpc::optional_params(params).map(Self::PromptListChanged)
+            }
+            "notifications/tools/list_changed" => {
+                __rt::jsonrpc::optional_params(params).map(Self::ToolListChanged)
+            }
+            "notifications/message" => {
+                __rt::jsonrpc::required_params(params).map(Self::LoggingMessage)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    __rt::serde::de::Error::custom(
+                        ::core::format_args!("unknown notification method `{method}`"),
+                    ),
+                )
+            }
+        }
+    }
+    fn method(&self) -> &'static str {
+        ServerNotification::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Cancelled(params) => map.serialize_entry("params", params),
+            Self::Progress(params) => map.serialize_entry("params", params),
+            Self::ResourceListChanged(params) => {
+                __rt::optional_entry(map, "params", params)
+            }
+            Self::SubscriptionsAcknowledged(params) => {
+                map.serialize_entry("params", params)
+            }
+            Self::ResourceUpdated(params) => map.serialize_entry("params", params),
+            Self::PromptListChanged(params) => {
+                __rt::optional_entry(map, "params", params)
+            }
+            Self::ToolListChanged(params) => __rt::optional_entry(map, "params", params),
+            Self::LoggingMessage(params) => map.serialize_entry("params", params),
+        }
+    }
 }
 impl __rt::serde::Serialize for ServerNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Cancelled(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Progress(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::ResourceListChanged(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::SubscriptionsAcknowledged(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ResourceUpdated(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::PromptListChanged(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ToolListChanged(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::LoggingMessage(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-        }
+        __rt::jsonrpc::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        struct UnionVisitor;
-        impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
-            type Value = ServerNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str(
-                    "a value of ServerNotification: Cancelled | Progress | ResourceListChanged | SubscriptionsAcknowledged | ResourceUpdated | PromptListChanged | ToolListChanged | LoggingMessage",
-                )
-            }
-            fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
-                self,
-                map: M,
-            ) -> ::core::result::Result<Self::Value, M::Error> {
-                __rt::decode_tagged(
-                    map,
-                    "method",
-                    |tag, rest| match tag {
-                        Some("notifications/cancelled") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::Cancelled)
-                        }
-                        Some("notifications/progress") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::Progress)
-                        }
-                        Some("notifications/resources/list_changed") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::ResourceListChanged)
-                        }
-                        Some("notifications/subscriptions/acknowledged") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::SubscriptionsAcknowledged)
-                        }
-                        Some("notifications/resources/updated") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::ResourceUpdated)
-                        }
-                        Some("notifications/prompts/list_changed") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::PromptListChanged)
-                        }
-                        Some("notifications/tools/list_changed") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::ToolListChanged)
-                        }
-                        Some("notifications/message") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::LoggingMessage)
-                        }
-                        None => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    None,
-                                    &[
-                                        "notifications/cancelled",
-                                        "notifications/progress",
-                                        "notifications/resources/list_changed",
-                                        "notifications/subscriptions/acknowledged",
-                                        "notifications/resources/updated",
-                                        "notifications/prompts/list_changed",
-                                        "notifications/tools/list_changed",
-                                        "notifications/message",
-                                    ],
-                                ),
-                            )
-                        }
-                        Some(other) => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    Some(other),
-                                    &[
-                                        "notifications/cancelled",
-                                        "notifications/progress",
-                                        "notifications/resources/list_changed",
-                                        "notifications/subscriptions/acknowledged",
-                                        "notifications/resources/updated",
-                                        "notifications/prompts/list_changed",
-                                        "notifications/tools/list_changed",
-                                        "notifications/message",
-                                    ],
-                                ),
-                            )
-                        }
-                    },
-                )
-            }
-        }
-        deserializer.deserialize_any(UnionVisitor)
+        __rt::jsonrpc::deserialize_call(deserializer)
     }
 }
 /// The `ServerResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// A [`Result`].
-    Result(Result),
+    Empty(Result),
     /// A [`InputRequiredResult`].
-    InputRequiredResult(InputRequiredResult),
+    InputRequired(InputRequiredResult),
     /// A [`DiscoverResult`].
-    DiscoverResult(DiscoverResult),
+    Discover(DiscoverResult),
     /// A [`ListResourcesResult`].
-    ListResourcesResult(ListResourcesResult),
+    ListResources(ListResourcesResult),
     /// A [`ListResourceTemplatesResult`].
-    ListResourceTemplatesResult(ListResourceTemplatesResult),
+    ListResourceTemplates(ListResourceTemplatesResult),
     /// A [`ReadResourceResult`].
-    ReadResourceResult(ReadResourceResult),
+    ReadResource(ReadResourceResult),
     /// A [`SubscriptionsListenResult`].
-    SubscriptionsListenResult(SubscriptionsListenResult),
+    SubscriptionsListen(SubscriptionsListenResult),
     /// A [`ListPromptsResult`].
-    ListPromptsResult(ListPromptsResult),
+    ListPrompts(ListPromptsResult),
     /// A [`GetPromptResult`].
-    GetPromptResult(GetPromptResult),
+    GetPrompt(GetPromptResult),
     /// A [`ListToolsResult`].
-    ListToolsResult(ListToolsResult),
+    ListTools(ListToolsResult),
     /// A [`CallToolResult`].
-    CallToolResult(CallToolResult),
+    CallTool(CallToolResult),
     /// A [`CompleteResult`].
-    CompleteResult(CompleteResult),
+    Complete(CompleteResult),
 }
 impl __rt::serde::Serialize for ServerResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -12210,40 +12163,34 @@ impl __rt::serde::Serialize for ServerResult {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::Result(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::InputRequiredResult(value) => {
+            Self::Empty(value) => __rt::serde::Serialize::serialize(value, serializer),
+            Self::InputRequired(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::DiscoverResult(value) => {
+            Self::Discover(value) => __rt::serde::Serialize::serialize(value, serializer),
+            Self::ListResources(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::ListResourcesResult(value) => {
+            Self::ListResourceTemplates(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::ListResourceTemplatesResult(value) => {
+            Self::ReadResource(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::ReadResourceResult(value) => {
+            Self::SubscriptionsListen(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::SubscriptionsListenResult(value) => {
+            Self::ListPrompts(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::ListPromptsResult(value) => {
+            Self::GetPrompt(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::GetPromptResult(value) => {
+            Self::ListTools(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::ListToolsResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::CallToolResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::CompleteResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
+            Self::CallTool(value) => __rt::serde::Serialize::serialize(value, serializer),
+            Self::Complete(value) => __rt::serde::Serialize::serialize(value, serializer),
         }
     }
 }
@@ -12259,7 +12206,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
                 f.write_str(
-                    "a value of ServerResult: Result | InputRequiredResult | DiscoverResult | ListResourcesResult | ListResourceTemplatesResult | ReadResourceResult | SubscriptionsListenResult | ListPromptsResult | GetPromptResult | ListToolsResult | CallToolResult | CompleteResult",
+                    "a value of ServerResult: Empty | InputRequired | Discover | ListResources | ListResourceTemplates | ReadResource | SubscriptionsListen | ListPrompts | GetPrompt | ListTools | CallTool | Complete",
                 )
             }
             fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
@@ -12410,51 +12357,51 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                     let attempt = match case {
                         0usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::Result)
+                                .map(ServerResult::Empty)
                         }
                         1usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::InputRequiredResult)
+                                .map(ServerResult::InputRequired)
                         }
                         2usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::DiscoverResult)
+                                .map(ServerResult::Discover)
                         }
                         3usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListResourcesResult)
+                                .map(ServerResult::ListResources)
                         }
                         4usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListResourceTemplatesResult)
+                                .map(ServerResult::ListResourceTemplates)
                         }
                         5usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ReadResourceResult)
+                                .map(ServerResult::ReadResource)
                         }
                         6usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::SubscriptionsListenResult)
+                                .map(ServerResult::SubscriptionsListen)
                         }
                         7usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListPromptsResult)
+                                .map(ServerResult::ListPrompts)
                         }
                         8usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::GetPromptResult)
+                                .map(ServerResult::GetPrompt)
                         }
                         9usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListToolsResult)
+                                .map(ServerResult::ListTools)
                         }
                         10usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::CallToolResult)
+                                .map(ServerResult::CallTool)
                         }
                         11usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::CompleteResult)
+                                .map(ServerResult::Complete)
                         }
                         _ => continue,
                     };
@@ -12511,43 +12458,43 @@ impl ServerResult {
                 match index {
                     1usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::InputRequiredResult)
+                            .map(ServerResult::InputRequired)
                     }
                     2usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::DiscoverResult)
+                            .map(ServerResult::Discover)
                     }
                     3usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ListResourcesResult)
+                            .map(ServerResult::ListResources)
                     }
                     4usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ListResourceTemplatesResult)
+                            .map(ServerResult::ListResourceTemplates)
                     }
                     5usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ReadResourceResult)
+                            .map(ServerResult::ReadResource)
                     }
                     7usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ListPromptsResult)
+                            .map(ServerResult::ListPrompts)
                     }
                     8usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::GetPromptResult)
+                            .map(ServerResult::GetPrompt)
                     }
                     9usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ListToolsResult)
+                            .map(ServerResult::ListTools)
                     }
                     10usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::CallToolResult)
+                            .map(ServerResult::CallTool)
                     }
                     11usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::CompleteResult)
+                            .map(ServerResult::Complete)
                     }
                     _ => return ::core::result::Result::Ok(None),
                 }
@@ -13280,7 +13227,7 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsListenResult {
         }
         ::core::result::Result::Ok(Self {
             meta: __rt::required(f_meta, "_meta")?,
-            result_type: __rt::required(f_result_type, "resultType")?,
+            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
             extra,
         })
     }
@@ -14682,7 +14629,7 @@ pub struct UnsupportedProtocolVersionErrorError {
 }
 impl UnsupportedProtocolVersionErrorError {
     /// The value of the constant member `code`.
-    pub const CODE: i64 = -32022i64;
+    pub const CODE: i64 = -32022;
 }
 impl __rt::serde::Serialize for UnsupportedProtocolVersionErrorError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -15003,6 +14950,274 @@ impl<'de> __rt::MapDecode<'de> for UntitledSingleSelectEnumSchema {
         })
     }
 }
+/// Every message a client sends: requests, notifications. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientMessage {
+    /// A request: answered with a response carrying the same `id`.
+    Request {
+        /// The request id.
+        id: RequestId,
+        /// The method and its params.
+        request: ClientRequest,
+    },
+    /// A notification: not answered.
+    Notification(ClientNotification),
+}
+impl ClientMessage {
+    /// Decodes a message from a parsed JSON value, with errors in JSON-RPC terms.
+    pub fn from_value(
+        value: __rt::serde_json::Value,
+    ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
+        __rt::jsonrpc::from_value(value)
+    }
+}
+impl ::core::str::FromStr for ClientMessage {
+    type Err = __rt::jsonrpc::DecodeError;
+    fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
+        __rt::jsonrpc::from_str(text)
+    }
+}
+impl __rt::serde::Serialize for ClientMessage {
+    fn serialize<S: __rt::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        __rt::jsonrpc::serialize(self, serializer)
+    }
+}
+impl<'de> __rt::serde::Deserialize<'de> for ClientMessage {
+    fn deserialize<D: __rt::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __rt::jsonrpc::deserialize(deserializer)
+    }
+}
+impl __rt::jsonrpc::Direction for ClientMessage {
+    type Id = RequestId;
+    type Request = ClientRequest;
+    type Notification = ClientNotification;
+    type Result = ClientResult;
+    type Error = Error;
+    const RESPONDS: bool = false;
+    fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
+        match parts {
+            __rt::jsonrpc::Parts::Request(id, request) => {
+                Some(Self::Request { id, request })
+            }
+            __rt::jsonrpc::Parts::Notification(n) => Some(Self::Notification(n)),
+            __rt::jsonrpc::Parts::Response(..) | __rt::jsonrpc::Parts::Error(..) => None,
+        }
+    }
+    fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+        match self {
+            Self::Request { id, request } => {
+                __rt::jsonrpc::PartsRef::Request(id, request)
+            }
+            Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),
+        }
+    }
+}
+impl __rt::jsonrpc::FastResult for Result {
+    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+        __rt::MapDecode::decode_map(map, None).map(Some)
+    }
+}
+/// Every message a server sends: requests, notifications, result responses and error responses. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerMessage {
+    /// A notification: not answered.
+    Notification(ServerNotification),
+    /// A successful response to a request of the other side.
+    Response {
+        /// The id of the request it answers.
+        id: RequestId,
+        /// The result; which result type is chosen by the members it carries.
+        result: ServerResult,
+    },
+    /// An error response (`id` is absent when the request's id could not be read).
+    Error {
+        /// The id of the request it answers.
+        id: Option<RequestId>,
+        /// The error.
+        error: Error,
+    },
+}
+impl ServerMessage {
+    /// Decodes a message from a parsed JSON value, with errors in JSON-RPC terms.
+    pub fn from_value(
+        value: __rt::serde_json::Value,
+    ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
+        __rt::jsonrpc::from_value(value)
+    }
+}
+impl ::core::str::FromStr for ServerMessage {
+    type Err = __rt::jsonrpc::DecodeError;
+    fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
+        __rt::jsonrpc::from_str(text)
+    }
+}
+impl __rt::serde::Serialize for ServerMessage {
+    fn serialize<S: __rt::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        __rt::jsonrpc::serialize(self, serializer)
+    }
+}
+impl<'de> __rt::serde::Deserialize<'de> for ServerMessage {
+    fn deserialize<D: __rt::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __rt::jsonrpc::deserialize(deserializer)
+    }
+}
+impl __rt::jsonrpc::Direction for ServerMessage {
+    type Id = RequestId;
+    type Request = __rt::jsonrpc::NoCalls;
+    type Notification = ServerNotification;
+    type Result = ServerResult;
+    type Error = Error;
+    const RESPONDS: bool = true;
+    fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
+        match parts {
+            __rt::jsonrpc::Parts::Request(_, never) => match never {}
+            __rt::jsonrpc::Parts::Notification(n) => Some(Self::Notification(n)),
+            __rt::jsonrpc::Parts::Response(id, result) => {
+                Some(Self::Response { id, result })
+            }
+            __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+        }
+    }
+    fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+        match self {
+            Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),
+            Self::Response { id, result } => {
+                __rt::jsonrpc::PartsRef::Response(id, result)
+            }
+            Self::Error { id, error } => {
+                __rt::jsonrpc::PartsRef::Error(id.as_ref(), error)
+            }
+        }
+    }
+}
+impl __rt::jsonrpc::FastResult for ServerResult {
+    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+        ServerResult::__decode_keyed(map)
+    }
+}
+impl __rt::jsonrpc::Request for DiscoverRequest {
+    const METHOD: &'static str = "server/discover";
+    type Params = RequestParams;
+    type Result = DiscoverResult;
+}
+impl __rt::jsonrpc::Request for ListResourcesRequest {
+    const METHOD: &'static str = "resources/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListResourcesResult;
+}
+impl __rt::jsonrpc::Request for ListResourceTemplatesRequest {
+    const METHOD: &'static str = "resources/templates/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListResourceTemplatesResult;
+}
+impl __rt::jsonrpc::Request for ReadResourceRequest {
+    const METHOD: &'static str = "resources/read";
+    type Params = ReadResourceRequestParams;
+    type Result = ReadResourceResultResponseResult;
+}
+impl __rt::jsonrpc::Request for SubscriptionsListenRequest {
+    const METHOD: &'static str = "subscriptions/listen";
+    type Params = SubscriptionsListenRequestParams;
+    type Result = SubscriptionsListenResult;
+}
+impl __rt::jsonrpc::Request for ListPromptsRequest {
+    const METHOD: &'static str = "prompts/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListPromptsResult;
+}
+impl __rt::jsonrpc::Request for GetPromptRequest {
+    const METHOD: &'static str = "prompts/get";
+    type Params = GetPromptRequestParams;
+    type Result = GetPromptResultResponseResult;
+}
+impl __rt::jsonrpc::Request for ListToolsRequest {
+    const METHOD: &'static str = "tools/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListToolsResult;
+}
+impl __rt::jsonrpc::Request for CallToolRequest {
+    const METHOD: &'static str = "tools/call";
+    type Params = CallToolRequestParams;
+    type Result = CallToolResultResponseResult;
+}
+impl __rt::jsonrpc::Request for CompleteRequest {
+    const METHOD: &'static str = "completion/complete";
+    type Params = CompleteRequestParams;
+    type Result = CompleteResult;
+}
+/// Method names.
+pub mod methods {
+    /// `notifications/cancelled`
+    pub const NOTIFICATIONS_CANCELLED: &str = "notifications/cancelled";
+    /// `server/discover`
+    pub const SERVER_DISCOVER: &str = "server/discover";
+    /// `resources/list`
+    pub const RESOURCES_LIST: &str = "resources/list";
+    /// `resources/templates/list`
+    pub const RESOURCES_TEMPLATES_LIST: &str = "resources/templates/list";
+    /// `resources/read`
+    pub const RESOURCES_READ: &str = "resources/read";
+    /// `subscriptions/listen`
+    pub const SUBSCRIPTIONS_LISTEN: &str = "subscriptions/listen";
+    /// `prompts/list`
+    pub const PROMPTS_LIST: &str = "prompts/list";
+    /// `prompts/get`
+    pub const PROMPTS_GET: &str = "prompts/get";
+    /// `tools/list`
+    pub const TOOLS_LIST: &str = "tools/list";
+    /// `tools/call`
+    pub const TOOLS_CALL: &str = "tools/call";
+    /// `completion/complete`
+    pub const COMPLETION_COMPLETE: &str = "completion/complete";
+    /// `notifications/progress`
+    pub const NOTIFICATIONS_PROGRESS: &str = "notifications/progress";
+    /// `notifications/resources/list_changed`
+    pub const NOTIFICATIONS_RESOURCES_LIST_CHANGED: &str = "notifications/resources/list_changed";
+    /// `notifications/subscriptions/acknowledged`
+    pub const NOTIFICATIONS_SUBSCRIPTIONS_ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
+    /// `notifications/resources/updated`
+    pub const NOTIFICATIONS_RESOURCES_UPDATED: &str = "notifications/resources/updated";
+    /// `notifications/prompts/list_changed`
+    pub const NOTIFICATIONS_PROMPTS_LIST_CHANGED: &str = "notifications/prompts/list_changed";
+    /// `notifications/tools/list_changed`
+    pub const NOTIFICATIONS_TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
+    /// `notifications/message`
+    pub const NOTIFICATIONS_MESSAGE: &str = "notifications/message";
+}
+/// Error codes this revision's schema defines (the JSON-RPC ones are in
+/// `mcp_schema::jsonrpc`).
+pub mod error_codes {
+    /// The code of `HeaderMismatchError`.
+    pub const HEADER_MISMATCH_ERROR: i64 = -32020;
+    /// The code of `InternalError`.
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// The code of `InvalidParamsError`.
+    pub const INVALID_PARAMS_ERROR: i64 = -32602;
+    /// The code of `InvalidRequestError`.
+    pub const INVALID_REQUEST_ERROR: i64 = -32600;
+    /// The code of `MethodNotFoundError`.
+    pub const METHOD_NOT_FOUND_ERROR: i64 = -32601;
+    /// The code of `MissingRequiredClientCapabilityError`.
+    pub const MISSING_REQUIRED_CLIENT_CAPABILITY_ERROR: i64 = -32021;
+    /// The code of `ParseError`.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// The code of `UnsupportedProtocolVersionError`.
+    pub const UNSUPPORTED_PROTOCOL_VERSION_ERROR: i64 = -32022;
+}
 /// Decodes `json` as the definition named `definition` (schema spelling) and encodes it
 /// again; `None` for an unknown name. For tests.
 #[doc(hidden)]
@@ -15036,8 +15251,6 @@ pub fn __roundtrip(
                 roundtrip::<CancelledNotificationParams>(json)
             }
             "ClientCapabilities" => roundtrip::<ClientCapabilities>(json),
-            "ClientNotification" => roundtrip::<ClientNotification>(json),
-            "ClientRequest" => roundtrip::<ClientRequest>(json),
             "ClientResult" => roundtrip::<ClientResult>(json),
             "CompleteRequest" => roundtrip::<CompleteRequest>(json),
             "CompleteRequestParams" => roundtrip::<CompleteRequestParams>(json),
@@ -15175,7 +15388,6 @@ pub fn __roundtrip(
                 roundtrip::<SamplingMessageContentBlock>(json)
             }
             "ServerCapabilities" => roundtrip::<ServerCapabilities>(json),
-            "ServerNotification" => roundtrip::<ServerNotification>(json),
             "ServerResult" => roundtrip::<ServerResult>(json),
             "SingleSelectEnumSchema" => roundtrip::<SingleSelectEnumSchema>(json),
             "StringSchema" => roundtrip::<StringSchema>(json),

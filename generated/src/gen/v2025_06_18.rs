@@ -788,317 +788,266 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesRoots {
 /// The `ClientNotification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
-    /// A [`CancelledNotification`].
-    Cancelled(CancelledNotification),
-    /// A [`InitializedNotification`].
-    Initialized(InitializedNotification),
-    /// A [`ProgressNotification`].
-    Progress(ProgressNotification),
-    /// A [`RootsListChangedNotification`].
-    RootsListChanged(RootsListChangedNotification),
+    /// `notifications/cancelled`: [`CancelledNotification`].
+    Cancelled(CancelledNotificationParams),
+    /// `notifications/initialized`: [`InitializedNotification`].
+    Initialized(Option<InitializedNotificationParams>),
+    /// `notifications/progress`: [`ProgressNotification`].
+    Progress(ProgressNotificationParams),
+    /// `notifications/roots/list_changed`: [`RootsListChangedNotification`].
+    RootsListChanged(Option<RootsListChangedNotificationParams>),
+}
+impl ClientNotification {
+    /// Every method, in schema order.
+    pub const METHODS: &'static [&'static str] = &[
+        "notifications/cancelled",
+        "notifications/initialized",
+        "notifications/progress",
+        "notifications/roots/list_changed",
+    ];
+    /// The method name on the wire.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Cancelled(_) => "notifications/cancelled",
+            Self::Initialized(_) => "notifications/initialized",
+            Self::Progress(_) => "notifications/progress",
+            Self::RootsListChanged(_) => "notifications/roots/list_changed",
+        }
+    }
+}
+impl __rt::jsonrpc::Calls for ClientNotification {
+    fn has_method(method: &str) -> bool {
+        matches!(
+            method, "notifications/cancelled" | "notifications/initialized" |
+            "notifications/progress" | "notifications/roots/list_changed"
+        )
+    }
+    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> ::core::result::Result<Self, D::Error> {
+        match method {
+            "notifications/cancelled" => {
+                __rt::jsonrpc::required_params(params).map(Self::Cancelled)
+            }
+            "notifications/initialized" => {
+                __rt::jsonrpc::optional_params(params).map(Self::Initialized)
+            }
+            "notifications/progress" => {
+                __rt::jsonrpc::required_params(params).map(Self::Progress)
+            }
+            "notifications/roots/list_changed" => {
+                __rt::jsonrpc::optional_params(params).map(Self::RootsListChanged)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    __rt::serde::de::Error::custom(
+                        ::core::format_args!("unknown notification method `{method}`"),
+                    ),
+                )
+            }
+        }
+    }
+    fn method(&self) -> &'static str {
+        ClientNotification::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Cancelled(params) => map.serialize_entry("params", params),
+            Self::Initialized(params) => __rt::optional_entry(map, "params", params),
+            Self::Progress(params) => map.serialize_entry("params", params),
+            Self::RootsListChanged(params) => __rt::optional_entry(map, "params", params),
+        }
+    }
 }
 impl __rt::serde::Serialize for ClientNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Cancelled(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Initialized(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Progress(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::RootsListChanged(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-        }
+        __rt::jsonrpc::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        struct UnionVisitor;
-        impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
-            type Value = ClientNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str(
-                    "a value of ClientNotification: Cancelled | Initialized | Progress | RootsListChanged",
-                )
-            }
-            fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
-                self,
-                map: M,
-            ) -> ::core::result::Result<Self::Value, M::Error> {
-                __rt::decode_tagged(
-                    map,
-                    "method",
-                    |tag, rest| match tag {
-                        Some("notifications/cancelled") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientNotification::Cancelled)
-                        }
-                        Some("notifications/initialized") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientNotification::Initialized)
-                        }
-                        Some("notifications/progress") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientNotification::Progress)
-                        }
-                        Some("notifications/roots/list_changed") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientNotification::RootsListChanged)
-                        }
-                        None => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    None,
-                                    &[
-                                        "notifications/cancelled",
-                                        "notifications/initialized",
-                                        "notifications/progress",
-                                        "notifications/roots/list_changed",
-                                    ],
-                                ),
-                            )
-                        }
-                        Some(other) => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    Some(other),
-                                    &[
-                                        "notifications/cancelled",
-                                        "notifications/initialized",
-                                        "notifications/progress",
-                                        "notifications/roots/list_changed",
-                                    ],
-                                ),
-                            )
-                        }
-                    },
-                )
-            }
-        }
-        deserializer.deserialize_any(UnionVisitor)
+        __rt::jsonrpc::deserialize_call(deserializer)
     }
 }
 /// The `ClientRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
-    /// A [`InitializeRequest`].
-    Initialize(InitializeRequest),
-    /// A [`PingRequest`].
-    Ping(PingRequest),
-    /// A [`ListResourcesRequest`].
-    ListResources(ListResourcesRequest),
-    /// A [`ListResourceTemplatesRequest`].
-    ListResourceTemplates(ListResourceTemplatesRequest),
-    /// A [`ReadResourceRequest`].
-    ReadResource(ReadResourceRequest),
-    /// A [`SubscribeRequest`].
-    Subscribe(SubscribeRequest),
-    /// A [`UnsubscribeRequest`].
-    Unsubscribe(UnsubscribeRequest),
-    /// A [`ListPromptsRequest`].
-    ListPrompts(ListPromptsRequest),
-    /// A [`GetPromptRequest`].
-    GetPrompt(GetPromptRequest),
-    /// A [`ListToolsRequest`].
-    ListTools(ListToolsRequest),
-    /// A [`CallToolRequest`].
-    CallTool(CallToolRequest),
-    /// A [`SetLevelRequest`].
-    SetLevel(SetLevelRequest),
-    /// A [`CompleteRequest`].
-    Complete(CompleteRequest),
+    /// `initialize`: [`InitializeRequest`].
+    Initialize(InitializeRequestParams),
+    /// `ping`: [`PingRequest`].
+    Ping(Option<PingRequestParams>),
+    /// `resources/list`: [`ListResourcesRequest`].
+    ListResources(Option<ListResourcesRequestParams>),
+    /// `resources/templates/list`: [`ListResourceTemplatesRequest`].
+    ListResourceTemplates(Option<ListResourceTemplatesRequestParams>),
+    /// `resources/read`: [`ReadResourceRequest`].
+    ReadResource(ReadResourceRequestParams),
+    /// `resources/subscribe`: [`SubscribeRequest`].
+    Subscribe(SubscribeRequestParams),
+    /// `resources/unsubscribe`: [`UnsubscribeRequest`].
+    Unsubscribe(UnsubscribeRequestParams),
+    /// `prompts/list`: [`ListPromptsRequest`].
+    ListPrompts(Option<ListPromptsRequestParams>),
+    /// `prompts/get`: [`GetPromptRequest`].
+    GetPrompt(GetPromptRequestParams),
+    /// `tools/list`: [`ListToolsRequest`].
+    ListTools(Option<ListToolsRequestParams>),
+    /// `tools/call`: [`CallToolRequest`].
+    CallTool(CallToolRequestParams),
+    /// `logging/setLevel`: [`SetLevelRequest`].
+    SetLevel(SetLevelRequestParams),
+    /// `completion/complete`: [`CompleteRequest`].
+    Complete(CompleteRequestParams),
+}
+impl ClientRequest {
+    /// Every method, in schema order.
+    pub const METHODS: &'static [&'static str] = &[
+        "initialize",
+        "ping",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "prompts/list",
+        "prompts/get",
+        "tools/list",
+        "tools/call",
+        "logging/setLevel",
+        "completion/complete",
+    ];
+    /// The method name on the wire.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Initialize(_) => "initialize",
+            Self::Ping(_) => "ping",
+            Self::ListResources(_) => "resources/list",
+            Self::ListResourceTemplates(_) => "resources/templates/list",
+            Self::ReadResource(_) => "resources/read",
+            Self::Subscribe(_) => "resources/subscribe",
+            Self::Unsubscribe(_) => "resources/unsubscribe",
+            Self::ListPrompts(_) => "prompts/list",
+            Self::GetPrompt(_) => "prompts/get",
+            Self::ListTools(_) => "tools/list",
+            Self::CallTool(_) => "tools/call",
+            Self::SetLevel(_) => "logging/setLevel",
+            Self::Complete(_) => "completion/complete",
+        }
+    }
+}
+impl __rt::jsonrpc::Calls for ClientRequest {
+    fn has_method(method: &str) -> bool {
+        matches!(
+            method, "initialize" | "ping" | "resources/list" | "resources/templates/list"
+            | "resources/read" | "resources/subscribe" | "resources/unsubscribe" |
+            "prompts/list" | "prompts/get" | "tools/list" | "tools/call" |
+            "logging/setLevel" | "completion/complete"
+        )
+    }
+    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> ::core::result::Result<Self, D::Error> {
+        match method {
+            "initialize" => __rt::jsonrpc::required_params(params).map(Self::Initialize),
+            "ping" => __rt::jsonrpc::optional_params(params).map(Self::Ping),
+            "resources/list" => {
+                __rt::jsonrpc::optional_params(params).map(Self::ListResources)
+            }
+            "resources/templates/list" => {
+                __rt::jsonrpc::optional_params(params).map(Self::ListResourceTemplates)
+            }
+            "resources/read" => {
+                __rt::jsonrpc::required_params(params).map(Self::ReadResource)
+            }
+            "resources/subscribe" => {
+                __rt::jsonrpc::required_params(params).map(Self::Subscribe)
+            }
+            "resources/unsubscribe" => {
+                __rt::jsonrpc::required_params(params).map(Self::Unsubscribe)
+            }
+            "prompts/list" => {
+                __rt::jsonrpc::optional_params(params).map(Self::ListPrompts)
+            }
+            "prompts/get" => __rt::jsonrpc::required_params(params).map(Self::GetPrompt),
+            "tools/list" => __rt::jsonrpc::optional_params(params).map(Self::ListTools),
+            "tools/call" => __rt::jsonrpc::required_params(params).map(Self::CallTool),
+            "logging/setLevel" => {
+                __rt::jsonrpc::required_params(params).map(Self::SetLevel)
+            }
+            "completion/complete" => {
+                __rt::jsonrpc::required_params(params).map(Self::Complete)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    __rt::serde::de::Error::custom(
+                        ::core::format_args!("unknown request method `{method}`"),
+                    ),
+                )
+            }
+        }
+    }
+    fn method(&self) -> &'static str {
+        ClientRequest::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Initialize(params) => map.serialize_entry("params", params),
+            Self::Ping(params) => __rt::optional_entry(map, "params", params),
+            Self::ListResources(params) => __rt::optional_entry(map, "params", params),
+            Self::ListResourceTemplates(params) => {
+                __rt::optional_entry(map, "params", params)
+            }
+            Self::ReadResource(params) => map.serialize_entry("params", params),
+            Self::Subscribe(params) => map.serialize_entry("params", params),
+            Self::Unsubscribe(params) => map.serialize_entry("params", params),
+            Self::ListPrompts(params) => __rt::optional_entry(map, "params", params),
+            Self::GetPrompt(params) => map.serialize_entry("params", params),
+            Self::ListTools(params) => __rt::optional_entry(map, "params", params),
+            Self::CallTool(params) => map.serialize_entry("params", params),
+            Self::SetLevel(params) => map.serialize_entry("params", params),
+            Self::Complete(params) => map.serialize_entry("params", params),
+        }
+    }
 }
 impl __rt::serde::Serialize for ClientRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Initialize(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Ping(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::ListResources(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListResourceTemplates(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ReadResource(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Subscribe(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Unsubscribe(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListPrompts(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::GetPrompt(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListTools(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::CallTool(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::SetLevel(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::Complete(value) => __rt::serde::Serialize::serialize(value, serializer),
-        }
+        __rt::jsonrpc::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        struct UnionVisitor;
-        impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
-            type Value = ClientRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str(
-                    "a value of ClientRequest: Initialize | Ping | ListResources | ListResourceTemplates | ReadResource | Subscribe | Unsubscribe | ListPrompts | GetPrompt | ListTools | CallTool | SetLevel | Complete",
-                )
-            }
-            fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
-                self,
-                map: M,
-            ) -> ::core::result::Result<Self::Value, M::Error> {
-                __rt::decode_tagged(
-                    map,
-                    "method",
-                    |tag, rest| match tag {
-                        Some("initialize") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::Initialize)
-                        }
-                        Some("ping") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::Ping)
-                        }
-                        Some("resources/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ListResources)
-                        }
-                        Some("resources/templates/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ListResourceTemplates)
-                        }
-                        Some("resources/read") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ReadResource)
-                        }
-                        Some("resources/subscribe") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::Subscribe)
-                        }
-                        Some("resources/unsubscribe") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::Unsubscribe)
-                        }
-                        Some("prompts/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ListPrompts)
-                        }
-                        Some("prompts/get") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::GetPrompt)
-                        }
-                        Some("tools/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ListTools)
-                        }
-                        Some("tools/call") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::CallTool)
-                        }
-                        Some("logging/setLevel") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::SetLevel)
-                        }
-                        Some("completion/complete") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::Complete)
-                        }
-                        None => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    None,
-                                    &[
-                                        "initialize",
-                                        "ping",
-                                        "resources/list",
-                                        "resources/templates/list",
-                                        "resources/read",
-                                        "resources/subscribe",
-                                        "resources/unsubscribe",
-                                        "prompts/list",
-                                        "prompts/get",
-                                        "tools/list",
-                                        "tools/call",
-                                        "logging/setLevel",
-                                        "completion/complete",
-                                    ],
-                                ),
-                            )
-                        }
-                        Some(other) => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    Some(other),
-                                    &[
-                                        "initialize",
-                                        "ping",
-                                        "resources/list",
-                                        "resources/templates/list",
-                                        "resources/read",
-                                        "resources/subscribe",
-                                        "resources/unsubscribe",
-                                        "prompts/list",
-                                        "prompts/get",
-                                        "tools/list",
-                                        "tools/call",
-                                        "logging/setLevel",
-                                        "completion/complete",
-                                    ],
-                                ),
-                            )
-                        }
-                    },
-                )
-            }
-        }
-        deserializer.deserialize_any(UnionVisitor)
+        __rt::jsonrpc::deserialize_call(deserializer)
     }
 }
 /// The `ClientResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
     /// A [`Result`].
-    Result(Result),
+    Empty(Result),
     /// A [`CreateMessageResult`].
-    CreateMessageResult(CreateMessageResult),
+    CreateMessage(CreateMessageResult),
     /// A [`ListRootsResult`].
-    ListRootsResult(ListRootsResult),
+    ListRoots(ListRootsResult),
     /// A [`ElicitResult`].
-    ElicitResult(ElicitResult),
+    Elicit(ElicitResult),
 }
 impl __rt::serde::Serialize for ClientResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1106,16 +1055,14 @@ impl __rt::serde::Serialize for ClientResult {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::Result(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::CreateMessageResult(value) => {
+            Self::Empty(value) => __rt::serde::Serialize::serialize(value, serializer),
+            Self::CreateMessage(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::ListRootsResult(value) => {
+            Self::ListRoots(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::ElicitResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
+            Self::Elicit(value) => __rt::serde::Serialize::serialize(value, serializer),
         }
     }
 }
@@ -1131,7 +1078,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
                 f.write_str(
-                    "a value of ClientResult: Result | CreateMessageResult | ListRootsResult | ElicitResult",
+                    "a value of ClientResult: Empty | CreateMessage | ListRoots | Elicit",
                 )
             }
             fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
@@ -1175,19 +1122,19 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                     let attempt = match case {
                         0usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::Result)
+                                .map(ClientResult::Empty)
                         }
                         1usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::CreateMessageResult)
+                                .map(ClientResult::CreateMessage)
                         }
                         2usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::ListRootsResult)
+                                .map(ClientResult::ListRoots)
                         }
                         3usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::ElicitResult)
+                                .map(ClientResult::Elicit)
                         }
                         _ => continue,
                     };
@@ -1233,15 +1180,14 @@ impl ClientResult {
                 match index {
                     1usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ClientResult::CreateMessageResult)
+                            .map(ClientResult::CreateMessage)
                     }
                     2usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ClientResult::ListRootsResult)
+                            .map(ClientResult::ListRoots)
                     }
                     3usize => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(ClientResult::ElicitResult)
+                        __rt::MapDecode::decode_map(rest, None).map(ClientResult::Elicit)
                     }
                     _ => return ::core::result::Result::Ok(None),
                 }
@@ -8197,267 +8143,238 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTools {
 /// The `ServerNotification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
-    /// A [`CancelledNotification`].
-    Cancelled(CancelledNotification),
-    /// A [`ProgressNotification`].
-    Progress(ProgressNotification),
-    /// A [`ResourceListChangedNotification`].
-    ResourceListChanged(ResourceListChangedNotification),
-    /// A [`ResourceUpdatedNotification`].
-    ResourceUpdated(ResourceUpdatedNotification),
-    /// A [`PromptListChangedNotification`].
-    PromptListChanged(PromptListChangedNotification),
-    /// A [`ToolListChangedNotification`].
-    ToolListChanged(ToolListChangedNotification),
-    /// A [`LoggingMessageNotification`].
-    LoggingMessage(LoggingMessageNotification),
+    /// `notifications/cancelled`: [`CancelledNotification`].
+    Cancelled(CancelledNotificationParams),
+    /// `notifications/progress`: [`ProgressNotification`].
+    Progress(ProgressNotificationParams),
+    /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`].
+    ResourceListChanged(Option<ResourceListChangedNotificationParams>),
+    /// `notifications/resources/updated`: [`ResourceUpdatedNotification`].
+    ResourceUpdated(ResourceUpdatedNotificationParams),
+    /// `notifications/prompts/list_changed`: [`PromptListChangedNotification`].
+    PromptListChanged(Option<PromptListChangedNotificationParams>),
+    /// `notifications/tools/list_changed`: [`ToolListChangedNotification`].
+    ToolListChanged(Option<ToolListChangedNotificationParams>),
+    /// `notifications/message`: [`LoggingMessageNotification`].
+    LoggingMessage(LoggingMessageNotificationParams),
+}
+impl ServerNotification {
+    /// Every method, in schema order.
+    pub const METHODS: &'static [&'static str] = &[
+        "notifications/cancelled",
+        "notifications/progress",
+        "notifications/resources/list_changed",
+        "notifications/resources/updated",
+        "notifications/prompts/list_changed",
+        "notifications/tools/list_changed",
+        "notifications/message",
+    ];
+    /// The method name on the wire.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Cancelled(_) => "notifications/cancelled",
+            Self::Progress(_) => "notifications/progress",
+            Self::ResourceListChanged(_) => "notifications/resources/list_changed",
+            Self::ResourceUpdated(_) => "notifications/resources/updated",
+            Self::PromptListChanged(_) => "notifications/prompts/list_changed",
+            Self::ToolListChanged(_) => "notifications/tools/list_changed",
+            Self::LoggingMessage(_) => "notifications/message",
+        }
+    }
+}
+impl __rt::jsonrpc::Calls for ServerNotification {
+    fn has_method(method: &str) -> bool {
+        matches!(
+            method, "notifications/cancelled" | "notifications/progress" |
+            "notifications/resources/list_changed" | "notifications/resources/updated" |
+            "notifications/prompts/list_changed" | "notifications/tools/list_changed" |
+            "notifications/message"
+        )
+    }
+    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> ::core::result::Result<Self, D::Error> {
+        match method {
+            "notifications/cancelled" => {
+                __rt::jsonrpc::required_params(params).map(Self::Cancelled)
+            }
+            "notifications/progress" => {
+                __rt::jsonrpc::required_params(params).map(Self::Progress)
+            }
+            "notifications/resources/list_changed" => {
+                __rt::jsonrpc::optional_params(params).map(Self::ResourceListChanged)
+            }
+            "notifications/resources/updated" => {
+                __rt::jsonrpc::required_params(params).map(Self::ResourceUpdated)
+            }
+            "notifications/prompts/list_changed" => {
+                __rt::jsonrpc::optional_params(params).map(Self::PromptListChanged)
+            }
+            "notifications/tools/list_changed" => {
+                __rt::jsonrpc::optional_params(params).map(Self::ToolListChanged)
+            }
+            "notifications/message" => {
+                __rt::jsonrpc::required_params(params).map(Self::LoggingMessage)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    __rt::serde::de::Error::custom(
+                        ::core::format_args!("unknown notification method `{method}`"),
+                    ),
+                )
+            }
+        }
+    }
+    fn method(&self) -> &'static str {
+        ServerNotification::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Cancelled(params) => map.serialize_entry("params", params),
+            Self::Progress(params) => map.serialize_entry("params", params),
+            Self::ResourceListChanged(params) => {
+                __rt::optional_entry(map, "params", params)
+            }
+            Self::ResourceUpdated(params) => map.serialize_entry("params", params),
+            Self::PromptListChanged(params) => {
+                __rt::optional_entry(map, "params", params)
+            }
+            Self::ToolListChanged(params) => __rt::optional_entry(map, "params", params),
+            Self::LoggingMessage(params) => map.serialize_entry("params", params),
+        }
+    }
 }
 impl __rt::serde::Serialize for ServerNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Cancelled(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Progress(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::ResourceListChanged(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ResourceUpdated(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::PromptListChanged(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ToolListChanged(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::LoggingMessage(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-        }
+        __rt::jsonrpc::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        struct UnionVisitor;
-        impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
-            type Value = ServerNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str(
-                    "a value of ServerNotification: Cancelled | Progress | ResourceListChanged | ResourceUpdated | PromptListChanged | ToolListChanged | LoggingMessage",
-                )
-            }
-            fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
-                self,
-                map: M,
-            ) -> ::core::result::Result<Self::Value, M::Error> {
-                __rt::decode_tagged(
-                    map,
-                    "method",
-                    |tag, rest| match tag {
-                        Some("notifications/cancelled") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::Cancelled)
-                        }
-                        Some("notifications/progress") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::Progress)
-                        }
-                        Some("notifications/resources/list_changed") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::ResourceListChanged)
-                        }
-                        Some("notifications/resources/updated") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::ResourceUpdated)
-                        }
-                        Some("notifications/prompts/list_changed") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::PromptListChanged)
-                        }
-                        Some("notifications/tools/list_changed") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::ToolListChanged)
-                        }
-                        Some("notifications/message") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::LoggingMessage)
-                        }
-                        None => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    None,
-                                    &[
-                                        "notifications/cancelled",
-                                        "notifications/progress",
-                                        "notifications/resources/list_changed",
-                                        "notifications/resources/updated",
-                                        "notifications/prompts/list_changed",
-                                        "notifications/tools/list_changed",
-                                        "notifications/message",
-                                    ],
-                                ),
-                            )
-                        }
-                        Some(other) => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    Some(other),
-                                    &[
-                                        "notifications/cancelled",
-                                        "notifications/progress",
-                                        "notifications/resources/list_changed",
-                                        "notifications/resources/updated",
-                                        "notifications/prompts/list_changed",
-                                        "notifications/tools/list_changed",
-                                        "notifications/message",
-                                    ],
-                                ),
-                            )
-                        }
-                    },
-                )
-            }
-        }
-        deserializer.deserialize_any(UnionVisitor)
+        __rt::jsonrpc::deserialize_call(deserializer)
     }
 }
 /// The `ServerRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
-    /// A [`PingRequest`].
-    Ping(PingRequest),
-    /// A [`CreateMessageRequest`].
-    CreateMessage(CreateMessageRequest),
-    /// A [`ListRootsRequest`].
-    ListRoots(ListRootsRequest),
-    /// A [`ElicitRequest`].
-    Elicit(ElicitRequest),
+    /// `ping`: [`PingRequest`].
+    Ping(Option<PingRequestParams>),
+    /// `sampling/createMessage`: [`CreateMessageRequest`].
+    CreateMessage(CreateMessageRequestParams),
+    /// `roots/list`: [`ListRootsRequest`].
+    ListRoots(Option<ListRootsRequestParams>),
+    /// `elicitation/create`: [`ElicitRequest`].
+    Elicit(ElicitRequestParams),
+}
+impl ServerRequest {
+    /// Every method, in schema order.
+    pub const METHODS: &'static [&'static str] = &[
+        "ping",
+        "sampling/createMessage",
+        "roots/list",
+        "elicitation/create",
+    ];
+    /// The method name on the wire.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Ping(_) => "ping",
+            Self::CreateMessage(_) => "sampling/createMessage",
+            Self::ListRoots(_) => "roots/list",
+            Self::Elicit(_) => "elicitation/create",
+        }
+    }
+}
+impl __rt::jsonrpc::Calls for ServerRequest {
+    fn has_method(method: &str) -> bool {
+        matches!(
+            method, "ping" | "sampling/createMessage" | "roots/list" |
+            "elicitation/create"
+        )
+    }
+    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> ::core::result::Result<Self, D::Error> {
+        match method {
+            "ping" => __rt::jsonrpc::optional_params(params).map(Self::Ping),
+            "sampling/createMessage" => {
+                __rt::jsonrpc::required_params(params).map(Self::CreateMessage)
+            }
+            "roots/list" => __rt::jsonrpc::optional_params(params).map(Self::ListRoots),
+            "elicitation/create" => {
+                __rt::jsonrpc::required_params(params).map(Self::Elicit)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    __rt::serde::de::Error::custom(
+                        ::core::format_args!("unknown request method `{method}`"),
+                    ),
+                )
+            }
+        }
+    }
+    fn method(&self) -> &'static str {
+        ServerRequest::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Ping(params) => __rt::optional_entry(map, "params", params),
+            Self::CreateMessage(params) => map.serialize_entry("params", params),
+            Self::ListRoots(params) => __rt::optional_entry(map, "params", params),
+            Self::Elicit(params) => map.serialize_entry("params", params),
+        }
+    }
 }
 impl __rt::serde::Serialize for ServerRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Ping(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::CreateMessage(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListRoots(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Elicit(value) => __rt::serde::Serialize::serialize(value, serializer),
-        }
+        __rt::jsonrpc::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        struct UnionVisitor;
-        impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
-            type Value = ServerRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str(
-                    "a value of ServerRequest: Ping | CreateMessage | ListRoots | Elicit",
-                )
-            }
-            fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
-                self,
-                map: M,
-            ) -> ::core::result::Result<Self::Value, M::Error> {
-                __rt::decode_tagged(
-                    map,
-                    "method",
-                    |tag, rest| match tag {
-                        Some("ping") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerRequest::Ping)
-                        }
-                        Some("sampling/createMessage") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerRequest::CreateMessage)
-                        }
-                        Some("roots/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerRequest::ListRoots)
-                        }
-                        Some("elicitation/create") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerRequest::Elicit)
-                        }
-                        None => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    None,
-                                    &[
-                                        "ping",
-                                        "sampling/createMessage",
-                                        "roots/list",
-                                        "elicitation/create",
-                                    ],
-                                ),
-                            )
-                        }
-                        Some(other) => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    Some(other),
-                                    &[
-                                        "ping",
-                                        "sampling/createMessage",
-                                        "roots/list",
-                                        "elicitation/create",
-                                    ],
-                                ),
-                            )
-                        }
-                    },
-                )
-            }
-        }
-        deserializer.deserialize_any(UnionVisitor)
+        __rt::jsonrpc::deserialize_call(deserializer)
     }
 }
 /// The `ServerResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// A [`Result`].
-    Result(Result),
+    Empty(Result),
     /// A [`InitializeResult`].
-    InitializeResult(InitializeResult),
+    Initialize(InitializeResult),
     /// A [`ListResourcesResult`].
-    ListResourcesResult(ListResourcesResult),
+    ListResources(ListResourcesResult),
     /// A [`ListResourceTemplatesResult`].
-    ListResourceTemplatesResult(ListResourceTemplatesResult),
+    ListResourceTemplates(ListResourceTemplatesResult),
     /// A [`ReadResourceResult`].
-    ReadResourceResult(ReadResourceResult),
+    ReadResource(ReadResourceResult),
     /// A [`ListPromptsResult`].
-    ListPromptsResult(ListPromptsResult),
+    ListPrompts(ListPromptsResult),
     /// A [`GetPromptResult`].
-    GetPromptResult(GetPromptResult),
+    GetPrompt(GetPromptResult),
     /// A [`ListToolsResult`].
-    ListToolsResult(ListToolsResult),
+    ListTools(ListToolsResult),
     /// A [`CallToolResult`].
-    CallToolResult(CallToolResult),
+    CallTool(CallToolResult),
     /// A [`CompleteResult`].
-    CompleteResult(CompleteResult),
+    Complete(CompleteResult),
 }
 impl __rt::serde::Serialize for ServerResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8465,34 +8382,30 @@ impl __rt::serde::Serialize for ServerResult {
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::Result(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::InitializeResult(value) => {
+            Self::Empty(value) => __rt::serde::Serialize::serialize(value, serializer),
+            Self::Initialize(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::ListResourcesResult(value) => {
+            Self::ListResources(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::ListResourceTemplatesResult(value) => {
+            Self::ListResourceTemplates(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::ReadResourceResult(value) => {
+            Self::ReadResource(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::ListPromptsResult(value) => {
+            Self::ListPrompts(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::GetPromptResult(value) => {
+            Self::GetPrompt(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::ListToolsResult(value) => {
+            Self::ListTools(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::CallToolResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::CompleteResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
+            Self::CallTool(value) => __rt::serde::Serialize::serialize(value, serializer),
+            Self::Complete(value) => __rt::serde::Serialize::serialize(value, serializer),
         }
     }
 }
@@ -8508,7 +8421,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
                 f.write_str(
-                    "a value of ServerResult: Result | InitializeResult | ListResourcesResult | ListResourceTemplatesResult | ReadResourceResult | ListPromptsResult | GetPromptResult | ListToolsResult | CallToolResult | CompleteResult",
+                    "a value of ServerResult: Empty | Initialize | ListResources | ListResourceTemplates | ReadResource | ListPrompts | GetPrompt | ListTools | CallTool | Complete",
                 )
             }
             fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
@@ -8592,43 +8505,43 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                     let attempt = match case {
                         0usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::Result)
+                                .map(ServerResult::Empty)
                         }
                         1usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::InitializeResult)
+                                .map(ServerResult::Initialize)
                         }
                         2usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListResourcesResult)
+                                .map(ServerResult::ListResources)
                         }
                         3usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListResourceTemplatesResult)
+                                .map(ServerResult::ListResourceTemplates)
                         }
                         4usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ReadResourceResult)
+                                .map(ServerResult::ReadResource)
                         }
                         5usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListPromptsResult)
+                                .map(ServerResult::ListPrompts)
                         }
                         6usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::GetPromptResult)
+                                .map(ServerResult::GetPrompt)
                         }
                         7usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListToolsResult)
+                                .map(ServerResult::ListTools)
                         }
                         8usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::CallToolResult)
+                                .map(ServerResult::CallTool)
                         }
                         9usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::CompleteResult)
+                                .map(ServerResult::Complete)
                         }
                         _ => continue,
                     };
@@ -8684,39 +8597,39 @@ impl ServerResult {
                 match index {
                     1usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::InitializeResult)
+                            .map(ServerResult::Initialize)
                     }
                     2usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ListResourcesResult)
+                            .map(ServerResult::ListResources)
                     }
                     3usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ListResourceTemplatesResult)
+                            .map(ServerResult::ListResourceTemplates)
                     }
                     4usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ReadResourceResult)
+                            .map(ServerResult::ReadResource)
                     }
                     5usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ListPromptsResult)
+                            .map(ServerResult::ListPrompts)
                     }
                     6usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::GetPromptResult)
+                            .map(ServerResult::GetPrompt)
                     }
                     7usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ListToolsResult)
+                            .map(ServerResult::ListTools)
                     }
                     8usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::CallToolResult)
+                            .map(ServerResult::CallTool)
                     }
                     9usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::CompleteResult)
+                            .map(ServerResult::Complete)
                     }
                     _ => return ::core::result::Result::Ok(None),
                 }
@@ -9786,6 +9699,336 @@ impl<'de> __rt::MapDecode<'de> for UnsubscribeRequestParams {
         })
     }
 }
+/// Every message a client sends: requests, notifications, result responses and error responses. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientMessage {
+    /// A request: answered with a response carrying the same `id`.
+    Request {
+        /// The request id.
+        id: RequestId,
+        /// The method and its params.
+        request: ClientRequest,
+    },
+    /// A notification: not answered.
+    Notification(ClientNotification),
+    /// A successful response to a request of the other side.
+    Response {
+        /// The id of the request it answers.
+        id: RequestId,
+        /// The result; which result type is chosen by the members it carries.
+        result: ClientResult,
+    },
+    /// An error response (`id` is absent when the request's id could not be read).
+    Error {
+        /// The id of the request it answers.
+        id: Option<RequestId>,
+        /// The error.
+        error: JsonRpcErrorError,
+    },
+}
+impl ClientMessage {
+    /// Decodes a message from a parsed JSON value, with errors in JSON-RPC terms.
+    pub fn from_value(
+        value: __rt::serde_json::Value,
+    ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
+        __rt::jsonrpc::from_value(value)
+    }
+}
+impl ::core::str::FromStr for ClientMessage {
+    type Err = __rt::jsonrpc::DecodeError;
+    fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
+        __rt::jsonrpc::from_str(text)
+    }
+}
+impl __rt::serde::Serialize for ClientMessage {
+    fn serialize<S: __rt::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        __rt::jsonrpc::serialize(self, serializer)
+    }
+}
+impl<'de> __rt::serde::Deserialize<'de> for ClientMessage {
+    fn deserialize<D: __rt::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __rt::jsonrpc::deserialize(deserializer)
+    }
+}
+impl __rt::jsonrpc::Direction for ClientMessage {
+    type Id = RequestId;
+    type Request = ClientRequest;
+    type Notification = ClientNotification;
+    type Result = ClientResult;
+    type Error = JsonRpcErrorError;
+    const RESPONDS: bool = true;
+    fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
+        match parts {
+            __rt::jsonrpc::Parts::Request(id, request) => {
+                Some(Self::Request { id, request })
+            }
+            __rt::jsonrpc::Parts::Notification(n) => Some(Self::Notification(n)),
+            __rt::jsonrpc::Parts::Response(id, result) => {
+                Some(Self::Response { id, result })
+            }
+            __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+        }
+    }
+    fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+        match self {
+            Self::Request { id, request } => {
+                __rt::jsonrpc::PartsRef::Request(id, request)
+            }
+            Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),
+            Self::Response { id, result } => {
+                __rt::jsonrpc::PartsRef::Response(id, result)
+            }
+            Self::Error { id, error } => {
+                __rt::jsonrpc::PartsRef::Error(id.as_ref(), error)
+            }
+        }
+    }
+}
+impl __rt::jsonrpc::FastResult for ClientResult {
+    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+        ClientResult::__decode_keyed(map)
+    }
+}
+/// Every message a server sends: requests, notifications, result responses and error responses. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerMessage {
+    /// A request: answered with a response carrying the same `id`.
+    Request {
+        /// The request id.
+        id: RequestId,
+        /// The method and its params.
+        request: ServerRequest,
+    },
+    /// A notification: not answered.
+    Notification(ServerNotification),
+    /// A successful response to a request of the other side.
+    Response {
+        /// The id of the request it answers.
+        id: RequestId,
+        /// The result; which result type is chosen by the members it carries.
+        result: ServerResult,
+    },
+    /// An error response (`id` is absent when the request's id could not be read).
+    Error {
+        /// The id of the request it answers.
+        id: Option<RequestId>,
+        /// The error.
+        error: JsonRpcErrorError,
+    },
+}
+impl ServerMessage {
+    /// Decodes a message from a parsed JSON value, with errors in JSON-RPC terms.
+    pub fn from_value(
+        value: __rt::serde_json::Value,
+    ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
+        __rt::jsonrpc::from_value(value)
+    }
+}
+impl ::core::str::FromStr for ServerMessage {
+    type Err = __rt::jsonrpc::DecodeError;
+    fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
+        __rt::jsonrpc::from_str(text)
+    }
+}
+impl __rt::serde::Serialize for ServerMessage {
+    fn serialize<S: __rt::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        __rt::jsonrpc::serialize(self, serializer)
+    }
+}
+impl<'de> __rt::serde::Deserialize<'de> for ServerMessage {
+    fn deserialize<D: __rt::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __rt::jsonrpc::deserialize(deserializer)
+    }
+}
+impl __rt::jsonrpc::Direction for ServerMessage {
+    type Id = RequestId;
+    type Request = ServerRequest;
+    type Notification = ServerNotification;
+    type Result = ServerResult;
+    type Error = JsonRpcErrorError;
+    const RESPONDS: bool = true;
+    fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
+        match parts {
+            __rt::jsonrpc::Parts::Request(id, request) => {
+                Some(Self::Request { id, request })
+            }
+            __rt::jsonrpc::Parts::Notification(n) => Some(Self::Notification(n)),
+            __rt::jsonrpc::Parts::Response(id, result) => {
+                Some(Self::Response { id, result })
+            }
+            __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+        }
+    }
+    fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+        match self {
+            Self::Request { id, request } => {
+                __rt::jsonrpc::PartsRef::Request(id, request)
+            }
+            Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),
+            Self::Response { id, result } => {
+                __rt::jsonrpc::PartsRef::Response(id, result)
+            }
+            Self::Error { id, error } => {
+                __rt::jsonrpc::PartsRef::Error(id.as_ref(), error)
+            }
+        }
+    }
+}
+impl __rt::jsonrpc::FastResult for ServerResult {
+    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+        ServerResult::__decode_keyed(map)
+    }
+}
+impl __rt::jsonrpc::Request for InitializeRequest {
+    const METHOD: &'static str = "initialize";
+    type Params = InitializeRequestParams;
+    type Result = InitializeResult;
+}
+impl __rt::jsonrpc::Request for PingRequest {
+    const METHOD: &'static str = "ping";
+    type Params = PingRequestParams;
+    type Result = EmptyResult;
+}
+impl __rt::jsonrpc::Request for ListResourcesRequest {
+    const METHOD: &'static str = "resources/list";
+    type Params = ListResourcesRequestParams;
+    type Result = ListResourcesResult;
+}
+impl __rt::jsonrpc::Request for ListResourceTemplatesRequest {
+    const METHOD: &'static str = "resources/templates/list";
+    type Params = ListResourceTemplatesRequestParams;
+    type Result = ListResourceTemplatesResult;
+}
+impl __rt::jsonrpc::Request for ReadResourceRequest {
+    const METHOD: &'static str = "resources/read";
+    type Params = ReadResourceRequestParams;
+    type Result = ReadResourceResult;
+}
+impl __rt::jsonrpc::Request for SubscribeRequest {
+    const METHOD: &'static str = "resources/subscribe";
+    type Params = SubscribeRequestParams;
+    type Result = EmptyResult;
+}
+impl __rt::jsonrpc::Request for UnsubscribeRequest {
+    const METHOD: &'static str = "resources/unsubscribe";
+    type Params = UnsubscribeRequestParams;
+    type Result = EmptyResult;
+}
+impl __rt::jsonrpc::Request for ListPromptsRequest {
+    const METHOD: &'static str = "prompts/list";
+    type Params = ListPromptsRequestParams;
+    type Result = ListPromptsResult;
+}
+impl __rt::jsonrpc::Request for GetPromptRequest {
+    const METHOD: &'static str = "prompts/get";
+    type Params = GetPromptRequestParams;
+    type Result = GetPromptResult;
+}
+impl __rt::jsonrpc::Request for ListToolsRequest {
+    const METHOD: &'static str = "tools/list";
+    type Params = ListToolsRequestParams;
+    type Result = ListToolsResult;
+}
+impl __rt::jsonrpc::Request for CallToolRequest {
+    const METHOD: &'static str = "tools/call";
+    type Params = CallToolRequestParams;
+    type Result = CallToolResult;
+}
+impl __rt::jsonrpc::Request for SetLevelRequest {
+    const METHOD: &'static str = "logging/setLevel";
+    type Params = SetLevelRequestParams;
+    type Result = EmptyResult;
+}
+impl __rt::jsonrpc::Request for CompleteRequest {
+    const METHOD: &'static str = "completion/complete";
+    type Params = CompleteRequestParams;
+    type Result = CompleteResult;
+}
+impl __rt::jsonrpc::Request for CreateMessageRequest {
+    const METHOD: &'static str = "sampling/createMessage";
+    type Params = CreateMessageRequestParams;
+    type Result = CreateMessageResult;
+}
+impl __rt::jsonrpc::Request for ListRootsRequest {
+    const METHOD: &'static str = "roots/list";
+    type Params = ListRootsRequestParams;
+    type Result = ListRootsResult;
+}
+impl __rt::jsonrpc::Request for ElicitRequest {
+    const METHOD: &'static str = "elicitation/create";
+    type Params = ElicitRequestParams;
+    type Result = ElicitResult;
+}
+/// Method names.
+pub mod methods {
+    /// `notifications/cancelled`
+    pub const NOTIFICATIONS_CANCELLED: &str = "notifications/cancelled";
+    /// `notifications/initialized`
+    pub const NOTIFICATIONS_INITIALIZED: &str = "notifications/initialized";
+    /// `notifications/progress`
+    pub const NOTIFICATIONS_PROGRESS: &str = "notifications/progress";
+    /// `notifications/roots/list_changed`
+    pub const NOTIFICATIONS_ROOTS_LIST_CHANGED: &str = "notifications/roots/list_changed";
+    /// `initialize`
+    pub const INITIALIZE: &str = "initialize";
+    /// `ping`
+    pub const PING: &str = "ping";
+    /// `resources/list`
+    pub const RESOURCES_LIST: &str = "resources/list";
+    /// `resources/templates/list`
+    pub const RESOURCES_TEMPLATES_LIST: &str = "resources/templates/list";
+    /// `resources/read`
+    pub const RESOURCES_READ: &str = "resources/read";
+    /// `resources/subscribe`
+    pub const RESOURCES_SUBSCRIBE: &str = "resources/subscribe";
+    /// `resources/unsubscribe`
+    pub const RESOURCES_UNSUBSCRIBE: &str = "resources/unsubscribe";
+    /// `prompts/list`
+    pub const PROMPTS_LIST: &str = "prompts/list";
+    /// `prompts/get`
+    pub const PROMPTS_GET: &str = "prompts/get";
+    /// `tools/list`
+    pub const TOOLS_LIST: &str = "tools/list";
+    /// `tools/call`
+    pub const TOOLS_CALL: &str = "tools/call";
+    /// `logging/setLevel`
+    pub const LOGGING_SET_LEVEL: &str = "logging/setLevel";
+    /// `completion/complete`
+    pub const COMPLETION_COMPLETE: &str = "completion/complete";
+    /// `notifications/resources/list_changed`
+    pub const NOTIFICATIONS_RESOURCES_LIST_CHANGED: &str = "notifications/resources/list_changed";
+    /// `notifications/resources/updated`
+    pub const NOTIFICATIONS_RESOURCES_UPDATED: &str = "notifications/resources/updated";
+    /// `notifications/prompts/list_changed`
+    pub const NOTIFICATIONS_PROMPTS_LIST_CHANGED: &str = "notifications/prompts/list_changed";
+    /// `notifications/tools/list_changed`
+    pub const NOTIFICATIONS_TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
+    /// `notifications/message`
+    pub const NOTIFICATIONS_MESSAGE: &str = "notifications/message";
+    /// `sampling/createMessage`
+    pub const SAMPLING_CREATE_MESSAGE: &str = "sampling/createMessage";
+    /// `roots/list`
+    pub const ROOTS_LIST: &str = "roots/list";
+    /// `elicitation/create`
+    pub const ELICITATION_CREATE: &str = "elicitation/create";
+}
+/// Error codes this revision's schema defines (the JSON-RPC ones are in
+/// `mcp_schema::jsonrpc`).
+pub mod error_codes {}
 /// Decodes `json` as the definition named `definition` (schema spelling) and encodes it
 /// again; `None` for an unknown name. For tests.
 #[doc(hidden)]
@@ -9813,8 +10056,6 @@ pub fn __roundtrip(
             "CallToolResult" => roundtrip::<CallToolResult>(json),
             "CancelledNotification" => roundtrip::<CancelledNotification>(json),
             "ClientCapabilities" => roundtrip::<ClientCapabilities>(json),
-            "ClientNotification" => roundtrip::<ClientNotification>(json),
-            "ClientRequest" => roundtrip::<ClientRequest>(json),
             "ClientResult" => roundtrip::<ClientResult>(json),
             "CompleteRequest" => roundtrip::<CompleteRequest>(json),
             "CompleteResult" => roundtrip::<CompleteResult>(json),
@@ -9895,8 +10136,6 @@ pub fn __roundtrip(
             }
             "SamplingMessage" => roundtrip::<SamplingMessage>(json),
             "ServerCapabilities" => roundtrip::<ServerCapabilities>(json),
-            "ServerNotification" => roundtrip::<ServerNotification>(json),
-            "ServerRequest" => roundtrip::<ServerRequest>(json),
             "ServerResult" => roundtrip::<ServerResult>(json),
             "SetLevelRequest" => roundtrip::<SetLevelRequest>(json),
             "StringSchema" => roundtrip::<StringSchema>(json),

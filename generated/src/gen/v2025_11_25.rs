@@ -1436,192 +1436,320 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesTasksRequestsSampling {
 /// The `ClientNotification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
-    /// A [`CancelledNotification`].
-    Cancelled(CancelledNotification),
-    /// A [`InitializedNotification`].
-    Initialized(InitializedNotification),
-    /// A [`ProgressNotification`].
-    Progress(ProgressNotification),
-    /// A [`TaskStatusNotification`].
-    TaskStatus(TaskStatusNotification),
-    /// A [`RootsListChangedNotification`].
-    RootsListChanged(RootsListChangedNotification),
+    /// `notifications/cancelled`: [`CancelledNotification`].
+    Cancelled(CancelledNotificationParams),
+    /// `notifications/initialized`: [`InitializedNotification`].
+    Initialized(Option<NotificationParams>),
+    /// `notifications/progress`: [`ProgressNotification`].
+    Progress(ProgressNotificationParams),
+    /// `notifications/tasks/status`: [`TaskStatusNotification`].
+    TaskStatus(TaskStatusNotificationParams),
+    /// `notifications/roots/list_changed`: [`RootsListChangedNotification`].
+    RootsListChanged(Option<NotificationParams>),
+}
+impl ClientNotification {
+    /// Every method, in schema order.
+    pub const METHODS: &'static [&'static str] = &[
+        "notifications/cancelled",
+        "notifications/initialized",
+        "notifications/progress",
+        "notifications/tasks/status",
+        "notifications/roots/list_changed",
+    ];
+    /// The method name on the wire.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Cancelled(_) => "notifications/cancelled",
+            Self::Initialized(_) => "notifications/initialized",
+            Self::Progress(_) => "notifications/progress",
+            Self::TaskStatus(_) => "notifications/tasks/status",
+            Self::RootsListChanged(_) => "notifications/roots/list_changed",
+        }
+    }
+}
+impl __rt::jsonrpc::Calls for ClientNotification {
+    fn has_method(method: &str) -> bool {
+        matches!(
+            method, "notifications/cancelled" | "notifications/initialized" |
+            "notifications/progress" | "notifications/tasks/status" |
+            "notifications/roots/list_changed"
+        )
+    }
+    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> ::core::result::Result<Self, D::Error> {
+        match method {
+            "notifications/cancelled" => {
+                __rt::jsonrpc::required_params(params).map(Self::Cancelled)
+            }
+            "notifications/initialized" => {
+                __rt::jsonrpc::optional_params(params).map(Self::Initialized)
+            }
+            "notifications/progress" => {
+                __rt::jsonrpc::required_params(params).map(Self::Progress)
+            }
+            "notifications/tasks/status" => {
+                __rt::jsonrpc::required_params(params).map(Self::TaskStatus)
+            }
+            "notifications/roots/list_changed" => {
+                __rt::jsonrpc::optional_params(params).map(Self::RootsListChanged)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    __rt::serde::de::Error::custom(
+                        ::core::format_args!("unknown notification method `{method}`"),
+                    ),
+                )
+            }
+        }
+    }
+    fn method(&self) -> &'static str {
+        ClientNotification::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Cancelled(params) => map.serialize_entry("params", params),
+            Self::Initialized(params) => __rt::optional_entry(map, "params", params),
+            Self::Progress(params) => map.serialize_entry("params", params),
+            Self::TaskStatus(params) => map.serialize_entry("params", params),
+            Self::RootsListChanged(params) => __rt::optional_entry(map, "params", params),
+        }
+    }
 }
 impl __rt::serde::Serialize for ClientNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Cancelled(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Initialized(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Progress(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::TaskStatus(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::RootsListChanged(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-        }
+        __rt::jsonrpc::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        struct UnionVisitor;
-        impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
-            type Value = ClientNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str(
-                    "a value of ClientNotification: Cancelled | Initialized | Progress | TaskStatus | RootsListChanged",
-                )
-            }
-            fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
-                self,
-                map: M,
-            ) -> ::core::result::Result<Self::Value, M::Error> {
-                __rt::decode_tagged(
-                    map,
-                    "method",
-                    |tag, rest| match tag {
-                        Some("notifications/cancelled") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientNotification::Cancelled)
-                        }
-                        Some("notifications/initialized") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientNotification::Initialized)
-                        }
-                        Some("notifications/progress") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientNotification::Progress)
-                        }
-                        Some("notifications/tasks/status") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientNotification::TaskStatus)
-                        }
-                        Some("notifications/roots/list_changed") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientNotification::RootsListChanged)
-                        }
-                        None => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    None,
-                                    &[
-                                        "notifications/cancelled",
-                                        "notifications/initialized",
-                                        "notifications/progress",
-                                        "notifications/tasks/status",
-                                        "notifications/roots/list_changed",
-                                    ],
-                                ),
-                            )
-                        }
-                        Some(other) => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    Some(other),
-                                    &[
-                                        "notifications/cancelled",
-                                        "notifications/initialized",
-                                        "notifications/progress",
-                                        "notifications/tasks/status",
-                                        "notifications/roots/list_changed",
-                                    ],
-                                ),
-                            )
-                        }
-                    },
-                )
-            }
-        }
-        deserializer.deserialize_any(UnionVisitor)
+        __rt::jsonrpc::deserialize_call(deserializer)
     }
 }
 /// The `ClientRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
-    /// A [`InitializeRequest`].
-    Initialize(InitializeRequest),
-    /// A [`PingRequest`].
-    Ping(PingRequest),
-    /// A [`ListResourcesRequest`].
-    ListResources(ListResourcesRequest),
-    /// A [`ListResourceTemplatesRequest`].
-    ListResourceTemplates(ListResourceTemplatesRequest),
-    /// A [`ReadResourceRequest`].
-    ReadResource(ReadResourceRequest),
-    /// A [`SubscribeRequest`].
-    Subscribe(SubscribeRequest),
-    /// A [`UnsubscribeRequest`].
-    Unsubscribe(UnsubscribeRequest),
-    /// A [`ListPromptsRequest`].
-    ListPrompts(ListPromptsRequest),
-    /// A [`GetPromptRequest`].
-    GetPrompt(GetPromptRequest),
-    /// A [`ListToolsRequest`].
-    ListTools(ListToolsRequest),
-    /// A [`CallToolRequest`].
-    CallTool(CallToolRequest),
-    /// A [`GetTaskRequest`].
-    GetTask(GetTaskRequest),
-    /// A [`GetTaskPayloadRequest`].
-    GetTaskPayload(GetTaskPayloadRequest),
-    /// A [`CancelTaskRequest`].
-    CancelTask(CancelTaskRequest),
-    /// A [`ListTasksRequest`].
-    ListTasks(ListTasksRequest),
-    /// A [`SetLevelRequest`].
-    SetLevel(SetLevelRequest),
-    /// A [`CompleteRequest`].
-    Complete(CompleteRequest),
+    /// `initialize`: [`InitializeRequest`].
+    Initialize(InitializeRequestParams),
+    /// `ping`: [`PingRequest`].
+    Ping(Option<RequestParams>),
+    /// `resources/list`: [`ListResourcesRequest`].
+    ListResources(Option<PaginatedRequestParams>),
+    /// `resources/templates/list`: [`ListResourceTemplatesRequest`].
+    ListResourceTemplates(Option<PaginatedRequestParams>),
+    /// `resources/read`: [`ReadResourceRequest`].
+    ReadResource(ReadResourceRequestParams),
+    /// `resources/subscribe`: [`SubscribeRequest`].
+    Subscribe(SubscribeRequestParams),
+    /// `resources/unsubscribe`: [`UnsubscribeRequest`].
+    Unsubscribe(UnsubscribeRequestParams),
+    /// `prompts/list`: [`ListPromptsRequest`].
+    ListPrompts(Option<PaginatedRequestParams>),
+    /// `prompts/get`: [`GetPromptRequest`].
+    GetPrompt(GetPromptRequestParams),
+    /// `tools/list`: [`ListToolsRequest`].
+    ListTools(Option<PaginatedRequestParams>),
+    /// `tools/call`: [`CallToolRequest`].
+    CallTool(CallToolRequestParams),
+    /// `tasks/get`: [`GetTaskRequest`].
+    GetTask(GetTaskRequestParams),
+    /// `tasks/result`: [`GetTaskPayloadRequest`].
+    GetTaskPayload(GetTaskPayloadRequestParams),
+    /// `tasks/cancel`: [`CancelTaskRequest`].
+    CancelTask(CancelTaskRequestParams),
+    /// `tasks/list`: [`ListTasksRequest`].
+    ListTasks(Option<PaginatedRequestParams>),
+    /// `logging/setLevel`: [`SetLevelRequest`].
+    SetLevel(SetLevelRequestParams),
+    /// `completion/complete`: [`CompleteRequest`].
+    Complete(CompleteRequestParams),
+}
+impl ClientRequest {
+    /// Every method, in schema order.
+    pub const METHODS: &'static [&'static str] = &[
+        "initialize",
+        "ping",
+        "resources/list",
+        "resources/templates/list",
+        "resources/read",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "prompts/list",
+        "prompts/get",
+        "tools/list",
+        "tools/call",
+        "tasks/get",
+        "tasks/result",
+        "tasks/cancel",
+        "tasks/list",
+        "logging/setLevel",
+        "completion/complete",
+    ];
+    /// The method name on the wire.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Initialize(_) => "initialize",
+            Self::Ping(_) => "ping",
+            Self::ListResources(_) => "resources/list",
+            Self::ListResourceTemplates(_) => "resources/templates/list",
+            Self::ReadResource(_) => "resources/read",
+            Self::Subscribe(_) => "resources/subscribe",
+            Self::Unsubscribe(_) => "resources/unsubscribe",
+            Self::ListPrompts(_) => "prompts/list",
+            Self::GetPrompt(_) => "prompts/get",
+            Self::ListTools(_) => "tools/list",
+            Self::CallTool(_) => "tools/call",
+            Self::GetTask(_) => "tasks/get",
+            Self::GetTaskPayload(_) => "tasks/result",
+            Self::CancelTask(_) => "tasks/cancel",
+            Self::ListTasks(_) => "tasks/list",
+            Self::SetLevel(_) => "logging/setLevel",
+            Self::Complete(_) => "completion/complete",
+        }
+    }
+}
+impl __rt::jsonrpc::Calls for ClientRequest {
+    fn has_method(method: &str) -> bool {
+        matches!(
+            method, "initialize" | "ping" | "resources/list" | "resources/templates/list"
+            | "resources/read" | "resources/subscribe" | "resources/unsubscribe" |
+            "prompts/list" | "prompts/get" | "tools/list" | "tools/call" | "tasks/get" |
+            "tasks/result" | "tasks/cancel" | "tasks/list" | "logging/setLevel" |
+            "completion/complete"
+        )
+    }
+    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> ::core::result::Result<Self, D::Error> {
+        match method {
+            "initialize" => __rt::jsonrpc::required_params(params).map(Self::Initialize),
+            "ping" => __rt::jsonrpc::optional_params(params).map(Self::Ping),
+            "resources/list" => {
+                __rt::jsonrpc::optional_params(params).map(Self::ListResources)
+            }
+            "resources/templates/list" => {
+                __rt::jsonrpc::optional_params(params).map(Self::ListResourceTemplates)
+            }
+            "resources/read" => {
+                __rt::jsonrpc::required_params(params).map(Self::ReadResource)
+            }
+            "resources/subscribe" => {
+                __rt::jsonrpc::required_params(params).map(Self::Subscribe)
+            }
+            "resources/unsubscribe" => {
+                __rt::jsonrpc::required_params(params).map(Self::Unsubscribe)
+            }
+            "prompts/list" => {
+                __rt::jsonrpc::optional_params(params).map(Self::ListPrompts)
+            }
+            "prompts/get" => __rt::jsonrpc::required_params(params).map(Self::GetPrompt),
+            "tools/list" => __rt::jsonrpc::optional_params(params).map(Self::ListTools),
+            "tools/call" => __rt::jsonrpc::required_params(params).map(Self::CallTool),
+            "tasks/get" => __rt::jsonrpc::required_params(params).map(Self::GetTask),
+            "tasks/result" => {
+                __rt::jsonrpc::required_params(params).map(Self::GetTaskPayload)
+            }
+            "tasks/cancel" => {
+                __rt::jsonrpc::required_params(params).map(Self::CancelTask)
+            }
+            "tasks/list" => __rt::jsonrpc::optional_params(params).map(Self::ListTasks),
+            "logging/setLevel" => {
+                __rt::jsonrpc::required_params(params).map(Self::SetLevel)
+            }
+            "completion/complete" => {
+                __rt::jsonrpc::required_params(params).map(Self::Complete)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    __rt::serde::de::Error::custom(
+                        ::core::format_args!("unknown request method `{method}`"),
+                    ),
+                )
+            }
+        }
+    }
+    fn method(&self) -> &'static str {
+        ClientRequest::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Initialize(params) => map.serialize_entry("params", params),
+            Self::Ping(params) => __rt::optional_entry(map, "params", params),
+            Self::ListResources(params) => __rt::optional_entry(map, "params", params),
+            Self::ListResourceTemplates(params) => {
+                __rt::optional_entry(map, "params", params)
+            }
+            Self::ReadResource(params) => map.serialize_entry("params", params),
+            Self::Subscribe(params) => map.serialize_entry("params", params),
+            Self::Unsubscribe(params) => map.serialize_entry("params", params),
+            Self::ListPrompts(params) => __rt::optional_entry(map, "params", params),
+            Self::GetPrompt(params) => map.serialize_entry("params", params),
+            Self::ListTools(params) => __rt::optional_entry(map, "params", params),
+            Self::CallTool(params) => map.serialize_entry("params", params),
+            Self::GetTask(params) => map.serialize_entry("params", params),
+            Self::GetTaskPayload(params) => map.serialize_entry("params", params),
+            Self::CancelTask(params) => map.serialize_entry("params", params),
+            Self::ListTasks(params) => __rt::optional_entry(map, "params", params),
+            Self::SetLevel(params) => map.serialize_entry("params", params),
+            Self::Complete(params) => map.serialize_entry("params", params),
+        }
+    }
 }
 impl __rt::serde::Serialize for ClientRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
+        __rt::jsonrpc::serialize_call(self, serializer)
+    }
+}
+impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
+    fn deserialize<D: __rt::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __rt::jsonrpc::deserialize_call(deserializer)
+    }
+}
+/// The `ClientResult` definition of the schema.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientResult {
+    /// A [`Result`].
+    Empty(Result),
+    /// A [`GetTaskResult`].
+    GetTask(GetTaskResult),
+    /// A [`GetTaskPayloadResult`].
+    GetTaskPayload(GetTaskPayloadResult),
+    /// A [`CancelTaskResult`].
+    CancelTask(CancelTaskResult),
+    /// A [`ListTasksResult`].
+    ListTasks(ListTasksResult),
+    /// A [`CreateMessageResult`].
+    CreateMessage(CreateMessageResult),
+    /// A [`ListRootsResult`].
+    ListRoots(ListRootsResult),
+    /// A [`ElicitResult`].
+    Elicit(ElicitResult),
+}
+impl __rt::serde::Serialize for ClientResult {
+    fn serialize<S: __rt::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::Initialize(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Ping(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::ListResources(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListResourceTemplates(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ReadResource(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Subscribe(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Unsubscribe(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListPrompts(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::GetPrompt(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListTools(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::CallTool(value) => __rt::serde::Serialize::serialize(value, serializer),
+            Self::Empty(value) => __rt::serde::Serialize::serialize(value, serializer),
             Self::GetTask(value) => __rt::serde::Serialize::serialize(value, serializer),
             Self::GetTaskPayload(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
@@ -1632,211 +1760,13 @@ impl __rt::serde::Serialize for ClientRequest {
             Self::ListTasks(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::SetLevel(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::Complete(value) => __rt::serde::Serialize::serialize(value, serializer),
-        }
-    }
-}
-impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
-    fn deserialize<D: __rt::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        struct UnionVisitor;
-        impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
-            type Value = ClientRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str(
-                    "a value of ClientRequest: Initialize | Ping | ListResources | ListResourceTemplates | ReadResource | Subscribe | Unsubscribe | ListPrompts | GetPrompt | ListTools | CallTool | GetTask | GetTaskPayload | CancelTask | ListTasks | SetLevel | Complete",
-                )
-            }
-            fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
-                self,
-                map: M,
-            ) -> ::core::result::Result<Self::Value, M::Error> {
-                __rt::decode_tagged(
-                    map,
-                    "method",
-                    |tag, rest| match tag {
-                        Some("initialize") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::Initialize)
-                        }
-                        Some("ping") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::Ping)
-                        }
-                        Some("resources/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ListResources)
-                        }
-                        Some("resources/templates/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ListResourceTemplates)
-                        }
-                        Some("resources/read") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ReadResource)
-                        }
-                        Some("resources/subscribe") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::Subscribe)
-                        }
-                        Some("resources/unsubscribe") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::Unsubscribe)
-                        }
-                        Some("prompts/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ListPrompts)
-                        }
-                        Some("prompts/get") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::GetPrompt)
-                        }
-                        Some("tools/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ListTools)
-                        }
-                        Some("tools/call") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::CallTool)
-                        }
-                        Some("tasks/get") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::GetTask)
-                        }
-                        Some("tasks/result") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::GetTaskPayload)
-                        }
-                        Some("tasks/cancel") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::CancelTask)
-                        }
-                        Some("tasks/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::ListTasks)
-                        }
-                        Some("logging/setLevel") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::SetLevel)
-                        }
-                        Some("completion/complete") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ClientRequest::Complete)
-                        }
-                        None => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    None,
-                                    &[
-                                        "initialize",
-                                        "ping",
-                                        "resources/list",
-                                        "resources/templates/list",
-                                        "resources/read",
-                                        "resources/subscribe",
-                                        "resources/unsubscribe",
-                                        "prompts/list",
-                                        "prompts/get",
-                                        "tools/list",
-                                        "tools/call",
-                                        "tasks/get",
-                                        "tasks/result",
-                                        "tasks/cancel",
-                                        "tasks/list",
-                                        "logging/setLevel",
-                                        "completion/complete",
-                                    ],
-                                ),
-                            )
-                        }
-                        Some(other) => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    Some(other),
-                                    &[
-                                        "initialize",
-                                        "ping",
-                                        "resources/list",
-                                        "resources/templates/list",
-                                        "resources/read",
-                                        "resources/subscribe",
-                                        "resources/unsubscribe",
-                                        "prompts/list",
-                                        "prompts/get",
-                                        "tools/list",
-                                        "tools/call",
-                                        "tasks/get",
-                                        "tasks/result",
-                                        "tasks/cancel",
-                                        "tasks/list",
-                                        "logging/setLevel",
-                                        "completion/complete",
-                                    ],
-                                ),
-                            )
-                        }
-                    },
-                )
-            }
-        }
-        deserializer.deserialize_any(UnionVisitor)
-    }
-}
-/// The `ClientResult` definition of the schema.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ClientResult {
-    /// A [`Result`].
-    Result(Result),
-    /// A [`GetTaskResult`].
-    GetTaskResult(GetTaskResult),
-    /// A [`GetTaskPayloadResult`].
-    GetTaskPayloadResult(GetTaskPayloadResult),
-    /// A [`CancelTaskResult`].
-    CancelTaskResult(CancelTaskResult),
-    /// A [`ListTasksResult`].
-    ListTasksResult(ListTasksResult),
-    /// A [`CreateMessageResult`].
-    CreateMessageResult(CreateMessageResult),
-    /// A [`ListRootsResult`].
-    ListRootsResult(ListRootsResult),
-    /// A [`ElicitResult`].
-    ElicitResult(ElicitResult),
-}
-impl __rt::serde::Serialize for ClientResult {
-    fn serialize<S: __rt::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::GetTaskResult(value) => {
+            Self::CreateMessage(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::GetTaskPayloadResult(value) => {
+            Self::ListRoots(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::CancelTaskResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListTasksResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::CreateMessageResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListRootsResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ElicitResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
+            Self::Elicit(value) => __rt::serde::Serialize::serialize(value, serializer),
         }
     }
 }
@@ -1852,7 +1782,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
                 f.write_str(
-                    "a value of ClientResult: Result | GetTaskResult | GetTaskPayloadResult | CancelTaskResult | ListTasksResult | CreateMessageResult | ListRootsResult | ElicitResult",
+                    "a value of ClientResult: Empty | GetTask | GetTaskPayload | CancelTask | ListTasks | CreateMessage | ListRoots | Elicit",
                 )
             }
             fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
@@ -1946,35 +1876,35 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                     let attempt = match case {
                         0usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::Result)
+                                .map(ClientResult::Empty)
                         }
                         1usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::GetTaskResult)
+                                .map(ClientResult::GetTask)
                         }
                         2usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::GetTaskPayloadResult)
+                                .map(ClientResult::GetTaskPayload)
                         }
                         3usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::CancelTaskResult)
+                                .map(ClientResult::CancelTask)
                         }
                         4usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::ListTasksResult)
+                                .map(ClientResult::ListTasks)
                         }
                         5usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::CreateMessageResult)
+                                .map(ClientResult::CreateMessage)
                         }
                         6usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::ListRootsResult)
+                                .map(ClientResult::ListRoots)
                         }
                         7usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::ElicitResult)
+                                .map(ClientResult::Elicit)
                         }
                         _ => continue,
                     };
@@ -2022,19 +1952,18 @@ impl ClientResult {
                 match index {
                     4usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ClientResult::ListTasksResult)
+                            .map(ClientResult::ListTasks)
                     }
                     5usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ClientResult::CreateMessageResult)
+                            .map(ClientResult::CreateMessage)
                     }
                     6usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ClientResult::ListRootsResult)
+                            .map(ClientResult::ListRoots)
                     }
                     7usize => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(ClientResult::ElicitResult)
+                        __rt::MapDecode::decode_map(rest, None).map(ClientResult::Elicit)
                     }
                     _ => return ::core::result::Result::Ok(None),
                 }
@@ -11347,190 +11276,321 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTools {
 /// The `ServerNotification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
-    /// A [`CancelledNotification`].
-    Cancelled(CancelledNotification),
-    /// A [`ProgressNotification`].
-    Progress(ProgressNotification),
-    /// A [`ResourceListChangedNotification`].
-    ResourceListChanged(ResourceListChangedNotification),
-    /// A [`ResourceUpdatedNotification`].
-    ResourceUpdated(ResourceUpdatedNotification),
-    /// A [`PromptListChangedNotification`].
-    PromptListChanged(PromptListChangedNotification),
-    /// A [`ToolListChangedNotification`].
-    ToolListChanged(ToolListChangedNotification),
-    /// A [`TaskStatusNotification`].
-    TaskStatus(TaskStatusNotification),
-    /// A [`LoggingMessageNotification`].
-    LoggingMessage(LoggingMessageNotification),
-    /// A [`ElicitationCompleteNotification`].
-    ElicitationComplete(ElicitationCompleteNotification),
+    /// `notifications/cancelled`: [`CancelledNotification`].
+    Cancelled(CancelledNotificationParams),
+    /// `notifications/progress`: [`ProgressNotification`].
+    Progress(ProgressNotificationParams),
+    /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`].
+    ResourceListChanged(Option<NotificationParams>),
+    /// `notifications/resources/updated`: [`ResourceUpdatedNotification`].
+    ResourceUpdated(ResourceUpdatedNotificationParams),
+    /// `notifications/prompts/list_changed`: [`PromptListChangedNotification`].
+    PromptListChanged(Option<NotificationParams>),
+    /// `notifications/tools/list_changed`: [`ToolListChangedNotification`].
+    ToolListChanged(Option<NotificationParams>),
+    /// `notifications/tasks/status`: [`TaskStatusNotification`].
+    TaskStatus(TaskStatusNotificationParams),
+    /// `notifications/message`: [`LoggingMessageNotification`].
+    LoggingMessage(LoggingMessageNotificationParams),
+    /// `notifications/elicitation/complete`: [`ElicitationCompleteNotification`].
+    ElicitationComplete(ElicitationCompleteNotificationParams),
+}
+impl ServerNotification {
+    /// Every method, in schema order.
+    pub const METHODS: &'static [&'static str] = &[
+        "notifications/cancelled",
+        "notifications/progress",
+        "notifications/resources/list_changed",
+        "notifications/resources/updated",
+        "notifications/prompts/list_changed",
+        "notifications/tools/list_changed",
+        "notifications/tasks/status",
+        "notifications/message",
+        "notifications/elicitation/complete",
+    ];
+    /// The method name on the wire.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Cancelled(_) => "notifications/cancelled",
+            Self::Progress(_) => "notifications/progress",
+            Self::ResourceListChanged(_) => "notifications/resources/list_changed",
+            Self::ResourceUpdated(_) => "notifications/resources/updated",
+            Self::PromptListChanged(_) => "notifications/prompts/list_changed",
+            Self::ToolListChanged(_) => "notifications/tools/list_changed",
+            Self::TaskStatus(_) => "notifications/tasks/status",
+            Self::LoggingMessage(_) => "notifications/message",
+            Self::ElicitationComplete(_) => "notifications/elicitation/complete",
+        }
+    }
+}
+impl __rt::jsonrpc::Calls for ServerNotification {
+    fn has_method(method: &str) -> bool {
+        matches!(
+            method, "notifications/cancelled" | "notifications/progress" |
+            "notifications/resources/list_changed" | "notifications/resources/updated" |
+            "notifications/prompts/list_changed" | "notifications/tools/list_changed" |
+            "notifications/tasks/status" | "notifications/message" |
+            "notifications/elicitation/complete"
+        )
+    }
+    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> ::core::result::Result<Self, D::Error> {
+        match method {
+            "notifications/cancelled" => {
+                __rt::jsonrpc::required_params(params).map(Self::Cancelled)
+            }
+            "notifications/progress" => {
+                __rt::jsonrpc::required_params(params).map(Self::Progress)
+            }
+            "notifications/resources/list_changed" => {
+                __rt::jsonrpc::optional_params(params).map(Self::ResourceListChanged)
+            }
+            "notifications/resources/updated" => {
+                __rt::jsonrpc::required_params(params).map(Self::ResourceUpdated)
+            }
+            "notifications/prompts/list_changed" => {
+                __rt::jsonrpc::optional_params(params).map(Self::PromptListChanged)
+            }
+            "notifications/tools/list_changed" => {
+                __rt::jsonrpc::optional_params(params).map(Self::ToolListChanged)
+            }
+            "notifications/tasks/status" => {
+                __rt::jsonrpc::required_params(params).map(Self::TaskStatus)
+            }
+            "notifications/message" => {
+                __rt::jsonrpc::required_params(params).map(Self::LoggingMessage)
+            }
+            "notifications/elicitation/complete" => {
+                __rt::jsonrpc::required_params(params).map(Self::ElicitationComplete)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    __rt::serde::de::Error::custom(
+                        ::core::format_args!("unknown notification method `{method}`"),
+                    ),
+                )
+            }
+        }
+    }
+    fn method(&self) -> &'static str {
+        ServerNotification::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Cancelled(params) => map.serialize_entry("params", params),
+            Self::Progress(params) => map.serialize_entry("params", params),
+            Self::ResourceListChanged(params) => {
+                __rt::optional_entry(map, "params", params)
+            }
+            Self::ResourceUpdated(params) => map.serialize_entry("params", params),
+            Self::PromptListChanged(params) => {
+                __rt::optional_entry(map, "params", params)
+            }
+            Self::ToolListChanged(params) => __rt::optional_entry(map, "params", params),
+            Self::TaskStatus(params) => map.serialize_entry("params", params),
+            Self::LoggingMessage(params) => map.serialize_entry("params", params),
+            Self::ElicitationComplete(params) => map.serialize_entry("params", params),
+        }
+    }
 }
 impl __rt::serde::Serialize for ServerNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Cancelled(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Progress(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::ResourceListChanged(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ResourceUpdated(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::PromptListChanged(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ToolListChanged(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::TaskStatus(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::LoggingMessage(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ElicitationComplete(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-        }
+        __rt::jsonrpc::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        struct UnionVisitor;
-        impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
-            type Value = ServerNotification;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str(
-                    "a value of ServerNotification: Cancelled | Progress | ResourceListChanged | ResourceUpdated | PromptListChanged | ToolListChanged | TaskStatus | LoggingMessage | ElicitationComplete",
-                )
-            }
-            fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
-                self,
-                map: M,
-            ) -> ::core::result::Result<Self::Value, M::Error> {
-                __rt::decode_tagged(
-                    map,
-                    "method",
-                    |tag, rest| match tag {
-                        Some("notifications/cancelled") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::Cancelled)
-                        }
-                        Some("notifications/progress") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::Progress)
-                        }
-                        Some("notifications/resources/list_changed") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::ResourceListChanged)
-                        }
-                        Some("notifications/resources/updated") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::ResourceUpdated)
-                        }
-                        Some("notifications/prompts/list_changed") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::PromptListChanged)
-                        }
-                        Some("notifications/tools/list_changed") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::ToolListChanged)
-                        }
-                        Some("notifications/tasks/status") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::TaskStatus)
-                        }
-                        Some("notifications/message") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::LoggingMessage)
-                        }
-                        Some("notifications/elicitation/complete") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerNotification::ElicitationComplete)
-                        }
-                        None => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    None,
-                                    &[
-                                        "notifications/cancelled",
-                                        "notifications/progress",
-                                        "notifications/resources/list_changed",
-                                        "notifications/resources/updated",
-                                        "notifications/prompts/list_changed",
-                                        "notifications/tools/list_changed",
-                                        "notifications/tasks/status",
-                                        "notifications/message",
-                                        "notifications/elicitation/complete",
-                                    ],
-                                ),
-                            )
-                        }
-                        Some(other) => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    Some(other),
-                                    &[
-                                        "notifications/cancelled",
-                                        "notifications/progress",
-                                        "notifications/resources/list_changed",
-                                        "notifications/resources/updated",
-                                        "notifications/prompts/list_changed",
-                                        "notifications/tools/list_changed",
-                                        "notifications/tasks/status",
-                                        "notifications/message",
-                                        "notifications/elicitation/complete",
-                                    ],
-                                ),
-                            )
-                        }
-                    },
-                )
-            }
-        }
-        deserializer.deserialize_any(UnionVisitor)
+        __rt::jsonrpc::deserialize_call(deserializer)
     }
 }
 /// The `ServerRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
-    /// A [`PingRequest`].
-    Ping(PingRequest),
-    /// A [`GetTaskRequest`].
-    GetTask(GetTaskRequest),
-    /// A [`GetTaskPayloadRequest`].
-    GetTaskPayload(GetTaskPayloadRequest),
-    /// A [`CancelTaskRequest`].
-    CancelTask(CancelTaskRequest),
-    /// A [`ListTasksRequest`].
-    ListTasks(ListTasksRequest),
-    /// A [`CreateMessageRequest`].
-    CreateMessage(CreateMessageRequest),
-    /// A [`ListRootsRequest`].
-    ListRoots(ListRootsRequest),
-    /// A [`ElicitRequest`].
-    Elicit(ElicitRequest),
+    /// `ping`: [`PingRequest`].
+    Ping(Option<RequestParams>),
+    /// `tasks/get`: [`GetTaskRequest`].
+    GetTask(GetTaskRequestParams),
+    /// `tasks/result`: [`GetTaskPayloadRequest`].
+    GetTaskPayload(GetTaskPayloadRequestParams),
+    /// `tasks/cancel`: [`CancelTaskRequest`].
+    CancelTask(CancelTaskRequestParams),
+    /// `tasks/list`: [`ListTasksRequest`].
+    ListTasks(Option<PaginatedRequestParams>),
+    /// `sampling/createMessage`: [`CreateMessageRequest`].
+    CreateMessage(CreateMessageRequestParams),
+    /// `roots/list`: [`ListRootsRequest`].
+    ListRoots(Option<RequestParams>),
+    /// `elicitation/create`: [`ElicitRequest`].
+    Elicit(ElicitRequestParams),
+}
+impl ServerRequest {
+    /// Every method, in schema order.
+    pub const METHODS: &'static [&'static str] = &[
+        "ping",
+        "tasks/get",
+        "tasks/result",
+        "tasks/cancel",
+        "tasks/list",
+        "sampling/createMessage",
+        "roots/list",
+        "elicitation/create",
+    ];
+    /// The method name on the wire.
+    pub fn method(&self) -> &'static str {
+        match self {
+            Self::Ping(_) => "ping",
+            Self::GetTask(_) => "tasks/get",
+            Self::GetTaskPayload(_) => "tasks/result",
+            Self::CancelTask(_) => "tasks/cancel",
+            Self::ListTasks(_) => "tasks/list",
+            Self::CreateMessage(_) => "sampling/createMessage",
+            Self::ListRoots(_) => "roots/list",
+            Self::Elicit(_) => "elicitation/create",
+        }
+    }
+}
+impl __rt::jsonrpc::Calls for ServerRequest {
+    fn has_method(method: &str) -> bool {
+        matches!(
+            method, "ping" | "tasks/get" | "tasks/result" | "tasks/cancel" | "tasks/list"
+            | "sampling/createMessage" | "roots/list" | "elicitation/create"
+        )
+    }
+    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> ::core::result::Result<Self, D::Error> {
+        match method {
+            "ping" => __rt::jsonrpc::optional_params(params).map(Self::Ping),
+            "tasks/get" => __rt::jsonrpc::required_params(params).map(Self::GetTask),
+            "tasks/result" => {
+                __rt::jsonrpc::required_params(params).map(Self::GetTaskPayload)
+            }
+            "tasks/cancel" => {
+                __rt::jsonrpc::required_params(params).map(Self::CancelTask)
+            }
+            "tasks/list" => __rt::jsonrpc::optional_params(params).map(Self::ListTasks),
+            "sampling/createMessage" => {
+                __rt::jsonrpc::required_params(params).map(Self::CreateMessage)
+            }
+            "roots/list" => __rt::jsonrpc::optional_params(params).map(Self::ListRoots),
+            "elicitation/create" => {
+                __rt::jsonrpc::required_params(params).map(Self::Elicit)
+            }
+            _ => {
+                ::core::result::Result::Err(
+                    __rt::serde::de::Error::custom(
+                        ::core::format_args!("unknown request method `{method}`"),
+                    ),
+                )
+            }
+        }
+    }
+    fn method(&self) -> &'static str {
+        ServerRequest::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Ping(params) => __rt::optional_entry(map, "params", params),
+            Self::GetTask(params) => map.serialize_entry("params", params),
+            Self::GetTaskPayload(params) => map.serialize_entry("params", params),
+            Self::CancelTask(params) => map.serialize_entry("params", params),
+            Self::ListTasks(params) => __rt::optional_entry(map, "params", params),
+            Self::CreateMessage(params) => map.serialize_entry("params", params),
+            Self::ListRoots(params) => __rt::optional_entry(map, "params", params),
+            Self::Elicit(params) => map.serialize_entry("params", params),
+        }
+    }
 }
 impl __rt::serde::Serialize for ServerRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
+        __rt::jsonrpc::serialize_call(self, serializer)
+    }
+}
+impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
+    fn deserialize<D: __rt::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __rt::jsonrpc::deserialize_call(deserializer)
+    }
+}
+/// The `ServerResult` definition of the schema.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerResult {
+    /// A [`Result`].
+    Empty(Result),
+    /// A [`InitializeResult`].
+    Initialize(InitializeResult),
+    /// A [`ListResourcesResult`].
+    ListResources(ListResourcesResult),
+    /// A [`ListResourceTemplatesResult`].
+    ListResourceTemplates(ListResourceTemplatesResult),
+    /// A [`ReadResourceResult`].
+    ReadResource(ReadResourceResult),
+    /// A [`ListPromptsResult`].
+    ListPrompts(ListPromptsResult),
+    /// A [`GetPromptResult`].
+    GetPrompt(GetPromptResult),
+    /// A [`ListToolsResult`].
+    ListTools(ListToolsResult),
+    /// A [`CallToolResult`].
+    CallTool(CallToolResult),
+    /// A [`GetTaskResult`].
+    GetTask(GetTaskResult),
+    /// A [`GetTaskPayloadResult`].
+    GetTaskPayload(GetTaskPayloadResult),
+    /// A [`CancelTaskResult`].
+    CancelTask(CancelTaskResult),
+    /// A [`ListTasksResult`].
+    ListTasks(ListTasksResult),
+    /// A [`CompleteResult`].
+    Complete(CompleteResult),
+}
+impl __rt::serde::Serialize for ServerResult {
+    fn serialize<S: __rt::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
         match self {
-            Self::Ping(value) => __rt::serde::Serialize::serialize(value, serializer),
+            Self::Empty(value) => __rt::serde::Serialize::serialize(value, serializer),
+            Self::Initialize(value) => {
+                __rt::serde::Serialize::serialize(value, serializer)
+            }
+            Self::ListResources(value) => {
+                __rt::serde::Serialize::serialize(value, serializer)
+            }
+            Self::ListResourceTemplates(value) => {
+                __rt::serde::Serialize::serialize(value, serializer)
+            }
+            Self::ReadResource(value) => {
+                __rt::serde::Serialize::serialize(value, serializer)
+            }
+            Self::ListPrompts(value) => {
+                __rt::serde::Serialize::serialize(value, serializer)
+            }
+            Self::GetPrompt(value) => {
+                __rt::serde::Serialize::serialize(value, serializer)
+            }
+            Self::ListTools(value) => {
+                __rt::serde::Serialize::serialize(value, serializer)
+            }
+            Self::CallTool(value) => __rt::serde::Serialize::serialize(value, serializer),
             Self::GetTask(value) => __rt::serde::Serialize::serialize(value, serializer),
             Self::GetTaskPayload(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
@@ -11541,192 +11601,7 @@ impl __rt::serde::Serialize for ServerRequest {
             Self::ListTasks(value) => {
                 __rt::serde::Serialize::serialize(value, serializer)
             }
-            Self::CreateMessage(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListRoots(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::Elicit(value) => __rt::serde::Serialize::serialize(value, serializer),
-        }
-    }
-}
-impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
-    fn deserialize<D: __rt::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> ::core::result::Result<Self, D::Error> {
-        struct UnionVisitor;
-        impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
-            type Value = ServerRequest;
-            fn expecting(
-                &self,
-                f: &mut ::core::fmt::Formatter<'_>,
-            ) -> ::core::fmt::Result {
-                f.write_str(
-                    "a value of ServerRequest: Ping | GetTask | GetTaskPayload | CancelTask | ListTasks | CreateMessage | ListRoots | Elicit",
-                )
-            }
-            fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
-                self,
-                map: M,
-            ) -> ::core::result::Result<Self::Value, M::Error> {
-                __rt::decode_tagged(
-                    map,
-                    "method",
-                    |tag, rest| match tag {
-                        Some("ping") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerRequest::Ping)
-                        }
-                        Some("tasks/get") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerRequest::GetTask)
-                        }
-                        Some("tasks/result") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerRequest::GetTaskPayload)
-                        }
-                        Some("tasks/cancel") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerRequest::CancelTask)
-                        }
-                        Some("tasks/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerRequest::ListTasks)
-                        }
-                        Some("sampling/createMessage") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerRequest::CreateMessage)
-                        }
-                        Some("roots/list") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerRequest::ListRoots)
-                        }
-                        Some("elicitation/create") => {
-                            __rt::MapDecode::decode_map(rest, Some("method"))
-                                .map(ServerRequest::Elicit)
-                        }
-                        None => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    None,
-                                    &[
-                                        "ping",
-                                        "tasks/get",
-                                        "tasks/result",
-                                        "tasks/cancel",
-                                        "tasks/list",
-                                        "sampling/createMessage",
-                                        "roots/list",
-                                        "elicitation/create",
-                                    ],
-                                ),
-                            )
-                        }
-                        Some(other) => {
-                            ::core::result::Result::Err(
-                                __rt::unknown_tag(
-                                    "method",
-                                    Some(other),
-                                    &[
-                                        "ping",
-                                        "tasks/get",
-                                        "tasks/result",
-                                        "tasks/cancel",
-                                        "tasks/list",
-                                        "sampling/createMessage",
-                                        "roots/list",
-                                        "elicitation/create",
-                                    ],
-                                ),
-                            )
-                        }
-                    },
-                )
-            }
-        }
-        deserializer.deserialize_any(UnionVisitor)
-    }
-}
-/// The `ServerResult` definition of the schema.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ServerResult {
-    /// A [`Result`].
-    Result(Result),
-    /// A [`InitializeResult`].
-    InitializeResult(InitializeResult),
-    /// A [`ListResourcesResult`].
-    ListResourcesResult(ListResourcesResult),
-    /// A [`ListResourceTemplatesResult`].
-    ListResourceTemplatesResult(ListResourceTemplatesResult),
-    /// A [`ReadResourceResult`].
-    ReadResourceResult(ReadResourceResult),
-    /// A [`ListPromptsResult`].
-    ListPromptsResult(ListPromptsResult),
-    /// A [`GetPromptResult`].
-    GetPromptResult(GetPromptResult),
-    /// A [`ListToolsResult`].
-    ListToolsResult(ListToolsResult),
-    /// A [`CallToolResult`].
-    CallToolResult(CallToolResult),
-    /// A [`GetTaskResult`].
-    GetTaskResult(GetTaskResult),
-    /// A [`GetTaskPayloadResult`].
-    GetTaskPayloadResult(GetTaskPayloadResult),
-    /// A [`CancelTaskResult`].
-    CancelTaskResult(CancelTaskResult),
-    /// A [`ListTasksResult`].
-    ListTasksResult(ListTasksResult),
-    /// A [`CompleteResult`].
-    CompleteResult(CompleteResult),
-}
-impl __rt::serde::Serialize for ServerResult {
-    fn serialize<S: __rt::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> ::core::result::Result<S::Ok, S::Error> {
-        match self {
-            Self::Result(value) => __rt::serde::Serialize::serialize(value, serializer),
-            Self::InitializeResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListResourcesResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListResourceTemplatesResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ReadResourceResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListPromptsResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::GetPromptResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListToolsResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::CallToolResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::GetTaskResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::GetTaskPayloadResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::CancelTaskResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::ListTasksResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
-            Self::CompleteResult(value) => {
-                __rt::serde::Serialize::serialize(value, serializer)
-            }
+            Self::Complete(value) => __rt::serde::Serialize::serialize(value, serializer),
         }
     }
 }
@@ -11742,7 +11617,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 f: &mut ::core::fmt::Formatter<'_>,
             ) -> ::core::fmt::Result {
                 f.write_str(
-                    "a value of ServerResult: Result | InitializeResult | ListResourcesResult | ListResourceTemplatesResult | ReadResourceResult | ListPromptsResult | GetPromptResult | ListToolsResult | CallToolResult | GetTaskResult | GetTaskPayloadResult | CancelTaskResult | ListTasksResult | CompleteResult",
+                    "a value of ServerResult: Empty | Initialize | ListResources | ListResourceTemplates | ReadResource | ListPrompts | GetPrompt | ListTools | CallTool | GetTask | GetTaskPayload | CancelTask | ListTasks | Complete",
                 )
             }
             fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
@@ -11876,59 +11751,59 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                     let attempt = match case {
                         0usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::Result)
+                                .map(ServerResult::Empty)
                         }
                         1usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::InitializeResult)
+                                .map(ServerResult::Initialize)
                         }
                         2usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListResourcesResult)
+                                .map(ServerResult::ListResources)
                         }
                         3usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListResourceTemplatesResult)
+                                .map(ServerResult::ListResourceTemplates)
                         }
                         4usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ReadResourceResult)
+                                .map(ServerResult::ReadResource)
                         }
                         5usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListPromptsResult)
+                                .map(ServerResult::ListPrompts)
                         }
                         6usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::GetPromptResult)
+                                .map(ServerResult::GetPrompt)
                         }
                         7usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListToolsResult)
+                                .map(ServerResult::ListTools)
                         }
                         8usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::CallToolResult)
+                                .map(ServerResult::CallTool)
                         }
                         9usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::GetTaskResult)
+                                .map(ServerResult::GetTask)
                         }
                         10usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::GetTaskPayloadResult)
+                                .map(ServerResult::GetTaskPayload)
                         }
                         11usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::CancelTaskResult)
+                                .map(ServerResult::CancelTask)
                         }
                         12usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListTasksResult)
+                                .map(ServerResult::ListTasks)
                         }
                         13usize => {
                             __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::CompleteResult)
+                                .map(ServerResult::Complete)
                         }
                         _ => continue,
                     };
@@ -11985,43 +11860,43 @@ impl ServerResult {
                 match index {
                     1usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::InitializeResult)
+                            .map(ServerResult::Initialize)
                     }
                     2usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ListResourcesResult)
+                            .map(ServerResult::ListResources)
                     }
                     3usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ListResourceTemplatesResult)
+                            .map(ServerResult::ListResourceTemplates)
                     }
                     4usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ReadResourceResult)
+                            .map(ServerResult::ReadResource)
                     }
                     5usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ListPromptsResult)
+                            .map(ServerResult::ListPrompts)
                     }
                     6usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::GetPromptResult)
+                            .map(ServerResult::GetPrompt)
                     }
                     7usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ListToolsResult)
+                            .map(ServerResult::ListTools)
                     }
                     8usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::CallToolResult)
+                            .map(ServerResult::CallTool)
                     }
                     12usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::ListTasksResult)
+                            .map(ServerResult::ListTasks)
                     }
                     13usize => {
                         __rt::MapDecode::decode_map(rest, None)
-                            .map(ServerResult::CompleteResult)
+                            .map(ServerResult::Complete)
                     }
                     _ => return ::core::result::Result::Ok(None),
                 }
@@ -14575,7 +14450,7 @@ pub struct UrlElicitationRequiredErrorError {
 }
 impl UrlElicitationRequiredErrorError {
     /// The value of the constant member `code`.
-    pub const CODE: i64 = -32042i64;
+    pub const CODE: i64 = -32042;
 }
 impl __rt::serde::Serialize for UrlElicitationRequiredErrorError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -15064,6 +14939,371 @@ impl<'de> __rt::MapDecode<'de> for UntitledSingleSelectEnumSchema {
         })
     }
 }
+/// Every message a client sends: requests, notifications, result responses and error responses. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClientMessage {
+    /// A request: answered with a response carrying the same `id`.
+    Request {
+        /// The request id.
+        id: RequestId,
+        /// The method and its params.
+        request: ClientRequest,
+    },
+    /// A notification: not answered.
+    Notification(ClientNotification),
+    /// A successful response to a request of the other side.
+    Response {
+        /// The id of the request it answers.
+        id: RequestId,
+        /// The result; which result type is chosen by the members it carries.
+        result: ClientResult,
+    },
+    /// An error response (`id` is absent when the request's id could not be read).
+    Error {
+        /// The id of the request it answers.
+        id: Option<RequestId>,
+        /// The error.
+        error: Error,
+    },
+}
+impl ClientMessage {
+    /// Decodes a message from a parsed JSON value, with errors in JSON-RPC terms.
+    pub fn from_value(
+        value: __rt::serde_json::Value,
+    ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
+        __rt::jsonrpc::from_value(value)
+    }
+}
+impl ::core::str::FromStr for ClientMessage {
+    type Err = __rt::jsonrpc::DecodeError;
+    fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
+        __rt::jsonrpc::from_str(text)
+    }
+}
+impl __rt::serde::Serialize for ClientMessage {
+    fn serialize<S: __rt::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        __rt::jsonrpc::serialize(self, serializer)
+    }
+}
+impl<'de> __rt::serde::Deserialize<'de> for ClientMessage {
+    fn deserialize<D: __rt::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __rt::jsonrpc::deserialize(deserializer)
+    }
+}
+impl __rt::jsonrpc::Direction for ClientMessage {
+    type Id = RequestId;
+    type Request = ClientRequest;
+    type Notification = ClientNotification;
+    type Result = ClientResult;
+    type Error = Error;
+    const RESPONDS: bool = true;
+    fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
+        match parts {
+            __rt::jsonrpc::Parts::Request(id, request) => {
+                Some(Self::Request { id, request })
+            }
+            __rt::jsonrpc::Parts::Notification(n) => Some(Self::Notification(n)),
+            __rt::jsonrpc::Parts::Response(id, result) => {
+                Some(Self::Response { id, result })
+            }
+            __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+        }
+    }
+    fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+        match self {
+            Self::Request { id, request } => {
+                __rt::jsonrpc::PartsRef::Request(id, request)
+            }
+            Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),
+            Self::Response { id, result } => {
+                __rt::jsonrpc::PartsRef::Response(id, result)
+            }
+            Self::Error { id, error } => {
+                __rt::jsonrpc::PartsRef::Error(id.as_ref(), error)
+            }
+        }
+    }
+}
+impl __rt::jsonrpc::FastResult for ClientResult {
+    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+        ClientResult::__decode_keyed(map)
+    }
+}
+/// Every message a server sends: requests, notifications, result responses and error responses. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ServerMessage {
+    /// A request: answered with a response carrying the same `id`.
+    Request {
+        /// The request id.
+        id: RequestId,
+        /// The method and its params.
+        request: ServerRequest,
+    },
+    /// A notification: not answered.
+    Notification(ServerNotification),
+    /// A successful response to a request of the other side.
+    Response {
+        /// The id of the request it answers.
+        id: RequestId,
+        /// The result; which result type is chosen by the members it carries.
+        result: ServerResult,
+    },
+    /// An error response (`id` is absent when the request's id could not be read).
+    Error {
+        /// The id of the request it answers.
+        id: Option<RequestId>,
+        /// The error.
+        error: Error,
+    },
+}
+impl ServerMessage {
+    /// Decodes a message from a parsed JSON value, with errors in JSON-RPC terms.
+    pub fn from_value(
+        value: __rt::serde_json::Value,
+    ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
+        __rt::jsonrpc::from_value(value)
+    }
+}
+impl ::core::str::FromStr for ServerMessage {
+    type Err = __rt::jsonrpc::DecodeError;
+    fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
+        __rt::jsonrpc::from_str(text)
+    }
+}
+impl __rt::serde::Serialize for ServerMessage {
+    fn serialize<S: __rt::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> ::core::result::Result<S::Ok, S::Error> {
+        __rt::jsonrpc::serialize(self, serializer)
+    }
+}
+impl<'de> __rt::serde::Deserialize<'de> for ServerMessage {
+    fn deserialize<D: __rt::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> ::core::result::Result<Self, D::Error> {
+        __rt::jsonrpc::deserialize(deserializer)
+    }
+}
+impl __rt::jsonrpc::Direction for ServerMessage {
+    type Id = RequestId;
+    type Request = ServerRequest;
+    type Notification = ServerNotification;
+    type Result = ServerResult;
+    type Error = Error;
+    const RESPONDS: bool = true;
+    fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
+        match parts {
+            __rt::jsonrpc::Parts::Request(id, request) => {
+                Some(Self::Request { id, request })
+            }
+            __rt::jsonrpc::Parts::Notification(n) => Some(Self::Notification(n)),
+            __rt::jsonrpc::Parts::Response(id, result) => {
+                Some(Self::Response { id, result })
+            }
+            __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+        }
+    }
+    fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+        match self {
+            Self::Request { id, request } => {
+                __rt::jsonrpc::PartsRef::Request(id, request)
+            }
+            Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),
+            Self::Response { id, result } => {
+                __rt::jsonrpc::PartsRef::Response(id, result)
+            }
+            Self::Error { id, error } => {
+                __rt::jsonrpc::PartsRef::Error(id.as_ref(), error)
+            }
+        }
+    }
+}
+impl __rt::jsonrpc::FastResult for ServerResult {
+    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+        map: M,
+    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+        ServerResult::__decode_keyed(map)
+    }
+}
+impl __rt::jsonrpc::Request for InitializeRequest {
+    const METHOD: &'static str = "initialize";
+    type Params = InitializeRequestParams;
+    type Result = InitializeResult;
+}
+impl __rt::jsonrpc::Request for PingRequest {
+    const METHOD: &'static str = "ping";
+    type Params = RequestParams;
+    type Result = EmptyResult;
+}
+impl __rt::jsonrpc::Request for ListResourcesRequest {
+    const METHOD: &'static str = "resources/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListResourcesResult;
+}
+impl __rt::jsonrpc::Request for ListResourceTemplatesRequest {
+    const METHOD: &'static str = "resources/templates/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListResourceTemplatesResult;
+}
+impl __rt::jsonrpc::Request for ReadResourceRequest {
+    const METHOD: &'static str = "resources/read";
+    type Params = ReadResourceRequestParams;
+    type Result = ReadResourceResult;
+}
+impl __rt::jsonrpc::Request for SubscribeRequest {
+    const METHOD: &'static str = "resources/subscribe";
+    type Params = SubscribeRequestParams;
+    type Result = EmptyResult;
+}
+impl __rt::jsonrpc::Request for UnsubscribeRequest {
+    const METHOD: &'static str = "resources/unsubscribe";
+    type Params = UnsubscribeRequestParams;
+    type Result = EmptyResult;
+}
+impl __rt::jsonrpc::Request for ListPromptsRequest {
+    const METHOD: &'static str = "prompts/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListPromptsResult;
+}
+impl __rt::jsonrpc::Request for GetPromptRequest {
+    const METHOD: &'static str = "prompts/get";
+    type Params = GetPromptRequestParams;
+    type Result = GetPromptResult;
+}
+impl __rt::jsonrpc::Request for ListToolsRequest {
+    const METHOD: &'static str = "tools/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListToolsResult;
+}
+impl __rt::jsonrpc::Request for CallToolRequest {
+    const METHOD: &'static str = "tools/call";
+    type Params = CallToolRequestParams;
+    type Result = CallToolResult;
+}
+impl __rt::jsonrpc::Request for GetTaskRequest {
+    const METHOD: &'static str = "tasks/get";
+    type Params = GetTaskRequestParams;
+    type Result = GetTaskResult;
+}
+impl __rt::jsonrpc::Request for GetTaskPayloadRequest {
+    const METHOD: &'static str = "tasks/result";
+    type Params = GetTaskPayloadRequestParams;
+    type Result = GetTaskPayloadResult;
+}
+impl __rt::jsonrpc::Request for CancelTaskRequest {
+    const METHOD: &'static str = "tasks/cancel";
+    type Params = CancelTaskRequestParams;
+    type Result = CancelTaskResult;
+}
+impl __rt::jsonrpc::Request for ListTasksRequest {
+    const METHOD: &'static str = "tasks/list";
+    type Params = PaginatedRequestParams;
+    type Result = ListTasksResult;
+}
+impl __rt::jsonrpc::Request for SetLevelRequest {
+    const METHOD: &'static str = "logging/setLevel";
+    type Params = SetLevelRequestParams;
+    type Result = EmptyResult;
+}
+impl __rt::jsonrpc::Request for CompleteRequest {
+    const METHOD: &'static str = "completion/complete";
+    type Params = CompleteRequestParams;
+    type Result = CompleteResult;
+}
+impl __rt::jsonrpc::Request for CreateMessageRequest {
+    const METHOD: &'static str = "sampling/createMessage";
+    type Params = CreateMessageRequestParams;
+    type Result = CreateMessageResult;
+}
+impl __rt::jsonrpc::Request for ListRootsRequest {
+    const METHOD: &'static str = "roots/list";
+    type Params = RequestParams;
+    type Result = ListRootsResult;
+}
+impl __rt::jsonrpc::Request for ElicitRequest {
+    const METHOD: &'static str = "elicitation/create";
+    type Params = ElicitRequestParams;
+    type Result = ElicitResult;
+}
+/// Method names.
+pub mod methods {
+    /// `notifications/cancelled`
+    pub const NOTIFICATIONS_CANCELLED: &str = "notifications/cancelled";
+    /// `notifications/initialized`
+    pub const NOTIFICATIONS_INITIALIZED: &str = "notifications/initialized";
+    /// `notifications/progress`
+    pub const NOTIFICATIONS_PROGRESS: &str = "notifications/progress";
+    /// `notifications/tasks/status`
+    pub const NOTIFICATIONS_TASKS_STATUS: &str = "notifications/tasks/status";
+    /// `notifications/roots/list_changed`
+    pub const NOTIFICATIONS_ROOTS_LIST_CHANGED: &str = "notifications/roots/list_changed";
+    /// `initialize`
+    pub const INITIALIZE: &str = "initialize";
+    /// `ping`
+    pub const PING: &str = "ping";
+    /// `resources/list`
+    pub const RESOURCES_LIST: &str = "resources/list";
+    /// `resources/templates/list`
+    pub const RESOURCES_TEMPLATES_LIST: &str = "resources/templates/list";
+    /// `resources/read`
+    pub const RESOURCES_READ: &str = "resources/read";
+    /// `resources/subscribe`
+    pub const RESOURCES_SUBSCRIBE: &str = "resources/subscribe";
+    /// `resources/unsubscribe`
+    pub const RESOURCES_UNSUBSCRIBE: &str = "resources/unsubscribe";
+    /// `prompts/list`
+    pub const PROMPTS_LIST: &str = "prompts/list";
+    /// `prompts/get`
+    pub const PROMPTS_GET: &str = "prompts/get";
+    /// `tools/list`
+    pub const TOOLS_LIST: &str = "tools/list";
+    /// `tools/call`
+    pub const TOOLS_CALL: &str = "tools/call";
+    /// `tasks/get`
+    pub const TASKS_GET: &str = "tasks/get";
+    /// `tasks/result`
+    pub const TASKS_RESULT: &str = "tasks/result";
+    /// `tasks/cancel`
+    pub const TASKS_CANCEL: &str = "tasks/cancel";
+    /// `tasks/list`
+    pub const TASKS_LIST: &str = "tasks/list";
+    /// `logging/setLevel`
+    pub const LOGGING_SET_LEVEL: &str = "logging/setLevel";
+    /// `completion/complete`
+    pub const COMPLETION_COMPLETE: &str = "completion/complete";
+    /// `notifications/resources/list_changed`
+    pub const NOTIFICATIONS_RESOURCES_LIST_CHANGED: &str = "notifications/resources/list_changed";
+    /// `notifications/resources/updated`
+    pub const NOTIFICATIONS_RESOURCES_UPDATED: &str = "notifications/resources/updated";
+    /// `notifications/prompts/list_changed`
+    pub const NOTIFICATIONS_PROMPTS_LIST_CHANGED: &str = "notifications/prompts/list_changed";
+    /// `notifications/tools/list_changed`
+    pub const NOTIFICATIONS_TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
+    /// `notifications/message`
+    pub const NOTIFICATIONS_MESSAGE: &str = "notifications/message";
+    /// `notifications/elicitation/complete`
+    pub const NOTIFICATIONS_ELICITATION_COMPLETE: &str = "notifications/elicitation/complete";
+    /// `sampling/createMessage`
+    pub const SAMPLING_CREATE_MESSAGE: &str = "sampling/createMessage";
+    /// `roots/list`
+    pub const ROOTS_LIST: &str = "roots/list";
+    /// `elicitation/create`
+    pub const ELICITATION_CREATE: &str = "elicitation/create";
+}
+/// Error codes this revision's schema defines (the JSON-RPC ones are in
+/// `mcp_schema::jsonrpc`).
+pub mod error_codes {
+    /// The code of `URLElicitationRequiredError`.
+    pub const URL_ELICITATION_REQUIRED_ERROR: i64 = -32042;
+}
 /// Decodes `json` as the definition named `definition` (schema spelling) and encodes it
 /// again; `None` for an unknown name. For tests.
 #[doc(hidden)]
@@ -15097,8 +15337,6 @@ pub fn __roundtrip(
                 roundtrip::<CancelledNotificationParams>(json)
             }
             "ClientCapabilities" => roundtrip::<ClientCapabilities>(json),
-            "ClientNotification" => roundtrip::<ClientNotification>(json),
-            "ClientRequest" => roundtrip::<ClientRequest>(json),
             "ClientResult" => roundtrip::<ClientResult>(json),
             "CompleteRequest" => roundtrip::<CompleteRequest>(json),
             "CompleteRequestParams" => roundtrip::<CompleteRequestParams>(json),
@@ -15218,8 +15456,6 @@ pub fn __roundtrip(
                 roundtrip::<SamplingMessageContentBlock>(json)
             }
             "ServerCapabilities" => roundtrip::<ServerCapabilities>(json),
-            "ServerNotification" => roundtrip::<ServerNotification>(json),
-            "ServerRequest" => roundtrip::<ServerRequest>(json),
             "ServerResult" => roundtrip::<ServerResult>(json),
             "SetLevelRequest" => roundtrip::<SetLevelRequest>(json),
             "SetLevelRequestParams" => roundtrip::<SetLevelRequestParams>(json),

@@ -1,0 +1,409 @@
+//! The message layer: call sets (`ClientRequest`, …), the `ClientMessage` / `ServerMessage`
+//! envelopes, `Request` impls pairing requests with results, and the revision's constants.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::types::type_tokens;
+use super::{ident, Std};
+use crate::ir::{CallKind, CallSet, Messages, Module, ObjectDispatch, TypeExpr, TypeKind};
+
+pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet) -> TokenStream {
+    let Std {
+        option,
+        some,
+        none,
+        result,
+        ok,
+        ..
+    } = std;
+    let name_ident = ident(name);
+    let variants = set.calls.iter().map(|c| {
+        let variant = ident(&c.variant);
+        let doc = format!(" `{}`: [`{}`].", c.method, c.message_type);
+        match (&c.params, c.params_required) {
+            (Some(p), true) => {
+                let p = type_tokens(std, p);
+                quote!(#[doc = #doc] #variant(#p),)
+            }
+            (Some(p), false) => {
+                let p = type_tokens(std, p);
+                quote!(#[doc = #doc] #variant(#option<#p>),)
+            }
+            (None, _) => quote!(#[doc = #doc] #variant,),
+        }
+    });
+    let methods: Vec<&str> = set.calls.iter().map(|c| c.method.as_str()).collect();
+    let method_arms = set.calls.iter().map(|c| {
+        let variant = ident(&c.variant);
+        let method = &c.method;
+        match &c.params {
+            Some(_) => quote!(Self::#variant(_) => #method,),
+            None => quote!(Self::#variant => #method,),
+        }
+    });
+    let from_arms = set.calls.iter().map(|c| {
+        let variant = ident(&c.variant);
+        let method = &c.method;
+        match (&c.params, c.params_required) {
+            (Some(_), true) => quote!(#method => __rt::jsonrpc::required_params(params).map(Self::#variant),),
+            (Some(_), false) => quote!(#method => __rt::jsonrpc::optional_params(params).map(Self::#variant),),
+            (None, _) => quote!(#method => __rt::jsonrpc::optional_params::<__rt::serde::de::IgnoredAny, D>(params).and_then(|p| match p {
+                #some(_) => ::core::result::Result::Err(__rt::serde::de::Error::custom("this method takes no params")),
+                #none => #ok(Self::#variant),
+            }),),
+        }
+    });
+    let ser_arms = set.calls.iter().map(|c| {
+        let variant = ident(&c.variant);
+        match (&c.params, c.params_required) {
+            (Some(_), true) => {
+                quote!(Self::#variant(params) => map.serialize_entry("params", params),)
+            }
+            (Some(_), false) => {
+                quote!(Self::#variant(params) => __rt::optional_entry(map, "params", params),)
+            }
+            (None, _) => quote!(Self::#variant => #ok(()),),
+        }
+    });
+    let kind = match set.kind {
+        CallKind::Request => "request",
+        CallKind::Notification => "notification",
+    };
+    let unknown = format!("unknown {kind} method `{{method}}`");
+    quote! {
+        #head
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #name_ident {
+            #(#variants)*
+        }
+
+        impl #name_ident {
+            /// Every method, in schema order.
+            pub const METHODS: &'static [&'static str] = &[#(#methods),*];
+
+            /// The method name on the wire.
+            pub fn method(&self) -> &'static str {
+                match self {
+                    #(#method_arms)*
+                }
+            }
+        }
+
+        impl __rt::jsonrpc::Calls for #name_ident {
+            fn has_method(method: &str) -> bool {
+                matches!(method, #(#methods)|*)
+            }
+
+            fn from_params<'de, D: __rt::serde::Deserializer<'de>>(method: &str, params: #option<D>) -> #result<Self, D::Error> {
+                match method {
+                    #(#from_arms)*
+                    _ => ::core::result::Result::Err(__rt::serde::de::Error::custom(::core::format_args!(#unknown))),
+                }
+            }
+
+            fn method(&self) -> &'static str {
+                #name_ident::method(self)
+            }
+
+            fn serialize_params<M: __rt::serde::ser::SerializeMap>(&self, map: &mut M) -> #result<(), M::Error> {
+                match self {
+                    #(#ser_arms)*
+                }
+            }
+        }
+
+        impl __rt::serde::Serialize for #name_ident {
+            fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {
+                __rt::jsonrpc::serialize_call(self, serializer)
+            }
+        }
+
+        impl<'de> __rt::serde::Deserialize<'de> for #name_ident {
+            fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
+                __rt::jsonrpc::deserialize_call(deserializer)
+            }
+        }
+    }
+}
+
+pub(super) fn emit_messages(
+    module: &Module,
+    std: &Std,
+    messages: &Messages,
+    protocol_version: Option<&str>,
+) -> TokenStream {
+    let Std {
+        option,
+        some,
+        none,
+        result,
+        ok,
+        ..
+    } = std;
+    let id_ty = type_tokens(std, &messages.id);
+    let error_ty = type_tokens(std, &messages.error);
+    let directions = messages.directions.iter().map(|d| {
+        let name = ident(&d.name);
+        let doc = format!(
+            " Every message a {} sends: requests, notifications{}. Decode with `str::parse` \
+             (errors in JSON-RPC terms) or serde; encode with serde.",
+            d.side.to_lowercase(),
+            if d.responds { ", result responses and error responses" } else { "" }
+        );
+        let request_ty = d.requests.as_deref().map_or_else(|| quote!(__rt::jsonrpc::NoCalls), |r| { let r = ident(r); quote!(#r) });
+        let notification_ty = d.notifications.as_deref().map_or_else(|| quote!(__rt::jsonrpc::NoCalls), |r| { let r = ident(r); quote!(#r) });
+        let result_ty = type_tokens(std, &d.results);
+        let request_variant = d.requests.as_ref().map(|_| quote! {
+            /// A request: answered with a response carrying the same `id`.
+            Request {
+                /// The request id.
+                id: #id_ty,
+                /// The method and its params.
+                request: #request_ty,
+            },
+        });
+        let notification_variant = d.notifications.as_ref().map(|_| quote! {
+            /// A notification: not answered.
+            Notification(#notification_ty),
+        });
+        let response_variants = d.responds.then(|| quote! {
+            /// A successful response to a request of the other side.
+            Response {
+                /// The id of the request it answers.
+                id: #id_ty,
+                /// The result; which result type is chosen by the members it carries.
+                result: #result_ty,
+            },
+            /// An error response (`id` is absent when the request's id could not be read).
+            Error {
+                /// The id of the request it answers.
+                id: #option<#id_ty>,
+                /// The error.
+                error: #error_ty,
+            },
+        });
+        let build_request = if d.requests.is_some() {
+            quote!(__rt::jsonrpc::Parts::Request(id, request) => #some(Self::Request { id, request }),)
+        } else {
+            quote!(__rt::jsonrpc::Parts::Request(_, never) => match never {},)
+        };
+        let build_notification = if d.notifications.is_some() {
+            quote!(__rt::jsonrpc::Parts::Notification(n) => #some(Self::Notification(n)),)
+        } else {
+            quote!(__rt::jsonrpc::Parts::Notification(never) => match never {},)
+        };
+        let build_responses = if d.responds {
+            quote! {
+                __rt::jsonrpc::Parts::Response(id, result) => #some(Self::Response { id, result }),
+                __rt::jsonrpc::Parts::Error(id, error) => #some(Self::Error { id, error }),
+            }
+        } else {
+            quote!(__rt::jsonrpc::Parts::Response(..) | __rt::jsonrpc::Parts::Error(..) => #none,)
+        };
+        let parts_request = d.requests.as_ref().map(|_| quote!(Self::Request { id, request } => __rt::jsonrpc::PartsRef::Request(id, request),));
+        let parts_notification = d.notifications.as_ref().map(|_| quote!(Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),));
+        let parts_responses = d.responds.then(|| quote! {
+            Self::Response { id, result } => __rt::jsonrpc::PartsRef::Response(id, result),
+            Self::Error { id, error } => __rt::jsonrpc::PartsRef::Error(id.as_ref(), error),
+        });
+        let responds = d.responds;
+        let fast = fast_result(module, std, &d.results);
+        quote! {
+            #[doc = #doc]
+            #[derive(Debug, Clone, PartialEq)]
+            pub enum #name {
+                #request_variant
+                #notification_variant
+                #response_variants
+            }
+
+            impl #name {
+                /// Decodes a message from a parsed JSON value, with errors in JSON-RPC terms.
+                pub fn from_value(value: __rt::serde_json::Value) -> #result<Self, __rt::jsonrpc::DecodeError> {
+                    __rt::jsonrpc::from_value(value)
+                }
+            }
+
+            impl ::core::str::FromStr for #name {
+                type Err = __rt::jsonrpc::DecodeError;
+                fn from_str(text: &str) -> #result<Self, Self::Err> {
+                    __rt::jsonrpc::from_str(text)
+                }
+            }
+
+            impl __rt::serde::Serialize for #name {
+                fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {
+                    __rt::jsonrpc::serialize(self, serializer)
+                }
+            }
+
+            impl<'de> __rt::serde::Deserialize<'de> for #name {
+                fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
+                    __rt::jsonrpc::deserialize(deserializer)
+                }
+            }
+
+            impl __rt::jsonrpc::Direction for #name {
+                type Id = #id_ty;
+                type Request = #request_ty;
+                type Notification = #notification_ty;
+                type Result = #result_ty;
+                type Error = #error_ty;
+                const RESPONDS: bool = #responds;
+
+                fn build(parts: __rt::jsonrpc::Parts<Self>) -> #option<Self> {
+                    match parts {
+                        #build_request
+                        #build_notification
+                        #build_responses
+                    }
+                }
+
+                fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+                    match self {
+                        #parts_request
+                        #parts_notification
+                        #parts_responses
+                    }
+                }
+            }
+
+            #fast
+        }
+    });
+
+    // Request ↔ result pairing.
+    let request_impls = module.types.iter().filter_map(|t| match &t.kind {
+        TypeKind::Calls(set) if set.kind == CallKind::Request => Some(set),
+        _ => None,
+    });
+    let mut seen = std::collections::BTreeSet::new();
+    let request_impls = request_impls
+        .flat_map(|set| set.calls.iter())
+        .filter(|c| seen.insert(c.message_type.clone()))
+        .map(|c| {
+            let ty = ident(&c.message_type);
+            let method = &c.method;
+            let params = match &c.params {
+                Some(p) => type_tokens(std, p),
+                None => quote!(()),
+            };
+            let result_ty = type_tokens(
+                std,
+                c.result
+                    .as_ref()
+                    .unwrap_or(&TypeExpr::Named("Result".into())),
+            );
+            quote! {
+                impl __rt::jsonrpc::Request for #ty {
+                    const METHOD: &'static str = #method;
+                    type Params = #params;
+                    type Result = #result_ty;
+                }
+            }
+        });
+
+    // Constants.
+    let mut method_consts: Vec<(String, String)> = Vec::new();
+    for t in &module.types {
+        if let TypeKind::Calls(set) = &t.kind {
+            for c in &set.calls {
+                let name = crate::naming::const_name(&c.method.replace(['/', '.', '-'], "_"));
+                if !method_consts.iter().any(|(n, _)| *n == name) {
+                    method_consts.push((name, c.method.clone()));
+                }
+            }
+        }
+    }
+    let method_consts = method_consts.iter().map(|(name, method)| {
+        let name = format_ident!("{}", name);
+        let doc = format!(" `{method}`");
+        quote!(#[doc = #doc] pub const #name: &str = #method;)
+    });
+    let code_consts = messages.error_codes.iter().map(|(owner, code)| {
+        let name = format_ident!("{}", crate::naming::const_name(owner));
+        let doc = format!(" The code of `{owner}`.");
+        let code = proc_macro2::Literal::i64_unsuffixed(*code);
+        quote!(#[doc = #doc] pub const #name: i64 = #code;)
+    });
+    let version = protocol_version.map(|v| {
+        quote! {
+            /// The protocol revision these types implement, as sent in `protocolVersion`.
+            pub const PROTOCOL_VERSION: &str = #v;
+        }
+    });
+    let _ = ok;
+    quote! {
+        #(#directions)*
+        #(#request_impls)*
+        #version
+
+        /// Method names.
+        pub mod methods {
+            #(#method_consts)*
+        }
+
+        /// Error codes this revision's schema defines (the JSON-RPC ones are in
+        /// `mcp_schema::jsonrpc`).
+        pub mod error_codes {
+            #(#code_consts)*
+        }
+    }
+}
+
+/// `FastResult` for a direction's result type: stream into the member the first deciding
+/// member names; a plain struct streams directly.
+fn fast_result(module: &Module, std: &Std, results: &TypeExpr) -> TokenStream {
+    let Std {
+        result,
+        ok,
+        some,
+        none,
+        ..
+    } = std;
+    let TypeExpr::Named(name) = results else {
+        return TokenStream::new();
+    };
+    // Resolve aliases (2026-07-28: `ClientResult` is `Result`).
+    let mut target = name.clone();
+    for _ in 0..16 {
+        match module.get(&target).map(|t| &t.kind) {
+            Some(TypeKind::Alias(TypeExpr::Named(next))) => target = next.clone(),
+            _ => break,
+        }
+    }
+    let body = match module.get(&target).map(|t| &t.kind) {
+        Some(TypeKind::Struct(_)) => quote!(__rt::MapDecode::decode_map(map, #none).map(#some)),
+        Some(TypeKind::Union(u)) if matches!(&u.objects, ObjectDispatch::Keyed { deciding, .. } if !deciding.is_empty()) =>
+        {
+            let target = ident(&target);
+            quote!(#target::__decode_keyed(map))
+        }
+        _ => quote!({ let _ = map; #ok(#none) }),
+    };
+    let ty = ident(name);
+    let _ = result;
+    // An alias may name a type that already has the impl: implement on the alias target once.
+    if target != *name
+        && module
+            .get(&target)
+            .is_some_and(|t| matches!(t.kind, TypeKind::Struct(_)))
+    {
+        let target_ident = ident(&target);
+        return quote! {
+            impl __rt::jsonrpc::FastResult for #target_ident {
+                fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+                    #body
+                }
+            }
+        };
+    }
+    quote! {
+        impl __rt::jsonrpc::FastResult for #ty {
+            fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+                #body
+            }
+        }
+    }
+}

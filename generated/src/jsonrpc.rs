@@ -1,0 +1,833 @@
+//! JSON-RPC 2.0 framing shared by every revision: error codes, [`DecodeError`], the [`Request`]
+//! trait, and the decoder behind each revision's `ClientMessage` / `ServerMessage`.
+//!
+//! Decoding reads the members of a message once, in whatever order they come. As soon as
+//! `method` is known, `params` is decoded straight into that method's params type; `params`
+//! that come before `method` are captured raw (`RawValue`) and decoded once the method is known.
+//! Results are streamed into the result type their first deciding member names (`content` →
+//! `CallToolResult`). When that fast path fails, the message is decoded again with the schema's
+//! full `anyOf` semantics, and if that fails too, [`DecodeError`] says why in JSON-RPC terms.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, Error as _, MapAccess, Visitor,
+};
+use serde::ser::SerializeMap;
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::__private::Key;
+
+/// Invalid JSON was received.
+pub const PARSE_ERROR: i64 = -32700;
+/// The JSON sent is not a valid JSON-RPC 2.0 request.
+pub const INVALID_REQUEST: i64 = -32600;
+/// The method does not exist or is not available.
+pub const METHOD_NOT_FOUND: i64 = -32601;
+/// Invalid method parameters.
+pub const INVALID_PARAMS: i64 = -32602;
+/// Internal JSON-RPC error.
+pub const INTERNAL_ERROR: i64 = -32603;
+
+/// A request type of some revision: its method, its params type, and the result a response to
+/// it carries. Lets a client decode a response as the result of the request it sent:
+///
+/// ```
+/// # #[cfg(feature = "v2025_11_25")] {
+/// use mcp_schema::jsonrpc::Request;
+/// use mcp_schema::v2025_11_25::CallToolRequest;
+///
+/// fn decode<R: Request>(result: &str) -> serde_json::Result<R::Result> {
+///     serde_json::from_str(result)
+/// }
+/// let result = decode::<CallToolRequest>(r#"{"content":[{"type":"text","text":"4"}]}"#).unwrap();
+/// assert_eq!(result.content.len(), 1);
+/// assert_eq!(CallToolRequest::METHOD, "tools/call");
+/// # }
+/// ```
+pub trait Request {
+    /// The method name (`tools/call`).
+    const METHOD: &'static str;
+    /// The params type (`()` for a request without params).
+    type Params;
+    /// The result type of a successful response.
+    type Result: DeserializeOwned + serde::Serialize;
+}
+
+/// What kind of problem a message had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DecodeErrorKind {
+    /// Not JSON (-32700).
+    Parse,
+    /// JSON, but not a valid JSON-RPC 2.0 message of this direction (-32600).
+    InvalidRequest,
+    /// A request or notification for a method this direction does not have (-32601).
+    MethodNotFound,
+    /// A known method with params that do not fit its params type (-32602).
+    InvalidParams,
+    /// A response whose `result` or `error` does not fit (-32600: there is no reply to a
+    /// response, but the code says the message was invalid).
+    InvalidResponse,
+}
+
+/// Why a message could not be decoded, in JSON-RPC terms: [`code`](Self::code) is the error
+/// code to answer with, [`id`](Self::id) the request id when one was read, so that a server can
+/// answer the failed request, and [`path`](Self::path) the JSON pointer of the first bad member.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecodeError {
+    kind: DecodeErrorKind,
+    message: String,
+    id: Option<Value>,
+    method: Option<String>,
+    path: Option<String>,
+}
+
+impl DecodeError {
+    fn new(kind: DecodeErrorKind, message: impl Into<String>) -> Self {
+        DecodeError {
+            kind,
+            message: message.into(),
+            id: None,
+            method: None,
+            path: None,
+        }
+    }
+
+    /// The kind of problem.
+    pub fn kind(&self) -> DecodeErrorKind {
+        self.kind
+    }
+
+    /// The JSON-RPC error code for it.
+    pub fn code(&self) -> i64 {
+        match self.kind {
+            DecodeErrorKind::Parse => PARSE_ERROR,
+            DecodeErrorKind::InvalidRequest | DecodeErrorKind::InvalidResponse => INVALID_REQUEST,
+            DecodeErrorKind::MethodNotFound => METHOD_NOT_FOUND,
+            DecodeErrorKind::InvalidParams => INVALID_PARAMS,
+        }
+    }
+
+    /// The message's `id` (a string or an integer) when one was read.
+    pub fn id(&self) -> Option<&Value> {
+        self.id.as_ref()
+    }
+
+    /// The message's `method`, when it had one.
+    pub fn method(&self) -> Option<&str> {
+        self.method.as_deref()
+    }
+
+    /// JSON pointer of the offending member (`/params/arguments`), when there is one.
+    pub fn path(&self) -> Option<&str> {
+        self.path.as_deref()
+    }
+
+    /// What went wrong, for a human.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The JSON-RPC error response for this error (`id` is `null` when none was read).
+    pub fn to_error_response(&self) -> Value {
+        let mut error = serde_json::Map::new();
+        error.insert("code".into(), self.code().into());
+        error.insert("message".into(), self.message.clone().into());
+        if let Some(path) = &self.path {
+            error.insert("data".into(), serde_json::json!({ "path": path }));
+        }
+        serde_json::json!({ "jsonrpc": "2.0", "id": self.id.clone().unwrap_or(Value::Null), "error": error })
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.code())?;
+        if let Some(path) = &self.path {
+            write!(f, " at {path}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// The requests or notifications of one direction (generated `ClientRequest`, …): decoded from a
+/// method name and its params.
+#[doc(hidden)]
+pub trait Calls: Sized {
+    /// Whether `method` is one of them.
+    fn has_method(method: &str) -> bool;
+    /// Decodes the params of `method` (`None`: the message had no `params`). Only called for a
+    /// method for which [`Calls::has_method`] holds.
+    fn from_params<'de, D: Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> Result<Self, D::Error>;
+    /// The method name.
+    fn method(&self) -> &'static str;
+    /// Writes `"params"` (when there are params).
+    fn serialize_params<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error>;
+}
+
+/// The requests of a side that sends none (2026-07-28 servers): no value exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoCalls {}
+
+impl Calls for NoCalls {
+    fn has_method(_: &str) -> bool {
+        false
+    }
+    fn from_params<'de, D: Deserializer<'de>>(
+        method: &str,
+        _: Option<D>,
+    ) -> Result<Self, D::Error> {
+        Err(D::Error::custom(format_args!("unknown method `{method}`")))
+    }
+    fn method(&self) -> &'static str {
+        match *self {}
+    }
+    fn serialize_params<M: SerializeMap>(&self, _: &mut M) -> Result<(), M::Error> {
+        match *self {}
+    }
+}
+
+/// Result types that can be streamed into the member their first deciding member names.
+#[doc(hidden)]
+pub trait FastResult: Sized + DeserializeOwned {
+    /// `Ok(None)`: no deciding member, decode again with `Deserialize`.
+    fn decode_fast<'de, A: MapAccess<'de>>(map: A) -> Result<Option<Self>, A::Error>;
+}
+
+/// One direction's message enum (`ClientMessage`, `ServerMessage`).
+#[doc(hidden)]
+pub trait Direction: Sized {
+    /// The `id` type.
+    type Id: DeserializeOwned + serde::Serialize;
+    /// Requests it sends.
+    type Request: Calls;
+    /// Notifications it sends.
+    type Notification: Calls;
+    /// Results it sends.
+    type Result: FastResult + serde::Serialize;
+    /// The `error` object of error responses.
+    type Error: DeserializeOwned + serde::Serialize;
+    /// Whether it sends responses at all (2026-07-28 clients answer no server requests).
+    const RESPONDS: bool;
+    /// Builds the message; `None` for a response from a side that sends none.
+    fn build(parts: Parts<Self>) -> Option<Self>;
+    /// Takes it apart, for encoding.
+    fn parts(&self) -> PartsRef<'_, Self>;
+}
+
+/// The four kinds of JSON-RPC message, by value.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum Parts<M: Direction> {
+    /// A request with its id.
+    Request(M::Id, M::Request),
+    /// A notification.
+    Notification(M::Notification),
+    /// A successful response.
+    Response(M::Id, M::Result),
+    /// An error response (no id when the request's could not be read).
+    Error(Option<M::Id>, M::Error),
+}
+
+/// The four kinds of JSON-RPC message, by reference.
+#[doc(hidden)]
+#[derive(Debug)]
+pub enum PartsRef<'a, M: Direction> {
+    /// A request with its id.
+    Request(&'a M::Id, &'a M::Request),
+    /// A notification.
+    Notification(&'a M::Notification),
+    /// A successful response.
+    Response(&'a M::Id, &'a M::Result),
+    /// An error response.
+    Error(Option<&'a M::Id>, &'a M::Error),
+}
+
+/// Encodes a message: `jsonrpc`, `id`, then `method` + `params`, `result` or `error`.
+#[doc(hidden)]
+pub fn serialize<M: Direction, S: serde::Serializer>(
+    message: &M,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(None)?;
+    map.serialize_entry("jsonrpc", "2.0")?;
+    match message.parts() {
+        PartsRef::Request(id, request) => {
+            map.serialize_entry("id", id)?;
+            map.serialize_entry("method", request.method())?;
+            request.serialize_params(&mut map)?;
+        }
+        PartsRef::Notification(notification) => {
+            map.serialize_entry("method", notification.method())?;
+            notification.serialize_params(&mut map)?;
+        }
+        PartsRef::Response(id, result) => {
+            map.serialize_entry("id", id)?;
+            map.serialize_entry("result", result)?;
+        }
+        PartsRef::Error(id, error) => {
+            map.serialize_entry("id", &id)?;
+            map.serialize_entry("error", error)?;
+        }
+    }
+    map.end()
+}
+
+/// Encodes a request or notification enum on its own: `{"method": …, "params": …}`.
+#[doc(hidden)]
+pub fn serialize_call<C: Calls, S: serde::Serializer>(
+    call: &C,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(None)?;
+    map.serialize_entry("method", call.method())?;
+    call.serialize_params(&mut map)?;
+    map.end()
+}
+
+/// Decodes a request or notification enum on its own, from `{"method": …, "params": …}`.
+#[doc(hidden)]
+pub fn deserialize_call<'de, C: Calls, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<C, D::Error> {
+    deserializer.deserialize_map(CallVisitor(PhantomData))
+}
+
+struct CallVisitor<C>(PhantomData<C>);
+
+impl<'de, C: Calls> Visitor<'de> for CallVisitor<C> {
+    type Value = C;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object with `method` and `params`")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<C, A::Error> {
+        let mut method: Option<Key<'de>> = None;
+        let mut raw_params: Option<Box<RawValue>> = None;
+        let mut call: Option<C> = None;
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            match key.as_str() {
+                "method" => {
+                    if method.is_some() {
+                        return Err(A::Error::duplicate_field("method"));
+                    }
+                    let name: Key<'de> = map.next_value()?;
+                    if !C::has_method(name.as_str()) {
+                        return Err(A::Error::custom(format_args!(
+                            "unknown method `{}`",
+                            name.as_str()
+                        )));
+                    }
+                    method = Some(name);
+                }
+                "params" => {
+                    if raw_params.is_some() || call.is_some() {
+                        return Err(A::Error::duplicate_field("params"));
+                    }
+                    match &method {
+                        Some(name) => {
+                            call = Some(
+                                map.next_value_seed(ParamsSeed::<C>(name.as_str(), PhantomData))?,
+                            )
+                        }
+                        None => raw_params = Some(map.next_value()?),
+                    }
+                }
+                other => return Err(A::Error::unknown_field(other, &["method", "params"])),
+            }
+        }
+        let Some(method) = method else {
+            return Err(A::Error::missing_field("method"));
+        };
+        match (call, raw_params) {
+            (Some(call), _) => Ok(call),
+            (None, Some(raw)) => from_raw_params::<C, A::Error>(method.as_str(), &raw),
+            (None, None) => C::from_params(
+                method.as_str(),
+                None::<de::value::UnitDeserializer<A::Error>>,
+            ),
+        }
+    }
+}
+
+/// Decodes params of a known method from the value position of a map.
+struct ParamsSeed<'a, C>(&'a str, PhantomData<C>);
+
+impl<'de, C: Calls> DeserializeSeed<'de> for ParamsSeed<'_, C> {
+    type Value = C;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<C, D::Error> {
+        C::from_params(self.0, Some(deserializer))
+    }
+}
+
+fn from_raw_params<C: Calls, E: de::Error>(method: &str, raw: &RawValue) -> Result<C, E> {
+    let mut de = serde_json::Deserializer::from_str(raw.get());
+    C::from_params(method, Some(&mut de)).map_err(E::custom)
+}
+
+/// Decodes a params value (`None`: absent) that the method requires.
+#[doc(hidden)]
+pub fn required_params<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
+    params: Option<D>,
+) -> Result<T, D::Error> {
+    match params {
+        Some(params) => T::deserialize(params),
+        None => Err(D::Error::missing_field("params")),
+    }
+}
+
+/// Decodes a params value (`None`: absent) that the method may omit.
+#[doc(hidden)]
+pub fn optional_params<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
+    params: Option<D>,
+) -> Result<Option<T>, D::Error> {
+    params.map(T::deserialize).transpose()
+}
+
+/// The `Deserialize` of a message enum: the schema's full semantics, for any serde_json input.
+#[doc(hidden)]
+pub fn deserialize<'de, M: Direction, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<M, D::Error> {
+    deserializer.deserialize_map(MessageVisitor::<M> {
+        fast: false,
+        _marker: PhantomData,
+    })
+}
+
+/// Decodes a message from text: the fast path, then the full semantics, then the diagnosis.
+#[doc(hidden)]
+pub fn from_str<M: Direction>(text: &str) -> Result<M, DecodeError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let fast = de
+        .deserialize_map(MessageVisitor::<M> {
+            fast: true,
+            _marker: PhantomData,
+        })
+        .and_then(|m| de.end().map(|()| m));
+    match fast {
+        Ok(message) => Ok(message),
+        Err(_) => match serde_json::from_str::<Value>(text) {
+            Ok(value) => from_value(value),
+            Err(e) => Err(DecodeError::new(
+                DecodeErrorKind::Parse,
+                format!("not JSON: {e}"),
+            )),
+        },
+    }
+}
+
+/// Decodes a message from a parsed JSON value, with the full semantics and the diagnosis.
+#[doc(hidden)]
+pub fn from_value<M: Direction>(value: Value) -> Result<M, DecodeError> {
+    match deserialize::<M, _>(&value) {
+        Ok(message) => Ok(message),
+        Err(error) => Err(diagnose::<M>(&value, &error.to_string())),
+    }
+}
+
+struct MessageVisitor<M> {
+    /// Stream results into the member their first deciding member names (text input, where a
+    /// failure can be retried with the full semantics).
+    fast: bool,
+    _marker: PhantomData<M>,
+}
+
+/// Either kind of call, while `id` may still come.
+enum Call<M: Direction> {
+    Request(M::Request),
+    Notification(M::Notification),
+}
+
+impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
+    type Value = M;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON-RPC 2.0 message object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<M, A::Error> {
+        let mut jsonrpc = false;
+        let mut id: Option<Option<M::Id>> = None;
+        let mut method: Option<Key<'de>> = None;
+        let mut call: Option<Call<M>> = None;
+        let mut raw_params: Option<Box<RawValue>> = None;
+        let mut result: Option<M::Result> = None;
+        let mut error: Option<M::Error> = None;
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            match key.as_str() {
+                "jsonrpc" => {
+                    let version: Key<'de> = map.next_value()?;
+                    if jsonrpc || version.as_str() != "2.0" {
+                        return Err(A::Error::custom("`jsonrpc` must be \"2.0\" (once)"));
+                    }
+                    jsonrpc = true;
+                }
+                "id" => {
+                    if id.is_some() {
+                        return Err(A::Error::duplicate_field("id"));
+                    }
+                    id = Some(map.next_value()?);
+                }
+                "method" => {
+                    if method.is_some() {
+                        return Err(A::Error::duplicate_field("method"));
+                    }
+                    method = Some(map.next_value()?);
+                }
+                "params" => {
+                    if call.is_some() || raw_params.is_some() {
+                        return Err(A::Error::duplicate_field("params"));
+                    }
+                    match &method {
+                        Some(name) => {
+                            call = Some(
+                                map.next_value_seed(CallSeed::<M>(name.as_str(), PhantomData))?,
+                            )
+                        }
+                        None => raw_params = Some(map.next_value()?),
+                    }
+                }
+                "result" => {
+                    if result.is_some() {
+                        return Err(A::Error::duplicate_field("result"));
+                    }
+                    result = Some(if self.fast {
+                        map.next_value_seed(FastResultSeed::<M::Result>(PhantomData))?
+                    } else {
+                        map.next_value()?
+                    });
+                }
+                "error" => {
+                    if error.is_some() {
+                        return Err(A::Error::duplicate_field("error"));
+                    }
+                    error = Some(map.next_value()?);
+                }
+                other => {
+                    return Err(A::Error::unknown_field(
+                        other,
+                        &["jsonrpc", "id", "method", "params", "result", "error"],
+                    ));
+                }
+            }
+        }
+        if !jsonrpc {
+            return Err(A::Error::missing_field("jsonrpc"));
+        }
+        let parts = match (method, result, error) {
+            (Some(method), None, None) => {
+                let call = match (call, raw_params) {
+                    (Some(call), _) => call,
+                    (None, raw) => {
+                        let raw = raw.as_deref();
+                        decode_call::<M, A::Error>(method.as_str(), raw)?
+                    }
+                };
+                match (call, id) {
+                    (Call::Request(request), Some(Some(id))) => Parts::Request(id, request),
+                    (Call::Notification(notification), None) => Parts::Notification(notification),
+                    (Call::Request(_), _) => {
+                        return Err(A::Error::custom("a request needs a string or integer `id`"))
+                    }
+                    (Call::Notification(_), Some(_)) => {
+                        return Err(A::Error::custom("a notification has no `id`"))
+                    }
+                }
+            }
+            (None, Some(result), None) if M::RESPONDS && call.is_none() && raw_params.is_none() => {
+                match id {
+                    Some(Some(id)) => Parts::Response(id, result),
+                    _ => return Err(A::Error::custom("a response needs the `id` of its request")),
+                }
+            }
+            (None, None, Some(error)) if M::RESPONDS && call.is_none() && raw_params.is_none() => {
+                Parts::Error(id.flatten(), error)
+            }
+            _ => {
+                return Err(A::Error::custom(
+                    "not a request, notification, result response or error response",
+                ))
+            }
+        };
+        M::build(parts)
+            .ok_or_else(|| A::Error::custom("this side sends no responses in this revision"))
+    }
+}
+
+fn decode_call<M: Direction, E: de::Error>(
+    method: &str,
+    raw: Option<&RawValue>,
+) -> Result<Call<M>, E> {
+    match raw {
+        Some(raw) => {
+            let mut de = serde_json::Deserializer::from_str(raw.get());
+            CallSeed::<M>(method, PhantomData)
+                .deserialize(&mut de)
+                .map_err(E::custom)
+        }
+        None => {
+            if M::Request::has_method(method) {
+                M::Request::from_params(method, None::<de::value::UnitDeserializer<E>>)
+                    .map(Call::Request)
+            } else if M::Notification::has_method(method) {
+                M::Notification::from_params(method, None::<de::value::UnitDeserializer<E>>)
+                    .map(Call::Notification)
+            } else {
+                Err(E::custom(format_args!("unknown method `{method}`")))
+            }
+        }
+    }
+}
+
+struct CallSeed<'a, M>(&'a str, PhantomData<M>);
+
+impl<'de, M: Direction> DeserializeSeed<'de> for CallSeed<'_, M> {
+    type Value = Call<M>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Call<M>, D::Error> {
+        if M::Request::has_method(self.0) {
+            M::Request::from_params(self.0, Some(deserializer)).map(Call::Request)
+        } else if M::Notification::has_method(self.0) {
+            M::Notification::from_params(self.0, Some(deserializer)).map(Call::Notification)
+        } else {
+            Err(D::Error::custom(format_args!(
+                "unknown method `{}`",
+                self.0
+            )))
+        }
+    }
+}
+
+struct FastResultSeed<R>(PhantomData<R>);
+
+impl<'de, R: FastResult> DeserializeSeed<'de> for FastResultSeed<R> {
+    type Value = R;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<R, D::Error> {
+        struct V<R>(PhantomData<R>);
+        impl<'de, R: FastResult> Visitor<'de> for V<R> {
+            type Value = R;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a result object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<R, A::Error> {
+                R::decode_fast(map)?
+                    .ok_or_else(|| A::Error::custom("no member decides the result type"))
+            }
+        }
+        deserializer.deserialize_map(V(PhantomData))
+    }
+}
+
+/// Says in JSON-RPC terms why `value` is not a message of direction `M` (`fallback`: what the
+/// decoder said, for a problem the checks below do not name).
+fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
+    use DecodeErrorKind::*;
+    let Some(object) = value.as_object() else {
+        let what = if value.is_array() {
+            "a batch (array); batches are not supported here"
+        } else {
+            "not an object"
+        };
+        return DecodeError::new(InvalidRequest, format!("not a JSON-RPC message: {what}"));
+    };
+    let id = object
+        .get("id")
+        .filter(|id| id.is_string() || id.as_i64().is_some())
+        .cloned();
+    let method = object
+        .get("method")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let error = |kind, message: String, path: Option<String>| DecodeError {
+        kind,
+        message,
+        id: id.clone(),
+        method: method.clone(),
+        path,
+    };
+    if object.get("jsonrpc") != Some(&Value::from("2.0")) {
+        return error(
+            InvalidRequest,
+            "`jsonrpc` must be \"2.0\"".into(),
+            Some("/jsonrpc".into()),
+        );
+    }
+    if let Some(bad) = object
+        .get("id")
+        .filter(|v| !(v.is_string() || v.as_i64().is_some() || v.is_null()))
+    {
+        return error(
+            InvalidRequest,
+            format!("`id` must be a string or an integer, found {bad}"),
+            Some("/id".into()),
+        );
+    }
+    let allowed = ["jsonrpc", "id", "method", "params", "result", "error"];
+    if let Some(key) = object.keys().find(|k| !allowed.contains(&k.as_str())) {
+        return error(
+            InvalidRequest,
+            format!("unknown member `{key}`"),
+            Some(format!("/{key}")),
+        );
+    }
+    let present = |k: &str| object.contains_key(k);
+    match (present("method"), present("result"), present("error")) {
+        (true, false, false) => {
+            let Some(name) = method.as_deref() else {
+                return error(
+                    InvalidRequest,
+                    "`method` must be a string".into(),
+                    Some("/method".into()),
+                );
+            };
+            let is_request = M::Request::has_method(name);
+            let is_notification = M::Notification::has_method(name);
+            let has_id = present("id");
+            if has_id && object["id"].is_null() {
+                return error(
+                    InvalidRequest,
+                    "a request `id` must not be null".into(),
+                    Some("/id".into()),
+                );
+            }
+            if (has_id && !is_request) || (!has_id && !is_notification) {
+                if is_request || is_notification {
+                    let (needs, kind) = if is_request {
+                        ("needs an `id`", "request")
+                    } else {
+                        ("has no `id`", "notification")
+                    };
+                    return error(
+                        InvalidRequest,
+                        format!("`{name}` is a {kind}: it {needs}"),
+                        Some("/id".into()),
+                    );
+                }
+                return error(
+                    MethodNotFound,
+                    format!("method not found: `{name}`"),
+                    Some("/method".into()),
+                );
+            }
+            let params = object.get("params");
+            let outcome = match (is_request, params) {
+                (true, Some(p)) => {
+                    path_error(|d| M::Request::from_params(name, Some(d)).map(drop), p)
+                }
+                (false, Some(p)) => {
+                    path_error(|d| M::Notification::from_params(name, Some(d)).map(drop), p)
+                }
+                (true, None) => M::Request::from_params(
+                    name,
+                    None::<de::value::UnitDeserializer<serde_json::Error>>,
+                )
+                .map(drop)
+                .map_err(|e| (e.to_string(), String::new())),
+                (false, None) => M::Notification::from_params(
+                    name,
+                    None::<de::value::UnitDeserializer<serde_json::Error>>,
+                )
+                .map(drop)
+                .map_err(|e| (e.to_string(), String::new())),
+            };
+            match outcome {
+                Err((message, path)) => error(
+                    InvalidParams,
+                    format!("invalid params for `{name}`: {message}"),
+                    Some(format!("/params{path}")),
+                ),
+                Ok(()) => error(InvalidRequest, fallback.to_owned(), None),
+            }
+        }
+        (false, true, false) if M::RESPONDS => match object.get("result").map(|r| {
+            path_error(
+                |d| <M::Result as de::Deserialize>::deserialize(d).map(drop),
+                r,
+            )
+        }) {
+            Some(Err((message, path))) => error(
+                InvalidResponse,
+                format!("invalid result: {message}"),
+                Some(format!("/result{path}")),
+            ),
+            _ if !present("id") || object["id"].is_null() => error(
+                InvalidRequest,
+                "a response needs the `id` of its request".into(),
+                Some("/id".into()),
+            ),
+            _ => error(InvalidRequest, fallback.to_owned(), None),
+        },
+        (false, false, true) if M::RESPONDS => match object.get("error").map(|e| {
+            path_error(
+                |d| <M::Error as de::Deserialize>::deserialize(d).map(drop),
+                e,
+            )
+        }) {
+            Some(Err((message, path))) => error(
+                InvalidResponse,
+                format!("invalid error object: {message}"),
+                Some(format!("/error{path}")),
+            ),
+            _ => error(InvalidRequest, fallback.to_owned(), None),
+        },
+        (false, true, true) => error(
+            InvalidRequest,
+            "a response has either `result` or `error`, not both".into(),
+            None,
+        ),
+        (false, false, false) => error(
+            InvalidRequest,
+            "no `method`, `result` or `error`".into(),
+            None,
+        ),
+        (false, _, _) => error(
+            InvalidRequest,
+            "this side sends no responses in this revision".into(),
+            None,
+        ),
+        (true, _, _) => error(
+            InvalidRequest,
+            "a message with `method` has no `result` or `error`".into(),
+            None,
+        ),
+    }
+}
+
+/// Runs a decode of `value` with path tracking: the error message and the JSON pointer (below
+/// `value`) of the member it stopped at.
+fn path_error(
+    decode: impl FnOnce(
+        serde_path_to_error::Deserializer<'_, '_, &Value>,
+    ) -> Result<(), serde_json::Error>,
+    value: &Value,
+) -> Result<(), (String, String)> {
+    let mut track = serde_path_to_error::Track::new();
+    let result = decode(serde_path_to_error::Deserializer::new(value, &mut track));
+    result.map_err(|e| {
+        let path = track.path();
+        let mut pointer = String::new();
+        for segment in path.iter() {
+            match segment {
+                serde_path_to_error::Segment::Seq { index } => {
+                    pointer.push_str(&format!("/{index}"))
+                }
+                serde_path_to_error::Segment::Map { key } => {
+                    pointer.push_str(&format!("/{}", key.replace('~', "~0").replace('/', "~1")))
+                }
+                serde_path_to_error::Segment::Enum { variant } => {
+                    pointer.push_str(&format!("/{variant}"))
+                }
+                serde_path_to_error::Segment::Unknown => {}
+            }
+        }
+        (e.to_string(), pointer)
+    })
+}
