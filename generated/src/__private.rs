@@ -388,7 +388,8 @@ pub fn buffer_object<'de, A: MapAccess<'de>>(mut map: A) -> Result<Map<String, V
 
 /// Orders the union members that can match a buffered object: only members whose required
 /// members are all present; members with a deciding member present first, then the one that
-/// declares the most of the present members, ties in schema order. The caller decodes the
+/// declares the most of the present members, then the one that requires more, then schema
+/// order. The caller decodes the
 /// first that succeeds: the schema's `anyOf` semantics, tried in the most likely order.
 pub fn structural(object: Map<String, Value>, shapes: &[Shape]) -> (Value, Vec<usize>) {
     let mut order: Vec<(usize, bool, usize)> = shapes
@@ -404,7 +405,14 @@ pub fn structural(object: Map<String, Value>, shapes: &[Shape]) -> (Value, Vec<u
             (i, decided, known)
         })
         .collect();
-    order.sort_by(|a, b| b.1.cmp(&a.1).then(b.2.cmp(&a.2)).then(a.0.cmp(&b.0)));
+    // Deciding member present, then most present members declared, then the more constrained
+    // (more required members, all present), then schema order.
+    order.sort_by(|a, b| {
+        b.1.cmp(&a.1)
+            .then(b.2.cmp(&a.2))
+            .then(shapes[b.0].required.len().cmp(&shapes[a.0].required.len()))
+            .then(a.0.cmp(&b.0))
+    });
     (
         Value::Object(object),
         order.into_iter().map(|(i, _, _)| i).collect(),
