@@ -631,9 +631,9 @@ fn emit_union(module: &Module, std: &Std, name: &str, head: TokenStream, u: &Uni
             quote! {
                 impl #name_ident {
                     /// Streams an object straight into the member its first deciding member
-                    /// names, without buffering. `None` when no member decides. Unlike
-                    /// `Deserialize`, it does not fall back to the other members when that one
-                    /// fails: callers that hold the text retry with `Deserialize`.
+                    /// names, without buffering; an object without one is matched structurally.
+                    /// Unlike `Deserialize`, it does not fall back to the other members when the
+                    /// decided one fails: callers that hold the text retry with `Deserialize`.
                     #[doc(hidden)]
                     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> #result<#option<Self>, M::Error> {
                         match __rt::decode_keyed(map, &[#(#table),*])? {
@@ -642,7 +642,10 @@ fn emit_union(module: &Module, std: &Std, name: &str, head: TokenStream, u: &Uni
                                 _ => return #ok(#none),
                             }
                             .map(#some),
-                            __rt::Keyed::Exhausted(_) => #ok(#none),
+                            // No deciding member: the structural match, on what was buffered.
+                            __rt::Keyed::Exhausted(object) => __rt::serde::Deserialize::deserialize(__rt::serde_json::Value::Object(object))
+                                .map(#some)
+                                .map_err(__rt::serde::de::Error::custom),
                         }
                     }
                 }

@@ -913,9 +913,9 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
 }
 impl CallToolResultResponseResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -944,7 +944,13 @@ impl CallToolResultResponseResult {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -3606,9 +3612,9 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -3628,7 +3634,13 @@ impl EmbeddedResourceResource {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -3803,9 +3815,9 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
 }
 impl EnumSchema {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -3825,7 +3837,13 @@ impl EnumSchema {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -4269,9 +4287,9 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
 }
 impl GetPromptResultResponseResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -4299,7 +4317,13 @@ impl GetPromptResultResponseResult {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -5074,9 +5098,9 @@ impl<'de> __rt::serde::Deserialize<'de> for InputResponse {
 }
 impl InputResponse {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -5110,7 +5134,13 @@ impl InputResponse {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -5556,9 +5586,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 }
 impl JsonRpcMessage {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -5578,7 +5608,13 @@ impl JsonRpcMessage {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -5803,9 +5839,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
 }
 impl JsonRpcResponse {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -5825,7 +5861,13 @@ impl JsonRpcResponse {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -8965,9 +9007,9 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 }
 impl PrimitiveSchemaDefinition {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -9006,7 +9048,13 @@ impl PrimitiveSchemaDefinition {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -9961,9 +10009,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -9983,7 +10031,13 @@ impl ReadResourceResultContentsItem {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -10151,9 +10205,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
 }
 impl ReadResourceResultResponseResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -10182,7 +10236,13 @@ impl ReadResourceResultResponseResult {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -12426,9 +12486,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 }
 impl ServerResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -12500,7 +12560,13 @@ impl ServerResult {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -12602,9 +12668,9 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
 }
 impl SingleSelectEnumSchema {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -12624,7 +12690,13 @@ impl SingleSelectEnumSchema {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }

@@ -1023,9 +1023,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 }
 impl ClientResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -1054,7 +1054,13 @@ impl ClientResult {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -1979,9 +1985,9 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -2001,7 +2007,13 @@ impl EmbeddedResourceResource {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -2889,9 +2901,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 }
 impl JsonRpcMessage {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -2911,7 +2923,13 @@ impl JsonRpcMessage {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -5691,9 +5709,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -5713,7 +5731,13 @@ impl ReadResourceResultContentsItem {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -7520,9 +7544,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 }
 impl ServerResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -7588,7 +7612,13 @@ impl ServerResult {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }

@@ -1056,9 +1056,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 }
 impl ClientResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -1087,7 +1087,13 @@ impl ClientResult {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -1968,9 +1974,9 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -1990,7 +1996,13 @@ impl EmbeddedResourceResource {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -2678,9 +2690,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchRequestItem {
 }
 impl JsonRpcBatchRequestItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -2696,7 +2708,13 @@ impl JsonRpcBatchRequestItem {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -2789,9 +2807,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchResponseItem {
 }
 impl JsonRpcBatchResponseItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -2811,7 +2829,13 @@ impl JsonRpcBatchResponseItem {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -3101,9 +3125,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 }
 impl JsonRpcMessage {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -3123,7 +3147,13 @@ impl JsonRpcMessage {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -5918,9 +5948,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -5940,7 +5970,13 @@ impl ReadResourceResultContentsItem {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -7652,9 +7688,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 }
 impl ServerResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -7720,7 +7756,13 @@ impl ServerResult {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }

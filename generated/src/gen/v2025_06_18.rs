@@ -1159,9 +1159,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 }
 impl ClientResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -1193,7 +1193,13 @@ impl ClientResult {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -2619,9 +2625,9 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -2641,7 +2647,13 @@ impl EmbeddedResourceResource {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -3566,9 +3578,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 }
 impl JsonRpcMessage {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -3588,7 +3600,13 @@ impl JsonRpcMessage {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -5778,9 +5796,9 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 }
 impl PrimitiveSchemaDefinition {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -5820,7 +5838,13 @@ impl PrimitiveSchemaDefinition {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -6631,9 +6655,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -6653,7 +6677,13 @@ impl ReadResourceResultContentsItem {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -8566,9 +8596,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 }
 impl ServerResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -8635,7 +8665,13 @@ impl ServerResult {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }

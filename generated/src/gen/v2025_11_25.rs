@@ -1929,9 +1929,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 }
 impl ClientResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -1969,7 +1969,13 @@ impl ClientResult {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -4150,9 +4156,9 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -4172,7 +4178,13 @@ impl EmbeddedResourceResource {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -4347,9 +4359,9 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
 }
 impl EnumSchema {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -4369,7 +4381,13 @@ impl EnumSchema {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -5944,9 +5962,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 }
 impl JsonRpcMessage {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -5966,7 +5984,13 @@ impl JsonRpcMessage {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -6191,9 +6215,9 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
 }
 impl JsonRpcResponse {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -6213,7 +6237,13 @@ impl JsonRpcResponse {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -8419,9 +8449,9 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 }
 impl PrimitiveSchemaDefinition {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -8460,7 +8490,13 @@ impl PrimitiveSchemaDefinition {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -9336,9 +9372,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -9358,7 +9394,13 @@ impl ReadResourceResultContentsItem {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -11828,9 +11870,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 }
 impl ServerResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -11902,7 +11944,13 @@ impl ServerResult {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
@@ -12180,9 +12228,9 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
 }
 impl SingleSelectEnumSchema {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering. `None` when no member decides. Unlike
-    /// `Deserialize`, it does not fall back to the other members when that one
-    /// fails: callers that hold the text retry with `Deserialize`.
+    /// names, without buffering; an object without one is matched structurally.
+    /// Unlike `Deserialize`, it does not fall back to the other members when the
+    /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
     pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
@@ -12202,7 +12250,13 @@ impl SingleSelectEnumSchema {
                 }
                     .map(Some)
             }
-            __rt::Keyed::Exhausted(_) => ::core::result::Result::Ok(None),
+            __rt::Keyed::Exhausted(object) => {
+                __rt::serde::Deserialize::deserialize(
+                        __rt::serde_json::Value::Object(object),
+                    )
+                    .map(Some)
+                    .map_err(__rt::serde::de::Error::custom)
+            }
         }
     }
 }
