@@ -482,3 +482,10 @@ pub fn begin_map<S: serde::Serializer>(serializer: S) -> Result<S::SerializeMap,
 pub fn end_map<M: SerializeMap>(map: M) -> Result<M::Ok, M::Error> {
     map.end()
 }
+
+/// A boxed union member decodes like the type it boxes.
+impl<'de, T: MapDecode<'de>> MapDecode<'de> for Box<T> {
+    fn decode_map<A: MapAccess<'de>>(map: A, consumed: Option<&str>) -> Result<Self, A::Error> {
+        T::decode_map(map, consumed).map(Box::new)
+    }
+}

@@ -6,10 +6,10 @@
 //!
 //! ```
 //! # #[cfg(feature = "v2026_07_28")] {
-//! use mcp_schema::v2026_07_28::{ContentBlock, TextContent};
+//! use mcp_schema::v2026_07_28::ContentBlock;
 //!
 //! let block: ContentBlock = serde_json::from_str(r#"{"type":"text","text":"hi"}"#).unwrap();
-//! assert!(matches!(&block, ContentBlock::TextContent(TextContent { text, .. }) if text == "hi"));
+//! assert!(matches!(&block, ContentBlock::TextContent(text) if text.text == "hi"));
 //! // The constant `type` member is checked on decode and written on encode.
 //! assert_eq!(serde_json::to_string(&block).unwrap(), r#"{"type":"text","text":"hi"}"#);
 //! # }

@@ -408,11 +408,14 @@ fn elicitation_request_without_mode_is_form_mode() {
     let text = r#"{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}"#;
     let message: ServerMessage = text.parse().expect("decodes");
     let ServerMessage::Request {
-        request: ServerRequest::Elicit(ElicitRequestParams::Form(form)),
+        request: ServerRequest::Elicit(params),
         ..
     } = message
     else {
         panic!("{message:?}")
+    };
+    let ElicitRequestParams::Form(form) = *params else {
+        panic!("no mode means form mode")
     };
     assert_eq!(form.message, "Name?");
 }

@@ -15,6 +15,7 @@ pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet
         none,
         result,
         ok,
+        boxed,
         ..
     } = std;
     let name_ident = ident(name);
@@ -24,10 +25,12 @@ pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet
         match (&c.params, c.params_required) {
             (Some(p), true) => {
                 let p = type_tokens(std, p);
+                let p = if c.boxed { quote!(#boxed<#p>) } else { p };
                 quote!(#[doc = #doc] #variant(#p),)
             }
             (Some(p), false) => {
                 let p = type_tokens(std, p);
+                let p = if c.boxed { quote!(#boxed<#p>) } else { p };
                 quote!(#[doc = #doc] #variant(#option<#p>),)
             }
             (None, _) => quote!(#[doc = #doc] #variant,),

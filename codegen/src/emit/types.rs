@@ -392,12 +392,14 @@ fn emit_union(module: &Module, std: &Std, name: &str, head: TokenStream, u: &Uni
         result,
         ok,
         err,
+        boxed,
         ..
     } = std;
     let name_ident = ident(name);
     let variants = u.variants.iter().map(|v| {
         let variant = ident(&v.name);
         let ty = type_tokens(std, &v.ty);
+        let ty = if v.boxed { quote!(#boxed<#ty>) } else { ty };
         let doc = match &v.ty {
             TypeExpr::Named(n) => format!(" A [`{n}`]."),
             TypeExpr::String => " A string.".to_owned(),

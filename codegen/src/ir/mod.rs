@@ -97,6 +97,8 @@ pub struct Call {
     pub params_required: bool,
     /// For a request: the type of the result of a successful response.
     pub result: Option<TypeExpr>,
+    /// Whether the params are boxed (large params types; see `crate::schema::layout`).
+    pub boxed: bool,
 }
 
 /// The message layer of a revision.
@@ -269,6 +271,9 @@ pub struct Variant {
     pub ty: TypeExpr,
     /// The JSON kinds of value this member accepts.
     pub kinds: BTreeSet<JsonKind>,
+    /// Whether the member is boxed: its type is much larger than an enum should carry inline
+    /// (see `crate::schema::layout`).
+    pub boxed: bool,
 }
 
 /// How a union decodes an object value.

@@ -191,6 +191,7 @@ fn calls_of(module: &Module, index: usize, kind: CallKind) -> Result<Vec<Call>, 
             params: params.map(|p| p.ty.clone()),
             params_required: params.is_some_and(|p| p.required),
             result: None,
+            boxed: false,
         });
     }
     Ok(calls)

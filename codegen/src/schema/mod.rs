@@ -5,6 +5,7 @@
 //! keyword the types do not enforce (see [`VALIDATION_ONLY`]), or refused with the JSON pointer
 //! of the schema that uses it. Nothing is skipped silently and nothing panics.
 
+mod layout;
 mod messages;
 mod unions;
 
@@ -182,6 +183,7 @@ pub fn load(root: &Value, dialect: Dialect) -> Result<Module, SchemaError> {
     unions::finalize(&mut module)?;
     messages::derive(&mut module)?;
     spec_rules(&mut module);
+    layout::box_large_members(&mut module);
     mark_boxed_fields(&mut module);
     Ok(module)
 }
@@ -822,6 +824,7 @@ impl<'a> Loader<'a> {
                 name,
                 ty,
                 kinds: BTreeSet::new(),
+                boxed: false,
             })
             .collect();
         Ok(TypeKind::Union(Union {

@@ -816,9 +816,9 @@ impl<'de> __rt::MapDecode<'de> for CallToolResultResponse {
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultResponseResult {
     /// A [`InputRequiredResult`].
-    InputRequired(InputRequiredResult),
+    InputRequired(Box<InputRequiredResult>),
     /// A [`CallToolResult`].
-    CallTool(CallToolResult),
+    CallTool(Box<CallToolResult>),
 }
 impl __rt::serde::Serialize for CallToolResultResponseResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1282,7 +1282,7 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesSampling {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
     /// `notifications/cancelled`: [`ClientNotification`].
-    Cancelled(CancelledNotificationParams),
+    Cancelled(Box<CancelledNotificationParams>),
 }
 impl ClientNotification {
     /// Every method, in schema order.
@@ -1346,25 +1346,25 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// `server/discover`: [`DiscoverRequest`].
-    Discover(RequestParams),
+    Discover(Box<RequestParams>),
     /// `resources/list`: [`ListResourcesRequest`].
-    ListResources(PaginatedRequestParams),
+    ListResources(Box<PaginatedRequestParams>),
     /// `resources/templates/list`: [`ListResourceTemplatesRequest`].
-    ListResourceTemplates(PaginatedRequestParams),
+    ListResourceTemplates(Box<PaginatedRequestParams>),
     /// `resources/read`: [`ReadResourceRequest`].
-    ReadResource(ReadResourceRequestParams),
+    ReadResource(Box<ReadResourceRequestParams>),
     /// `subscriptions/listen`: [`SubscriptionsListenRequest`].
-    SubscriptionsListen(SubscriptionsListenRequestParams),
+    SubscriptionsListen(Box<SubscriptionsListenRequestParams>),
     /// `prompts/list`: [`ListPromptsRequest`].
-    ListPrompts(PaginatedRequestParams),
+    ListPrompts(Box<PaginatedRequestParams>),
     /// `prompts/get`: [`GetPromptRequest`].
-    GetPrompt(GetPromptRequestParams),
+    GetPrompt(Box<GetPromptRequestParams>),
     /// `tools/list`: [`ListToolsRequest`].
-    ListTools(PaginatedRequestParams),
+    ListTools(Box<PaginatedRequestParams>),
     /// `tools/call`: [`CallToolRequest`].
-    CallTool(CallToolRequestParams),
+    CallTool(Box<CallToolRequestParams>),
     /// `completion/complete`: [`CompleteRequest`].
-    Complete(CompleteRequestParams),
+    Complete(Box<CompleteRequestParams>),
 }
 impl ClientRequest {
     /// Every method, in schema order.
@@ -1987,15 +1987,15 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultResponse {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
     /// A [`TextContent`].
-    TextContent(TextContent),
+    TextContent(Box<TextContent>),
     /// A [`ImageContent`].
-    ImageContent(ImageContent),
+    ImageContent(Box<ImageContent>),
     /// A [`AudioContent`].
-    AudioContent(AudioContent),
+    AudioContent(Box<AudioContent>),
     /// A [`ResourceLink`].
-    ResourceLink(ResourceLink),
+    ResourceLink(Box<ResourceLink>),
     /// A [`EmbeddedResource`].
-    EmbeddedResource(EmbeddedResource),
+    EmbeddedResource(Box<EmbeddedResource>),
 }
 impl __rt::serde::Serialize for ContentBlock {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2432,15 +2432,15 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateMessageResultContent {
     /// A [`TextContent`].
-    Text(TextContent),
+    Text(Box<TextContent>),
     /// A [`ImageContent`].
-    Image(ImageContent),
+    Image(Box<ImageContent>),
     /// A [`AudioContent`].
-    Audio(AudioContent),
+    Audio(Box<AudioContent>),
     /// A [`ToolUseContent`].
-    ToolUse(ToolUseContent),
+    ToolUse(Box<ToolUseContent>),
     /// A [`ToolResultContent`].
-    ToolResult(ToolResultContent),
+    ToolResult(Box<ToolResultContent>),
     /// An array.
     Array(Vec<SamplingMessageContentBlock>),
 }
@@ -3127,7 +3127,7 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestFormParamsRequestedSchema {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitRequestParams {
     /// A [`ElicitRequestFormParams`].
-    Form(ElicitRequestFormParams),
+    Form(Box<ElicitRequestFormParams>),
     /// A [`ElicitRequestUrlParams`].
     Url(ElicitRequestUrlParams),
 }
@@ -3530,9 +3530,9 @@ impl<'de> __rt::MapDecode<'de> for EmbeddedResource {
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// A [`TextResourceContents`].
-    Text(TextResourceContents),
+    Text(Box<TextResourceContents>),
     /// A [`BlobResourceContents`].
-    Blob(BlobResourceContents),
+    Blob(Box<BlobResourceContents>),
 }
 impl __rt::serde::Serialize for EmbeddedResourceResource {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3650,15 +3650,15 @@ pub type EmptyResult = Result;
 #[derive(Debug, Clone, PartialEq)]
 pub enum EnumSchema {
     /// A [`UntitledSingleSelectEnumSchema`].
-    UntitledSingleSelect(UntitledSingleSelectEnumSchema),
+    UntitledSingleSelect(Box<UntitledSingleSelectEnumSchema>),
     /// A [`TitledSingleSelectEnumSchema`].
-    TitledSingleSelect(TitledSingleSelectEnumSchema),
+    TitledSingleSelect(Box<TitledSingleSelectEnumSchema>),
     /// A [`UntitledMultiSelectEnumSchema`].
-    UntitledMultiSelect(UntitledMultiSelectEnumSchema),
+    UntitledMultiSelect(Box<UntitledMultiSelectEnumSchema>),
     /// A [`TitledMultiSelectEnumSchema`].
-    TitledMultiSelect(TitledMultiSelectEnumSchema),
+    TitledMultiSelect(Box<TitledMultiSelectEnumSchema>),
     /// A [`LegacyTitledEnumSchema`].
-    LegacyTitled(LegacyTitledEnumSchema),
+    LegacyTitled(Box<LegacyTitledEnumSchema>),
 }
 impl __rt::serde::Serialize for EnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4194,9 +4194,9 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResultResponse {
 #[derive(Debug, Clone, PartialEq)]
 pub enum GetPromptResultResponseResult {
     /// A [`InputRequiredResult`].
-    InputRequired(InputRequiredResult),
+    InputRequired(Box<InputRequiredResult>),
     /// A [`GetPromptResult`].
-    GetPrompt(GetPromptResult),
+    GetPrompt(Box<GetPromptResult>),
 }
 impl __rt::serde::Serialize for GetPromptResultResponseResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4815,11 +4815,11 @@ impl<'de> __rt::MapDecode<'de> for Implementation {
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputRequest {
     /// A [`CreateMessageRequest`].
-    CreateMessage(CreateMessageRequest),
+    CreateMessage(Box<CreateMessageRequest>),
     /// A [`ListRootsRequest`].
     ListRoots(ListRootsRequest),
     /// A [`ElicitRequest`].
-    Elicit(ElicitRequest),
+    Elicit(Box<ElicitRequest>),
 }
 impl __rt::serde::Serialize for InputRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4992,7 +4992,7 @@ impl<'de> __rt::MapDecode<'de> for InputRequiredResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputResponse {
     /// A [`CreateMessageResult`].
-    CreateMessage(CreateMessageResult),
+    CreateMessage(Box<CreateMessageResult>),
     /// A [`ListRootsResult`].
     ListRoots(ListRootsResult),
     /// A [`ElicitResult`].
@@ -5472,13 +5472,13 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorResponse {
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcMessage {
     /// A [`JsonRpcRequest`].
-    Request(JsonRpcRequest),
+    Request(Box<JsonRpcRequest>),
     /// A [`JsonRpcNotification`].
     Notification(JsonRpcNotification),
     /// A [`JsonRpcResultResponse`].
-    ResultResponse(JsonRpcResultResponse),
+    ResultResponse(Box<JsonRpcResultResponse>),
     /// A [`JsonRpcErrorResponse`].
-    ErrorResponse(JsonRpcErrorResponse),
+    ErrorResponse(Box<JsonRpcErrorResponse>),
 }
 impl __rt::serde::Serialize for JsonRpcMessage {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5757,9 +5757,9 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcResponse {
     /// A [`JsonRpcResultResponse`].
-    Result(JsonRpcResultResponse),
+    Result(Box<JsonRpcResultResponse>),
     /// A [`JsonRpcErrorResponse`].
-    Error(JsonRpcErrorResponse),
+    Error(Box<JsonRpcErrorResponse>),
 }
 impl __rt::serde::Serialize for JsonRpcResponse {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8145,9 +8145,9 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
     /// A [`UntitledMultiSelectEnumSchema`].
-    Untitled(UntitledMultiSelectEnumSchema),
+    Untitled(Box<UntitledMultiSelectEnumSchema>),
     /// A [`TitledMultiSelectEnumSchema`].
-    Titled(TitledMultiSelectEnumSchema),
+    Titled(Box<TitledMultiSelectEnumSchema>),
 }
 impl __rt::serde::Serialize for MultiSelectEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8791,21 +8791,21 @@ impl<'de> __rt::MapDecode<'de> for ParseError {
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     /// A [`StringSchema`].
-    String(StringSchema),
+    String(Box<StringSchema>),
     /// A [`NumberSchema`].
-    Number(NumberSchema),
+    Number(Box<NumberSchema>),
     /// A [`BooleanSchema`].
     Boolean(BooleanSchema),
     /// A [`UntitledSingleSelectEnumSchema`].
-    UntitledSingleSelectEnum(UntitledSingleSelectEnumSchema),
+    UntitledSingleSelectEnum(Box<UntitledSingleSelectEnumSchema>),
     /// A [`TitledSingleSelectEnumSchema`].
-    TitledSingleSelectEnum(TitledSingleSelectEnumSchema),
+    TitledSingleSelectEnum(Box<TitledSingleSelectEnumSchema>),
     /// A [`UntitledMultiSelectEnumSchema`].
-    UntitledMultiSelectEnum(UntitledMultiSelectEnumSchema),
+    UntitledMultiSelectEnum(Box<UntitledMultiSelectEnumSchema>),
     /// A [`TitledMultiSelectEnumSchema`].
-    TitledMultiSelectEnum(TitledMultiSelectEnumSchema),
+    TitledMultiSelectEnum(Box<TitledMultiSelectEnumSchema>),
     /// A [`LegacyTitledEnumSchema`].
-    LegacyTitledEnum(LegacyTitledEnumSchema),
+    LegacyTitledEnum(Box<LegacyTitledEnumSchema>),
 }
 impl __rt::serde::Serialize for PrimitiveSchemaDefinition {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9927,9 +9927,9 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultCacheScope {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// A [`TextResourceContents`].
-    Text(TextResourceContents),
+    Text(Box<TextResourceContents>),
     /// A [`BlobResourceContents`].
-    Blob(BlobResourceContents),
+    Blob(Box<BlobResourceContents>),
 }
 impl __rt::serde::Serialize for ReadResourceResultContentsItem {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10106,9 +10106,9 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResultResponse {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultResponseResult {
     /// A [`InputRequiredResult`].
-    InputRequired(InputRequiredResult),
+    InputRequired(Box<InputRequiredResult>),
     /// A [`ReadResourceResult`].
-    ReadResource(ReadResourceResult),
+    ReadResource(Box<ReadResourceResult>),
 }
 impl __rt::serde::Serialize for ReadResourceResultResponseResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11599,15 +11599,15 @@ impl<'de> __rt::MapDecode<'de> for SamplingMessage {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// A [`TextContent`].
-    Text(TextContent),
+    Text(Box<TextContent>),
     /// A [`ImageContent`].
-    Image(ImageContent),
+    Image(Box<ImageContent>),
     /// A [`AudioContent`].
-    Audio(AudioContent),
+    Audio(Box<AudioContent>),
     /// A [`ToolUseContent`].
-    ToolUse(ToolUseContent),
+    ToolUse(Box<ToolUseContent>),
     /// A [`ToolResultContent`].
-    ToolResult(ToolResultContent),
+    ToolResult(Box<ToolResultContent>),
     /// An array.
     Array(Vec<SamplingMessageContentBlock>),
 }
@@ -11709,15 +11709,15 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
     /// A [`TextContent`].
-    Text(TextContent),
+    Text(Box<TextContent>),
     /// A [`ImageContent`].
-    Image(ImageContent),
+    Image(Box<ImageContent>),
     /// A [`AudioContent`].
-    Audio(AudioContent),
+    Audio(Box<AudioContent>),
     /// A [`ToolUseContent`].
-    ToolUse(ToolUseContent),
+    ToolUse(Box<ToolUseContent>),
     /// A [`ToolResultContent`].
-    ToolResult(ToolResultContent),
+    ToolResult(Box<ToolResultContent>),
 }
 impl __rt::serde::Serialize for SamplingMessageContentBlock {
     fn serialize<S: __rt::serde::Serializer>(
@@ -12056,21 +12056,21 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTools {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
     /// `notifications/cancelled`: [`CancelledNotification`].
-    Cancelled(CancelledNotificationParams),
+    Cancelled(Box<CancelledNotificationParams>),
     /// `notifications/progress`: [`ProgressNotification`].
-    Progress(ProgressNotificationParams),
+    Progress(Box<ProgressNotificationParams>),
     /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`].
     ResourceListChanged(Option<NotificationParams>),
     /// `notifications/subscriptions/acknowledged`: [`SubscriptionsAcknowledgedNotification`].
-    SubscriptionsAcknowledged(SubscriptionsAcknowledgedNotificationParams),
+    SubscriptionsAcknowledged(Box<SubscriptionsAcknowledgedNotificationParams>),
     /// `notifications/resources/updated`: [`ResourceUpdatedNotification`].
-    ResourceUpdated(ResourceUpdatedNotificationParams),
+    ResourceUpdated(Box<ResourceUpdatedNotificationParams>),
     /// `notifications/prompts/list_changed`: [`PromptListChangedNotification`].
     PromptListChanged(Option<NotificationParams>),
     /// `notifications/tools/list_changed`: [`ToolListChangedNotification`].
     ToolListChanged(Option<NotificationParams>),
     /// `notifications/message`: [`LoggingMessageNotification`].
-    LoggingMessage(LoggingMessageNotificationParams),
+    LoggingMessage(Box<LoggingMessageNotificationParams>),
 }
 impl ServerNotification {
     /// Every method, in schema order.
@@ -12193,29 +12193,29 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerResult {
     /// A [`Result`].
-    Empty(Result),
+    Empty(Box<Result>),
     /// A [`InputRequiredResult`].
-    InputRequired(InputRequiredResult),
+    InputRequired(Box<InputRequiredResult>),
     /// A [`DiscoverResult`].
-    Discover(DiscoverResult),
+    Discover(Box<DiscoverResult>),
     /// A [`ListResourcesResult`].
-    ListResources(ListResourcesResult),
+    ListResources(Box<ListResourcesResult>),
     /// A [`ListResourceTemplatesResult`].
-    ListResourceTemplates(ListResourceTemplatesResult),
+    ListResourceTemplates(Box<ListResourceTemplatesResult>),
     /// A [`ReadResourceResult`].
-    ReadResource(ReadResourceResult),
+    ReadResource(Box<ReadResourceResult>),
     /// A [`SubscriptionsListenResult`].
-    SubscriptionsListen(SubscriptionsListenResult),
+    SubscriptionsListen(Box<SubscriptionsListenResult>),
     /// A [`ListPromptsResult`].
-    ListPrompts(ListPromptsResult),
+    ListPrompts(Box<ListPromptsResult>),
     /// A [`GetPromptResult`].
-    GetPrompt(GetPromptResult),
+    GetPrompt(Box<GetPromptResult>),
     /// A [`ListToolsResult`].
-    ListTools(ListToolsResult),
+    ListTools(Box<ListToolsResult>),
     /// A [`CallToolResult`].
-    CallTool(CallToolResult),
+    CallTool(Box<CallToolResult>),
     /// A [`CompleteResult`].
-    Complete(CompleteResult),
+    Complete(Box<CompleteResult>),
 }
 impl __rt::serde::Serialize for ServerResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -12574,9 +12574,9 @@ impl ServerResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
     /// A [`UntitledSingleSelectEnumSchema`].
-    Untitled(UntitledSingleSelectEnumSchema),
+    Untitled(Box<UntitledSingleSelectEnumSchema>),
     /// A [`TitledSingleSelectEnumSchema`].
-    Titled(TitledSingleSelectEnumSchema),
+    Titled(Box<TitledSingleSelectEnumSchema>),
 }
 impl __rt::serde::Serialize for SingleSelectEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(

@@ -345,11 +345,11 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultContentItem {
     /// A [`TextContent`].
-    TextContent(TextContent),
+    TextContent(Box<TextContent>),
     /// A [`ImageContent`].
-    ImageContent(ImageContent),
+    ImageContent(Box<ImageContent>),
     /// A [`EmbeddedResource`].
-    EmbeddedResource(EmbeddedResource),
+    EmbeddedResource(Box<EmbeddedResource>),
 }
 impl __rt::serde::Serialize for CallToolResultContentItem {
     fn serialize<S: __rt::serde::Serializer>(
@@ -760,7 +760,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// `initialize`: [`InitializeRequest`].
-    Initialize(InitializeRequestParams),
+    Initialize(Box<InitializeRequestParams>),
     /// `ping`: [`PingRequest`].
     Ping(Option<PingRequestParams>),
     /// `resources/list`: [`ListResourcesRequest`].
@@ -784,7 +784,7 @@ pub enum ClientRequest {
     /// `logging/setLevel`: [`SetLevelRequest`].
     SetLevel(SetLevelRequestParams),
     /// `completion/complete`: [`CompleteRequest`].
-    Complete(CompleteRequestParams),
+    Complete(Box<CompleteRequestParams>),
 }
 impl ClientRequest {
     /// Every method, in schema order.
@@ -921,7 +921,7 @@ pub enum ClientResult {
     /// A [`Result`].
     Empty(Result),
     /// A [`CreateMessageResult`].
-    CreateMessage(CreateMessageResult),
+    CreateMessage(Box<CreateMessageResult>),
     /// A [`ListRootsResult`].
     ListRoots(ListRootsResult),
 }
@@ -1711,9 +1711,9 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateMessageResultContent {
     /// A [`TextContent`].
-    Text(TextContent),
+    Text(Box<TextContent>),
     /// A [`ImageContent`].
-    Image(ImageContent),
+    Image(Box<ImageContent>),
 }
 impl __rt::serde::Serialize for CreateMessageResultContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2791,13 +2791,13 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorError {
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcMessage {
     /// A [`JsonRpcRequest`].
-    Request(JsonRpcRequest),
+    Request(Box<JsonRpcRequest>),
     /// A [`JsonRpcNotification`].
-    Notification(JsonRpcNotification),
+    Notification(Box<JsonRpcNotification>),
     /// A [`JsonRpcResponse`].
-    Response(JsonRpcResponse),
+    Response(Box<JsonRpcResponse>),
     /// A [`JsonRpcError`].
-    Error(JsonRpcError),
+    Error(Box<JsonRpcError>),
 }
 impl __rt::serde::Serialize for JsonRpcMessage {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5328,11 +5328,11 @@ impl<'de> __rt::MapDecode<'de> for PromptMessage {
 #[derive(Debug, Clone, PartialEq)]
 pub enum PromptMessageContent {
     /// A [`TextContent`].
-    TextContent(TextContent),
+    TextContent(Box<TextContent>),
     /// A [`ImageContent`].
-    ImageContent(ImageContent),
+    ImageContent(Box<ImageContent>),
     /// A [`EmbeddedResource`].
-    EmbeddedResource(EmbeddedResource),
+    EmbeddedResource(Box<EmbeddedResource>),
 }
 impl __rt::serde::Serialize for PromptMessageContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6846,9 +6846,9 @@ impl<'de> __rt::MapDecode<'de> for SamplingMessage {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// A [`TextContent`].
-    Text(TextContent),
+    Text(Box<TextContent>),
     /// A [`ImageContent`].
-    Image(ImageContent),
+    Image(Box<ImageContent>),
 }
 impl __rt::serde::Serialize for SamplingMessageContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7263,7 +7263,7 @@ pub enum ServerRequest {
     /// `ping`: [`PingRequest`].
     Ping(Option<PingRequestParams>),
     /// `sampling/createMessage`: [`CreateMessageRequest`].
-    CreateMessage(CreateMessageRequestParams),
+    CreateMessage(Box<CreateMessageRequestParams>),
     /// `roots/list`: [`ListRootsRequest`].
     ListRoots(Option<ListRootsRequestParams>),
 }
@@ -7341,7 +7341,7 @@ pub enum ServerResult {
     /// A [`Result`].
     Empty(Result),
     /// A [`InitializeResult`].
-    Initialize(InitializeResult),
+    Initialize(Box<InitializeResult>),
     /// A [`ListResourcesResult`].
     ListResources(ListResourcesResult),
     /// A [`ListResourceTemplatesResult`].
@@ -7357,7 +7357,7 @@ pub enum ServerResult {
     /// A [`CallToolResult`].
     CallTool(CallToolResult),
     /// A [`CompleteResult`].
-    Complete(CompleteResult),
+    Complete(Box<CompleteResult>),
 }
 impl __rt::serde::Serialize for ServerResult {
     fn serialize<S: __rt::serde::Serializer>(

@@ -369,13 +369,13 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum CallToolResultContentItem {
     /// A [`TextContent`].
-    TextContent(TextContent),
+    TextContent(Box<TextContent>),
     /// A [`ImageContent`].
-    ImageContent(ImageContent),
+    ImageContent(Box<ImageContent>),
     /// A [`AudioContent`].
-    AudioContent(AudioContent),
+    AudioContent(Box<AudioContent>),
     /// A [`EmbeddedResource`].
-    EmbeddedResource(EmbeddedResource),
+    EmbeddedResource(Box<EmbeddedResource>),
 }
 impl __rt::serde::Serialize for CallToolResultContentItem {
     fn serialize<S: __rt::serde::Serializer>(
@@ -704,7 +704,7 @@ pub enum ClientNotification {
     /// `notifications/initialized`: [`InitializedNotification`].
     Initialized(Option<InitializedNotificationParams>),
     /// `notifications/progress`: [`ProgressNotification`].
-    Progress(ProgressNotificationParams),
+    Progress(Box<ProgressNotificationParams>),
     /// `notifications/roots/list_changed`: [`RootsListChangedNotification`].
     RootsListChanged(Option<RootsListChangedNotificationParams>),
 }
@@ -793,7 +793,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// `initialize`: [`InitializeRequest`].
-    Initialize(InitializeRequestParams),
+    Initialize(Box<InitializeRequestParams>),
     /// `ping`: [`PingRequest`].
     Ping(Option<PingRequestParams>),
     /// `resources/list`: [`ListResourcesRequest`].
@@ -817,7 +817,7 @@ pub enum ClientRequest {
     /// `logging/setLevel`: [`SetLevelRequest`].
     SetLevel(SetLevelRequestParams),
     /// `completion/complete`: [`CompleteRequest`].
-    Complete(CompleteRequestParams),
+    Complete(Box<CompleteRequestParams>),
 }
 impl ClientRequest {
     /// Every method, in schema order.
@@ -954,7 +954,7 @@ pub enum ClientResult {
     /// A [`Result`].
     Empty(Result),
     /// A [`CreateMessageResult`].
-    CreateMessage(CreateMessageResult),
+    CreateMessage(Box<CreateMessageResult>),
     /// A [`ListRootsResult`].
     ListRoots(ListRootsResult),
 }
@@ -1744,11 +1744,11 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateMessageResultContent {
     /// A [`TextContent`].
-    Text(TextContent),
+    Text(Box<TextContent>),
     /// A [`ImageContent`].
-    Image(ImageContent),
+    Image(Box<ImageContent>),
     /// A [`AudioContent`].
-    Audio(AudioContent),
+    Audio(Box<AudioContent>),
 }
 impl __rt::serde::Serialize for CreateMessageResultContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2606,9 +2606,9 @@ pub type JsonRpcBatchRequest = Vec<JsonRpcBatchRequestItem>;
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcBatchRequestItem {
     /// A [`JsonRpcRequest`].
-    Request(JsonRpcRequest),
+    Request(Box<JsonRpcRequest>),
     /// A [`JsonRpcNotification`].
-    Notification(JsonRpcNotification),
+    Notification(Box<JsonRpcNotification>),
 }
 impl __rt::serde::Serialize for JsonRpcBatchRequestItem {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2725,9 +2725,9 @@ pub type JsonRpcBatchResponse = Vec<JsonRpcBatchResponseItem>;
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcBatchResponseItem {
     /// A [`JsonRpcResponse`].
-    Response(JsonRpcResponse),
+    Response(Box<JsonRpcResponse>),
     /// A [`JsonRpcError`].
-    Error(JsonRpcError),
+    Error(Box<JsonRpcError>),
 }
 impl __rt::serde::Serialize for JsonRpcBatchResponseItem {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2963,15 +2963,15 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorError {
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcMessage {
     /// A [`JsonRpcRequest`].
-    Request(JsonRpcRequest),
+    Request(Box<JsonRpcRequest>),
     /// A [`JsonRpcNotification`].
-    Notification(JsonRpcNotification),
+    Notification(Box<JsonRpcNotification>),
     /// A [`JsonRpcBatchRequest`].
     BatchRequest(JsonRpcBatchRequest),
     /// A [`JsonRpcResponse`].
-    Response(JsonRpcResponse),
+    Response(Box<JsonRpcResponse>),
     /// A [`JsonRpcError`].
-    Error(JsonRpcError),
+    Error(Box<JsonRpcError>),
     /// A [`JsonRpcBatchResponse`].
     BatchResponse(JsonRpcBatchResponse),
 }
@@ -5558,13 +5558,13 @@ impl<'de> __rt::MapDecode<'de> for PromptMessage {
 #[derive(Debug, Clone, PartialEq)]
 pub enum PromptMessageContent {
     /// A [`TextContent`].
-    TextContent(TextContent),
+    TextContent(Box<TextContent>),
     /// A [`ImageContent`].
-    ImageContent(ImageContent),
+    ImageContent(Box<ImageContent>),
     /// A [`AudioContent`].
-    AudioContent(AudioContent),
+    AudioContent(Box<AudioContent>),
     /// A [`EmbeddedResource`].
-    EmbeddedResource(EmbeddedResource),
+    EmbeddedResource(Box<EmbeddedResource>),
 }
 impl __rt::serde::Serialize for PromptMessageContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6971,11 +6971,11 @@ impl<'de> __rt::MapDecode<'de> for SamplingMessage {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// A [`TextContent`].
-    Text(TextContent),
+    Text(Box<TextContent>),
     /// A [`ImageContent`].
-    Image(ImageContent),
+    Image(Box<ImageContent>),
     /// A [`AudioContent`].
-    Audio(AudioContent),
+    Audio(Box<AudioContent>),
 }
 impl __rt::serde::Serialize for SamplingMessageContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7284,7 +7284,7 @@ pub enum ServerNotification {
     /// `notifications/cancelled`: [`CancelledNotification`].
     Cancelled(CancelledNotificationParams),
     /// `notifications/progress`: [`ProgressNotification`].
-    Progress(ProgressNotificationParams),
+    Progress(Box<ProgressNotificationParams>),
     /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`].
     ResourceListChanged(Option<ResourceListChangedNotificationParams>),
     /// `notifications/resources/updated`: [`ResourceUpdatedNotification`].
@@ -7407,7 +7407,7 @@ pub enum ServerRequest {
     /// `ping`: [`PingRequest`].
     Ping(Option<PingRequestParams>),
     /// `sampling/createMessage`: [`CreateMessageRequest`].
-    CreateMessage(CreateMessageRequestParams),
+    CreateMessage(Box<CreateMessageRequestParams>),
     /// `roots/list`: [`ListRootsRequest`].
     ListRoots(Option<ListRootsRequestParams>),
 }
@@ -7485,7 +7485,7 @@ pub enum ServerResult {
     /// A [`Result`].
     Empty(Result),
     /// A [`InitializeResult`].
-    Initialize(InitializeResult),
+    Initialize(Box<InitializeResult>),
     /// A [`ListResourcesResult`].
     ListResources(ListResourcesResult),
     /// A [`ListResourceTemplatesResult`].
@@ -7501,7 +7501,7 @@ pub enum ServerResult {
     /// A [`CallToolResult`].
     CallTool(CallToolResult),
     /// A [`CompleteResult`].
-    Complete(CompleteResult),
+    Complete(Box<CompleteResult>),
 }
 impl __rt::serde::Serialize for ServerResult {
     fn serialize<S: __rt::serde::Serializer>(

@@ -793,7 +793,7 @@ pub enum ClientNotification {
     /// `notifications/initialized`: [`InitializedNotification`].
     Initialized(Option<InitializedNotificationParams>),
     /// `notifications/progress`: [`ProgressNotification`].
-    Progress(ProgressNotificationParams),
+    Progress(Box<ProgressNotificationParams>),
     /// `notifications/roots/list_changed`: [`RootsListChangedNotification`].
     RootsListChanged(Option<RootsListChangedNotificationParams>),
 }
@@ -882,7 +882,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// `initialize`: [`InitializeRequest`].
-    Initialize(InitializeRequestParams),
+    Initialize(Box<InitializeRequestParams>),
     /// `ping`: [`PingRequest`].
     Ping(Option<PingRequestParams>),
     /// `resources/list`: [`ListResourcesRequest`].
@@ -906,7 +906,7 @@ pub enum ClientRequest {
     /// `logging/setLevel`: [`SetLevelRequest`].
     SetLevel(SetLevelRequestParams),
     /// `completion/complete`: [`CompleteRequest`].
-    Complete(CompleteRequestParams),
+    Complete(Box<CompleteRequestParams>),
 }
 impl ClientRequest {
     /// Every method, in schema order.
@@ -1043,7 +1043,7 @@ pub enum ClientResult {
     /// A [`Result`].
     Empty(Result),
     /// A [`CreateMessageResult`].
-    CreateMessage(CreateMessageResult),
+    CreateMessage(Box<CreateMessageResult>),
     /// A [`ListRootsResult`].
     ListRoots(ListRootsResult),
     /// A [`ElicitResult`].
@@ -1605,15 +1605,15 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
     /// A [`TextContent`].
-    TextContent(TextContent),
+    TextContent(Box<TextContent>),
     /// A [`ImageContent`].
-    ImageContent(ImageContent),
+    ImageContent(Box<ImageContent>),
     /// A [`AudioContent`].
-    AudioContent(AudioContent),
+    AudioContent(Box<AudioContent>),
     /// A [`ResourceLink`].
-    ResourceLink(ResourceLink),
+    ResourceLink(Box<ResourceLink>),
     /// A [`EmbeddedResource`].
-    EmbeddedResource(EmbeddedResource),
+    EmbeddedResource(Box<EmbeddedResource>),
 }
 impl __rt::serde::Serialize for ContentBlock {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2013,11 +2013,11 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateMessageResultContent {
     /// A [`TextContent`].
-    Text(TextContent),
+    Text(Box<TextContent>),
     /// A [`ImageContent`].
-    Image(ImageContent),
+    Image(Box<ImageContent>),
     /// A [`AudioContent`].
-    Audio(AudioContent),
+    Audio(Box<AudioContent>),
 }
 impl __rt::serde::Serialize for CreateMessageResultContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2543,9 +2543,9 @@ impl<'de> __rt::MapDecode<'de> for EmbeddedResource {
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// A [`TextResourceContents`].
-    Text(TextResourceContents),
+    Text(Box<TextResourceContents>),
     /// A [`BlobResourceContents`].
-    Blob(BlobResourceContents),
+    Blob(Box<BlobResourceContents>),
 }
 impl __rt::serde::Serialize for EmbeddedResourceResource {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3468,13 +3468,13 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorError {
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcMessage {
     /// A [`JsonRpcRequest`].
-    Request(JsonRpcRequest),
+    Request(Box<JsonRpcRequest>),
     /// A [`JsonRpcNotification`].
-    Notification(JsonRpcNotification),
+    Notification(Box<JsonRpcNotification>),
     /// A [`JsonRpcResponse`].
-    Response(JsonRpcResponse),
+    Response(Box<JsonRpcResponse>),
     /// A [`JsonRpcError`].
-    Error(JsonRpcError),
+    Error(Box<JsonRpcError>),
 }
 impl __rt::serde::Serialize for JsonRpcMessage {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5669,13 +5669,13 @@ impl<'de> __rt::MapDecode<'de> for PingRequestParamsMeta {
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     /// A [`StringSchema`].
-    String(StringSchema),
+    String(Box<StringSchema>),
     /// A [`NumberSchema`].
-    Number(NumberSchema),
+    Number(Box<NumberSchema>),
     /// A [`BooleanSchema`].
     Boolean(BooleanSchema),
     /// A [`EnumSchema`].
-    Enum(EnumSchema),
+    Enum(Box<EnumSchema>),
 }
 impl __rt::serde::Serialize for PrimitiveSchemaDefinition {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6573,9 +6573,9 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// A [`TextResourceContents`].
-    Text(TextResourceContents),
+    Text(Box<TextResourceContents>),
     /// A [`BlobResourceContents`].
-    Blob(BlobResourceContents),
+    Blob(Box<BlobResourceContents>),
 }
 impl __rt::serde::Serialize for ReadResourceResultContentsItem {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7863,11 +7863,11 @@ impl<'de> __rt::MapDecode<'de> for SamplingMessage {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// A [`TextContent`].
-    Text(TextContent),
+    Text(Box<TextContent>),
     /// A [`ImageContent`].
-    Image(ImageContent),
+    Image(Box<ImageContent>),
     /// A [`AudioContent`].
-    Audio(AudioContent),
+    Audio(Box<AudioContent>),
 }
 impl __rt::serde::Serialize for SamplingMessageContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8176,7 +8176,7 @@ pub enum ServerNotification {
     /// `notifications/cancelled`: [`CancelledNotification`].
     Cancelled(CancelledNotificationParams),
     /// `notifications/progress`: [`ProgressNotification`].
-    Progress(ProgressNotificationParams),
+    Progress(Box<ProgressNotificationParams>),
     /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`].
     ResourceListChanged(Option<ResourceListChangedNotificationParams>),
     /// `notifications/resources/updated`: [`ResourceUpdatedNotification`].
@@ -8299,11 +8299,11 @@ pub enum ServerRequest {
     /// `ping`: [`PingRequest`].
     Ping(Option<PingRequestParams>),
     /// `sampling/createMessage`: [`CreateMessageRequest`].
-    CreateMessage(CreateMessageRequestParams),
+    CreateMessage(Box<CreateMessageRequestParams>),
     /// `roots/list`: [`ListRootsRequest`].
     ListRoots(Option<ListRootsRequestParams>),
     /// `elicitation/create`: [`ElicitRequest`].
-    Elicit(ElicitRequestParams),
+    Elicit(Box<ElicitRequestParams>),
 }
 impl ServerRequest {
     /// Every method, in schema order.
@@ -8388,7 +8388,7 @@ pub enum ServerResult {
     /// A [`Result`].
     Empty(Result),
     /// A [`InitializeResult`].
-    Initialize(InitializeResult),
+    Initialize(Box<InitializeResult>),
     /// A [`ListResourcesResult`].
     ListResources(ListResourcesResult),
     /// A [`ListResourceTemplatesResult`].
@@ -8402,9 +8402,9 @@ pub enum ServerResult {
     /// A [`ListToolsResult`].
     ListTools(ListToolsResult),
     /// A [`CallToolResult`].
-    CallTool(CallToolResult),
+    CallTool(Box<CallToolResult>),
     /// A [`CompleteResult`].
-    Complete(CompleteResult),
+    Complete(Box<CompleteResult>),
 }
 impl __rt::serde::Serialize for ServerResult {
     fn serialize<S: __rt::serde::Serializer>(

@@ -1437,13 +1437,13 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesTasksRequestsSampling {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientNotification {
     /// `notifications/cancelled`: [`CancelledNotification`].
-    Cancelled(CancelledNotificationParams),
+    Cancelled(Box<CancelledNotificationParams>),
     /// `notifications/initialized`: [`InitializedNotification`].
     Initialized(Option<NotificationParams>),
     /// `notifications/progress`: [`ProgressNotification`].
-    Progress(ProgressNotificationParams),
+    Progress(Box<ProgressNotificationParams>),
     /// `notifications/tasks/status`: [`TaskStatusNotification`].
-    TaskStatus(TaskStatusNotificationParams),
+    TaskStatus(Box<TaskStatusNotificationParams>),
     /// `notifications/roots/list_changed`: [`RootsListChangedNotification`].
     RootsListChanged(Option<NotificationParams>),
 }
@@ -1539,27 +1539,27 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientRequest {
     /// `initialize`: [`InitializeRequest`].
-    Initialize(InitializeRequestParams),
+    Initialize(Box<InitializeRequestParams>),
     /// `ping`: [`PingRequest`].
     Ping(Option<RequestParams>),
     /// `resources/list`: [`ListResourcesRequest`].
-    ListResources(Option<PaginatedRequestParams>),
+    ListResources(Option<Box<PaginatedRequestParams>>),
     /// `resources/templates/list`: [`ListResourceTemplatesRequest`].
-    ListResourceTemplates(Option<PaginatedRequestParams>),
+    ListResourceTemplates(Option<Box<PaginatedRequestParams>>),
     /// `resources/read`: [`ReadResourceRequest`].
-    ReadResource(ReadResourceRequestParams),
+    ReadResource(Box<ReadResourceRequestParams>),
     /// `resources/subscribe`: [`SubscribeRequest`].
-    Subscribe(SubscribeRequestParams),
+    Subscribe(Box<SubscribeRequestParams>),
     /// `resources/unsubscribe`: [`UnsubscribeRequest`].
-    Unsubscribe(UnsubscribeRequestParams),
+    Unsubscribe(Box<UnsubscribeRequestParams>),
     /// `prompts/list`: [`ListPromptsRequest`].
-    ListPrompts(Option<PaginatedRequestParams>),
+    ListPrompts(Option<Box<PaginatedRequestParams>>),
     /// `prompts/get`: [`GetPromptRequest`].
-    GetPrompt(GetPromptRequestParams),
+    GetPrompt(Box<GetPromptRequestParams>),
     /// `tools/list`: [`ListToolsRequest`].
-    ListTools(Option<PaginatedRequestParams>),
+    ListTools(Option<Box<PaginatedRequestParams>>),
     /// `tools/call`: [`CallToolRequest`].
-    CallTool(CallToolRequestParams),
+    CallTool(Box<CallToolRequestParams>),
     /// `tasks/get`: [`GetTaskRequest`].
     GetTask(GetTaskRequestParams),
     /// `tasks/result`: [`GetTaskPayloadRequest`].
@@ -1567,11 +1567,11 @@ pub enum ClientRequest {
     /// `tasks/cancel`: [`CancelTaskRequest`].
     CancelTask(CancelTaskRequestParams),
     /// `tasks/list`: [`ListTasksRequest`].
-    ListTasks(Option<PaginatedRequestParams>),
+    ListTasks(Option<Box<PaginatedRequestParams>>),
     /// `logging/setLevel`: [`SetLevelRequest`].
-    SetLevel(SetLevelRequestParams),
+    SetLevel(Box<SetLevelRequestParams>),
     /// `completion/complete`: [`CompleteRequest`].
-    Complete(CompleteRequestParams),
+    Complete(Box<CompleteRequestParams>),
 }
 impl ClientRequest {
     /// Every method, in schema order.
@@ -1729,15 +1729,15 @@ pub enum ClientResult {
     /// A [`Result`].
     Empty(Result),
     /// A [`GetTaskResult`].
-    GetTask(GetTaskResult),
+    GetTask(Box<GetTaskResult>),
     /// A [`GetTaskPayloadResult`].
     GetTaskPayload(GetTaskPayloadResult),
     /// A [`CancelTaskResult`].
-    CancelTask(CancelTaskResult),
+    CancelTask(Box<CancelTaskResult>),
     /// A [`ListTasksResult`].
     ListTasks(ListTasksResult),
     /// A [`CreateMessageResult`].
-    CreateMessage(CreateMessageResult),
+    CreateMessage(Box<CreateMessageResult>),
     /// A [`ListRootsResult`].
     ListRoots(ListRootsResult),
     /// A [`ElicitResult`].
@@ -2456,15 +2456,15 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ContentBlock {
     /// A [`TextContent`].
-    TextContent(TextContent),
+    TextContent(Box<TextContent>),
     /// A [`ImageContent`].
-    ImageContent(ImageContent),
+    ImageContent(Box<ImageContent>),
     /// A [`AudioContent`].
-    AudioContent(AudioContent),
+    AudioContent(Box<AudioContent>),
     /// A [`ResourceLink`].
-    ResourceLink(ResourceLink),
+    ResourceLink(Box<ResourceLink>),
     /// A [`EmbeddedResource`].
-    EmbeddedResource(EmbeddedResource),
+    EmbeddedResource(Box<EmbeddedResource>),
 }
 impl __rt::serde::Serialize for ContentBlock {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2983,15 +2983,15 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum CreateMessageResultContent {
     /// A [`TextContent`].
-    Text(TextContent),
+    Text(Box<TextContent>),
     /// A [`ImageContent`].
-    Image(ImageContent),
+    Image(Box<ImageContent>),
     /// A [`AudioContent`].
-    Audio(AudioContent),
+    Audio(Box<AudioContent>),
     /// A [`ToolUseContent`].
-    ToolUse(ToolUseContent),
+    ToolUse(Box<ToolUseContent>),
     /// A [`ToolResultContent`].
-    ToolResult(ToolResultContent),
+    ToolResult(Box<ToolResultContent>),
     /// An array.
     Array(Vec<SamplingMessageContentBlock>),
 }
@@ -3473,9 +3473,9 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestFormParamsRequestedSchema {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ElicitRequestParams {
     /// A [`ElicitRequestUrlParams`].
-    Url(ElicitRequestUrlParams),
+    Url(Box<ElicitRequestUrlParams>),
     /// A [`ElicitRequestFormParams`].
-    Form(ElicitRequestFormParams),
+    Form(Box<ElicitRequestFormParams>),
 }
 impl __rt::serde::Serialize for ElicitRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4074,9 +4074,9 @@ impl<'de> __rt::MapDecode<'de> for EmbeddedResource {
 #[derive(Debug, Clone, PartialEq)]
 pub enum EmbeddedResourceResource {
     /// A [`TextResourceContents`].
-    Text(TextResourceContents),
+    Text(Box<TextResourceContents>),
     /// A [`BlobResourceContents`].
-    Blob(BlobResourceContents),
+    Blob(Box<BlobResourceContents>),
 }
 impl __rt::serde::Serialize for EmbeddedResourceResource {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4194,15 +4194,15 @@ pub type EmptyResult = Result;
 #[derive(Debug, Clone, PartialEq)]
 pub enum EnumSchema {
     /// A [`UntitledSingleSelectEnumSchema`].
-    UntitledSingleSelect(UntitledSingleSelectEnumSchema),
+    UntitledSingleSelect(Box<UntitledSingleSelectEnumSchema>),
     /// A [`TitledSingleSelectEnumSchema`].
-    TitledSingleSelect(TitledSingleSelectEnumSchema),
+    TitledSingleSelect(Box<TitledSingleSelectEnumSchema>),
     /// A [`UntitledMultiSelectEnumSchema`].
-    UntitledMultiSelect(UntitledMultiSelectEnumSchema),
+    UntitledMultiSelect(Box<UntitledMultiSelectEnumSchema>),
     /// A [`TitledMultiSelectEnumSchema`].
-    TitledMultiSelect(TitledMultiSelectEnumSchema),
+    TitledMultiSelect(Box<TitledMultiSelectEnumSchema>),
     /// A [`LegacyTitledEnumSchema`].
-    LegacyTitled(LegacyTitledEnumSchema),
+    LegacyTitled(Box<LegacyTitledEnumSchema>),
 }
 impl __rt::serde::Serialize for EnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5848,13 +5848,13 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorResponse {
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcMessage {
     /// A [`JsonRpcRequest`].
-    Request(JsonRpcRequest),
+    Request(Box<JsonRpcRequest>),
     /// A [`JsonRpcNotification`].
     Notification(JsonRpcNotification),
     /// A [`JsonRpcResultResponse`].
-    ResultResponse(JsonRpcResultResponse),
+    ResultResponse(Box<JsonRpcResultResponse>),
     /// A [`JsonRpcErrorResponse`].
-    ErrorResponse(JsonRpcErrorResponse),
+    ErrorResponse(Box<JsonRpcErrorResponse>),
 }
 impl __rt::serde::Serialize for JsonRpcMessage {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6133,9 +6133,9 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonRpcResponse {
     /// A [`JsonRpcResultResponse`].
-    Result(JsonRpcResultResponse),
+    Result(Box<JsonRpcResultResponse>),
     /// A [`JsonRpcErrorResponse`].
-    Error(JsonRpcErrorResponse),
+    Error(Box<JsonRpcErrorResponse>),
 }
 impl __rt::serde::Serialize for JsonRpcResponse {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7610,9 +7610,9 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
 #[derive(Debug, Clone, PartialEq)]
 pub enum MultiSelectEnumSchema {
     /// A [`UntitledMultiSelectEnumSchema`].
-    Untitled(UntitledMultiSelectEnumSchema),
+    Untitled(Box<UntitledMultiSelectEnumSchema>),
     /// A [`TitledMultiSelectEnumSchema`].
-    Titled(TitledMultiSelectEnumSchema),
+    Titled(Box<TitledMultiSelectEnumSchema>),
 }
 impl __rt::serde::Serialize for MultiSelectEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8233,21 +8233,21 @@ impl<'de> __rt::MapDecode<'de> for PingRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub enum PrimitiveSchemaDefinition {
     /// A [`StringSchema`].
-    String(StringSchema),
+    String(Box<StringSchema>),
     /// A [`NumberSchema`].
-    Number(NumberSchema),
+    Number(Box<NumberSchema>),
     /// A [`BooleanSchema`].
     Boolean(BooleanSchema),
     /// A [`UntitledSingleSelectEnumSchema`].
-    UntitledSingleSelectEnum(UntitledSingleSelectEnumSchema),
+    UntitledSingleSelectEnum(Box<UntitledSingleSelectEnumSchema>),
     /// A [`TitledSingleSelectEnumSchema`].
-    TitledSingleSelectEnum(TitledSingleSelectEnumSchema),
+    TitledSingleSelectEnum(Box<TitledSingleSelectEnumSchema>),
     /// A [`UntitledMultiSelectEnumSchema`].
-    UntitledMultiSelectEnum(UntitledMultiSelectEnumSchema),
+    UntitledMultiSelectEnum(Box<UntitledMultiSelectEnumSchema>),
     /// A [`TitledMultiSelectEnumSchema`].
-    TitledMultiSelectEnum(TitledMultiSelectEnumSchema),
+    TitledMultiSelectEnum(Box<TitledMultiSelectEnumSchema>),
     /// A [`LegacyTitledEnumSchema`].
-    LegacyTitledEnum(LegacyTitledEnumSchema),
+    LegacyTitledEnum(Box<LegacyTitledEnumSchema>),
 }
 impl __rt::serde::Serialize for PrimitiveSchemaDefinition {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9290,9 +9290,9 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReadResourceResultContentsItem {
     /// A [`TextResourceContents`].
-    Text(TextResourceContents),
+    Text(Box<TextResourceContents>),
     /// A [`BlobResourceContents`].
-    Blob(BlobResourceContents),
+    Blob(Box<BlobResourceContents>),
 }
 impl __rt::serde::Serialize for ReadResourceResultContentsItem {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10721,15 +10721,15 @@ impl<'de> __rt::MapDecode<'de> for SamplingMessage {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContent {
     /// A [`TextContent`].
-    Text(TextContent),
+    Text(Box<TextContent>),
     /// A [`ImageContent`].
-    Image(ImageContent),
+    Image(Box<ImageContent>),
     /// A [`AudioContent`].
-    Audio(AudioContent),
+    Audio(Box<AudioContent>),
     /// A [`ToolUseContent`].
-    ToolUse(ToolUseContent),
+    ToolUse(Box<ToolUseContent>),
     /// A [`ToolResultContent`].
-    ToolResult(ToolResultContent),
+    ToolResult(Box<ToolResultContent>),
     /// An array.
     Array(Vec<SamplingMessageContentBlock>),
 }
@@ -10831,15 +10831,15 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
     /// A [`TextContent`].
-    Text(TextContent),
+    Text(Box<TextContent>),
     /// A [`ImageContent`].
-    Image(ImageContent),
+    Image(Box<ImageContent>),
     /// A [`AudioContent`].
-    Audio(AudioContent),
+    Audio(Box<AudioContent>),
     /// A [`ToolUseContent`].
-    ToolUse(ToolUseContent),
+    ToolUse(Box<ToolUseContent>),
     /// A [`ToolResultContent`].
-    ToolResult(ToolResultContent),
+    ToolResult(Box<ToolResultContent>),
 }
 impl __rt::serde::Serialize for SamplingMessageContentBlock {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11319,9 +11319,9 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTools {
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerNotification {
     /// `notifications/cancelled`: [`CancelledNotification`].
-    Cancelled(CancelledNotificationParams),
+    Cancelled(Box<CancelledNotificationParams>),
     /// `notifications/progress`: [`ProgressNotification`].
-    Progress(ProgressNotificationParams),
+    Progress(Box<ProgressNotificationParams>),
     /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`].
     ResourceListChanged(Option<NotificationParams>),
     /// `notifications/resources/updated`: [`ResourceUpdatedNotification`].
@@ -11331,9 +11331,9 @@ pub enum ServerNotification {
     /// `notifications/tools/list_changed`: [`ToolListChangedNotification`].
     ToolListChanged(Option<NotificationParams>),
     /// `notifications/tasks/status`: [`TaskStatusNotification`].
-    TaskStatus(TaskStatusNotificationParams),
+    TaskStatus(Box<TaskStatusNotificationParams>),
     /// `notifications/message`: [`LoggingMessageNotification`].
-    LoggingMessage(LoggingMessageNotificationParams),
+    LoggingMessage(Box<LoggingMessageNotificationParams>),
     /// `notifications/elicitation/complete`: [`ElicitationCompleteNotification`].
     ElicitationComplete(ElicitationCompleteNotificationParams),
 }
@@ -11467,13 +11467,13 @@ pub enum ServerRequest {
     /// `tasks/cancel`: [`CancelTaskRequest`].
     CancelTask(CancelTaskRequestParams),
     /// `tasks/list`: [`ListTasksRequest`].
-    ListTasks(Option<PaginatedRequestParams>),
+    ListTasks(Option<Box<PaginatedRequestParams>>),
     /// `sampling/createMessage`: [`CreateMessageRequest`].
-    CreateMessage(CreateMessageRequestParams),
+    CreateMessage(Box<CreateMessageRequestParams>),
     /// `roots/list`: [`ListRootsRequest`].
     ListRoots(Option<RequestParams>),
     /// `elicitation/create`: [`ElicitRequest`].
-    Elicit(ElicitRequestParams),
+    Elicit(Box<ElicitRequestParams>),
 }
 impl ServerRequest {
     /// Every method, in schema order.
@@ -11578,7 +11578,7 @@ pub enum ServerResult {
     /// A [`Result`].
     Empty(Result),
     /// A [`InitializeResult`].
-    Initialize(InitializeResult),
+    Initialize(Box<InitializeResult>),
     /// A [`ListResourcesResult`].
     ListResources(ListResourcesResult),
     /// A [`ListResourceTemplatesResult`].
@@ -11592,17 +11592,17 @@ pub enum ServerResult {
     /// A [`ListToolsResult`].
     ListTools(ListToolsResult),
     /// A [`CallToolResult`].
-    CallTool(CallToolResult),
+    CallTool(Box<CallToolResult>),
     /// A [`GetTaskResult`].
-    GetTask(GetTaskResult),
+    GetTask(Box<GetTaskResult>),
     /// A [`GetTaskPayloadResult`].
     GetTaskPayload(GetTaskPayloadResult),
     /// A [`CancelTaskResult`].
-    CancelTask(CancelTaskResult),
+    CancelTask(Box<CancelTaskResult>),
     /// A [`ListTasksResult`].
     ListTasks(ListTasksResult),
     /// A [`CompleteResult`].
-    Complete(CompleteResult),
+    Complete(Box<CompleteResult>),
 }
 impl __rt::serde::Serialize for ServerResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -12134,9 +12134,9 @@ impl<'de> __rt::MapDecode<'de> for SetLevelRequestParamsMeta {
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
     /// A [`UntitledSingleSelectEnumSchema`].
-    Untitled(UntitledSingleSelectEnumSchema),
+    Untitled(Box<UntitledSingleSelectEnumSchema>),
     /// A [`TitledSingleSelectEnumSchema`].
-    Titled(TitledSingleSelectEnumSchema),
+    Titled(Box<TitledSingleSelectEnumSchema>),
 }
 impl __rt::serde::Serialize for SingleSelectEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
