@@ -185,27 +185,37 @@ pub fn extra<'de, A: MapAccess<'de>, V: de::Deserialize<'de>, M: ExtraMap<V>>(
 
 /// The maps that hold undeclared members: `serde_json::Map` or a typed `BTreeMap`.
 pub trait ExtraMap<V> {
+    /// The entries' iterator.
+    type Entries<'a>: Iterator<Item = (&'a String, &'a V)>
+    where
+        Self: 'a,
+        V: 'a;
     /// Inserts; `false` if the key was already present.
     fn insert_new(&mut self, key: String, value: V) -> bool;
     /// The entries, in the map's order.
-    fn entries(&self) -> Box<dyn Iterator<Item = (&String, &V)> + '_>;
+    fn entries(&self) -> Self::Entries<'_>;
 }
 
 impl ExtraMap<Value> for Map<String, Value> {
+    type Entries<'a> = serde_json::map::Iter<'a>;
     fn insert_new(&mut self, key: String, value: Value) -> bool {
         self.insert(key, value).is_none()
     }
-    fn entries(&self) -> Box<dyn Iterator<Item = (&String, &Value)> + '_> {
-        Box::new(self.iter())
+    fn entries(&self) -> Self::Entries<'_> {
+        self.iter()
     }
 }
 
 impl<V> ExtraMap<V> for std::collections::BTreeMap<String, V> {
+    type Entries<'a>
+        = std::collections::btree_map::Iter<'a, String, V>
+    where
+        V: 'a;
     fn insert_new(&mut self, key: String, value: V) -> bool {
         self.insert(key, value).is_none()
     }
-    fn entries(&self) -> Box<dyn Iterator<Item = (&String, &V)> + '_> {
-        Box::new(self.iter())
+    fn entries(&self) -> Self::Entries<'_> {
+        self.iter()
     }
 }
 

@@ -295,3 +295,35 @@ fn nothing_panics_on_arbitrary_input() {
         }
     }
 }
+
+#[test]
+fn extension_methods_through_the_raw_envelope() {
+    use mcp_schema::jsonrpc::RawMessage;
+    let text =
+        r#"{"jsonrpc":"2.0","id":"e1","method":"com.example/frobnicate","params":{"level":11}}"#;
+    // The typed envelope does not know the method …
+    let error = client_error(text);
+    assert_error(&error, METHOD_NOT_FOUND, Some("/method"), Some(json!("e1")));
+    // … the raw one routes it, params untouched.
+    let raw = RawMessage::parse(text).expect("valid framing");
+    assert_eq!(raw.method.as_deref(), Some("com.example/frobnicate"));
+    assert_eq!(raw.params.map(|p| p.get()), Some(r#"{"level":11}"#));
+    assert_eq!(serde_json::to_string(&raw).expect("encodes"), text);
+    // Framing errors are still errors.
+    assert_eq!(
+        RawMessage::parse(r#"{"jsonrpc":"1.0","method":"x"}"#)
+            .expect_err("version")
+            .code(),
+        INVALID_REQUEST
+    );
+    assert_eq!(
+        RawMessage::parse(r#"{"jsonrpc":"2.0","id":[1],"method":"x"}"#)
+            .expect_err("id")
+            .code(),
+        INVALID_REQUEST
+    );
+    assert_eq!(
+        RawMessage::parse("{").expect_err("json").code(),
+        PARSE_ERROR
+    );
+}
