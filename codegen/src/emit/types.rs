@@ -482,51 +482,57 @@ fn emit_union(module: &Module, std: &Std, name: &str, head: TokenStream, u: &Uni
         }
     };
     let mut visits = Vec::new();
-    if let Some(body) = scalar(
-        JsonKind::String,
-        false,
-        quote!(__rt::serde::de::value::StrDeserializer::<E>::new(value)),
-        quote!(__rt::serde_json::Value::from(value)),
-        quote!(E),
-    ) {
-        visits.push(quote!(fn visit_str<E: __rt::serde::de::Error>(self, value: &str) -> #result<Self::Value, E> { #body }));
-    }
-    if let Some(body) = scalar(
-        JsonKind::Boolean,
-        false,
-        quote!(__rt::serde::de::value::BoolDeserializer::<E>::new(value)),
-        quote!(__rt::serde_json::Value::from(value)),
-        quote!(E),
-    ) {
-        visits.push(quote!(fn visit_bool<E: __rt::serde::de::Error>(self, value: bool) -> #result<Self::Value, E> { #body }));
-    }
     let integer_excludes_numbers = !claimants(JsonKind::Integer, true).is_empty();
-    if let Some(body) = scalar(
-        JsonKind::Integer,
-        integer_excludes_numbers,
-        quote!(__rt::serde::de::value::I64Deserializer::<E>::new(value)),
-        quote!(__rt::serde_json::Value::from(value)),
-        quote!(E),
-    ) {
-        visits.push(quote!(fn visit_i64<E: __rt::serde::de::Error>(self, value: i64) -> #result<Self::Value, E> { #body }));
-    }
-    if let Some(body) = scalar(
-        JsonKind::Integer,
-        integer_excludes_numbers,
-        quote!(__rt::serde::de::value::U64Deserializer::<E>::new(value)),
-        quote!(__rt::serde_json::Value::from(value)),
-        quote!(E),
-    ) {
-        visits.push(quote!(fn visit_u64<E: __rt::serde::de::Error>(self, value: u64) -> #result<Self::Value, E> { #body }));
-    }
-    if let Some(body) = scalar(
-        JsonKind::Number,
-        false,
-        quote!(__rt::serde::de::value::F64Deserializer::<E>::new(value)),
-        quote!(__rt::serde_json::Value::from(value)),
-        quote!(E),
-    ) {
-        visits.push(quote!(fn visit_f64<E: __rt::serde::de::Error>(self, value: f64) -> #result<Self::Value, E> { #body }));
+    // (kind, integers only, visitor method, its value parameter, the value as a deserializer,
+    // the value as a buffered `Value`)
+    let scalars = [
+        (
+            JsonKind::String,
+            false,
+            quote!(visit_str),
+            quote!(value: &str),
+            quote!(StrDeserializer::<E>::new(value)),
+        ),
+        (
+            JsonKind::Boolean,
+            false,
+            quote!(visit_bool),
+            quote!(value: bool),
+            quote!(BoolDeserializer::<E>::new(value)),
+        ),
+        (
+            JsonKind::Integer,
+            integer_excludes_numbers,
+            quote!(visit_i64),
+            quote!(value: i64),
+            quote!(I64Deserializer::<E>::new(value)),
+        ),
+        (
+            JsonKind::Integer,
+            integer_excludes_numbers,
+            quote!(visit_u64),
+            quote!(value: u64),
+            quote!(U64Deserializer::<E>::new(value)),
+        ),
+        (
+            JsonKind::Number,
+            false,
+            quote!(visit_f64),
+            quote!(value: f64),
+            quote!(F64Deserializer::<E>::new(value)),
+        ),
+    ];
+    for (kind, integers_only, method, param, direct) in scalars {
+        let direct = quote!(__rt::serde::de::value::#direct);
+        if let Some(body) = scalar(
+            kind,
+            integers_only,
+            direct,
+            quote!(__rt::serde_json::Value::from(value)),
+            quote!(E),
+        ) {
+            visits.push(quote!(fn #method<E: __rt::serde::de::Error>(self, #param) -> #result<Self::Value, E> { #body }));
+        }
     }
     if let Some(body) = scalar(
         JsonKind::Null,
