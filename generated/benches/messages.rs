@@ -188,6 +188,16 @@ where
     )
 }
 
+/// Decodes outside the count's interest is not possible under callgrind, so the typed encode
+/// run decodes once per message too; the script subtracts the `typed` (decode-only) run.
+fn encode_typed<M: std::str::FromStr + serde::Serialize>(text: &str)
+where
+    M::Err: std::fmt::Debug,
+{
+    let message: M = text.parse().expect("decodes");
+    black_box(serde_json::to_string(&message).expect("encodes"));
+}
+
 fn time_encode<T: serde::Serialize>(items: &[T]) -> Duration {
     let mut samples: Vec<Duration> = (0..31)
         .map(|_| {
@@ -206,20 +216,64 @@ fn time_encode<T: serde::Serialize>(items: &[T]) -> Duration {
 
 fn main() {
     use mcp_schema::{v2025_11_25, v2026_07_28};
-    // `BENCH_PROFILE=server|client`: only decode that corpus, in a loop, for a profiler.
-    if let Some(which) = std::env::var_os("BENCH_PROFILE") {
-        let corpus = if which == "client" {
-            client_corpus()
-        } else {
-            server_corpus()
+    // `BENCH_ONLY=<corpus>:<codec>`: run one codec over one corpus 20 times and nothing else,
+    // for an instruction count under callgrind (scripts/bench-instructions.sh), which unlike
+    // wall-clock time is stable on a shared machine.
+    if let Some(only) = std::env::var_os("BENCH_ONLY") {
+        let only = only.to_string_lossy().into_owned();
+        let (corpus_name, codec) = only.split_once(':').expect("BENCH_ONLY=<corpus>:<codec>");
+        let (official_client, official_server) = official_corpus();
+        let corpus = match corpus_name {
+            "server" => server_corpus(),
+            "client" => client_corpus(),
+            "official-server" => official_server,
+            "official-client" => official_client,
+            other => panic!("unknown corpus {other}"),
         };
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(3) {
-            for text in &corpus {
-                if which == "client" {
-                    black_box(text.parse::<v2025_11_25::ClientMessage>().expect("decodes"));
-                } else {
-                    black_box(text.parse::<v2025_11_25::ServerMessage>().expect("decodes"));
+        let server = corpus_name.contains("server");
+        let is_2026 = corpus_name.starts_with("official");
+        let values: Vec<Value> = corpus
+            .iter()
+            .map(|t| serde_json::from_str(t).expect("json"))
+            .collect();
+        for _ in 0..20 {
+            for (text, value) in corpus.iter().zip(&values) {
+                match (codec, server, is_2026) {
+                    ("none", ..) => {}
+                    ("ignored", ..) => drop(black_box(
+                        serde_json::from_str::<IgnoredAny>(text).expect("json"),
+                    )),
+                    ("value", ..) => drop(black_box(
+                        serde_json::from_str::<Value>(text).expect("json"),
+                    )),
+                    ("typed", true, false) => drop(black_box(
+                        text.parse::<v2025_11_25::ServerMessage>().expect("decodes"),
+                    )),
+                    ("typed", false, false) => drop(black_box(
+                        text.parse::<v2025_11_25::ClientMessage>().expect("decodes"),
+                    )),
+                    ("typed", true, true) => drop(black_box(
+                        text.parse::<v2026_07_28::ServerMessage>().expect("decodes"),
+                    )),
+                    ("typed", false, true) => drop(black_box(
+                        text.parse::<v2026_07_28::ClientMessage>().expect("decodes"),
+                    )),
+                    ("encode-value", ..) => {
+                        drop(black_box(serde_json::to_string(value).expect("encodes")))
+                    }
+                    ("encode-typed", true, false) => {
+                        encode_typed::<v2025_11_25::ServerMessage>(text)
+                    }
+                    ("encode-typed", false, false) => {
+                        encode_typed::<v2025_11_25::ClientMessage>(text)
+                    }
+                    ("encode-typed", true, true) => {
+                        encode_typed::<v2026_07_28::ServerMessage>(text)
+                    }
+                    ("encode-typed", false, true) => {
+                        encode_typed::<v2026_07_28::ClientMessage>(text)
+                    }
+                    (other, ..) => panic!("unknown codec {other}"),
                 }
             }
         }
