@@ -27,10 +27,7 @@ pub struct EmitOptions {
 /// Renders a module's items to formatted Rust source (the file body, without header).
 pub fn emit(module: &Module, options: &EmitOptions) -> String {
     let std = Std::for_module(module);
-    let items = module
-        .types
-        .iter()
-        .map(|t| types::emit_type(module, &std, t));
+    let items = module.types.iter().map(|t| types::emit_type(&std, t));
     let registry = options
         .registry_feature
         .as_deref()

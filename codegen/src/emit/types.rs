@@ -6,11 +6,10 @@ use quote::{format_ident, quote};
 use super::docs::doc_attrs;
 use super::{ident, Std};
 use crate::ir::{
-    Additional, ConstValue, JsonKind, Module, ObjectDispatch, Struct, TypeDef, TypeExpr, TypeKind,
-    Union,
+    Additional, ConstValue, JsonKind, ObjectDispatch, Struct, TypeDef, TypeExpr, TypeKind, Union,
 };
 
-pub(super) fn emit_type(module: &Module, std: &Std, t: &TypeDef) -> TokenStream {
+pub(super) fn emit_type(std: &Std, t: &TypeDef) -> TokenStream {
     let fallback = match &t.schema_name {
         Some(schema_name) => format!("The `{schema_name}` definition of the schema."),
         None => format!("Inline schema at `{}`.", t.pointer),
@@ -24,7 +23,7 @@ pub(super) fn emit_type(module: &Module, std: &Std, t: &TypeDef) -> TokenStream 
     match &t.kind {
         TypeKind::Struct(s) => emit_struct(std, &t.name, head, s),
         TypeKind::StringEnum(values) => emit_string_enum(std, &t.name, head, values),
-        TypeKind::Union(u) => emit_union(module, std, &t.name, head, u),
+        TypeKind::Union(u) => emit_union(std, &t.name, head, u),
         TypeKind::Calls(set) => super::messages::emit_calls(std, &t.name, head, set),
         TypeKind::Alias(ty) => {
             let name = ident(&t.name);
@@ -384,7 +383,7 @@ fn emit_string_enum(
     }
 }
 
-fn emit_union(module: &Module, std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStream {
+fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStream {
     let Std {
         option,
         some,
@@ -625,7 +624,7 @@ fn emit_union(module: &Module, std: &Std, name: &str, head: TokenStream, u: &Uni
     if let Some(body) = map_body {
         visits.push(quote!(fn visit_map<M: __rt::serde::de::MapAccess<'de>>(self, map: M) -> #result<Self::Value, M::Error> { #body }));
     }
-    let expecting = format!("a value of {name}: {}", expecting(module, u));
+    let expecting = format!("a value of {name}: {}", expecting(u));
     let fast_path = match &u.objects {
         ObjectDispatch::Keyed { deciding, .. } if !deciding.is_empty() => {
             let table = deciding.iter().map(|(key, i)| quote!((#key, #i)));
@@ -695,7 +694,7 @@ fn emit_union(module: &Module, std: &Std, name: &str, head: TokenStream, u: &Uni
 }
 
 /// The human description of what a union accepts, for decode errors.
-fn expecting(_module: &Module, u: &Union) -> String {
+fn expecting(u: &Union) -> String {
     u.variants
         .iter()
         .map(|v| v.name.as_str())
