@@ -20,6 +20,7 @@ extern crate self as mcp_schema;
 
 #[doc(hidden)]
 pub mod __private;
+pub mod elicit;
 pub mod jsonrpc;
 mod spec_rules;
 
