@@ -21,6 +21,10 @@ extern crate self as mcp_schema;
 #[doc(hidden)]
 pub mod __private;
 pub mod elicit;
+// The trait and, with the `derive` feature, the derive macro share the name, as in serde.
+pub use elicit::Elicit;
+#[cfg(feature = "derive")]
+pub use mcp_schema_macros::Elicit;
 pub mod jsonrpc;
 mod spec_rules;
 

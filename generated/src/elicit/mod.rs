@@ -37,8 +37,11 @@
 
 mod check;
 mod node;
+mod outcome;
 mod parse;
 mod ser;
+
+pub use outcome::{Elicit, ElicitOutcome, ValidationError, ValidationErrors};
 
 use std::fmt;
 
