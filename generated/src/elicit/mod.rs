@@ -36,10 +36,12 @@
 //! ```
 
 mod check;
+mod formats;
 mod node;
 mod outcome;
 mod parse;
 mod ser;
+mod validate;
 
 pub use outcome::{Elicit, ElicitOutcome, ValidationError, ValidationErrors};
 

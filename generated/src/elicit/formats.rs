@@ -1,0 +1,436 @@
+//! The four string `format`s of the elicitation subset, asserted as JSON Schema 2020-12 lets an
+//! implementation assert them: `email` (RFC 5321 mailbox, the SMTP form of the RFC 5322
+//! addr-spec), `uri` (RFC 3986 absolute URI), `date` (RFC 3339 full-date) and `date-time`
+//! (RFC 3339 date-time).
+
+use super::StringFormat;
+
+/// Whether `value` is valid for `format`.
+pub(crate) fn is_valid(format: StringFormat, value: &str) -> bool {
+    match format {
+        StringFormat::Email => is_email(value),
+        StringFormat::Uri => is_uri(value),
+        StringFormat::Date => is_date(value),
+        StringFormat::DateTime => is_date_time(value),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// email
+
+/// RFC 5321 `Mailbox = Local-part "@" ( Domain / address-literal )`, which is the RFC 5322
+/// addr-spec without comments, folding white space or obsolete forms: the local part is a
+/// dot-atom or a quoted string, the domain a host name or a bracketed address literal.
+pub(crate) fn is_email(value: &str) -> bool {
+    let Some((local, domain)) = split_mailbox(value) else {
+        return false;
+    };
+    is_local_part(local) && (is_domain(domain) || is_address_literal(domain))
+}
+
+/// Splits at the `@` that ends the local part: after the closing quote of a quoted string, or
+/// the first `@` of a dot-atom.
+fn split_mailbox(value: &str) -> Option<(&str, &str)> {
+    let bytes = value.as_bytes();
+    if bytes.first() == Some(&b'"') {
+        let mut i = 1;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'\\' => i += 2,
+                b'"' => {
+                    let local = value.get(..=i)?;
+                    let rest = value.get(i + 1..)?;
+                    return rest.strip_prefix('@').map(|domain| (local, domain));
+                }
+                _ => i += 1,
+            }
+        }
+        None
+    } else {
+        value.split_once('@')
+    }
+}
+
+fn is_atext(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b)
+}
+
+fn is_local_part(local: &str) -> bool {
+    let bytes = local.as_bytes();
+    if bytes.first() == Some(&b'"') {
+        // Quoted-string = DQUOTE *QcontentSMTP DQUOTE
+        if bytes.len() < 2 || bytes[bytes.len() - 1] != b'"' {
+            return false;
+        }
+        let inner = &bytes[1..bytes.len() - 1];
+        let mut i = 0;
+        while i < inner.len() {
+            match inner[i] {
+                // quoted-pairSMTP = %d92 %d32-126
+                b'\\' => match inner.get(i + 1) {
+                    Some(32..=126) => i += 2,
+                    _ => return false,
+                },
+                // qtextSMTP = %d32-33 / %d35-91 / %d93-126
+                32..=33 | 35..=91 | 93..=126 => i += 1,
+                _ => return false,
+            }
+        }
+        true
+    } else {
+        // Dot-string = Atom *("." Atom)
+        !local.is_empty()
+            && local
+                .split('.')
+                .all(|atom| !atom.is_empty() && atom.bytes().all(is_atext))
+    }
+}
+
+/// RFC 5321 `Domain = sub-domain *("." sub-domain)`, `sub-domain = Let-dig [Ldh-str]`.
+fn is_domain(domain: &str) -> bool {
+    !domain.is_empty()
+        && domain.split('.').all(|label| {
+            let bytes = label.as_bytes();
+            match (bytes.first(), bytes.last()) {
+                (Some(first), Some(last)) => {
+                    first.is_ascii_alphanumeric()
+                        && last.is_ascii_alphanumeric()
+                        && bytes
+                            .iter()
+                            .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+                }
+                _ => false,
+            }
+        })
+}
+
+/// RFC 5321 `address-literal = "[" ( IPv4-address-literal / IPv6-address-literal /
+/// General-address-literal ) "]"`.
+fn is_address_literal(domain: &str) -> bool {
+    let Some(inner) = domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) else {
+        return false;
+    };
+    // The tag is an ABNF string, so case-insensitive.
+    if let Some(v6) = inner
+        .get(..5)
+        .filter(|tag| tag.eq_ignore_ascii_case("IPv6:"))
+        .and_then(|_| inner.get(5..))
+    {
+        return is_ipv6(v6, true);
+    }
+    if is_ipv4(inner, true) {
+        return true;
+    }
+    // General-address-literal = Standardized-tag ":" 1*dcontent; the tag is a Ldh-str
+    // registered with IANA (none besides IPv6 is), so it must at least have that shape.
+    match inner.split_once(':') {
+        Some((tag, content)) => {
+            let tag_bytes = tag.as_bytes();
+            !tag.is_empty()
+                && !tag.eq_ignore_ascii_case("IPv6")
+                && tag_bytes
+                    .iter()
+                    .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
+                && tag_bytes.last().is_some_and(u8::is_ascii_alphanumeric)
+                && !content.is_empty()
+                && content.bytes().all(|b| matches!(b, 33..=90 | 94..=126))
+        }
+        None => false,
+    }
+}
+
+/// RFC 3986 `IPv4address = dec-octet "." dec-octet "." dec-octet "." dec-octet` (no leading
+/// zeros), or with `snum` the RFC 5321 `IPv4-address-literal` (`Snum = 1*3DIGIT`, 0 to 255,
+/// leading zeros allowed).
+fn is_ipv4(value: &str, snum: bool) -> bool {
+    let mut count = 0;
+    for part in value.split('.') {
+        count += 1;
+        let ok = match part.len() {
+            1 => part.bytes().all(|b| b.is_ascii_digit()),
+            2 | 3 => {
+                part.bytes().all(|b| b.is_ascii_digit())
+                    && (snum || !part.starts_with('0'))
+                    && part.parse::<u16>().is_ok_and(|n| n <= 255)
+            }
+            _ => false,
+        };
+        if !ok {
+            return false;
+        }
+    }
+    count == 4
+}
+
+/// RFC 3986 `IPv6address` (eight 16-bit groups, one `::` for at least one zero group, an
+/// embedded IPv4 address as the last 32 bits, written as [`is_ipv4`] with `snum` says).
+fn is_ipv6(value: &str, snum: bool) -> bool {
+    fn groups(part: &str, snum: bool) -> Option<(usize, bool)> {
+        // Returns the number of 16-bit groups and whether the part ends with an IPv4 address.
+        if part.is_empty() {
+            return Some((0, false));
+        }
+        let pieces: Vec<&str> = part.split(':').collect();
+        let mut count = 0;
+        for (i, piece) in pieces.iter().enumerate() {
+            if i + 1 == pieces.len() && piece.contains('.') {
+                if !is_ipv4(piece, snum) {
+                    return None;
+                }
+                return Some((count + 2, true));
+            }
+            if piece.is_empty() || piece.len() > 4 || !piece.bytes().all(|b| b.is_ascii_hexdigit())
+            {
+                return None;
+            }
+            count += 1;
+        }
+        Some((count, false))
+    }
+    match value.split_once("::") {
+        Some((left, right)) => {
+            if right.contains("::") {
+                return false;
+            }
+            match (groups(left, snum), groups(right, snum)) {
+                (Some((l, l_v4)), Some((r, _))) => !l_v4 && l + r <= 7,
+                _ => false,
+            }
+        }
+        None => matches!(groups(value, snum), Some((8, _))),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// uri
+
+fn is_unreserved(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+fn is_sub_delim(b: u8) -> bool {
+    matches!(
+        b,
+        b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+    )
+}
+
+/// Whether every byte of `text` is allowed by `allowed` or starts a valid `pct-encoded`.
+fn all_chars(text: &str, allowed: impl Fn(u8) -> bool) -> bool {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            match (bytes.get(i + 1), bytes.get(i + 2)) {
+                (Some(a), Some(b)) if a.is_ascii_hexdigit() && b.is_ascii_hexdigit() => i += 3,
+                _ => return false,
+            }
+        } else if allowed(bytes[i]) {
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+fn is_pchar(b: u8) -> bool {
+    is_unreserved(b) || is_sub_delim(b) || b == b':' || b == b'@'
+}
+
+/// RFC 3986 `URI = scheme ":" hier-part [ "?" query ] [ "#" fragment ]`.
+pub(crate) fn is_uri(value: &str) -> bool {
+    let Some((scheme, rest)) = value.split_once(':') else {
+        return false;
+    };
+    let scheme_ok = scheme
+        .as_bytes()
+        .first()
+        .is_some_and(u8::is_ascii_alphabetic)
+        && scheme
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+    if !scheme_ok {
+        return false;
+    }
+    let (rest, fragment) = match rest.split_once('#') {
+        Some((rest, fragment)) => (rest, Some(fragment)),
+        None => (rest, None),
+    };
+    let (hier, query) = match rest.split_once('?') {
+        Some((hier, query)) => (hier, Some(query)),
+        None => (rest, None),
+    };
+    let query_char = |b: u8| is_pchar(b) || b == b'/' || b == b'?';
+    if !fragment.is_none_or(|f| all_chars(f, query_char))
+        || !query.is_none_or(|q| all_chars(q, query_char))
+    {
+        return false;
+    }
+    let path_char = |b: u8| is_pchar(b) || b == b'/';
+    match hier.strip_prefix("//") {
+        Some(after) => {
+            let (authority, path) = match after.find('/') {
+                Some(i) => after.split_at(i),
+                None => (after, ""),
+            };
+            is_authority(authority) && all_chars(path, path_char)
+        }
+        // path-absolute / path-rootless / path-empty: "//" was handled above.
+        None => all_chars(hier, path_char),
+    }
+}
+
+/// RFC 3986 `authority = [ userinfo "@" ] host [ ":" port ]`.
+fn is_authority(authority: &str) -> bool {
+    let host_port = match authority.split_once('@') {
+        Some((userinfo, host_port)) => {
+            if !all_chars(userinfo, |b| {
+                is_unreserved(b) || is_sub_delim(b) || b == b':'
+            }) {
+                return false;
+            }
+            host_port
+        }
+        None => authority,
+    };
+    let (host_ok, port) = if let Some(bracketed) = host_port.strip_prefix('[') {
+        match bracketed.split_once(']') {
+            Some((literal, after)) => {
+                let port = match after {
+                    "" => Some(""),
+                    _ => after.strip_prefix(':'),
+                };
+                (is_ip_literal(literal), port)
+            }
+            None => (false, None),
+        }
+    } else {
+        let (host, port) = match host_port.split_once(':') {
+            Some((host, port)) => (host, Some(port)),
+            None => (host_port, Some("")),
+        };
+        // reg-name (which includes IPv4address as a shape).
+        (
+            all_chars(host, |b| is_unreserved(b) || is_sub_delim(b)),
+            port,
+        )
+    };
+    host_ok && port.is_some_and(|port| port.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The inside of RFC 3986 `IP-literal = "[" ( IPv6address / IPvFuture ) "]"`.
+fn is_ip_literal(literal: &str) -> bool {
+    if let Some(future) = literal
+        .strip_prefix('v')
+        .or_else(|| literal.strip_prefix('V'))
+    {
+        // IPvFuture = "v" 1*HEXDIG "." 1*( unreserved / sub-delims / ":" )
+        return match future.split_once('.') {
+            Some((version, address)) => {
+                !version.is_empty()
+                    && version.bytes().all(|b| b.is_ascii_hexdigit())
+                    && !address.is_empty()
+                    && address
+                        .bytes()
+                        .all(|b| is_unreserved(b) || is_sub_delim(b) || b == b':')
+            }
+            None => false,
+        };
+    }
+    is_ipv6(literal, false)
+}
+
+// ---------------------------------------------------------------------------------------------
+// date, date-time
+
+fn digits(bytes: &[u8]) -> Option<u32> {
+    if bytes.is_empty() || !bytes.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    Some(bytes.iter().fold(0u32, |n, b| n * 10 + u32::from(b - b'0')))
+}
+
+fn days_in_month(year: u32, month: u32) -> u32 {
+    match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        _ => 0,
+    }
+}
+
+/// RFC 3339 `full-date = date-fullyear "-" date-month "-" date-mday`, with the real number of
+/// days of the month (leap years by the Gregorian rule).
+pub(crate) fn is_date(value: &str) -> bool {
+    let b = value.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return false;
+    }
+    match (digits(&b[0..4]), digits(&b[5..7]), digits(&b[8..10])) {
+        (Some(year), Some(month), Some(day)) => {
+            (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month)
+        }
+        _ => false,
+    }
+}
+
+/// RFC 3339 `date-time = full-date "T" full-time` (`T` and `Z` case-insensitive, as RFC 3339
+/// § 5.6 allows); a leap second (`:60`) is accepted where it can occur, at 23:59 UTC.
+pub(crate) fn is_date_time(value: &str) -> bool {
+    let b = value.as_bytes();
+    if b.len() < 20 || !matches!(b[10], b'T' | b't') {
+        return false;
+    }
+    let (Some(date), Some(time)) = (value.get(..10), value.get(11..)) else {
+        return false;
+    };
+    if !is_date(date) {
+        return false;
+    }
+    let t = time.as_bytes();
+    // partial-time = time-hour ":" time-minute ":" time-second [time-secfrac]
+    if t.len() < 9 || t[2] != b':' || t[5] != b':' {
+        return false;
+    }
+    let (Some(hour), Some(minute), Some(second)) =
+        (digits(&t[0..2]), digits(&t[3..5]), digits(&t[6..8]))
+    else {
+        return false;
+    };
+    if hour > 23 || minute > 59 || second > 60 {
+        return false;
+    }
+    let mut rest = &t[8..];
+    if rest.first() == Some(&b'.') {
+        let count = rest[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        if count == 0 {
+            return false;
+        }
+        rest = &rest[1 + count..];
+    }
+    // time-offset = "Z" / time-numoffset
+    let offset_minutes: i64 = match rest {
+        [b'Z' | b'z'] => 0,
+        [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
+            match (digits(&[*h1, *h2]), digits(&[*m1, *m2])) {
+                (Some(h), Some(m)) if h <= 23 && m <= 59 => {
+                    let minutes = i64::from(h * 60 + m);
+                    if *sign == b'-' {
+                        -minutes
+                    } else {
+                        minutes
+                    }
+                }
+                _ => return false,
+            }
+        }
+        _ => return false,
+    };
+    if second == 60 {
+        let utc = (i64::from(hour * 60 + minute) - offset_minutes).rem_euclid(24 * 60);
+        return utc == 23 * 60 + 59;
+    }
+    true
+}

@@ -1,0 +1,715 @@
+//! `RequestedSchema::validate`, `unknown_members` and `defaults`.
+//!
+//! The corpus in `tests/validation-corpus/*.json` holds (schema, content, valid?, reason) cases
+//! whose expected validity was written from JSON Schema 2020-12 and the RFCs its formats name
+//! (RFC 5321/5322, RFC 3986, RFC 3339), not from running the validator. Each file is
+//! `{"description", "groups": [{"description", "schema", "tests": [{"content" | "content_json",
+//! "valid", "reason"}]}]}`; `content_json` is the content as raw JSON text, for numbers whose
+//! spelling matters (`1e2`, `-0`).
+
+use std::path::{Path, PathBuf};
+
+use mcp_schema::elicit::{
+    BooleanSchema, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema, RequestedSchema,
+    SingleSelectSchema, StringFormat, StringSchema, TitledOption, ValidationError,
+};
+use serde_json::{json, Map, Number, Value};
+
+// ---------------------------------------------------------------------------------------------
+// The corpus.
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("validation-corpus")
+}
+
+fn as_object(value: Value, what: &str) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("{what} is not an object: {other}"),
+    }
+}
+
+#[test]
+fn corpus_agrees_with_the_specifications() {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("tests/validation-corpus exists")
+        .map(|entry| entry.expect("readable directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no corpus files");
+
+    let mut total = 0usize;
+    let mut valid_cases = 0usize;
+    let mut failures = Vec::new();
+    for file in &files {
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let text = std::fs::read_to_string(file).expect("readable corpus file");
+        let root: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|error| panic!("{name}: malformed JSON: {error}"));
+        let groups = root["groups"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name}: `groups` is not an array"));
+        for (g, group) in groups.iter().enumerate() {
+            let group_name = group["description"].as_str().unwrap_or("?");
+            let schema = RequestedSchema::parse(&group["schema"]).unwrap_or_else(|error| {
+                panic!("{name} group {g} ({group_name}): schema rejected: {error}")
+            });
+            let tests = group["tests"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{name} group {g}: `tests` is not an array"));
+            for (t, case) in tests.iter().enumerate() {
+                total += 1;
+                let reason = case["reason"].as_str().unwrap_or("");
+                assert!(
+                    !reason.trim().is_empty(),
+                    "{name} group {g} test {t}: every case needs a reason"
+                );
+                let content = match (&case["content"], &case["content_json"]) {
+                    (Value::Object(map), Value::Null) => map.clone(),
+                    (Value::Null, Value::String(raw)) => as_object(
+                        serde_json::from_str(raw).expect("content_json is JSON"),
+                        "content_json",
+                    ),
+                    _ => panic!("{name} group {g} test {t}: needs `content` xor `content_json`"),
+                };
+                let expected = case["valid"]
+                    .as_bool()
+                    .unwrap_or_else(|| panic!("{name} group {g} test {t}: `valid` is not a bool"));
+                if expected {
+                    valid_cases += 1;
+                }
+                let outcome = schema.validate(&content);
+                if outcome.is_ok() != expected {
+                    let got = match &outcome {
+                        Ok(()) => "valid".to_owned(),
+                        Err(errors) => format!("invalid: {errors}"),
+                    };
+                    failures.push(format!(
+                        "{name} / {group_name} / #{t} ({reason}): content {} expected {}, got {got}",
+                        Value::Object(content.clone()),
+                        if expected { "valid" } else { "invalid" },
+                    ));
+                }
+                if let Err(errors) = &outcome {
+                    if expected {
+                        continue;
+                    }
+                    assert!(
+                        !errors.errors().is_empty(),
+                        "{name} / {group_name} / #{t}: Err with no error"
+                    );
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {total} corpus cases disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(total >= 300, "the corpus has only {total} cases");
+    assert!(
+        valid_cases >= total / 4 && valid_cases <= total * 3 / 4,
+        "the corpus is lopsided: {valid_cases} valid of {total}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers for schemas built in code.
+
+fn string(schema: StringSchema) -> PropertySchema {
+    PropertySchema::String(schema)
+}
+
+fn text(value: &str) -> Option<String> {
+    Some(value.to_owned())
+}
+
+fn content(value: Value) -> Map<String, Value> {
+    as_object(value, "content")
+}
+
+fn colors() -> EnumOptions {
+    EnumOptions::Untitled(vec!["Red".into(), "Green".into(), "Blue".into()])
+}
+
+fn errors_of(schema: &RequestedSchema, value: Value) -> Vec<(String, &'static str)> {
+    match schema.validate(&content(value)) {
+        Ok(()) => Vec::new(),
+        Err(errors) => errors
+            .errors()
+            .iter()
+            .map(
+                |ValidationError {
+                     pointer,
+                     keyword,
+                     message,
+                 }| {
+                    assert!(!message.is_empty(), "{pointer} {keyword}: empty message");
+                    (pointer.clone(), *keyword)
+                },
+            )
+            .collect(),
+    }
+}
+
+fn pairs(expected: &[(&str, &'static str)]) -> Vec<(String, &'static str)> {
+    expected
+        .iter()
+        .map(|(pointer, keyword)| ((*pointer).to_owned(), *keyword))
+        .collect()
+}
+
+/// A form with one property of every kind and every constraint.
+fn full_form() -> RequestedSchema {
+    RequestedSchema {
+        properties: vec![
+            (
+                "name".into(),
+                string(StringSchema {
+                    min_length: Some(2),
+                    max_length: Some(5),
+                    pattern: text("^[a-z]+$"),
+                    default: text("bob"),
+                    ..Default::default()
+                }),
+            ),
+            (
+                "email".into(),
+                string(StringSchema {
+                    format: Some(StringFormat::Email),
+                    ..Default::default()
+                }),
+            ),
+            (
+                "age".into(),
+                PropertySchema::Number(NumberSchema {
+                    integer: true,
+                    minimum: Some(Number::from(18)),
+                    maximum: Some(Number::from(130)),
+                    default: Some(Number::from(30)),
+                    ..Default::default()
+                }),
+            ),
+            (
+                "subscribe".into(),
+                PropertySchema::Boolean(BooleanSchema {
+                    default: Some(false),
+                    ..Default::default()
+                }),
+            ),
+            (
+                "color".into(),
+                PropertySchema::SingleSelect(SingleSelectSchema {
+                    options: EnumOptions::Titled(vec![
+                        TitledOption {
+                            value: "#f00".into(),
+                            title: "Red".into(),
+                        },
+                        TitledOption {
+                            value: "#0f0".into(),
+                            title: "Green".into(),
+                        },
+                    ]),
+                    default: text("#0f0"),
+                    ..Default::default()
+                }),
+            ),
+            (
+                "tags".into(),
+                PropertySchema::MultiSelect(MultiSelectSchema {
+                    options: colors(),
+                    min_items: Some(1),
+                    max_items: Some(2),
+                    default: Some(vec!["Red".into()]),
+                    ..Default::default()
+                }),
+            ),
+            (
+                "a/b~c".into(),
+                string(StringSchema {
+                    format: Some(StringFormat::Date),
+                    ..Default::default()
+                }),
+            ),
+        ],
+        required: vec!["name".into(), "email".into(), "a/b~c".into()],
+        additional_properties_forbidden: false,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pointers and keywords.
+
+#[test]
+fn full_form_accepts_a_good_answer() {
+    let schema = full_form();
+    schema.check().expect("the test schema is consistent");
+    let answer = json!({
+        "name": "alice", "email": "alice@example.com", "age": 42, "subscribe": true,
+        "color": "#f00", "tags": ["Red", "Blue"], "a/b~c": "2024-02-29"
+    });
+    assert_eq!(errors_of(&schema, answer), Vec::new());
+}
+
+#[test]
+fn every_error_is_reported_with_its_pointer_and_keyword() {
+    let schema = full_form();
+    let answer = json!({
+        "name": "Ä",                      // too short and not [a-z]
+        "email": "Alice <a@example.com>", // display name
+        "age": 17.5,                      // not an integer (type; bounds not reported)
+        "subscribe": "yes",               // not a boolean
+        "color": "Red",                   // a title, not a value
+        "tags": ["Red", "Pink", "Blue", 3], // too many, two non-members
+        "a/b~c": "2023-02-29",            // no such day
+        "extra": null                     // allowed: not forbidden
+    });
+    assert_eq!(
+        errors_of(&schema, answer),
+        pairs(&[
+            ("/name", "minLength"),
+            ("/name", "pattern"),
+            ("/email", "format"),
+            ("/age", "type"),
+            ("/subscribe", "type"),
+            ("/color", "enum"),
+            ("/tags", "maxItems"),
+            ("/tags/1", "enum"),
+            ("/tags/3", "enum"),
+            ("/a~1b~0c", "format"),
+        ])
+    );
+}
+
+#[test]
+fn missing_required_members_and_bounds() {
+    let schema = full_form();
+    assert_eq!(
+        errors_of(&schema, json!({"age": 131, "tags": []})),
+        pairs(&[
+            ("/name", "required"),
+            ("/email", "required"),
+            ("/age", "maximum"),
+            ("/tags", "minItems"),
+            ("/a~1b~0c", "required"),
+        ])
+    );
+    assert_eq!(
+        errors_of(
+            &schema,
+            json!({"name": "abcdef", "email": "a@b", "a/b~c": "2024-01-01", "age": 17})
+        ),
+        pairs(&[("/name", "maxLength"), ("/age", "minimum")])
+    );
+}
+
+#[test]
+fn null_is_a_type_error_not_a_missing_member() {
+    let schema = full_form();
+    assert_eq!(
+        errors_of(
+            &schema,
+            json!({"name": null, "email": "a@b.c", "a/b~c": null, "tags": null})
+        ),
+        pairs(&[("/name", "type"), ("/tags", "type"), ("/a~1b~0c", "type")])
+    );
+}
+
+#[test]
+fn additional_properties_forbidden() {
+    let mut schema = full_form();
+    schema.additional_properties_forbidden = true;
+    let answer = json!({"name": "bob", "email": "b@c.d", "a/b~c": "2000-02-29", "zz": 1, "x/y": 2});
+    assert_eq!(
+        errors_of(&schema, answer),
+        pairs(&[
+            ("/x~1y", "additionalProperties"),
+            ("/zz", "additionalProperties")
+        ])
+    );
+}
+
+#[test]
+fn required_name_without_a_property() {
+    // `check` rejects this schema, but `validate` must still be sound on it.
+    let schema = RequestedSchema {
+        properties: Vec::new(),
+        required: vec!["ghost".into()],
+        additional_properties_forbidden: false,
+    };
+    assert_eq!(
+        errors_of(&schema, json!({})),
+        pairs(&[("/ghost", "required")])
+    );
+    assert_eq!(errors_of(&schema, json!({"ghost": 1})), Vec::new());
+}
+
+#[test]
+fn invalid_pattern_is_a_pattern_error() {
+    let schema = RequestedSchema {
+        properties: vec![(
+            "v".into(),
+            string(StringSchema {
+                pattern: text("[a-"),
+                ..Default::default()
+            }),
+        )],
+        ..Default::default()
+    };
+    let errors = schema
+        .validate(&content(json!({"v": "a"})))
+        .expect_err("an uncompilable pattern cannot be satisfied");
+    assert_eq!(errors.errors().len(), 1);
+    assert_eq!(errors.errors()[0].pointer, "/v");
+    assert_eq!(errors.errors()[0].keyword, "pattern");
+    assert!(errors.errors()[0].message.contains("not a valid"));
+    // Inline flags are not ECMA-262 syntax.
+    let schema = RequestedSchema {
+        properties: vec![(
+            "v".into(),
+            string(StringSchema {
+                pattern: text("(?i)abc"),
+                ..Default::default()
+            }),
+        )],
+        ..Default::default()
+    };
+    assert!(schema.validate(&content(json!({"v": "abc"}))).is_err());
+    // A member that is absent is not checked, so the bad pattern is not reported.
+    assert!(schema.validate(&Map::new()).is_ok());
+}
+
+#[test]
+fn display_lists_every_error() {
+    let schema = full_form();
+    let errors = schema
+        .validate(&content(json!({"email": 1})))
+        .expect_err("invalid");
+    let shown = errors.to_string();
+    assert!(shown.contains("/name"), "{shown}");
+    assert!(shown.contains("/email"), "{shown}");
+    assert!(shown.contains("(required)"), "{shown}");
+    assert!(shown.contains("(type)"), "{shown}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// unknown_members and defaults.
+
+#[test]
+fn unknown_members_lists_undeclared_names() {
+    let schema = full_form();
+    assert_eq!(
+        schema.unknown_members(&content(
+            json!({"name": "a", "Name": 1, "extra": null, "a/b~c": ""})
+        )),
+        vec!["Name".to_owned(), "extra".to_owned()]
+    );
+    assert!(schema.unknown_members(&Map::new()).is_empty());
+    // They are reported but do not make the content invalid unless forbidden.
+    assert!(schema
+        .validate(&content(
+            json!({"name": "ab", "email": "a@b", "a/b~c": "2024-01-01", "Name": 1})
+        ))
+        .is_ok());
+}
+
+#[test]
+fn defaults_prefill_the_form() {
+    let schema = full_form();
+    let defaults = schema.defaults();
+    assert_eq!(
+        Value::Object(defaults.clone()),
+        json!({"name": "bob", "age": 30, "subscribe": false, "color": "#0f0", "tags": ["Red"]})
+    );
+    // Defaults satisfy their own constraints; the required members without one stay missing.
+    assert_eq!(
+        errors_of(&schema, Value::Object(defaults)),
+        pairs(&[("/email", "required"), ("/a~1b~0c", "required")])
+    );
+    assert!(RequestedSchema::default().defaults().is_empty());
+}
+
+#[test]
+fn defaults_of_a_parsed_schema() {
+    let schema = RequestedSchema::parse(&json!({
+        "type": "object",
+        "properties": {
+            "n": {"type": "number", "default": 2.5},
+            "s": {"type": "string", "enum": ["x", "y"], "default": "y"},
+            "m": {"type": "array", "items": {"type": "string", "enum": ["x", "y"]}, "default": []},
+            "plain": {"type": "string"}
+        }
+    }))
+    .expect("valid schema");
+    assert_eq!(
+        Value::Object(schema.defaults()),
+        json!({"n": 2.5, "s": "y", "m": []})
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Never panics.
+
+/// A small deterministic generator (xorshift) of arbitrary JSON values.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    fn pick<'a>(&mut self, items: &'a [&'a str]) -> &'a str {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+
+    fn string(&mut self) -> String {
+        const PIECES: &[&str] = &[
+            "",
+            "a",
+            "Red",
+            "#f00",
+            "@",
+            "\"",
+            "\\",
+            "[",
+            "]",
+            ":",
+            "//",
+            "%",
+            "%4",
+            "%zz",
+            "T",
+            "Z",
+            "z",
+            "-",
+            "+",
+            ".",
+            "..",
+            "0",
+            "9",
+            "23:59:60",
+            "2024-02-29",
+            "1900-02-29",
+            "\u{301}",
+            "\u{1F600}",
+            "\u{200D}",
+            " ",
+            "\n",
+            "é",
+            "日",
+            "[IPv6:::1]",
+            "http:",
+            "mailto:",
+            "<",
+            ">",
+            "~",
+            "/",
+            "2023-01-01T00:00:00Z",
+            "+05:30",
+            "ab@cd.ef",
+            "\0",
+        ];
+        let n = self.next() % 6;
+        (0..n).map(|_| self.pick(PIECES)).collect()
+    }
+
+    fn number(&mut self) -> Value {
+        match self.next() % 8 {
+            0 => json!(self.next() as i64),
+            1 => json!(self.next()),
+            2 => json!((self.next() % 200) as i64 - 100),
+            3 => json!(f64::from_bits(self.next()).clamp(-1e308, 1e308)),
+            4 => json!(((self.next() % 2000) as f64 - 1000.0) / 8.0),
+            5 => json!(u64::MAX),
+            6 => json!(i64::MIN),
+            _ => json!(1e300),
+        }
+    }
+
+    fn value(&mut self, depth: u32) -> Value {
+        let choice = if depth == 0 {
+            self.next() % 5
+        } else {
+            self.next() % 7
+        };
+        match choice {
+            0 => Value::Null,
+            1 => Value::Bool(self.next() & 1 == 0),
+            2 => {
+                let n = self.number();
+                if n.is_null() {
+                    json!(0)
+                } else {
+                    n
+                }
+            }
+            3 | 4 => Value::String(self.string()),
+            5 => Value::Array(
+                (0..self.next() % 5)
+                    .map(|_| self.value(depth - 1))
+                    .collect(),
+            ),
+            _ => Value::Object(
+                (0..self.next() % 4)
+                    .map(|_| (self.string(), self.value(depth - 1)))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+fn arbitrary_schemas() -> Vec<RequestedSchema> {
+    let mut schemas = vec![full_form(), RequestedSchema::default()];
+    let mut forbidden = full_form();
+    forbidden.additional_properties_forbidden = true;
+    schemas.push(forbidden);
+    for format in StringFormat::ALL {
+        schemas.push(RequestedSchema {
+            properties: vec![(
+                "v".into(),
+                string(StringSchema {
+                    format: Some(format),
+                    pattern: text("^(?=.)[^\\s]*\\p{L}?$"),
+                    min_length: Some(1),
+                    max_length: Some(40),
+                    ..Default::default()
+                }),
+            )],
+            required: vec!["v".into()],
+            ..Default::default()
+        });
+    }
+    schemas.push(RequestedSchema {
+        properties: vec![(
+            "v".into(),
+            PropertySchema::Number(NumberSchema {
+                integer: false,
+                minimum: Some(Number::from(u64::MAX)),
+                maximum: Number::from_f64(-0.5),
+                ..Default::default()
+            }),
+        )],
+        ..Default::default()
+    });
+    schemas
+}
+
+#[test]
+fn validate_never_panics_on_arbitrary_values() {
+    let schemas = arbitrary_schemas();
+    let names = [
+        "name",
+        "email",
+        "age",
+        "subscribe",
+        "color",
+        "tags",
+        "a/b~c",
+        "v",
+        "x",
+    ];
+    let mut generator = Gen(0x9E37_79B9_7F4A_7C15);
+    for round in 0..4000 {
+        let mut answer = Map::new();
+        for name in names {
+            if generator.next() % 3 < 2 {
+                answer.insert(name.to_owned(), generator.value(3));
+            }
+        }
+        for schema in &schemas {
+            let outcome = schema.validate(&answer);
+            if let Err(errors) = &outcome {
+                assert!(
+                    !errors.errors().is_empty(),
+                    "round {round}: Err with no error"
+                );
+                for error in errors.errors() {
+                    assert!(error.pointer.starts_with('/'), "round {round}: {error}");
+                }
+            }
+            let unknown = schema.unknown_members(&answer);
+            assert!(unknown.iter().all(|name| schema.property(name).is_none()));
+        }
+    }
+}
+
+#[test]
+fn formats_never_panic_on_arbitrary_strings() {
+    let mut generator = Gen(42);
+    for format in StringFormat::ALL {
+        let schema = RequestedSchema {
+            properties: vec![(
+                "v".into(),
+                string(StringSchema {
+                    format: Some(format),
+                    ..Default::default()
+                }),
+            )],
+            ..Default::default()
+        };
+        for _ in 0..5000 {
+            let value = generator.string();
+            let _ = schema.validate(&content(json!({ "v": value })));
+        }
+        // Every prefix of tricky inputs, cut at every char boundary.
+        for input in [
+            "\"a\\\"b\"@[IPv6:1:2:3:4:5:6:7:8]",
+            "http://u:p@[v1.x]:8080/p%41?q#f",
+            "1998-12-31T23:59:60.123-08:00",
+            "joe@[127.0.0.1]",
+            "é\u{1F600}@日本.jp",
+        ] {
+            for (i, _) in input.char_indices() {
+                let _ = schema.validate(&content(json!({ "v": &input[..i] })));
+                let _ = schema.validate(&content(json!({ "v": &input[i..] })));
+            }
+        }
+    }
+}
+
+#[test]
+fn string_format_is_valid_matches_validate() {
+    for (format, good, bad) in [
+        (
+            StringFormat::Email,
+            "a.b@example.com",
+            "Alice <a@example.com>",
+        ),
+        (StringFormat::Uri, "urn:isbn:0451450523", "/a/b"),
+        (StringFormat::Date, "2000-02-29", "1900-02-29"),
+        (
+            StringFormat::DateTime,
+            "1990-12-31T23:59:60Z",
+            "1990-12-31T23:59:60+01:00",
+        ),
+    ] {
+        assert!(format.is_valid(good), "{format} {good}");
+        assert!(!format.is_valid(bad), "{format} {bad}");
+        let schema = RequestedSchema {
+            properties: vec![(
+                "v".into(),
+                string(StringSchema {
+                    format: Some(format),
+                    ..Default::default()
+                }),
+            )],
+            ..Default::default()
+        };
+        assert!(schema.validate(&content(json!({ "v": good }))).is_ok());
+        assert_eq!(
+            errors_of(&schema, json!({ "v": bad })),
+            pairs(&[("/v", "format")])
+        );
+    }
+}
