@@ -43,7 +43,7 @@ mod parse;
 mod ser;
 mod validate;
 
-pub use outcome::{Elicit, ElicitOutcome, ValidationError, ValidationErrors};
+pub use outcome::{Action, Elicit, ElicitOutcome, ValidationError, ValidationErrors};
 
 use std::fmt;
 

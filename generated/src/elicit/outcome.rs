@@ -95,3 +95,69 @@ pub enum ElicitOutcome<T> {
     /// The user dismissed the request without choosing.
     Cancelled,
 }
+
+/// The user's action in an elicitation result, in every revision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// `accept`: the form was submitted.
+    Accept,
+    /// `decline`: the user said no.
+    Decline,
+    /// `cancel`: the user dismissed the request.
+    Cancel,
+}
+
+impl<T: Elicit> ElicitOutcome<T> {
+    /// The outcome of an answer: an accepted answer is validated and built with
+    /// [`Elicit::from_content`] (an accept without `content` is checked as an empty object, so
+    /// it fails when the form has required members); a decline or a cancel is never validated.
+    pub fn from_parts(
+        action: Action,
+        content: Option<&Map<String, Value>>,
+    ) -> Result<Self, ValidationErrors> {
+        match action {
+            Action::Decline => Ok(ElicitOutcome::Declined),
+            Action::Cancel => Ok(ElicitOutcome::Cancelled),
+            Action::Accept => match content {
+                Some(content) => T::from_content(content).map(ElicitOutcome::Accepted),
+                None => T::from_content(&Map::new()).map(ElicitOutcome::Accepted),
+            },
+        }
+    }
+}
+
+/// `ElicitOutcome<T>` from the generated `ElicitResult` of each revision with elicitation.
+macro_rules! outcome_from_result {
+    ($($module:ident: $feature:literal),*) => {$(
+        #[cfg(feature = $feature)]
+        impl<T: Elicit> TryFrom<&crate::$module::ElicitResult> for ElicitOutcome<T> {
+            type Error = ValidationErrors;
+
+            fn try_from(result: &crate::$module::ElicitResult) -> Result<Self, ValidationErrors> {
+                use crate::$module::ElicitResultAction as A;
+                let action = match result.action {
+                    A::Accept => Action::Accept,
+                    A::Decline => Action::Decline,
+                    A::Cancel => Action::Cancel,
+                };
+                let mut errors = ValidationErrors::default();
+                let content = result.content.as_ref().map(|content| {
+                    let mut map = Map::new();
+                    for (name, value) in content {
+                        match serde_json::to_value(value) {
+                            Ok(value) => {
+                                map.insert(name.clone(), value);
+                            }
+                            Err(e) => errors.push(super::pointer("", name), "type", e.to_string()),
+                        }
+                    }
+                    map
+                });
+                errors.into_result()?;
+                ElicitOutcome::from_parts(action, content.as_ref())
+            }
+        }
+    )*};
+}
+
+outcome_from_result!(v2025_06_18: "v2025_06_18", v2025_11_25: "v2025_11_25", v2026_07_28: "v2026_07_28", draft: "draft");
