@@ -1,12 +1,55 @@
 //! `#[derive(Elicit)]` for `mcp-schema`: use it through `mcp_schema::Elicit`.
+//!
+//! On a struct with named fields it implements `mcp_schema::elicit::Elicit`: the form's
+//! `requestedSchema` and a compiled `from_content` check. On a unit-only enum it generates the
+//! hidden option table that a struct field of that enum type (single select) or of a
+//! `Vec`/`BTreeSet`/`HashSet` of it (multi select) uses.
+//!
+//! Field attributes, `#[elicit(...)]`: `title`, `description` (default: the doc comment),
+//! `min_length`, `max_length`, `pattern`, `format` (`"email"`, `"uri"`, `"date"`,
+//! `"date-time"`), `minimum`, `maximum`, `min_items`, `max_items`, `default` (a literal, or a
+//! list of option values for a multi select) and `not_sensitive`. Variant attribute: `title`.
+//! `#[serde(rename = "...")]` and `#[serde(rename_all = "...")]` are honoured.
+//!
+//! The specification's rules are checked at compile time, each error pointing at the
+//! offending field, type or attribute: unsupported types, contradictory bounds, defaults
+//! outside the constraints or not an option, invalid patterns, unknown formats, constraints on
+//! the wrong kind of field, names that ask for secrets (form mode must not collect sensitive
+//! data), and URLs in titles or descriptions.
 #![warn(missing_docs)]
+
+mod ast;
+mod attr;
+mod case;
+mod check;
+mod ctxt;
+mod expand;
 
 use proc_macro::TokenStream;
 
-/// Derives `mcp_schema::elicit::Elicit` (not yet implemented: a compile error says so).
-#[proc_macro_derive(Elicit, attributes(elicit))]
+/// Derives `mcp_schema::elicit::Elicit` for a struct, or the option table of a unit enum.
+#[proc_macro_derive(Elicit, attributes(elicit, serde))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
-    let input = proc_macro2::TokenStream::from(input);
-    let error = syn::Error::new_spanned(input, "#[derive(Elicit)] is not implemented yet");
-    error.to_compile_error().into()
+    let item: syn::Item = match syn::parse2(proc_macro2::TokenStream::from(input)) {
+        Ok(item) => item,
+        Err(error) => return error.into_compile_error().into(),
+    };
+    let Some(input) = ast::Input::from_item(&item) else {
+        return syn::Error::new(
+            proc_macro2::Span::call_site(),
+            "#[derive(Elicit)] applies to structs and enums",
+        )
+        .into_compile_error()
+        .into();
+    };
+    let cx = ctxt::Ctxt::default();
+    let item = ast::parse(&cx, &input);
+    if let Some(item) = &item {
+        check::check(&cx, item);
+    }
+    match (cx.check(), item) {
+        (Ok(()), Some(item)) => expand::expand(&input, &item).into(),
+        (Err(error), _) => error.into_compile_error().into(),
+        (Ok(()), None) => TokenStream::new(),
+    }
 }

@@ -1,0 +1,436 @@
+//! Parsing of `#[elicit(...)]`, `#[serde(...)]` and doc-comment attributes into plain values.
+
+use proc_macro2::{Span, TokenStream};
+use syn::spanned::Spanned as _;
+use syn::{Attribute, Expr, Lit, Token, UnOp};
+
+use crate::ctxt::Ctxt;
+
+/// A value with the span of where it was written (`key` is the attribute name).
+#[derive(Debug, Clone)]
+pub struct Sp<T> {
+    pub value: T,
+    pub span: Span,
+    pub key: Span,
+}
+
+/// A number literal.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Num {
+    Int(i128),
+    Float(f64),
+}
+
+impl Num {
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Num::Int(i) => i as f64,
+            Num::Float(f) => f,
+        }
+    }
+}
+
+impl std::fmt::Display for Num {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Num::Int(i) => write!(f, "{i}"),
+            Num::Float(x) => write!(f, "{x:?}"),
+        }
+    }
+}
+
+/// A `default = ...` literal.
+#[derive(Debug, Clone)]
+pub enum DefaultValue {
+    Str(String),
+    Num(Num),
+    Bool(bool),
+    List(Vec<String>),
+}
+
+impl DefaultValue {
+    pub fn describe(&self) -> &'static str {
+        match self {
+            DefaultValue::Str(_) => "a string",
+            DefaultValue::Num(Num::Int(_)) => "an integer",
+            DefaultValue::Num(Num::Float(_)) => "a number",
+            DefaultValue::Bool(_) => "a boolean",
+            DefaultValue::List(_) => "a list",
+        }
+    }
+}
+
+/// The attributes of one field.
+#[derive(Debug, Default)]
+pub struct FieldAttrs {
+    pub title: Option<Sp<String>>,
+    pub description: Option<Sp<String>>,
+    pub doc: Option<Sp<String>>,
+    pub min_length: Option<Sp<u64>>,
+    pub max_length: Option<Sp<u64>>,
+    pub pattern: Option<Sp<String>>,
+    pub format: Option<Sp<String>>,
+    pub minimum: Option<Sp<Num>>,
+    pub maximum: Option<Sp<Num>>,
+    pub min_items: Option<Sp<u64>>,
+    pub max_items: Option<Sp<u64>>,
+    pub default: Option<Sp<DefaultValue>>,
+    pub not_sensitive: bool,
+    pub rename: Option<String>,
+}
+
+/// The attributes of a variant.
+#[derive(Debug, Default)]
+pub struct VariantAttrs {
+    pub title: Option<Sp<String>>,
+    pub rename: Option<String>,
+}
+
+/// The attributes of the struct or enum itself.
+#[derive(Debug, Default)]
+pub struct ContainerAttrs {
+    pub rename_all: Option<Sp<String>>,
+}
+
+fn set<T>(cx: &Ctxt, slot: &mut Option<Sp<T>>, value: Sp<T>, name: &str) {
+    if slot.is_some() {
+        cx.error(value.key, format!("duplicate `{name}` attribute"));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+fn lit_str(expr: &Expr) -> Option<String> {
+    match expr {
+        Expr::Lit(lit) => match &lit.lit {
+            Lit::Str(s) => Some(s.value()),
+            _ => None,
+        },
+        Expr::Group(g) => lit_str(&g.expr),
+        _ => None,
+    }
+}
+
+fn lit_num(expr: &Expr) -> Option<Num> {
+    match expr {
+        Expr::Lit(lit) => match &lit.lit {
+            Lit::Int(i) => i.base10_parse::<i128>().ok().map(Num::Int),
+            Lit::Float(f) => f.base10_parse::<f64>().ok().map(Num::Float),
+            _ => None,
+        },
+        Expr::Unary(u) if matches!(u.op, UnOp::Neg(_)) => match lit_num(&u.expr)? {
+            Num::Int(i) => Some(Num::Int(-i)),
+            Num::Float(f) => Some(Num::Float(-f)),
+        },
+        Expr::Group(g) => lit_num(&g.expr),
+        _ => None,
+    }
+}
+
+fn lit_default(expr: &Expr) -> Option<DefaultValue> {
+    if let Some(s) = lit_str(expr) {
+        return Some(DefaultValue::Str(s));
+    }
+    if let Some(n) = lit_num(expr) {
+        return Some(DefaultValue::Num(n));
+    }
+    match expr {
+        Expr::Lit(lit) => match &lit.lit {
+            Lit::Bool(b) => Some(DefaultValue::Bool(b.value)),
+            _ => None,
+        },
+        Expr::Array(array) => array
+            .elems
+            .iter()
+            .map(lit_str)
+            .collect::<Option<Vec<_>>>()
+            .map(DefaultValue::List),
+        _ => None,
+    }
+}
+
+/// Skips the value of an attribute key we do not interpret (`= expr` or `(...)`).
+fn skip_value(input: syn::parse::ParseStream) -> syn::Result<()> {
+    if input.peek(Token![=]) {
+        input.parse::<Token![=]>()?;
+        input.parse::<Expr>()?;
+    } else if input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in input);
+        content.parse::<TokenStream>()?;
+    }
+    Ok(())
+}
+
+/// Collects the doc comment of an item as one string: lines of a paragraph joined by a space,
+/// paragraphs by a blank line.
+fn doc(attrs: &[Attribute]) -> Option<Sp<String>> {
+    let mut lines = Vec::new();
+    let mut span = None;
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &attr.meta {
+            if let Some(s) = lit_str(&nv.value) {
+                span.get_or_insert(attr.span());
+                lines.push(s);
+            }
+        }
+    }
+    let span = span?;
+    let mut paragraphs: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for line in lines.iter().flat_map(|l| l.split('\n')) {
+        let line = line.trim();
+        if line.is_empty() {
+            if !current.is_empty() {
+                paragraphs.push(std::mem::take(&mut current));
+            }
+        } else {
+            if !current.is_empty() {
+                current.push(' ');
+            }
+            current.push_str(line);
+        }
+    }
+    if !current.is_empty() {
+        paragraphs.push(current);
+    }
+    if paragraphs.is_empty() {
+        return None;
+    }
+    Some(Sp {
+        value: paragraphs.join("\n\n"),
+        span,
+        key: span,
+    })
+}
+
+/// Reads `rename = "..."` / `rename_all = "..."` out of `#[serde(...)]`, ignoring the rest.
+fn serde_attrs(cx: &Ctxt, attrs: &[Attribute], mut on: impl FnMut(&str, Sp<String>)) {
+    for attr in attrs {
+        if !attr.path().is_ident("serde") {
+            continue;
+        }
+        let result = attr.parse_nested_meta(|meta| {
+            let key = meta
+                .path
+                .get_ident()
+                .map(|i| i.to_string())
+                .unwrap_or_default();
+            if (key == "rename" || key == "rename_all") && meta.input.peek(Token![=]) {
+                let expr: Expr = meta.value()?.parse()?;
+                match lit_str(&expr) {
+                    Some(value) => on(
+                        &key,
+                        Sp {
+                            value,
+                            span: expr.span(),
+                            key: meta.path.span(),
+                        },
+                    ),
+                    None => cx.error(expr.span(), format!("`{key}` expects a string literal")),
+                }
+                Ok(())
+            } else if key == "rename" || key == "rename_all" {
+                cx.error(
+                    meta.path.span(),
+                    format!(
+                        "#[derive(Elicit)] supports only `#[serde({key} = \"...\")]`: the form \
+                         reads and writes the same name"
+                    ),
+                );
+                skip_value(meta.input)
+            } else {
+                skip_value(meta.input)
+            }
+        });
+        if let Err(error) = result {
+            cx.push(error);
+        }
+    }
+}
+
+pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
+    let mut out = ContainerAttrs::default();
+    serde_attrs(cx, attrs, |key, value| {
+        if key == "rename_all" {
+            set(cx, &mut out.rename_all, value, "rename_all");
+        }
+    });
+    for attr in attrs {
+        if attr.path().is_ident("elicit") {
+            cx.error_spanned(
+                attr,
+                "#[elicit(...)] goes on fields and enum variants, not on the struct or enum itself",
+            );
+        }
+    }
+    out
+}
+
+pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
+    let mut out = VariantAttrs::default();
+    let mut rename = None;
+    serde_attrs(cx, attrs, |key, value| {
+        if key == "rename" {
+            set(cx, &mut rename, value, "rename");
+        }
+    });
+    out.rename = rename.map(|r| r.value);
+    for attr in attrs {
+        if !attr.path().is_ident("elicit") {
+            continue;
+        }
+        let result = attr.parse_nested_meta(|meta| {
+            let key = meta.path.span();
+            if meta.path.is_ident("title") {
+                let expr: Expr = meta.value()?.parse()?;
+                match lit_str(&expr) {
+                    Some(value) => set(
+                        cx,
+                        &mut out.title,
+                        Sp {
+                            value,
+                            span: expr.span(),
+                            key,
+                        },
+                        "title",
+                    ),
+                    None => cx.error(expr.span(), "`title` expects a string literal"),
+                }
+                Ok(())
+            } else {
+                cx.error(
+                    key,
+                    "unknown #[elicit] attribute on an enum variant: only `title` is allowed",
+                );
+                skip_value(meta.input)
+            }
+        });
+        if let Err(error) = result {
+            cx.push(error);
+        }
+    }
+    out
+}
+
+pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
+    let mut out = FieldAttrs {
+        doc: doc(attrs),
+        ..FieldAttrs::default()
+    };
+    let mut rename = None;
+    serde_attrs(cx, attrs, |key, value| {
+        if key == "rename" {
+            set(cx, &mut rename, value, "rename");
+        }
+    });
+    out.rename = rename.map(|r| r.value);
+    for attr in attrs {
+        if !attr.path().is_ident("elicit") {
+            continue;
+        }
+        let result = attr.parse_nested_meta(|meta| {
+            let key = meta.path.span();
+            let name = meta
+                .path
+                .get_ident()
+                .map(|i| i.to_string())
+                .unwrap_or_default();
+            if name == "not_sensitive" {
+                if out.not_sensitive {
+                    cx.error(key, "duplicate `not_sensitive` attribute");
+                }
+                out.not_sensitive = true;
+                return Ok(());
+            }
+            let known = [
+                "title",
+                "description",
+                "min_length",
+                "max_length",
+                "pattern",
+                "format",
+                "minimum",
+                "maximum",
+                "min_items",
+                "max_items",
+                "default",
+            ];
+            if !known.contains(&name.as_str()) {
+                cx.error(
+                    key,
+                    format!(
+                        "unknown #[elicit] attribute `{name}`: expected one of title, description, \
+                         min_length, max_length, pattern, format, minimum, maximum, min_items, \
+                         max_items, default, not_sensitive"
+                    ),
+                );
+                return skip_value(meta.input);
+            }
+            let expr: Expr = meta.value()?.parse()?;
+            let span = expr.span();
+            fn sp<T>(value: T, span: Span, key: Span) -> Sp<T> {
+                Sp { value, span, key }
+            }
+            match name.as_str() {
+                "title" | "description" | "pattern" | "format" => match lit_str(&expr) {
+                    Some(s) => {
+                        let slot = match name.as_str() {
+                            "title" => &mut out.title,
+                            "description" => &mut out.description,
+                            "pattern" => &mut out.pattern,
+                            _ => &mut out.format,
+                        };
+                        set(cx, slot, sp(s, span, key), &name);
+                    }
+                    None => cx.error(span, format!("`{name}` expects a string literal")),
+                },
+                "min_length" | "max_length" | "min_items" | "max_items" => match lit_num(&expr) {
+                    Some(Num::Int(i)) if (0..=i128::from(u64::MAX)).contains(&i) => {
+                        let slot = match name.as_str() {
+                            "min_length" => &mut out.min_length,
+                            "max_length" => &mut out.max_length,
+                            "min_items" => &mut out.min_items,
+                            _ => &mut out.max_items,
+                        };
+                        set(cx, slot, sp(i as u64, span, key), &name);
+                    }
+                    _ => cx.error(
+                        span,
+                        format!("`{name}` expects a non-negative integer literal"),
+                    ),
+                },
+                "minimum" | "maximum" => match lit_num(&expr) {
+                    Some(Num::Float(f)) if !f.is_finite() => {
+                        cx.error(span, format!("`{name}` must be a finite number"))
+                    }
+                    Some(n) => {
+                        let slot = if name == "minimum" {
+                            &mut out.minimum
+                        } else {
+                            &mut out.maximum
+                        };
+                        set(cx, slot, sp(n, span, key), &name);
+                    }
+                    None => cx.error(span, format!("`{name}` expects a number literal")),
+                },
+                _ => match lit_default(&expr) {
+                    Some(d) => set(cx, &mut out.default, sp(d, span, key), "default"),
+                    None => cx.error(
+                        span,
+                        "`default` expects a literal (string, number, boolean) or a list of \
+                         string literals",
+                    ),
+                },
+            }
+            Ok(())
+        });
+        if let Err(error) = result {
+            cx.push(error);
+        }
+    }
+    out
+}

@@ -1,0 +1,670 @@
+//! Code generation: `impl Elicit` for structs, hidden option tables for enums.
+
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+
+use crate::ast::{Field, Item, Kind, Variant};
+use crate::attr::{DefaultValue, Num};
+
+pub fn expand(input: &crate::ast::Input, item: &Item) -> TokenStream {
+    match item {
+        Item::Struct(fields) => expand_struct(input.ident, fields),
+        Item::Enum(variants) => expand_enum(input.ident, variants),
+    }
+}
+
+fn expand_enum(ident: &syn::Ident, variants: &[Variant]) -> TokenStream {
+    let options = variants.iter().map(|v| {
+        let value = &v.value;
+        let title = match &v.attrs.title {
+            Some(t) => {
+                let t = &t.value;
+                quote!(::core::option::Option::Some(#t))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote!((#value, #title))
+    });
+    let arms = variants.iter().map(|v| {
+        let value = &v.value;
+        let var = &v.ident;
+        quote!(#value => ::core::option::Option::Some(Self::#var),)
+    });
+    quote! {
+        #[automatically_derived]
+        impl #ident {
+            #[doc(hidden)]
+            pub const __ELICIT_OPTIONS: &'static [(
+                &'static str,
+                ::core::option::Option<&'static str>,
+            )] = &[#(#options),*];
+
+            #[doc(hidden)]
+            pub fn __elicit_from_str(value: &str) -> ::core::option::Option<Self> {
+                match value {
+                    #(#arms)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+    }
+}
+
+fn opt_str(value: Option<&str>) -> TokenStream {
+    match value {
+        Some(s) => quote!(::core::option::Option::Some(::std::string::String::from(#s))),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn opt_u64(value: Option<u64>) -> TokenStream {
+    match value {
+        Some(v) => {
+            let v = Literal::u64_suffixed(v);
+            quote!(::core::option::Option::Some(#v))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn number(n: Num) -> TokenStream {
+    match n {
+        Num::Int(v) if v >= 0 => {
+            let v = Literal::u64_suffixed(v as u64);
+            quote!(::mcp_schema::__private::serde_json::Number::from(#v))
+        }
+        Num::Int(v) => {
+            let v = Literal::i64_suffixed(v as i64);
+            quote!(::mcp_schema::__private::serde_json::Number::from(#v))
+        }
+        Num::Float(f) => {
+            let v = Literal::f64_suffixed(f);
+            quote!(::mcp_schema::__private::serde_json::Number::from_f64(#v)
+                .expect("a finite number"))
+        }
+    }
+}
+
+fn opt_number(n: Option<Num>) -> TokenStream {
+    match n {
+        Some(n) => {
+            let n = number(n);
+            quote!(::core::option::Option::Some(#n))
+        }
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// `<E>::__ELICIT_OPTIONS`, spanned at the field type so a type that does not derive `Elicit`
+/// is reported there.
+fn options_path(elem: &TokenStream, span: Span) -> TokenStream {
+    quote_spanned!(span=> <#elem>::__ELICIT_OPTIONS)
+}
+
+fn from_str_path(elem: &TokenStream, span: Span) -> TokenStream {
+    quote_spanned!(span=> <#elem>::__elicit_from_str)
+}
+
+fn escape_pointer(name: &str) -> String {
+    format!("/{}", name.replace('~', "~0").replace('/', "~1"))
+}
+
+/// Description: the attribute, else the doc comment.
+fn description(field: &Field) -> Option<&str> {
+    field
+        .attrs
+        .description
+        .as_ref()
+        .or(field.attrs.doc.as_ref())
+        .map(|d| d.value.as_str())
+}
+
+fn property_schema(field: &Field) -> TokenStream {
+    let a = &field.attrs;
+    let e = quote!(::mcp_schema::elicit);
+    let title = opt_str(a.title.as_ref().map(|t| t.value.as_str()));
+    let description = opt_str(description(field));
+    let key_order = quote!(::core::default::Default::default());
+    match &field.kind {
+        Kind::String => {
+            let min_length = opt_u64(a.min_length.as_ref().map(|v| v.value));
+            let max_length = opt_u64(a.max_length.as_ref().map(|v| v.value));
+            let pattern = opt_str(a.pattern.as_ref().map(|p| p.value.as_str()));
+            let format = match a.format.as_ref().map(|f| f.value.as_str()) {
+                Some("email") => quote!(::core::option::Option::Some(#e::StringFormat::Email)),
+                Some("uri") => quote!(::core::option::Option::Some(#e::StringFormat::Uri)),
+                Some("date") => quote!(::core::option::Option::Some(#e::StringFormat::Date)),
+                Some(_) => quote!(::core::option::Option::Some(#e::StringFormat::DateTime)),
+                None => quote!(::core::option::Option::None),
+            };
+            let default = opt_str(match a.default.as_ref().map(|d| &d.value) {
+                Some(DefaultValue::Str(s)) => Some(s.as_str()),
+                _ => None,
+            });
+            quote!(#e::PropertySchema::String(#e::StringSchema {
+                title: #title,
+                description: #description,
+                min_length: #min_length,
+                max_length: #max_length,
+                pattern: #pattern,
+                format: #format,
+                default: #default,
+                key_order: #key_order,
+            }))
+        }
+        Kind::Bool => {
+            let default = match a.default.as_ref().map(|d| &d.value) {
+                Some(DefaultValue::Bool(b)) => quote!(::core::option::Option::Some(#b)),
+                _ => quote!(::core::option::Option::None),
+            };
+            quote!(#e::PropertySchema::Boolean(#e::BooleanSchema {
+                title: #title,
+                description: #description,
+                default: #default,
+                key_order: #key_order,
+            }))
+        }
+        Kind::Int(_) | Kind::Float(_) => {
+            let integer = matches!(field.kind, Kind::Int(_));
+            let (lo, hi) = match &field.kind {
+                Kind::Int(int) => (
+                    Some(a.minimum.as_ref().map_or(Num::Int(int.min), |m| m.value)),
+                    Some(a.maximum.as_ref().map_or(Num::Int(int.max), |m| m.value)),
+                ),
+                _ => (
+                    a.minimum.as_ref().map(|m| m.value),
+                    a.maximum.as_ref().map(|m| m.value),
+                ),
+            };
+            let minimum = opt_number(lo);
+            let maximum = opt_number(hi);
+            let default = opt_number(match a.default.as_ref().map(|d| &d.value) {
+                Some(DefaultValue::Num(n)) => Some(*n),
+                _ => None,
+            });
+            quote!(#e::PropertySchema::Number(#e::NumberSchema {
+                integer: #integer,
+                title: #title,
+                description: #description,
+                minimum: #minimum,
+                maximum: #maximum,
+                default: #default,
+                key_order: #key_order,
+            }))
+        }
+        Kind::Enum(elem, span) => {
+            let options = enum_options(elem, *span);
+            let default = opt_str(match a.default.as_ref().map(|d| &d.value) {
+                Some(DefaultValue::Str(s)) => Some(s.as_str()),
+                _ => None,
+            });
+            quote!(#e::PropertySchema::SingleSelect(#e::SingleSelectSchema {
+                title: #title,
+                description: #description,
+                options: #options,
+                default: #default,
+                key_order: #key_order,
+            }))
+        }
+        Kind::Multi(_, elem, span) => {
+            let options = enum_options(elem, *span);
+            let min_items = opt_u64(a.min_items.as_ref().map(|v| v.value));
+            let max_items = opt_u64(a.max_items.as_ref().map(|v| v.value));
+            let default = match a.default.as_ref().map(|d| &d.value) {
+                Some(DefaultValue::List(values)) => quote!(::core::option::Option::Some(
+                    ::std::vec![#(::std::string::String::from(#values)),*]
+                )),
+                _ => quote!(::core::option::Option::None),
+            };
+            quote!(#e::PropertySchema::MultiSelect(#e::MultiSelectSchema {
+                title: #title,
+                description: #description,
+                options: #options,
+                min_items: #min_items,
+                max_items: #max_items,
+                default: #default,
+                key_order: #key_order,
+            }))
+        }
+    }
+}
+
+fn enum_options(elem: &TokenStream, span: Span) -> TokenStream {
+    let path = options_path(elem, span);
+    quote!({
+        let options: &[(&str, ::core::option::Option<&str>)] = #path;
+        if options.iter().any(|(_, title)| title.is_some()) {
+            ::mcp_schema::elicit::EnumOptions::Titled(
+                options
+                    .iter()
+                    .map(|&(value, title)| ::mcp_schema::elicit::TitledOption {
+                        value: ::std::string::String::from(value),
+                        title: ::std::string::String::from(title.unwrap_or(value)),
+                    })
+                    .collect(),
+            )
+        } else {
+            ::mcp_schema::elicit::EnumOptions::Untitled(
+                options
+                    .iter()
+                    .map(|&(value, _)| ::std::string::String::from(value))
+                    .collect(),
+            )
+        }
+    })
+}
+
+/// Compile-time checks that need the variants of another enum: defaults are options, and
+/// `min_items` does not exceed the number of options.
+fn const_checks(field: &Field) -> TokenStream {
+    let a = &field.attrs;
+    let mut asserts = Vec::new();
+    let (elem, span, multi) = match &field.kind {
+        Kind::Enum(elem, span) => (elem, *span, false),
+        Kind::Multi(_, elem, span) => (elem, *span, true),
+        _ => return TokenStream::new(),
+    };
+    let path = options_path(elem, span);
+    if let Some(default) = &a.default {
+        let values: Vec<&String> = match &default.value {
+            DefaultValue::Str(s) if !multi => vec![s],
+            DefaultValue::List(values) if multi => values.iter().collect(),
+            _ => Vec::new(),
+        };
+        for value in values {
+            let message = format!(
+                "`default` of field `{}`: \"{value}\" is not a variant of the enum (not one of \
+                 its option values)",
+                field.ident
+            );
+            asserts.push(quote_spanned!(default.span=>
+                ::core::assert!(__elicit_has(#path, #value), #message);
+            ));
+        }
+    }
+    if let Some(min_items) = &a.min_items {
+        let n = Literal::usize_unsuffixed(min_items.value as usize);
+        let message = format!(
+            "`min_items` of field `{}` = {} is larger than the number of variants: no answer \
+             could satisfy it",
+            field.ident, min_items.value
+        );
+        asserts.push(quote_spanned!(min_items.span=>
+            ::core::assert!(#n <= #path.len(), #message);
+        ));
+    }
+    if asserts.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        const _: () = {
+            const fn __elicit_eq(a: &str, b: &str) -> bool {
+                let (a, b) = (a.as_bytes(), b.as_bytes());
+                if a.len() != b.len() {
+                    return false;
+                }
+                let mut i = 0;
+                while i < a.len() {
+                    if a[i] != b[i] {
+                        return false;
+                    }
+                    i += 1;
+                }
+                true
+            }
+            const fn __elicit_has(
+                options: &[(&str, ::core::option::Option<&str>)],
+                value: &str,
+            ) -> bool {
+                let mut i = 0;
+                while i < options.len() {
+                    if __elicit_eq(options[i].0, value) {
+                        return true;
+                    }
+                    i += 1;
+                }
+                false
+            }
+            #(#asserts)*
+        };
+    }
+}
+
+/// Code evaluating to `Option<inner type>` from `__value: &Value`, pushing errors at `ptr`.
+fn parse_value(field: &Field) -> TokenStream {
+    let ptr = escape_pointer(&field.name);
+    let a = &field.attrs;
+    let none = quote!(::core::option::Option::None);
+    match &field.kind {
+        Kind::String => {
+            let mut checks = Vec::new();
+            if let Some(min) = &a.min_length {
+                let min = Literal::u64_suffixed(min.value);
+                checks.push(quote! {
+                    if __n < #min {
+                        __errors.push(#ptr, "minLength", ::std::format!(
+                            "must be at least {} characters long, got {}", #min, __n));
+                    }
+                });
+            }
+            if let Some(max) = &a.max_length {
+                let max = Literal::u64_suffixed(max.value);
+                checks.push(quote! {
+                    if __n > #max {
+                        __errors.push(#ptr, "maxLength", ::std::format!(
+                            "must be at most {} characters long, got {}", #max, __n));
+                    }
+                });
+            }
+            let format = a.format.as_ref().map(|f| match f.value.as_str() {
+                "email" => quote!(Email),
+                "uri" => quote!(Uri),
+                "date" => quote!(Date),
+                _ => quote!(DateTime),
+            });
+            let count = if checks.is_empty() {
+                quote!()
+            } else {
+                quote!(let __n = __s.chars().count() as u64;)
+            };
+            let format_check = format.map(|format| {
+                let name = a
+                    .format
+                    .as_ref()
+                    .map(|f| f.value.as_str())
+                    .unwrap_or_default();
+                let message = format!("is not a valid {name}");
+                quote! {
+                    if !::mcp_schema::elicit::StringFormat::#format.is_valid(__s) {
+                        __errors.push(#ptr, "format", #message);
+                    }
+                }
+            });
+            quote! {
+                match __value.as_str() {
+                    ::core::option::Option::Some(__s) => {
+                        #count
+                        #(#checks)*
+                        #format_check
+                        ::core::option::Option::Some(::std::string::String::from(__s))
+                    }
+                    ::core::option::Option::None => {
+                        __errors.push(#ptr, "type", "expected a string");
+                        #none
+                    }
+                }
+            }
+        }
+        Kind::Bool => quote! {
+            match __value.as_bool() {
+                ::core::option::Option::Some(__b) => ::core::option::Option::Some(__b),
+                ::core::option::Option::None => {
+                    __errors.push(#ptr, "type", "expected a boolean");
+                    #none
+                }
+            }
+        },
+        Kind::Int(int) => {
+            let lo = match a.minimum.as_ref().map(|m| m.value) {
+                Some(Num::Int(v)) => v,
+                _ => int.min,
+            };
+            let hi = match a.maximum.as_ref().map(|m| m.value) {
+                Some(Num::Int(v)) => v,
+                _ => int.max,
+            };
+            let lo_lit = Literal::i128_suffixed(lo);
+            let hi_lit = Literal::i128_suffixed(hi);
+            let prim = format_ident!("{}", int.name);
+            quote! {
+                let __int: ::core::option::Option<i128> = match __value {
+                    ::mcp_schema::__private::serde_json::Value::Number(__n) => {
+                        if let ::core::option::Option::Some(__x) = __n.as_i64() {
+                            ::core::option::Option::Some(__x as i128)
+                        } else if let ::core::option::Option::Some(__x) = __n.as_u64() {
+                            ::core::option::Option::Some(__x as i128)
+                        } else {
+                            match __n.as_f64() {
+                                ::core::option::Option::Some(__f)
+                                    if __f.is_finite() && __f.fract() == 0.0 =>
+                                {
+                                    ::core::option::Option::Some(__f.clamp(-1.0e30, 1.0e30) as i128)
+                                }
+                                _ => #none,
+                            }
+                        }
+                    }
+                    _ => #none,
+                };
+                match __int {
+                    ::core::option::Option::Some(__i) if __i < #lo_lit => {
+                        __errors.push(#ptr, "minimum", ::std::format!(
+                            "must be at least {}, got {}", #lo_lit, __value));
+                        #none
+                    }
+                    ::core::option::Option::Some(__i) if __i > #hi_lit => {
+                        __errors.push(#ptr, "maximum", ::std::format!(
+                            "must be at most {}, got {}", #hi_lit, __value));
+                        #none
+                    }
+                    ::core::option::Option::Some(__i) => {
+                        ::core::option::Option::Some(__i as ::core::primitive::#prim)
+                    }
+                    ::core::option::Option::None => {
+                        __errors.push(#ptr, "type", "expected an integer");
+                        #none
+                    }
+                }
+            }
+        }
+        Kind::Float(f32) => {
+            let mut checks = Vec::new();
+            if let Some(min) = &a.minimum {
+                let v = Literal::f64_suffixed(min.value.as_f64());
+                let shown = min.value.to_string();
+                checks.push(quote! {
+                    if __f < #v {
+                        __errors.push(#ptr, "minimum", ::std::format!(
+                            "must be at least {}, got {}", #shown, __value));
+                    }
+                });
+            }
+            if let Some(max) = &a.maximum {
+                let v = Literal::f64_suffixed(max.value.as_f64());
+                let shown = max.value.to_string();
+                checks.push(quote! {
+                    if __f > #v {
+                        __errors.push(#ptr, "maximum", ::std::format!(
+                            "must be at most {}, got {}", #shown, __value));
+                    }
+                });
+            }
+            let cast = if *f32 {
+                quote!(__f as f32)
+            } else {
+                quote!(__f)
+            };
+            quote! {
+                match __value.as_f64() {
+                    ::core::option::Option::Some(__f) => {
+                        #(#checks)*
+                        ::core::option::Option::Some(#cast)
+                    }
+                    ::core::option::Option::None => {
+                        __errors.push(#ptr, "type", "expected a number");
+                        #none
+                    }
+                }
+            }
+        }
+        Kind::Enum(elem, span) => {
+            let from_str = from_str_path(elem, *span);
+            quote! {
+                match __value.as_str() {
+                    ::core::option::Option::Some(__s) => match #from_str(__s) {
+                        ::core::option::Option::Some(__v) => ::core::option::Option::Some(__v),
+                        ::core::option::Option::None => {
+                            __errors.push(#ptr, "enum", ::std::format!(
+                                "`{}` is not one of the options", __s));
+                            #none
+                        }
+                    },
+                    ::core::option::Option::None => {
+                        __errors.push(#ptr, "type", "expected a string (one of the options)");
+                        #none
+                    }
+                }
+            }
+        }
+        Kind::Multi(container, elem, span) => {
+            let from_str = from_str_path(elem, *span);
+            let mut checks = Vec::new();
+            if let Some(min) = &a.min_items {
+                let min = Literal::u64_suffixed(min.value);
+                checks.push(quote! {
+                    if __len < #min {
+                        __errors.push(#ptr, "minItems", ::std::format!(
+                            "select at least {} options, got {}", #min, __len));
+                    }
+                });
+            }
+            if let Some(max) = &a.max_items {
+                let max = Literal::u64_suffixed(max.value);
+                checks.push(quote! {
+                    if __len > #max {
+                        __errors.push(#ptr, "maxItems", ::std::format!(
+                            "select at most {} options, got {}", #max, __len));
+                    }
+                });
+            }
+            let len = if checks.is_empty() {
+                quote!()
+            } else {
+                quote!(let __len = __items.len() as u64;)
+            };
+            quote! {
+                match __value.as_array() {
+                    ::core::option::Option::Some(__items) => {
+                        #len
+                        #(#checks)*
+                        let mut __ok = true;
+                        let mut __out = ::std::vec::Vec::with_capacity(__items.len());
+                        for (__k, __item) in __items.iter().enumerate() {
+                            match __item.as_str() {
+                                ::core::option::Option::Some(__s) => match #from_str(__s) {
+                                    ::core::option::Option::Some(__v) => __out.push(__v),
+                                    ::core::option::Option::None => {
+                                        __ok = false;
+                                        __errors.push(
+                                            ::std::format!("{}/{}", #ptr, __k),
+                                            "enum",
+                                            ::std::format!("`{}` is not one of the options", __s),
+                                        );
+                                    }
+                                },
+                                ::core::option::Option::None => {
+                                    __ok = false;
+                                    // As `RequestedSchema::validate`: every item
+                                    // that is not an option fails `enum`.
+                                    __errors.push(
+                                        ::std::format!("{}/{}", #ptr, __k),
+                                        "enum",
+                                        "expected one of the options (a string)",
+                                    );
+                                }
+                            }
+                        }
+                        if __ok {
+                            ::core::option::Option::Some(
+                                __out.into_iter().collect::<#container>(),
+                            )
+                        } else {
+                            #none
+                        }
+                    }
+                    ::core::option::Option::None => {
+                        __errors.push(#ptr, "type", "expected an array of options");
+                        #none
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn expand_struct(ident: &syn::Ident, fields: &[Field]) -> TokenStream {
+    let properties = fields.iter().map(|field| {
+        let name = &field.name;
+        let schema = property_schema(field);
+        quote!((::std::string::String::from(#name), #schema))
+    });
+    let required = fields
+        .iter()
+        .filter(|f| !f.optional)
+        .map(|f| &f.name)
+        .collect::<Vec<_>>();
+    let checks = fields.iter().map(const_checks);
+    let vars: Vec<_> = (0..fields.len())
+        .map(|i| format_ident!("__field{}", i))
+        .collect();
+    let lets = fields.iter().zip(&vars).map(|(field, var)| {
+        let name = &field.name;
+        let ptr = escape_pointer(name);
+        let inner = &field.inner;
+        let parse = parse_value(field);
+        let missing = if field.optional {
+            quote!()
+        } else {
+            let message = format!("the required property `{name}` is missing");
+            quote!(__errors.push(#ptr, "required", #message);)
+        };
+        quote! {
+            let #var: ::core::option::Option<#inner> = match __content.get(#name) {
+                ::core::option::Option::None => {
+                    #missing
+                    ::core::option::Option::None
+                }
+                ::core::option::Option::Some(__value) => { #parse }
+            };
+        }
+    });
+    let inits = fields.iter().zip(&vars).map(|(field, var)| {
+        let ident = &field.ident;
+        if field.optional {
+            quote!(#ident: #var)
+        } else {
+            quote!(#ident: match #var {
+                ::core::option::Option::Some(__v) => __v,
+                ::core::option::Option::None => ::core::unreachable!(),
+            })
+        }
+    });
+    let span = Span::call_site();
+    quote_spanned! {span=>
+        #(#checks)*
+
+        #[automatically_derived]
+        impl ::mcp_schema::elicit::Elicit for #ident {
+            fn requested_schema() -> ::mcp_schema::elicit::RequestedSchema {
+                ::mcp_schema::elicit::RequestedSchema {
+                    properties: ::std::vec![#(#properties),*],
+                    required: ::std::vec![#(::std::string::String::from(#required)),*],
+                    additional_properties_forbidden: false,
+                }
+            }
+
+            #[allow(unused_mut, unused_variables)]
+            fn from_content(
+                __content: &::mcp_schema::__private::serde_json::Map<
+                    ::std::string::String,
+                    ::mcp_schema::__private::serde_json::Value,
+                >,
+            ) -> ::core::result::Result<Self, ::mcp_schema::elicit::ValidationErrors> {
+                let mut __errors = ::mcp_schema::elicit::ValidationErrors::default();
+                #(#lets)*
+                __errors.into_result()?;
+                ::core::result::Result::Ok(Self { #(#inits),* })
+            }
+        }
+    }
+}

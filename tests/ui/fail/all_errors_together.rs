@@ -1,0 +1,13 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(min_length = 5, max_length = 2)]
+    name: String,
+    password: String,
+    tags: Vec<String>,
+    #[elicit(format = "phone")]
+    phone: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+#[elicit(title = "Form")]
+struct Form {
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,15 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+enum Color {
+    Red,
+    Green,
+}
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(default = ["Red", "Purple"])]
+    colors: Vec<Color>,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(pattern = "^[0-9]+$", default = "abc")]
+    code: String,
+}
+
+fn main() {}

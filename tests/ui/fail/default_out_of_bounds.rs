@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(minimum = 1, maximum = 10, default = 11)]
+    rating: u8,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(max_length = 3, default = "abcd")]
+    code: String,
+}
+
+fn main() {}

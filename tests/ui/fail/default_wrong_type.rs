@@ -1,0 +1,11 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(default = "yes")]
+    subscribe: bool,
+    #[elicit(default = 1.5)]
+    count: u32,
+}
+
+fn main() {}

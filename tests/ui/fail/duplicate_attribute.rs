@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(title = "A", title = "B")]
+    name: String,
+}
+
+fn main() {}

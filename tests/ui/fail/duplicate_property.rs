@@ -1,0 +1,10 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[serde(rename = "name")]
+    first: String,
+    name: String,
+}
+
+fn main() {}

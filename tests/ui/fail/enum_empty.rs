@@ -1,0 +1,6 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+enum Nothing {}
+
+fn main() {}

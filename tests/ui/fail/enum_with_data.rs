@@ -1,0 +1,10 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+enum Shape {
+    Circle(f64),
+    Square { side: f64 },
+    Point,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(minimum = 0.5)]
+    level: u8,
+}
+
+fn main() {}

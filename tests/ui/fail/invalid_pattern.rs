@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(pattern = "([a-z]+")]
+    code: String,
+}
+
+fn main() {}

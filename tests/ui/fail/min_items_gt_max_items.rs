@@ -1,0 +1,15 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+enum Color {
+    Red,
+    Green,
+}
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(min_items = 2, max_items = 1)]
+    colors: Vec<Color>,
+}
+
+fn main() {}

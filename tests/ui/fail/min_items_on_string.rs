@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(min_items = 1)]
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(min_length = 10, max_length = 5)]
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(minimum = 10, maximum = 1)]
+    age: u8,
+}
+
+fn main() {}

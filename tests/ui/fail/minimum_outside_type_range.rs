@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(minimum = -1, maximum = 300)]
+    level: u8,
+}
+
+fn main() {}

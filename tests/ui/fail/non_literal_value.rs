@@ -1,0 +1,11 @@
+use mcp_schema::Elicit;
+
+const MAX: u64 = 3;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(max_length = MAX)]
+    name: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    api_key: String,
+    card_number: Option<String>,
+    cvv: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    username: String,
+    password: String,
+}
+
+fn main() {}

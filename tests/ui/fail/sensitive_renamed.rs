@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[serde(rename = "userPassword")]
+    credential: String,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    token_count: u32,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    scores: [u8; 3],
+}
+
+fn main() {}

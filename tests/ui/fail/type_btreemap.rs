@@ -1,0 +1,10 @@
+use mcp_schema::Elicit;
+
+use std::collections::BTreeMap;
+
+#[derive(Elicit)]
+struct Form {
+    tags: BTreeMap<String, u32>,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use mcp_schema::Elicit;
+
+struct Wrapper<T>(T);
+
+#[derive(Elicit)]
+struct Form {
+    name: Wrapper<String>,
+}
+
+fn main() {}

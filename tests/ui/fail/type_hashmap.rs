@@ -1,0 +1,8 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    tags: std::collections::HashMap<String, String>,
+}
+
+fn main() {}

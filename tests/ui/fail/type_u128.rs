@@ -1,0 +1,8 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    id: u128,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    numbers: Vec<i32>,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+union Bits {
+    a: u32,
+    b: f32,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(minlength = 3)]
+    name: String,
+}
+
+fn main() {}

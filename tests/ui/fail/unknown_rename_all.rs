@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+#[serde(rename_all = "camel")]
+struct Form {
+    first_name: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(description = "Terms at http://example.com/terms")]
+    agree: bool,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use mcp_schema::Elicit;
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(title = "See https://example.com")]
+    name: String,
+}
+
+fn main() {}
