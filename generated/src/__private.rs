@@ -11,6 +11,7 @@ use serde::de::{
 use serde::ser::SerializeMap;
 use serde_json::{Map, Value};
 
+pub use regress;
 pub use serde;
 pub use serde_json;
 

@@ -380,11 +380,26 @@ fn parse_value(field: &Field) -> TokenStream {
                     }
                 }
             });
+            // The pattern compiled when the macro ran (same engine, same `u` flag as
+            // `RequestedSchema::validate`); at run time it is compiled once, on first use.
+            let pattern_check = a.pattern.as_ref().map(|p| {
+                let pattern = &p.value;
+                let message = format!("does not match the pattern {pattern}");
+                quote! {
+                    static __PATTERN: ::std::sync::OnceLock<::core::option::Option<::mcp_schema::__private::regress::Regex>> =
+                        ::std::sync::OnceLock::new();
+                    let __regex = __PATTERN.get_or_init(|| ::mcp_schema::__private::regress::Regex::with_flags(#pattern, "u").ok());
+                    if __regex.as_ref().is_none_or(|__re| __re.find(__s).is_none()) {
+                        __errors.push(#ptr, "pattern", #message);
+                    }
+                }
+            });
             quote! {
                 match __value.as_str() {
                     ::core::option::Option::Some(__s) => {
                         #count
                         #(#checks)*
+                        #pattern_check
                         #format_check
                         ::core::option::Option::Some(::std::string::String::from(__s))
                     }
