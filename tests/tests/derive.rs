@@ -544,3 +544,79 @@ fn agrees_with_dynamic_validation() {
         json!({"name": "", "age": 17, "color": "Pink", "colors": ["Red", "Pink"], "subscribe": "no"}),
     ]);
 }
+
+/// Every derived schema is an instance of the official `requestedSchema` definition of
+/// 2025-11-25 and 2026-07-28, and its 2025-06-18 rendering (where that revision can express it)
+/// of 2025-06-18's, checked with the `jsonschema` crate. `pattern` is the one keyword the spec's
+/// prose allows that schema.json does not declare; the official property schemas do not forbid
+/// undeclared keywords, so it passes as one.
+#[test]
+fn derived_schemas_are_valid_official_requested_schemas() {
+    use mcp_schema::elicit::Revision;
+    fn validator(revision: &str, pointer: &str) -> jsonschema::Validator {
+        let path = mcp_schema_tests::mirror()
+            .join(revision)
+            .join("schema.json");
+        let mut root: Value =
+            serde_json::from_str(&std::fs::read_to_string(path).expect("schema")).expect("json");
+        root.as_object_mut()
+            .expect("object")
+            .insert("$ref".into(), Value::from(pointer));
+        jsonschema::validator_for(&root).expect("the official schema compiles")
+    }
+    let current = [
+        validator(
+            "2025-11-25",
+            "#/$defs/ElicitRequestFormParams/properties/requestedSchema",
+        ),
+        validator(
+            "2026-07-28",
+            "#/$defs/ElicitRequestFormParams/properties/requestedSchema",
+        ),
+    ];
+    let legacy = validator(
+        "2025-06-18",
+        "#/definitions/ElicitRequest/properties/params/properties/requestedSchema",
+    );
+    let schemas = [
+        ("Contact", Contact::requested_schema()),
+        ("Numbers", Numbers::requested_schema()),
+        ("Flags", Flags::requested_schema()),
+        ("Choice", Choice::requested_schema()),
+        ("Multi", Multi::requested_schema()),
+        ("Renamed", Renamed::requested_schema()),
+        ("Kebab", Kebab::requested_schema()),
+        ("Patterned", Patterned::requested_schema()),
+        ("AllInts", AllInts::requested_schema()),
+        ("Titles", Titles::requested_schema()),
+        ("Empty", Empty::requested_schema()),
+        ("Everything", Everything::requested_schema()),
+    ];
+    let mut legacy_checked = 0;
+    for (name, schema) in &schemas {
+        let json = serde_json::to_value(schema).expect("serializes");
+        for v in &current {
+            let errors: Vec<String> = v
+                .iter_errors(&json)
+                .map(|e| format!("{} at {}", e, e.instance_path()))
+                .collect();
+            assert!(errors.is_empty(), "{name}: {errors:?}\n{json}");
+        }
+        if let Ok(old) = schema.to_revision(Revision::V2025_06_18) {
+            let errors: Vec<String> = legacy
+                .iter_errors(&old)
+                .map(|e| format!("{} at {}", e, e.instance_path()))
+                .collect();
+            assert!(errors.is_empty(), "{name} (2025-06-18): {errors:?}\n{old}");
+            legacy_checked += 1;
+        }
+    }
+    assert!(
+        legacy_checked >= 5,
+        "only {legacy_checked} forms are expressible in 2025-06-18"
+    );
+    // And the validator is not vacuous: a nested object is not a requested schema.
+    let nested =
+        json!({"type": "object", "properties": {"address": {"type": "object", "properties": {}}}});
+    assert!(!current[0].is_valid(&nested));
+}
