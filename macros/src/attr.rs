@@ -77,6 +77,10 @@ pub struct FieldAttrs {
     pub default: Option<Sp<DefaultValue>>,
     pub not_sensitive: bool,
     pub rename: Option<String>,
+    /// The keys of `#[elicit(...)]` in the order they are written: the schema writes its
+    /// keywords in this order (then the others in the canonical order), so a form can match a
+    /// given JSON text byte for byte.
+    pub order: Vec<String>,
 }
 
 /// The attributes of a variant.
@@ -369,6 +373,9 @@ pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                     ),
                 );
                 return skip_value(meta.input);
+            }
+            if !out.order.contains(&name) {
+                out.order.push(name.clone());
             }
             let expr: Expr = meta.value()?.parse()?;
             let span = expr.span();

@@ -124,7 +124,44 @@ fn property_schema(field: &Field) -> TokenStream {
     let e = quote!(::mcp_schema::elicit);
     let title = opt_str(a.title.as_ref().map(|t| t.value.as_str()));
     let description = opt_str(description(field));
-    let key_order = quote!(::core::default::Default::default());
+    // A doc comment (written above the attributes) puts the description first; the options of
+    // an enum field, implied by its type, come right before `default`, as in the spec's text.
+    let doc_first = a.description.is_none() && a.doc.is_some();
+    let order: Vec<&str> = doc_first
+        .then_some("description")
+        .into_iter()
+        .chain(a.order.iter().map(String::as_str))
+        .flat_map(|key| {
+            if key == "default" {
+                vec!["options", key]
+            } else {
+                vec![key]
+            }
+        })
+        .collect();
+    let keywords = order.iter().filter_map(|key| {
+        let keyword = match *key {
+            "title" => quote!(Title),
+            "description" => quote!(Description),
+            "min_length" => quote!(MinLength),
+            "max_length" => quote!(MaxLength),
+            "pattern" => quote!(Pattern),
+            "format" => quote!(Format),
+            "minimum" => quote!(Minimum),
+            "maximum" => quote!(Maximum),
+            "min_items" => quote!(MinItems),
+            "max_items" => quote!(MaxItems),
+            "options" => quote!(Options),
+            "default" => quote!(Default),
+            _ => return None,
+        };
+        Some(quote!(#e::Keyword::#keyword))
+    });
+    let key_order = if order.is_empty() {
+        quote!(::core::default::Default::default())
+    } else {
+        quote!(#e::KeyOrder::new([#(#keywords),*]))
+    };
     match &field.kind {
         Kind::String => {
             let min_length = opt_u64(a.min_length.as_ref().map(|v| v.value));

@@ -11,6 +11,12 @@
 //! list of option values for a multi select) and `not_sensitive`. Variant attribute: `title`.
 //! `#[serde(rename = "...")]` and `#[serde(rename_all = "...")]` are honoured.
 //!
+//! The schema writes each property's keywords after `type` in the order the keys of
+//! `#[elicit(...)]` are written (a doc comment counts as a `description` written first; an
+//! enum's options come right before `default`), then any others in the order of the spec's
+//! per-type examples. A form can so reproduce a given JSON text byte for byte, as the spec's own
+//! contact form, whose `description` comes after `format` and `minimum`.
+//!
 //! The specification's rules are checked at compile time, each error pointing at the
 //! offending field, type or attribute: unsupported types, contradictory bounds, defaults
 //! outside the constraints or not an option, invalid patterns, unknown formats, constraints on

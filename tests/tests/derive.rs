@@ -61,7 +61,7 @@ struct Contact {
 fn strings() {
     assert_eq!(
         schema_json::<Contact>(),
-        r#"{"type":"object","properties":{"name":{"type":"string","description":"Your full name"},"email":{"type":"string","title":"Email","format":"email"},"nickname":{"type":"string","minLength":2,"maxLength":4}},"required":["name","email"]}"#
+        r#"{"type":"object","properties":{"name":{"type":"string","description":"Your full name"},"email":{"type":"string","format":"email","title":"Email"},"nickname":{"type":"string","minLength":2,"maxLength":4}},"required":["name","email"]}"#
     );
     let c: Contact = accept(json!({"name": "Ann", "email": "a@b.c"}));
     assert_eq!((c.name.as_str(), c.nickname), ("Ann", None));
@@ -153,7 +153,7 @@ struct Flags {
 fn booleans() {
     assert_eq!(
         schema_json::<Flags>(),
-        r#"{"type":"object","properties":{"subscribe":{"type":"boolean","title":"Subscribe","default":true},"agree":{"type":"boolean","description":"Explicit description wins"}},"required":["subscribe"]}"#
+        r#"{"type":"object","properties":{"subscribe":{"type":"boolean","default":true,"title":"Subscribe"},"agree":{"type":"boolean","description":"Explicit description wins"}},"required":["subscribe"]}"#
     );
     let f: Flags = accept(json!({"subscribe": false, "agree": true}));
     assert_eq!((f.subscribe, f.agree), (false, Some(true)));
@@ -191,7 +191,7 @@ struct Choice {
 fn single_select() {
     assert_eq!(
         schema_json::<Choice>(),
-        r#"{"type":"object","properties":{"color":{"type":"string","enum":["Red","Green","Blue"]},"plan":{"type":"string","title":"Plan","oneOf":[{"const":"free","title":"Free tier"},{"const":"pro_tier","title":"Pro tier"},{"const":"enterprise","title":"enterprise"}],"default":"pro_tier"}},"required":["color"]}"#
+        r#"{"type":"object","properties":{"color":{"type":"string","enum":["Red","Green","Blue"]},"plan":{"type":"string","oneOf":[{"const":"free","title":"Free tier"},{"const":"pro_tier","title":"Pro tier"},{"const":"enterprise","title":"enterprise"}],"default":"pro_tier","title":"Plan"}},"required":["color"]}"#
     );
     let c: Choice = accept(json!({"color": "Green", "plan": "enterprise"}));
     assert_eq!((c.color, c.plan), (Color::Green, Some(Plan::Enterprise)));
@@ -306,7 +306,7 @@ struct Patterned {
 fn pattern_and_format_schema() {
     assert_eq!(
         schema_json::<Patterned>(),
-        r#"{"type":"object","properties":{"code":{"type":"string","description":"A product code.\n\nTwo letters, then digits.","maxLength":8,"pattern":"^[A-Z]{2}[0-9]+$","default":"AB12"},"birthday":{"type":"string","format":"date"},"at":{"type":"string","format":"date-time"},"homepage":{"type":"string","format":"uri"}},"required":["code"]}"#
+        r#"{"type":"object","properties":{"code":{"type":"string","description":"A product code.\n\nTwo letters, then digits.","pattern":"^[A-Z]{2}[0-9]+$","default":"AB12","maxLength":8},"birthday":{"type":"string","format":"date"},"at":{"type":"string","format":"date-time"},"homepage":{"type":"string","format":"uri"}},"required":["code"]}"#
     );
     // Too long, and letters where the pattern wants digits: both reported.
     assert_eq!(
@@ -398,7 +398,7 @@ struct Titles {
 fn not_sensitive_and_number_default() {
     assert_eq!(
         schema_json::<Titles>(),
-        r#"{"type":"object","properties":{"token_count":{"type":"integer","title":"Token count","minimum":0,"maximum":4294967295},"rating":{"type":"integer","title":"Rating","description":"How much?","minimum":1,"maximum":10,"default":5}},"required":["token_count","rating"]}"#
+        r#"{"type":"object","properties":{"token_count":{"type":"integer","title":"Token count","minimum":0,"maximum":4294967295},"rating":{"type":"integer","minimum":1,"maximum":10,"default":5,"title":"Rating","description":"How much?"}},"required":["token_count","rating"]}"#
     );
     assert_eq!(
         errors::<Titles>(json!({"token_count": 1, "rating": 0})),
@@ -619,4 +619,113 @@ fn derived_schemas_are_valid_official_requested_schemas() {
     let nested =
         json!({"type": "object", "properties": {"address": {"type": "object", "properties": {}}}});
     assert!(!current[0].is_valid(&nested));
+}
+
+// The specification's own examples (seeds/002, "Requested Schema"), written as derived
+// structs. The expected strings are the spec's text (the same constants `elicit_model.rs`
+// checks the model against); the keys of `#[elicit(...)]` are written in the order the spec's
+// text uses, which is the order the derived schema writes them in.
+mod spec_examples {
+    use mcp_schema::Elicit;
+
+    const SPEC_CONTACT: &str = r#"{"type":"object","properties":{"name":{"type":"string","description":"Your full name"},"email":{"type":"string","format":"email","description":"Your email address"},"age":{"type":"number","minimum":18,"description":"Your age"}},"required":["name","email"]}"#;
+
+    /// "Request with a structured schema" (the contact form).
+    #[derive(Debug, Elicit)]
+    struct ContactInfo {
+        #[elicit(description = "Your full name")]
+        name: String,
+        #[elicit(format = "email", description = "Your email address")]
+        email: String,
+        #[elicit(minimum = 18, description = "Your age")]
+        age: Option<f64>,
+    }
+
+    #[derive(Debug, Elicit)]
+    enum Color {
+        Red,
+        Green,
+        Blue,
+    }
+
+    #[derive(Debug, Elicit)]
+    enum HexColor {
+        #[serde(rename = "#FF0000")]
+        #[elicit(title = "Red")]
+        Red,
+        #[serde(rename = "#00FF00")]
+        #[elicit(title = "Green")]
+        Green,
+        #[serde(rename = "#0000FF")]
+        #[elicit(title = "Blue")]
+        Blue,
+    }
+
+    #[derive(Debug, Elicit)]
+    struct SingleUntitled {
+        #[elicit(
+            title = "Color Selection",
+            description = "Choose your favorite color",
+            default = "Red"
+        )]
+        color: Color,
+    }
+
+    #[derive(Debug, Elicit)]
+    struct SingleTitled {
+        #[elicit(
+            title = "Color Selection",
+            description = "Choose your favorite color",
+            default = "#FF0000"
+        )]
+        color: HexColor,
+    }
+
+    #[derive(Debug, Elicit)]
+    struct MultiUntitled {
+        #[elicit(title = "Color Selection", description = "Choose your favorite colors", min_items = 1, max_items = 2, default = ["Red", "Green"])]
+        colors: Vec<Color>,
+    }
+
+    #[derive(Debug, Elicit)]
+    struct MultiTitled {
+        #[elicit(title = "Color Selection", description = "Choose your favorite colors", min_items = 1, max_items = 2, default = ["#FF0000", "#00FF00"])]
+        colors: Vec<HexColor>,
+    }
+
+    /// The property `name` of a one-property form, as text.
+    fn property<T: Elicit>(name: &str) -> String {
+        let schema = serde_json::to_string(&T::requested_schema()).expect("serializes");
+        let prefix = format!(r#"{{"type":"object","properties":{{"{name}":"#);
+        let suffix = format!(r#"}},"required":["{name}"]}}"#);
+        schema
+            .strip_prefix(&prefix)
+            .and_then(|rest| rest.strip_suffix(&suffix))
+            .unwrap_or_else(|| panic!("not a one-property form: {schema}"))
+            .to_owned()
+    }
+
+    #[test]
+    fn the_specs_examples_come_out_byte_identical() {
+        assert_eq!(
+            serde_json::to_string(&ContactInfo::requested_schema()).expect("serializes"),
+            SPEC_CONTACT
+        );
+        assert_eq!(
+            property::<SingleUntitled>("color"),
+            r#"{"type":"string","title":"Color Selection","description":"Choose your favorite color","enum":["Red","Green","Blue"],"default":"Red"}"#
+        );
+        assert_eq!(
+            property::<SingleTitled>("color"),
+            r##"{"type":"string","title":"Color Selection","description":"Choose your favorite color","oneOf":[{"const":"#FF0000","title":"Red"},{"const":"#00FF00","title":"Green"},{"const":"#0000FF","title":"Blue"}],"default":"#FF0000"}"##
+        );
+        assert_eq!(
+            property::<MultiUntitled>("colors"),
+            r#"{"type":"array","title":"Color Selection","description":"Choose your favorite colors","minItems":1,"maxItems":2,"items":{"type":"string","enum":["Red","Green","Blue"]},"default":["Red","Green"]}"#
+        );
+        assert_eq!(
+            property::<MultiTitled>("colors"),
+            r##"{"type":"array","title":"Color Selection","description":"Choose your favorite colors","minItems":1,"maxItems":2,"items":{"anyOf":[{"const":"#FF0000","title":"Red"},{"const":"#00FF00","title":"Green"},{"const":"#0000FF","title":"Blue"}]},"default":["#FF0000","#00FF00"]}"##
+        );
+    }
 }
