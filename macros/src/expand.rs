@@ -32,15 +32,10 @@ fn expand_enum(ident: &syn::Ident, variants: &[Variant]) -> TokenStream {
     });
     quote! {
         #[automatically_derived]
-        impl #ident {
-            #[doc(hidden)]
-            pub const __ELICIT_OPTIONS: &'static [(
-                &'static str,
-                ::core::option::Option<&'static str>,
-            )] = &[#(#options),*];
+        impl ::mcp_schema::__private::ElicitEnum for #ident {
+            const OPTIONS: &'static [(&'static str, ::core::option::Option<&'static str>)] = &[#(#options),*];
 
-            #[doc(hidden)]
-            pub fn __elicit_from_str(value: &str) -> ::core::option::Option<Self> {
+            fn from_value(value: &str) -> ::core::option::Option<Self> {
                 match value {
                     #(#arms)*
                     _ => ::core::option::Option::None,
@@ -95,14 +90,14 @@ fn opt_number(n: Option<Num>) -> TokenStream {
     }
 }
 
-/// `<E>::__ELICIT_OPTIONS`, spanned at the field type so a type that does not derive `Elicit`
-/// is reported there.
+/// The options of an enum field's type, spanned at the field type so that a type that does
+/// not derive `Elicit` is reported there (with `ElicitEnum`'s `on_unimplemented` message).
 fn options_path(elem: &TokenStream, span: Span) -> TokenStream {
-    quote_spanned!(span=> <#elem>::__ELICIT_OPTIONS)
+    quote_spanned!(span=> <#elem as ::mcp_schema::__private::ElicitEnum>::OPTIONS)
 }
 
 fn from_str_path(elem: &TokenStream, span: Span) -> TokenStream {
-    quote_spanned!(span=> <#elem>::__elicit_from_str)
+    quote_spanned!(span=> <#elem as ::mcp_schema::__private::ElicitEnum>::from_value)
 }
 
 fn escape_pointer(name: &str) -> String {
