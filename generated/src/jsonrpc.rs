@@ -310,67 +310,118 @@ impl<'de, C: Calls> Visitor<'de> for CallVisitor<C> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<C, A::Error> {
-        let mut method: Option<Key<'de>> = None;
-        let mut raw_params: Option<Box<RawValue>> = None;
-        let mut call: Option<C> = None;
+        let mut call = MethodParams::<C>::default();
         while let Some(key) = map.next_key::<Key<'de>>()? {
             match key.as_str() {
-                "method" => {
-                    if method.is_some() {
-                        return Err(A::Error::duplicate_field("method"));
-                    }
-                    let name: Key<'de> = map.next_value()?;
-                    if !C::has_method(name.as_str()) {
-                        return Err(A::Error::custom(format_args!(
-                            "unknown method `{}`",
-                            name.as_str()
-                        )));
-                    }
-                    method = Some(name);
-                }
-                "params" => {
-                    if raw_params.is_some() || call.is_some() {
-                        return Err(A::Error::duplicate_field("params"));
-                    }
-                    match &method {
-                        Some(name) => {
-                            call = Some(
-                                map.next_value_seed(ParamsSeed::<C>(name.as_str(), PhantomData))?,
-                            )
-                        }
-                        None => raw_params = Some(map.next_value()?),
-                    }
-                }
+                "method" => call.read_method(&mut map)?,
+                "params" => call.read_params(&mut map)?,
                 other => return Err(A::Error::unknown_field(other, &["method", "params"])),
             }
         }
-        let Some(method) = method else {
-            return Err(A::Error::missing_field("method"));
-        };
-        match (call, raw_params) {
-            (Some(call), _) => Ok(call),
-            (None, Some(raw)) => from_raw_params::<C, A::Error>(method.as_str(), &raw),
-            (None, None) => C::from_params(
-                method.as_str(),
-                None::<de::value::UnitDeserializer<A::Error>>,
-            ),
+        call.finish()?
+            .ok_or_else(|| A::Error::missing_field("method"))
+    }
+}
+
+/// What a call can be decoded into from a method name and its params (`None`: absent): a
+/// direction's requests or notifications, or either (the envelope, before it knows the id).
+trait DecodeCall: Sized {
+    /// Whether `method` is one of them.
+    fn knows(method: &str) -> bool;
+    /// Decodes the params of a known method.
+    fn decode<'de, D: Deserializer<'de>>(method: &str, params: Option<D>)
+        -> Result<Self, D::Error>;
+}
+
+impl<C: Calls> DecodeCall for C {
+    fn knows(method: &str) -> bool {
+        C::has_method(method)
+    }
+    fn decode<'de, D: Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> Result<Self, D::Error> {
+        C::from_params(method, params)
+    }
+}
+
+/// The `method` and `params` members of a message, in either order: `params` after `method`
+/// are decoded straight into the method's type; `params` before it are captured raw and
+/// decoded once the method is known.
+struct MethodParams<'de, T> {
+    method: Option<Key<'de>>,
+    call: Option<T>,
+    raw: Option<Box<RawValue>>,
+}
+
+impl<T> Default for MethodParams<'_, T> {
+    fn default() -> Self {
+        MethodParams {
+            method: None,
+            call: None,
+            raw: None,
         }
+    }
+}
+
+impl<'de, T: DecodeCall> MethodParams<'de, T> {
+    fn read_method<A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<(), A::Error> {
+        if self.method.is_some() {
+            return Err(A::Error::duplicate_field("method"));
+        }
+        let name: Key<'de> = map.next_value()?;
+        if !T::knows(name.as_str()) {
+            return Err(A::Error::custom(format_args!(
+                "unknown method `{}`",
+                name.as_str()
+            )));
+        }
+        self.method = Some(name);
+        Ok(())
+    }
+
+    fn read_params<A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<(), A::Error> {
+        if self.has_params() {
+            return Err(A::Error::duplicate_field("params"));
+        }
+        match &self.method {
+            Some(name) => {
+                self.call = Some(map.next_value_seed(ParamsSeed::<T>(name.as_str(), PhantomData))?)
+            }
+            None => self.raw = Some(map.next_value()?),
+        }
+        Ok(())
+    }
+
+    fn has_params(&self) -> bool {
+        self.call.is_some() || self.raw.is_some()
+    }
+
+    /// The call, when the message had a `method`.
+    fn finish<E: de::Error>(self) -> Result<Option<T>, E> {
+        let Some(method) = self.method else {
+            return Ok(None);
+        };
+        let call = match (self.call, self.raw) {
+            (Some(call), _) => call,
+            (None, Some(raw)) => {
+                let mut de = serde_json::Deserializer::from_str(raw.get());
+                T::decode(method.as_str(), Some(&mut de)).map_err(E::custom)?
+            }
+            (None, None) => T::decode(method.as_str(), None::<de::value::UnitDeserializer<E>>)?,
+        };
+        Ok(Some(call))
     }
 }
 
 /// Decodes params of a known method from the value position of a map.
 struct ParamsSeed<'a, C>(&'a str, PhantomData<C>);
 
-impl<'de, C: Calls> DeserializeSeed<'de> for ParamsSeed<'_, C> {
+impl<'de, C: DecodeCall> DeserializeSeed<'de> for ParamsSeed<'_, C> {
     type Value = C;
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<C, D::Error> {
-        C::from_params(self.0, Some(deserializer))
+        C::decode(self.0, Some(deserializer))
     }
-}
-
-fn from_raw_params<C: Calls, E: de::Error>(method: &str, raw: &RawValue) -> Result<C, E> {
-    let mut de = serde_json::Deserializer::from_str(raw.get());
-    C::from_params(method, Some(&mut de)).map_err(E::custom)
 }
 
 /// Decodes a params value (`None`: absent) that the method requires.
@@ -463,9 +514,7 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<M, A::Error> {
         let mut jsonrpc = false;
         let mut id: Option<Option<M::Id>> = None;
-        let mut method: Option<Key<'de>> = None;
-        let mut call: Option<Call<M>> = None;
-        let mut raw_params: Option<Box<RawValue>> = None;
+        let mut call = MethodParams::<Call<M>>::default();
         let mut result: Option<M::Result> = None;
         let mut error: Option<M::Error> = None;
         while let Some(key) = map.next_key::<Key<'de>>()? {
@@ -483,25 +532,8 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
                     }
                     id = Some(map.next_value()?);
                 }
-                "method" => {
-                    if method.is_some() {
-                        return Err(A::Error::duplicate_field("method"));
-                    }
-                    method = Some(map.next_value()?);
-                }
-                "params" => {
-                    if call.is_some() || raw_params.is_some() {
-                        return Err(A::Error::duplicate_field("params"));
-                    }
-                    match &method {
-                        Some(name) => {
-                            call = Some(
-                                map.next_value_seed(CallSeed::<M>(name.as_str(), PhantomData))?,
-                            )
-                        }
-                        None => raw_params = Some(map.next_value()?),
-                    }
-                }
+                "method" => call.read_method(&mut map)?,
+                "params" => call.read_params(&mut map)?,
                 "result" => {
                     if result.is_some() {
                         return Err(A::Error::duplicate_field("result"));
@@ -529,33 +561,23 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
         if !jsonrpc {
             return Err(A::Error::missing_field("jsonrpc"));
         }
-        let parts = match (method, result, error) {
-            (Some(method), None, None) => {
-                let call = match (call, raw_params) {
-                    (Some(call), _) => call,
-                    (None, raw) => {
-                        let raw = raw.as_deref();
-                        decode_call::<M, A::Error>(method.as_str(), raw)?
-                    }
-                };
-                match (call, id) {
-                    (Call::Request(request), Some(Some(id))) => Parts::Request(id, request),
-                    (Call::Notification(notification), None) => Parts::Notification(notification),
-                    (Call::Request(_), _) => {
-                        return Err(A::Error::custom("a request needs a string or integer `id`"))
-                    }
-                    (Call::Notification(_), Some(_)) => {
-                        return Err(A::Error::custom("a notification has no `id`"))
-                    }
+        let has_params = call.has_params();
+        let parts = match (call.finish()?, result, error) {
+            (Some(call), None, None) => match (call, id) {
+                (Call::Request(request), Some(Some(id))) => Parts::Request(id, request),
+                (Call::Notification(notification), None) => Parts::Notification(notification),
+                (Call::Request(_), _) => {
+                    return Err(A::Error::custom("a request needs a string or integer `id`"))
                 }
-            }
-            (None, Some(result), None) if M::RESPONDS && call.is_none() && raw_params.is_none() => {
-                match id {
-                    Some(Some(id)) => Parts::Response(id, result),
-                    _ => return Err(A::Error::custom("a response needs the `id` of its request")),
+                (Call::Notification(_), Some(_)) => {
+                    return Err(A::Error::custom("a notification has no `id`"))
                 }
-            }
-            (None, None, Some(error)) if M::RESPONDS && call.is_none() && raw_params.is_none() => {
+            },
+            (None, Some(result), None) if M::RESPONDS && !has_params => match id {
+                Some(Some(id)) => Parts::Response(id, result),
+                _ => return Err(A::Error::custom("a response needs the `id` of its request")),
+            },
+            (None, None, Some(error)) if M::RESPONDS && !has_params => {
                 Parts::Error(id.flatten(), error)
             }
             _ => {
@@ -569,45 +591,20 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
     }
 }
 
-fn decode_call<M: Direction, E: de::Error>(
-    method: &str,
-    raw: Option<&RawValue>,
-) -> Result<Call<M>, E> {
-    match raw {
-        Some(raw) => {
-            let mut de = serde_json::Deserializer::from_str(raw.get());
-            CallSeed::<M>(method, PhantomData)
-                .deserialize(&mut de)
-                .map_err(E::custom)
-        }
-        None => {
-            if M::Request::has_method(method) {
-                M::Request::from_params(method, None::<de::value::UnitDeserializer<E>>)
-                    .map(Call::Request)
-            } else if M::Notification::has_method(method) {
-                M::Notification::from_params(method, None::<de::value::UnitDeserializer<E>>)
-                    .map(Call::Notification)
-            } else {
-                Err(E::custom(format_args!("unknown method `{method}`")))
-            }
-        }
+impl<M: Direction> DecodeCall for Call<M> {
+    fn knows(method: &str) -> bool {
+        M::Request::has_method(method) || M::Notification::has_method(method)
     }
-}
-
-struct CallSeed<'a, M>(&'a str, PhantomData<M>);
-
-impl<'de, M: Direction> DeserializeSeed<'de> for CallSeed<'_, M> {
-    type Value = Call<M>;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Call<M>, D::Error> {
-        if M::Request::has_method(self.0) {
-            M::Request::from_params(self.0, Some(deserializer)).map(Call::Request)
-        } else if M::Notification::has_method(self.0) {
-            M::Notification::from_params(self.0, Some(deserializer)).map(Call::Notification)
+    fn decode<'de, D: Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> Result<Self, D::Error> {
+        if M::Request::has_method(method) {
+            M::Request::from_params(method, params).map(Call::Request)
+        } else if M::Notification::has_method(method) {
+            M::Notification::from_params(method, params).map(Call::Notification)
         } else {
-            Err(D::Error::custom(format_args!(
-                "unknown method `{}`",
-                self.0
-            )))
+            Err(D::Error::custom(format_args!("unknown method `{method}`")))
         }
     }
 }
