@@ -36,14 +36,15 @@
 //! ```
 
 mod check;
-mod formats;
 mod node;
 mod outcome;
 mod parse;
 mod ser;
 mod validate;
 
-pub use outcome::{Action, Elicit, ElicitOutcome, ValidationError, ValidationErrors};
+pub use outcome::{
+    Action, Elicit, ElicitOutcome, FromJsonError, ValidationError, ValidationErrors,
+};
 
 use std::fmt;
 

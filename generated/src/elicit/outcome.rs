@@ -18,6 +18,49 @@ pub trait Elicit: Sized {
     /// Validates `content` against the schema and builds the value. Every problem is reported,
     /// each with the JSON pointer of the member (`/email`) and the violated keyword.
     fn from_content(content: &Map<String, Value>) -> Result<Self, ValidationErrors>;
+
+    /// Reads the `content` object from JSON text, validates it and builds the value: the same
+    /// checks and errors as [`Elicit::from_content`] on the parsed object. A member that occurs
+    /// twice counts with its last occurrence, as when parsing into a `Map`.
+    ///
+    /// The provided implementation parses into a `Map` first; `#[derive(Elicit)]` overrides it
+    /// with a one-pass decoder that never builds the map.
+    fn from_json_str(json: &str) -> Result<Self, FromJsonError> {
+        let value: Value = serde_json::from_str(json).map_err(FromJsonError::Syntax)?;
+        let Value::Object(content) = value else {
+            let mut errors = ValidationErrors::default();
+            errors.push("", "type", "the content must be an object");
+            return Err(FromJsonError::Invalid(errors));
+        };
+        Self::from_content(&content).map_err(FromJsonError::Invalid)
+    }
+}
+
+/// Why [`Elicit::from_json_str`] failed.
+#[derive(Debug)]
+pub enum FromJsonError {
+    /// The text is not JSON.
+    Syntax(serde_json::Error),
+    /// The JSON is not a valid answer to the form.
+    Invalid(ValidationErrors),
+}
+
+impl fmt::Display for FromJsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Syntax(error) => write!(f, "malformed JSON: {error}"),
+            Self::Invalid(errors) => errors.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for FromJsonError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Syntax(error) => Some(error),
+            Self::Invalid(errors) => Some(errors),
+        }
+    }
 }
 
 /// One violated constraint.

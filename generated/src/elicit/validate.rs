@@ -6,8 +6,8 @@ use std::cmp::Ordering;
 use serde_json::{Map, Number, Value};
 
 use super::{
-    formats, pointer, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema,
-    RequestedSchema, SingleSelectSchema, StringFormat, StringSchema, ValidationErrors,
+    pointer, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema, RequestedSchema,
+    SingleSelectSchema, StringFormat, StringSchema, ValidationErrors,
 };
 
 type Content = Map<String, Value>;
@@ -26,7 +26,12 @@ impl StringFormat {
     /// - `date-time`: an RFC 3339 `date-time`, `T`/`Z` in either case, an offset required,
     ///   fractional seconds allowed, and a leap second (`:60`) only at 23:59 UTC.
     pub fn is_valid(self, value: &str) -> bool {
-        formats::is_valid(self, value)
+        match self {
+            StringFormat::Email => mcp_schema_formats::is_email(value),
+            StringFormat::Uri => mcp_schema_formats::is_uri(value),
+            StringFormat::Date => mcp_schema_formats::is_date(value),
+            StringFormat::DateTime => mcp_schema_formats::is_date_time(value),
+        }
     }
 }
 
@@ -202,7 +207,7 @@ fn validate_string(schema: &StringSchema, text: &str, at: &str, errors: &mut Val
         }
     }
     if let Some(format) = schema.format {
-        if !formats::is_valid(format, text) {
+        if !format.is_valid(text) {
             errors.push(at, "format", format!("is not a valid `{format}`"));
         }
     }

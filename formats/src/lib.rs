@@ -2,17 +2,22 @@
 //! implementation assert them: `email` (RFC 5321 mailbox, the SMTP form of the RFC 5322
 //! addr-spec), `uri` (RFC 3986 absolute URI), `date` (RFC 3339 full-date) and `date-time`
 //! (RFC 3339 date-time).
+//!
+//! A crate of its own because two crates need the same answers: `mcp-schema` validates
+//! answers at run time, and `mcp-schema-macros` checks a string field's `default` against its
+//! `format` at compile time. Use it through `mcp_schema::elicit::StringFormat::is_valid`.
+#![warn(missing_docs)]
 
-use super::StringFormat;
-
-/// Whether `value` is valid for `format`.
-pub(crate) fn is_valid(format: StringFormat, value: &str) -> bool {
-    match format {
-        StringFormat::Email => is_email(value),
-        StringFormat::Uri => is_uri(value),
-        StringFormat::Date => is_date(value),
-        StringFormat::DateTime => is_date_time(value),
-    }
+/// Whether `value` is valid for the format named `format` (`email`, `uri`, `date`,
+/// `date-time`); `None` for any other name.
+pub fn is_valid(format: &str, value: &str) -> Option<bool> {
+    Some(match format {
+        "email" => is_email(value),
+        "uri" => is_uri(value),
+        "date" => is_date(value),
+        "date-time" => is_date_time(value),
+        _ => return None,
+    })
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -21,7 +26,7 @@ pub(crate) fn is_valid(format: StringFormat, value: &str) -> bool {
 /// RFC 5321 `Mailbox = Local-part "@" ( Domain / address-literal )`, which is the RFC 5322
 /// addr-spec without comments, folding white space or obsolete forms: the local part is a
 /// dot-atom or a quoted string, the domain a host name or a bracketed address literal.
-pub(crate) fn is_email(value: &str) -> bool {
+pub fn is_email(value: &str) -> bool {
     let Some((local, domain)) = split_mailbox(value) else {
         return false;
     };
@@ -239,7 +244,7 @@ fn is_pchar(b: u8) -> bool {
 }
 
 /// RFC 3986 `URI = scheme ":" hier-part [ "?" query ] [ "#" fragment ]`.
-pub(crate) fn is_uri(value: &str) -> bool {
+pub fn is_uri(value: &str) -> bool {
     let Some((scheme, rest)) = value.split_once(':') else {
         return false;
     };
@@ -363,7 +368,7 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 
 /// RFC 3339 `full-date = date-fullyear "-" date-month "-" date-mday`, with the real number of
 /// days of the month (leap years by the Gregorian rule).
-pub(crate) fn is_date(value: &str) -> bool {
+pub fn is_date(value: &str) -> bool {
     let b = value.as_bytes();
     if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
         return false;
@@ -378,7 +383,7 @@ pub(crate) fn is_date(value: &str) -> bool {
 
 /// RFC 3339 `date-time = full-date "T" full-time` (`T` and `Z` case-insensitive, as RFC 3339
 /// § 5.6 allows); a leap second (`:60`) is accepted where it can occur, at 23:59 UTC.
-pub(crate) fn is_date_time(value: &str) -> bool {
+pub fn is_date_time(value: &str) -> bool {
     let b = value.as_bytes();
     if b.len() < 20 || !matches!(b[10], b'T' | b't') {
         return false;
