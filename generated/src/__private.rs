@@ -11,6 +11,7 @@ use serde::de::{
 use serde::ser::SerializeMap;
 use serde_json::{Map, Value};
 
+pub use indexmap::IndexMap;
 pub use regress;
 pub use serde;
 pub use serde_json;
@@ -184,7 +185,7 @@ pub fn extra<'de, A: MapAccess<'de>, V: de::Deserialize<'de>, M: ExtraMap<V>>(
     }
 }
 
-/// The maps that hold undeclared members: `serde_json::Map` or a typed `BTreeMap`.
+/// The maps that hold undeclared members: `serde_json::Map` or a typed `IndexMap`.
 pub trait ExtraMap<V> {
     /// The entries' iterator.
     type Entries<'a>: Iterator<Item = (&'a String, &'a V)>
@@ -207,9 +208,9 @@ impl ExtraMap<Value> for Map<String, Value> {
     }
 }
 
-impl<V> ExtraMap<V> for std::collections::BTreeMap<String, V> {
+impl<V> ExtraMap<V> for IndexMap<String, V> {
     type Entries<'a>
-        = std::collections::btree_map::Iter<'a, String, V>
+        = indexmap::map::Iter<'a, String, V>
     where
         V: 'a;
     fn insert_new(&mut self, key: String, value: V) -> bool {

@@ -27,6 +27,11 @@ pub use elicit::Elicit;
 pub use mcp_schema_macros::Elicit;
 pub mod jsonrpc;
 mod spec_rules;
+/// The map of the generated types wherever a schema has an object of arbitrary keys with typed
+/// values (`requestedSchema.properties`, `_meta`-like maps): it keeps the members in the order
+/// they were read or inserted, so a form's fields reach the client in the order the server
+/// declared them and a message re-encodes with its members in their original order.
+pub use indexmap::IndexMap;
 
 #[cfg(feature = "v2024_11_05")]
 #[rustfmt::skip]

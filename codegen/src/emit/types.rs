@@ -55,7 +55,7 @@ pub(super) fn type_tokens(std: &Std, ty: &TypeExpr) -> TokenStream {
         }
         TypeExpr::Map(value) => {
             let value = type_tokens(std, value);
-            quote!(::std::collections::BTreeMap<#string, #value>)
+            quote!(__rt::IndexMap<#string, #value>)
         }
         TypeExpr::Nullable(inner) => {
             let inner = type_tokens(std, inner);

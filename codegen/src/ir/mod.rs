@@ -240,7 +240,7 @@ pub enum Additional {
     Forbidden,
     /// Allowed, any value: kept in a `serde_json::Map` so a round trip loses nothing.
     Any,
-    /// Allowed with a schema: kept in a `BTreeMap<String, T>`.
+    /// Allowed with a schema: kept in an `IndexMap<String, T>` (insertion order).
     Typed(TypeExpr),
 }
 
@@ -349,7 +349,7 @@ pub enum TypeExpr {
     Any,
     /// `array` with `items` → `Vec<T>`.
     Array(Box<TypeExpr>),
-    /// An object without declared members whose values all have one type → `BTreeMap<String, T>`
+    /// An object without declared members whose values all have one type → `IndexMap<String, T>`
     /// (`serde_json::Map` when the values are [`TypeExpr::Any`]).
     Map(Box<TypeExpr>),
     /// `T` or `null` → `Option<T>`.

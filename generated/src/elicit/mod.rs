@@ -38,6 +38,7 @@
 mod check;
 mod node;
 mod outcome;
+mod params;
 mod parse;
 mod ser;
 mod validate;
@@ -45,6 +46,7 @@ mod validate;
 pub use outcome::{
     Action, Elicit, ElicitOutcome, FromJsonError, ValidationError, ValidationErrors,
 };
+pub use params::FormParams;
 
 use std::fmt;
 
@@ -507,16 +509,28 @@ impl RequestedSchema {
     /// `default` on anything but a boolean cannot be said in that revision and is refused,
     /// naming the property.
     pub fn to_revision(&self, revision: Revision) -> Result<serde_json::Value, ToRevisionError> {
+        serde_json::to_value(self.for_revision(revision)?)
+            .map_err(|error| ToRevisionError::Invalid(SchemaError::new("", error.to_string())))
+    }
+
+    /// Like [`RequestedSchema::to_revision`], as JSON text with the properties and keywords in
+    /// this schema's order (a `serde_json::Value` sorts object keys unless serde_json's
+    /// `preserve_order` feature is on).
+    pub fn to_revision_string(&self, revision: Revision) -> Result<String, ToRevisionError> {
+        serde_json::to_string(&self.for_revision(revision)?)
+            .map_err(|error| ToRevisionError::Invalid(SchemaError::new("", error.to_string())))
+    }
+
+    fn for_revision(&self, revision: Revision) -> Result<ser::SchemaOut<'_>, ToRevisionError> {
         self.check().map_err(ToRevisionError::Invalid)?;
         let legacy = revision == Revision::V2025_06_18;
         if legacy {
             ser::check_legacy(self, revision)?;
         }
-        serde_json::to_value(ser::SchemaOut {
+        Ok(ser::SchemaOut {
             schema: self,
             legacy,
         })
-        .map_err(|error| ToRevisionError::Invalid(SchemaError::new("", error.to_string())))
     }
 }
 

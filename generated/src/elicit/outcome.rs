@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::RequestedSchema;
+use super::{FormParams, RequestedSchema, ToRevisionError};
 
 /// A Rust type that is an elicitation form: it knows its `requestedSchema` and builds itself
 /// from the `content` of an accepted answer, checking every constraint of the schema.
@@ -18,6 +18,17 @@ pub trait Elicit: Sized {
     /// Validates `content` against the schema and builds the value. Every problem is reported,
     /// each with the JSON pointer of the member (`/email`) and the violated keyword.
     fn from_content(content: &Map<String, Value>) -> Result<Self, ValidationErrors>;
+
+    /// The params of a form-mode `elicitation/create` request asking `message` with this form,
+    /// typed for the revision of `P`: `v2025_06_18::ElicitRequestParams`, or the
+    /// `ElicitRequestFormParams` / `ElicitRequestParams` of 2025-11-25, 2026-07-28 or the draft.
+    /// The properties keep their declaration order. What `P`'s revision cannot express (a multi
+    /// select or a non-boolean default in 2025-06-18) is an error naming the property.
+    fn form_params<P: FormParams + serde::de::DeserializeOwned>(
+        message: impl Into<String>,
+    ) -> Result<P, ToRevisionError> {
+        Self::requested_schema().form_params(message)
+    }
 
     /// Reads the `content` object from JSON text, validates it and builds the value: the same
     /// checks and errors as [`Elicit::from_content`] on the parsed object. A member that occurs

@@ -1093,14 +1093,14 @@ pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
     pub elicitation: Option<ClientCapabilitiesElicitation>,
     /// Experimental, non-standard capabilities that the client supports.
-    pub experimental: Option<::std::collections::BTreeMap<String, JsonObject>>,
+    pub experimental: Option<__rt::IndexMap<String, JsonObject>>,
     /// Optional MCP extensions that the client supports. Keys are extension identifiers
     /// (e.g., "io.modelcontextprotocol/oauth-client-credentials"), and values are
     /// per-extension settings objects. An empty object indicates support with no settings.
     ///
     /// Keys MUST follow the `MetaObject`_meta``, with a
     /// mandatory prefix.
-    pub extensions: Option<::std::collections::BTreeMap<String, JsonObject>>,
+    pub extensions: Option<__rt::IndexMap<String, JsonObject>>,
     /// Present if the client supports listing roots.
     pub roots: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
     /// Present if the client supports sampling from an LLM.
@@ -1680,7 +1680,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsArgument {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
+    pub arguments: Option<__rt::IndexMap<String, String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -3060,7 +3060,7 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     /// The `$schema` member.
     pub schema: Option<String>,
     /// The `properties` member.
-    pub properties: ::std::collections::BTreeMap<String, PrimitiveSchemaDefinition>,
+    pub properties: __rt::IndexMap<String, PrimitiveSchemaDefinition>,
     /// The `required` member.
     pub required: Option<Vec<String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -3258,7 +3258,7 @@ pub struct ElicitResult {
     /// The submitted form data, only present when action is `"accept"` and mode was `"form"`.
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
-    pub content: Option<::std::collections::BTreeMap<String, ElicitResultContentValue>>,
+    pub content: Option<__rt::IndexMap<String, ElicitResultContentValue>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -3983,7 +3983,7 @@ pub struct GetPromptRequestParams {
     /// The `_meta` member.
     pub meta: RequestMetaObject,
     /// Arguments to use for templating the prompt.
-    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
+    pub arguments: Option<__rt::IndexMap<String, String>>,
     /// The `inputResponses` member.
     pub input_responses: Option<InputResponses>,
     /// The name of the prompt or prompt template.
@@ -4907,7 +4907,7 @@ impl<'de> __rt::serde::Deserialize<'de> for InputRequest {
 }
 /// A map of server-initiated requests that the client must fulfill.
 /// Keys are server-assigned identifiers; values are the request objects.
-pub type InputRequests = ::std::collections::BTreeMap<String, InputRequest>;
+pub type InputRequests = __rt::IndexMap<String, InputRequest>;
 /// An InputRequiredResult sent by the server to indicate that additional input is needed
 /// before the request can be completed.
 ///
@@ -5212,7 +5212,7 @@ impl<'de> __rt::MapDecode<'de> for InputResponseRequestParams {
 /// A map of client responses to server-initiated requests.
 /// Keys correspond to the keys in the `InputRequests` map;
 /// values are the client's result for each request.
-pub type InputResponses = ::std::collections::BTreeMap<String, InputResponse>;
+pub type InputResponses = __rt::IndexMap<String, InputResponse>;
 /// A JSON-RPC error indicating that an internal error occurred on the receiver. This error is returned when the receiver encounters an unexpected condition that prevents it from fulfilling the request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InternalError {
@@ -5404,7 +5404,7 @@ impl<'de> __rt::MapDecode<'de> for InvalidRequestError {
 pub type JsonArray = Vec<JsonValue>;
 /// The `JSONObject` definition of the schema.
 #[doc(alias = "JSONObject")]
-pub type JsonObject = ::std::collections::BTreeMap<String, JsonValue>;
+pub type JsonObject = __rt::IndexMap<String, JsonValue>;
 /// A response to a request that indicates an error occurred.
 #[doc(alias = "JSONRPCErrorResponse")]
 #[derive(Debug, Clone, PartialEq)]
@@ -11809,14 +11809,14 @@ pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
     pub completions: Option<JsonObject>,
     /// Experimental, non-standard capabilities that the server supports.
-    pub experimental: Option<::std::collections::BTreeMap<String, JsonObject>>,
+    pub experimental: Option<__rt::IndexMap<String, JsonObject>>,
     /// Optional MCP extensions that the server supports. Keys are extension identifiers
     /// (e.g., "io.modelcontextprotocol/tasks"), and values are per-extension settings
     /// objects. An empty object indicates support with no settings.
     ///
     /// Keys MUST follow the `MetaObject`_meta``, with a
     /// mandatory prefix.
-    pub extensions: Option<::std::collections::BTreeMap<String, JsonObject>>,
+    pub extensions: Option<__rt::IndexMap<String, JsonObject>>,
     /// Present if the server supports sending log messages to the client.
     pub logging: Option<JsonObject>,
     /// Present if the server offers any prompt templates.

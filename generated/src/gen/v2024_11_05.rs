@@ -553,10 +553,7 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotificationParams {
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
     pub experimental: Option<
-        ::std::collections::BTreeMap<
-            String,
-            __rt::serde_json::Map<String, __rt::serde_json::Value>,
-        >,
+        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
     >,
     /// Present if the client supports listing roots.
     pub roots: Option<ClientCapabilitiesRoots>,
@@ -2078,7 +2075,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
-    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
+    pub arguments: Option<__rt::IndexMap<String, String>>,
     /// The name of the prompt or prompt template.
     pub name: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -6912,10 +6909,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
     pub experimental: Option<
-        ::std::collections::BTreeMap<
-            String,
-            __rt::serde_json::Map<String, __rt::serde_json::Value>,
-        >,
+        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
     >,
     /// Present if the server supports sending log messages to the client.
     pub logging: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
@@ -8077,10 +8071,7 @@ impl<'de> __rt::MapDecode<'de> for Tool {
 pub struct ToolInputSchema {
     /// The `properties` member.
     pub properties: Option<
-        ::std::collections::BTreeMap<
-            String,
-            __rt::serde_json::Map<String, __rt::serde_json::Value>,
-        >,
+        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
     >,
     /// The `required` member.
     pub required: Option<Vec<String>>,

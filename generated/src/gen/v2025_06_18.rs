@@ -669,10 +669,7 @@ pub struct ClientCapabilities {
     pub elicitation: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
     /// Experimental, non-standard capabilities that the client supports.
     pub experimental: Option<
-        ::std::collections::BTreeMap<
-            String,
-            __rt::serde_json::Map<String, __rt::serde_json::Value>,
-        >,
+        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
     >,
     /// Present if the client supports listing roots.
     pub roots: Option<ClientCapabilitiesRoots>,
@@ -1375,7 +1372,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsArgument {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
+    pub arguments: Option<__rt::IndexMap<String, String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -2208,7 +2205,7 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitRequestParamsRequestedSchema {
     /// The `properties` member.
-    pub properties: ::std::collections::BTreeMap<String, PrimitiveSchemaDefinition>,
+    pub properties: __rt::IndexMap<String, PrimitiveSchemaDefinition>,
     /// The `required` member.
     pub required: Option<Vec<String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -2279,7 +2276,7 @@ pub struct ElicitResult {
     pub action: ElicitResultAction,
     /// The submitted form data, only present when action is "accept".
     /// Contains values matching the requested schema.
-    pub content: Option<::std::collections::BTreeMap<String, ElicitResultContentValue>>,
+    pub content: Option<__rt::IndexMap<String, ElicitResultContentValue>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -2795,7 +2792,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptRequestParams {
     /// Arguments to use for templating the prompt.
-    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
+    pub arguments: Option<__rt::IndexMap<String, String>>,
     /// The name of the prompt or prompt template.
     pub name: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -7942,10 +7939,7 @@ pub struct ServerCapabilities {
     pub completions: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
     /// Experimental, non-standard capabilities that the server supports.
     pub experimental: Option<
-        ::std::collections::BTreeMap<
-            String,
-            __rt::serde_json::Map<String, __rt::serde_json::Value>,
-        >,
+        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
     >,
     /// Present if the server supports sending log messages to the client.
     pub logging: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
@@ -9288,10 +9282,7 @@ impl<'de> __rt::MapDecode<'de> for Tool {
 pub struct ToolInputSchema {
     /// The `properties` member.
     pub properties: Option<
-        ::std::collections::BTreeMap<
-            String,
-            __rt::serde_json::Map<String, __rt::serde_json::Value>,
-        >,
+        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
     >,
     /// The `required` member.
     pub required: Option<Vec<String>>,
@@ -9357,10 +9348,7 @@ impl<'de> __rt::MapDecode<'de> for ToolInputSchema {
 pub struct ToolOutputSchema {
     /// The `properties` member.
     pub properties: Option<
-        ::std::collections::BTreeMap<
-            String,
-            __rt::serde_json::Map<String, __rt::serde_json::Value>,
-        >,
+        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
     >,
     /// The `required` member.
     pub required: Option<Vec<String>>,

@@ -1006,10 +1006,7 @@ pub struct ClientCapabilities {
     pub elicitation: Option<ClientCapabilitiesElicitation>,
     /// Experimental, non-standard capabilities that the client supports.
     pub experimental: Option<
-        ::std::collections::BTreeMap<
-            String,
-            __rt::serde_json::Map<String, __rt::serde_json::Value>,
-        >,
+        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
     >,
     /// Present if the client supports listing roots.
     pub roots: Option<ClientCapabilitiesRoots>,
@@ -2226,7 +2223,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsArgument {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CompleteRequestParamsContext {
     /// Previously-resolved variables in a URI template or prompt.
-    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
+    pub arguments: Option<__rt::IndexMap<String, String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -3406,7 +3403,7 @@ pub struct ElicitRequestFormParamsRequestedSchema {
     /// The `$schema` member.
     pub schema: Option<String>,
     /// The `properties` member.
-    pub properties: ::std::collections::BTreeMap<String, PrimitiveSchemaDefinition>,
+    pub properties: __rt::IndexMap<String, PrimitiveSchemaDefinition>,
     /// The `required` member.
     pub required: Option<Vec<String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -3683,7 +3680,7 @@ pub struct ElicitResult {
     /// The submitted form data, only present when action is "accept" and mode was "form".
     /// Contains values matching the requested schema.
     /// Omitted for out-of-band mode responses.
-    pub content: Option<::std::collections::BTreeMap<String, ElicitResultContentValue>>,
+    pub content: Option<__rt::IndexMap<String, ElicitResultContentValue>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -4527,7 +4524,7 @@ pub struct GetPromptRequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     pub meta: Option<GetPromptRequestParamsMeta>,
     /// Arguments to use for templating the prompt.
-    pub arguments: Option<::std::collections::BTreeMap<String, String>>,
+    pub arguments: Option<__rt::IndexMap<String, String>>,
     /// The name of the prompt or prompt template.
     pub name: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -10932,10 +10929,7 @@ pub struct ServerCapabilities {
     pub completions: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
     /// Experimental, non-standard capabilities that the server supports.
     pub experimental: Option<
-        ::std::collections::BTreeMap<
-            String,
-            __rt::serde_json::Map<String, __rt::serde_json::Value>,
-        >,
+        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
     >,
     /// Present if the server supports sending log messages to the client.
     pub logging: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
@@ -13700,10 +13694,7 @@ pub struct ToolInputSchema {
     pub schema: Option<String>,
     /// The `properties` member.
     pub properties: Option<
-        ::std::collections::BTreeMap<
-            String,
-            __rt::serde_json::Map<String, __rt::serde_json::Value>,
-        >,
+        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
     >,
     /// The `required` member.
     pub required: Option<Vec<String>>,
@@ -13778,10 +13769,7 @@ pub struct ToolOutputSchema {
     pub schema: Option<String>,
     /// The `properties` member.
     pub properties: Option<
-        ::std::collections::BTreeMap<
-            String,
-            __rt::serde_json::Map<String, __rt::serde_json::Value>,
-        >,
+        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
     >,
     /// The `required` member.
     pub required: Option<Vec<String>>,
