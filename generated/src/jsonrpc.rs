@@ -12,9 +12,10 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, Deserializer, Error as _, MapAccess, Visitor,
+    self, DeserializeOwned, DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess,
+    Visitor,
 };
-use serde::ser::SerializeMap;
+use serde::ser::{SerializeMap, SerializeSeq};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
@@ -216,6 +217,8 @@ pub trait Direction: Sized {
     type Error: DeserializeOwned + serde::Serialize;
     /// Whether it sends responses at all (2026-07-28 clients answer no server requests).
     const RESPONDS: bool;
+    /// Whether a JSON-RPC batch (an array of messages) is a message (2025-03-26 only).
+    const BATCHES: bool;
     /// Builds the message; `None` for a response from a side that sends none.
     fn build(parts: Parts<Self>) -> Option<Self>;
     /// Takes it apart, for encoding.
@@ -234,6 +237,8 @@ pub enum Parts<M: Direction> {
     Response(M::Id, M::Result),
     /// An error response (no id when the request's could not be read).
     Error(Option<M::Id>, M::Error),
+    /// A batch: requests and notifications, or responses; never empty, never nested.
+    Batch(Vec<M>),
 }
 
 /// The four kinds of JSON-RPC message, by reference.
@@ -248,6 +253,8 @@ pub enum PartsRef<'a, M: Direction> {
     Response(&'a M::Id, &'a M::Result),
     /// An error response.
     Error(Option<&'a M::Id>, &'a M::Error),
+    /// A batch.
+    Batch(&'a [M]),
 }
 
 /// Encodes a message: `jsonrpc`, `id`, then `method` + `params`, `result` or `error`.
@@ -256,9 +263,17 @@ pub fn serialize<M: Direction, S: serde::Serializer>(
     message: &M,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
+    let parts = message.parts();
+    if let PartsRef::Batch(items) = parts {
+        let mut seq = serializer.serialize_seq(Some(items.len()))?;
+        for item in items {
+            seq.serialize_element(&Serialized(item))?;
+        }
+        return seq.end();
+    }
     let mut map = serializer.serialize_map(None)?;
     map.serialize_entry("jsonrpc", "2.0")?;
-    match message.parts() {
+    match parts {
         PartsRef::Request(id, request) => {
             map.serialize_entry("id", id)?;
             map.serialize_entry("method", request.method())?;
@@ -276,8 +291,18 @@ pub fn serialize<M: Direction, S: serde::Serializer>(
             map.serialize_entry("id", &id)?;
             map.serialize_entry("error", error)?;
         }
+        PartsRef::Batch(_) => unreachable!("handled above"),
     }
     map.end()
+}
+
+/// A batch member, encoded as a message (the message enums' `Serialize` is generated code).
+struct Serialized<'a, M>(&'a M);
+
+impl<M: Direction> serde::Serialize for Serialized<'_, M> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize(self.0, serializer)
+    }
 }
 
 /// Encodes a request or notification enum on its own: `{"method": …, "params": …}`.
@@ -448,8 +473,9 @@ pub fn optional_params<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
 pub fn deserialize<'de, M: Direction, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<M, D::Error> {
-    deserializer.deserialize_map(MessageVisitor::<M> {
+    deserializer.deserialize_any(MessageVisitor::<M> {
         fast: false,
+        in_batch: false,
         _marker: PhantomData,
     })
 }
@@ -459,8 +485,9 @@ pub fn deserialize<'de, M: Direction, D: Deserializer<'de>>(
 pub fn from_str<M: Direction>(text: &str) -> Result<M, DecodeError> {
     let mut de = serde_json::Deserializer::from_str(text);
     let fast = de
-        .deserialize_map(MessageVisitor::<M> {
+        .deserialize_any(MessageVisitor::<M> {
             fast: true,
+            in_batch: false,
             _marker: PhantomData,
         })
         .and_then(|m| de.end().map(|()| m));
@@ -495,7 +522,16 @@ struct MessageVisitor<M> {
     /// Stream results into the member their first deciding member names (text input, where a
     /// failure can be retried with the full semantics).
     fast: bool,
+    /// Reading the members of a batch, which cannot be batches themselves.
+    in_batch: bool,
     _marker: PhantomData<M>,
+}
+
+impl<'de, M: Direction> DeserializeSeed<'de> for MessageVisitor<M> {
+    type Value = M;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<M, D::Error> {
+        deserializer.deserialize_any(self)
+    }
 }
 
 /// Either kind of call, while `id` may still come.
@@ -509,6 +545,36 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON-RPC 2.0 message object")
+    }
+
+    /// A batch, where the revision has them: every member is read as a message of its own.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<M, A::Error> {
+        if !M::BATCHES {
+            return Err(A::Error::custom(BATCH_UNSUPPORTED));
+        }
+        if self.in_batch {
+            return Err(A::Error::custom("a batch cannot hold a batch"));
+        }
+        let mut items = Vec::new();
+        let mut calls = None;
+        while let Some(item) = seq.next_element_seed(MessageVisitor::<M> {
+            fast: self.fast,
+            in_batch: true,
+            _marker: PhantomData,
+        })? {
+            let is_call = matches!(
+                item.parts(),
+                PartsRef::Request(..) | PartsRef::Notification(..)
+            );
+            if *calls.get_or_insert(is_call) != is_call {
+                return Err(A::Error::custom(BATCH_MIXED));
+            }
+            items.push(item);
+        }
+        if items.is_empty() {
+            return Err(A::Error::custom(BATCH_EMPTY));
+        }
+        M::build(Parts::Batch(items)).ok_or_else(|| A::Error::custom(BATCH_UNSUPPORTED))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<M, A::Error> {
@@ -629,17 +695,50 @@ impl<'de, R: FastResult> DeserializeSeed<'de> for FastResultSeed<R> {
     }
 }
 
+const BATCH_UNSUPPORTED: &str =
+    "not a JSON-RPC message: a batch (array); only revision 2025-03-26 has batches";
+const BATCH_EMPTY: &str = "an empty batch (JSON-RPC 2.0 requires at least one message)";
+const BATCH_MIXED: &str =
+    "a batch holds requests and notifications, or responses, not both (2025-03-26 `JSONRPCBatchRequest` / `JSONRPCBatchResponse`)";
+
+/// Why an array is not a batch of direction `M`: the first member that is not a message, with
+/// the member's index prefixed to its path (`/2/params/name`) and its `id`.
+fn diagnose_batch<M: Direction>(items: &[Value], fallback: &str) -> DecodeError {
+    let invalid = |message: &str, path: Option<String>| DecodeError {
+        path,
+        ..DecodeError::new(DecodeErrorKind::InvalidRequest, message)
+    };
+    if !M::BATCHES {
+        return invalid(BATCH_UNSUPPORTED, None);
+    }
+    if items.is_empty() {
+        return invalid(BATCH_EMPTY, None);
+    }
+    for (index, item) in items.iter().enumerate() {
+        if item.is_array() {
+            return invalid("a batch cannot hold a batch", Some(format!("/{index}")));
+        }
+        if let Err(error) = deserialize::<M, _>(item) {
+            let mut error = diagnose::<M>(item, &error.to_string());
+            error.path = Some(format!("/{index}{}", error.path.as_deref().unwrap_or("")));
+            return error;
+        }
+    }
+    if fallback.contains(BATCH_MIXED) {
+        return invalid(BATCH_MIXED, None);
+    }
+    invalid(fallback, None)
+}
+
 /// Says in JSON-RPC terms why `value` is not a message of direction `M` (`fallback`: what the
 /// decoder said, for a problem the checks below do not name).
 fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
     use DecodeErrorKind::*;
+    if let Value::Array(items) = value {
+        return diagnose_batch::<M>(items, fallback);
+    }
     let Some(object) = value.as_object() else {
-        let what = if value.is_array() {
-            "a batch (array); batches are not supported here"
-        } else {
-            "not an object"
-        };
-        return DecodeError::new(InvalidRequest, format!("not a JSON-RPC message: {what}"));
+        return DecodeError::new(InvalidRequest, "not a JSON-RPC message: not an object");
     };
     let id = object
         .get("id")

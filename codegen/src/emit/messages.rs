@@ -142,6 +142,7 @@ pub(super) fn emit_messages(
         none,
         result,
         ok,
+        vec,
         ..
     } = std;
     let id_ty = type_tokens(std, &messages.id);
@@ -211,6 +212,18 @@ pub(super) fn emit_messages(
             Self::Error { id, error } => __rt::jsonrpc::PartsRef::Error(id.as_ref(), error),
         });
         let responds = d.responds;
+        let batches = messages.batches;
+        let batch_variant = batches.then(|| quote! {
+            /// A JSON-RPC batch: requests and notifications, or result and error responses;
+            /// never empty, never nested. Only revision 2025-03-26 has batches.
+            Batch(#vec<Self>),
+        });
+        let build_batch = if batches {
+            quote!(__rt::jsonrpc::Parts::Batch(items) => #some(Self::Batch(items)),)
+        } else {
+            quote!(__rt::jsonrpc::Parts::Batch(_) => #none,)
+        };
+        let parts_batch = batches.then(|| quote!(Self::Batch(items) => __rt::jsonrpc::PartsRef::Batch(items),));
         let fast = fast_result(module, std, &d.results);
         quote! {
             #[doc = #doc]
@@ -219,6 +232,7 @@ pub(super) fn emit_messages(
                 #request_variant
                 #notification_variant
                 #response_variants
+                #batch_variant
             }
 
             impl #name {
@@ -254,12 +268,14 @@ pub(super) fn emit_messages(
                 type Result = #result_ty;
                 type Error = #error_ty;
                 const RESPONDS: bool = #responds;
+                const BATCHES: bool = #batches;
 
                 fn build(parts: __rt::jsonrpc::Parts<Self>) -> #option<Self> {
                     match parts {
                         #build_request
                         #build_notification
                         #build_responses
+                        #build_batch
                     }
                 }
 
@@ -268,6 +284,7 @@ pub(super) fn emit_messages(
                         #parts_request
                         #parts_notification
                         #parts_responses
+                        #parts_batch
                     }
                 }
             }

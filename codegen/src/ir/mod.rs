@@ -112,6 +112,8 @@ pub struct Messages {
     pub error: TypeExpr,
     /// Error codes the schema defines as constants: (definition name, code).
     pub error_codes: Vec<(String, i64)>,
+    /// Whether a JSON-RPC batch is a message (the schema defines `JSONRPCBatchRequest`).
+    pub batches: bool,
 }
 
 /// Everything one side sends.

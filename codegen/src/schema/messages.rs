@@ -111,6 +111,9 @@ pub(super) fn derive(module: &mut Module) -> Result<(), SchemaError> {
         id: TypeExpr::Named("RequestId".into()),
         error,
         error_codes,
+        batches: ["JSONRPCBatchRequest", "JSONRPCBatchResponse"]
+            .iter()
+            .any(|name| module.by_schema_name(name).is_some()),
     });
     Ok(())
 }

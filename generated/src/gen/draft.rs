@@ -15071,6 +15071,7 @@ impl __rt::jsonrpc::Direction for ClientMessage {
     type Result = ClientResult;
     type Error = Error;
     const RESPONDS: bool = false;
+    const BATCHES: bool = false;
     fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
         match parts {
             __rt::jsonrpc::Parts::Request(id, request) => {
@@ -15078,6 +15079,7 @@ impl __rt::jsonrpc::Direction for ClientMessage {
             }
             __rt::jsonrpc::Parts::Notification(n) => Some(Self::Notification(n)),
             __rt::jsonrpc::Parts::Response(..) | __rt::jsonrpc::Parts::Error(..) => None,
+            __rt::jsonrpc::Parts::Batch(_) => None,
         }
     }
     fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
@@ -15152,6 +15154,7 @@ impl __rt::jsonrpc::Direction for ServerMessage {
     type Result = ServerResult;
     type Error = Error;
     const RESPONDS: bool = true;
+    const BATCHES: bool = false;
     fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
         match parts {
             __rt::jsonrpc::Parts::Request(_, never) => match never {}
@@ -15160,6 +15163,7 @@ impl __rt::jsonrpc::Direction for ServerMessage {
                 Some(Self::Response { id, result })
             }
             __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::jsonrpc::Parts::Batch(_) => None,
         }
     }
     fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {

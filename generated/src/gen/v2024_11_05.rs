@@ -8398,6 +8398,7 @@ impl __rt::jsonrpc::Direction for ClientMessage {
     type Result = ClientResult;
     type Error = JsonRpcErrorError;
     const RESPONDS: bool = true;
+    const BATCHES: bool = false;
     fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
         match parts {
             __rt::jsonrpc::Parts::Request(id, request) => {
@@ -8408,6 +8409,7 @@ impl __rt::jsonrpc::Direction for ClientMessage {
                 Some(Self::Response { id, result })
             }
             __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::jsonrpc::Parts::Batch(_) => None,
         }
     }
     fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
@@ -8495,6 +8497,7 @@ impl __rt::jsonrpc::Direction for ServerMessage {
     type Result = ServerResult;
     type Error = JsonRpcErrorError;
     const RESPONDS: bool = true;
+    const BATCHES: bool = false;
     fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
         match parts {
             __rt::jsonrpc::Parts::Request(id, request) => {
@@ -8505,6 +8508,7 @@ impl __rt::jsonrpc::Direction for ServerMessage {
                 Some(Self::Response { id, result })
             }
             __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::jsonrpc::Parts::Batch(_) => None,
         }
     }
     fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {

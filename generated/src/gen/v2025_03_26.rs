@@ -8569,6 +8569,9 @@ pub enum ClientMessage {
         /// The error.
         error: JsonRpcErrorError,
     },
+    /// A JSON-RPC batch: requests and notifications, or result and error responses;
+    /// never empty, never nested. Only revision 2025-03-26 has batches.
+    Batch(Vec<Self>),
 }
 impl ClientMessage {
     /// Decodes a message from a parsed JSON value, with errors in JSON-RPC terms.
@@ -8606,6 +8609,7 @@ impl __rt::jsonrpc::Direction for ClientMessage {
     type Result = ClientResult;
     type Error = JsonRpcErrorError;
     const RESPONDS: bool = true;
+    const BATCHES: bool = true;
     fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
         match parts {
             __rt::jsonrpc::Parts::Request(id, request) => {
@@ -8616,6 +8620,7 @@ impl __rt::jsonrpc::Direction for ClientMessage {
                 Some(Self::Response { id, result })
             }
             __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::jsonrpc::Parts::Batch(items) => Some(Self::Batch(items)),
         }
     }
     fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
@@ -8630,6 +8635,7 @@ impl __rt::jsonrpc::Direction for ClientMessage {
             Self::Error { id, error } => {
                 __rt::jsonrpc::PartsRef::Error(id.as_ref(), error)
             }
+            Self::Batch(items) => __rt::jsonrpc::PartsRef::Batch(items),
         }
     }
 }
@@ -8666,6 +8672,9 @@ pub enum ServerMessage {
         /// The error.
         error: JsonRpcErrorError,
     },
+    /// A JSON-RPC batch: requests and notifications, or result and error responses;
+    /// never empty, never nested. Only revision 2025-03-26 has batches.
+    Batch(Vec<Self>),
 }
 impl ServerMessage {
     /// Decodes a message from a parsed JSON value, with errors in JSON-RPC terms.
@@ -8703,6 +8712,7 @@ impl __rt::jsonrpc::Direction for ServerMessage {
     type Result = ServerResult;
     type Error = JsonRpcErrorError;
     const RESPONDS: bool = true;
+    const BATCHES: bool = true;
     fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
         match parts {
             __rt::jsonrpc::Parts::Request(id, request) => {
@@ -8713,6 +8723,7 @@ impl __rt::jsonrpc::Direction for ServerMessage {
                 Some(Self::Response { id, result })
             }
             __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::jsonrpc::Parts::Batch(items) => Some(Self::Batch(items)),
         }
     }
     fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
@@ -8727,6 +8738,7 @@ impl __rt::jsonrpc::Direction for ServerMessage {
             Self::Error { id, error } => {
                 __rt::jsonrpc::PartsRef::Error(id.as_ref(), error)
             }
+            Self::Batch(items) => __rt::jsonrpc::PartsRef::Batch(items),
         }
     }
 }

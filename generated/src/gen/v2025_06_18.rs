@@ -9786,6 +9786,7 @@ impl __rt::jsonrpc::Direction for ClientMessage {
     type Result = ClientResult;
     type Error = JsonRpcErrorError;
     const RESPONDS: bool = true;
+    const BATCHES: bool = false;
     fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
         match parts {
             __rt::jsonrpc::Parts::Request(id, request) => {
@@ -9796,6 +9797,7 @@ impl __rt::jsonrpc::Direction for ClientMessage {
                 Some(Self::Response { id, result })
             }
             __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::jsonrpc::Parts::Batch(_) => None,
         }
     }
     fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
@@ -9883,6 +9885,7 @@ impl __rt::jsonrpc::Direction for ServerMessage {
     type Result = ServerResult;
     type Error = JsonRpcErrorError;
     const RESPONDS: bool = true;
+    const BATCHES: bool = false;
     fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
         match parts {
             __rt::jsonrpc::Parts::Request(id, request) => {
@@ -9893,6 +9896,7 @@ impl __rt::jsonrpc::Direction for ServerMessage {
                 Some(Self::Response { id, result })
             }
             __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::jsonrpc::Parts::Batch(_) => None,
         }
     }
     fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {

@@ -15044,6 +15044,7 @@ impl __rt::jsonrpc::Direction for ClientMessage {
     type Result = ClientResult;
     type Error = Error;
     const RESPONDS: bool = true;
+    const BATCHES: bool = false;
     fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
         match parts {
             __rt::jsonrpc::Parts::Request(id, request) => {
@@ -15054,6 +15055,7 @@ impl __rt::jsonrpc::Direction for ClientMessage {
                 Some(Self::Response { id, result })
             }
             __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::jsonrpc::Parts::Batch(_) => None,
         }
     }
     fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
@@ -15141,6 +15143,7 @@ impl __rt::jsonrpc::Direction for ServerMessage {
     type Result = ServerResult;
     type Error = Error;
     const RESPONDS: bool = true;
+    const BATCHES: bool = false;
     fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
         match parts {
             __rt::jsonrpc::Parts::Request(id, request) => {
@@ -15151,6 +15154,7 @@ impl __rt::jsonrpc::Direction for ServerMessage {
                 Some(Self::Response { id, result })
             }
             __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::jsonrpc::Parts::Batch(_) => None,
         }
     }
     fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
