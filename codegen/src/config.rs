@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::emit::{self, EmitOptions};
+use crate::ir::Module;
 use crate::schema::{self, SchemaError};
 
 /// Everything that can stop a generation.
@@ -132,17 +133,7 @@ impl Config {
     /// The file body for a schema: everything but the header and module docs, so that
     /// revisions with byte-identical schemas share one rendering.
     pub fn render_body(&self, bytes: &[u8], path: &Path) -> Result<String, GenerateError> {
-        let root: serde_json::Value =
-            serde_json::from_slice(bytes).map_err(|source| GenerateError::Json {
-                path: path.to_owned(),
-                source,
-            })?;
-        let schema_err = |source| GenerateError::Schema {
-            path: path.to_owned(),
-            source,
-        };
-        let dialect = schema::detect_dialect(&root).map_err(schema_err)?;
-        let module = schema::load(&root, dialect).map_err(schema_err)?;
+        let module = load_module(bytes, path)?;
         let options = EmitOptions {
             registry_feature: self.registry_feature.clone(),
             protocol_version: self.revision_name.clone(),
@@ -182,6 +173,29 @@ impl Config {
         write_if_changed(&out, &text)?;
         Ok(out)
     }
+}
+
+/// Reads a schema file into the IR (what [`crate::diff::diff`] compares).
+pub fn load_schema_file(path: &Path) -> Result<Module, GenerateError> {
+    let bytes = std::fs::read(path).map_err(|source| GenerateError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    load_module(&bytes, path)
+}
+
+fn load_module(bytes: &[u8], path: &Path) -> Result<Module, GenerateError> {
+    let root: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|source| GenerateError::Json {
+            path: path.to_owned(),
+            source,
+        })?;
+    let schema_err = |source| GenerateError::Schema {
+        path: path.to_owned(),
+        source,
+    };
+    let dialect = schema::detect_dialect(&root).map_err(schema_err)?;
+    schema::load(&root, dialect).map_err(schema_err)
 }
 
 /// Writes `text` to `path` unless the file already holds exactly that.

@@ -3,10 +3,12 @@
 //!
 //! The pipeline is `schema.json` → [`schema::load`] → [`ir::Module`] → [`emit::emit`] → Rust
 //! source. [`Config`] drives it from a build script (in the manner of `prost-build`); the
-//! `mcp-codegen` binary drives it for this repository (`fetch`, `generate [--check]`).
+//! `mcp-codegen` binary drives it for this repository (`fetch`, `generate [--check]`), and
+//! [`diff`] tells what changed between two schemas (`mcp-codegen diff OLD NEW`).
 #![warn(missing_docs)]
 
 mod config;
+pub mod diff;
 pub mod emit;
 pub mod fetch;
 pub mod ir;
@@ -15,4 +17,4 @@ pub mod revisions;
 pub mod schema;
 pub mod workspace;
 
-pub use config::{Config, GenerateError};
+pub use config::{load_schema_file, Config, GenerateError};

@@ -1,6 +1,7 @@
-//! The `mcp-codegen` command line: `fetch`, `generate [--check]`.
+//! The `mcp-codegen` command line: `fetch`, `generate [--check]`, `generate --schema`, `diff`.
 
-use std::path::PathBuf;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -30,15 +31,45 @@ enum Command {
         #[arg(long = "revision", value_name = "R")]
         revisions: Vec<String>,
     },
-    /// Regenerates generated/src/gen/<module>.rs for every (or the named) revision.
+    /// Regenerates generated/src/gen/<module>.rs for every (or the named) revision; or, with
+    /// `--schema`, generates from any schema file without touching the pins.
     Generate {
         /// Only these revisions (default: all).
-        #[arg(long = "revision", value_name = "R")]
+        #[arg(long = "revision", value_name = "R", conflicts_with = "schema")]
         revisions: Vec<String>,
         /// Write nothing; list the files that would change, with a short diff, and exit 1.
         #[arg(long)]
         check: bool,
+        /// Generate from this schema file (an unreleased draft, an old snapshot) instead of
+        /// the pinned revisions.
+        #[arg(long, value_name = "FILE")]
+        schema: Option<PathBuf>,
+        /// With `--schema`: the name the generated header and docs give the revision
+        /// (default: the schema file's folder name).
+        #[arg(long, value_name = "NAME", requires = "schema")]
+        module: Option<String>,
+        /// With `--schema`: where to write the Rust file (default: standard output).
+        #[arg(long, value_name = "FILE", requires = "schema")]
+        out: Option<PathBuf>,
     },
+    /// Lists what changed from OLD to NEW for code that uses the generated types: definitions,
+    /// methods, fields, enum values, union members and constants, each breaking or compatible.
+    Diff {
+        /// A revision of schema/revisions.toml, or a path to a schema file.
+        old: String,
+        /// A revision of schema/revisions.toml, or a path to a schema file.
+        new: String,
+        /// `text` (colored on a terminal) or `markdown` (for a CHANGELOG or a pull request).
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+}
+
+/// The report formats of `diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Markdown,
 }
 
 fn main() -> ExitCode {
@@ -78,7 +109,66 @@ fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Generate { revisions, check } => {
+        Command::Generate {
+            schema: Some(schema),
+            module,
+            out,
+            check,
+            ..
+        } => {
+            let mut config = mcp_codegen::Config::new();
+            config.schema_path(&schema).module_doc(true);
+            if let Some(module) = module {
+                config.revision_name(module);
+            }
+            let text = config.generate_string()?;
+            match out {
+                Some(out) if check => {
+                    let current = std::fs::read_to_string(&out).unwrap_or_default();
+                    if current == text {
+                        println!("{} is up to date", out.display());
+                        return Ok(ExitCode::SUCCESS);
+                    }
+                    println!("{} would change:", out.display());
+                    print!("{}", short_diff(&current, &text, 40));
+                    Ok(ExitCode::from(1))
+                }
+                Some(out) => {
+                    config.out_path(&out).generate()?;
+                    println!("wrote {}", out.display());
+                    Ok(ExitCode::SUCCESS)
+                }
+                None => {
+                    print!("{text}");
+                    Ok(ExitCode::SUCCESS)
+                }
+            }
+        }
+        Command::Diff { old, new, format } => {
+            let load = |arg: &str| -> Result<mcp_codegen::ir::Module, WorkspaceError> {
+                let path = match workspace.revisions.get(arg) {
+                    Ok(revision) => workspace.fetch(revision, &source)?,
+                    Err(_) if Path::new(arg).is_file() => PathBuf::from(arg),
+                    Err(unknown) => return Err(unknown.into()),
+                };
+                Ok(mcp_codegen::load_schema_file(&path)?)
+            };
+            let changes = mcp_codegen::diff::diff(&load(&old)?, &load(&new)?);
+            let report = match format {
+                Format::Markdown => mcp_codegen::diff::render_markdown(&changes, &old, &new),
+                Format::Text => mcp_codegen::diff::render_text(
+                    &changes,
+                    &old,
+                    &new,
+                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+                ),
+            };
+            print!("{report}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Generate {
+            revisions, check, ..
+        } => {
             let started = std::time::Instant::now();
             let mut stale = Vec::new();
             for rendered in workspace.render_all(&workspace.select(&revisions)?, &source)? {
