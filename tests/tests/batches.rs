@@ -41,7 +41,10 @@ fn a_batch_of_calls_decodes_member_by_member() {
     let again: Value = serde_json::to_value(&message).unwrap();
     assert_eq!(again, serde_json::from_str::<Value>(&text).unwrap());
     // serde's Deserialize and from_value agree with from_str.
-    assert_eq!(serde_json::from_str::<v::ClientMessage>(&text).unwrap(), message);
+    assert_eq!(
+        serde_json::from_str::<v::ClientMessage>(&text).unwrap(),
+        message
+    );
     assert_eq!(v::ClientMessage::from_value(again).unwrap(), message);
 }
 
