@@ -1,31 +1,106 @@
 #!/usr/bin/env bash
-# Instruction counts (valgrind callgrind) of decoding and encoding the message corpora of
-# generated/benches/messages.rs: typed `ClientMessage`/`ServerMessage` against
-# `serde_json::from_str::<IgnoredAny>` (the parse floor) and `serde_json::Value`, in the same run.
-# Instruction counts are stable on a shared machine; wall-clock ratios here vary by 2x between runs.
-# Each count runs the codec 20 times over the corpus; the setup (reading the corpus) is counted
-# once with the codec `none` and subtracted.
-# Usage: scripts/bench-instructions.sh   (needs valgrind; MCP_SCHEMA_MIRROR for the examples)
+# Instruction counts (valgrind callgrind) of the benchmarks in generated/benches. Instruction
+# counts are stable on a shared machine; wall-clock ratios here vary by 2x between runs.
+#
+# messages: decoding and encoding the message corpora of generated/benches/messages.rs: typed
+# `ClientMessage`/`ServerMessage` against `serde_json::from_str::<IgnoredAny>` (the parse floor)
+# and `serde_json::Value`, in the same run. Each count runs the codec 20 times over the corpus.
+#
+# elicit: checking the contents of elicitation forms, generated/benches/elicit.rs: derived
+# `from_json_str` against jsonschema's parse into `Value` + `is_valid` (goal <= 1/3), derived
+# `from_content` and `RequestedSchema::validate` against jsonschema's `is_valid` on the parsed
+# `Value` (goal <= 1/2 for validate), per form, valid and invalid contents apart, and over all
+# forms. Each count runs the codec 100 times over the contents.
+#
+# In both, the setup (reading the corpus; building the forms and validators) is counted once
+# with the codec `none` and subtracted.
+# Usage: scripts/bench-instructions.sh [messages] [elicit]   (default both; needs valgrind;
+# MCP_SCHEMA_MIRROR for the examples; honours CARGO_TARGET_DIR)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export MCP_SCHEMA_MIRROR="${MCP_SCHEMA_MIRROR:-$(cd .. && pwd)/shared/mcp-schema}"
-cargo bench -q -p mcp-schema --bench messages --features v2025_11_25,v2026_07_28 --no-run 2>/dev/null
-bin=$(ls -t target/release/deps/messages-* | grep -v '\.d$' | head -n 1)
-count() { # corpus codec -> instructions
-  BENCH_ONLY="$1:$2" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" 2>&1 |
+
+build() { # bench [cargo args...] -> the path of the built bench binary
+  local log
+  log=$(cargo bench -p mcp-schema --bench "$@" --no-run 2>&1) || {
+    printf '%s\n' "$log" >&2
+    return 1
+  }
+  printf '%s\n' "$log" | sed -n 's/^ *Executable .*(\(.*\))$/\1/p' | tail -n 1
+}
+
+count() { # binary BENCH_ONLY -> instructions
+  BENCH_ONLY="$2" valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" 2>&1 |
     sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-printf '%-16s %16s %12s %12s %18s\n' corpus "IgnoredAny instr" "Value ×" "typed ×" "encode typed/Value"
-for corpus in server client official-server official-client; do
-  none=$(count "$corpus" none)
-  ignored=$(count "$corpus" ignored)
-  value=$(count "$corpus" value)
-  typed=$(count "$corpus" typed)
-  enc_value=$(count "$corpus" encode-value)
-  enc_typed=$(count "$corpus" encode-typed)
-  # encode-typed decodes each message too: its encode share is (encode-typed - typed).
-  awk -v c="$corpus" -v n="$none" -v i="$ignored" -v v="$value" -v t="$typed" -v ev="$enc_value" -v et="$enc_typed" 'BEGIN {
-    floor = i - n
-    printf "%-16s %16d %11.2fx %11.2fx %17.2fx\n", c, floor, (v - n) / floor, (t - n) / floor, (et - t) / (ev - n)
+
+messages() {
+  local bin corpus none ignored value typed enc_value enc_typed
+  bin=$(build messages --features v2025_11_25,v2026_07_28)
+  printf '%-16s %16s %12s %12s %18s\n' corpus "IgnoredAny instr" "Value ×" "typed ×" "encode typed/Value"
+  for corpus in server client official-server official-client; do
+    none=$(count "$bin" "$corpus:none")
+    ignored=$(count "$bin" "$corpus:ignored")
+    value=$(count "$bin" "$corpus:value")
+    typed=$(count "$bin" "$corpus:typed")
+    enc_value=$(count "$bin" "$corpus:encode-value")
+    enc_typed=$(count "$bin" "$corpus:encode-typed")
+    # encode-typed decodes each message too: its encode share is (encode-typed - typed).
+    awk -v c="$corpus" -v n="$none" -v i="$ignored" -v v="$value" -v t="$typed" -v ev="$enc_value" -v et="$enc_typed" 'BEGIN {
+      floor = i - n
+      printf "%-16s %16d %11.2fx %11.2fx %17.2fx\n", c, floor, (v - n) / floor, (t - n) / floor, (et - t) / (ev - n)
+    }'
+  done
+}
+
+elicit() {
+  local bin form subset codec none n
+  local -A net=() # "<form>/<subset>:<codec>" -> instructions without the setup
+  bin=$(build elicit)
+  local codecs=(jsonschema-decode decode from-content jsonschema validate)
+  for form in contact signup meeting confirm; do
+    for subset in valid invalid; do
+      none=$(count "$bin" "$form/$subset:none")
+      for codec in "${codecs[@]}"; do
+        n=$(count "$bin" "$form/$subset:$codec")
+        net["$form/$subset:$codec"]=$((n - none))
+        net["$form/all:$codec"]=$((${net["$form/all:$codec"]:-0} + n - none))
+        net["all/$subset:$codec"]=$((${net["all/$subset:$codec"]:-0} + n - none))
+        net["all/all:$codec"]=$((${net["all/all:$codec"]:-0} + n - none))
+      done
+    done
+  done
+  echo "(1) jsonschema parse+is_valid  (2) derived from_json_str  (3) derived from_content"
+  echo "(4) jsonschema is_valid  (5) RequestedSchema::validate; instructions for 100 passes"
+  printf '%-18s %12s %12s %12s %12s %12s %8s %8s %8s\n' form "(1)" "(2)" "(3)" "(4)" "(5)" "(2)/(1)" "(3)/(4)" "(5)/(4)"
+  for form in contact signup meeting confirm all; do
+    for subset in all valid invalid; do
+      awk -v a="${net["$form/$subset:jsonschema-decode"]}" -v b="${net["$form/$subset:decode"]}" \
+        -v c="${net["$form/$subset:from-content"]}" -v d="${net["$form/$subset:jsonschema"]}" \
+        -v e="${net["$form/$subset:validate"]}" -v subset="$subset" -v f="$form" 'BEGIN {
+        name = (subset == "all") ? f : "  " f ", " subset
+        printf "%-18s %12d %12d %12d %12d %12d %7.2fx %7.2fx %7.2fx\n", name, a, b, c, d, e, b / a, c / d, e / d
+      }'
+    done
+  done
+  awk -v a="${net["all/all:jsonschema-decode"]}" -v b="${net["all/all:decode"]}" \
+    -v d="${net["all/all:jsonschema"]}" -v e="${net["all/all:validate"]}" 'BEGIN {
+    printf "goal (2)/(1) <= 0.33: %.2fx, %s; goal (5)/(4) <= 0.50: %.2fx, %s\n",
+      b / a, (b / a <= 1 / 3) ? "met" : "NOT met", e / d, (e / d <= 0.5) ? "met" : "NOT met"
   }'
+}
+
+benches=("$@")
+[ ${#benches[@]} -gt 0 ] || benches=(messages elicit)
+for bench in "${benches[@]}"; do
+  case "$bench" in
+    messages | elicit)
+      [ ${#benches[@]} -eq 1 ] || echo "== $bench"
+      "$bench"
+      ;;
+    *)
+      echo "unknown bench $bench: messages or elicit" >&2
+      exit 2
+      ;;
+  esac
 done

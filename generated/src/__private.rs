@@ -517,3 +517,7 @@ pub trait ElicitEnum: Sized {
     /// The variant whose value is `value`.
     fn from_value(value: &str) -> Option<Self>;
 }
+
+pub use crate::elicit::decode::{
+    decode_content, finish, refuse_undeclared, Content, FormValue, Member,
+};

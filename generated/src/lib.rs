@@ -26,6 +26,8 @@ pub use elicit::Elicit;
 #[cfg(feature = "derive")]
 pub use mcp_schema_macros::Elicit;
 pub mod jsonrpc;
+#[cfg(feature = "v2026_07_28")]
+pub mod mrtr;
 mod spec_rules;
 /// The map of the generated types wherever a schema has an object of arbitrary keys with typed
 /// values (`requestedSchema.properties`, `_meta`-like maps): it keeps the members in the order

@@ -118,7 +118,8 @@ pub struct Variant {
 
 /// What is being derived.
 pub enum Item {
-    Struct(Vec<Field>),
+    /// The fields, and whether undeclared members are refused (`deny_unknown_fields`).
+    Struct(Vec<Field>, bool),
     Enum(Vec<Variant>),
 }
 
@@ -356,7 +357,7 @@ pub fn parse(cx: &Ctxt, input: &Input) -> Option<Item> {
                     Err(message) => cx.error_spanned(&field.ty, message),
                 }
             }
-            Some(Item::Struct(fields))
+            Some(Item::Struct(fields, container.deny_unknown_fields))
         }
         Data::Enum(all) => {
             let mut variants = Vec::new();

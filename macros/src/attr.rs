@@ -94,6 +94,8 @@ pub struct VariantAttrs {
 #[derive(Debug, Default)]
 pub struct ContainerAttrs {
     pub rename_all: Option<Sp<String>>,
+    /// `#[serde(deny_unknown_fields)]`: the schema forbids undeclared members.
+    pub deny_unknown_fields: bool,
 }
 
 fn set<T>(cx: &Ctxt, slot: &mut Option<Sp<T>>, value: Sp<T>, name: &str) {
@@ -211,7 +213,8 @@ fn doc(attrs: &[Attribute]) -> Option<Sp<String>> {
     })
 }
 
-/// Reads `rename = "..."` / `rename_all = "..."` out of `#[serde(...)]`, ignoring the rest.
+/// Reads `rename = "..."` / `rename_all = "..."` and the flag `deny_unknown_fields` (passed with
+/// an empty value) out of `#[serde(...)]`, ignoring the rest.
 fn serde_attrs(cx: &Ctxt, attrs: &[Attribute], mut on: impl FnMut(&str, Sp<String>)) {
     for attr in attrs {
         if !attr.path().is_ident("serde") {
@@ -237,6 +240,19 @@ fn serde_attrs(cx: &Ctxt, attrs: &[Attribute], mut on: impl FnMut(&str, Sp<Strin
                     None => cx.error(expr.span(), format!("`{key}` expects a string literal")),
                 }
                 Ok(())
+            } else if key == "deny_unknown_fields"
+                && !meta.input.peek(Token![=])
+                && !meta.input.peek(syn::token::Paren)
+            {
+                on(
+                    &key,
+                    Sp {
+                        value: String::new(),
+                        span: meta.path.span(),
+                        key: meta.path.span(),
+                    },
+                );
+                Ok(())
             } else if key == "rename" || key == "rename_all" {
                 cx.error(
                     meta.path.span(),
@@ -261,6 +277,8 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
     serde_attrs(cx, attrs, |key, value| {
         if key == "rename_all" {
             set(cx, &mut out.rename_all, value, "rename_all");
+        } else if key == "deny_unknown_fields" {
+            out.deny_unknown_fields = true;
         }
     });
     for attr in attrs {

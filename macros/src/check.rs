@@ -36,7 +36,7 @@ const SECRET_PAIRS: [(&str, &str); 7] = [
 
 pub fn check(cx: &Ctxt, item: &Item) {
     match item {
-        Item::Struct(fields) => {
+        Item::Struct(fields, _) => {
             for (index, field) in fields.iter().enumerate() {
                 if fields[..index].iter().any(|f| f.name == field.name) {
                     cx.error(
@@ -151,6 +151,16 @@ fn bounds(cx: &Ctxt, min: &Option<Sp<u64>>, max: &Option<Sp<u64>>, min_name: &st
                 ),
             );
         }
+    }
+}
+
+/// What a value of each format looks like, for the message of a default that is not one.
+fn format_rule(format: &str) -> &'static str {
+    match format {
+        "email" => "an RFC 5321 mailbox such as `name@example.com`",
+        "uri" => "an RFC 3986 absolute URI, with a scheme, such as `https://example.com/`",
+        "date" => "an RFC 3339 full-date that exists, such as `2024-02-29`",
+        _ => "an RFC 3339 date-time with an offset, such as `2024-02-29T12:00:00Z`",
     }
 }
 
@@ -276,6 +286,21 @@ fn check_field(cx: &Ctxt, field: &Field) {
                     if let Some(regex) = &regex {
                         if regex.find(s).is_none() {
                             cx.error(d.span, "`default` does not match `pattern`");
+                        }
+                    }
+                    if let Some(format) = &attrs.format {
+                        // The very check the form runs on answers (same crate).
+                        if mcp_schema_formats::is_valid(&format.value, s) == Some(false) {
+                            cx.error(
+                                d.span,
+                                format!(
+                                    "`default` is not a valid `{}`: the client would pre-fill an \
+                                     answer the form's own `format` check rejects; write {}, or \
+                                     remove the default",
+                                    format.value,
+                                    format_rule(&format.value)
+                                ),
+                            );
                         }
                     }
                 }

@@ -8,7 +8,9 @@ use crate::attr::{DefaultValue, Num};
 
 pub fn expand(input: &crate::ast::Input, item: &Item) -> TokenStream {
     match item {
-        Item::Struct(fields) => expand_struct(input.ident, fields),
+        Item::Struct(fields, deny_unknown_fields) => {
+            expand_struct(input.ident, fields, *deny_unknown_fields)
+        }
         Item::Enum(variants) => expand_enum(input.ident, variants),
     }
 }
@@ -362,11 +364,13 @@ fn const_checks(field: &Field) -> TokenStream {
     }
 }
 
-/// Code evaluating to `Option<inner type>` from `__value: &Value`, pushing errors at `ptr`.
+/// Code evaluating to `Option<inner type>` from `__value: &V` (`V: FormValue`, a parsed `Value`
+/// or a member read from text), pushing errors at `ptr`.
 fn parse_value(field: &Field) -> TokenStream {
     let ptr = escape_pointer(&field.name);
     let a = &field.attrs;
     let none = quote!(::core::option::Option::None);
+    let view = quote!(::mcp_schema::__private::FormValue);
     match &field.kind {
         Kind::String => {
             let mut checks = Vec::new();
@@ -427,7 +431,7 @@ fn parse_value(field: &Field) -> TokenStream {
                 }
             });
             quote! {
-                match __value.as_str() {
+                match #view::form_str(__value) {
                     ::core::option::Option::Some(__s) => {
                         #count
                         #(#checks)*
@@ -443,7 +447,7 @@ fn parse_value(field: &Field) -> TokenStream {
             }
         }
         Kind::Bool => quote! {
-            match __value.as_bool() {
+            match #view::form_bool(__value) {
                 ::core::option::Option::Some(__b) => ::core::option::Option::Some(__b),
                 ::core::option::Option::None => {
                     __errors.push(#ptr, "type", "expected a boolean");
@@ -464,37 +468,41 @@ fn parse_value(field: &Field) -> TokenStream {
             let hi_lit = Literal::i128_suffixed(hi);
             let prim = format_ident!("{}", int.name);
             quote! {
-                let __int: ::core::option::Option<i128> = match __value {
-                    ::mcp_schema::__private::serde_json::Value::Number(__n) => {
-                        if let ::core::option::Option::Some(__x) = __n.as_i64() {
-                            ::core::option::Option::Some(__x as i128)
-                        } else if let ::core::option::Option::Some(__x) = __n.as_u64() {
-                            ::core::option::Option::Some(__x as i128)
-                        } else {
-                            match __n.as_f64() {
-                                ::core::option::Option::Some(__f)
-                                    if __f.is_finite() && __f.fract() == 0.0 =>
-                                {
-                                    ::core::option::Option::Some(__f.clamp(-1.0e30, 1.0e30) as i128)
+                // The number with its exact integer value, if it is an integer (`3.0`, `1e2`).
+                let __int: ::core::option::Option<(i128, &::mcp_schema::__private::serde_json::Number)> =
+                    match #view::form_number(__value) {
+                        ::core::option::Option::Some(__n) => {
+                            if let ::core::option::Option::Some(__x) = __n.as_i64() {
+                                ::core::option::Option::Some((__x as i128, __n))
+                            } else if let ::core::option::Option::Some(__x) = __n.as_u64() {
+                                ::core::option::Option::Some((__x as i128, __n))
+                            } else {
+                                match __n.as_f64() {
+                                    ::core::option::Option::Some(__f)
+                                        if __f.is_finite() && __f.fract() == 0.0 =>
+                                    {
+                                        ::core::option::Option::Some(
+                                            (__f.clamp(-1.0e30, 1.0e30) as i128, __n),
+                                        )
+                                    }
+                                    _ => #none,
                                 }
-                                _ => #none,
                             }
                         }
-                    }
-                    _ => #none,
-                };
+                        ::core::option::Option::None => #none,
+                    };
                 match __int {
-                    ::core::option::Option::Some(__i) if __i < #lo_lit => {
+                    ::core::option::Option::Some((__i, __n)) if __i < #lo_lit => {
                         __errors.push(#ptr, "minimum", ::std::format!(
-                            "must be at least {}, got {}", #lo_lit, __value));
+                            "must be at least {}, got {}", #lo_lit, __n));
                         #none
                     }
-                    ::core::option::Option::Some(__i) if __i > #hi_lit => {
+                    ::core::option::Option::Some((__i, __n)) if __i > #hi_lit => {
                         __errors.push(#ptr, "maximum", ::std::format!(
-                            "must be at most {}, got {}", #hi_lit, __value));
+                            "must be at most {}, got {}", #hi_lit, __n));
                         #none
                     }
-                    ::core::option::Option::Some(__i) => {
+                    ::core::option::Option::Some((__i, _)) => {
                         ::core::option::Option::Some(__i as ::core::primitive::#prim)
                     }
                     ::core::option::Option::None => {
@@ -512,7 +520,7 @@ fn parse_value(field: &Field) -> TokenStream {
                 checks.push(quote! {
                     if __f < #v {
                         __errors.push(#ptr, "minimum", ::std::format!(
-                            "must be at least {}, got {}", #shown, __value));
+                            "must be at least {}, got {}", #shown, __n));
                     }
                 });
             }
@@ -522,7 +530,7 @@ fn parse_value(field: &Field) -> TokenStream {
                 checks.push(quote! {
                     if __f > #v {
                         __errors.push(#ptr, "maximum", ::std::format!(
-                            "must be at most {}, got {}", #shown, __value));
+                            "must be at most {}, got {}", #shown, __n));
                     }
                 });
             }
@@ -532,8 +540,10 @@ fn parse_value(field: &Field) -> TokenStream {
                 quote!(__f)
             };
             quote! {
-                match __value.as_f64() {
-                    ::core::option::Option::Some(__f) => {
+                match #view::form_number(__value)
+                    .and_then(|__n| ::core::option::Option::Some((__n.as_f64()?, __n)))
+                {
+                    ::core::option::Option::Some((__f, __n)) => {
                         #(#checks)*
                         ::core::option::Option::Some(#cast)
                     }
@@ -547,7 +557,7 @@ fn parse_value(field: &Field) -> TokenStream {
         Kind::Enum(elem, span) => {
             let from_str = from_str_path(elem, *span);
             quote! {
-                match __value.as_str() {
+                match #view::form_str(__value) {
                     ::core::option::Option::Some(__s) => match #from_str(__s) {
                         ::core::option::Option::Some(__v) => ::core::option::Option::Some(__v),
                         ::core::option::Option::None => {
@@ -590,14 +600,14 @@ fn parse_value(field: &Field) -> TokenStream {
                 quote!(let __len = __items.len() as u64;)
             };
             quote! {
-                match __value.as_array() {
+                match #view::form_items(__value) {
                     ::core::option::Option::Some(__items) => {
                         #len
                         #(#checks)*
                         let mut __ok = true;
                         let mut __out = ::std::vec::Vec::with_capacity(__items.len());
                         for (__k, __item) in __items.iter().enumerate() {
-                            match __item.as_str() {
+                            match #view::form_str(__item) {
                                 ::core::option::Option::Some(__s) => match #from_str(__s) {
                                     ::core::option::Option::Some(__v) => __out.push(__v),
                                     ::core::option::Option::None => {
@@ -639,7 +649,7 @@ fn parse_value(field: &Field) -> TokenStream {
     }
 }
 
-fn expand_struct(ident: &syn::Ident, fields: &[Field]) -> TokenStream {
+fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool) -> TokenStream {
     let properties = fields.iter().map(|field| {
         let name = &field.name;
         let schema = property_schema(field);
@@ -651,67 +661,121 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field]) -> TokenStream {
         .map(|f| &f.name)
         .collect::<Vec<_>>();
     let checks = fields.iter().map(const_checks);
-    let vars: Vec<_> = (0..fields.len())
-        .map(|i| format_ident!("__field{}", i))
-        .collect();
-    let lets = fields.iter().zip(&vars).map(|(field, var)| {
-        let name = &field.name;
-        let ptr = escape_pointer(name);
-        let inner = &field.inner;
-        let parse = parse_value(field);
-        let missing = if field.optional {
-            quote!()
-        } else {
-            let message = format!("the required property `{name}` is missing");
-            quote!(__errors.push(#ptr, "required", #message);)
-        };
-        quote! {
-            let #var: ::core::option::Option<#inner> = match __content.get(#name) {
-                ::core::option::Option::None => {
-                    #missing
-                    ::core::option::Option::None
-                }
-                ::core::option::Option::Some(__value) => { #parse }
+    let count = fields.len();
+    let names: Vec<&String> = fields.iter().map(|f| &f.name).collect();
+    let indices = 0..count;
+    let vars: Vec<_> = (0..count).map(|i| format_ident!("__field{}", i)).collect();
+    let lets = fields
+        .iter()
+        .zip(&vars)
+        .enumerate()
+        .map(|(index, (field, var))| {
+            let name = &field.name;
+            let ptr = escape_pointer(name);
+            let inner = &field.inner;
+            let parse = parse_value(field);
+            let missing = if field.optional {
+                quote!()
+            } else {
+                let message = format!("the required property `{name}` is missing");
+                quote!(__errors.push(#ptr, "required", #message);)
             };
-        }
-    });
-    let inits = fields.iter().zip(&vars).map(|(field, var)| {
-        let ident = &field.ident;
+            quote! {
+                let #var: ::core::option::Option<#inner> = match __values[#index] {
+                    ::core::option::Option::None => {
+                        #missing
+                        ::core::option::Option::None
+                    }
+                    ::core::option::Option::Some(__value) => { #parse }
+                };
+            }
+        });
+    let patterns = fields.iter().zip(&vars).map(|(field, var)| {
         if field.optional {
-            quote!(#ident: #var)
+            quote!(#var)
         } else {
-            quote!(#ident: match #var {
-                ::core::option::Option::Some(__v) => __v,
-                ::core::option::Option::None => ::core::unreachable!(),
-            })
+            quote!(::core::option::Option::Some(#var))
         }
     });
+    let idents = fields.iter().map(|field| &field.ident);
+    let private = quote!(::mcp_schema::__private);
+    let errors_ty = quote!(::mcp_schema::elicit::ValidationErrors);
+    let refuse = |names: TokenStream| {
+        deny_unknown_fields.then(|| {
+            quote! {
+                #private::refuse_undeclared(&mut __errors, #names, |__name| {
+                    __index(__name).is_some()
+                });
+            }
+        })
+    };
+    let refuse_content = refuse(quote!(__content.keys().map(::std::string::String::as_str)));
+    let refuse_decoded = refuse(quote!(__decoded.undeclared()));
     let span = Span::call_site();
     quote_spanned! {span=>
         #(#checks)*
 
-        #[automatically_derived]
-        impl ::mcp_schema::elicit::Elicit for #ident {
-            fn requested_schema() -> ::mcp_schema::elicit::RequestedSchema {
-                ::mcp_schema::elicit::RequestedSchema {
-                    properties: ::std::vec![#(#properties),*],
-                    required: ::std::vec![#(::std::string::String::from(#required)),*],
-                    additional_properties_forbidden: false,
+        const _: () = {
+            /// The index of the property named `name`.
+            #[inline]
+            fn __index(__name: &str) -> ::core::option::Option<usize> {
+                match __name {
+                    #(#names => ::core::option::Option::Some(#indices),)*
+                    _ => ::core::option::Option::None,
                 }
             }
 
-            #[allow(unused_mut, unused_variables)]
-            fn from_content(
-                __content: &::mcp_schema::__private::serde_json::Map<
-                    ::std::string::String,
-                    ::mcp_schema::__private::serde_json::Value,
-                >,
-            ) -> ::core::result::Result<Self, ::mcp_schema::elicit::ValidationErrors> {
-                let mut __errors = ::mcp_schema::elicit::ValidationErrors::default();
+            /// Checks the value of each property (by index; `None` when absent), pushing every
+            /// violation; the value when all pass. Shared by `from_content` and `from_json_str`.
+            #[allow(unused_mut, unused_variables, unreachable_patterns, clippy::all)]
+            fn __build<__V: #private::FormValue>(
+                __values: [::core::option::Option<&__V>; #count],
+                __errors: &mut #errors_ty,
+            ) -> ::core::option::Option<#ident> {
                 #(#lets)*
-                __errors.into_result()?;
-                ::core::result::Result::Ok(Self { #(#inits),* })
+                match (#(#vars,)*) {
+                    (#(#patterns,)*) => ::core::option::Option::Some(#ident { #(#idents: #vars),* }),
+                    _ => ::core::option::Option::None,
+                }
             }
-        }
+
+            #[automatically_derived]
+            impl ::mcp_schema::elicit::Elicit for #ident {
+                fn requested_schema() -> ::mcp_schema::elicit::RequestedSchema {
+                    ::mcp_schema::elicit::RequestedSchema {
+                        properties: ::std::vec![#(#properties),*],
+                        required: ::std::vec![#(::std::string::String::from(#required)),*],
+                        additional_properties_forbidden: #deny_unknown_fields,
+                    }
+                }
+
+                fn from_content(
+                    __content: &#private::serde_json::Map<
+                        ::std::string::String,
+                        #private::serde_json::Value,
+                    >,
+                ) -> ::core::result::Result<Self, #errors_ty> {
+                    let mut __errors = <#errors_ty as ::core::default::Default>::default();
+                    let __value = __build::<#private::serde_json::Value>(
+                        [#(__content.get(#names)),*],
+                        &mut __errors,
+                    );
+                    #refuse_content
+                    #private::finish(__value, __errors)
+                }
+
+                fn from_json_str(
+                    __json: &str,
+                ) -> ::core::result::Result<Self, ::mcp_schema::elicit::FromJsonError> {
+                    let __decoded =
+                        #private::decode_content::<#count>(__json, __index, #deny_unknown_fields)?;
+                    let mut __errors = <#errors_ty as ::core::default::Default>::default();
+                    let __value = __build::<#private::Member<'_>>(__decoded.members(), &mut __errors);
+                    #refuse_decoded
+                    #private::finish(__value, __errors)
+                        .map_err(::mcp_schema::elicit::FromJsonError::Invalid)
+                }
+            }
+        };
     }
 }

@@ -1,7 +1,9 @@
 //! `#[derive(Elicit)]` for `mcp-schema`: use it through `mcp_schema::Elicit`.
 //!
 //! On a struct with named fields it implements `mcp_schema::elicit::Elicit`: the form's
-//! `requestedSchema` and a compiled `from_content` check. On a unit-only enum it generates the
+//! `requestedSchema`, a compiled `from_content` check, and `from_json_str`, which reads the
+//! answer's JSON text in one pass (no intermediate map; keys matched while borrowed from the
+//! text) and runs the same checks, with the same errors. On a unit-only enum it generates the
 //! hidden option table that a struct field of that enum type (single select) or of a
 //! `Vec`/`BTreeSet`/`HashSet` of it (multi select) uses.
 //!
@@ -9,7 +11,9 @@
 //! `min_length`, `max_length`, `pattern`, `format` (`"email"`, `"uri"`, `"date"`,
 //! `"date-time"`), `minimum`, `maximum`, `min_items`, `max_items`, `default` (a literal, or a
 //! list of option values for a multi select) and `not_sensitive`. Variant attribute: `title`.
-//! `#[serde(rename = "...")]` and `#[serde(rename_all = "...")]` are honoured.
+//! `#[serde(rename = "...")]` and `#[serde(rename_all = "...")]` are honoured, and so is
+//! `#[serde(deny_unknown_fields)]` on a struct: the schema says `"additionalProperties": false`
+//! and an undeclared member is an `additionalProperties` error.
 //!
 //! The schema writes each property's keywords after `type` in the order the keys of
 //! `#[elicit(...)]` are written (a doc comment counts as a `description` written first; an
@@ -19,9 +23,9 @@
 //!
 //! The specification's rules are checked at compile time, each error pointing at the
 //! offending field, type or attribute: unsupported types, contradictory bounds, defaults
-//! outside the constraints or not an option, invalid patterns, unknown formats, constraints on
-//! the wrong kind of field, names that ask for secrets (form mode must not collect sensitive
-//! data), and URLs in titles or descriptions.
+//! outside the constraints, not an option or not valid for their `format`, invalid patterns,
+//! unknown formats, constraints on the wrong kind of field, names that ask for secrets (form
+//! mode must not collect sensitive data), and URLs in titles or descriptions.
 #![warn(missing_docs)]
 
 mod ast;

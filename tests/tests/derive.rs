@@ -1,10 +1,11 @@
-//! `#[derive(Elicit)]`: the generated schema (compared with JSON written from the spec's rules)
-//! and the generated `from_content` checks.
+//! `#[derive(Elicit)]`: the generated schema (compared with JSON written from the spec's rules),
+//! the generated `from_content` checks, and the one-pass `from_json_str` decoder (compared with
+//! `from_content` on the parsed map).
 #![allow(dead_code)] // Fields are read through `from_content` only in some tests.
 
 use std::collections::{BTreeSet, HashSet};
 
-use mcp_schema::elicit::{RequestedSchema, ValidationErrors};
+use mcp_schema::elicit::{FromJsonError, RequestedSchema, ValidationErrors};
 use mcp_schema::Elicit;
 use serde_json::{json, Map, Value};
 
@@ -47,7 +48,7 @@ fn e(pointer: &str, keyword: &'static str) -> (String, &'static str) {
 
 // ---------------------------------------------------------------------------------------------
 
-#[derive(Debug, Elicit)]
+#[derive(Debug, PartialEq, Elicit)]
 struct Contact {
     /// Your full name
     name: String,
@@ -87,7 +88,7 @@ fn strings() {
     );
 }
 
-#[derive(Debug, Elicit)]
+#[derive(Debug, PartialEq, Elicit)]
 struct Numbers {
     small: u8,
     #[elicit(minimum = -5, maximum = 5)]
@@ -140,7 +141,7 @@ fn numbers() {
     );
 }
 
-#[derive(Debug, Elicit)]
+#[derive(Debug, PartialEq, Elicit)]
 struct Flags {
     #[elicit(default = true, title = "Subscribe")]
     subscribe: bool,
@@ -180,7 +181,7 @@ enum Plan {
     Enterprise,
 }
 
-#[derive(Debug, Elicit)]
+#[derive(Debug, PartialEq, Elicit)]
 struct Choice {
     color: Color,
     #[elicit(default = "pro_tier", title = "Plan")]
@@ -201,7 +202,7 @@ fn single_select() {
     );
 }
 
-#[derive(Debug, Elicit)]
+#[derive(Debug, PartialEq, Elicit)]
 struct Multi {
     #[elicit(min_items = 1, max_items = 2)]
     colors: Vec<Color>,
@@ -237,7 +238,7 @@ fn multi_select() {
     );
 }
 
-#[derive(Debug, Elicit)]
+#[derive(Debug, PartialEq, Elicit)]
 #[serde(rename_all = "camelCase")]
 struct Renamed {
     first_name: String,
@@ -267,7 +268,7 @@ fn serde_renames() {
     );
 }
 
-#[derive(Debug, Elicit)]
+#[derive(Debug, PartialEq, Elicit)]
 #[serde(rename_all = "kebab-case")]
 struct Kebab {
     #[serde(rename = "a/b~c")]
@@ -287,7 +288,7 @@ fn pointers_are_escaped() {
     );
 }
 
-#[derive(Debug, Elicit)]
+#[derive(Debug, PartialEq, Elicit)]
 struct Patterned {
     /// A product code.
     ///
@@ -344,7 +345,7 @@ fn pattern_and_format_schema() {
     );
 }
 
-#[derive(Debug, Elicit)]
+#[derive(Debug, PartialEq, Elicit)]
 struct AllInts {
     a: i8,
     b: i16,
@@ -380,7 +381,7 @@ fn integer_ranges() {
     );
 }
 
-#[derive(Debug, Elicit)]
+#[derive(Debug, PartialEq, Elicit)]
 struct Titles {
     #[elicit(title = "Token count", not_sensitive)]
     token_count: u32,
@@ -406,7 +407,7 @@ fn not_sensitive_and_number_default() {
     );
 }
 
-#[derive(Debug, Elicit)]
+#[derive(Debug, PartialEq, Elicit)]
 struct Empty {}
 
 #[test]
@@ -418,7 +419,7 @@ fn empty_form() {
     let _: Empty = accept(json!({"anything": 1}));
 }
 
-#[derive(Debug, Elicit)]
+#[derive(Debug, PartialEq, Elicit)]
 struct Everything {
     #[elicit(title = "Name", min_length = 1)]
     name: String,
@@ -469,6 +470,8 @@ fn derived_schemas_round_trip() {
     round_trip::<AllInts>();
     round_trip::<Titles>();
     round_trip::<Everything>();
+    round_trip::<Strict>();
+    round_trip::<StrictKebab>();
 }
 
 /// The derived check and `RequestedSchema::validate` agree (same pointers and keywords).
@@ -543,6 +546,12 @@ fn agrees_with_dynamic_validation() {
     compare::<Everything>(&[
         json!({"name": "", "age": 17, "color": "Pink", "colors": ["Red", "Pink"], "subscribe": "no"}),
     ]);
+    compare::<Strict>(&[
+        json!({"firstName": "A", "zeta": 1, "a/b": 2, "m~n": 3}),
+        json!({"count": 11, "first_name": "x"}),
+        json!({"firstName": "A", "count": 10}),
+    ]);
+    compare::<StrictKebab>(&[json!({"a/b": 1, "zip_code": "1", "a~1b": false})]);
 }
 
 /// Every derived schema is an instance of the official `requestedSchema` definition of
@@ -591,6 +600,7 @@ fn derived_schemas_are_valid_official_requested_schemas() {
         ("Titles", Titles::requested_schema()),
         ("Empty", Empty::requested_schema()),
         ("Everything", Everything::requested_schema()),
+        ("Strict", Strict::requested_schema()),
     ];
     let mut legacy_checked = 0;
     for (name, schema) in &schemas {
@@ -728,4 +738,497 @@ mod spec_examples {
             r##"{"type":"array","title":"Color Selection","description":"Choose your favorite colors","minItems":1,"maxItems":2,"items":{"anyOf":[{"const":"#FF0000","title":"Red"},{"const":"#00FF00","title":"Green"},{"const":"#0000FF","title":"Blue"}]},"default":["#FF0000","#00FF00"]}"##
         );
     }
+}
+
+// ---------------------------------------------------------------------------------------------
+// `#[serde(deny_unknown_fields)]`
+
+#[derive(Debug, PartialEq, Elicit)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Strict {
+    first_name: String,
+    #[elicit(maximum = 10)]
+    count: Option<u8>,
+}
+
+/// The flag in an attribute of its own, next to one that renames.
+#[derive(Debug, PartialEq, Elicit)]
+#[serde(deny_unknown_fields)]
+#[serde(rename_all = "kebab-case")]
+struct StrictKebab {
+    #[serde(rename = "a/b")]
+    slashy: Option<bool>,
+    zip_code: Option<String>,
+}
+
+/// `(pointer, keyword, message)` of every error.
+fn full_errors(errors: &ValidationErrors) -> Vec<(String, &'static str, String)> {
+    errors
+        .errors()
+        .iter()
+        .map(|e| (e.pointer.clone(), e.keyword, e.message.clone()))
+        .collect()
+}
+
+#[test]
+fn deny_unknown_fields_forbids_additional_properties() {
+    assert_eq!(
+        schema_json::<Strict>(),
+        r#"{"type":"object","properties":{"firstName":{"type":"string"},"count":{"type":"integer","maximum":10,"minimum":0}},"required":["firstName"],"additionalProperties":false}"#
+    );
+    assert_eq!(
+        schema_json::<StrictKebab>(),
+        r#"{"type":"object","properties":{"a/b":{"type":"boolean"},"zip-code":{"type":"string"}},"additionalProperties":false}"#
+    );
+    assert!(Strict::requested_schema().additional_properties_forbidden);
+    assert!(!Contact::requested_schema().additional_properties_forbidden);
+
+    let s: Strict = accept(json!({"firstName": "Ann", "count": 3}));
+    assert_eq!((s.first_name.as_str(), s.count), ("Ann", Some(3)));
+    // The declared members' errors first (declaration order), then each undeclared member in
+    // the order of the map, its name escaped as a JSON pointer (RFC 6901).
+    assert_eq!(
+        errors::<Strict>(json!({"count": 11, "zeta": 1, "a/b": 2, "first_name": "x", "m~n": 3})),
+        vec![
+            e("/firstName", "required"),
+            e("/count", "maximum"),
+            e("/a~1b", "additionalProperties"),
+            e("/first_name", "additionalProperties"),
+            e("/m~0n", "additionalProperties"),
+            e("/zeta", "additionalProperties"),
+        ]
+    );
+    assert_eq!(
+        errors::<StrictKebab>(json!({"a/b": true, "zip_code": "1", "a~1b": false})),
+        vec![
+            e("/a~01b", "additionalProperties"),
+            e("/zip_code", "additionalProperties"),
+        ]
+    );
+    // The undeclared members are reported exactly as `RequestedSchema::validate` reports them:
+    // same pointers, keyword, messages and order.
+    for answer in [
+        json!({"firstName": "A", "zeta": 1, "a/b": 2, "m~n": 3, "é": null}),
+        json!({"count": "3", "other": {"nested": true}}),
+    ] {
+        let map = content(answer);
+        let derived = Strict::from_content(&map).expect_err("undeclared members");
+        let dynamic = Strict::requested_schema()
+            .validate(&map)
+            .expect_err("undeclared members");
+        let undeclared = |errors: &ValidationErrors| {
+            full_errors(errors)
+                .into_iter()
+                .filter(|(_, keyword, _)| *keyword == "additionalProperties")
+                .collect::<Vec<_>>()
+        };
+        assert!(!undeclared(&derived).is_empty());
+        assert_eq!(undeclared(&derived), undeclared(&dynamic));
+        assert_eq!(
+            derived.errors().last().map(|e| e.message.as_str()),
+            dynamic.errors().last().map(|e| e.message.as_str())
+        );
+    }
+    assert_eq!(
+        full_errors(
+            &Strict::from_content(&content(json!({"firstName": "A", "a/b": 1}))).unwrap_err()
+        ),
+        vec![(
+            "/a~1b".to_owned(),
+            "additionalProperties",
+            "the member `a/b` is not a property of the form".to_owned()
+        )]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// `from_json_str`: the one-pass decoder against `from_content` on the parsed map.
+
+/// `T` with `Elicit::from_json_str`'s provided implementation: parse into a `Map`, then
+/// `from_content`.
+#[derive(Debug, PartialEq)]
+struct ViaMap<T>(T);
+
+impl<T: Elicit> Elicit for ViaMap<T> {
+    fn requested_schema() -> RequestedSchema {
+        T::requested_schema()
+    }
+
+    fn from_content(content: &Map<String, Value>) -> Result<Self, ValidationErrors> {
+        T::from_content(content).map(ViaMap)
+    }
+}
+
+/// What a decode gave, comparable: the value, the errors (messages included), or the syntax
+/// error's category and position.
+#[derive(Debug, PartialEq)]
+enum Decoded<T> {
+    Ok(T),
+    Invalid(Vec<(String, &'static str, String)>),
+    Syntax(serde_json::error::Category, usize, usize),
+}
+
+impl<T> Decoded<T> {
+    fn new(result: Result<T, FromJsonError>) -> Self {
+        match result {
+            Ok(value) => Decoded::Ok(value),
+            Err(FromJsonError::Invalid(errors)) => {
+                assert!(!errors.errors().is_empty(), "an empty error list");
+                Decoded::Invalid(full_errors(&errors))
+            }
+            Err(FromJsonError::Syntax(error)) => {
+                Decoded::Syntax(error.classify(), error.line(), error.column())
+            }
+        }
+    }
+}
+
+/// Decodes `json` with the derived `from_json_str` and checks that it gives what
+/// `from_content` gives on `serde_json::from_str::<Map>` (and the provided implementation on
+/// any text): the same value, or the same errors in the same order.
+fn one_pass<T: Elicit + PartialEq + std::fmt::Debug>(json: &str) -> Decoded<T> {
+    let derived = Decoded::new(T::from_json_str(json));
+    let provided = match Decoded::new(ViaMap::<T>::from_json_str(json)) {
+        Decoded::Ok(ViaMap(value)) => Decoded::Ok(value),
+        Decoded::Invalid(errors) => Decoded::Invalid(errors),
+        Decoded::Syntax(category, line, column) => Decoded::Syntax(category, line, column),
+    };
+    assert_eq!(derived, provided, "{json}");
+    if let Ok(map) = serde_json::from_str::<Map<String, Value>>(json) {
+        let via_map = Decoded::new(T::from_content(&map).map_err(FromJsonError::Invalid));
+        assert_eq!(derived, via_map, "{json}");
+    }
+    derived
+}
+
+fn invalid<T>(decoded: Decoded<T>) -> Vec<(String, &'static str)> {
+    match decoded {
+        Decoded::Invalid(errors) => errors.into_iter().map(|(p, k, _)| (p, k)).collect(),
+        Decoded::Ok(_) => panic!("accepted"),
+        Decoded::Syntax(..) => panic!("a syntax error"),
+    }
+}
+
+fn is_syntax<T>(decoded: &Decoded<T>) -> bool {
+    matches!(decoded, Decoded::Syntax(..))
+}
+
+#[derive(Debug, PartialEq, Elicit)]
+struct Small {
+    #[elicit(maximum = 5)]
+    v: u8,
+    w: Option<f64>,
+}
+
+#[test]
+fn from_json_str_agrees_with_from_content() {
+    // Valid answers, repeated members (the last counts), escapes in keys and values.
+    assert_eq!(
+        one_pass::<Contact>(r#"{"name":"Ann","email":"a@b.c"}"#),
+        Decoded::Ok(Contact {
+            name: "Ann".into(),
+            email: "a@b.c".into(),
+            nickname: None
+        })
+    );
+    assert_eq!(
+        one_pass::<Contact>(r#"{"name":"Ann","email":"a@b.c","name":"Bob"}"#),
+        Decoded::Ok(Contact {
+            name: "Bob".into(),
+            email: "a@b.c".into(),
+            nickname: None
+        })
+    );
+    assert_eq!(
+        one_pass::<Contact>(r#"{"name":1,"email":"x","name":"Ann","email":"a@b.c"}"#),
+        Decoded::Ok(Contact {
+            name: "Ann".into(),
+            email: "a@b.c".into(),
+            nickname: None
+        })
+    );
+    assert_eq!(
+        one_pass::<Contact>(
+            r#" { "n\u0061me" : "A\"nn\n" , "email":"a@b.c", "nickname":"h\u00e9\u00e9",
+                 "other": {"deep": [1, 2.5, {"x": null}, "\ud83d\ude00"]}, "more": [] } "#
+        ),
+        Decoded::Ok(Contact {
+            name: "A\"nn\n".into(),
+            email: "a@b.c".into(),
+            nickname: Some("héé".into())
+        })
+    );
+    // A valid member followed by an invalid occurrence fails, and the other way round passes.
+    assert_eq!(
+        invalid(one_pass::<Contact>(
+            r#"{"name":"Ann","email":"a@b.c","nickname":"ok","nickname":"ééééé"}"#
+        )),
+        vec![e("/nickname", "maxLength")]
+    );
+    assert_eq!(
+        invalid(one_pass::<Contact>(r#"{"email":3,"nickname":null}"#)),
+        vec![
+            e("/name", "required"),
+            e("/email", "type"),
+            e("/nickname", "type")
+        ]
+    );
+    assert_eq!(
+        invalid(one_pass::<Contact>(r#"{"name":{"a":1},"email":["a@b.c"]}"#)),
+        vec![e("/name", "type"), e("/email", "type")]
+    );
+
+    // Numbers as the text writes them: `1e1` is the float 10, an integer in JSON Schema's sense.
+    assert_eq!(
+        one_pass::<Small>(r#"{"v": 1e0, "w": -0}"#),
+        Decoded::Ok(Small { v: 1, w: Some(0.0) })
+    );
+    assert_eq!(
+        one_pass::<Small>(r#"{"v": 1e1}"#),
+        Decoded::Invalid(vec![(
+            "/v".to_owned(),
+            "maximum",
+            "must be at most 5, got 10.0".to_owned()
+        )])
+    );
+    assert_eq!(
+        invalid(one_pass::<Small>(
+            r#"{"v": 18446744073709551616, "w": "1"}"#
+        )),
+        vec![e("/v", "maximum"), e("/w", "type")]
+    );
+    assert_eq!(
+        invalid(one_pass::<Small>(r#"{"v": 2.5, "w": true}"#)),
+        vec![e("/v", "type"), e("/w", "type")]
+    );
+    assert_eq!(
+        one_pass::<Numbers>(
+            r#"{"small": 3.0, "delta": -5, "ratio": 1E-2, "big": -9223372036854775808, "scale": 2}"#
+        ),
+        Decoded::Ok(Numbers {
+            small: 3,
+            delta: -5,
+            ratio: 0.01,
+            scale: Some(2.0),
+            big: i64::MIN
+        })
+    );
+    assert_eq!(
+        invalid(one_pass::<Numbers>(
+            r#"{"small": 300, "delta": 1.5, "ratio": "1", "scale": 0.25, "big": 1e300}"#
+        )),
+        vec![
+            e("/small", "maximum"),
+            e("/delta", "type"),
+            e("/ratio", "type"),
+            e("/scale", "minimum"),
+            e("/big", "maximum"),
+        ]
+    );
+
+    // Selects: items that are not option strings, nested or not.
+    assert_eq!(
+        invalid(one_pass::<Multi>(
+            r#"{"colors":["Red","Blu\u0065","Pink"],"plans":["free",["free"],{"o":1},null,2,true]}"#
+        )),
+        vec![
+            e("/colors", "maxItems"),
+            e("/colors/2", "enum"),
+            e("/plans/1", "enum"),
+            e("/plans/2", "enum"),
+            e("/plans/3", "enum"),
+            e("/plans/4", "enum"),
+            e("/plans/5", "enum"),
+        ]
+    );
+    assert_eq!(
+        one_pass::<Multi>(r#"{"colors":["Green"],"plans":[],"extra":["Blue","Blue"]}"#),
+        Decoded::Ok(Multi {
+            colors: vec![Color::Green],
+            plans: BTreeSet::new(),
+            extra: Some(HashSet::from([Color::Blue]))
+        })
+    );
+    assert_eq!(
+        invalid(one_pass::<Choice>(
+            r#"{"color":"Red","plan":"gold","color":7}"#
+        )),
+        vec![e("/color", "type"), e("/plan", "enum")]
+    );
+    assert_eq!(
+        invalid(one_pass::<Everything>(
+            r#"{"name":"","age":17,"color":"Pink","colors":["Red","Pink"],"subscribe":"no"}"#
+        )),
+        vec![
+            e("/name", "minLength"),
+            e("/age", "minimum"),
+            e("/color", "enum"),
+            e("/colors", "minItems"),
+            e("/colors/1", "enum"),
+            e("/subscribe", "type"),
+        ]
+    );
+    assert_eq!(
+        invalid(one_pass::<Patterned>(
+            r#"{"code":"ab12","birthday":"2001-02-29","at":"2024-01-01 12:00","homepage":"x"}"#
+        )),
+        vec![
+            e("/code", "pattern"),
+            e("/birthday", "format"),
+            e("/at", "format"),
+            e("/homepage", "format")
+        ]
+    );
+    // Escaped names: in pointers, and a key written with escapes still names its property.
+    assert_eq!(
+        invalid(one_pass::<Kebab>(r#"{"a\/b~c": 1}"#)),
+        vec![e("/a~1b~0c", "type"), e("/zip-code", "required")]
+    );
+
+    // Undeclared members: ignored, or reported once each in map order.
+    assert_eq!(
+        one_pass::<Empty>(r#"{"anything": 1, "anything": [{}]}"#),
+        Decoded::Ok(Empty {})
+    );
+    assert_eq!(
+        invalid(one_pass::<Strict>(
+            r#"{"zeta":1,"firstName":"A","m~n":2,"a/b":3,"zeta":4,"\u00e9t\u00e9":5,"count":11}"#
+        )),
+        vec![
+            e("/count", "maximum"),
+            e("/a~1b", "additionalProperties"),
+            e("/m~0n", "additionalProperties"),
+            e("/zeta", "additionalProperties"),
+            e("/été", "additionalProperties"),
+        ]
+    );
+    assert_eq!(
+        one_pass::<Strict>(r#"{"firstName":"A","first\u004eame":"B"}"#),
+        Decoded::Ok(Strict {
+            first_name: "B".into(),
+            count: None
+        })
+    );
+    assert_eq!(
+        invalid(one_pass::<StrictKebab>(r#"{"zip_code":"1","a/b":false}"#)),
+        vec![e("/zip_code", "additionalProperties")]
+    );
+
+    // A well-formed answer that is not an object: `type` at the root.
+    for text in [
+        "[]",
+        "[1, {\"name\": 2}]",
+        "\"text\"",
+        "3",
+        "-1.5",
+        "null",
+        "true",
+        " false ",
+    ] {
+        assert_eq!(
+            one_pass::<Contact>(text),
+            Decoded::Invalid(vec![(
+                String::new(),
+                "type",
+                "the content must be an object".to_owned()
+            )]),
+            "{text}"
+        );
+    }
+
+    // Malformed JSON, wherever it is: in a declared member, an ignored member, after the
+    // object, or in a top level that is not an object. A number out of range and a lone
+    // surrogate are refused as `serde_json::Value` refuses them, even in an ignored member.
+    for text in [
+        "",
+        "{",
+        r#"{"name":"Ann","#,
+        r#"{"name":"Ann","email":"a@b.c",}"#,
+        r#"{"name":"Ann","email":"a@b.c"} x"#,
+        r#"{"name":"Ann","email":"a@b.c"}{}"#,
+        r#"{"name":"Ann","email":"a@b.c","x":1e400}"#,
+        r#"{"name":"Ann","email":"a@b.c","x":"\ud800"}"#,
+        r#"{"name":"Ann","email":"a@b.c","x":{"y":[1,]}}"#,
+        r#"{"name":"Ann","email":"a@b.c","\q":1}"#,
+        r#"{"name":"Ann"1}"#,
+        r#"{"name":01}"#,
+        r#"{1:"Ann"}"#,
+        "[1,",
+        "nul",
+        "\"unterminated",
+        "{\"name\":\"tab\there\"}",
+    ] {
+        assert!(is_syntax(&one_pass::<Contact>(text)), "{text}");
+        assert!(is_syntax(&one_pass::<Strict>(text)), "{text}");
+    }
+    // Depth: serde_json's recursion limit holds in skipped members as in a parsed `Value`.
+    let deep = format!(r#"{{"x":{}{}}}"#, "[".repeat(200), "]".repeat(200));
+    assert!(is_syntax(&one_pass::<Empty>(&deep)));
+    let shallow = format!(r#"{{"x":{}{}}}"#, "[".repeat(100), "]".repeat(100));
+    assert_eq!(one_pass::<Empty>(&shallow), Decoded::Ok(Empty {}));
+}
+
+/// Every answer of the other tests, as text, decodes in one pass exactly as through the map.
+#[test]
+fn from_json_str_agrees_on_every_answer() {
+    fn all<T: Elicit + PartialEq + std::fmt::Debug>(answers: &[Value]) {
+        for answer in answers {
+            let compact = answer.to_string();
+            let pretty = serde_json::to_string_pretty(answer).unwrap();
+            one_pass::<T>(&compact);
+            one_pass::<T>(&pretty);
+        }
+    }
+    all::<Contact>(&[
+        json!({}),
+        json!({"name": "A", "email": "a@example.com"}),
+        json!({"name": 1, "email": "nope", "nickname": "ééééé"}),
+        json!({"name": null, "email": "a@example.com", "nickname": "a"}),
+    ]);
+    all::<Numbers>(&[
+        json!({"small": 3.0, "delta": -5, "ratio": 1, "big": 1}),
+        json!({"small": 300, "delta": 1.5, "ratio": "1", "scale": 0.25, "big": 1e300}),
+        json!({"small": -1, "delta": 6, "ratio": 0, "scale": 2.5, "big": true}),
+        json!({"small": 1e2, "delta": -6, "ratio": 0, "big": -9223372036854775808i64}),
+        json!({"small": 18446744073709551615u64, "delta": -6, "ratio": 0, "big": 1}),
+    ]);
+    all::<Flags>(&[
+        json!({"subscribe": "yes", "agree": 1}),
+        json!({"subscribe": true}),
+    ]);
+    all::<Choice>(&[
+        json!({"color": "green", "plan": 1}),
+        json!({"color": "Red", "plan": "pro_tier"}),
+    ]);
+    all::<Multi>(&[
+        json!({"colors": [], "plans": ["free", "gold", 3], "extra": "Red"}),
+        json!({"colors": ["Red", "Red", "Red"], "plans": {}}),
+        json!({"colors": ["Blue"], "plans": []}),
+        json!({"colors": ["Blue", 1], "plans": [null]}),
+    ]);
+    all::<Renamed>(&[
+        json!({"first_name": "A", "years": 70000}),
+        json!({"firstName": "A", "years": 3, "type": true}),
+    ]);
+    all::<Kebab>(&[json!({"a/b~c": 1}), json!({"a/b~c": "x", "zip-code": "y"})]);
+    all::<AllInts>(&[
+        json!({"a": 128, "b": -32769, "c": -1, "d": -1, "e": 0.5, "f": 1, "g": 65536}),
+        json!({"a": -128, "b": 0, "c": 4294967295u32, "d": 18446744073709551615u64, "e": 0, "f": -1, "g": 1}),
+    ]);
+    all::<Patterned>(&[
+        json!({"code": "AB1"}),
+        json!({"code": "ab1"}),
+        json!({"code": "ABCDEFGHIJ", "birthday": "2023-02-29", "homepage": "/relative"}),
+        json!({"code": "AB1", "birthday": "2000-02-29", "at": "2024-01-01T12:00:00Z", "homepage": "https://example.com/a"}),
+        json!({"code": 12}),
+    ]);
+    all::<Titles>(&[
+        json!({"token_count": 1, "rating": 0}),
+        json!({"token_count": 1, "rating": 5}),
+    ]);
+    all::<Strict>(&[
+        json!({"firstName": "A", "zeta": 1, "a/b": 2, "m~n": 3, "é": null}),
+        json!({"count": "3", "other": {"nested": true}}),
+        json!({"firstName": "A", "count": 10}),
+    ]);
 }

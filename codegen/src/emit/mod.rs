@@ -49,7 +49,7 @@ pub fn emit(module: &Module, options: &EmitOptions) -> String {
         #registry
     };
     match syn::parse2::<syn::File>(file) {
-        Ok(syntax) => prettyplease::unparse(&syntax),
+        Ok(syntax) => escape_text_direction(&prettyplease::unparse(&syntax)),
         // The token streams above are built by this crate; a parse failure is a generator bug,
         // reported where the generated code is compiled.
         Err(e) => format!(
@@ -57,6 +57,26 @@ pub fn emit(module: &Module, options: &EmitOptions) -> String {
             format!("mcp-codegen produced invalid Rust: {e}")
         ),
     }
+}
+
+/// Writes the Unicode text-direction controls (U+202A–U+202E, U+2066–U+2069) that schema text
+/// brings into doc comments as `\u{…}`: rustc refuses them in comments (the deny-by-default
+/// `text_direction_codepoint_in_comment`). Literals already escape them and identifiers cannot
+/// hold them, so every one left in the printed file is in a comment.
+fn escape_text_direction(source: &str) -> String {
+    let is_control = |c: char| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    if !source.contains(is_control) {
+        return source.to_owned();
+    }
+    let mut out = String::with_capacity(source.len() + 64);
+    for c in source.chars() {
+        if is_control(c) {
+            out.push_str(&format!("\\u{{{:04X}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// A complete file: the `// @generated` header line, the module's `//!` docs, then the body.
@@ -173,10 +193,14 @@ impl Std {
     }
 }
 
-/// An identifier; `r#type` style names become raw identifiers.
+/// An identifier; `r#type` style names become raw identifiers. `Self` cannot be an identifier,
+/// not even a raw one, yet a definition or a value named `Self`/`self` becomes it: it is
+/// written `Self_`, which naming never produces (it drops underscores from type and variant
+/// names), so it cannot collide.
 pub(crate) fn ident(name: &str) -> Ident {
     match name.strip_prefix("r#") {
         Some(raw) => Ident::new_raw(raw, Span::call_site()),
+        None if name == "Self" => Ident::new("Self_", Span::call_site()),
         None => Ident::new(name, Span::call_site()),
     }
 }

@@ -76,8 +76,14 @@ fn extra_type(std: &Std, additional: &Additional) -> Option<TokenStream> {
     }
 }
 
+/// The decode local of a field. A field named after a member that starts with a digit
+/// (`1st` → `_1st`) would make `f__1st`, which the `non_snake_case` lint warns about; no other
+/// field name starts with `_`, so dropping it cannot make two locals equal.
 fn local(rust_name: &str) -> proc_macro2::Ident {
-    format_ident!("f_{}", rust_name.trim_start_matches("r#"))
+    format_ident!(
+        "f_{}",
+        rust_name.trim_start_matches("r#").trim_start_matches('_')
+    )
 }
 
 fn emit_struct(std: &Std, name: &str, head: TokenStream, s: &Struct) -> TokenStream {

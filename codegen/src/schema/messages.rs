@@ -2,7 +2,7 @@
 //! `ClientResult`, …) become enums dispatched on `method`, and each request is paired with the
 //! type of its result.
 
-use super::{err, SchemaError};
+use super::{check_identifier, err, SchemaError};
 use crate::ir::{
     Call, CallKind, CallSet, ConstValue, DirectionModel, Messages, Module, TypeExpr, TypeKind,
 };
@@ -106,6 +106,16 @@ pub(super) fn derive(module: &mut Module) -> Result<(), SchemaError> {
         }
     }
     let error_codes = error_codes(module);
+    for (owner, _) in &error_codes {
+        let pointer = module
+            .by_schema_name(owner)
+            .map_or_else(String::new, |t| t.pointer.clone());
+        check_identifier(
+            &naming::const_name(owner),
+            &pointer,
+            "error code constant name",
+        )?;
+    }
     module.messages = Some(Messages {
         directions,
         id: TypeExpr::Named("RequestId".into()),
@@ -187,6 +197,16 @@ fn calls_of(module: &Module, index: usize, kind: CallKind) -> Result<Vec<Call>, 
                 .unwrap_or(&member)
                 .to_owned()
         };
+        // The emitter names the variant and the method's constant (`methods::TOOLS_CALL`) so.
+        let method_pointer = module.get(&member).map_or(def.pointer.clone(), |t| {
+            format!("{}/properties/method/const", t.pointer)
+        });
+        check_identifier(&variant, &method_pointer, "call variant")?;
+        check_identifier(
+            &naming::const_name(&method.replace(['/', '.', '-'], "_")),
+            &method_pointer,
+            "method constant name",
+        )?;
         calls.push(Call {
             method,
             variant,

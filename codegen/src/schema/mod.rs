@@ -83,6 +83,19 @@ fn err<T>(pointer: &str, message: impl Into<String>) -> Result<T, SchemaError> {
     })
 }
 
+/// Refuses a Rust name that cannot be written as an identifier. Naming keeps every alphanumeric
+/// character, and some are not identifier characters (`x²`: `²` is numeric): emitting such a
+/// name made `proc_macro2::Ident::new` panic. `Self` passes: the emitter writes it as `Self_`.
+pub(crate) fn check_identifier(name: &str, pointer: &str, what: &str) -> Result<(), SchemaError> {
+    if name == "Self" || syn::parse_str::<syn::Ident>(name).is_ok() {
+        return Ok(());
+    }
+    err(
+        pointer,
+        format!("{what} `{name}` is not a valid Rust identifier"),
+    )
+}
+
 /// Escapes a name for use in a JSON pointer (RFC 6901).
 fn escape(name: &str) -> String {
     name.replace('~', "~0").replace('/', "~1")
@@ -211,6 +224,7 @@ fn kind_of(v: &Value) -> &'static str {
 
 impl<'a> Loader<'a> {
     fn claim(&mut self, rust: &str, pointer: &str) -> Result<(), SchemaError> {
+        check_identifier(rust, pointer, "type name")?;
         if let Some(first) = self.names.get(rust) {
             return err(
                 pointer,
@@ -367,10 +381,9 @@ impl<'a> Loader<'a> {
                         "a non-string `const` is supported only as an object member",
                     );
                 };
-                return Ok(TypeKind::StringEnum(vec![EnumValue {
-                    variant: naming::pascal(&s, "V"),
-                    value: s,
-                }]));
+                let variant = naming::pascal(&s, "V");
+                check_identifier(&variant, &format!("{pointer}/const"), "enum variant")?;
+                return Ok(TypeKind::StringEnum(vec![EnumValue { variant, value: s }]));
             }
         }
         if is_object_with_properties(obj) {
@@ -417,6 +430,7 @@ impl<'a> Loader<'a> {
                 );
             };
             let variant = naming::pascal(s, "V");
+            check_identifier(&variant, &format!("{ptr}/{i}"), "enum variant")?;
             if out.iter().any(|e| e.variant == variant) {
                 return err(
                     &format!("{ptr}/{i}"),
@@ -647,6 +661,7 @@ impl<'a> Loader<'a> {
                         );
                     };
                     let variant = naming::pascal(&s, "V");
+                    check_identifier(&variant, &format!("{fptr}/const"), "enum variant")?;
                     let name = format!("{rust}{}", naming::pascal(json_name, "F"));
                     let ty = self.add_inline(
                         name,
@@ -697,6 +712,11 @@ impl<'a> Loader<'a> {
         };
         let mut rust_names: BTreeMap<&str, &str> = BTreeMap::new();
         for f in &fields {
+            check_identifier(
+                &f.rust_name,
+                &format!("{pointer}/properties/{}", escape(&f.json_name)),
+                "field name",
+            )?;
             if f.rust_name == "extra" && additional != Additional::Forbidden {
                 return err(
                     &format!("{pointer}/properties/extra"),
@@ -715,6 +735,11 @@ impl<'a> Loader<'a> {
         }
         let mut const_names = BTreeSet::new();
         for c in &consts {
+            check_identifier(
+                &c.rust_const,
+                &format!("{pointer}/properties/{}", escape(&c.json_name)),
+                "constant name",
+            )?;
             if !const_names.insert(&c.rust_const) {
                 return err(
                     &format!("{pointer}/properties/{}", escape(&c.json_name)),

@@ -36,6 +36,9 @@
 //! ```
 
 mod check;
+#[doc(hidden)]
+pub mod decode;
+mod json_schema;
 mod node;
 mod outcome;
 mod params;
@@ -47,6 +50,7 @@ pub use outcome::{
     Action, Elicit, ElicitOutcome, FromJsonError, ValidationError, ValidationErrors,
 };
 pub use params::FormParams;
+pub use validate::Validator;
 
 use std::fmt;
 

@@ -35,6 +35,64 @@ impl StringFormat {
     }
 }
 
+/// A [`RequestedSchema`] ready to validate many answers (its patterns compiled once), from
+/// [`RequestedSchema::validator`]; [`Validator::validate`] is [`RequestedSchema::validate`].
+#[derive(Debug)]
+pub struct Validator<'a> {
+    schema: &'a RequestedSchema,
+    /// Per property: its compiled `pattern`, or why it does not compile.
+    patterns: Vec<Option<Result<regress::Regex, String>>>,
+}
+
+impl Validator<'_> {
+    /// Validates `content`: see [`RequestedSchema::validate`].
+    pub fn validate(&self, content: &Map<String, Value>) -> Result<(), ValidationErrors> {
+        let schema = self.schema;
+        let mut errors = ValidationErrors::default();
+        for ((name, property), pattern) in schema.properties.iter().zip(&self.patterns) {
+            let at = At(name);
+            match content.get(name) {
+                Some(value) => {
+                    validate_property(property, pattern.as_ref(), value, at, &mut errors)
+                }
+                None if schema.is_required(name) => errors.push(
+                    at.pointer(),
+                    "required",
+                    format!("the required member `{name}` is missing"),
+                ),
+                None => {}
+            }
+        }
+        for name in &schema.required {
+            if schema.property(name).is_none() && !content.contains_key(name) {
+                errors.push(
+                    pointer("", name),
+                    "required",
+                    format!("the required member `{name}` is missing"),
+                );
+            }
+        }
+        if schema.additional_properties_forbidden {
+            for name in schema.unknown_members(content) {
+                let message = format!("the member `{name}` is not a property of the form");
+                errors.push(pointer("", &name), "additionalProperties", message);
+            }
+        }
+        errors.into_result()
+    }
+}
+
+/// Where a property's value is: its JSON pointer is built only when there is an error to
+/// report, so that valid answers allocate nothing for it.
+#[derive(Clone, Copy)]
+struct At<'a>(&'a str);
+
+impl At<'_> {
+    fn pointer(self) -> String {
+        pointer("", self.0)
+    }
+}
+
 impl RequestedSchema {
     /// Validates the `content` of an accepted form against this schema, with JSON Schema
     /// 2020-12 semantics, and reports every violation (not just the first), each with the JSON
@@ -59,36 +117,30 @@ impl RequestedSchema {
     ///
     /// Errors come in the order of the schema's properties, then missing required members the
     /// schema does not declare, then undeclared members.
+    ///
+    /// Each call compiles the schema's patterns; to check many answers against one schema, make
+    /// a [`Validator`] once with [`RequestedSchema::validator`].
     pub fn validate(&self, content: &Map<String, Value>) -> Result<(), ValidationErrors> {
-        let mut errors = ValidationErrors::default();
-        for (name, property) in &self.properties {
-            let at = pointer("", name);
-            match content.get(name) {
-                Some(value) => validate_property(property, value, &at, &mut errors),
-                None if self.is_required(name) => errors.push(
-                    at,
-                    "required",
-                    format!("the required member `{name}` is missing"),
-                ),
-                None => {}
-            }
+        self.validator().validate(content)
+    }
+
+    /// The schema prepared for validating many answers: its patterns compiled once.
+    pub fn validator(&self) -> Validator<'_> {
+        let patterns = self
+            .properties
+            .iter()
+            .map(|(_, property)| match property {
+                PropertySchema::String(StringSchema {
+                    pattern: Some(pattern),
+                    ..
+                }) => Some(regress::Regex::with_flags(pattern, "u").map_err(|e| e.to_string())),
+                _ => None,
+            })
+            .collect();
+        Validator {
+            schema: self,
+            patterns,
         }
-        for name in &self.required {
-            if self.property(name).is_none() && !content.contains_key(name) {
-                errors.push(
-                    pointer("", name),
-                    "required",
-                    format!("the required member `{name}` is missing"),
-                );
-            }
-        }
-        if self.additional_properties_forbidden {
-            for name in self.unknown_members(content) {
-                let message = format!("the member `{name}` is not a property of the form");
-                errors.push(pointer("", &name), "additionalProperties", message);
-            }
-        }
-        errors.into_result()
     }
 
     /// The names of the members of `content` that are not properties of the form, in the
@@ -138,13 +190,14 @@ fn kind(value: &Value) -> &'static str {
 
 fn validate_property(
     property: &PropertySchema,
+    pattern: Option<&Result<regress::Regex, String>>,
     value: &Value,
-    at: &str,
+    at: At<'_>,
     errors: &mut ValidationErrors,
 ) {
     match property {
         PropertySchema::String(schema) => match value {
-            Value::String(text) => validate_string(schema, text, at, errors),
+            Value::String(text) => validate_string(schema, pattern, text, at, errors),
             other => type_error(at, "a string", other, errors),
         },
         PropertySchema::Number(schema) => validate_number(schema, value, at, errors),
@@ -158,20 +211,26 @@ fn validate_property(
     }
 }
 
-fn type_error(at: &str, expected: &str, value: &Value, errors: &mut ValidationErrors) {
+fn type_error(at: At<'_>, expected: &str, value: &Value, errors: &mut ValidationErrors) {
     errors.push(
-        at,
+        at.pointer(),
         "type",
         format!("expected {expected}, found {}", kind(value)),
     );
 }
 
-fn validate_string(schema: &StringSchema, text: &str, at: &str, errors: &mut ValidationErrors) {
+fn validate_string(
+    schema: &StringSchema,
+    pattern: Option<&Result<regress::Regex, String>>,
+    text: &str,
+    at: At<'_>,
+    errors: &mut ValidationErrors,
+) {
     let length = text.chars().count() as u64;
     if let Some(min) = schema.min_length {
         if length < min {
             errors.push(
-                at,
+                at.pointer(),
                 "minLength",
                 format!("must be at least {min} characters long, is {length}"),
             );
@@ -180,25 +239,25 @@ fn validate_string(schema: &StringSchema, text: &str, at: &str, errors: &mut Val
     if let Some(max) = schema.max_length {
         if length > max {
             errors.push(
-                at,
+                at.pointer(),
                 "maxLength",
                 format!("must be at most {max} characters long, is {length}"),
             );
         }
     }
-    if let Some(pattern) = &schema.pattern {
-        match regress::Regex::with_flags(pattern, "u") {
+    if let (Some(pattern), Some(compiled)) = (&schema.pattern, pattern) {
+        match compiled {
             Ok(regex) => {
                 if regex.find(text).is_none() {
                     errors.push(
-                        at,
+                        at.pointer(),
                         "pattern",
                         format!("does not match the pattern `{pattern}`"),
                     );
                 }
             }
             Err(error) => errors.push(
-                at,
+                at.pointer(),
                 "pattern",
                 format!(
                     "the pattern `{pattern}` is not a valid ECMA-262 regular expression: {error}"
@@ -208,12 +267,17 @@ fn validate_string(schema: &StringSchema, text: &str, at: &str, errors: &mut Val
     }
     if let Some(format) = schema.format {
         if !format.is_valid(text) {
-            errors.push(at, "format", format!("is not a valid `{format}`"));
+            errors.push(at.pointer(), "format", format!("is not a valid `{format}`"));
         }
     }
 }
 
-fn validate_number(schema: &NumberSchema, value: &Value, at: &str, errors: &mut ValidationErrors) {
+fn validate_number(
+    schema: &NumberSchema,
+    value: &Value,
+    at: At<'_>,
+    errors: &mut ValidationErrors,
+) {
     let Value::Number(number) = value else {
         let expected = if schema.integer {
             "an integer"
@@ -224,13 +288,17 @@ fn validate_number(schema: &NumberSchema, value: &Value, at: &str, errors: &mut 
         return;
     };
     if schema.integer && !is_integer(number) {
-        errors.push(at, "type", format!("expected an integer, found {number}"));
+        errors.push(
+            at.pointer(),
+            "type",
+            format!("expected an integer, found {number}"),
+        );
         return;
     }
     if let Some(minimum) = &schema.minimum {
         if compare(number, minimum) == Ordering::Less {
             errors.push(
-                at,
+                at.pointer(),
                 "minimum",
                 format!("must be at least {minimum}, is {number}"),
             );
@@ -239,7 +307,7 @@ fn validate_number(schema: &NumberSchema, value: &Value, at: &str, errors: &mut 
     if let Some(maximum) = &schema.maximum {
         if compare(number, maximum) == Ordering::Greater {
             errors.push(
-                at,
+                at.pointer(),
                 "maximum",
                 format!("must be at most {maximum}, is {number}"),
             );
@@ -306,14 +374,14 @@ fn options_list(options: &EnumOptions) -> String {
 fn validate_single(
     schema: &SingleSelectSchema,
     value: &Value,
-    at: &str,
+    at: At<'_>,
     errors: &mut ValidationErrors,
 ) {
     match value {
         Value::String(text) => {
             if !schema.options.contains(text) {
                 errors.push(
-                    at,
+                    at.pointer(),
                     "enum",
                     format!(
                         "must be one of {}, is {text:?}",
@@ -329,7 +397,7 @@ fn validate_single(
 fn validate_multi(
     schema: &MultiSelectSchema,
     value: &Value,
-    at: &str,
+    at: At<'_>,
     errors: &mut ValidationErrors,
 ) {
     let Value::Array(items) = value else {
@@ -340,7 +408,7 @@ fn validate_multi(
     if let Some(min) = schema.min_items {
         if count < min {
             errors.push(
-                at,
+                at.pointer(),
                 "minItems",
                 format!("must select at least {min} options, has {count}"),
             );
@@ -349,7 +417,7 @@ fn validate_multi(
     if let Some(max) = schema.max_items {
         if count > max {
             errors.push(
-                at,
+                at.pointer(),
                 "maxItems",
                 format!("must select at most {max} options, has {count}"),
             );
@@ -362,7 +430,7 @@ fn validate_multi(
         };
         if !member {
             errors.push(
-                pointer(at, &index.to_string()),
+                pointer(&at.pointer(), &index.to_string()),
                 "enum",
                 format!(
                     "must be one of {}, is {}",

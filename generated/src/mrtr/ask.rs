@@ -1,0 +1,333 @@
+//! Asking: the builder of an `InputRequiredResult`.
+
+use std::fmt;
+
+use serde_json::Map;
+
+use super::{RetryParams, INPUT_REQUIRED};
+use crate::elicit::{Elicit, ToRevisionError};
+use crate::v2026_07_28::{
+    ClientCapabilities, CreateMessageRequest, CreateMessageRequestParams,
+    CreateMessageRequestParamsIncludeContext, ElicitRequest, ElicitRequestFormParams,
+    ElicitRequestParams, ElicitRequestUrlParams, InputRequest, InputRequests, InputRequiredResult,
+    ListRootsRequest, ResultMetaObject,
+};
+
+/// Builds the [`InputRequiredResult`] that asks the client for input, checking each request
+/// against the capabilities the client declared on the request being answered.
+///
+/// Each `elicit…`/`sample`/`list_roots` call adds one input request under a key the server
+/// chooses (the client answers under the same key) and returns an [`AskError`] instead when the
+/// client did not declare the capability the request needs: the spec forbids sending it.
+/// [`InputRequired::build`] refuses a result with neither input requests nor state.
+///
+/// ```
+/// # #[cfg(feature = "derive")] {
+/// use mcp_schema::mrtr::{AskError, InputRequired};
+/// use mcp_schema::v2026_07_28::ClientCapabilities;
+/// use mcp_schema::Elicit;
+///
+/// #[derive(Debug, Elicit)]
+/// struct Login {
+///     /// Your GitHub username
+///     name: String,
+/// }
+///
+/// // `elicitation: {}` declares form mode only.
+/// let capabilities: ClientCapabilities = serde_json::from_str(r#"{"elicitation":{}}"#)?;
+/// let result = InputRequired::new(&capabilities)
+///     .elicit::<Login>("github_login", "Please provide your GitHub username")?
+///     .build()?;
+/// assert_eq!(
+///     serde_json::to_string(&result)?,
+///     r#"{"inputRequests":{"github_login":{"method":"elicitation/create","params":{"message":"Please provide your GitHub username","mode":"form","requestedSchema":{"type":"object","properties":{"name":{"type":"string","description":"Your GitHub username"}},"required":["name"]}}}},"resultType":"input_required"}"#
+/// );
+///
+/// // URL mode was not declared: refused, not sent.
+/// let refused = InputRequired::new(&capabilities).elicit_url(
+///     "oauth",
+///     "Sign in to continue",
+///     "https://example.com/oauth/start",
+/// );
+/// assert!(matches!(refused, Err(AskError::MissingCapability { capability: "elicitation.url", .. })));
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct InputRequired<'a> {
+    capabilities: &'a ClientCapabilities,
+    requests: InputRequests,
+    state: Option<String>,
+    meta: Option<ResultMetaObject>,
+}
+
+impl<'a> InputRequired<'a> {
+    /// A result for a client that declared `capabilities` on the request being answered.
+    pub fn new(capabilities: &'a ClientCapabilities) -> Self {
+        Self {
+            capabilities,
+            requests: InputRequests::default(),
+            state: None,
+            meta: None,
+        }
+    }
+
+    /// A result answering `params`, checked against the capabilities `params` declares.
+    pub fn for_request<P: RetryParams>(params: &'a P) -> Self {
+        Self::new(params.client_capabilities())
+    }
+
+    /// Adds a form-mode `elicitation/create` request under `key`, showing `message` with the
+    /// form of `T` (its `requestedSchema`, from `#[derive(Elicit)]`). Read the answer with
+    /// [`Responses::elicited::<T>`](super::Responses::elicited).
+    ///
+    /// Needs form-mode elicitation (`elicitation: {}` or `elicitation: {"form": {}}`).
+    pub fn elicit<T: Elicit>(
+        self,
+        key: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Result<Self, AskError> {
+        let key = key.into();
+        let params: ElicitRequestFormParams = match T::form_params(message) {
+            Ok(params) => params,
+            Err(error) => return Err(AskError::Form { key, error }),
+        };
+        self.request(key, elicit(ElicitRequestParams::Form(Box::new(params))))
+    }
+
+    /// Adds a URL-mode `elicitation/create` request under `key`: the client shows `message` and
+    /// offers to open `url` (an absolute URI), where the interaction happens out of band.
+    /// Read the answer with [`Responses::url_elicited`](super::Responses::url_elicited).
+    ///
+    /// In 2026-07-28 URL-mode params have no `elicitationId`: the key identifies the request.
+    /// Needs URL-mode elicitation (`elicitation: {"url": {}}`).
+    pub fn elicit_url(
+        self,
+        key: impl Into<String>,
+        message: impl Into<String>,
+        url: impl Into<String>,
+    ) -> Result<Self, AskError> {
+        let key = key.into();
+        let url = url.into();
+        if !mcp_schema_formats::is_uri(&url) {
+            return Err(AskError::InvalidUrl { key, url });
+        }
+        let params = ElicitRequestUrlParams {
+            message: message.into(),
+            url,
+            extra: Map::new(),
+        };
+        self.request(key, elicit(ElicitRequestParams::Url(params)))
+    }
+
+    /// Adds a `sampling/createMessage` request under `key`. Read the answer with
+    /// [`Responses::sampled`](super::Responses::sampled).
+    ///
+    /// Needs `sampling`; `tools` or `toolChoice` also need `sampling.tools`, and the deprecated
+    /// `includeContext` values `thisServer`/`allServers` need `sampling.context`.
+    pub fn sample(
+        self,
+        key: impl Into<String>,
+        params: CreateMessageRequestParams,
+    ) -> Result<Self, AskError> {
+        let request = InputRequest::CreateMessage(Box::new(CreateMessageRequest {
+            params,
+            extra: Map::new(),
+        }));
+        self.request(key, request)
+    }
+
+    /// Adds a `roots/list` request under `key`. Read the answer with
+    /// [`Responses::roots`](super::Responses::roots).
+    ///
+    /// Needs `roots`.
+    pub fn list_roots(self, key: impl Into<String>) -> Result<Self, AskError> {
+        self.request(key, InputRequest::ListRoots(ListRootsRequest::default()))
+    }
+
+    /// Adds any input request under `key`, with the same checks as the typed methods: the
+    /// client must have declared what the request needs, and the key must be new.
+    pub fn request(
+        mut self,
+        key: impl Into<String>,
+        request: InputRequest,
+    ) -> Result<Self, AskError> {
+        let key = key.into();
+        if let Err((method, capability)) = check_capability(self.capabilities, &request) {
+            return Err(AskError::MissingCapability {
+                key,
+                method,
+                capability,
+            });
+        }
+        if self.requests.contains_key(&key) {
+            return Err(AskError::DuplicateKey { key });
+        }
+        self.requests.insert(key, request);
+        Ok(self)
+    }
+
+    /// Sets the `requestState` the client echoes on its retry. The client can read and change
+    /// anything it is given: state that is not sealed must be harmless to tamper with.
+    #[cfg_attr(
+        feature = "seal",
+        doc = "\nSeal it with [`StateSealer::seal`](super::seal::StateSealer::seal)."
+    )]
+    pub fn state(mut self, state: impl Into<String>) -> Self {
+        self.state = Some(state.into());
+        self
+    }
+
+    /// Sets the result's `_meta`.
+    pub fn meta(mut self, meta: ResultMetaObject) -> Self {
+        self.meta = Some(meta);
+        self
+    }
+
+    /// The input requests added so far, in order.
+    pub fn requests(&self) -> &InputRequests {
+        &self.requests
+    }
+
+    /// The result, with `resultType` `"input_required"`. Refused with [`AskError::Empty`] when
+    /// it has neither input requests nor state: the spec requires at least one.
+    pub fn build(self) -> Result<InputRequiredResult, AskError> {
+        if self.requests.is_empty() && self.state.is_none() {
+            return Err(AskError::Empty);
+        }
+        Ok(InputRequiredResult {
+            meta: self.meta,
+            input_requests: (!self.requests.is_empty()).then_some(self.requests),
+            request_state: self.state,
+            result_type: INPUT_REQUIRED.to_owned(),
+            extra: Map::new(),
+        })
+    }
+}
+
+fn elicit(params: ElicitRequestParams) -> InputRequest {
+    InputRequest::Elicit(Box::new(ElicitRequest {
+        params,
+        extra: Map::new(),
+    }))
+}
+
+/// `Err((method, capability))` when the client did not declare what `request` needs.
+fn check_capability(
+    capabilities: &ClientCapabilities,
+    request: &InputRequest,
+) -> Result<(), (&'static str, &'static str)> {
+    match request {
+        InputRequest::Elicit(request) => {
+            const METHOD: &str = ElicitRequest::METHOD;
+            let elicitation = capabilities.elicitation.as_ref();
+            match &request.params {
+                ElicitRequestParams::Form(_) => match elicitation {
+                    None => Err((METHOD, "elicitation")),
+                    Some(e) if !e.supports_form() => Err((METHOD, "elicitation.form")),
+                    Some(_) => Ok(()),
+                },
+                ElicitRequestParams::Url(_) => match elicitation {
+                    None => Err((METHOD, "elicitation")),
+                    Some(e) if !e.supports_url() => Err((METHOD, "elicitation.url")),
+                    Some(_) => Ok(()),
+                },
+            }
+        }
+        InputRequest::CreateMessage(request) => {
+            const METHOD: &str = CreateMessageRequest::METHOD;
+            let Some(sampling) = capabilities.sampling.as_ref() else {
+                return Err((METHOD, "sampling"));
+            };
+            let params = &request.params;
+            if (params.tools.is_some() || params.tool_choice.is_some()) && sampling.tools.is_none()
+            {
+                return Err((METHOD, "sampling.tools"));
+            }
+            let context = matches!(
+                params.include_context,
+                Some(
+                    CreateMessageRequestParamsIncludeContext::ThisServer
+                        | CreateMessageRequestParamsIncludeContext::AllServers
+                )
+            );
+            if context && sampling.context.is_none() {
+                return Err((METHOD, "sampling.context"));
+            }
+            Ok(())
+        }
+        InputRequest::ListRoots(_) => match capabilities.roots {
+            Some(_) => Ok(()),
+            None => Err((ListRootsRequest::METHOD, "roots")),
+        },
+    }
+}
+
+/// Why an input request, or the result, was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AskError {
+    /// The client did not declare a capability the request needs; the spec forbids sending it.
+    MissingCapability {
+        /// The key of the refused request.
+        key: String,
+        /// The request's method (`"elicitation/create"`).
+        method: &'static str,
+        /// The capability that is missing, as a path in `ClientCapabilities`
+        /// (`"elicitation"`, `"elicitation.url"`, `"sampling.tools"`, `"roots"`, …).
+        capability: &'static str,
+    },
+    /// A request was already added under this key.
+    DuplicateKey {
+        /// The key.
+        key: String,
+    },
+    /// The form's schema cannot be written as 2026-07-28 `elicitation/create` params.
+    Form {
+        /// The key of the refused request.
+        key: String,
+        /// Why.
+        error: ToRevisionError,
+    },
+    /// The URL of a URL-mode elicitation is not an absolute URI (RFC 3986).
+    InvalidUrl {
+        /// The key of the refused request.
+        key: String,
+        /// The URL.
+        url: String,
+    },
+    /// The result has neither input requests nor state.
+    Empty,
+}
+
+impl fmt::Display for AskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::MissingCapability {
+                key,
+                method,
+                capability,
+            } => write!(
+                f,
+                "input request `{key}`: the client did not declare `{capability}`, which \
+                 `{method}` needs"
+            ),
+            Self::DuplicateKey { key } => write!(f, "input request `{key}` is already present"),
+            Self::Form { key, error } => write!(f, "input request `{key}`: {error}"),
+            Self::InvalidUrl { key, url } => {
+                write!(f, "input request `{key}`: `{url}` is not an absolute URI")
+            }
+            Self::Empty => f.write_str(
+                "an InputRequiredResult needs at least one of inputRequests or requestState",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for AskError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Form { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Multi round-trip requests (revision 2026-07-28), for server authors: ask the client for
+//! input, read its answers on the retry, and carry state between the two without storing it.
+//!
+//! In 2026-07-28 servers no longer send requests. A `tools/call`, `prompts/get` or
+//! `resources/read` that needs more input is answered with an [`InputRequiredResult`]: a map of
+//! input requests (`elicitation/create`, `sampling/createMessage`, `roots/list`) under keys the
+//! server chooses, and an opaque `requestState`. The client answers each request and retries the
+//! original request, with a new JSON-RPC id, carrying `inputResponses` (the answers under the
+//! same keys) and the `requestState` echoed byte for byte. The retry may reach another server
+//! instance: everything the server needs is in the retry itself.
+//!
+//! - **Asking:** [`InputRequired`] builds the result. It takes the client capabilities the
+//!   request declared (per request in 2026-07-28) and refuses, with an [`AskError`], to add a
+//!   request the client cannot serve (the spec: servers MUST NOT send those), or to build a
+//!   result with neither input requests nor state.
+//! - **Reading the retry:** [`Responses`] reads `inputResponses`.
+//!   [`Responses::elicited`] gives `Ok(None)` when the client did not answer a key (the spec:
+//!   ask again rather than fail), the typed [`ElicitOutcome`](crate::elicit::ElicitOutcome)
+//!   otherwise, and a [`ResponseError`] naming the key and the JSON pointer when the answer is
+//!   of the wrong kind, malformed, or breaks the form's schema. Keys nobody asked for are ignored.
+//! - **State** (feature `seal`): `seal::StateSealer` turns the state into a token that is
+//!   encrypted and authenticated (XChaCha20-Poly1305), expires, and is bound to the principal,
+//!   the method and a digest of the request's parameters (`seal::ParamsDigest`), as the
+//!   spec's security rules for `requestState` ask. Keys rotate; one-time use is available
+//!   through a `seal::ReplayStore`.
+#![cfg_attr(
+    feature = "seal",
+    doc = "  The [`seal`] module explains the token format and the checks."
+)]
+//!
+//! [`RetryParams`] is what the three retryable params types have in common: the declared
+//! capabilities, `inputResponses` and `requestState`.
+//!
+//! [`InputRequiredResult`]: crate::v2026_07_28::InputRequiredResult
+//!
+//! # The flow
+//!
+//! ```
+//! # #[cfg(all(feature = "derive", feature = "seal"))] {
+//! use std::time::{Duration, SystemTime};
+//!
+//! use mcp_schema::elicit::ElicitOutcome;
+//! use mcp_schema::mrtr::seal::{SealContext, SealingKey, StateSealer};
+//! use mcp_schema::mrtr::{InputRequired, Responses};
+//! use mcp_schema::v2026_07_28::CallToolRequestParams;
+//! use mcp_schema::Elicit;
+//!
+//! #[derive(Debug, Elicit)]
+//! struct Confirm {
+//!     /// Type the name of the repository to confirm
+//!     repository: String,
+//! }
+//!
+//! // Every server instance holds the same key; nothing else is shared.
+//! let sealer = StateSealer::new(SealingKey::new(1, [7; 32]));
+//! let ttl = Duration::from_secs(600);
+//! let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+//!
+//! // 1. The first `tools/call`: the server needs a confirmation.
+//! let first: CallToolRequestParams = serde_json::from_str(
+//!     r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},
+//!         "io.modelcontextprotocol/protocolVersion":"2026-07-28"},
+//!         "name":"delete_repo","arguments":{"repo":"demo"}}"#,
+//! )?;
+//! let context = SealContext::for_request("user-42", &first, ttl)?;
+//! let asked = InputRequired::for_request(&first)
+//!     .elicit::<Confirm>("confirm", "Deleting a repository cannot be undone")?
+//!     .state(sealer.seal(b"delete demo", &context, now)?)
+//!     .build()?;
+//! assert_eq!(asked.result_type, "input_required");
+//!
+//! // 2. The client asks the user and retries the same request with the answers.
+//! let mut retry = first.clone();
+//! retry.input_responses = Some(serde_json::from_str(
+//!     r#"{"confirm":{"action":"accept","content":{"repository":"demo"}}}"#,
+//! )?);
+//! retry.request_state = asked.request_state.clone();
+//!
+//! // 3. Any instance: the state must open for this principal, method and parameters.
+//! let context = SealContext::for_request("user-42", &retry, ttl)?;
+//! let token = retry.request_state.as_deref().unwrap_or_default();
+//! let state = sealer.open(token, &context, now + Duration::from_secs(20))?;
+//! assert_eq!(state, b"delete demo");
+//! match Responses::of(&retry).elicited::<Confirm>("confirm")? {
+//!     Some(ElicitOutcome::Accepted(confirm)) => assert_eq!(confirm.repository, "demo"),
+//!     Some(ElicitOutcome::Declined | ElicitOutcome::Cancelled) => unreachable!(),
+//!     None => unreachable!("not answered: the server would ask again"),
+//! }
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod ask;
+mod responses;
+#[cfg(feature = "seal")]
+pub mod seal;
+
+pub use ask::{AskError, InputRequired};
+pub use responses::{ResponseError, Responses};
+
+use crate::v2026_07_28::{
+    CallToolRequestParams, ClientCapabilities, GetPromptRequestParams, InputResponses,
+    ReadResourceRequestParams, RequestMetaObject,
+};
+
+/// The `resultType` of an [`InputRequiredResult`](crate::v2026_07_28::InputRequiredResult).
+pub const INPUT_REQUIRED: &str = "input_required";
+
+/// The params of a request a server may answer with an
+/// [`InputRequiredResult`](crate::v2026_07_28::InputRequiredResult) and the client
+/// retries: `tools/call`, `prompts/get` and `resources/read` in 2026-07-28.
+pub trait RetryParams {
+    /// The method of the request (`"tools/call"`).
+    const METHOD: &'static str;
+
+    /// The request's `_meta`.
+    fn request_meta(&self) -> &RequestMetaObject;
+
+    /// The `inputResponses` of a retry (`None` on a first attempt).
+    fn input_responses(&self) -> Option<&InputResponses>;
+
+    /// The `requestState` echoed by a retry (`None` on a first attempt, or when the server sent
+    /// none).
+    fn request_state(&self) -> Option<&str>;
+
+    /// The capabilities the client declared on this request. In 2026-07-28 they are declared
+    /// per request, and a server MUST NOT infer them from earlier requests.
+    fn client_capabilities(&self) -> &ClientCapabilities {
+        &self
+            .request_meta()
+            .io_modelcontextprotocol_client_capabilities
+    }
+}
+
+macro_rules! retry_params {
+    ($($ty:ident: $method:literal),*) => {$(
+        impl RetryParams for $ty {
+            const METHOD: &'static str = $method;
+
+            fn request_meta(&self) -> &RequestMetaObject {
+                &self.meta
+            }
+
+            fn input_responses(&self) -> Option<&InputResponses> {
+                self.input_responses.as_ref()
+            }
+
+            fn request_state(&self) -> Option<&str> {
+                self.request_state.as_deref()
+            }
+        }
+    )*};
+}
+
+retry_params!(
+    CallToolRequestParams: "tools/call",
+    GetPromptRequestParams: "prompts/get",
+    ReadResourceRequestParams: "resources/read"
+);
+
+/// Appends `segment` to the JSON pointer `base` (RFC 6901 escaping).
+fn pointer(base: &str, segment: &str) -> String {
+    crate::elicit::pointer(base, segment)
+}

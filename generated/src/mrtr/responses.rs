@@ -1,0 +1,502 @@
+//! Reading the retry: the client's `inputResponses`.
+
+use std::fmt;
+
+use serde_json::{Map, Value};
+
+use super::{pointer, RetryParams};
+use crate::elicit::{Action, Elicit, ElicitOutcome, ValidationErrors};
+use crate::jsonrpc::INVALID_PARAMS;
+use crate::v2026_07_28::{
+    CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ElicitResultAction,
+    Error, InputResponse, InputResponses, ListRootsRequest, ListRootsResult, Root,
+};
+
+/// The client's answers on a retry (`inputResponses`), read by key.
+///
+/// Each reader returns `Ok(None)` when the client did not answer the key: the spec says the
+/// server should then ask again (answer with a new `InputRequiredResult`), not fail. An answer
+/// of the wrong kind, malformed, or (for a form) breaking the schema is a [`ResponseError`]
+/// with the key and the JSON pointer of the problem, relative to the request's `params`
+/// (`/inputResponses/github_login/content/name`). Keys that were not asked for are ignored.
+///
+/// Read typed params with [`Responses::of`] (or [`Responses::new`]). The generated
+/// `InputResponse` type decodes the whole request or nothing: a client whose answer does not
+/// fit it makes the request fail with -32602 before any key is read. That includes an answer
+/// of `4.5` to a `number` field, since the 2026-07-28 schema's `ElicitResult.content` allows
+/// only integers. [`Responses::from_json`] reads the raw JSON instead (from
+/// [`RawMessage`](crate::jsonrpc::RawMessage) params, say), so that such an answer is read and
+/// one bad answer is reported on its own, with its path.
+///
+/// ```
+/// # #[cfg(feature = "derive")] {
+/// use mcp_schema::elicit::ElicitOutcome;
+/// use mcp_schema::mrtr::{ResponseError, Responses};
+/// use mcp_schema::v2026_07_28::InputResponses;
+/// use mcp_schema::Elicit;
+///
+/// #[derive(Debug, Elicit)]
+/// struct Login {
+///     #[elicit(min_length = 1)]
+///     name: String,
+/// }
+///
+/// let answers: InputResponses = serde_json::from_str(
+///     r#"{"github_login":{"action":"accept","content":{"name":"octocat"}},
+///         "other":{"action":"accept","content":{"name":""}},
+///         "unasked":{"roots":[]}}"#,
+/// )?;
+/// let responses = Responses::new(Some(&answers));
+/// match responses.elicited::<Login>("github_login")? {
+///     Some(ElicitOutcome::Accepted(login)) => assert_eq!(login.name, "octocat"),
+///     other => panic!("{other:?}"),
+/// }
+/// // Not answered: ask again.
+/// assert!(responses.elicited::<Login>("missing")?.is_none());
+/// // Answered, but not a valid answer to the form.
+/// let error = responses.elicited::<Login>("other").unwrap_err();
+/// assert!(matches!(&error, ResponseError::Invalid { key, .. } if key == "other"));
+/// assert_eq!(error.path(), "/inputResponses/other/content/name");
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Responses<'a> {
+    source: Source<'a>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Source<'a> {
+    Typed(Option<&'a InputResponses>),
+    Json(Option<&'a Map<String, Value>>),
+}
+
+/// One answer, whichever way the responses were read.
+enum Answer<'a> {
+    Typed(&'a InputResponse),
+    Json(&'a Value),
+}
+
+impl<'a> Responses<'a> {
+    /// The answers of a decoded `inputResponses` (`None`: the request had none).
+    pub fn new(responses: Option<&'a InputResponses>) -> Self {
+        Self {
+            source: Source::Typed(responses),
+        }
+    }
+
+    /// The answers carried by a retried request.
+    pub fn of<P: RetryParams>(params: &'a P) -> Self {
+        Self::new(params.input_responses())
+    }
+
+    /// The answers of a raw `inputResponses` member (`None`: the request had none), each read
+    /// only when asked for. Anything but an object (`null` included) is a
+    /// [`ResponseError::Malformed`] with an empty key and the path `/inputResponses`.
+    pub fn from_json(responses: Option<&'a Value>) -> Result<Self, ResponseError> {
+        match responses {
+            None => Ok(Self {
+                source: Source::Json(None),
+            }),
+            Some(Value::Object(map)) => Ok(Self {
+                source: Source::Json(Some(map)),
+            }),
+            Some(other) => Err(ResponseError::Malformed {
+                key: String::new(),
+                path: "/inputResponses".to_owned(),
+                message: format!("inputResponses must be an object, not {}", kind(other)),
+            }),
+        }
+    }
+
+    /// Whether the client sent no answer at all.
+    pub fn is_empty(&self) -> bool {
+        match self.source {
+            Source::Typed(map) => map.is_none_or(|map| map.is_empty()),
+            Source::Json(map) => map.is_none_or(|map| map.is_empty()),
+        }
+    }
+
+    /// Whether the client answered `key`.
+    pub fn contains(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// The keys the client answered, in the order it sent them.
+    pub fn keys(&self) -> impl Iterator<Item = &'a str> + 'a {
+        let (typed, json) = match self.source {
+            Source::Typed(map) => (map, None),
+            Source::Json(map) => (None, map),
+        };
+        typed
+            .into_iter()
+            .flat_map(|map| map.keys())
+            .chain(json.into_iter().flat_map(|map| map.keys()))
+            .map(String::as_str)
+    }
+
+    fn get(&self, key: &str) -> Option<Answer<'a>> {
+        match self.source {
+            Source::Typed(map) => map.and_then(|map| map.get(key)).map(Answer::Typed),
+            Source::Json(map) => map.and_then(|map| map.get(key)).map(Answer::Json),
+        }
+    }
+
+    /// The answer to the form-mode elicitation asked under `key` with the form `T`:
+    /// `Ok(None)` when the client did not answer it, else the user's decision, an accepted
+    /// form validated and built with [`Elicit::from_content`] (an accept without `content` is
+    /// checked as an empty form). A decline or cancel is never validated.
+    ///
+    /// Errors: [`ResponseError::WrongKind`] for a sampling or roots result,
+    /// [`ResponseError::Malformed`] for a raw answer that is not an elicitation result, and
+    /// [`ResponseError::Invalid`] with every violated constraint for accepted content that
+    /// breaks the form's schema.
+    pub fn elicited<T: Elicit>(
+        &self,
+        key: &str,
+    ) -> Result<Option<ElicitOutcome<T>>, ResponseError> {
+        let Some((action, content)) = self.elicit_answer(key)? else {
+            return Ok(None);
+        };
+        let empty = Map::new();
+        match ElicitOutcome::<T>::from_parts(action, Some(content.as_ref().unwrap_or(&empty))) {
+            Ok(outcome) => Ok(Some(outcome)),
+            Err(errors) => {
+                let base = pointer(&answer_path(key), "content");
+                let errors = ValidationErrors(
+                    errors
+                        .0
+                        .into_iter()
+                        .map(|mut error| {
+                            error.pointer = format!("{base}{}", error.pointer);
+                            error
+                        })
+                        .collect(),
+                );
+                Err(ResponseError::Invalid {
+                    key: key.to_owned(),
+                    errors,
+                })
+            }
+        }
+    }
+
+    /// The answer to the URL-mode elicitation asked under `key`: `Ok(None)` when the client did
+    /// not answer it, else whether the user accepted (opened the URL), declined or cancelled.
+    /// A URL-mode answer has no content; content sent anyway is ignored.
+    pub fn url_elicited(&self, key: &str) -> Result<Option<ElicitOutcome<()>>, ResponseError> {
+        Ok(self
+            .elicit_answer(key)?
+            .map(|(action, _content)| match action {
+                Action::Accept => ElicitOutcome::Accepted(()),
+                Action::Decline => ElicitOutcome::Declined,
+                Action::Cancel => ElicitOutcome::Cancelled,
+            }))
+    }
+
+    /// The answer to the `sampling/createMessage` request asked under `key` (`Ok(None)` when
+    /// the client did not answer it).
+    pub fn sampled(&self, key: &str) -> Result<Option<CreateMessageResult>, ResponseError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Answer::Typed(InputResponse::CreateMessage(result))) => {
+                Ok(Some((**result).clone()))
+            }
+            Some(Answer::Typed(other)) => Err(wrong_kind(key, CreateMessageRequest::METHOD, other)),
+            Some(Answer::Json(value)) => decode(key, value).map(Some),
+        }
+    }
+
+    /// The roots the client listed for the `roots/list` request asked under `key` (`Ok(None)`
+    /// when the client did not answer it).
+    pub fn roots(&self, key: &str) -> Result<Option<Vec<Root>>, ResponseError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Answer::Typed(InputResponse::ListRoots(result))) => Ok(Some(result.roots.clone())),
+            Some(Answer::Typed(other)) => Err(wrong_kind(key, ListRootsRequest::METHOD, other)),
+            Some(Answer::Json(value)) => {
+                decode::<ListRootsResult>(key, value).map(|result| Some(result.roots))
+            }
+        }
+    }
+
+    /// The action and content of the elicitation answer under `key`.
+    #[allow(clippy::type_complexity)]
+    fn elicit_answer(
+        &self,
+        key: &str,
+    ) -> Result<Option<(Action, Option<Map<String, Value>>)>, ResponseError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Answer::Typed(InputResponse::Elicit(result))) => Ok(Some(typed_elicit(result))),
+            Some(Answer::Typed(other)) => Err(wrong_kind(key, ElicitRequest::METHOD, other)),
+            Some(Answer::Json(value)) => json_elicit(key, value).map(Some),
+        }
+    }
+}
+
+fn typed_elicit(result: &ElicitResult) -> (Action, Option<Map<String, Value>>) {
+    let action = match result.action {
+        ElicitResultAction::Accept => Action::Accept,
+        ElicitResultAction::Decline => Action::Decline,
+        ElicitResultAction::Cancel => Action::Cancel,
+    };
+    let content = result.content.as_ref().map(|content| {
+        content
+            .iter()
+            .map(|(name, value)| {
+                let value = serde_json::to_value(value).unwrap_or(Value::Null);
+                (name.clone(), value)
+            })
+            .collect()
+    });
+    (action, content)
+}
+
+fn json_elicit(
+    key: &str,
+    value: &Value,
+) -> Result<(Action, Option<Map<String, Value>>), ResponseError> {
+    let path = answer_path(key);
+    let malformed = |path: String, message: String| ResponseError::Malformed {
+        key: key.to_owned(),
+        path,
+        message,
+    };
+    let Value::Object(answer) = value else {
+        return Err(malformed(
+            path,
+            format!(
+                "an elicitation result must be an object, not {}",
+                kind(value)
+            ),
+        ));
+    };
+    let action = match answer.get("action") {
+        Some(Value::String(action)) => match action.as_str() {
+            "accept" => Action::Accept,
+            "decline" => Action::Decline,
+            "cancel" => Action::Cancel,
+            other => {
+                return Err(malformed(
+                    pointer(&path, "action"),
+                    format!("unknown action `{other}`, expected accept, decline or cancel"),
+                ))
+            }
+        },
+        Some(other) => {
+            return Err(malformed(
+                pointer(&path, "action"),
+                format!("action must be a string, not {}", kind(other)),
+            ))
+        }
+        None => {
+            if let Some(found) = json_kind(answer) {
+                return Err(ResponseError::WrongKind {
+                    key: key.to_owned(),
+                    path,
+                    expected: ElicitRequest::METHOD,
+                    found,
+                });
+            }
+            return Err(malformed(path, "missing member `action`".to_owned()));
+        }
+    };
+    let content = match answer.get("content") {
+        None => None,
+        Some(Value::Object(content)) => Some(content.clone()),
+        // Only an accepted form is read; the content of a decline or cancel is ignored.
+        Some(_) if action != Action::Accept => None,
+        Some(other) => {
+            return Err(malformed(
+                pointer(&path, "content"),
+                format!("content must be an object, not {}", kind(other)),
+            ))
+        }
+    };
+    Ok((action, content))
+}
+
+/// The method whose result a raw answer without `action` looks like.
+fn json_kind(answer: &Map<String, Value>) -> Option<&'static str> {
+    if answer.contains_key("roots") {
+        Some(ListRootsRequest::METHOD)
+    } else if answer.contains_key("model") || answer.contains_key("role") {
+        Some(CreateMessageRequest::METHOD)
+    } else {
+        None
+    }
+}
+
+fn decode<T: serde::de::DeserializeOwned>(key: &str, value: &Value) -> Result<T, ResponseError> {
+    serde_path_to_error::deserialize(value).map_err(|error| {
+        let mut path = answer_path(key);
+        for segment in error.path().iter() {
+            let segment = match segment {
+                serde_path_to_error::Segment::Seq { index } => index.to_string(),
+                serde_path_to_error::Segment::Map { key } => key.clone(),
+                serde_path_to_error::Segment::Enum { variant } => variant.clone(),
+                serde_path_to_error::Segment::Unknown => continue,
+            };
+            path = pointer(&path, &segment);
+        }
+        ResponseError::Malformed {
+            key: key.to_owned(),
+            path,
+            message: error.into_inner().to_string(),
+        }
+    })
+}
+
+fn wrong_kind(key: &str, expected: &'static str, found: &InputResponse) -> ResponseError {
+    let found = match found {
+        InputResponse::CreateMessage(_) => CreateMessageRequest::METHOD,
+        InputResponse::ListRoots(_) => ListRootsRequest::METHOD,
+        InputResponse::Elicit(_) => ElicitRequest::METHOD,
+    };
+    ResponseError::WrongKind {
+        key: key.to_owned(),
+        path: answer_path(key),
+        expected,
+        found,
+    }
+}
+
+fn answer_path(key: &str) -> String {
+    pointer("/inputResponses", key)
+}
+
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Why an answer in `inputResponses` could not be read. Every variant names the key, and
+/// [`ResponseError::path`] gives the JSON pointer of the problem relative to the request's
+/// `params`. Answer it with [`ResponseError::to_jsonrpc_error`] (-32602), or ask again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResponseError {
+    /// The answer is the result of another kind of request (a sampling result under the key
+    /// of an elicitation).
+    WrongKind {
+        /// The key.
+        key: String,
+        /// `/inputResponses/<key>`.
+        path: String,
+        /// The method whose result was expected (`"elicitation/create"`).
+        expected: &'static str,
+        /// The method whose result was found.
+        found: &'static str,
+    },
+    /// The answer is not a well-formed result (only from [`Responses::from_json`]: typed
+    /// responses were checked when the request was decoded).
+    Malformed {
+        /// The key (empty when `inputResponses` itself is not an object).
+        key: String,
+        /// The JSON pointer of the offending member (`/inputResponses/<key>/action`).
+        path: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The user accepted a form whose content breaks the form's schema: every violated
+    /// constraint, each with the full pointer (`/inputResponses/<key>/content/email`) and the
+    /// keyword.
+    Invalid {
+        /// The key.
+        key: String,
+        /// The violations (never empty).
+        errors: ValidationErrors,
+    },
+}
+
+impl ResponseError {
+    /// The key of the answer at fault.
+    pub fn key(&self) -> &str {
+        match self {
+            Self::WrongKind { key, .. }
+            | Self::Malformed { key, .. }
+            | Self::Invalid { key, .. } => key,
+        }
+    }
+
+    /// The JSON pointer of the (first) problem, relative to the request's `params`.
+    pub fn path(&self) -> &str {
+        match self {
+            Self::WrongKind { path, .. } | Self::Malformed { path, .. } => path,
+            Self::Invalid { errors, .. } => errors
+                .errors()
+                .first()
+                .map_or("/inputResponses", |error| error.pointer.as_str()),
+        }
+    }
+
+    /// The JSON-RPC error to answer the retry with: -32602 (invalid params), with `data`
+    /// holding the key, the path relative to the message (`/params/inputResponses/…`) and, for
+    /// an invalid form, every violation.
+    pub fn to_jsonrpc_error(&self) -> Error {
+        let mut data = Map::new();
+        data.insert("key".into(), self.key().into());
+        data.insert("path".into(), format!("/params{}", self.path()).into());
+        if let Self::Invalid { errors, .. } = self {
+            let errors = errors
+                .errors()
+                .iter()
+                .map(|error| {
+                    serde_json::json!({
+                        "path": format!("/params{}", error.pointer),
+                        "keyword": error.keyword,
+                        "message": error.message,
+                    })
+                })
+                .collect();
+            data.insert("errors".into(), Value::Array(errors));
+        }
+        Error {
+            code: INVALID_PARAMS,
+            data: Some(Value::Object(data)),
+            message: self.to_string(),
+            extra: Map::new(),
+        }
+    }
+}
+
+impl fmt::Display for ResponseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::WrongKind {
+                key,
+                expected,
+                found,
+                ..
+            } => write!(
+                f,
+                "input response `{key}`: expected the result of `{expected}`, found the result \
+                 of `{found}`"
+            ),
+            Self::Malformed { key, path, message } if key.is_empty() => {
+                write!(f, "{path}: {message}")
+            }
+            Self::Malformed { key, path, message } => {
+                write!(f, "input response `{key}` at {path}: {message}")
+            }
+            Self::Invalid { key, errors } => {
+                write!(f, "input response `{key}` breaks the form: {errors}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ResponseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Invalid { errors, .. } => Some(errors),
+            _ => None,
+        }
+    }
+}
