@@ -292,15 +292,22 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
     out
 }
 
-pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
-    let mut out = VariantAttrs::default();
+/// `#[serde(rename = "...")]` of a field or variant.
+fn serde_rename(cx: &Ctxt, attrs: &[Attribute]) -> Option<String> {
     let mut rename = None;
     serde_attrs(cx, attrs, |key, value| {
         if key == "rename" {
             set(cx, &mut rename, value, "rename");
         }
     });
-    out.rename = rename.map(|r| r.value);
+    rename.map(|r| r.value)
+}
+
+pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
+    let mut out = VariantAttrs {
+        rename: serde_rename(cx, attrs),
+        ..VariantAttrs::default()
+    };
     for attr in attrs {
         if !attr.path().is_ident("elicit") {
             continue;
@@ -341,15 +348,9 @@ pub fn variant(cx: &Ctxt, attrs: &[Attribute]) -> VariantAttrs {
 pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
     let mut out = FieldAttrs {
         doc: doc(attrs),
+        rename: serde_rename(cx, attrs),
         ..FieldAttrs::default()
     };
-    let mut rename = None;
-    serde_attrs(cx, attrs, |key, value| {
-        if key == "rename" {
-            set(cx, &mut rename, value, "rename");
-        }
-    });
-    out.rename = rename.map(|r| r.value);
     for attr in attrs {
         if !attr.path().is_ident("elicit") {
             continue;

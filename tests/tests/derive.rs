@@ -474,6 +474,72 @@ fn derived_schemas_round_trip() {
     round_trip::<StrictKebab>();
 }
 
+/// The answers the comparison tests run through `$check::<Form>(&[…])`: valid and invalid
+/// ones for every test form, the union of what each comparison needs.
+macro_rules! every_answer {
+    ($check:ident) => {
+        $check::<Contact>(&[
+            json!({}),
+            json!({"name": "A", "email": "a@example.com"}),
+            json!({"name": 1, "email": "nope", "nickname": "ééééé"}),
+            json!({"name": null, "email": "a@example.com", "nickname": "a"}),
+        ]);
+        $check::<Numbers>(&[
+            json!({"small": 3.0, "delta": -5, "ratio": 1, "big": 1}),
+            json!({"small": 300, "delta": 1.5, "ratio": "1", "scale": 0.25, "big": 1e300}),
+            json!({"small": -1, "delta": 6, "ratio": 0, "scale": 2.5, "big": true}),
+            json!({"small": 1e2, "delta": -6, "ratio": 0, "big": -9223372036854775808i64}),
+            json!({"small": 18446744073709551615u64, "delta": -6, "ratio": 0, "big": 1}),
+        ]);
+        $check::<Flags>(&[
+            json!({"subscribe": "yes", "agree": 1}),
+            json!({"subscribe": true}),
+        ]);
+        $check::<Choice>(&[
+            json!({"color": "green", "plan": 1}),
+            json!({"color": "Red", "plan": "pro_tier"}),
+        ]);
+        $check::<Multi>(&[
+            json!({"colors": [], "plans": ["free", "gold", 3], "extra": "Red"}),
+            json!({"colors": ["Red", "Red", "Red"], "plans": {}}),
+            json!({"colors": ["Blue"], "plans": []}),
+            json!({"colors": ["Blue", 1], "plans": [null]}),
+        ]);
+        $check::<Renamed>(&[
+            json!({"first_name": "A", "years": 70000}),
+            json!({"firstName": "A", "years": 3, "type": true}),
+        ]);
+        $check::<Kebab>(&[json!({"a/b~c": 1}), json!({"a/b~c": "x", "zip-code": "y"})]);
+        $check::<AllInts>(&[
+            json!({"a": 128, "b": -32769, "c": -1, "d": -1, "e": 0.5, "f": 1, "g": 65536}),
+            json!({"a": -128, "b": 0, "c": 4294967295u32, "d": 18446744073709551615u64, "e": 0, "f": -1, "g": 1}),
+        ]);
+        $check::<Patterned>(&[
+            json!({"code": "AB1"}),
+            json!({"code": "ab1"}),
+            json!({"code": "XAB12"}),
+            json!({"code": "ABCDEFGHIJ", "birthday": "2023-02-29", "homepage": "/relative"}),
+            json!({"code": "AB1", "birthday": "2000-02-29", "at": "2024-01-01T12:00:00Z", "homepage": "https://example.com/a"}),
+            json!({"code": 12}),
+        ]);
+        $check::<Titles>(&[
+            json!({"token_count": 1, "rating": 0}),
+            json!({"token_count": 1, "rating": 5}),
+        ]);
+        $check::<Everything>(&[
+            json!({"name": "", "age": 17, "color": "Pink", "colors": ["Red", "Pink"], "subscribe": "no"}),
+        ]);
+        $check::<Strict>(&[
+            json!({"firstName": "A", "zeta": 1, "a/b": 2, "m~n": 3}),
+            json!({"firstName": "A", "zeta": 1, "a/b": 2, "m~n": 3, "é": null}),
+            json!({"count": 11, "first_name": "x"}),
+            json!({"count": "3", "other": {"nested": true}}),
+            json!({"firstName": "A", "count": 10}),
+        ]);
+        $check::<StrictKebab>(&[json!({"a/b": 1, "zip_code": "1", "a~1b": false})]);
+    };
+}
+
 /// The derived check and `RequestedSchema::validate` agree (same pointers and keywords).
 #[test]
 fn agrees_with_dynamic_validation() {
@@ -504,54 +570,7 @@ fn agrees_with_dynamic_validation() {
             assert_eq!(sorted(derived), sorted(dynamic), "answer {answer}");
         }
     }
-    compare::<Contact>(&[
-        json!({}),
-        json!({"name": "A", "email": "a@example.com"}),
-        json!({"name": 1, "email": "nope", "nickname": "ééééé"}),
-        json!({"name": null, "email": "a@example.com", "nickname": "a"}),
-    ]);
-    compare::<Numbers>(&[
-        json!({"small": 3.0, "delta": -5, "ratio": 1, "big": 1}),
-        json!({"small": 300, "delta": 1.5, "ratio": "1", "scale": 0.25, "big": 1e300}),
-        json!({"small": -1, "delta": 6, "ratio": 0, "scale": 2.5, "big": true}),
-        json!({"small": 1e2, "delta": -6, "ratio": 0, "big": -9223372036854775808i64}),
-    ]);
-    compare::<Flags>(&[
-        json!({"subscribe": "yes", "agree": 1}),
-        json!({"subscribe": true}),
-    ]);
-    compare::<Choice>(&[
-        json!({"color": "green", "plan": 1}),
-        json!({"color": "Red", "plan": "pro_tier"}),
-    ]);
-    compare::<Multi>(&[
-        json!({"colors": [], "plans": ["free", "gold", 3], "extra": "Red"}),
-        json!({"colors": ["Red", "Red", "Red"], "plans": {}}),
-        json!({"colors": ["Blue"], "plans": []}),
-        json!({"colors": ["Blue", 1], "plans": [null]}),
-    ]);
-    compare::<Renamed>(&[json!({"first_name": "A", "years": 70000})]);
-    compare::<Kebab>(&[json!({"a/b~c": 1})]);
-    compare::<AllInts>(&[
-        json!({"a": 128, "b": -32769, "c": -1, "d": -1, "e": 0.5, "f": 1, "g": 65536}),
-        json!({"a": -128, "b": 0, "c": 4294967295u32, "d": 18446744073709551615u64, "e": 0, "f": -1, "g": 1}),
-    ]);
-    compare::<Patterned>(&[
-        json!({"code": "AB1"}),
-        json!({"code": "ab1"}),
-        json!({"code": "XAB12"}),
-        json!({"code": "ABCDEFGHIJ", "birthday": "2023-02-29", "homepage": "/relative"}),
-        json!({"code": 12}),
-    ]);
-    compare::<Everything>(&[
-        json!({"name": "", "age": 17, "color": "Pink", "colors": ["Red", "Pink"], "subscribe": "no"}),
-    ]);
-    compare::<Strict>(&[
-        json!({"firstName": "A", "zeta": 1, "a/b": 2, "m~n": 3}),
-        json!({"count": 11, "first_name": "x"}),
-        json!({"firstName": "A", "count": 10}),
-    ]);
-    compare::<StrictKebab>(&[json!({"a/b": 1, "zip_code": "1", "a~1b": false})]);
+    every_answer!(compare);
 }
 
 /// Every derived schema is an instance of the official `requestedSchema` definition of
@@ -1179,56 +1198,5 @@ fn from_json_str_agrees_on_every_answer() {
             one_pass::<T>(&pretty);
         }
     }
-    all::<Contact>(&[
-        json!({}),
-        json!({"name": "A", "email": "a@example.com"}),
-        json!({"name": 1, "email": "nope", "nickname": "ééééé"}),
-        json!({"name": null, "email": "a@example.com", "nickname": "a"}),
-    ]);
-    all::<Numbers>(&[
-        json!({"small": 3.0, "delta": -5, "ratio": 1, "big": 1}),
-        json!({"small": 300, "delta": 1.5, "ratio": "1", "scale": 0.25, "big": 1e300}),
-        json!({"small": -1, "delta": 6, "ratio": 0, "scale": 2.5, "big": true}),
-        json!({"small": 1e2, "delta": -6, "ratio": 0, "big": -9223372036854775808i64}),
-        json!({"small": 18446744073709551615u64, "delta": -6, "ratio": 0, "big": 1}),
-    ]);
-    all::<Flags>(&[
-        json!({"subscribe": "yes", "agree": 1}),
-        json!({"subscribe": true}),
-    ]);
-    all::<Choice>(&[
-        json!({"color": "green", "plan": 1}),
-        json!({"color": "Red", "plan": "pro_tier"}),
-    ]);
-    all::<Multi>(&[
-        json!({"colors": [], "plans": ["free", "gold", 3], "extra": "Red"}),
-        json!({"colors": ["Red", "Red", "Red"], "plans": {}}),
-        json!({"colors": ["Blue"], "plans": []}),
-        json!({"colors": ["Blue", 1], "plans": [null]}),
-    ]);
-    all::<Renamed>(&[
-        json!({"first_name": "A", "years": 70000}),
-        json!({"firstName": "A", "years": 3, "type": true}),
-    ]);
-    all::<Kebab>(&[json!({"a/b~c": 1}), json!({"a/b~c": "x", "zip-code": "y"})]);
-    all::<AllInts>(&[
-        json!({"a": 128, "b": -32769, "c": -1, "d": -1, "e": 0.5, "f": 1, "g": 65536}),
-        json!({"a": -128, "b": 0, "c": 4294967295u32, "d": 18446744073709551615u64, "e": 0, "f": -1, "g": 1}),
-    ]);
-    all::<Patterned>(&[
-        json!({"code": "AB1"}),
-        json!({"code": "ab1"}),
-        json!({"code": "ABCDEFGHIJ", "birthday": "2023-02-29", "homepage": "/relative"}),
-        json!({"code": "AB1", "birthday": "2000-02-29", "at": "2024-01-01T12:00:00Z", "homepage": "https://example.com/a"}),
-        json!({"code": 12}),
-    ]);
-    all::<Titles>(&[
-        json!({"token_count": 1, "rating": 0}),
-        json!({"token_count": 1, "rating": 5}),
-    ]);
-    all::<Strict>(&[
-        json!({"firstName": "A", "zeta": 1, "a/b": 2, "m~n": 3, "é": null}),
-        json!({"count": "3", "other": {"nested": true}}),
-        json!({"firstName": "A", "count": 10}),
-    ]);
+    every_answer!(all);
 }

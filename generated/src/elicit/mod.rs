@@ -547,6 +547,19 @@ impl<'de> serde::Deserialize<'de> for RequestedSchema {
     }
 }
 
+/// The JSON type of a value, for messages (`a string`, `null`).
+pub(crate) fn json_kind(value: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// Appends `segment` to the JSON pointer `base`, escaping `~` and `/` (RFC 6901).
 pub(crate) fn pointer(base: &str, segment: &str) -> String {
     let mut out = String::with_capacity(base.len() + segment.len() + 1);

@@ -6,8 +6,8 @@ use std::cmp::Ordering;
 use serde_json::{Map, Number, Value};
 
 use super::{
-    pointer, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema, RequestedSchema,
-    SingleSelectSchema, StringFormat, StringSchema, ValidationErrors,
+    json_kind as kind, pointer, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema,
+    RequestedSchema, SingleSelectSchema, StringFormat, StringSchema, ValidationErrors,
 };
 
 type Content = Map<String, Value>;
@@ -173,18 +173,6 @@ impl RequestedSchema {
             }
         }
         out
-    }
-}
-
-/// The JSON type of a value, for messages.
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

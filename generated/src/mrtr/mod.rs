@@ -157,8 +157,3 @@ retry_params!(
     GetPromptRequestParams: "prompts/get",
     ReadResourceRequestParams: "resources/read"
 );
-
-/// Appends `segment` to the JSON pointer `base` (RFC 6901 escaping).
-fn pointer(base: &str, segment: &str) -> String {
-    crate::elicit::pointer(base, segment)
-}

@@ -4,8 +4,8 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
-use super::{pointer, RetryParams};
-use crate::elicit::{Action, Elicit, ElicitOutcome, ValidationErrors};
+use super::RetryParams;
+use crate::elicit::{json_kind as kind, pointer, Action, Elicit, ElicitOutcome, ValidationErrors};
 use crate::jsonrpc::INVALID_PARAMS;
 use crate::v2026_07_28::{
     CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ElicitResultAction,
@@ -364,17 +364,6 @@ fn wrong_kind(key: &str, expected: &'static str, found: &InputResponse) -> Respo
 
 fn answer_path(key: &str) -> String {
     pointer("/inputResponses", key)
-}
-
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Why an answer in `inputResponses` could not be read. Every variant names the key, and
