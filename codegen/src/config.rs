@@ -58,6 +58,7 @@ pub struct Config {
     revision_name: Option<String>,
     out_path: Option<PathBuf>,
     registry_feature: Option<String>,
+    schemars_feature: Option<String>,
     module_doc: bool,
 }
 
@@ -88,6 +89,13 @@ impl Config {
     /// Also emit the hidden `__roundtrip` lookup, behind this cargo feature.
     pub fn registry_feature(&mut self, feature: impl Into<String>) -> &mut Self {
         self.registry_feature = Some(feature.into());
+        self
+    }
+
+    /// Also implement `schemars::JsonSchema` for every type, behind this cargo feature of the
+    /// crate that compiles the code (which must then enable `mcp-schema`'s feature `schemars`).
+    pub fn schemars_feature(&mut self, feature: impl Into<String>) -> &mut Self {
+        self.schemars_feature = Some(feature.into());
         self
     }
 
@@ -133,12 +141,14 @@ impl Config {
     /// The file body for a schema: everything but the header and module docs, so that
     /// revisions with byte-identical schemas share one rendering.
     pub fn render_body(&self, bytes: &[u8], path: &Path) -> Result<String, GenerateError> {
-        let module = load_module(bytes, path)?;
+        let root = parse_json(bytes, path)?;
+        let module = load_root(&root, path)?;
         let options = EmitOptions {
             registry_feature: self.registry_feature.clone(),
             protocol_version: self.revision_name.clone(),
+            schemars_feature: self.schemars_feature.clone(),
         };
-        Ok(emit::emit(&module, &options))
+        Ok(emit::emit(&module, &root, &options))
     }
 
     /// Puts the header (revision and sha256 of `bytes`) and module docs on a rendered body.
@@ -185,17 +195,23 @@ pub fn load_schema_file(path: &Path) -> Result<Module, GenerateError> {
 }
 
 fn load_module(bytes: &[u8], path: &Path) -> Result<Module, GenerateError> {
-    let root: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|source| GenerateError::Json {
-            path: path.to_owned(),
-            source,
-        })?;
+    load_root(&parse_json(bytes, path)?, path)
+}
+
+fn parse_json(bytes: &[u8], path: &Path) -> Result<serde_json::Value, GenerateError> {
+    serde_json::from_slice(bytes).map_err(|source| GenerateError::Json {
+        path: path.to_owned(),
+        source,
+    })
+}
+
+fn load_root(root: &serde_json::Value, path: &Path) -> Result<Module, GenerateError> {
     let schema_err = |source| GenerateError::Schema {
         path: path.to_owned(),
         source,
     };
-    let dialect = schema::detect_dialect(&root).map_err(schema_err)?;
-    schema::load(&root, dialect).map_err(schema_err)
+    let dialect = schema::detect_dialect(root).map_err(schema_err)?;
+    schema::load(root, dialect).map_err(schema_err)
 }
 
 /// Writes `text` to `path` unless the file already holds exactly that.

@@ -10,6 +10,9 @@ use crate::revisions::{Revision, Revisions, RevisionsError};
 /// The cargo feature of `mcp-schema` that enables the hidden test lookup.
 pub const REGISTRY_FEATURE: &str = "registry";
 
+/// The cargo feature of `mcp-schema` that implements `schemars::JsonSchema` for its types.
+pub const SCHEMARS_FEATURE: &str = "schemars";
+
 /// A checkout of this repository.
 #[derive(Debug, Clone)]
 pub struct Workspace {
@@ -122,7 +125,10 @@ impl Workspace {
         source: &SchemaSource,
     ) -> Result<Vec<Rendered>, WorkspaceError> {
         let mut config = Config::new();
-        config.registry_feature(REGISTRY_FEATURE).module_doc(true);
+        config
+            .registry_feature(REGISTRY_FEATURE)
+            .schemars_feature(SCHEMARS_FEATURE)
+            .module_doc(true);
         let mut inputs = Vec::new();
         for revision in revisions {
             let path = self.fetch(revision, source)?;

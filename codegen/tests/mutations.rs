@@ -1359,6 +1359,7 @@ fn run_case(mutation: &Mutation, revision: &'static str) -> Case {
         Config::new()
             .revision_name(revision)
             .registry_feature("registry")
+            .schemars_feature("schemars")
             .module_doc(true)
             .render(&bytes, revision, &path)
     }));
@@ -1489,7 +1490,8 @@ fn write_crate(dir: &Path, modules: &[(&str, &str)]) {
         "# Written by codegen/tests/mutations.rs: the code generated from mutated schemas.\n\
          [package]\nname = \"mcp-mutations\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
          publish = false\n\n\
-         [features]\ndefault = [\"registry\"]\nregistry = []\n\n\
+         [features]\ndefault = [\"registry\", \"schemars\"]\nregistry = []\n\
+         schemars = [\"mcp-schema/schemars\"]\n\n\
          [dependencies]\nmcp-schema = {{ path = {}, default-features = false }}\n\n\
          # Not a member of the repository's workspace.\n[workspace]\n",
         toml::Value::String(generated.display().to_string())

@@ -17,6 +17,8 @@ pub use serde;
 pub use serde_json;
 
 pub use crate::jsonrpc;
+#[cfg(feature = "schemars")]
+pub use {crate::__json_schema as json_schema, crate::json_schema_impls, schemars};
 
 /// A map key, borrowed from the input when the input allows it.
 #[derive(Debug)]

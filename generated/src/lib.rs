@@ -25,6 +25,9 @@ pub mod elicit;
 pub use elicit::Elicit;
 #[cfg(feature = "derive")]
 pub use mcp_schema_macros::Elicit;
+#[cfg(feature = "schemars")]
+#[doc(hidden)]
+pub mod json_schema_impls;
 pub mod jsonrpc;
 #[cfg(feature = "v2026_07_28")]
 pub mod mrtr;

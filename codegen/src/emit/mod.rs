@@ -6,11 +6,13 @@
 //! logic lives in `mcp_schema::__private`, so each type emits only its own member list.
 
 mod docs;
+mod json_schema;
 mod messages;
 mod types;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
+use serde_json::Value;
 
 use crate::ir::Module;
 
@@ -22,16 +24,24 @@ pub struct EmitOptions {
     pub registry_feature: Option<String>,
     /// The value of the generated `PROTOCOL_VERSION` constant (none without it).
     pub protocol_version: Option<String>,
+    /// Implement `schemars::JsonSchema` for every type behind `#[cfg(feature = "<this>")]`
+    /// (with `mcp-schema`'s feature `schemars` enabled).
+    pub schemars_feature: Option<String>,
 }
 
-/// Renders a module's items to formatted Rust source (the file body, without header).
-pub fn emit(module: &Module, options: &EmitOptions) -> String {
+/// Renders a module's items to formatted Rust source (the file body, without header). `source`
+/// is the schema the module was loaded from (the JSON Schema impls copy parts of it).
+pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
     let std = Std::for_module(module);
     let items = module.types.iter().map(|t| types::emit_type(&std, t));
     let registry = options
         .registry_feature
         .as_deref()
-        .map(|feature| registry(module, feature));
+        .map(|feature| registry(module, feature, options.schemars_feature.as_deref()));
+    let json_schemas = options
+        .schemars_feature
+        .as_deref()
+        .map(|feature| json_schema::emit_json_schemas(module, source, feature));
     let message_layer = module
         .messages
         .as_ref()
@@ -46,6 +56,7 @@ pub fn emit(module: &Module, options: &EmitOptions) -> String {
 
         #(#items)*
         #message_layer
+        #json_schemas
         #registry
     };
     match syn::parse2::<syn::File>(file) {
@@ -97,14 +108,32 @@ pub fn assemble(header: &str, module_doc: Option<&str>, body: &str) -> String {
     out
 }
 
-fn registry(module: &Module, feature: &str) -> TokenStream {
-    let arms = module.types.iter().filter_map(|t| {
-        let schema_name = t.schema_name.as_ref()?;
-        if matches!(t.kind, crate::ir::TypeKind::Calls(_)) {
-            return None;
+fn registry(module: &Module, feature: &str, schemars_feature: Option<&str>) -> TokenStream {
+    let definitions: Vec<(&str, Ident)> = module
+        .types
+        .iter()
+        .filter(|t| !matches!(t.kind, crate::ir::TypeKind::Calls(_)))
+        .filter_map(|t| Some((t.schema_name.as_deref()?, ident(&t.name))))
+        .collect();
+    let arms = definitions
+        .iter()
+        .map(|(schema_name, ty)| quote!(#schema_name => roundtrip::<#ty>(json),));
+    let json_schema = schemars_feature.map(|schemars_feature| {
+        let arms = definitions
+            .iter()
+            .map(|(schema_name, ty)| quote!(#schema_name => __rt::schemars::schema_for!(#ty),));
+        quote! {
+            /// The JSON Schema (`schemars::schema_for!`) of the type generated for the definition
+            /// named `definition` (schema spelling); `None` for an unknown name. For tests.
+            #[doc(hidden)]
+            #[cfg(all(feature = #feature, feature = #schemars_feature))]
+            pub fn __json_schema(definition: &str) -> ::core::option::Option<__rt::schemars::Schema> {
+                ::core::option::Option::Some(match definition {
+                    #(#arms)*
+                    _ => return ::core::option::Option::None,
+                })
+            }
         }
-        let ty = ident(&t.name);
-        Some(quote!(#schema_name => roundtrip::<#ty>(json),))
     });
     quote! {
         /// Decodes `json` as the definition named `definition` (schema spelling) and encodes it
@@ -126,6 +155,7 @@ fn registry(module: &Module, feature: &str) -> TokenStream {
                 _ => return ::core::option::Option::None,
             })
         }
+        #json_schema
     }
 }
 

@@ -97,7 +97,7 @@ pub(crate) fn check_identifier(name: &str, pointer: &str, what: &str) -> Result<
 }
 
 /// Escapes a name for use in a JSON pointer (RFC 6901).
-fn escape(name: &str) -> String {
+pub(crate) fn escape(name: &str) -> String {
     name.replace('~', "~0").replace('/', "~1")
 }
 

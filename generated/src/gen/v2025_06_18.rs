@@ -10057,6 +10057,310 @@ pub mod methods {
 /// Error codes this revision's schema defines (the JSON-RPC ones are in
 /// `mcp_schema::jsonrpc`).
 pub mod error_codes {}
+#[cfg(feature = "schemars")]
+__rt::json_schema! {
+    Annotations =
+    "{\"description\":\"Optional annotations for the client. The client can use annotations to inform how objects are used or displayed\",\"properties\":{\"audience\":{\"description\":\"Describes who the intended customer of this object or data is.\\n\\nIt can include multiple entries to indicate content useful for multiple audiences (e.g., `[\\\"user\\\", \\\"assistant\\\"]`).\",\"items\":{\"$ref\":\"mcp:Role\"},\"type\":\"array\"},\"lastModified\":{\"description\":\"The moment the resource was last modified, as an ISO 8601 formatted string.\\n\\nShould be an ISO 8601 formatted string (e.g., \\\"2025-01-12T15:00:58Z\\\").\\n\\nExamples: last activity timestamp in an open file, timestamp when the resource\\nwas attached, etc.\",\"type\":\"string\"},\"priority\":{\"description\":\"Describes how important this data is for operating the server.\\n\\nA value of 1 means \\\"most important,\\\" and indicates that the data is\\neffectively required, while 0 means \\\"least important,\\\" and indicates that\\nthe data is entirely optional.\",\"maximum\":1,\"minimum\":0,\"type\":\"number\"}},\"type\":\"object\"}"[Role];
+    AudioContent =
+    "{\"description\":\"Audio provided to or from an LLM.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"annotations\":{\"$ref\":\"mcp:Annotations\",\"description\":\"Optional annotations for the client.\"},\"data\":{\"description\":\"The base64-encoded audio data.\",\"format\":\"byte\",\"type\":\"string\"},\"mimeType\":{\"description\":\"The MIME type of the audio. Different providers may support different audio types.\",\"type\":\"string\"},\"type\":{\"const\":\"audio\",\"type\":\"string\"}},\"required\":[\"data\",\"mimeType\",\"type\"],\"type\":\"object\"}"[Annotations];
+    BaseMetadata =
+    "{\"description\":\"Base interface for metadata with name (identifier) and title (display name) properties.\",\"properties\":{\"name\":{\"description\":\"Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).\",\"type\":\"string\"},\"title\":{\"description\":\"Intended for UI and end-user contexts — optimized to be human-readable and easily understood,\\neven by those unfamiliar with domain-specific terminology.\\n\\nIf not provided, the name should be used for display (except for Tool,\\nwhere `annotations.title` should be given precedence over using `name`,\\nif present).\",\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}"[];
+    BlobResourceContents =
+    "{\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"blob\":{\"description\":\"A base64-encoded string representing the binary data of the item.\",\"format\":\"byte\",\"type\":\"string\"},\"mimeType\":{\"description\":\"The MIME type of this resource, if known.\",\"type\":\"string\"},\"uri\":{\"description\":\"The URI of this resource.\",\"format\":\"uri\",\"type\":\"string\"}},\"required\":[\"blob\",\"uri\"],\"type\":\"object\"}"[];
+    BooleanSchema =
+    "{\"properties\":{\"default\":{\"type\":\"boolean\"},\"description\":{\"type\":\"string\"},\"title\":{\"type\":\"string\"},\"type\":{\"const\":\"boolean\",\"type\":\"string\"}},\"required\":[\"type\"],\"type\":\"object\"}"[];
+    CallToolRequest =
+    "{\"description\":\"Used by the client to invoke a tool provided by the server.\",\"properties\":{\"method\":{\"const\":\"tools/call\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:CallToolRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[CallToolRequestParams];
+    CallToolRequestParams =
+    "{\"properties\":{\"arguments\":{\"additionalProperties\":{},\"type\":\"object\"},\"name\":{\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}"[];
+    CallToolResult =
+    "{\"description\":\"The server's response to a tool call.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"content\":{\"description\":\"A list of content objects that represent the unstructured result of the tool call.\",\"items\":{\"$ref\":\"mcp:ContentBlock\"},\"type\":\"array\"},\"isError\":{\"description\":\"Whether the tool call ended in an error.\\n\\nIf not set, this is assumed to be false (the call was successful).\\n\\nAny errors that originate from the tool SHOULD be reported inside the result\\nobject, with `isError` set to true, _not_ as an MCP protocol-level error\\nresponse. Otherwise, the LLM would not be able to see that an error occurred\\nand self-correct.\\n\\nHowever, any errors in _finding_ the tool, an error indicating that the\\nserver does not support tool calls, or any other exceptional conditions,\\nshould be reported as an MCP error response.\",\"type\":\"boolean\"},\"structuredContent\":{\"additionalProperties\":{},\"description\":\"An optional JSON object that represents the structured result of the tool call.\",\"type\":\"object\"}},\"required\":[\"content\"],\"type\":\"object\"}"[ContentBlock];
+    CancelledNotification =
+    "{\"description\":\"This notification can be sent by either side to indicate that it is cancelling a previously-issued request.\\n\\nThe request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.\\n\\nThis notification indicates that the result will be unused, so any associated processing SHOULD cease.\\n\\nA client MUST NOT attempt to cancel its `initialize` request.\",\"properties\":{\"method\":{\"const\":\"notifications/cancelled\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:CancelledNotificationParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[CancelledNotificationParams];
+    CancelledNotificationParams =
+    "{\"properties\":{\"reason\":{\"description\":\"An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.\",\"type\":\"string\"},\"requestId\":{\"$ref\":\"mcp:RequestId\",\"description\":\"The ID of the request to cancel.\\n\\nThis MUST correspond to the ID of a request previously issued in the same direction.\"}},\"required\":[\"requestId\"],\"type\":\"object\"}"[RequestId];
+    ClientCapabilities =
+    "{\"description\":\"Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.\",\"properties\":{\"elicitation\":{\"additionalProperties\":true,\"description\":\"Present if the client supports elicitation from the server.\",\"properties\":{},\"type\":\"object\"},\"experimental\":{\"additionalProperties\":{\"additionalProperties\":true,\"properties\":{},\"type\":\"object\"},\"description\":\"Experimental, non-standard capabilities that the client supports.\",\"type\":\"object\"},\"roots\":{\"$ref\":\"mcp:ClientCapabilitiesRoots\"},\"sampling\":{\"additionalProperties\":true,\"description\":\"Present if the client supports sampling from an LLM.\",\"properties\":{},\"type\":\"object\"}},\"type\":\"object\"}"[ClientCapabilitiesRoots];
+    ClientCapabilitiesRoots =
+    "{\"description\":\"Present if the client supports listing roots.\",\"properties\":{\"listChanged\":{\"description\":\"Whether the client supports notifications for changes to the roots list.\",\"type\":\"boolean\"}},\"type\":\"object\"}"[];
+    ClientNotification =
+    "{\"anyOf\":[{\"properties\":{\"method\":{\"const\":\"notifications/cancelled\"},\"params\":{\"$ref\":\"mcp:CancelledNotificationParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"notifications/initialized\"},\"params\":{\"$ref\":\"mcp:InitializedNotificationParams\"}},\"required\":[\"method\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"notifications/progress\"},\"params\":{\"$ref\":\"mcp:ProgressNotificationParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"notifications/roots/list_changed\"},\"params\":{\"$ref\":\"mcp:RootsListChangedNotificationParams\"}},\"required\":[\"method\"],\"type\":\"object\"}],\"description\":\"A notification: its `method` and `params`.\"}"[CancelledNotificationParams
+    InitializedNotificationParams ProgressNotificationParams
+    RootsListChangedNotificationParams]; ClientRequest =
+    "{\"anyOf\":[{\"properties\":{\"method\":{\"const\":\"initialize\"},\"params\":{\"$ref\":\"mcp:InitializeRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"ping\"},\"params\":{\"$ref\":\"mcp:PingRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"resources/list\"},\"params\":{\"$ref\":\"mcp:ListResourcesRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"resources/templates/list\"},\"params\":{\"$ref\":\"mcp:ListResourceTemplatesRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"resources/read\"},\"params\":{\"$ref\":\"mcp:ReadResourceRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"resources/subscribe\"},\"params\":{\"$ref\":\"mcp:SubscribeRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"resources/unsubscribe\"},\"params\":{\"$ref\":\"mcp:UnsubscribeRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"prompts/list\"},\"params\":{\"$ref\":\"mcp:ListPromptsRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"prompts/get\"},\"params\":{\"$ref\":\"mcp:GetPromptRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"tools/list\"},\"params\":{\"$ref\":\"mcp:ListToolsRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"tools/call\"},\"params\":{\"$ref\":\"mcp:CallToolRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"logging/setLevel\"},\"params\":{\"$ref\":\"mcp:SetLevelRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"completion/complete\"},\"params\":{\"$ref\":\"mcp:CompleteRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}],\"description\":\"A request: its `method` and `params`.\"}"[CallToolRequestParams
+    CompleteRequestParams GetPromptRequestParams InitializeRequestParams
+    ListPromptsRequestParams ListResourceTemplatesRequestParams
+    ListResourcesRequestParams ListToolsRequestParams PingRequestParams
+    ReadResourceRequestParams SetLevelRequestParams SubscribeRequestParams
+    UnsubscribeRequestParams]; ClientResult =
+    "{\"anyOf\":[{\"$ref\":\"mcp:Result\"},{\"$ref\":\"mcp:CreateMessageResult\"},{\"$ref\":\"mcp:ListRootsResult\"},{\"$ref\":\"mcp:ElicitResult\"}]}"[CreateMessageResult
+    ElicitResult ListRootsResult Result]; CompleteRequest =
+    "{\"description\":\"A request from the client to the server, to ask for completion options.\",\"properties\":{\"method\":{\"const\":\"completion/complete\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:CompleteRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[CompleteRequestParams];
+    CompleteRequestParams =
+    "{\"properties\":{\"argument\":{\"$ref\":\"mcp:CompleteRequestParamsArgument\"},\"context\":{\"$ref\":\"mcp:CompleteRequestParamsContext\"},\"ref\":{\"$ref\":\"mcp:CompleteRequestParamsRef\"}},\"required\":[\"argument\",\"ref\"],\"type\":\"object\"}"[CompleteRequestParamsArgument
+    CompleteRequestParamsContext CompleteRequestParamsRef]; CompleteRequestParamsArgument
+    =
+    "{\"description\":\"The argument's information\",\"properties\":{\"name\":{\"description\":\"The name of the argument\",\"type\":\"string\"},\"value\":{\"description\":\"The value of the argument to use for completion matching.\",\"type\":\"string\"}},\"required\":[\"name\",\"value\"],\"type\":\"object\"}"[];
+    CompleteRequestParamsContext =
+    "{\"description\":\"Additional, optional context for completions\",\"properties\":{\"arguments\":{\"additionalProperties\":{\"type\":\"string\"},\"description\":\"Previously-resolved variables in a URI template or prompt.\",\"type\":\"object\"}},\"type\":\"object\"}"[];
+    CompleteRequestParamsRef =
+    "{\"anyOf\":[{\"$ref\":\"mcp:PromptReference\"},{\"$ref\":\"mcp:ResourceTemplateReference\"}]}"[PromptReference
+    ResourceTemplateReference]; CompleteResult =
+    "{\"description\":\"The server's response to a completion/complete request\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"completion\":{\"$ref\":\"mcp:CompleteResultCompletion\"}},\"required\":[\"completion\"],\"type\":\"object\"}"[CompleteResultCompletion];
+    CompleteResultCompletion =
+    "{\"properties\":{\"hasMore\":{\"description\":\"Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.\",\"type\":\"boolean\"},\"total\":{\"description\":\"The total number of completion options available. This can exceed the number of values actually sent in the response.\",\"type\":\"integer\"},\"values\":{\"description\":\"An array of completion values. Must not exceed 100 items.\",\"items\":{\"type\":\"string\"},\"type\":\"array\"}},\"required\":[\"values\"],\"type\":\"object\"}"[];
+    ContentBlock =
+    "{\"anyOf\":[{\"$ref\":\"mcp:TextContent\"},{\"$ref\":\"mcp:ImageContent\"},{\"$ref\":\"mcp:AudioContent\"},{\"$ref\":\"mcp:ResourceLink\"},{\"$ref\":\"mcp:EmbeddedResource\"}]}"[AudioContent
+    EmbeddedResource ImageContent ResourceLink TextContent]; CreateMessageRequest =
+    "{\"description\":\"A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.\",\"properties\":{\"method\":{\"const\":\"sampling/createMessage\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:CreateMessageRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[CreateMessageRequestParams];
+    CreateMessageRequestParams =
+    "{\"properties\":{\"includeContext\":{\"$ref\":\"mcp:CreateMessageRequestParamsIncludeContext\"},\"maxTokens\":{\"description\":\"The requested maximum number of tokens to sample (to prevent runaway completions).\\n\\nThe client MAY choose to sample fewer tokens than the requested maximum.\",\"type\":\"integer\"},\"messages\":{\"items\":{\"$ref\":\"mcp:SamplingMessage\"},\"type\":\"array\"},\"metadata\":{\"additionalProperties\":true,\"description\":\"Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.\",\"properties\":{},\"type\":\"object\"},\"modelPreferences\":{\"$ref\":\"mcp:ModelPreferences\",\"description\":\"The server's preferences for which model to select. The client MAY ignore these preferences.\"},\"stopSequences\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"systemPrompt\":{\"description\":\"An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.\",\"type\":\"string\"},\"temperature\":{\"type\":\"number\"}},\"required\":[\"maxTokens\",\"messages\"],\"type\":\"object\"}"[CreateMessageRequestParamsIncludeContext
+    ModelPreferences SamplingMessage]; CreateMessageRequestParamsIncludeContext =
+    "{\"description\":\"A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.\",\"enum\":[\"allServers\",\"none\",\"thisServer\"],\"type\":\"string\"}"[];
+    CreateMessageResult =
+    "{\"description\":\"The client's response to a sampling/create_message request from the server. The client should inform the user before returning the sampled message, to allow them to inspect the response (human in the loop) and decide whether to allow the server to see it.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"content\":{\"$ref\":\"mcp:CreateMessageResultContent\"},\"model\":{\"description\":\"The name of the model that generated the message.\",\"type\":\"string\"},\"role\":{\"$ref\":\"mcp:Role\"},\"stopReason\":{\"description\":\"The reason why sampling stopped, if known.\",\"type\":\"string\"}},\"required\":[\"content\",\"model\",\"role\"],\"type\":\"object\"}"[CreateMessageResultContent
+    Role]; CreateMessageResultContent =
+    "{\"anyOf\":[{\"$ref\":\"mcp:TextContent\"},{\"$ref\":\"mcp:ImageContent\"},{\"$ref\":\"mcp:AudioContent\"}]}"[AudioContent
+    ImageContent TextContent]; ElicitRequest =
+    "{\"description\":\"A request from the server to elicit additional information from the user via the client.\",\"properties\":{\"method\":{\"const\":\"elicitation/create\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:ElicitRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[ElicitRequestParams];
+    ElicitRequestParams =
+    "{\"properties\":{\"message\":{\"description\":\"The message to present to the user.\",\"type\":\"string\"},\"requestedSchema\":{\"$ref\":\"mcp:ElicitRequestParamsRequestedSchema\"}},\"required\":[\"message\",\"requestedSchema\"],\"type\":\"object\"}"[ElicitRequestParamsRequestedSchema];
+    ElicitRequestParamsRequestedSchema =
+    "{\"description\":\"A restricted subset of JSON Schema.\\nOnly top-level properties are allowed, without nesting.\",\"properties\":{\"properties\":{\"additionalProperties\":{\"$ref\":\"mcp:PrimitiveSchemaDefinition\"},\"type\":\"object\"},\"required\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"type\":{\"const\":\"object\",\"type\":\"string\"}},\"required\":[\"properties\",\"type\"],\"type\":\"object\"}"[PrimitiveSchemaDefinition];
+    ElicitResult =
+    "{\"description\":\"The client's response to an elicitation request.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"action\":{\"$ref\":\"mcp:ElicitResultAction\"},\"content\":{\"additionalProperties\":{\"$ref\":\"mcp:ElicitResultContentValue\"},\"description\":\"The submitted form data, only present when action is \\\"accept\\\".\\nContains values matching the requested schema.\",\"type\":\"object\"}},\"required\":[\"action\"],\"type\":\"object\"}"[ElicitResultAction
+    ElicitResultContentValue]; ElicitResultAction =
+    "{\"description\":\"The user action in response to the elicitation.\\n- \\\"accept\\\": User submitted the form/confirmed the action\\n- \\\"decline\\\": User explicitly declined the action\\n- \\\"cancel\\\": User dismissed without making an explicit choice\",\"enum\":[\"accept\",\"cancel\",\"decline\"],\"type\":\"string\"}"[];
+    ElicitResultContentValue = "{\"type\":[\"string\",\"integer\",\"boolean\"]}"[];
+    EmbeddedResource =
+    "{\"description\":\"The contents of a resource, embedded into a prompt or tool call result.\\n\\nIt is up to the client how best to render embedded resources for the benefit\\nof the LLM and/or the user.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"annotations\":{\"$ref\":\"mcp:Annotations\",\"description\":\"Optional annotations for the client.\"},\"resource\":{\"$ref\":\"mcp:EmbeddedResourceResource\"},\"type\":{\"const\":\"resource\",\"type\":\"string\"}},\"required\":[\"resource\",\"type\"],\"type\":\"object\"}"[Annotations
+    EmbeddedResourceResource]; EmbeddedResourceResource =
+    "{\"anyOf\":[{\"$ref\":\"mcp:TextResourceContents\"},{\"$ref\":\"mcp:BlobResourceContents\"}]}"[BlobResourceContents
+    TextResourceContents]; EnumSchema =
+    "{\"properties\":{\"description\":{\"type\":\"string\"},\"enum\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"enumNames\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"title\":{\"type\":\"string\"},\"type\":{\"const\":\"string\",\"type\":\"string\"}},\"required\":[\"enum\",\"type\"],\"type\":\"object\"}"[];
+    GetPromptRequest =
+    "{\"description\":\"Used by the client to get a prompt provided by the server.\",\"properties\":{\"method\":{\"const\":\"prompts/get\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:GetPromptRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[GetPromptRequestParams];
+    GetPromptRequestParams =
+    "{\"properties\":{\"arguments\":{\"additionalProperties\":{\"type\":\"string\"},\"description\":\"Arguments to use for templating the prompt.\",\"type\":\"object\"},\"name\":{\"description\":\"The name of the prompt or prompt template.\",\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}"[];
+    GetPromptResult =
+    "{\"description\":\"The server's response to a prompts/get request from the client.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"description\":{\"description\":\"An optional description for the prompt.\",\"type\":\"string\"},\"messages\":{\"items\":{\"$ref\":\"mcp:PromptMessage\"},\"type\":\"array\"}},\"required\":[\"messages\"],\"type\":\"object\"}"[PromptMessage];
+    ImageContent =
+    "{\"description\":\"An image provided to or from an LLM.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"annotations\":{\"$ref\":\"mcp:Annotations\",\"description\":\"Optional annotations for the client.\"},\"data\":{\"description\":\"The base64-encoded image data.\",\"format\":\"byte\",\"type\":\"string\"},\"mimeType\":{\"description\":\"The MIME type of the image. Different providers may support different image types.\",\"type\":\"string\"},\"type\":{\"const\":\"image\",\"type\":\"string\"}},\"required\":[\"data\",\"mimeType\",\"type\"],\"type\":\"object\"}"[Annotations];
+    Implementation =
+    "{\"description\":\"Describes the name and version of an MCP implementation, with an optional title for UI representation.\",\"properties\":{\"name\":{\"description\":\"Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).\",\"type\":\"string\"},\"title\":{\"description\":\"Intended for UI and end-user contexts — optimized to be human-readable and easily understood,\\neven by those unfamiliar with domain-specific terminology.\\n\\nIf not provided, the name should be used for display (except for Tool,\\nwhere `annotations.title` should be given precedence over using `name`,\\nif present).\",\"type\":\"string\"},\"version\":{\"type\":\"string\"}},\"required\":[\"name\",\"version\"],\"type\":\"object\"}"[];
+    InitializeRequest =
+    "{\"description\":\"This request is sent from the client to the server when it first connects, asking it to begin initialization.\",\"properties\":{\"method\":{\"const\":\"initialize\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:InitializeRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[InitializeRequestParams];
+    InitializeRequestParams =
+    "{\"properties\":{\"capabilities\":{\"$ref\":\"mcp:ClientCapabilities\"},\"clientInfo\":{\"$ref\":\"mcp:Implementation\"},\"protocolVersion\":{\"description\":\"The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.\",\"type\":\"string\"}},\"required\":[\"capabilities\",\"clientInfo\",\"protocolVersion\"],\"type\":\"object\"}"[ClientCapabilities
+    Implementation]; InitializeResult =
+    "{\"description\":\"After receiving an initialize request from the client, the server sends this response.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"capabilities\":{\"$ref\":\"mcp:ServerCapabilities\"},\"instructions\":{\"description\":\"Instructions describing how to use the server and its features.\\n\\nThis can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a \\\"hint\\\" to the model. For example, this information MAY be added to the system prompt.\",\"type\":\"string\"},\"protocolVersion\":{\"description\":\"The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.\",\"type\":\"string\"},\"serverInfo\":{\"$ref\":\"mcp:Implementation\"}},\"required\":[\"capabilities\",\"protocolVersion\",\"serverInfo\"],\"type\":\"object\"}"[Implementation
+    ServerCapabilities]; InitializedNotification =
+    "{\"description\":\"This notification is sent from the client to the server after initialization has finished.\",\"properties\":{\"method\":{\"const\":\"notifications/initialized\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:InitializedNotificationParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[InitializedNotificationParams];
+    InitializedNotificationParams =
+    "{\"additionalProperties\":{},\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"}},\"type\":\"object\"}"[];
+    JsonRpcError =
+    "{\"description\":\"A response to a request that indicates an error occurred.\",\"properties\":{\"error\":{\"$ref\":\"mcp:JsonRpcErrorError\"},\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\",\"type\":\"string\"}},\"required\":[\"error\",\"id\",\"jsonrpc\"],\"type\":\"object\"}"[JsonRpcErrorError
+    RequestId]; JsonRpcErrorError =
+    "{\"properties\":{\"code\":{\"description\":\"The error type that occurred.\",\"type\":\"integer\"},\"data\":{\"description\":\"Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).\"},\"message\":{\"description\":\"A short description of the error. The message SHOULD be limited to a concise single sentence.\",\"type\":\"string\"}},\"required\":[\"code\",\"message\"],\"type\":\"object\"}"[];
+    JsonRpcMessage =
+    "{\"anyOf\":[{\"$ref\":\"mcp:JsonRpcRequest\"},{\"$ref\":\"mcp:JsonRpcNotification\"},{\"$ref\":\"mcp:JsonRpcResponse\"},{\"$ref\":\"mcp:JsonRpcError\"}],\"description\":\"Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.\"}"[JsonRpcError
+    JsonRpcNotification JsonRpcRequest JsonRpcResponse]; JsonRpcNotification =
+    "{\"description\":\"A notification which does not expect a response.\",\"properties\":{\"jsonrpc\":{\"const\":\"2.0\",\"type\":\"string\"},\"method\":{\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:JsonRpcNotificationParams\"}},\"required\":[\"jsonrpc\",\"method\"],\"type\":\"object\"}"[JsonRpcNotificationParams];
+    JsonRpcNotificationParams =
+    "{\"additionalProperties\":{},\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"}},\"type\":\"object\"}"[];
+    JsonRpcRequest =
+    "{\"description\":\"A request that expects a response.\",\"properties\":{\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\",\"type\":\"string\"},\"method\":{\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:JsonRpcRequestParams\"}},\"required\":[\"id\",\"jsonrpc\",\"method\"],\"type\":\"object\"}"[JsonRpcRequestParams
+    RequestId]; JsonRpcRequestParams =
+    "{\"additionalProperties\":{},\"properties\":{\"_meta\":{\"$ref\":\"mcp:JsonRpcRequestParamsMeta\"}},\"type\":\"object\"}"[JsonRpcRequestParamsMeta];
+    JsonRpcRequestParamsMeta =
+    "{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"properties\":{\"progressToken\":{\"$ref\":\"mcp:ProgressToken\",\"description\":\"If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.\"}},\"type\":\"object\"}"[ProgressToken];
+    JsonRpcResponse =
+    "{\"description\":\"A successful (non-error) response to a request.\",\"properties\":{\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\",\"type\":\"string\"},\"result\":{\"$ref\":\"mcp:Result\"}},\"required\":[\"id\",\"jsonrpc\",\"result\"],\"type\":\"object\"}"[RequestId
+    Result]; ListPromptsRequest =
+    "{\"description\":\"Sent from the client to request a list of prompts and prompt templates the server has.\",\"properties\":{\"method\":{\"const\":\"prompts/list\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:ListPromptsRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[ListPromptsRequestParams];
+    ListPromptsRequestParams =
+    "{\"properties\":{\"cursor\":{\"description\":\"An opaque token representing the current pagination position.\\nIf provided, the server should return results starting after this cursor.\",\"type\":\"string\"}},\"type\":\"object\"}"[];
+    ListPromptsResult =
+    "{\"description\":\"The server's response to a prompts/list request from the client.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"nextCursor\":{\"description\":\"An opaque token representing the pagination position after the last returned result.\\nIf present, there may be more results available.\",\"type\":\"string\"},\"prompts\":{\"items\":{\"$ref\":\"mcp:Prompt\"},\"type\":\"array\"}},\"required\":[\"prompts\"],\"type\":\"object\"}"[Prompt];
+    ListResourceTemplatesRequest =
+    "{\"description\":\"Sent from the client to request a list of resource templates the server has.\",\"properties\":{\"method\":{\"const\":\"resources/templates/list\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:ListResourceTemplatesRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[ListResourceTemplatesRequestParams];
+    ListResourceTemplatesRequestParams =
+    "{\"properties\":{\"cursor\":{\"description\":\"An opaque token representing the current pagination position.\\nIf provided, the server should return results starting after this cursor.\",\"type\":\"string\"}},\"type\":\"object\"}"[];
+    ListResourceTemplatesResult =
+    "{\"description\":\"The server's response to a resources/templates/list request from the client.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"nextCursor\":{\"description\":\"An opaque token representing the pagination position after the last returned result.\\nIf present, there may be more results available.\",\"type\":\"string\"},\"resourceTemplates\":{\"items\":{\"$ref\":\"mcp:ResourceTemplate\"},\"type\":\"array\"}},\"required\":[\"resourceTemplates\"],\"type\":\"object\"}"[ResourceTemplate];
+    ListResourcesRequest =
+    "{\"description\":\"Sent from the client to request a list of resources the server has.\",\"properties\":{\"method\":{\"const\":\"resources/list\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:ListResourcesRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[ListResourcesRequestParams];
+    ListResourcesRequestParams =
+    "{\"properties\":{\"cursor\":{\"description\":\"An opaque token representing the current pagination position.\\nIf provided, the server should return results starting after this cursor.\",\"type\":\"string\"}},\"type\":\"object\"}"[];
+    ListResourcesResult =
+    "{\"description\":\"The server's response to a resources/list request from the client.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"nextCursor\":{\"description\":\"An opaque token representing the pagination position after the last returned result.\\nIf present, there may be more results available.\",\"type\":\"string\"},\"resources\":{\"items\":{\"$ref\":\"mcp:Resource\"},\"type\":\"array\"}},\"required\":[\"resources\"],\"type\":\"object\"}"[Resource];
+    ListRootsRequest =
+    "{\"description\":\"Sent from the server to request a list of root URIs from the client. Roots allow\\nservers to ask for specific directories or files to operate on. A common example\\nfor roots is providing a set of repositories or directories a server should operate\\non.\\n\\nThis request is typically used when the server needs to understand the file system\\nstructure or access specific locations that the client has permission to read from.\",\"properties\":{\"method\":{\"const\":\"roots/list\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:ListRootsRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[ListRootsRequestParams];
+    ListRootsRequestParams =
+    "{\"additionalProperties\":{},\"properties\":{\"_meta\":{\"$ref\":\"mcp:ListRootsRequestParamsMeta\"}},\"type\":\"object\"}"[ListRootsRequestParamsMeta];
+    ListRootsRequestParamsMeta =
+    "{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"properties\":{\"progressToken\":{\"$ref\":\"mcp:ProgressToken\",\"description\":\"If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.\"}},\"type\":\"object\"}"[ProgressToken];
+    ListRootsResult =
+    "{\"description\":\"The client's response to a roots/list request from the server.\\nThis result contains an array of Root objects, each representing a root directory\\nor file that the server can operate on.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"roots\":{\"items\":{\"$ref\":\"mcp:Root\"},\"type\":\"array\"}},\"required\":[\"roots\"],\"type\":\"object\"}"[Root];
+    ListToolsRequest =
+    "{\"description\":\"Sent from the client to request a list of tools the server has.\",\"properties\":{\"method\":{\"const\":\"tools/list\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:ListToolsRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[ListToolsRequestParams];
+    ListToolsRequestParams =
+    "{\"properties\":{\"cursor\":{\"description\":\"An opaque token representing the current pagination position.\\nIf provided, the server should return results starting after this cursor.\",\"type\":\"string\"}},\"type\":\"object\"}"[];
+    ListToolsResult =
+    "{\"description\":\"The server's response to a tools/list request from the client.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"nextCursor\":{\"description\":\"An opaque token representing the pagination position after the last returned result.\\nIf present, there may be more results available.\",\"type\":\"string\"},\"tools\":{\"items\":{\"$ref\":\"mcp:Tool\"},\"type\":\"array\"}},\"required\":[\"tools\"],\"type\":\"object\"}"[Tool];
+    LoggingLevel =
+    "{\"description\":\"The severity of a log message.\\n\\nThese map to syslog message severities, as specified in RFC-5424:\\nhttps://datatracker.ietf.org/doc/html/rfc5424#section-6.2.1\",\"enum\":[\"alert\",\"critical\",\"debug\",\"emergency\",\"error\",\"info\",\"notice\",\"warning\"],\"type\":\"string\"}"[];
+    LoggingMessageNotification =
+    "{\"description\":\"Notification of a log message passed from server to client. If no logging/setLevel request has been sent from the client, the server MAY decide which messages to send automatically.\",\"properties\":{\"method\":{\"const\":\"notifications/message\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:LoggingMessageNotificationParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[LoggingMessageNotificationParams];
+    LoggingMessageNotificationParams =
+    "{\"properties\":{\"data\":{\"description\":\"The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.\"},\"level\":{\"$ref\":\"mcp:LoggingLevel\",\"description\":\"The severity of this log message.\"},\"logger\":{\"description\":\"An optional name of the logger issuing this message.\",\"type\":\"string\"}},\"required\":[\"data\",\"level\"],\"type\":\"object\"}"[LoggingLevel];
+    ModelHint =
+    "{\"description\":\"Hints to use for model selection.\\n\\nKeys not declared here are currently left unspecified by the spec and are up\\nto the client to interpret.\",\"properties\":{\"name\":{\"description\":\"A hint for a model name.\\n\\nThe client SHOULD treat this as a substring of a model name; for example:\\n - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`\\n - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.\\n - `claude` should match any Claude model\\n\\nThe client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:\\n - `gemini-1.5-flash` could match `claude-3-haiku-20240307`\",\"type\":\"string\"}},\"type\":\"object\"}"[];
+    ModelPreferences =
+    "{\"description\":\"The server's preferences for model selection, requested of the client during sampling.\\n\\nBecause LLMs can vary along multiple dimensions, choosing the \\\"best\\\" model is\\nrarely straightforward.  Different models excel in different areas—some are\\nfaster but less capable, others are more capable but more expensive, and so\\non. This interface allows servers to express their priorities across multiple\\ndimensions to help clients make an appropriate selection for their use case.\\n\\nThese preferences are always advisory. The client MAY ignore them. It is also\\nup to the client to decide how to interpret these preferences and how to\\nbalance them against other considerations.\",\"properties\":{\"costPriority\":{\"description\":\"How much to prioritize cost when selecting a model. A value of 0 means cost\\nis not important, while a value of 1 means cost is the most important\\nfactor.\",\"maximum\":1,\"minimum\":0,\"type\":\"number\"},\"hints\":{\"description\":\"Optional hints to use for model selection.\\n\\nIf multiple hints are specified, the client MUST evaluate them in order\\n(such that the first match is taken).\\n\\nThe client SHOULD prioritize these hints over the numeric priorities, but\\nMAY still use the priorities to select from ambiguous matches.\",\"items\":{\"$ref\":\"mcp:ModelHint\"},\"type\":\"array\"},\"intelligencePriority\":{\"description\":\"How much to prioritize intelligence and capabilities when selecting a\\nmodel. A value of 0 means intelligence is not important, while a value of 1\\nmeans intelligence is the most important factor.\",\"maximum\":1,\"minimum\":0,\"type\":\"number\"},\"speedPriority\":{\"description\":\"How much to prioritize sampling speed (latency) when selecting a model. A\\nvalue of 0 means speed is not important, while a value of 1 means speed is\\nthe most important factor.\",\"maximum\":1,\"minimum\":0,\"type\":\"number\"}},\"type\":\"object\"}"[ModelHint];
+    Notification =
+    "{\"properties\":{\"method\":{\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:NotificationParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[NotificationParams];
+    NotificationParams =
+    "{\"additionalProperties\":{},\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"}},\"type\":\"object\"}"[];
+    NumberSchema =
+    "{\"properties\":{\"description\":{\"type\":\"string\"},\"maximum\":{\"type\":\"number\"},\"minimum\":{\"type\":\"number\"},\"title\":{\"type\":\"string\"},\"type\":{\"$ref\":\"mcp:NumberSchemaType\"}},\"required\":[\"type\"],\"type\":\"object\"}"[NumberSchemaType];
+    NumberSchemaType = "{\"enum\":[\"integer\",\"number\"],\"type\":\"string\"}"[];
+    PaginatedRequest =
+    "{\"properties\":{\"method\":{\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:PaginatedRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[PaginatedRequestParams];
+    PaginatedRequestParams =
+    "{\"properties\":{\"cursor\":{\"description\":\"An opaque token representing the current pagination position.\\nIf provided, the server should return results starting after this cursor.\",\"type\":\"string\"}},\"type\":\"object\"}"[];
+    PaginatedResult =
+    "{\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"nextCursor\":{\"description\":\"An opaque token representing the pagination position after the last returned result.\\nIf present, there may be more results available.\",\"type\":\"string\"}},\"type\":\"object\"}"[];
+    PingRequest =
+    "{\"description\":\"A ping, issued by either the server or the client, to check that the other party is still alive. The receiver must promptly respond, or else may be disconnected.\",\"properties\":{\"method\":{\"const\":\"ping\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:PingRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[PingRequestParams];
+    PingRequestParams =
+    "{\"additionalProperties\":{},\"properties\":{\"_meta\":{\"$ref\":\"mcp:PingRequestParamsMeta\"}},\"type\":\"object\"}"[PingRequestParamsMeta];
+    PingRequestParamsMeta =
+    "{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"properties\":{\"progressToken\":{\"$ref\":\"mcp:ProgressToken\",\"description\":\"If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.\"}},\"type\":\"object\"}"[ProgressToken];
+    PrimitiveSchemaDefinition =
+    "{\"anyOf\":[{\"$ref\":\"mcp:StringSchema\"},{\"$ref\":\"mcp:NumberSchema\"},{\"$ref\":\"mcp:BooleanSchema\"},{\"$ref\":\"mcp:EnumSchema\"}],\"description\":\"Restricted schema definitions that only allow primitive types\\nwithout nested objects or arrays.\"}"[BooleanSchema
+    EnumSchema NumberSchema StringSchema]; ProgressNotification =
+    "{\"description\":\"An out-of-band notification used to inform the receiver of a progress update for a long-running request.\",\"properties\":{\"method\":{\"const\":\"notifications/progress\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:ProgressNotificationParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[ProgressNotificationParams];
+    ProgressNotificationParams =
+    "{\"properties\":{\"message\":{\"description\":\"An optional message describing the current progress.\",\"type\":\"string\"},\"progress\":{\"description\":\"The progress thus far. This should increase every time progress is made, even if the total is unknown.\",\"type\":\"number\"},\"progressToken\":{\"$ref\":\"mcp:ProgressToken\",\"description\":\"The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.\"},\"total\":{\"description\":\"Total number of items to process (or total progress required), if known.\",\"type\":\"number\"}},\"required\":[\"progress\",\"progressToken\"],\"type\":\"object\"}"[ProgressToken];
+    ProgressToken =
+    "{\"description\":\"A progress token, used to associate progress notifications with the original request.\",\"type\":[\"string\",\"integer\"]}"[];
+    Prompt =
+    "{\"description\":\"A prompt or prompt template that the server offers.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"arguments\":{\"description\":\"A list of arguments to use for templating the prompt.\",\"items\":{\"$ref\":\"mcp:PromptArgument\"},\"type\":\"array\"},\"description\":{\"description\":\"An optional description of what this prompt provides\",\"type\":\"string\"},\"name\":{\"description\":\"Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).\",\"type\":\"string\"},\"title\":{\"description\":\"Intended for UI and end-user contexts — optimized to be human-readable and easily understood,\\neven by those unfamiliar with domain-specific terminology.\\n\\nIf not provided, the name should be used for display (except for Tool,\\nwhere `annotations.title` should be given precedence over using `name`,\\nif present).\",\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}"[PromptArgument];
+    PromptArgument =
+    "{\"description\":\"Describes an argument that a prompt can accept.\",\"properties\":{\"description\":{\"description\":\"A human-readable description of the argument.\",\"type\":\"string\"},\"name\":{\"description\":\"Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).\",\"type\":\"string\"},\"required\":{\"description\":\"Whether this argument must be provided.\",\"type\":\"boolean\"},\"title\":{\"description\":\"Intended for UI and end-user contexts — optimized to be human-readable and easily understood,\\neven by those unfamiliar with domain-specific terminology.\\n\\nIf not provided, the name should be used for display (except for Tool,\\nwhere `annotations.title` should be given precedence over using `name`,\\nif present).\",\"type\":\"string\"}},\"required\":[\"name\"],\"type\":\"object\"}"[];
+    PromptListChangedNotification =
+    "{\"description\":\"An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.\",\"properties\":{\"method\":{\"const\":\"notifications/prompts/list_changed\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:PromptListChangedNotificationParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[PromptListChangedNotificationParams];
+    PromptListChangedNotificationParams =
+    "{\"additionalProperties\":{},\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"}},\"type\":\"object\"}"[];
+    PromptMessage =
+    "{\"description\":\"Describes a message returned as part of a prompt.\\n\\nThis is similar to `SamplingMessage`, but also supports the embedding of\\nresources from the MCP server.\",\"properties\":{\"content\":{\"$ref\":\"mcp:ContentBlock\"},\"role\":{\"$ref\":\"mcp:Role\"}},\"required\":[\"content\",\"role\"],\"type\":\"object\"}"[ContentBlock
+    Role]; PromptReference =
+    "{\"description\":\"Identifies a prompt.\",\"properties\":{\"name\":{\"description\":\"Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).\",\"type\":\"string\"},\"title\":{\"description\":\"Intended for UI and end-user contexts — optimized to be human-readable and easily understood,\\neven by those unfamiliar with domain-specific terminology.\\n\\nIf not provided, the name should be used for display (except for Tool,\\nwhere `annotations.title` should be given precedence over using `name`,\\nif present).\",\"type\":\"string\"},\"type\":{\"const\":\"ref/prompt\",\"type\":\"string\"}},\"required\":[\"name\",\"type\"],\"type\":\"object\"}"[];
+    ReadResourceRequest =
+    "{\"description\":\"Sent from the client to the server, to read a specific resource URI.\",\"properties\":{\"method\":{\"const\":\"resources/read\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:ReadResourceRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[ReadResourceRequestParams];
+    ReadResourceRequestParams =
+    "{\"properties\":{\"uri\":{\"description\":\"The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.\",\"format\":\"uri\",\"type\":\"string\"}},\"required\":[\"uri\"],\"type\":\"object\"}"[];
+    ReadResourceResult =
+    "{\"description\":\"The server's response to a resources/read request from the client.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"contents\":{\"items\":{\"$ref\":\"mcp:ReadResourceResultContentsItem\"},\"type\":\"array\"}},\"required\":[\"contents\"],\"type\":\"object\"}"[ReadResourceResultContentsItem];
+    ReadResourceResultContentsItem =
+    "{\"anyOf\":[{\"$ref\":\"mcp:TextResourceContents\"},{\"$ref\":\"mcp:BlobResourceContents\"}]}"[BlobResourceContents
+    TextResourceContents]; Request =
+    "{\"properties\":{\"method\":{\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:RequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[RequestParams];
+    RequestParams =
+    "{\"additionalProperties\":{},\"properties\":{\"_meta\":{\"$ref\":\"mcp:RequestParamsMeta\"}},\"type\":\"object\"}"[RequestParamsMeta];
+    RequestParamsMeta =
+    "{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"properties\":{\"progressToken\":{\"$ref\":\"mcp:ProgressToken\",\"description\":\"If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.\"}},\"type\":\"object\"}"[ProgressToken];
+    RequestId =
+    "{\"description\":\"A uniquely identifying ID for a request in JSON-RPC.\",\"type\":[\"string\",\"integer\"]}"[];
+    Resource =
+    "{\"description\":\"A known resource that the server is capable of reading.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"annotations\":{\"$ref\":\"mcp:Annotations\",\"description\":\"Optional annotations for the client.\"},\"description\":{\"description\":\"A description of what this resource represents.\\n\\nThis can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \\\"hint\\\" to the model.\",\"type\":\"string\"},\"mimeType\":{\"description\":\"The MIME type of this resource, if known.\",\"type\":\"string\"},\"name\":{\"description\":\"Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).\",\"type\":\"string\"},\"size\":{\"description\":\"The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.\\n\\nThis can be used by Hosts to display file sizes and estimate context window usage.\",\"type\":\"integer\"},\"title\":{\"description\":\"Intended for UI and end-user contexts — optimized to be human-readable and easily understood,\\neven by those unfamiliar with domain-specific terminology.\\n\\nIf not provided, the name should be used for display (except for Tool,\\nwhere `annotations.title` should be given precedence over using `name`,\\nif present).\",\"type\":\"string\"},\"uri\":{\"description\":\"The URI of this resource.\",\"format\":\"uri\",\"type\":\"string\"}},\"required\":[\"name\",\"uri\"],\"type\":\"object\"}"[Annotations];
+    ResourceContents =
+    "{\"description\":\"The contents of a specific resource or sub-resource.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"mimeType\":{\"description\":\"The MIME type of this resource, if known.\",\"type\":\"string\"},\"uri\":{\"description\":\"The URI of this resource.\",\"format\":\"uri\",\"type\":\"string\"}},\"required\":[\"uri\"],\"type\":\"object\"}"[];
+    ResourceLink =
+    "{\"description\":\"A resource that the server is capable of reading, included in a prompt or tool call result.\\n\\nNote: resource links returned by tools are not guaranteed to appear in the results of `resources/list` requests.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"annotations\":{\"$ref\":\"mcp:Annotations\",\"description\":\"Optional annotations for the client.\"},\"description\":{\"description\":\"A description of what this resource represents.\\n\\nThis can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \\\"hint\\\" to the model.\",\"type\":\"string\"},\"mimeType\":{\"description\":\"The MIME type of this resource, if known.\",\"type\":\"string\"},\"name\":{\"description\":\"Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).\",\"type\":\"string\"},\"size\":{\"description\":\"The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.\\n\\nThis can be used by Hosts to display file sizes and estimate context window usage.\",\"type\":\"integer\"},\"title\":{\"description\":\"Intended for UI and end-user contexts — optimized to be human-readable and easily understood,\\neven by those unfamiliar with domain-specific terminology.\\n\\nIf not provided, the name should be used for display (except for Tool,\\nwhere `annotations.title` should be given precedence over using `name`,\\nif present).\",\"type\":\"string\"},\"type\":{\"const\":\"resource_link\",\"type\":\"string\"},\"uri\":{\"description\":\"The URI of this resource.\",\"format\":\"uri\",\"type\":\"string\"}},\"required\":[\"name\",\"type\",\"uri\"],\"type\":\"object\"}"[Annotations];
+    ResourceListChangedNotification =
+    "{\"description\":\"An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.\",\"properties\":{\"method\":{\"const\":\"notifications/resources/list_changed\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:ResourceListChangedNotificationParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[ResourceListChangedNotificationParams];
+    ResourceListChangedNotificationParams =
+    "{\"additionalProperties\":{},\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"}},\"type\":\"object\"}"[];
+    ResourceTemplate =
+    "{\"description\":\"A template description for resources available on the server.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"annotations\":{\"$ref\":\"mcp:Annotations\",\"description\":\"Optional annotations for the client.\"},\"description\":{\"description\":\"A description of what this template is for.\\n\\nThis can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a \\\"hint\\\" to the model.\",\"type\":\"string\"},\"mimeType\":{\"description\":\"The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.\",\"type\":\"string\"},\"name\":{\"description\":\"Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).\",\"type\":\"string\"},\"title\":{\"description\":\"Intended for UI and end-user contexts — optimized to be human-readable and easily understood,\\neven by those unfamiliar with domain-specific terminology.\\n\\nIf not provided, the name should be used for display (except for Tool,\\nwhere `annotations.title` should be given precedence over using `name`,\\nif present).\",\"type\":\"string\"},\"uriTemplate\":{\"description\":\"A URI template (according to RFC 6570) that can be used to construct resource URIs.\",\"format\":\"uri-template\",\"type\":\"string\"}},\"required\":[\"name\",\"uriTemplate\"],\"type\":\"object\"}"[Annotations];
+    ResourceTemplateReference =
+    "{\"description\":\"A reference to a resource or resource template definition.\",\"properties\":{\"type\":{\"const\":\"ref/resource\",\"type\":\"string\"},\"uri\":{\"description\":\"The URI or URI template of the resource.\",\"format\":\"uri-template\",\"type\":\"string\"}},\"required\":[\"type\",\"uri\"],\"type\":\"object\"}"[];
+    ResourceUpdatedNotification =
+    "{\"description\":\"A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.\",\"properties\":{\"method\":{\"const\":\"notifications/resources/updated\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:ResourceUpdatedNotificationParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[ResourceUpdatedNotificationParams];
+    ResourceUpdatedNotificationParams =
+    "{\"properties\":{\"uri\":{\"description\":\"The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.\",\"format\":\"uri\",\"type\":\"string\"}},\"required\":[\"uri\"],\"type\":\"object\"}"[];
+    Result =
+    "{\"additionalProperties\":{},\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"}},\"type\":\"object\"}"[];
+    Role =
+    "{\"description\":\"The sender or recipient of messages and data in a conversation.\",\"enum\":[\"assistant\",\"user\"],\"type\":\"string\"}"[];
+    Root =
+    "{\"description\":\"Represents a root directory or file that the server can operate on.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"name\":{\"description\":\"An optional name for the root. This can be used to provide a human-readable\\nidentifier for the root, which may be useful for display purposes or for\\nreferencing the root in other parts of the application.\",\"type\":\"string\"},\"uri\":{\"description\":\"The URI identifying the root. This *must* start with file:// for now.\\nThis restriction may be relaxed in future versions of the protocol to allow\\nother URI schemes.\",\"format\":\"uri\",\"type\":\"string\"}},\"required\":[\"uri\"],\"type\":\"object\"}"[];
+    RootsListChangedNotification =
+    "{\"description\":\"A notification from the client to the server, informing it that the list of roots has changed.\\nThis notification should be sent whenever the client adds, removes, or modifies any root.\\nThe server should then request an updated list of roots using the ListRootsRequest.\",\"properties\":{\"method\":{\"const\":\"notifications/roots/list_changed\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:RootsListChangedNotificationParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[RootsListChangedNotificationParams];
+    RootsListChangedNotificationParams =
+    "{\"additionalProperties\":{},\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"}},\"type\":\"object\"}"[];
+    SamplingMessage =
+    "{\"description\":\"Describes a message issued to or received from an LLM API.\",\"properties\":{\"content\":{\"$ref\":\"mcp:SamplingMessageContent\"},\"role\":{\"$ref\":\"mcp:Role\"}},\"required\":[\"content\",\"role\"],\"type\":\"object\"}"[Role
+    SamplingMessageContent]; SamplingMessageContent =
+    "{\"anyOf\":[{\"$ref\":\"mcp:TextContent\"},{\"$ref\":\"mcp:ImageContent\"},{\"$ref\":\"mcp:AudioContent\"}]}"[AudioContent
+    ImageContent TextContent]; ServerCapabilities =
+    "{\"description\":\"Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.\",\"properties\":{\"completions\":{\"additionalProperties\":true,\"description\":\"Present if the server supports argument autocompletion suggestions.\",\"properties\":{},\"type\":\"object\"},\"experimental\":{\"additionalProperties\":{\"additionalProperties\":true,\"properties\":{},\"type\":\"object\"},\"description\":\"Experimental, non-standard capabilities that the server supports.\",\"type\":\"object\"},\"logging\":{\"additionalProperties\":true,\"description\":\"Present if the server supports sending log messages to the client.\",\"properties\":{},\"type\":\"object\"},\"prompts\":{\"$ref\":\"mcp:ServerCapabilitiesPrompts\"},\"resources\":{\"$ref\":\"mcp:ServerCapabilitiesResources\"},\"tools\":{\"$ref\":\"mcp:ServerCapabilitiesTools\"}},\"type\":\"object\"}"[ServerCapabilitiesPrompts
+    ServerCapabilitiesResources ServerCapabilitiesTools]; ServerCapabilitiesPrompts =
+    "{\"description\":\"Present if the server offers any prompt templates.\",\"properties\":{\"listChanged\":{\"description\":\"Whether this server supports notifications for changes to the prompt list.\",\"type\":\"boolean\"}},\"type\":\"object\"}"[];
+    ServerCapabilitiesResources =
+    "{\"description\":\"Present if the server offers any resources to read.\",\"properties\":{\"listChanged\":{\"description\":\"Whether this server supports notifications for changes to the resource list.\",\"type\":\"boolean\"},\"subscribe\":{\"description\":\"Whether this server supports subscribing to resource updates.\",\"type\":\"boolean\"}},\"type\":\"object\"}"[];
+    ServerCapabilitiesTools =
+    "{\"description\":\"Present if the server offers any tools to call.\",\"properties\":{\"listChanged\":{\"description\":\"Whether this server supports notifications for changes to the tool list.\",\"type\":\"boolean\"}},\"type\":\"object\"}"[];
+    ServerNotification =
+    "{\"anyOf\":[{\"properties\":{\"method\":{\"const\":\"notifications/cancelled\"},\"params\":{\"$ref\":\"mcp:CancelledNotificationParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"notifications/progress\"},\"params\":{\"$ref\":\"mcp:ProgressNotificationParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"notifications/resources/list_changed\"},\"params\":{\"$ref\":\"mcp:ResourceListChangedNotificationParams\"}},\"required\":[\"method\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"notifications/resources/updated\"},\"params\":{\"$ref\":\"mcp:ResourceUpdatedNotificationParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"notifications/prompts/list_changed\"},\"params\":{\"$ref\":\"mcp:PromptListChangedNotificationParams\"}},\"required\":[\"method\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"notifications/tools/list_changed\"},\"params\":{\"$ref\":\"mcp:ToolListChangedNotificationParams\"}},\"required\":[\"method\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"notifications/message\"},\"params\":{\"$ref\":\"mcp:LoggingMessageNotificationParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}],\"description\":\"A notification: its `method` and `params`.\"}"[CancelledNotificationParams
+    LoggingMessageNotificationParams ProgressNotificationParams
+    PromptListChangedNotificationParams ResourceListChangedNotificationParams
+    ResourceUpdatedNotificationParams ToolListChangedNotificationParams]; ServerRequest =
+    "{\"anyOf\":[{\"properties\":{\"method\":{\"const\":\"ping\"},\"params\":{\"$ref\":\"mcp:PingRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"sampling/createMessage\"},\"params\":{\"$ref\":\"mcp:CreateMessageRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"roots/list\"},\"params\":{\"$ref\":\"mcp:ListRootsRequestParams\"}},\"required\":[\"method\"],\"type\":\"object\"},{\"properties\":{\"method\":{\"const\":\"elicitation/create\"},\"params\":{\"$ref\":\"mcp:ElicitRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}],\"description\":\"A request: its `method` and `params`.\"}"[CreateMessageRequestParams
+    ElicitRequestParams ListRootsRequestParams PingRequestParams]; ServerResult =
+    "{\"anyOf\":[{\"$ref\":\"mcp:Result\"},{\"$ref\":\"mcp:InitializeResult\"},{\"$ref\":\"mcp:ListResourcesResult\"},{\"$ref\":\"mcp:ListResourceTemplatesResult\"},{\"$ref\":\"mcp:ReadResourceResult\"},{\"$ref\":\"mcp:ListPromptsResult\"},{\"$ref\":\"mcp:GetPromptResult\"},{\"$ref\":\"mcp:ListToolsResult\"},{\"$ref\":\"mcp:CallToolResult\"},{\"$ref\":\"mcp:CompleteResult\"}]}"[CallToolResult
+    CompleteResult GetPromptResult InitializeResult ListPromptsResult
+    ListResourceTemplatesResult ListResourcesResult ListToolsResult ReadResourceResult
+    Result]; SetLevelRequest =
+    "{\"description\":\"A request from the client to the server, to enable or adjust logging.\",\"properties\":{\"method\":{\"const\":\"logging/setLevel\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:SetLevelRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[SetLevelRequestParams];
+    SetLevelRequestParams =
+    "{\"properties\":{\"level\":{\"$ref\":\"mcp:LoggingLevel\",\"description\":\"The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.\"}},\"required\":[\"level\"],\"type\":\"object\"}"[LoggingLevel];
+    StringSchema =
+    "{\"properties\":{\"description\":{\"type\":\"string\"},\"format\":{\"$ref\":\"mcp:StringSchemaFormat\"},\"maxLength\":{\"type\":\"integer\"},\"minLength\":{\"type\":\"integer\"},\"title\":{\"type\":\"string\"},\"type\":{\"const\":\"string\",\"type\":\"string\"}},\"required\":[\"type\"],\"type\":\"object\"}"[StringSchemaFormat];
+    StringSchemaFormat =
+    "{\"enum\":[\"date\",\"date-time\",\"email\",\"uri\"],\"type\":\"string\"}"[];
+    SubscribeRequest =
+    "{\"description\":\"Sent from the client to request resources/updated notifications from the server whenever a particular resource changes.\",\"properties\":{\"method\":{\"const\":\"resources/subscribe\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:SubscribeRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[SubscribeRequestParams];
+    SubscribeRequestParams =
+    "{\"properties\":{\"uri\":{\"description\":\"The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.\",\"format\":\"uri\",\"type\":\"string\"}},\"required\":[\"uri\"],\"type\":\"object\"}"[];
+    TextContent =
+    "{\"description\":\"Text provided to or from an LLM.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"annotations\":{\"$ref\":\"mcp:Annotations\",\"description\":\"Optional annotations for the client.\"},\"text\":{\"description\":\"The text content of the message.\",\"type\":\"string\"},\"type\":{\"const\":\"text\",\"type\":\"string\"}},\"required\":[\"text\",\"type\"],\"type\":\"object\"}"[Annotations];
+    TextResourceContents =
+    "{\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"mimeType\":{\"description\":\"The MIME type of this resource, if known.\",\"type\":\"string\"},\"text\":{\"description\":\"The text of the item. This must only be set if the item can actually be represented as text (not binary data).\",\"type\":\"string\"},\"uri\":{\"description\":\"The URI of this resource.\",\"format\":\"uri\",\"type\":\"string\"}},\"required\":[\"text\",\"uri\"],\"type\":\"object\"}"[];
+    Tool =
+    "{\"description\":\"Definition for a tool the client can call.\",\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"},\"annotations\":{\"$ref\":\"mcp:ToolAnnotations\",\"description\":\"Optional additional tool information.\\n\\nDisplay name precedence order is: title, annotations.title, then name.\"},\"description\":{\"description\":\"A human-readable description of the tool.\\n\\nThis can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a \\\"hint\\\" to the model.\",\"type\":\"string\"},\"inputSchema\":{\"$ref\":\"mcp:ToolInputSchema\"},\"name\":{\"description\":\"Intended for programmatic or logical use, but used as a display name in past specs or fallback (if title isn't present).\",\"type\":\"string\"},\"outputSchema\":{\"$ref\":\"mcp:ToolOutputSchema\"},\"title\":{\"description\":\"Intended for UI and end-user contexts — optimized to be human-readable and easily understood,\\neven by those unfamiliar with domain-specific terminology.\\n\\nIf not provided, the name should be used for display (except for Tool,\\nwhere `annotations.title` should be given precedence over using `name`,\\nif present).\",\"type\":\"string\"}},\"required\":[\"inputSchema\",\"name\"],\"type\":\"object\"}"[ToolAnnotations
+    ToolInputSchema ToolOutputSchema]; ToolInputSchema =
+    "{\"description\":\"A JSON Schema object defining the expected parameters for the tool.\",\"properties\":{\"properties\":{\"additionalProperties\":{\"additionalProperties\":true,\"properties\":{},\"type\":\"object\"},\"type\":\"object\"},\"required\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"type\":{\"const\":\"object\",\"type\":\"string\"}},\"required\":[\"type\"],\"type\":\"object\"}"[];
+    ToolOutputSchema =
+    "{\"description\":\"An optional JSON Schema object defining the structure of the tool's output returned in\\nthe structuredContent field of a CallToolResult.\",\"properties\":{\"properties\":{\"additionalProperties\":{\"additionalProperties\":true,\"properties\":{},\"type\":\"object\"},\"type\":\"object\"},\"required\":{\"items\":{\"type\":\"string\"},\"type\":\"array\"},\"type\":{\"const\":\"object\",\"type\":\"string\"}},\"required\":[\"type\"],\"type\":\"object\"}"[];
+    ToolAnnotations =
+    "{\"description\":\"Additional properties describing a Tool to clients.\\n\\nNOTE: all properties in ToolAnnotations are **hints**.\\nThey are not guaranteed to provide a faithful description of\\ntool behavior (including descriptive properties like `title`).\\n\\nClients should never make tool use decisions based on ToolAnnotations\\nreceived from untrusted servers.\",\"properties\":{\"destructiveHint\":{\"description\":\"If true, the tool may perform destructive updates to its environment.\\nIf false, the tool performs only additive updates.\\n\\n(This property is meaningful only when `readOnlyHint == false`)\\n\\nDefault: true\",\"type\":\"boolean\"},\"idempotentHint\":{\"description\":\"If true, calling the tool repeatedly with the same arguments\\nwill have no additional effect on the its environment.\\n\\n(This property is meaningful only when `readOnlyHint == false`)\\n\\nDefault: false\",\"type\":\"boolean\"},\"openWorldHint\":{\"description\":\"If true, this tool may interact with an \\\"open world\\\" of external\\nentities. If false, the tool's domain of interaction is closed.\\nFor example, the world of a web search tool is open, whereas that\\nof a memory tool is not.\\n\\nDefault: true\",\"type\":\"boolean\"},\"readOnlyHint\":{\"description\":\"If true, the tool does not modify its environment.\\n\\nDefault: false\",\"type\":\"boolean\"},\"title\":{\"description\":\"A human-readable title for the tool.\",\"type\":\"string\"}},\"type\":\"object\"}"[];
+    ToolListChangedNotification =
+    "{\"description\":\"An optional notification from the server to the client, informing it that the list of tools it offers has changed. This may be issued by servers without any previous subscription from the client.\",\"properties\":{\"method\":{\"const\":\"notifications/tools/list_changed\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:ToolListChangedNotificationParams\"}},\"required\":[\"method\"],\"type\":\"object\"}"[ToolListChangedNotificationParams];
+    ToolListChangedNotificationParams =
+    "{\"additionalProperties\":{},\"properties\":{\"_meta\":{\"additionalProperties\":{},\"description\":\"See [General fields: `_meta`](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.\",\"type\":\"object\"}},\"type\":\"object\"}"[];
+    UnsubscribeRequest =
+    "{\"description\":\"Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.\",\"properties\":{\"method\":{\"const\":\"resources/unsubscribe\",\"type\":\"string\"},\"params\":{\"$ref\":\"mcp:UnsubscribeRequestParams\"}},\"required\":[\"method\",\"params\"],\"type\":\"object\"}"[UnsubscribeRequestParams];
+    UnsubscribeRequestParams =
+    "{\"properties\":{\"uri\":{\"description\":\"The URI of the resource to unsubscribe from.\",\"format\":\"uri\",\"type\":\"string\"}},\"required\":[\"uri\"],\"type\":\"object\"}"[];
+    ClientMessage =
+    "{\"anyOf\":[{\"allOf\":[{\"properties\":{\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\",\"id\"],\"type\":\"object\"},{\"$ref\":\"mcp:ClientRequest\"}]},{\"allOf\":[{\"not\":{\"required\":[\"id\"]},\"properties\":{\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\"],\"type\":\"object\"},{\"$ref\":\"mcp:ClientNotification\"}]},{\"properties\":{\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\"},\"result\":{\"$ref\":\"mcp:ClientResult\"}},\"required\":[\"jsonrpc\",\"id\",\"result\"],\"type\":\"object\"},{\"properties\":{\"error\":{\"$ref\":\"mcp:JsonRpcErrorError\"},\"id\":{\"anyOf\":[{\"$ref\":\"mcp:RequestId\"},{\"type\":\"null\"}]},\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\",\"error\"],\"type\":\"object\"}],\"description\":\"Every message a client sends (JSON-RPC 2.0).\"}"[ClientNotification
+    ClientRequest ClientResult JsonRpcErrorError RequestId]; ServerMessage =
+    "{\"anyOf\":[{\"allOf\":[{\"properties\":{\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\",\"id\"],\"type\":\"object\"},{\"$ref\":\"mcp:ServerRequest\"}]},{\"allOf\":[{\"not\":{\"required\":[\"id\"]},\"properties\":{\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\"],\"type\":\"object\"},{\"$ref\":\"mcp:ServerNotification\"}]},{\"properties\":{\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\"},\"result\":{\"$ref\":\"mcp:ServerResult\"}},\"required\":[\"jsonrpc\",\"id\",\"result\"],\"type\":\"object\"},{\"properties\":{\"error\":{\"$ref\":\"mcp:JsonRpcErrorError\"},\"id\":{\"anyOf\":[{\"$ref\":\"mcp:RequestId\"},{\"type\":\"null\"}]},\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\",\"error\"],\"type\":\"object\"}],\"description\":\"Every message a server sends (JSON-RPC 2.0).\"}"[JsonRpcErrorError
+    RequestId ServerNotification ServerRequest ServerResult];
+}
 /// Decodes `json` as the definition named `definition` (schema spelling) and encodes it
 /// again; `None` for an unknown name. For tests.
 #[doc(hidden)]
@@ -10176,6 +10480,128 @@ pub fn __roundtrip(
                 roundtrip::<ToolListChangedNotification>(json)
             }
             "UnsubscribeRequest" => roundtrip::<UnsubscribeRequest>(json),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// The JSON Schema (`schemars::schema_for!`) of the type generated for the definition
+/// named `definition` (schema spelling); `None` for an unknown name. For tests.
+#[doc(hidden)]
+#[cfg(all(feature = "registry", feature = "schemars"))]
+pub fn __json_schema(
+    definition: &str,
+) -> ::core::option::Option<__rt::schemars::Schema> {
+    ::core::option::Option::Some(
+        match definition {
+            "Annotations" => __rt::schemars::schema_for!(Annotations),
+            "AudioContent" => __rt::schemars::schema_for!(AudioContent),
+            "BaseMetadata" => __rt::schemars::schema_for!(BaseMetadata),
+            "BlobResourceContents" => __rt::schemars::schema_for!(BlobResourceContents),
+            "BooleanSchema" => __rt::schemars::schema_for!(BooleanSchema),
+            "CallToolRequest" => __rt::schemars::schema_for!(CallToolRequest),
+            "CallToolResult" => __rt::schemars::schema_for!(CallToolResult),
+            "CancelledNotification" => __rt::schemars::schema_for!(CancelledNotification),
+            "ClientCapabilities" => __rt::schemars::schema_for!(ClientCapabilities),
+            "ClientResult" => __rt::schemars::schema_for!(ClientResult),
+            "CompleteRequest" => __rt::schemars::schema_for!(CompleteRequest),
+            "CompleteResult" => __rt::schemars::schema_for!(CompleteResult),
+            "ContentBlock" => __rt::schemars::schema_for!(ContentBlock),
+            "CreateMessageRequest" => __rt::schemars::schema_for!(CreateMessageRequest),
+            "CreateMessageResult" => __rt::schemars::schema_for!(CreateMessageResult),
+            "Cursor" => __rt::schemars::schema_for!(Cursor),
+            "ElicitRequest" => __rt::schemars::schema_for!(ElicitRequest),
+            "ElicitResult" => __rt::schemars::schema_for!(ElicitResult),
+            "EmbeddedResource" => __rt::schemars::schema_for!(EmbeddedResource),
+            "EmptyResult" => __rt::schemars::schema_for!(EmptyResult),
+            "EnumSchema" => __rt::schemars::schema_for!(EnumSchema),
+            "GetPromptRequest" => __rt::schemars::schema_for!(GetPromptRequest),
+            "GetPromptResult" => __rt::schemars::schema_for!(GetPromptResult),
+            "ImageContent" => __rt::schemars::schema_for!(ImageContent),
+            "Implementation" => __rt::schemars::schema_for!(Implementation),
+            "InitializeRequest" => __rt::schemars::schema_for!(InitializeRequest),
+            "InitializeResult" => __rt::schemars::schema_for!(InitializeResult),
+            "InitializedNotification" => {
+                __rt::schemars::schema_for!(InitializedNotification)
+            }
+            "JSONRPCError" => __rt::schemars::schema_for!(JsonRpcError),
+            "JSONRPCMessage" => __rt::schemars::schema_for!(JsonRpcMessage),
+            "JSONRPCNotification" => __rt::schemars::schema_for!(JsonRpcNotification),
+            "JSONRPCRequest" => __rt::schemars::schema_for!(JsonRpcRequest),
+            "JSONRPCResponse" => __rt::schemars::schema_for!(JsonRpcResponse),
+            "ListPromptsRequest" => __rt::schemars::schema_for!(ListPromptsRequest),
+            "ListPromptsResult" => __rt::schemars::schema_for!(ListPromptsResult),
+            "ListResourceTemplatesRequest" => {
+                __rt::schemars::schema_for!(ListResourceTemplatesRequest)
+            }
+            "ListResourceTemplatesResult" => {
+                __rt::schemars::schema_for!(ListResourceTemplatesResult)
+            }
+            "ListResourcesRequest" => __rt::schemars::schema_for!(ListResourcesRequest),
+            "ListResourcesResult" => __rt::schemars::schema_for!(ListResourcesResult),
+            "ListRootsRequest" => __rt::schemars::schema_for!(ListRootsRequest),
+            "ListRootsResult" => __rt::schemars::schema_for!(ListRootsResult),
+            "ListToolsRequest" => __rt::schemars::schema_for!(ListToolsRequest),
+            "ListToolsResult" => __rt::schemars::schema_for!(ListToolsResult),
+            "LoggingLevel" => __rt::schemars::schema_for!(LoggingLevel),
+            "LoggingMessageNotification" => {
+                __rt::schemars::schema_for!(LoggingMessageNotification)
+            }
+            "ModelHint" => __rt::schemars::schema_for!(ModelHint),
+            "ModelPreferences" => __rt::schemars::schema_for!(ModelPreferences),
+            "Notification" => __rt::schemars::schema_for!(Notification),
+            "NumberSchema" => __rt::schemars::schema_for!(NumberSchema),
+            "PaginatedRequest" => __rt::schemars::schema_for!(PaginatedRequest),
+            "PaginatedResult" => __rt::schemars::schema_for!(PaginatedResult),
+            "PingRequest" => __rt::schemars::schema_for!(PingRequest),
+            "PrimitiveSchemaDefinition" => {
+                __rt::schemars::schema_for!(PrimitiveSchemaDefinition)
+            }
+            "ProgressNotification" => __rt::schemars::schema_for!(ProgressNotification),
+            "ProgressToken" => __rt::schemars::schema_for!(ProgressToken),
+            "Prompt" => __rt::schemars::schema_for!(Prompt),
+            "PromptArgument" => __rt::schemars::schema_for!(PromptArgument),
+            "PromptListChangedNotification" => {
+                __rt::schemars::schema_for!(PromptListChangedNotification)
+            }
+            "PromptMessage" => __rt::schemars::schema_for!(PromptMessage),
+            "PromptReference" => __rt::schemars::schema_for!(PromptReference),
+            "ReadResourceRequest" => __rt::schemars::schema_for!(ReadResourceRequest),
+            "ReadResourceResult" => __rt::schemars::schema_for!(ReadResourceResult),
+            "Request" => __rt::schemars::schema_for!(Request),
+            "RequestId" => __rt::schemars::schema_for!(RequestId),
+            "Resource" => __rt::schemars::schema_for!(Resource),
+            "ResourceContents" => __rt::schemars::schema_for!(ResourceContents),
+            "ResourceLink" => __rt::schemars::schema_for!(ResourceLink),
+            "ResourceListChangedNotification" => {
+                __rt::schemars::schema_for!(ResourceListChangedNotification)
+            }
+            "ResourceTemplate" => __rt::schemars::schema_for!(ResourceTemplate),
+            "ResourceTemplateReference" => {
+                __rt::schemars::schema_for!(ResourceTemplateReference)
+            }
+            "ResourceUpdatedNotification" => {
+                __rt::schemars::schema_for!(ResourceUpdatedNotification)
+            }
+            "Result" => __rt::schemars::schema_for!(Result),
+            "Role" => __rt::schemars::schema_for!(Role),
+            "Root" => __rt::schemars::schema_for!(Root),
+            "RootsListChangedNotification" => {
+                __rt::schemars::schema_for!(RootsListChangedNotification)
+            }
+            "SamplingMessage" => __rt::schemars::schema_for!(SamplingMessage),
+            "ServerCapabilities" => __rt::schemars::schema_for!(ServerCapabilities),
+            "ServerResult" => __rt::schemars::schema_for!(ServerResult),
+            "SetLevelRequest" => __rt::schemars::schema_for!(SetLevelRequest),
+            "StringSchema" => __rt::schemars::schema_for!(StringSchema),
+            "SubscribeRequest" => __rt::schemars::schema_for!(SubscribeRequest),
+            "TextContent" => __rt::schemars::schema_for!(TextContent),
+            "TextResourceContents" => __rt::schemars::schema_for!(TextResourceContents),
+            "Tool" => __rt::schemars::schema_for!(Tool),
+            "ToolAnnotations" => __rt::schemars::schema_for!(ToolAnnotations),
+            "ToolListChangedNotification" => {
+                __rt::schemars::schema_for!(ToolListChangedNotification)
+            }
+            "UnsubscribeRequest" => __rt::schemars::schema_for!(UnsubscribeRequest),
             _ => return ::core::option::Option::None,
         },
     )

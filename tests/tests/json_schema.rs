@@ -1,0 +1,412 @@
+//! `schemars::JsonSchema` of the generated types (feature `schemars`), checked against the
+//! official schemas with the `jsonschema` crate: on the official 2026-07-28 examples and on
+//! mutations of them, the schema of a generated type accepts exactly what the official
+//! definition accepts, in every revision that has the definition.
+
+use std::collections::BTreeMap;
+
+use mcp_schema::{draft, v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
+use schemars::generate::SchemaSettings;
+use schemars::{JsonSchema, Schema};
+use serde_json::{json, Value};
+
+type SchemaOf = fn(&str) -> Option<Schema>;
+
+/// Every revision: its name and the generated `__json_schema` lookup.
+const REVISIONS: [(&str, SchemaOf); 6] = [
+    ("2024-11-05", v2024_11_05::__json_schema),
+    ("2025-03-26", v2025_03_26::__json_schema),
+    ("2025-06-18", v2025_06_18::__json_schema),
+    ("2025-11-25", v2025_11_25::__json_schema),
+    ("2026-07-28", v2026_07_28::__json_schema),
+    ("draft", draft::__json_schema),
+];
+
+fn official_root(revision: &str) -> Value {
+    let path = mcp_schema_tests::mirror()
+        .join(revision)
+        .join("schema.json");
+    serde_json::from_str(&std::fs::read_to_string(path).expect("schema")).expect("json")
+}
+
+fn definitions(root: &Value) -> (&'static str, Vec<String>) {
+    for key in ["$defs", "definitions"] {
+        if let Some(defs) = root.get(key).and_then(Value::as_object) {
+            let key = if key == "$defs" {
+                "$defs"
+            } else {
+                "definitions"
+            };
+            return (key, defs.keys().cloned().collect());
+        }
+    }
+    panic!("no definitions in the official schema")
+}
+
+/// A validator of the official definition `name`: the whole official schema with a root `$ref`.
+fn official_validator(root: &Value, key: &str, name: &str) -> jsonschema::Validator {
+    let mut root = root.clone();
+    root.as_object_mut()
+        .expect("object")
+        .insert("$ref".into(), Value::from(format!("#/{key}/{name}")));
+    compile(&root).expect("the official schema compiles")
+}
+
+fn validator(schema: &Schema) -> jsonschema::Validator {
+    compile(schema.as_value())
+        .unwrap_or_else(|e| panic!("generated schema does not compile: {e}\n{schema:?}"))
+}
+
+/// `format` asserted whatever the dialect: by default the `jsonschema` crate asserts it under
+/// draft-07 (the older official schemas) and not under 2020-12 (what schemars writes).
+fn compile(schema: &Value) -> Result<jsonschema::Validator, jsonschema::ValidationError<'static>> {
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+}
+
+/// The official examples of 2026-07-28: (definition, file name, instance).
+fn examples() -> Vec<(String, String, Value)> {
+    let root = mcp_schema_tests::mirror().join("2026-07-28/examples");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&root).expect("examples") {
+        let dir = dir.expect("entry").path();
+        let definition = dir
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        for file in std::fs::read_dir(&dir).expect("type folder") {
+            let file = file.expect("entry").path();
+            if file.extension().is_some_and(|e| e == "json") {
+                let text = std::fs::read_to_string(&file).expect("example");
+                let name = file
+                    .file_name()
+                    .expect("file")
+                    .to_string_lossy()
+                    .into_owned();
+                out.push((
+                    definition.clone(),
+                    name,
+                    serde_json::from_str(&text).expect("json"),
+                ));
+            }
+        }
+    }
+    out.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
+    assert_eq!(out.len(), 129, "expected the 129 official examples");
+    out
+}
+
+/// The instance and variants of it that break it in the ways a schema can notice: each member
+/// (down to depth 3) removed, or replaced by a value of each JSON kind; one undeclared member.
+fn mutations(instance: &Value) -> Vec<Value> {
+    fn walk(value: &Value, depth: usize, out: &mut Vec<Value>, rebuild: &dyn Fn(Value) -> Value) {
+        if depth == 3 {
+            return;
+        }
+        let replacements = [
+            json!(null),
+            json!(7),
+            json!(2.5),
+            json!("text"),
+            json!(true),
+            json!([]),
+            json!({}),
+        ];
+        match value {
+            Value::Object(map) => {
+                for (key, member) in map {
+                    let mut without = map.clone();
+                    without.remove(key);
+                    out.push(rebuild(Value::Object(without)));
+                    for replacement in &replacements {
+                        let mut changed = map.clone();
+                        changed.insert(key.clone(), replacement.clone());
+                        out.push(rebuild(Value::Object(changed)));
+                    }
+                    let inner = |v: Value| {
+                        let mut changed = map.clone();
+                        changed.insert(key.clone(), v);
+                        rebuild(Value::Object(changed))
+                    };
+                    walk(member, depth + 1, out, &inner);
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    let inner = |v: Value| {
+                        let mut changed = items.clone();
+                        changed[i] = v;
+                        rebuild(Value::Array(changed))
+                    };
+                    for replacement in &replacements {
+                        out.push(inner(replacement.clone()));
+                    }
+                    walk(item, depth + 1, out, &inner);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = vec![instance.clone()];
+    if let Value::Object(map) = instance {
+        let mut extra = map.clone();
+        extra.insert("undeclaredMember".into(), json!(1));
+        out.push(Value::Object(extra));
+    }
+    walk(instance, 0, &mut out, &|v| v);
+    out
+}
+
+/// Every official example validates against the schema of its generated type.
+#[test]
+fn official_examples_validate_against_the_generated_schemas() {
+    let mut checked = 0;
+    for (definition, file, instance) in examples() {
+        let schema = v2026_07_28::__json_schema(&definition)
+            .unwrap_or_else(|| panic!("no generated type for `{definition}`"));
+        let errors: Vec<String> = validator(&schema)
+            .iter_errors(&instance)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{definition}/{file}: {errors:#?}");
+        checked += 1;
+    }
+    assert_eq!(checked, 129);
+}
+
+/// On the examples and their mutations, each revision's generated schema and its official
+/// definition agree instance by instance (the examples are 2026-07-28 messages, so many are
+/// invalid under older revisions: the agreement covers rejections as well).
+#[test]
+fn generated_schemas_accept_what_the_official_definitions_accept() {
+    let examples = examples();
+    let mut agreements = 0usize;
+    let mut rejections = 0usize;
+    let mut disagreements = Vec::new();
+    for (revision, schema_of) in REVISIONS {
+        let root = official_root(revision);
+        let (key, names) = definitions(&root);
+        let mut cache: BTreeMap<&str, (jsonschema::Validator, jsonschema::Validator)> =
+            BTreeMap::new();
+        for (definition, file, instance) in &examples {
+            if !names.contains(definition) {
+                continue;
+            }
+            let (official, ours) = cache.entry(definition).or_insert_with(|| {
+                let schema = schema_of(definition)
+                    .unwrap_or_else(|| panic!("{revision}: no generated type for `{definition}`"));
+                (
+                    official_validator(&root, key, definition),
+                    validator(&schema),
+                )
+            });
+            for variant in mutations(instance) {
+                let expected = official.is_valid(&variant);
+                if ours.is_valid(&variant) == expected {
+                    agreements += 1;
+                    rejections += usize::from(!expected);
+                } else {
+                    disagreements.push(format!(
+                        "{revision} {definition}/{file}: official says {expected} for {variant}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreements, first ones:\n{}",
+        disagreements.len(),
+        disagreements[..disagreements.len().min(20)].join("\n")
+    );
+    println!("{agreements} instances: same answer; {rejections} of them rejected by both");
+    // The mutations must exercise both answers, or the agreement proves little.
+    assert!(agreements > 30_000, "{agreements} instances checked");
+    assert!(rejections > 20_000, "{rejections} rejections");
+}
+
+/// Every definition of every revision has a schema that compiles and holds no unresolved
+/// reference. The call sets (`ClientRequest`, …) encode as `method` + `params`, not as their
+/// definitions, so the lookup by definition leaves them out (their schemas are tested below).
+#[test]
+fn every_definition_of_every_revision_has_a_schema() {
+    let call_sets = [
+        "ClientRequest",
+        "ClientNotification",
+        "ServerRequest",
+        "ServerNotification",
+    ];
+    let mut count = 0;
+    for (revision, schema_of) in REVISIONS {
+        let (_, names) = definitions(&official_root(revision));
+        for name in names {
+            let Some(schema) = schema_of(&name) else {
+                assert!(
+                    call_sets.contains(&name.as_str()),
+                    "{revision}: no generated type for `{name}`"
+                );
+                continue;
+            };
+            let text = serde_json::to_string(&schema).expect("encode");
+            assert!(
+                !text.contains("\"mcp:"),
+                "{revision} {name}: unresolved reference"
+            );
+            assert!(
+                jsonschema::meta::is_valid(schema.as_value()),
+                "{revision} {name}: not a valid JSON Schema"
+            );
+            validator(&schema);
+            count += 1;
+        }
+    }
+    assert!(count > 600, "{count} definitions");
+}
+
+/// A generator with draft-07 settings writes `definitions` and `#/definitions/...` references;
+/// the examples still validate.
+#[test]
+fn draft07_settings_are_honoured() {
+    let generator = SchemaSettings::draft07().into_generator();
+    let schema = generator.into_root_schema_for::<v2026_07_28::CallToolResult>();
+    let value = schema.as_value();
+    assert!(value.get("definitions").is_some(), "{value}");
+    assert!(value.get("$defs").is_none());
+    let text = value.to_string();
+    assert!(text.contains("#/definitions/ContentBlock"), "{text}");
+    let v = validator(&schema);
+    for (definition, file, instance) in examples() {
+        if definition == "CallToolResult" {
+            assert!(v.is_valid(&instance), "{file}");
+        }
+    }
+}
+
+/// A server's own type embeds MCP types: the same definition of two revisions gets two entries
+/// (ids are qualified by module), and the embedded schema checks the embedded values.
+#[test]
+fn mcp_types_embed_in_a_servers_own_schema() {
+    #[derive(JsonSchema, serde::Serialize)]
+    #[allow(dead_code)]
+    struct Catalog {
+        current: Vec<v2026_07_28::Tool>,
+        legacy: Vec<v2025_11_25::Tool>,
+        annotations: Option<v2026_07_28::ToolAnnotations>,
+    }
+    let schema = schemars::schema_for!(Catalog);
+    let defs = schema
+        .get("$defs")
+        .and_then(Value::as_object)
+        .expect("$defs");
+    assert!(defs.contains_key("Tool"), "{:?}", defs.keys());
+    assert!(defs.contains_key("Tool2"), "{:?}", defs.keys());
+    assert!(defs.contains_key("ToolAnnotations"));
+    let v = validator(&schema);
+    let tool = json!({"name": "get_weather", "inputSchema": {"type": "object"}});
+    assert!(v.is_valid(&json!({"current": [tool], "legacy": [tool], "annotations": null})));
+    // `inputSchema` is required by both revisions' `Tool`.
+    let broken = json!({"name": "get_weather"});
+    assert!(!v.is_valid(&json!({"current": [broken], "legacy": [], "annotations": null})));
+    assert!(!v.is_valid(&json!({"current": [], "legacy": [broken], "annotations": null})));
+    // `readOnlyHint` is a boolean.
+    let annotations = json!({"readOnlyHint": "yes"});
+    assert!(!v.is_valid(&json!({"current": [], "legacy": [], "annotations": annotations})));
+}
+
+/// A definition that is only a type alias (`Cursor = String`) is inlined with its own schema
+/// where another type refers to it, keeping the official description.
+#[test]
+fn alias_definitions_are_inlined() {
+    let schema = schemars::schema_for!(v2026_07_28::ListToolsResult);
+    let cursor = schema
+        .pointer("/properties/nextCursor")
+        .expect("nextCursor");
+    assert_eq!(cursor.get("type"), Some(&json!("string")), "{cursor}");
+    assert!(cursor.get("$ref").is_none(), "{cursor}");
+}
+
+/// The call sets and envelopes encode as JSON-RPC messages, not as their schema definitions:
+/// their schemas describe what they encode. Every official request, notification and response
+/// example that decodes as a `ClientMessage`/`ServerMessage` validates against its schema, and
+/// broken envelopes do not.
+#[test]
+fn message_envelopes_describe_what_they_encode() {
+    let client = validator(&schemars::schema_for!(v2026_07_28::ClientMessage));
+    let server = validator(&schemars::schema_for!(v2026_07_28::ServerMessage));
+    let mut decoded = 0;
+    for (definition, file, instance) in examples() {
+        let text = instance.to_string();
+        if let Ok(message) = text.parse::<v2026_07_28::ClientMessage>() {
+            assert!(
+                client.is_valid(&instance),
+                "{definition}/{file} as ClientMessage"
+            );
+            assert!(client.is_valid(&serde_json::to_value(&message).expect("encode")));
+            decoded += 1;
+        }
+        if let Ok(message) = text.parse::<v2026_07_28::ServerMessage>() {
+            assert!(
+                server.is_valid(&instance),
+                "{definition}/{file} as ServerMessage"
+            );
+            assert!(server.is_valid(&serde_json::to_value(&message).expect("encode")));
+            decoded += 1;
+        }
+    }
+    assert!(decoded > 30, "{decoded} examples decoded as messages");
+    // Revision 2026-07-28 requires `_meta` (protocol version, client info) in every request.
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "c", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let params = json!({"_meta": meta, "name": "x"});
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+    assert!(client.is_valid(&call));
+    assert!(
+        !server.is_valid(&call),
+        "servers send no requests in 2026-07-28"
+    );
+    for broken in [
+        json!({"jsonrpc": "1.0", "id": 1, "method": "tools/call", "params": params}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call"}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"_meta": meta}}),
+        json!({"jsonrpc": "2.0", "id": null, "method": "tools/call", "params": params}),
+        json!({"jsonrpc": "2.0", "id": 1, "method": "no/such/method", "params": params}),
+        json!([call]),
+    ] {
+        assert!(!client.is_valid(&broken), "{broken}");
+        assert!(
+            broken
+                .to_string()
+                .parse::<v2026_07_28::ClientMessage>()
+                .is_err(),
+            "{broken}"
+        );
+    }
+    // The call set alone is `method` + `params`.
+    let requests = validator(&schemars::schema_for!(v2026_07_28::ClientRequest));
+    assert!(requests.is_valid(&json!({"method": "tools/call", "params": params})));
+    assert!(!requests.is_valid(&json!({"method": "tools/call"})));
+}
+
+/// Revision 2025-03-26 has JSON-RPC batches: its envelopes accept a non-empty array of requests
+/// and notifications, or of responses, not a mix and not an empty one.
+#[test]
+fn batch_envelopes_of_2025_03_26() {
+    let client = validator(&schemars::schema_for!(v2025_03_26::ClientMessage));
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let response = json!({"jsonrpc": "2.0", "id": 2, "result": {}});
+    assert!(client.is_valid(&json!([ping, initialized])));
+    assert!(client.is_valid(&json!([response])));
+    assert!(!client.is_valid(&json!([])));
+    assert!(!client.is_valid(&json!([ping, response])));
+    let batch: v2025_03_26::ClientMessage = json!([ping, initialized])
+        .to_string()
+        .parse()
+        .expect("batch");
+    assert!(client.is_valid(&serde_json::to_value(&batch).expect("encode")));
+}
