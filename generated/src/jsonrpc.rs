@@ -6,7 +6,9 @@
 //! that come before `method` are captured raw (`RawValue`) and decoded once the method is known.
 //! Results are streamed into the result type their first deciding member names (`content` →
 //! `CallToolResult`). When that fast path fails, the message is decoded again with the schema's
-//! full `anyOf` semantics, and if that fails too, [`DecodeError`] says why in JSON-RPC terms.
+//! full `anyOf` semantics (but a result that the type its deciding member names refuses is never
+//! taken as the generic result, which accepts any object), and if that fails too,
+//! [`DecodeError`] says why in JSON-RPC terms.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -83,6 +85,8 @@ pub struct DecodeError {
     id: Option<Value>,
     method: Option<String>,
     path: Option<String>,
+    notification: bool,
+    response: bool,
 }
 
 impl DecodeError {
@@ -93,6 +97,8 @@ impl DecodeError {
             id: None,
             method: None,
             path: None,
+            notification: false,
+            response: false,
         }
     }
 
@@ -131,7 +137,54 @@ impl DecodeError {
         &self.message
     }
 
-    /// The JSON-RPC error response for this error (`id` is `null` when none was read).
+    /// Whether the refused message was a notification: `"jsonrpc": "2.0"`, a string `method`
+    /// and no `id` member, refused for its method (unknown, or a request's method) or its
+    /// params. JSON-RPC 2.0 never answers a notification, not even an invalid one; a message
+    /// that is not a well-formed request object (an unknown top-level member, a non-string
+    /// `method`, `"id": null`) is not one, and is answered with -32600 and `id: null`.
+    pub fn is_notification(&self) -> bool {
+        self.notification
+    }
+
+    /// Whether the refused message was framed as a response (`result` or `error`, no
+    /// `method`): a [`DecodeErrorKind::InvalidResponse`], or a response without a usable `id`.
+    /// JSON-RPC never answers a response; [`id`](Self::id) tells which request of the
+    /// receiver's it was meant to answer, when it could be read, so that the receiver can fail
+    /// that request instead of waiting for it.
+    pub fn is_response(&self) -> bool {
+        self.response
+    }
+
+    /// What a receiver sends back: [`to_error_response`](Self::to_error_response), or `None`
+    /// when the message was a notification ([`is_notification`](Self::is_notification)) or a
+    /// response ([`is_response`](Self::is_response)).
+    ///
+    /// ```
+    /// # #[cfg(feature = "v2025_11_25")] {
+    /// use mcp_schema::v2025_11_25::ClientMessage;
+    ///
+    /// let unknown_notification = r#"{"jsonrpc":"2.0","method":"notifications/bogus"}"#;
+    /// let error = unknown_notification.parse::<ClientMessage>().unwrap_err();
+    /// assert_eq!(error.code(), -32601);
+    /// assert!(error.to_reply().is_none());
+    /// // An answer to the server's elicitation with a fractional number, which the schema's
+    /// // `ElicitResult` cannot hold: not answered, but the id says which request failed.
+    /// let bad_answer = r#"{"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"age":36.5}}}"#;
+    /// let error = bad_answer.parse::<ClientMessage>().unwrap_err();
+    /// assert!(error.to_reply().is_none() && error.is_response());
+    /// assert_eq!(error.id(), Some(&serde_json::json!("e1")));
+    /// let unknown_request = r#"{"jsonrpc":"2.0","id":3,"method":"bogus"}"#;
+    /// let reply = unknown_request.parse::<ClientMessage>().unwrap_err().to_reply().unwrap();
+    /// assert_eq!((reply["id"].as_i64(), reply["error"]["code"].as_i64()), (Some(3), Some(-32601)));
+    /// # }
+    /// ```
+    pub fn to_reply(&self) -> Option<Value> {
+        (!self.notification && !self.response).then(|| self.to_error_response())
+    }
+
+    /// The JSON-RPC error response for this error (`id` is `null` when none was read). A
+    /// receiver must not send it for a notification or a response: see
+    /// [`to_reply`](Self::to_reply).
     pub fn to_error_response(&self) -> Value {
         let mut error = serde_json::Map::new();
         error.insert("code".into(), self.code().into());
@@ -607,7 +660,8 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
                     result = Some(if self.fast {
                         map.next_value_seed(FastResultSeed::<M::Result>(PhantomData))?
                     } else {
-                        map.next_value()?
+                        let value: Value = map.next_value()?;
+                        decode_result::<M::Result>(&value).map_err(A::Error::custom)?
                     });
                 }
                 "error" => {
@@ -695,6 +749,38 @@ impl<'de, R: FastResult> DeserializeSeed<'de> for FastResultSeed<R> {
     }
 }
 
+/// Decodes a result with the schema's full `anyOf` semantics, except for the one fallback that
+/// would hide an error: a result carrying a member that only one result type declares
+/// (`action` → `ElicitResult`) but that this type refuses is an error (that type's), never the
+/// generic result, which accepts any object and would keep everything in its `extra`.
+/// Another specific type that accepts the result is still taken.
+fn decode_result<R: FastResult>(value: &Value) -> Result<R, serde_json::Error> {
+    struct Decided<R>(PhantomData<R>);
+    impl<'de, R: FastResult> Visitor<'de> for Decided<R> {
+        type Value = Option<R>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a result object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<R>, A::Error> {
+            R::decode_fast(map)
+        }
+    }
+    let decided = match value.deserialize_map(Decided::<R>(PhantomData)) {
+        Ok(Some(result)) => return Ok(result),
+        Ok(None) => None,
+        Err(error) => Some(error),
+    };
+    let full = R::deserialize(value)?;
+    if let Some(error) = decided {
+        // The generic result is the variant an empty object decodes into.
+        let generic = R::deserialize(&Value::Object(serde_json::Map::new()));
+        if generic.is_ok_and(|g| std::mem::discriminant(&g) == std::mem::discriminant(&full)) {
+            return Err(error);
+        }
+    }
+    Ok(full)
+}
+
 const BATCH_UNSUPPORTED: &str =
     "not a JSON-RPC message: a batch (array); only revision 2025-03-26 has batches";
 const BATCH_EMPTY: &str = "an empty batch (JSON-RPC 2.0 requires at least one message)";
@@ -721,6 +807,9 @@ fn diagnose_batch<M: Direction>(items: &[Value], fallback: &str) -> DecodeError 
         if let Err(error) = deserialize::<M, _>(item) {
             let mut error = diagnose::<M>(item, &error.to_string());
             error.path = Some(format!("/{index}{}", error.path.as_deref().unwrap_or("")));
+            // The whole batch is refused, and a batch of calls is answered even when the
+            // member at fault is a notification (a batch of responses is not answered).
+            error.notification = false;
             return error;
         }
     }
@@ -754,6 +843,8 @@ fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
         id: id.clone(),
         method: method.clone(),
         path,
+        notification: false,
+        response: false,
     };
     if object.get("jsonrpc") != Some(&Value::from("2.0")) {
         return error(
@@ -781,7 +872,7 @@ fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
         );
     }
     let present = |k: &str| object.contains_key(k);
-    match (present("method"), present("result"), present("error")) {
+    let mut refused = match (present("method"), present("result"), present("error")) {
         (true, false, false) => {
             let Some(name) = method.as_deref() else {
                 return error(
@@ -790,70 +881,89 @@ fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
                     Some("/method".into()),
                 );
             };
-            let is_request = M::Request::has_method(name);
-            let is_notification = M::Notification::has_method(name);
             let has_id = present("id");
-            if has_id && object["id"].is_null() {
-                return error(
-                    InvalidRequest,
-                    "a request `id` must not be null".into(),
-                    Some("/id".into()),
-                );
-            }
-            if (has_id && !is_request) || (!has_id && !is_notification) {
-                if is_request || is_notification {
-                    let (needs, kind) = if is_request {
-                        ("needs an `id`", "request")
-                    } else {
-                        ("has no `id`", "notification")
-                    };
+            // Everything refused from here on was framed as a request or, without an `id`
+            // member, as a notification, which JSON-RPC never answers.
+            let diagnose_call = || {
+                let is_request = M::Request::has_method(name);
+                let is_notification = M::Notification::has_method(name);
+                if has_id && object["id"].is_null() {
                     return error(
                         InvalidRequest,
-                        format!("`{name}` is a {kind}: it {needs}"),
+                        "a request `id` must not be null".into(),
                         Some("/id".into()),
                     );
                 }
-                return error(
-                    MethodNotFound,
-                    format!("method not found: `{name}`"),
-                    Some("/method".into()),
-                );
-            }
-            let params = object.get("params");
-            let outcome = match (is_request, params) {
-                (true, Some(p)) => {
-                    path_error(|d| M::Request::from_params(name, Some(d)).map(drop), p)
+                if (has_id && !is_request) || (!has_id && !is_notification) {
+                    if is_request || is_notification {
+                        let (needs, kind) = if is_request {
+                            ("needs an `id`", "request")
+                        } else {
+                            ("has no `id`", "notification")
+                        };
+                        return error(
+                            InvalidRequest,
+                            format!("`{name}` is a {kind}: it {needs}"),
+                            Some("/id".into()),
+                        );
+                    }
+                    return error(
+                        MethodNotFound,
+                        format!("method not found: `{name}`"),
+                        Some("/method".into()),
+                    );
                 }
-                (false, Some(p)) => {
-                    path_error(|d| M::Notification::from_params(name, Some(d)).map(drop), p)
+                let params = object.get("params");
+                let outcome = match (is_request, params) {
+                    (true, Some(p)) => {
+                        path_error(|d| M::Request::from_params(name, Some(d)).map(drop), p)
+                    }
+                    (false, Some(p)) => {
+                        path_error(|d| M::Notification::from_params(name, Some(d)).map(drop), p)
+                    }
+                    (true, None) => M::Request::from_params(
+                        name,
+                        None::<de::value::UnitDeserializer<serde_json::Error>>,
+                    )
+                    .map(drop)
+                    .map_err(|e| (e.to_string(), String::new())),
+                    (false, None) => M::Notification::from_params(
+                        name,
+                        None::<de::value::UnitDeserializer<serde_json::Error>>,
+                    )
+                    .map(drop)
+                    .map_err(|e| (e.to_string(), String::new())),
+                };
+                match outcome {
+                    Err((message, path)) => error(
+                        InvalidParams,
+                        format!("invalid params for `{name}`: {message}"),
+                        Some(format!("/params{path}")),
+                    ),
+                    Ok(()) => error(InvalidRequest, fallback.to_owned(), None),
                 }
-                (true, None) => M::Request::from_params(
-                    name,
-                    None::<de::value::UnitDeserializer<serde_json::Error>>,
-                )
-                .map(drop)
-                .map_err(|e| (e.to_string(), String::new())),
-                (false, None) => M::Notification::from_params(
-                    name,
-                    None::<de::value::UnitDeserializer<serde_json::Error>>,
-                )
-                .map(drop)
-                .map_err(|e| (e.to_string(), String::new())),
             };
-            match outcome {
-                Err((message, path)) => error(
-                    InvalidParams,
-                    format!("invalid params for `{name}`: {message}"),
-                    Some(format!("/params{path}")),
-                ),
-                Ok(()) => error(InvalidRequest, fallback.to_owned(), None),
-            }
+            let mut refused = diagnose_call();
+            refused.notification = !has_id;
+            refused
         }
         (false, true, false) if M::RESPONDS => match object.get("result").map(|r| {
             path_error(
                 |d| <M::Result as de::Deserialize>::deserialize(d).map(drop),
                 r,
             )
+            .and_then(|()| match decode_result::<M::Result>(r) {
+                Ok(_) => Ok(()),
+                // Refused by the type its deciding member names: that type's error and path.
+                Err(_) => path_error(
+                    |d| {
+                        FastResultSeed::<M::Result>(PhantomData)
+                            .deserialize(d)
+                            .map(drop)
+                    },
+                    r,
+                ),
+            })
         }) {
             Some(Err((message, path))) => error(
                 InvalidResponse,
@@ -900,7 +1010,10 @@ fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
             "a message with `method` has no `result` or `error`".into(),
             None,
         ),
-    }
+    };
+    // Framed as a response: answering it could start two peers answering each other's errors.
+    refused.response = !present("method") && (present("result") || present("error"));
+    refused
 }
 
 /// Runs a decode of `value` with path tracking: the error message and the JSON pointer (below

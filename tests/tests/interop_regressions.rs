@@ -1,0 +1,233 @@
+//! Regression tests for the bugs the interop peers exposed (`tests/interop.rs`), one test per
+//! bug, without the peers.
+
+use mcp_schema::jsonrpc::{DecodeError, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
+use mcp_schema::v2025_11_25::{ClientMessage, ClientResult, ServerMessage, ServerResult};
+use serde_json::{json, Value};
+
+fn refused<M: std::str::FromStr<Err = DecodeError> + std::fmt::Debug>(text: &str) -> DecodeError {
+    match text.parse::<M>() {
+        Ok(message) => panic!("must be refused: {text}\ndecoded as {message:?}"),
+        Err(error) => error,
+    }
+}
+
+/// Bug 1: `to_error_response` was the only reply, so a server answered invalid notifications
+/// (and unreadable responses) with an error response, which JSON-RPC forbids (a peer that
+/// answers responses can loop with another). `to_reply` says when not to answer.
+#[test]
+fn notifications_and_responses_are_never_answered() {
+    // (message, code, is_notification, is_response)
+    let cases: &[(&str, i64, bool, bool)] = &[
+        // Well-framed notifications, refused for their method or params: no reply.
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/bogus"}"#,
+            METHOD_NOT_FOUND,
+            true,
+            false,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{}}"#,
+            INVALID_PARAMS,
+            true,
+            false,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1.5}}"#,
+            INVALID_PARAMS,
+            true,
+            false,
+        ),
+        // A request's method without an `id` is a notification by its framing.
+        (
+            r#"{"jsonrpc":"2.0","method":"tools/list"}"#,
+            INVALID_REQUEST,
+            true,
+            false,
+        ),
+        // Responses the decoder cannot read: no reply either.
+        (
+            r#"{"jsonrpc":"2.0","id":1,"result":{"action":"maybe"}}"#,
+            INVALID_REQUEST,
+            false,
+            true,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x","message":"m"}}"#,
+            INVALID_REQUEST,
+            false,
+            true,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","result":{}}"#,
+            INVALID_REQUEST,
+            false,
+            true,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"result":{},"error":{"code":1,"message":"m"}}"#,
+            INVALID_REQUEST,
+            false,
+            true,
+        ),
+        // Everything else is answered, with the id when one was read.
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"notifications/bogus"}"#,
+            METHOD_NOT_FOUND,
+            false,
+            false,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{}}"#,
+            INVALID_PARAMS,
+            false,
+            false,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"method":"notifications/initialized"}"#,
+            INVALID_REQUEST,
+            false,
+            false,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            INVALID_REQUEST,
+            false,
+            false,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":7}"#,
+            INVALID_REQUEST,
+            false,
+            false,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","method":"notifications/bogus","x":1}"#,
+            INVALID_REQUEST,
+            false,
+            false,
+        ),
+        (
+            r#"{"jsonrpc":"1.0","method":"notifications/initialized"}"#,
+            INVALID_REQUEST,
+            false,
+            false,
+        ),
+        (r#"{"id":4}"#, INVALID_REQUEST, false, false),
+        ("{", -32700, false, false),
+    ];
+    for &(text, code, notification, response) in cases {
+        let error = refused::<ClientMessage>(text);
+        assert_eq!(error.code(), code, "{text}: {error}");
+        assert_eq!(error.is_notification(), notification, "{text}: {error}");
+        assert_eq!(error.is_response(), response, "{text}: {error}");
+        match error.to_reply() {
+            None => assert!(notification || response, "{text}: must be answered"),
+            Some(reply) => {
+                assert!(
+                    !notification && !response,
+                    "{text}: must not be answered: {reply}"
+                );
+                assert_eq!(reply, error.to_error_response());
+                let id = serde_json::from_str::<Value>(text)
+                    .ok()
+                    .and_then(|v| v.get("id").cloned())
+                    .filter(|id| id.is_i64() || id.is_string())
+                    .unwrap_or(Value::Null);
+                assert_eq!(reply["id"], id, "{text}");
+            }
+        }
+    }
+    // The same on the client side, reading what a server sends.
+    let error = refused::<ServerMessage>(
+        r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"loud","data":1}}"#,
+    );
+    assert_eq!((error.code(), error.to_reply()), (INVALID_PARAMS, None));
+    let error = refused::<ServerMessage>(r#"{"jsonrpc":"2.0","id":"a","result":{"tools":7}}"#);
+    assert!(error.is_response() && error.to_reply().is_none(), "{error}");
+    assert_eq!(error.id(), Some(&json!("a")));
+}
+
+/// Bug 1, batches (2025-03-26): a batch of calls is answered even when its bad member is a
+/// notification; a batch of responses is not.
+#[test]
+fn batches_are_answered_unless_they_are_responses() {
+    use mcp_schema::v2025_03_26::ClientMessage;
+    let calls = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/bogus"}]"#;
+    let error = refused::<ClientMessage>(calls);
+    assert_eq!(error.path(), Some("/1/method"));
+    assert!(error.to_reply().is_some(), "{error}");
+    let responses =
+        r#"[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{"roots":7}}]"#;
+    let error = refused::<ClientMessage>(responses);
+    assert!(error.to_reply().is_none(), "{error}");
+}
+
+/// Bug 2: an elicitation answer the schema's `ElicitResult` cannot hold (the TypeScript SDK
+/// sends `36.5` for a number field; 2025-11-25's `content` values are string, integer, boolean
+/// or string array) decoded as the generic `ClientResult::Empty`, everything in `extra`: the
+/// server saw "not an elicitation result" with no reason. It is now an invalid response naming
+/// the member, with the request id, so that the server can fail the call that waited for it.
+#[test]
+fn a_result_refused_by_its_decided_type_is_not_the_generic_result() {
+    let text = r#"{"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"name":"Ada","age":36.5}}}"#;
+    let error = refused::<ClientMessage>(text);
+    assert_eq!(error.code(), INVALID_REQUEST);
+    assert_eq!(error.path(), Some("/result/content/age"), "{error}");
+    assert_eq!(error.id(), Some(&json!("e1")));
+    assert!(error.is_response());
+    // The same from a parsed value and through serde.
+    let value: Value = serde_json::from_str(text).unwrap();
+    let from_value = ClientMessage::from_value(value.clone()).unwrap_err();
+    assert_eq!(from_value.path(), Some("/result/content/age"));
+    assert!(serde_json::from_value::<ClientMessage>(value).is_err());
+    assert!(serde_json::from_str::<ClientMessage>(text).is_err());
+
+    // A server result too: `content` decides CallToolResult.
+    let error = refused::<ServerMessage>(
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text"}]}}"#,
+    );
+    assert_eq!(error.path(), Some("/result/content/0"), "{error}");
+
+    // Unchanged: results without a deciding member are the generic result, extra members kept;
+    // valid results decode into their type by either path.
+    for (text, generic) in [
+        (r#"{"jsonrpc":"2.0","id":1,"result":{}}"#, true),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"k":1},"x-trace":"abc"}}"#,
+            true,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"result":{"task":{"taskId":"t"}}}"#,
+            true,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":{"age":36}}}"#,
+            false,
+        ),
+    ] {
+        let fast: ClientMessage = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
+        let serde: ClientMessage = serde_json::from_str(text).unwrap();
+        assert_eq!(fast, serde, "{text}");
+        let ClientMessage::Response { result, .. } = &fast else {
+            panic!("{text}: {fast:?}")
+        };
+        assert_eq!(
+            matches!(result, ClientResult::Empty(_)),
+            generic,
+            "{text}: {result:?}"
+        );
+        assert_eq!(
+            serde_json::to_value(&fast).unwrap(),
+            serde_json::from_str::<Value>(text).unwrap()
+        );
+    }
+    let ServerMessage::Response { result, .. } =
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#
+            .parse::<ServerMessage>()
+            .unwrap()
+    else {
+        panic!("a response")
+    };
+    assert!(matches!(result, ServerResult::CallTool(_)));
+}
