@@ -145,7 +145,6 @@ impl Config {
         let module = load_root(&root, path)?;
         let options = EmitOptions {
             registry_feature: self.registry_feature.clone(),
-            protocol_version: self.revision_name.clone(),
             schemars_feature: self.schemars_feature.clone(),
         };
         Ok(emit::emit(&module, &root, &options))
@@ -164,7 +163,16 @@ impl Config {
                  members a schema does not declare are kept in `extra`."
             )
         });
-        emit::assemble(&header, doc.as_deref(), body)
+        let mut text = emit::assemble(&header, doc.as_deref(), body);
+        // Per revision, not in the body, which revisions with identical schemas share (the draft
+        // is often the latest release). A draft has no version string of its own.
+        if is_release(revision) {
+            text.push_str(&format!(
+                "/// The protocol revision these types implement, as sent in `protocolVersion`.\n\
+                 pub const PROTOCOL_VERSION: &str = {revision:?};\n"
+            ));
+        }
+        text
     }
 
     /// Generates and writes the file (only when its content changes, so builds stay incremental).
@@ -183,6 +191,19 @@ impl Config {
         write_if_changed(&out, &text)?;
         Ok(out)
     }
+}
+
+/// Whether a revision name is a released protocol version (`2025-11-25`), not `draft`.
+fn is_release(revision: &str) -> bool {
+    let bytes = revision.as_bytes();
+    bytes.len() == 10
+        && bytes.iter().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                *b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        })
 }
 
 /// Reads a schema file into the IR (what [`crate::diff::diff`] compares).

@@ -231,3 +231,39 @@ fn a_result_refused_by_its_decided_type_is_not_the_generic_result() {
     };
     assert!(matches!(result, ServerResult::CallTool(_)));
 }
+
+/// Bug 3: the generated modules lacked the `PROTOCOL_VERSION` constant the README documents
+/// (bodies are shared between identical schemas, so it was never emitted); the peers had to
+/// spell the version themselves. Every released revision has it, equal to its name.
+#[test]
+fn every_released_revision_has_its_protocol_version() {
+    use mcp_schema::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
+    assert_eq!(v2024_11_05::PROTOCOL_VERSION, "2024-11-05");
+    assert_eq!(v2025_03_26::PROTOCOL_VERSION, "2025-03-26");
+    assert_eq!(v2025_06_18::PROTOCOL_VERSION, "2025-06-18");
+    assert_eq!(v2025_11_25::PROTOCOL_VERSION, "2025-11-25");
+    assert_eq!(v2026_07_28::PROTOCOL_VERSION, "2026-07-28");
+}
+
+/// Bug 4: `RequestId` (and `ProgressToken`) were not `Eq + Hash`, so a peer could not key its
+/// pending requests by them. `1` and `"1"` stay different keys.
+#[test]
+fn request_ids_key_maps_of_pending_requests() {
+    use mcp_schema::v2025_11_25::{ProgressToken, RequestId};
+    use std::collections::{HashMap, HashSet};
+    let mut pending = HashMap::new();
+    pending.insert(RequestId::Integer(1), "tools/call");
+    pending.insert(RequestId::String("1".into()), "elicitation/create");
+    let answered: RequestId = serde_json::from_str(r#""1""#).expect("id");
+    assert_eq!(pending.remove(&answered), Some("elicitation/create"));
+    assert_eq!(pending.remove(&RequestId::Integer(1)), Some("tools/call"));
+    assert!(pending.is_empty());
+    let tokens: HashSet<ProgressToken> = [
+        ProgressToken::Integer(7),
+        ProgressToken::String("7".into()),
+        ProgressToken::Integer(7),
+    ]
+    .into_iter()
+    .collect();
+    assert_eq!(tokens.len(), 2);
+}

@@ -130,12 +130,7 @@ pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet
     }
 }
 
-pub(super) fn emit_messages(
-    module: &Module,
-    std: &Std,
-    messages: &Messages,
-    protocol_version: Option<&str>,
-) -> TokenStream {
+pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> TokenStream {
     let Std {
         option,
         some,
@@ -347,17 +342,10 @@ pub(super) fn emit_messages(
         let code = proc_macro2::Literal::i64_unsuffixed(*code);
         quote!(#[doc = #doc] pub const #name: i64 = #code;)
     });
-    let version = protocol_version.map(|v| {
-        quote! {
-            /// The protocol revision these types implement, as sent in `protocolVersion`.
-            pub const PROTOCOL_VERSION: &str = #v;
-        }
-    });
     let _ = ok;
     quote! {
         #(#directions)*
         #(#request_impls)*
-        #version
 
         /// Method names.
         pub mod methods {

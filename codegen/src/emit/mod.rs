@@ -22,8 +22,6 @@ pub struct EmitOptions {
     /// Emit `__roundtrip(name, json)` behind `#[cfg(feature = "<this>")]`, used by the tests to
     /// decode an instance as the definition a string names.
     pub registry_feature: Option<String>,
-    /// The value of the generated `PROTOCOL_VERSION` constant (none without it).
-    pub protocol_version: Option<String>,
     /// Implement `schemars::JsonSchema` for every type behind `#[cfg(feature = "<this>")]`
     /// (with `mcp-schema`'s feature `schemars` enabled).
     pub schemars_feature: Option<String>,
@@ -45,7 +43,7 @@ pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
     let message_layer = module
         .messages
         .as_ref()
-        .map(|m| messages::emit_messages(module, &std, m, options.protocol_version.as_deref()));
+        .map(|m| messages::emit_messages(module, &std, m));
     let file = quote! {
         // The unions mirror the schema's; boxing their large members would cost an allocation
         // on every decode.

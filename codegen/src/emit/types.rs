@@ -666,9 +666,18 @@ fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStrea
         }
         _ => TokenStream::new(),
     };
+    // A union of strings, integers and booleans (`RequestId`, `ProgressToken`) keys maps of
+    // pending requests: `Eq` and `Hash` are sound for it.
+    let scalar =
+        |ty: &TypeExpr| matches!(ty, TypeExpr::String | TypeExpr::Integer | TypeExpr::Boolean);
+    let key_derives = if u.variants.iter().all(|v| scalar(&v.ty)) {
+        quote!(Eq, Hash,)
+    } else {
+        TokenStream::new()
+    };
     quote! {
         #head
-        #[derive(Debug, Clone, PartialEq)]
+        #[derive(Debug, Clone, PartialEq, #key_derives)]
         pub enum #name_ident {
             #(#variants)*
         }

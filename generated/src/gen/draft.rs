@@ -9202,7 +9202,7 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
     }
 }
 /// A progress token, used to associate progress notifications with the original request.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// A string.
     String(String),
@@ -10298,7 +10298,7 @@ impl<'de> __rt::MapDecode<'de> for Request {
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// A string.
     String(String),

@@ -4980,7 +4980,7 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
     }
 }
 /// A progress token, used to associate progress notifications with the original request.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// A string.
     String(String),
@@ -5879,7 +5879,7 @@ impl<'de> __rt::MapDecode<'de> for RequestParamsMeta {
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// A string.
     String(String),
@@ -9160,3 +9160,5 @@ pub fn __json_schema(
         },
     )
 }
+/// The protocol revision these types implement, as sent in `protocolVersion`.
+pub const PROTOCOL_VERSION: &str = "2024-11-05";

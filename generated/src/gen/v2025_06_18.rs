@@ -2386,7 +2386,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitResultAction {
     }
 }
 /// Inline schema at `/definitions/ElicitResult/properties/content/additionalProperties`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ElicitResultContentValue {
     /// A string.
     String(String),
@@ -5975,7 +5975,7 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
     }
 }
 /// A progress token, used to associate progress notifications with the original request.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// A string.
     String(String),
@@ -6825,7 +6825,7 @@ impl<'de> __rt::MapDecode<'de> for RequestParamsMeta {
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// A string.
     String(String),
@@ -10606,3 +10606,5 @@ pub fn __json_schema(
         },
     )
 }
+/// The protocol revision these types implement, as sent in `protocolVersion`.
+pub const PROTOCOL_VERSION: &str = "2025-06-18";

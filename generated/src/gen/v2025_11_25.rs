@@ -8641,7 +8641,7 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
     }
 }
 /// A progress token, used to associate progress notifications with the original request.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ProgressToken {
     /// A string.
     String(String),
@@ -9499,7 +9499,7 @@ impl<'de> __rt::MapDecode<'de> for Request {
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RequestId {
     /// A string.
     String(String),
@@ -16203,3 +16203,5 @@ pub fn __json_schema(
         },
     )
 }
+/// The protocol revision these types implement, as sent in `protocolVersion`.
+pub const PROTOCOL_VERSION: &str = "2025-11-25";

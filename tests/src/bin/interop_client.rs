@@ -31,13 +31,10 @@ use mcp_schema::v2025_11_25::{
     ListResourceTemplatesRequest, ListResourcesRequest, ListTasksRequest, ListToolsRequest,
     PingRequest, ReadResourceRequest, RequestId, ServerMessage, ServerRequest, ServerResult,
     SetLevelRequest, SubscribeRequest, TaskStatus, Tool, UnsubscribeRequest,
-    UrlElicitationRequiredErrorErrorData,
+    UrlElicitationRequiredErrorErrorData, PROTOCOL_VERSION,
 };
 use serde_json::{json, Map, Number, Value};
 
-/// The revision asked for. (The generated modules lack the `PROTOCOL_VERSION` constant the
-/// README promises: see the report of issue 6.)
-const PROTOCOL_VERSION: &str = "2025-11-25";
 /// The longest wait for one response.
 const TIMEOUT: Duration = Duration::from_secs(20);
 /// The root this client offers.

@@ -40,7 +40,7 @@ use mcp_schema::v2025_11_25::{
     ClientNotification, ClientRequest, ClientResult, ContentBlock, ElicitRequestParams,
     ElicitRequestUrlParams, ElicitationCompleteNotificationParams, Error, InitializeRequestParams,
     InitializeResult, ListToolsResult, RequestId, ServerMessage, ServerNotification, ServerRequest,
-    ServerResult, TextContent, Tool, UrlElicitationRequiredErrorErrorData,
+    ServerResult, TextContent, Tool, UrlElicitationRequiredErrorErrorData, PROTOCOL_VERSION,
 };
 use mcp_schema::Elicit;
 use serde_json::{json, Map, Value};
@@ -109,9 +109,6 @@ struct Contact {
     company: Option<String>,
 }
 
-/// The revision spoken. (The generated modules lack the `PROTOCOL_VERSION` constant the README
-/// promises: see the report of issue 6.)
-const PROTOCOL_VERSION: &str = "2025-11-25";
 const REGISTER_CONTACT: &str = "register_contact";
 const CONNECT_CALENDAR: &str = "connect_calendar";
 const LINK_ACCOUNT: &str = "link_account";
@@ -155,8 +152,8 @@ enum Calendar {
 struct Server {
     capabilities: Option<ClientCapabilities>,
     next_id: u64,
-    /// By the id of our request ([`key`]: `RequestId` is neither `Eq` nor `Hash`).
-    waiting: HashMap<String, Waiting>,
+    /// By the id of our request.
+    waiting: HashMap<RequestId, Waiting>,
     later: Vec<(Instant, Later)>,
     calendar: Calendar,
     /// Set when stdout is closed: stop.
@@ -388,7 +385,7 @@ impl Server {
                         .map_err(|e| error(INVALID_PARAMS, e.to_string()))?;
                 let request_id = self.ask(ServerRequest::Elicit(Box::new(form)));
                 self.waiting
-                    .insert(key(&request_id), Waiting::Contact { call: id.clone() });
+                    .insert(request_id, Waiting::Contact { call: id.clone() });
                 Ok(None)
             }
             CONNECT_CALENDAR if !url => refuse("url"),
@@ -424,7 +421,7 @@ impl Server {
                     ElicitRequestParams::Url(Box::new(params)),
                 )));
                 self.waiting.insert(
-                    key(&request_id),
+                    request_id,
                     Waiting::Link {
                         call: id.clone(),
                         elicitation_id,
@@ -495,7 +492,7 @@ impl Server {
 
     /// The client answered one of our requests.
     fn answer(&mut self, id: RequestId, answer: Result<ClientResult, Error>) {
-        let Some(waiting) = self.waiting.remove(&key(&id)) else {
+        let Some(waiting) = self.waiting.remove(&id) else {
             eprintln!("interop-server: an answer to no pending request ({id:?})");
             return;
         };
@@ -705,14 +702,6 @@ fn error_with_path(code: i64, message: String, path: Option<&str>) -> Error {
     Error {
         data: path.map(|path| json!({ "path": path })),
         ..error(code, message)
-    }
-}
-
-/// A map key for a request id: `1` and `"1"` are different ids.
-fn key(id: &RequestId) -> String {
-    match id {
-        RequestId::Integer(n) => n.to_string(),
-        RequestId::String(s) => format!("{s:?}"),
     }
 }
 
