@@ -26,3 +26,27 @@ pub fn mirror() -> PathBuf {
     );
     dir
 }
+
+/// What the interop peers (`src/bin/`) share.
+pub mod peers {
+    use mcp_schema::v2025_11_25::Error;
+    use serde_json::{Map, Value};
+
+    /// A JSON-RPC error object without data.
+    pub fn error(code: i64, message: impl Into<String>) -> Error {
+        Error {
+            code,
+            data: None,
+            message: message.into(),
+            extra: Map::new(),
+        }
+    }
+
+    /// A typed value from JSON written in a peer's source (a typo there is a bug of the peer).
+    pub fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> T {
+        match serde_json::from_value(value) {
+            Ok(value) => value,
+            Err(error) => panic!("static JSON of an interop peer does not fit its type: {error}"),
+        }
+    }
+}

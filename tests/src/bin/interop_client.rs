@@ -33,6 +33,7 @@ use mcp_schema::v2025_11_25::{
     SetLevelRequest, SubscribeRequest, TaskStatus, Tool, UnsubscribeRequest,
     UrlElicitationRequiredErrorErrorData, PROTOCOL_VERSION,
 };
+use mcp_schema_tests::peers::{error, from_json};
 use serde_json::{json, Map, Number, Value};
 
 /// The longest wait for one response.
@@ -1038,22 +1039,5 @@ fn content_kind(block: &ContentBlock) -> &'static str {
         ContentBlock::AudioContent(_) => "audio",
         ContentBlock::ResourceLink(_) => "resource_link",
         ContentBlock::EmbeddedResource(_) => "resource",
-    }
-}
-
-fn error(code: i64, message: impl Into<String>) -> Error {
-    Error {
-        code,
-        data: None,
-        message: message.into(),
-        extra: Map::new(),
-    }
-}
-
-/// A typed value from JSON written in this file (a typo here is a bug of this program).
-fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> T {
-    match serde_json::from_value(value) {
-        Ok(value) => value,
-        Err(error) => panic!("interop-client: static JSON does not fit its type: {error}"),
     }
 }

@@ -43,6 +43,7 @@ use mcp_schema::v2025_11_25::{
     ServerResult, TextContent, Tool, UrlElicitationRequiredErrorErrorData, PROTOCOL_VERSION,
 };
 use mcp_schema::Elicit;
+use mcp_schema_tests::peers::{error, from_json};
 use serde_json::{json, Map, Value};
 
 /// A single select with titles (`oneOf` of `const`/`title`).
@@ -702,22 +703,5 @@ fn error_with_path(code: i64, message: String, path: Option<&str>) -> Error {
     Error {
         data: path.map(|path| json!({ "path": path })),
         ..error(code, message)
-    }
-}
-
-fn error(code: i64, message: impl Into<String>) -> Error {
-    Error {
-        code,
-        data: None,
-        message: message.into(),
-        extra: Map::new(),
-    }
-}
-
-/// A typed value from JSON written in this file (a typo here is a bug of this program).
-fn from_json<T: serde::de::DeserializeOwned>(value: Value) -> T {
-    match serde_json::from_value(value) {
-        Ok(value) => value,
-        Err(error) => panic!("interop-server: static JSON does not fit its type: {error}"),
     }
 }
