@@ -753,7 +753,7 @@ impl<'de, R: FastResult> DeserializeSeed<'de> for FastResultSeed<R> {
 /// would hide an error: a result carrying a member that only one result type declares
 /// (`action` → `ElicitResult`) but that this type refuses is an error (that type's), never the
 /// generic result, which accepts any object and would keep everything in its `extra`.
-/// Another specific type that accepts the result is still taken.
+/// A specific type that accepts the result is taken.
 fn decode_result<R: FastResult>(value: &Value) -> Result<R, serde_json::Error> {
     struct Decided<R>(PhantomData<R>);
     impl<'de, R: FastResult> Visitor<'de> for Decided<R> {
@@ -765,20 +765,19 @@ fn decode_result<R: FastResult>(value: &Value) -> Result<R, serde_json::Error> {
             R::decode_fast(map)
         }
     }
-    let decided = match value.deserialize_map(Decided::<R>(PhantomData)) {
-        Ok(Some(result)) => return Ok(result),
-        Ok(None) => None,
-        Err(error) => Some(error),
-    };
     let full = R::deserialize(value)?;
-    if let Some(error) = decided {
-        // The generic result is the variant an empty object decodes into.
-        let generic = R::deserialize(&Value::Object(serde_json::Map::new()));
-        if generic.is_ok_and(|g| std::mem::discriminant(&g) == std::mem::discriminant(&full)) {
-            return Err(error);
-        }
+    // The generic result is the variant an empty object decodes into. Checked first, so that
+    // a result a specific type accepts costs no second decode.
+    let generic = R::deserialize(&Value::Object(serde_json::Map::new()));
+    if !generic.is_ok_and(|g| std::mem::discriminant(&g) == std::mem::discriminant(&full)) {
+        return Ok(full);
     }
-    Ok(full)
+    // Taken as the generic result: the type its deciding member names has the last word.
+    match value.deserialize_map(Decided::<R>(PhantomData)) {
+        Ok(Some(result)) => Ok(result),
+        Ok(None) => Ok(full),
+        Err(error) => Err(error),
+    }
 }
 
 const BATCH_UNSUPPORTED: &str =
