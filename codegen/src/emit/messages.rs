@@ -136,7 +136,6 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
         some,
         none,
         result,
-        ok,
         vec,
         ..
     } = std;
@@ -342,7 +341,6 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
         let code = proc_macro2::Literal::i64_unsuffixed(*code);
         quote!(#[doc = #doc] pub const #name: i64 = #code;)
     });
-    let _ = ok;
     quote! {
         #(#directions)*
         #(#request_impls)*
