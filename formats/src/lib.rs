@@ -21,6 +21,84 @@ pub fn is_valid(format: &str, value: &str) -> Option<bool> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Character classes: one table of bit flags, so a byte's class costs one load.
+
+/// RFC 5322 `atext`.
+const ATEXT: u16 = 1;
+/// RFC 3986 `unreserved`.
+const UNRESERVED: u16 = 1 << 1;
+/// RFC 3986 `sub-delims`.
+const SUB_DELIM: u16 = 1 << 2;
+const COLON: u16 = 1 << 3;
+const AT: u16 = 1 << 4;
+const SLASH: u16 = 1 << 5;
+const QUESTION: u16 = 1 << 6;
+/// RFC 3986 `pchar`, without `pct-encoded` (see [`all_chars`]).
+const PCHAR: u16 = UNRESERVED | SUB_DELIM | COLON | AT;
+
+static CLASSES: [u16; 256] = classes();
+
+const fn classes() -> [u16; 256] {
+    let mut table = [0u16; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        let mut class = 0;
+        if c.is_ascii_alphanumeric() {
+            class |= ATEXT | UNRESERVED;
+        }
+        if matches!(
+            c,
+            b'!' | b'#'
+                | b'$'
+                | b'%'
+                | b'&'
+                | b'\''
+                | b'*'
+                | b'+'
+                | b'-'
+                | b'/'
+                | b'='
+                | b'?'
+                | b'^'
+                | b'_'
+                | b'`'
+                | b'{'
+                | b'|'
+                | b'}'
+                | b'~'
+        ) {
+            class |= ATEXT;
+        }
+        if matches!(c, b'-' | b'.' | b'_' | b'~') {
+            class |= UNRESERVED;
+        }
+        if matches!(
+            c,
+            b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+        ) {
+            class |= SUB_DELIM;
+        }
+        match c {
+            b':' => class |= COLON,
+            b'@' => class |= AT,
+            b'/' => class |= SLASH,
+            b'?' => class |= QUESTION,
+            _ => {}
+        }
+        table[b] = class;
+        b += 1;
+    }
+    table
+}
+
+/// Whether `b` is in one of the classes of `class`.
+#[inline]
+fn is(b: u8, class: u16) -> bool {
+    CLASSES[b as usize] & class != 0
+}
+
+// ---------------------------------------------------------------------------------------------
 // email
 
 /// RFC 5321 `Mailbox = Local-part "@" ( Domain / address-literal )`, which is the RFC 5322
@@ -52,12 +130,9 @@ fn split_mailbox(value: &str) -> Option<(&str, &str)> {
         }
         None
     } else {
-        value.split_once('@')
+        let at = bytes.iter().position(|&b| b == b'@')?;
+        Some((&value[..at], &value[at + 1..]))
     }
-}
-
-fn is_atext(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b)
 }
 
 fn is_local_part(local: &str) -> bool {
@@ -83,30 +158,43 @@ fn is_local_part(local: &str) -> bool {
         }
         true
     } else {
-        // Dot-string = Atom *("." Atom)
-        !local.is_empty()
-            && local
-                .split('.')
-                .all(|atom| !atom.is_empty() && atom.bytes().all(is_atext))
+        // Dot-string = Atom *("." Atom): no empty atom, so no dot first, last or doubled.
+        let mut after_dot = true;
+        for &b in bytes {
+            if b == b'.' {
+                if after_dot {
+                    return false;
+                }
+                after_dot = true;
+            } else if is(b, ATEXT) {
+                after_dot = false;
+            } else {
+                return false;
+            }
+        }
+        !after_dot
     }
 }
 
-/// RFC 5321 `Domain = sub-domain *("." sub-domain)`, `sub-domain = Let-dig [Ldh-str]`.
+/// RFC 5321 `Domain = sub-domain *("." sub-domain)`, `sub-domain = Let-dig [Ldh-str]`: labels
+/// of letters, digits and inner hyphens.
 fn is_domain(domain: &str) -> bool {
-    !domain.is_empty()
-        && domain.split('.').all(|label| {
-            let bytes = label.as_bytes();
-            match (bytes.first(), bytes.last()) {
-                (Some(first), Some(last)) => {
-                    first.is_ascii_alphanumeric()
-                        && last.is_ascii_alphanumeric()
-                        && bytes
-                            .iter()
-                            .all(|b| b.is_ascii_alphanumeric() || *b == b'-')
-                }
-                _ => false,
+    let mut label_start = true;
+    let mut last = 0;
+    for &b in domain.as_bytes() {
+        if b == b'.' {
+            if label_start || last == b'-' {
+                return false;
             }
-        })
+            label_start = true;
+        } else if b.is_ascii_alphanumeric() || (b == b'-' && !label_start) {
+            label_start = false;
+            last = b;
+        } else {
+            return false;
+        }
+    }
+    !label_start && last != b'-'
 }
 
 /// RFC 5321 `address-literal = "[" ( IPv4-address-literal / IPv6-address-literal /
@@ -209,29 +297,19 @@ fn is_ipv6(value: &str, snum: bool) -> bool {
 // ---------------------------------------------------------------------------------------------
 // uri
 
-fn is_unreserved(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
-}
-
-fn is_sub_delim(b: u8) -> bool {
-    matches!(
-        b,
-        b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
-    )
-}
-
-/// Whether every byte of `text` is allowed by `allowed` or starts a valid `pct-encoded`.
-fn all_chars(text: &str, allowed: impl Fn(u8) -> bool) -> bool {
+/// Whether every byte of `text` is in `class` or starts a valid `pct-encoded`.
+fn all_chars(text: &str, class: u16) -> bool {
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' {
+        let b = bytes[i];
+        if is(b, class) {
+            i += 1;
+        } else if b == b'%' {
             match (bytes.get(i + 1), bytes.get(i + 2)) {
                 (Some(a), Some(b)) if a.is_ascii_hexdigit() && b.is_ascii_hexdigit() => i += 3,
                 _ => return false,
             }
-        } else if allowed(bytes[i]) {
-            i += 1;
         } else {
             return false;
         }
@@ -239,13 +317,15 @@ fn all_chars(text: &str, allowed: impl Fn(u8) -> bool) -> bool {
     true
 }
 
-fn is_pchar(b: u8) -> bool {
-    is_unreserved(b) || is_sub_delim(b) || b == b':' || b == b'@'
+/// `text` split at the first `byte`, without it.
+fn split_at_byte(text: &str, byte: u8) -> Option<(&str, &str)> {
+    let at = text.bytes().position(|b| b == byte)?;
+    Some((&text[..at], &text[at + 1..]))
 }
 
 /// RFC 3986 `URI = scheme ":" hier-part [ "?" query ] [ "#" fragment ]`.
 pub fn is_uri(value: &str) -> bool {
-    let Some((scheme, rest)) = value.split_once(':') else {
+    let Some((scheme, rest)) = split_at_byte(value, b':') else {
         return false;
     };
     let scheme_ok = scheme
@@ -258,41 +338,39 @@ pub fn is_uri(value: &str) -> bool {
     if !scheme_ok {
         return false;
     }
-    let (rest, fragment) = match rest.split_once('#') {
+    let (rest, fragment) = match split_at_byte(rest, b'#') {
         Some((rest, fragment)) => (rest, Some(fragment)),
         None => (rest, None),
     };
-    let (hier, query) = match rest.split_once('?') {
+    let (hier, query) = match split_at_byte(rest, b'?') {
         Some((hier, query)) => (hier, Some(query)),
         None => (rest, None),
     };
-    let query_char = |b: u8| is_pchar(b) || b == b'/' || b == b'?';
-    if !fragment.is_none_or(|f| all_chars(f, query_char))
-        || !query.is_none_or(|q| all_chars(q, query_char))
+    // query = fragment = *( pchar / "/" / "?" )
+    let query_class = PCHAR | SLASH | QUESTION;
+    if !fragment.is_none_or(|f| all_chars(f, query_class))
+        || !query.is_none_or(|q| all_chars(q, query_class))
     {
         return false;
     }
-    let path_char = |b: u8| is_pchar(b) || b == b'/';
     match hier.strip_prefix("//") {
         Some(after) => {
-            let (authority, path) = match after.find('/') {
+            let (authority, path) = match after.bytes().position(|b| b == b'/') {
                 Some(i) => after.split_at(i),
                 None => (after, ""),
             };
-            is_authority(authority) && all_chars(path, path_char)
+            is_authority(authority) && all_chars(path, PCHAR | SLASH)
         }
         // path-absolute / path-rootless / path-empty: "//" was handled above.
-        None => all_chars(hier, path_char),
+        None => all_chars(hier, PCHAR | SLASH),
     }
 }
 
 /// RFC 3986 `authority = [ userinfo "@" ] host [ ":" port ]`.
 fn is_authority(authority: &str) -> bool {
-    let host_port = match authority.split_once('@') {
+    let host_port = match split_at_byte(authority, b'@') {
         Some((userinfo, host_port)) => {
-            if !all_chars(userinfo, |b| {
-                is_unreserved(b) || is_sub_delim(b) || b == b':'
-            }) {
+            if !all_chars(userinfo, UNRESERVED | SUB_DELIM | COLON) {
                 return false;
             }
             host_port
@@ -300,7 +378,7 @@ fn is_authority(authority: &str) -> bool {
         None => authority,
     };
     let (host_ok, port) = if let Some(bracketed) = host_port.strip_prefix('[') {
-        match bracketed.split_once(']') {
+        match split_at_byte(bracketed, b']') {
             Some((literal, after)) => {
                 let port = match after {
                     "" => Some(""),
@@ -311,15 +389,12 @@ fn is_authority(authority: &str) -> bool {
             None => (false, None),
         }
     } else {
-        let (host, port) = match host_port.split_once(':') {
+        let (host, port) = match split_at_byte(host_port, b':') {
             Some((host, port)) => (host, Some(port)),
             None => (host_port, Some("")),
         };
         // reg-name (which includes IPv4address as a shape).
-        (
-            all_chars(host, |b| is_unreserved(b) || is_sub_delim(b)),
-            port,
-        )
+        (all_chars(host, UNRESERVED | SUB_DELIM), port)
     };
     host_ok && port.is_some_and(|port| port.bytes().all(|b| b.is_ascii_digit()))
 }
@@ -338,7 +413,7 @@ fn is_ip_literal(literal: &str) -> bool {
                     && !address.is_empty()
                     && address
                         .bytes()
-                        .all(|b| is_unreserved(b) || is_sub_delim(b) || b == b':')
+                        .all(|b| is(b, UNRESERVED | SUB_DELIM | COLON))
             }
             None => false,
         };

@@ -523,3 +523,6 @@ pub trait ElicitEnum: Sized {
 pub use crate::elicit::decode::{
     decode_content, finish, refuse_undeclared, Content, FormValue, Member,
 };
+pub use crate::elicit::derived::{
+    boolean, float, integer, members, missing, multi_select, select, string, Pattern, StringRules,
+};

@@ -4,7 +4,7 @@ use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
 use crate::ast::{Field, Item, Kind, Variant};
-use crate::attr::{DefaultValue, Num};
+use crate::attr::{DefaultValue, Num, Sp};
 
 pub fn expand(input: &crate::ast::Input, item: &Item) -> TokenStream {
     match item {
@@ -365,96 +365,60 @@ fn const_checks(field: &Field) -> TokenStream {
 }
 
 /// Code evaluating to `Option<inner type>` from `__value: &V` (`V: FormValue`, a parsed `Value`
-/// or a member read from text), pushing errors at `ptr`.
+/// or a member read from text), pushing errors at the field's pointer. Each kind calls its check
+/// in `mcp_schema::__private` with the field's constraints as constants.
 fn parse_value(field: &Field) -> TokenStream {
     let ptr = escape_pointer(&field.name);
     let a = &field.attrs;
-    let none = quote!(::core::option::Option::None);
-    let view = quote!(::mcp_schema::__private::FormValue);
+    let private = quote!(::mcp_schema::__private);
+    let some = |value: Option<TokenStream>| match value {
+        Some(value) => quote!(::core::option::Option::Some(#value)),
+        None => quote!(::core::option::Option::None),
+    };
     match &field.kind {
         Kind::String => {
-            let mut checks = Vec::new();
-            if let Some(min) = &a.min_length {
-                let min = Literal::u64_suffixed(min.value);
-                checks.push(quote! {
-                    if __n < #min {
-                        __errors.push(#ptr, "minLength", ::std::format!(
-                            "must be at least {} characters long, got {}", #min, __n));
-                    }
-                });
-            }
-            if let Some(max) = &a.max_length {
-                let max = Literal::u64_suffixed(max.value);
-                checks.push(quote! {
-                    if __n > #max {
-                        __errors.push(#ptr, "maxLength", ::std::format!(
-                            "must be at most {} characters long, got {}", #max, __n));
-                    }
-                });
-            }
-            let format = a.format.as_ref().map(|f| match f.value.as_str() {
-                "email" => quote!(Email),
-                "uri" => quote!(Uri),
-                "date" => quote!(Date),
-                _ => quote!(DateTime),
-            });
-            let count = if checks.is_empty() {
-                quote!()
-            } else {
-                quote!(let __n = __s.chars().count() as u64;)
-            };
-            let format_check = format.map(|format| {
-                let name = a
-                    .format
-                    .as_ref()
-                    .map(|f| f.value.as_str())
-                    .unwrap_or_default();
-                let message = format!("is not a valid {name}");
-                quote! {
-                    if !::mcp_schema::elicit::StringFormat::#format.is_valid(__s) {
-                        __errors.push(#ptr, "format", #message);
-                    }
-                }
-            });
+            let min_length = some(a.min_length.as_ref().map(|m| {
+                let v = Literal::u64_suffixed(m.value);
+                quote!(#v)
+            }));
+            let max_length = some(a.max_length.as_ref().map(|m| {
+                let v = Literal::u64_suffixed(m.value);
+                quote!(#v)
+            }));
+            let format = some(a.format.as_ref().map(|f| {
+                let variant = match f.value.as_str() {
+                    "email" => quote!(Email),
+                    "uri" => quote!(Uri),
+                    "date" => quote!(Date),
+                    _ => quote!(DateTime),
+                };
+                quote!(::mcp_schema::elicit::StringFormat::#variant)
+            }));
             // The pattern compiled when the macro ran (same engine, same `u` flag as
             // `RequestedSchema::validate`); at run time it is compiled once, on first use.
-            let pattern_check = a.pattern.as_ref().map(|p| {
-                let pattern = &p.value;
-                let message = format!("does not match the pattern {pattern}");
-                quote! {
-                    static __PATTERN: ::std::sync::OnceLock<::core::option::Option<::mcp_schema::__private::regress::Regex>> =
-                        ::std::sync::OnceLock::new();
-                    let __regex = __PATTERN.get_or_init(|| ::mcp_schema::__private::regress::Regex::with_flags(#pattern, "u").ok());
-                    if __regex.as_ref().is_none_or(|__re| __re.find(__s).is_none()) {
-                        __errors.push(#ptr, "pattern", #message);
-                    }
+            let (pattern_static, pattern) = match &a.pattern {
+                Some(p) => {
+                    let source = &p.value;
+                    (
+                        quote!(static __PATTERN: #private::Pattern = #private::Pattern::new(#source);),
+                        quote!(::core::option::Option::Some(&__PATTERN)),
+                    )
                 }
-            });
-            quote! {
-                match #view::form_str(__value) {
-                    ::core::option::Option::Some(__s) => {
-                        #count
-                        #(#checks)*
-                        #pattern_check
-                        #format_check
-                        ::core::option::Option::Some(::std::string::String::from(__s))
-                    }
-                    ::core::option::Option::None => {
-                        __errors.push(#ptr, "type", "expected a string");
-                        #none
-                    }
-                }
-            }
+                None => (quote!(), quote!(::core::option::Option::None)),
+            };
+            quote! {{
+                #pattern_static
+                const __RULES: #private::StringRules = #private::StringRules {
+                    min_length: #min_length,
+                    max_length: #max_length,
+                    pattern: #pattern,
+                    format: #format,
+                };
+                #private::string(__value, #ptr, &__RULES, __errors)
+                    .map(::std::string::String::from)
+            }}
         }
-        Kind::Bool => quote! {
-            match #view::form_bool(__value) {
-                ::core::option::Option::Some(__b) => ::core::option::Option::Some(__b),
-                ::core::option::Option::None => {
-                    __errors.push(#ptr, "type", "expected a boolean");
-                    #none
-                }
-            }
-        },
+        Kind::Bool => quote!(#private::boolean(__value, #ptr, __errors)),
         Kind::Int(int) => {
             let lo = match a.minimum.as_ref().map(|m| m.value) {
                 Some(Num::Int(v)) => v,
@@ -464,186 +428,47 @@ fn parse_value(field: &Field) -> TokenStream {
                 Some(Num::Int(v)) => v,
                 _ => int.max,
             };
-            let lo_lit = Literal::i128_suffixed(lo);
-            let hi_lit = Literal::i128_suffixed(hi);
+            let lo = Literal::i128_suffixed(lo);
+            let hi = Literal::i128_suffixed(hi);
             let prim = format_ident!("{}", int.name);
             quote! {
-                // The number with its exact integer value, if it is an integer (`3.0`, `1e2`).
-                let __int: ::core::option::Option<(i128, &::mcp_schema::__private::serde_json::Number)> =
-                    match #view::form_number(__value) {
-                        ::core::option::Option::Some(__n) => {
-                            if let ::core::option::Option::Some(__x) = __n.as_i64() {
-                                ::core::option::Option::Some((__x as i128, __n))
-                            } else if let ::core::option::Option::Some(__x) = __n.as_u64() {
-                                ::core::option::Option::Some((__x as i128, __n))
-                            } else {
-                                match __n.as_f64() {
-                                    ::core::option::Option::Some(__f)
-                                        if __f.is_finite() && __f.fract() == 0.0 =>
-                                    {
-                                        ::core::option::Option::Some(
-                                            (__f.clamp(-1.0e30, 1.0e30) as i128, __n),
-                                        )
-                                    }
-                                    _ => #none,
-                                }
-                            }
-                        }
-                        ::core::option::Option::None => #none,
-                    };
-                match __int {
-                    ::core::option::Option::Some((__i, __n)) if __i < #lo_lit => {
-                        __errors.push(#ptr, "minimum", ::std::format!(
-                            "must be at least {}, got {}", #lo_lit, __n));
-                        #none
-                    }
-                    ::core::option::Option::Some((__i, __n)) if __i > #hi_lit => {
-                        __errors.push(#ptr, "maximum", ::std::format!(
-                            "must be at most {}, got {}", #hi_lit, __n));
-                        #none
-                    }
-                    ::core::option::Option::Some((__i, _)) => {
-                        ::core::option::Option::Some(__i as ::core::primitive::#prim)
-                    }
-                    ::core::option::Option::None => {
-                        __errors.push(#ptr, "type", "expected an integer");
-                        #none
-                    }
-                }
+                #private::integer(__value, #ptr, #lo, #hi, __errors)
+                    .map(|__i| __i as ::core::primitive::#prim)
             }
         }
         Kind::Float(f32) => {
-            let mut checks = Vec::new();
-            if let Some(min) = &a.minimum {
-                let v = Literal::f64_suffixed(min.value.as_f64());
-                let shown = min.value.to_string();
-                checks.push(quote! {
-                    if __f < #v {
-                        __errors.push(#ptr, "minimum", ::std::format!(
-                            "must be at least {}, got {}", #shown, __n));
-                    }
-                });
-            }
-            if let Some(max) = &a.maximum {
-                let v = Literal::f64_suffixed(max.value.as_f64());
-                let shown = max.value.to_string();
-                checks.push(quote! {
-                    if __f > #v {
-                        __errors.push(#ptr, "maximum", ::std::format!(
-                            "must be at most {}, got {}", #shown, __n));
-                    }
-                });
-            }
-            let cast = if *f32 {
-                quote!(__f as f32)
-            } else {
-                quote!(__f)
+            let bound = |bound: &Option<Sp<Num>>| {
+                some(bound.as_ref().map(|b| {
+                    let v = Literal::f64_suffixed(b.value.as_f64());
+                    quote!(#v)
+                }))
             };
+            let (min, max) = (bound(&a.minimum), bound(&a.maximum));
+            let cast = if *f32 { quote!(as f32) } else { quote!() };
             quote! {
-                match #view::form_number(__value)
-                    .and_then(|__n| ::core::option::Option::Some((__n.as_f64()?, __n)))
-                {
-                    ::core::option::Option::Some((__f, __n)) => {
-                        #(#checks)*
-                        ::core::option::Option::Some(#cast)
-                    }
-                    ::core::option::Option::None => {
-                        __errors.push(#ptr, "type", "expected a number");
-                        #none
-                    }
-                }
+                #private::float(__value, #ptr, #min, #max, __errors).map(|__f| __f #cast)
             }
         }
         Kind::Enum(elem, span) => {
             let from_str = from_str_path(elem, *span);
-            quote! {
-                match #view::form_str(__value) {
-                    ::core::option::Option::Some(__s) => match #from_str(__s) {
-                        ::core::option::Option::Some(__v) => ::core::option::Option::Some(__v),
-                        ::core::option::Option::None => {
-                            __errors.push(#ptr, "enum", ::std::format!(
-                                "`{}` is not one of the options", __s));
-                            #none
-                        }
-                    },
-                    ::core::option::Option::None => {
-                        __errors.push(#ptr, "type", "expected a string (one of the options)");
-                        #none
-                    }
-                }
-            }
+            quote!(#private::select(__value, #ptr, #from_str, __errors))
         }
         Kind::Multi(container, elem, span) => {
             let from_str = from_str_path(elem, *span);
-            let mut checks = Vec::new();
-            if let Some(min) = &a.min_items {
-                let min = Literal::u64_suffixed(min.value);
-                checks.push(quote! {
-                    if __len < #min {
-                        __errors.push(#ptr, "minItems", ::std::format!(
-                            "select at least {} options, got {}", #min, __len));
-                    }
-                });
-            }
-            if let Some(max) = &a.max_items {
-                let max = Literal::u64_suffixed(max.value);
-                checks.push(quote! {
-                    if __len > #max {
-                        __errors.push(#ptr, "maxItems", ::std::format!(
-                            "select at most {} options, got {}", #max, __len));
-                    }
-                });
-            }
-            let len = if checks.is_empty() {
-                quote!()
-            } else {
-                quote!(let __len = __items.len() as u64;)
-            };
+            let (min, max) = (
+                some(a.min_items.as_ref().map(|m| {
+                    let v = Literal::u64_suffixed(m.value);
+                    quote!(#v)
+                })),
+                some(a.max_items.as_ref().map(|m| {
+                    let v = Literal::u64_suffixed(m.value);
+                    quote!(#v)
+                })),
+            );
             quote! {
-                match #view::form_items(__value) {
-                    ::core::option::Option::Some(__items) => {
-                        #len
-                        #(#checks)*
-                        let mut __ok = true;
-                        let mut __out = ::std::vec::Vec::with_capacity(__items.len());
-                        for (__k, __item) in __items.iter().enumerate() {
-                            match #view::form_str(__item) {
-                                ::core::option::Option::Some(__s) => match #from_str(__s) {
-                                    ::core::option::Option::Some(__v) => __out.push(__v),
-                                    ::core::option::Option::None => {
-                                        __ok = false;
-                                        __errors.push(
-                                            ::std::format!("{}/{}", #ptr, __k),
-                                            "enum",
-                                            ::std::format!("`{}` is not one of the options", __s),
-                                        );
-                                    }
-                                },
-                                ::core::option::Option::None => {
-                                    __ok = false;
-                                    // As `RequestedSchema::validate`: every item
-                                    // that is not an option fails `enum`.
-                                    __errors.push(
-                                        ::std::format!("{}/{}", #ptr, __k),
-                                        "enum",
-                                        "expected one of the options (a string)",
-                                    );
-                                }
-                            }
-                        }
-                        if __ok {
-                            ::core::option::Option::Some(
-                                __out.into_iter().collect::<#container>(),
-                            )
-                        } else {
-                            #none
-                        }
-                    }
-                    ::core::option::Option::None => {
-                        __errors.push(#ptr, "type", "expected an array of options");
-                        #none
-                    }
-                }
+                #private::multi_select::<_, _, #container>(
+                    __value, #ptr, #min, #max, #from_str, __errors,
+                )
             }
         }
     }
@@ -677,8 +502,7 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
             let missing = if field.optional {
                 quote!()
             } else {
-                let message = format!("the required property `{name}` is missing");
-                quote!(__errors.push(#ptr, "required", #message);)
+                quote!(::mcp_schema::__private::missing(#ptr, __errors);)
             };
             quote! {
                 let #var: ::core::option::Option<#inner> = match __values[#index] {
@@ -757,7 +581,7 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
                 ) -> ::core::result::Result<Self, #errors_ty> {
                     let mut __errors = <#errors_ty as ::core::default::Default>::default();
                     let __value = __build::<#private::serde_json::Value>(
-                        [#(__content.get(#names)),*],
+                        #private::members::<#count>(__content, __index),
                         &mut __errors,
                     );
                     #refuse_content

@@ -30,7 +30,7 @@ fn errors<T: Elicit + std::fmt::Debug>(value: Value) -> Vec<(String, &'static st
         Err(errors) => errors
             .errors()
             .iter()
-            .map(|e| (e.pointer.clone(), e.keyword))
+            .map(|e| (e.pointer().to_owned(), e.keyword()))
             .collect(),
     }
 }
@@ -556,7 +556,7 @@ fn agrees_with_dynamic_validation() {
                 Err(errors) => errors
                     .errors()
                     .iter()
-                    .map(|e| (e.pointer.clone(), e.keyword))
+                    .map(|e| (e.pointer().to_owned(), e.keyword()))
                     .collect(),
             };
             let dynamic = match schema.validate(&map) {
@@ -564,7 +564,7 @@ fn agrees_with_dynamic_validation() {
                 Err(errors) => errors
                     .errors()
                     .iter()
-                    .map(|e| (e.pointer.clone(), e.keyword))
+                    .map(|e| (e.pointer().to_owned(), e.keyword()))
                     .collect(),
             };
             assert_eq!(sorted(derived), sorted(dynamic), "answer {answer}");
@@ -785,7 +785,7 @@ fn full_errors(errors: &ValidationErrors) -> Vec<(String, &'static str, String)>
     errors
         .errors()
         .iter()
-        .map(|e| (e.pointer.clone(), e.keyword, e.message.clone()))
+        .map(|e| (e.pointer().to_owned(), e.keyword(), e.message().clone()))
         .collect()
 }
 
@@ -844,8 +844,8 @@ fn deny_unknown_fields_forbids_additional_properties() {
         assert!(!undeclared(&derived).is_empty());
         assert_eq!(undeclared(&derived), undeclared(&dynamic));
         assert_eq!(
-            derived.errors().last().map(|e| e.message.as_str()),
-            dynamic.errors().last().map(|e| e.message.as_str())
+            derived.errors().last().map(|e| e.message()),
+            dynamic.errors().last().map(|e| e.message())
         );
     }
     assert_eq!(
@@ -1007,7 +1007,7 @@ fn from_json_str_agrees_with_from_content() {
         Decoded::Invalid(vec![(
             "/v".to_owned(),
             "maximum",
-            "must be at most 5, got 10.0".to_owned()
+            "must be at most 5, is 10.0".to_owned()
         )])
     );
     assert_eq!(

@@ -71,12 +71,12 @@ fn pairs(errors: &ValidationErrors) -> Errors {
         .iter()
         .map(|e| {
             assert!(
-                !e.message.is_empty(),
+                !e.message().is_empty(),
                 "{} {}: empty message",
-                e.pointer,
-                e.keyword
+                e.pointer(),
+                e.keyword()
             );
-            (e.pointer.clone(), e.keyword)
+            (e.pointer().to_owned(), e.keyword())
         })
         .collect();
     pairs.sort();

@@ -576,7 +576,7 @@ fn outcome<T>(result: Result<T, ValidationErrors>) -> Outcome {
         let mut pairs: Vec<(String, &'static str)> = errors
             .errors()
             .iter()
-            .map(|e| (e.pointer.clone(), e.keyword))
+            .map(|e| (e.pointer().to_owned(), e.keyword()))
             .collect();
         pairs.sort();
         pairs

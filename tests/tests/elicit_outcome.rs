@@ -54,7 +54,7 @@ fn invalid_accept_reports_every_problem() {
     let found: Vec<(&str, &str)> = errors
         .errors()
         .iter()
-        .map(|e| (e.pointer.as_str(), e.keyword))
+        .map(|e| (e.pointer(), e.keyword()))
         .collect();
     assert_eq!(found, vec![("/name", "minLength"), ("/age", "minimum")]);
 }
@@ -64,8 +64,8 @@ fn accept_without_content_fails_when_members_are_required() {
     let result: mcp_schema::v2025_06_18::ElicitResult =
         serde_json::from_value(json!({"action": "accept"})).expect("decodes");
     let errors = ElicitOutcome::<Contact>::try_from(&result).expect_err("name is required");
-    assert_eq!(errors.errors()[0].pointer, "/name");
-    assert_eq!(errors.errors()[0].keyword, "required");
+    assert_eq!(errors.errors()[0].pointer(), "/name");
+    assert_eq!(errors.errors()[0].keyword(), "required");
 }
 
 #[test]

@@ -144,16 +144,14 @@ fn errors_of(schema: &RequestedSchema, value: Value) -> Vec<(String, &'static st
         Err(errors) => errors
             .errors()
             .iter()
-            .map(
-                |ValidationError {
-                     pointer,
-                     keyword,
-                     message,
-                 }| {
-                    assert!(!message.is_empty(), "{pointer} {keyword}: empty message");
-                    (pointer.clone(), *keyword)
-                },
-            )
+            .map(|error: &ValidationError| {
+                let (pointer, keyword) = (error.pointer(), error.keyword());
+                assert!(
+                    !error.message().is_empty(),
+                    "{pointer} {keyword}: empty message"
+                );
+                (pointer.to_owned(), keyword)
+            })
             .collect(),
     }
 }
@@ -366,9 +364,9 @@ fn invalid_pattern_is_a_pattern_error() {
         .validate(&content(json!({"v": "a"})))
         .expect_err("an uncompilable pattern cannot be satisfied");
     assert_eq!(errors.errors().len(), 1);
-    assert_eq!(errors.errors()[0].pointer, "/v");
-    assert_eq!(errors.errors()[0].keyword, "pattern");
-    assert!(errors.errors()[0].message.contains("not a valid"));
+    assert_eq!(errors.errors()[0].pointer(), "/v");
+    assert_eq!(errors.errors()[0].keyword(), "pattern");
+    assert!(errors.errors()[0].message().contains("not a valid"));
     // Inline flags are not ECMA-262 syntax.
     let schema = RequestedSchema {
         properties: vec![(
@@ -635,7 +633,7 @@ fn validate_never_panics_on_arbitrary_values() {
                     "round {round}: Err with no error"
                 );
                 for error in errors.errors() {
-                    assert!(error.pointer.starts_with('/'), "round {round}: {error}");
+                    assert!(error.pointer().starts_with('/'), "round {round}: {error}");
                 }
             }
             let unknown = schema.unknown_members(&answer);
@@ -711,5 +709,183 @@ fn string_format_is_valid_matches_validate() {
             errors_of(&schema, json!({ "v": bad })),
             pairs(&[("/v", "format")])
         );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Patterns on ASCII text.
+
+/// ASCII text is matched by regress's ASCII matcher, which differs from the Unicode one only
+/// in case folding; with the `u` flag alone the two must agree. Checked against the Unicode
+/// matcher on patterns that exercise classes, property escapes, word boundaries, lookaround,
+/// backreferences and anchors, over arbitrary ASCII strings (control characters included).
+#[test]
+fn patterns_on_ascii_text_match_as_the_unicode_matcher_does() {
+    use mcp_schema::__private::regress::Regex;
+    use proptest::test_runner::{Config, TestRunner};
+
+    let patterns = [
+        r"^[a-z][a-z0-9_]*$",
+        r"\p{L}+",
+        r"^\P{Lu}*$",
+        r"\w+\b",
+        r"\bfoo\b",
+        r"(?<=a)b",
+        r"a(?!b)",
+        r"^.$",
+        r"[^\d\s]",
+        r"[\s\S]{3}",
+        r"\u{41}",
+        r"^(?:[A-Z]{2}-)?\d{3,5}$",
+        r"(a|ab)(c|bcd)(d*)",
+        r"(\w)\1",
+        r"^\s*$",
+        r"[\u0000-\u001f]",
+        r"^[^@\s]+@[^@\s]+$",
+    ];
+    let mut runner = TestRunner::new(Config {
+        cases: 2000,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    for source in patterns {
+        let reference = Regex::with_flags(source, "u").expect("the pattern compiles");
+        let schema = RequestedSchema {
+            properties: vec![(
+                "p".to_owned(),
+                PropertySchema::String(StringSchema {
+                    pattern: Some(source.to_owned()),
+                    ..StringSchema::default()
+                }),
+            )],
+            required: Vec::new(),
+            additional_properties_forbidden: false,
+        };
+        let validator = schema.validator();
+        let text = proptest::string::string_regex("[\\x00-\\x7f]{0,12}|(foo|ab|a|b|AB|12-345| )*")
+            .expect("a valid strategy");
+        runner
+            .run(&text, |text| {
+                let content = as_object(json!({ "p": text }), "content");
+                let expected = reference.find(&text).is_some();
+                proptest::prop_assert_eq!(
+                    validator.validate(&content).is_ok(),
+                    expected,
+                    "pattern {} on {:?}",
+                    source,
+                    text
+                );
+                Ok(())
+            })
+            .unwrap_or_else(|failure| panic!("{failure}"));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report order and large forms.
+
+fn string_property(name: &str, min_length: u64) -> (String, PropertySchema) {
+    (
+        name.to_owned(),
+        PropertySchema::String(StringSchema {
+            min_length: Some(min_length),
+            ..StringSchema::default()
+        }),
+    )
+}
+
+/// A form of 40 properties (its members are found by hashing, not by a scan): the errors come
+/// in the order of the form's properties whatever the order of `content`, then the required
+/// names no property declares, then the undeclared members.
+#[test]
+fn large_form_reports_in_form_order() {
+    // p39, p38, ..., p0: the form's order is the reverse of the map's (sorted) order.
+    let names: Vec<String> = (0..40).rev().map(|i| format!("p{i:02}")).collect();
+    let schema = RequestedSchema {
+        properties: names.iter().map(|name| string_property(name, 2)).collect(),
+        required: names
+            .iter()
+            .step_by(3)
+            .cloned()
+            .chain(["zz_elsewhere".to_owned()])
+            .collect(),
+        additional_properties_forbidden: true,
+    };
+    let mut content = Map::new();
+    let mut expected = Vec::new();
+    for (index, name) in names.iter().enumerate() {
+        let required = index % 3 == 0;
+        match index % 4 {
+            // Too short.
+            0 => {
+                content.insert(name.clone(), json!("x"));
+                expected.push((format!("/{name}"), "minLength"));
+            }
+            // Absent: an error only when required.
+            1 if required => expected.push((format!("/{name}"), "required")),
+            1 => {}
+            // Not a string.
+            2 => {
+                content.insert(name.clone(), json!(7));
+                expected.push((format!("/{name}"), "type"));
+            }
+            _ => {
+                content.insert(name.clone(), json!("fine"));
+            }
+        }
+    }
+    expected.push(("/zz_elsewhere".to_owned(), "required"));
+    content.insert("a_extra".to_owned(), json!(1));
+    content.insert("q~/x".to_owned(), json!(2));
+    expected.push(("/a_extra".to_owned(), "additionalProperties"));
+    expected.push(("/q~0~1x".to_owned(), "additionalProperties"));
+    let errors = errors_of(&schema, Value::Object(content));
+    let expected: Vec<(String, &'static str)> = expected;
+    assert_eq!(errors, expected);
+    // Every message names what it is about.
+    let report = schema
+        .validate(&as_object(json!({"p00": 1, "q": 1}), "content"))
+        .unwrap_err();
+    let messages: Vec<String> = report.errors().iter().map(|e| e.message()).collect();
+    assert!(
+        messages.contains(&"the required member `p39` is missing".to_owned()),
+        "{messages:?}"
+    );
+    assert!(messages.contains(&"the member `q` is not a property of the form".to_owned()));
+    assert!(messages.contains(&"expected a string, found a number".to_owned()));
+}
+
+/// A name declared twice (a schema `check` refuses, but `validate` takes any schema): the
+/// member is checked against both declarations, in order, with a scan and with hashing.
+#[test]
+fn a_name_declared_twice_is_checked_against_both() {
+    for filler in [0, 20] {
+        let mut properties = vec![
+            string_property("a", 3),
+            (
+                "a".to_owned(),
+                PropertySchema::String(StringSchema {
+                    pattern: Some("^x".to_owned()),
+                    ..StringSchema::default()
+                }),
+            ),
+        ];
+        properties.extend((0..filler).map(|i| string_property(&format!("f{i}"), 0)));
+        let schema = RequestedSchema {
+            properties,
+            required: vec!["a".to_owned()],
+            additional_properties_forbidden: false,
+        };
+        assert_eq!(
+            errors_of(&schema, json!({"a": "yy"})),
+            pairs(&[("/a", "minLength"), ("/a", "pattern")]),
+            "with {filler} more properties"
+        );
+        assert_eq!(
+            errors_of(&schema, json!({})),
+            pairs(&[("/a", "required"), ("/a", "required")]),
+            "with {filler} more properties"
+        );
+        assert!(errors_of(&schema, json!({"a": "xyz"})).is_empty());
     }
 }

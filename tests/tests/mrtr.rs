@@ -324,7 +324,7 @@ fn an_invalid_answer_is_an_error_with_key_and_path() {
     let found: Vec<(&str, &str)> = errors
         .errors()
         .iter()
-        .map(|e| (e.pointer.as_str(), e.keyword))
+        .map(|e| (e.pointer(), e.keyword()))
         .collect();
     assert_eq!(
         found,

@@ -15,7 +15,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use super::{pointer, FromJsonError, ValidationErrors};
+use super::{pointer, FromJsonError, Problem, ValidationErrors};
 
 /// What the derived checks read from the value of a member: implemented by [`Value`] (for
 /// `from_content`) and [`Member`] (for `from_json_str`), so that both run the same code.
@@ -28,6 +28,8 @@ pub trait FormValue: Sized {
     fn form_number(&self) -> Option<&Number>;
     /// The items of an array (only their [`FormValue::form_str`] is read).
     fn form_items(&self) -> Option<&[Self]>;
+    /// The JSON type, for messages (`a string`, `null`), when it is known.
+    fn form_kind(&self) -> Option<&'static str>;
 }
 
 impl FormValue for Value {
@@ -50,6 +52,9 @@ impl FormValue for Value {
     fn form_items(&self) -> Option<&[Value]> {
         self.as_array().map(Vec::as_slice)
     }
+    fn form_kind(&self) -> Option<&'static str> {
+        Some(super::json_kind(self))
+    }
 }
 
 /// The value of a declared member, read from JSON text: what the derived checks need and no
@@ -64,7 +69,9 @@ pub enum Member<'de> {
     Number(Number),
     /// An array: its strings, anything else as [`Member::Other`].
     Array(Vec<Member<'de>>),
-    /// `null`, an object, or (inside an array) anything but a string.
+    /// `null` (not inside an array).
+    Null,
+    /// An object, or (inside an array) anything but a string.
     Other,
 }
 
@@ -95,6 +102,17 @@ impl FormValue for Member<'_> {
         match self {
             Member::Array(items) => Some(items),
             _ => None,
+        }
+    }
+    fn form_kind(&self) -> Option<&'static str> {
+        match self {
+            Member::Str(_) => Some("a string"),
+            Member::Bool(_) => Some("a boolean"),
+            Member::Number(_) => Some("a number"),
+            Member::Array(_) => Some("an array"),
+            Member::Null => Some("null"),
+            // Inside an array any non-string is `Other`, but items' types are never reported.
+            Member::Other => Some("an object"),
         }
     }
 }
@@ -153,7 +171,11 @@ impl<'de> Visitor<'de> for MemberVisitor {
         Ok(self.number(Number::from_f64(v)))
     }
     fn visit_unit<E: de::Error>(self) -> Result<Member<'de>, E> {
-        Ok(Member::Other)
+        Ok(if self.item {
+            Member::Other
+        } else {
+            Member::Null
+        })
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Member<'de>, A::Error> {
         if self.item {
@@ -400,8 +422,7 @@ pub fn refuse_undeclared<'a>(
 ) {
     for name in names {
         if !declared(name) {
-            let message = format!("the member `{name}` is not a property of the form");
-            errors.push(pointer("", name), "additionalProperties", message);
+            errors.report(pointer("", name), Problem::Undeclared);
         }
     }
 }

@@ -38,6 +38,9 @@
 mod check;
 #[doc(hidden)]
 pub mod decode;
+#[doc(hidden)]
+pub mod derived;
+mod error;
 mod json_schema;
 mod node;
 mod outcome;
@@ -46,9 +49,8 @@ mod parse;
 mod ser;
 mod validate;
 
-pub use outcome::{
-    Action, Elicit, ElicitOutcome, FromJsonError, ValidationError, ValidationErrors,
-};
+pub use error::{Problem, Text, ValidationError, ValidationErrors};
+pub use outcome::{Action, Elicit, ElicitOutcome, FromJsonError};
 pub use params::FormParams;
 pub use validate::Validator;
 

@@ -2,12 +2,14 @@
 //! 2020-12 semantics for the keywords of the elicitation subset.
 
 use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use serde_json::{Map, Number, Value};
 
 use super::{
-    json_kind as kind, pointer, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema,
-    RequestedSchema, SingleSelectSchema, StringFormat, StringSchema, ValidationErrors,
+    json_kind as kind, pointer, EnumOptions, NumberSchema, Problem, PropertySchema,
+    RequestedSchema, StringFormat, ValidationError, ValidationErrors,
 };
 
 type Content = Map<String, Value>;
@@ -35,61 +37,370 @@ impl StringFormat {
     }
 }
 
-/// A [`RequestedSchema`] ready to validate many answers (its patterns compiled once), from
+/// A [`RequestedSchema`] compiled for validating many answers, from
 /// [`RequestedSchema::validator`]; [`Validator::validate`] is [`RequestedSchema::validate`].
+///
+/// Compiling does once what does not depend on the answer: the patterns, each property's JSON
+/// pointer and list of options (shared by the errors that need them), and a table from member
+/// name to property. Validation then walks the answer's members once, without hashing a name
+/// or formatting a message: messages are rendered when read ([`super::ValidationError::message`]).
 #[derive(Debug)]
 pub struct Validator<'a> {
     schema: &'a RequestedSchema,
-    /// Per property: its compiled `pattern`, or why it does not compile.
-    patterns: Vec<Option<Result<regress::Regex, String>>>,
+    properties: Vec<Compiled<'a>>,
+    /// Property index by name, for forms too large to scan (see [`Validator::find`]).
+    by_name: Option<HashMap<&'a str, usize>>,
+    /// How many properties are required.
+    required_properties: usize,
+    /// Required names that no property declares (a schema that [`RequestedSchema::check`]
+    /// would refuse): missing unless the answer has them.
+    required_elsewhere: Vec<&'a str>,
 }
 
-impl Validator<'_> {
-    /// Validates `content`: see [`RequestedSchema::validate`].
-    pub fn validate(&self, content: &Map<String, Value>) -> Result<(), ValidationErrors> {
-        let schema = self.schema;
-        let mut errors = ValidationErrors::default();
-        for ((name, property), pattern) in schema.properties.iter().zip(&self.patterns) {
-            let at = At(name);
-            match content.get(name) {
-                Some(value) => {
-                    validate_property(property, pattern.as_ref(), value, at, &mut errors)
-                }
-                None if schema.is_required(name) => errors.push(
-                    at.pointer(),
-                    "required",
-                    format!("the required member `{name}` is missing"),
-                ),
-                None => {}
-            }
+/// Forms with at most this many properties find a member's property by a scan, comparing
+/// lengths first; larger ones hash the name.
+const SCAN_LIMIT: usize = 16;
+
+/// One property, ready to check a value.
+#[derive(Debug)]
+struct Compiled<'a> {
+    name: &'a str,
+    /// `/<name>`, escaped (RFC 6901).
+    pointer: Arc<str>,
+    required: bool,
+    /// The next property of the same name (only in schemas that declare a name twice).
+    same_name: Option<usize>,
+    rule: Rule<'a>,
+}
+
+#[derive(Debug)]
+enum Rule<'a> {
+    String {
+        min_length: Option<u64>,
+        max_length: Option<u64>,
+        pattern: Option<CompiledPattern>,
+        format: Option<StringFormat>,
+    },
+    Number(&'a NumberSchema),
+    Boolean,
+    Select(Options<'a>),
+    MultiSelect {
+        options: Options<'a>,
+        min_items: Option<u64>,
+        max_items: Option<u64>,
+    },
+}
+
+/// A pattern's source, and the compiled pattern or why it does not compile.
+type CompiledPattern = (Arc<str>, Result<regress::Regex, Arc<str>>);
+
+/// The values of an enum, and their list as the `enum` message shows it.
+#[derive(Debug)]
+struct Options<'a> {
+    values: Vec<&'a str>,
+    listed: Arc<str>,
+}
+
+impl<'a> Options<'a> {
+    fn new(options: &'a EnumOptions) -> Options<'a> {
+        Options {
+            values: options.values().collect(),
+            listed: options_list(options).into(),
         }
-        for name in &schema.required {
-            if schema.property(name).is_none() && !content.contains_key(name) {
-                errors.push(
-                    pointer("", name),
-                    "required",
-                    format!("the required member `{name}` is missing"),
-                );
-            }
+    }
+
+    #[inline]
+    fn contains(&self, value: &str) -> bool {
+        self.values
+            .iter()
+            .any(|option| option.len() == value.len() && *option == value)
+    }
+
+    fn not_an_option(&self, value: &Value) -> Problem {
+        Problem::NotAnOption {
+            value: Some(value.clone()),
+            options: (&self.listed).into(),
         }
-        if schema.additional_properties_forbidden {
-            for name in schema.unknown_members(content) {
-                let message = format!("the member `{name}` is not a property of the form");
-                errors.push(pointer("", &name), "additionalProperties", message);
-            }
-        }
-        errors.into_result()
     }
 }
 
-/// Where a property's value is: its JSON pointer is built only when there is an error to
-/// report, so that valid answers allocate nothing for it.
-#[derive(Clone, Copy)]
-struct At<'a>(&'a str);
+impl<'a> Validator<'a> {
+    fn new(schema: &'a RequestedSchema) -> Validator<'a> {
+        let required: HashSet<&str> = schema.required.iter().map(String::as_str).collect();
+        let mut properties: Vec<Compiled<'a>> = (schema.properties.iter())
+            .map(|(name, property)| Compiled {
+                name,
+                pointer: pointer("", name).into(),
+                required: required.contains(name.as_str()),
+                same_name: None,
+                rule: Rule::new(property),
+            })
+            .collect();
+        // The first property of each name; a name declared twice (`check` refuses it) links
+        // each of its properties to the next, so that a member is checked against all of them.
+        let mut by_name = HashMap::with_capacity(properties.len());
+        for index in (0..properties.len()).rev() {
+            properties[index].same_name = by_name.insert(properties[index].name, index);
+        }
+        let required_properties = properties.iter().filter(|p| p.required).count();
+        let mut elsewhere = HashSet::new();
+        let required_elsewhere = (schema.required.iter())
+            .map(String::as_str)
+            .filter(|name| !by_name.contains_key(name) && elsewhere.insert(*name))
+            .collect();
+        let by_name = (properties.len() > SCAN_LIMIT).then_some(by_name);
+        Validator {
+            schema,
+            properties,
+            by_name,
+            required_properties,
+            required_elsewhere,
+        }
+    }
 
-impl At<'_> {
-    fn pointer(self) -> String {
-        pointer("", self.0)
+    /// The index of the first property named `name`.
+    #[inline]
+    fn find(&self, name: &str) -> Option<usize> {
+        match &self.by_name {
+            None => self
+                .properties
+                .iter()
+                .position(|p| p.name.len() == name.len() && p.name == name),
+            Some(by_name) => by_name.get(name).copied(),
+        }
+    }
+
+    /// Validates `content`: see [`RequestedSchema::validate`].
+    pub fn validate(&self, content: &Map<String, Value>) -> Result<(), ValidationErrors> {
+        let mut errors = ValidationErrors::default();
+        let mut required_seen = 0;
+        for (name, value) in content {
+            let Some(first) = self.find(name) else {
+                if self.schema.additional_properties_forbidden {
+                    errors.report(pointer("", name), Problem::Undeclared);
+                }
+                continue;
+            };
+            let mut next = Some(first);
+            while let Some(index) = next {
+                let property = &self.properties[index];
+                required_seen += usize::from(property.required);
+                property.check(value, &mut errors);
+                next = property.same_name;
+            }
+        }
+        if required_seen < self.required_properties {
+            for property in &self.properties {
+                if property.required && !content.contains_key(property.name) {
+                    errors.report(&property.pointer, Problem::Missing);
+                }
+            }
+        }
+        for name in &self.required_elsewhere {
+            if !content.contains_key(*name) {
+                errors.report(pointer("", name), Problem::Missing);
+            }
+        }
+        // The members came in the order of `content`; the report is in the order of the form.
+        // A stable sort of a few errors, without allocating; most are in order already.
+        if errors.0.len() > 1 && !errors.0.is_sorted_by(|a, b| self.place(a) <= self.place(b)) {
+            errors.0.sort_by_key(|error| self.place(error));
+        }
+        errors.into_result()
+    }
+
+    /// Where an error goes in the report: its property's index (an item's error goes with its
+    /// multi select), then the missing required names that are not properties, then the
+    /// undeclared members.
+    fn place(&self, error: &ValidationError) -> usize {
+        // Most errors share their property's pointer: found by address, not by text.
+        let owner = match error.shared_pointer() {
+            Some(shared) => {
+                (self.properties.iter()).position(|property| Arc::ptr_eq(&property.pointer, shared))
+            }
+            None => None,
+        };
+        let owner = owner.or_else(|| {
+            let at = error.pointer();
+            self.properties.iter().position(|property| {
+                at.strip_prefix(&*property.pointer)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            })
+        });
+        match (owner, error.problem()) {
+            (Some(index), _) => index,
+            (None, Problem::Missing) => self.properties.len(),
+            (None, _) => usize::MAX,
+        }
+    }
+}
+
+impl<'a> Rule<'a> {
+    fn new(property: &'a PropertySchema) -> Rule<'a> {
+        match property {
+            PropertySchema::String(schema) => Rule::String {
+                min_length: schema.min_length,
+                max_length: schema.max_length,
+                pattern: schema.pattern.as_deref().map(|pattern| {
+                    let compiled = regress::Regex::with_flags(pattern, "u")
+                        .map_err(|error| Arc::from(error.to_string()));
+                    (Arc::from(pattern), compiled)
+                }),
+                format: schema.format,
+            },
+            PropertySchema::Number(schema) => Rule::Number(schema),
+            PropertySchema::Boolean(_) => Rule::Boolean,
+            PropertySchema::SingleSelect(schema) => Rule::Select(Options::new(&schema.options)),
+            PropertySchema::MultiSelect(schema) => Rule::MultiSelect {
+                options: Options::new(&schema.options),
+                min_items: schema.min_items,
+                max_items: schema.max_items,
+            },
+        }
+    }
+}
+
+impl Compiled<'_> {
+    /// Checks a present member.
+    #[inline]
+    fn check(&self, value: &Value, errors: &mut ValidationErrors) {
+        let pointer = &self.pointer;
+        let mut report = |problem| errors.report(pointer, problem);
+        match &self.rule {
+            Rule::String {
+                min_length,
+                max_length,
+                pattern,
+                format,
+            } => match value {
+                Value::String(text) => {
+                    check_lengths(text, *min_length, *max_length, &mut report);
+                    match pattern {
+                        Some((_, Ok(regex))) if is_match(regex, text) => {}
+                        Some((source, Ok(_))) => report(Problem::NoMatch(source.into())),
+                        Some((source, Err(error))) => report(Problem::BadPattern {
+                            pattern: source.into(),
+                            error: error.into(),
+                        }),
+                        None => {}
+                    }
+                    if let Some(format) = format.filter(|format| !format.is_valid(text)) {
+                        report(Problem::Format(format));
+                    }
+                }
+                other => report(wrong_type("a string", other)),
+            },
+            Rule::Number(schema) => check_number(schema, value, report),
+            Rule::Boolean => {
+                if !value.is_boolean() {
+                    report(wrong_type("a boolean", value));
+                }
+            }
+            Rule::Select(options) => match value {
+                Value::String(text) if options.contains(text) => {}
+                Value::String(_) => report(options.not_an_option(value)),
+                other => report(wrong_type("a string", other)),
+            },
+            Rule::MultiSelect {
+                options,
+                min_items,
+                max_items,
+            } => {
+                let Value::Array(items) = value else {
+                    report(wrong_type("an array", value));
+                    return;
+                };
+                let count = items.len() as u64;
+                if let Some(min) = min_items.filter(|&min| count < min) {
+                    report(Problem::TooFew { min, count });
+                }
+                if let Some(max) = max_items.filter(|&max| count > max) {
+                    report(Problem::TooMany { max, count });
+                }
+                for (index, item) in items.iter().enumerate() {
+                    if !item.as_str().is_some_and(|text| options.contains(text)) {
+                        // An item's error points at the item.
+                        let problem = options.not_an_option(item);
+                        errors.report(format!("{pointer}/{index}"), problem);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn wrong_type(expected: &'static str, value: &Value) -> Problem {
+    Problem::WrongType {
+        expected,
+        found: Some(kind(value)),
+    }
+}
+
+/// `minLength` and `maxLength`, in code points.
+#[inline]
+pub(crate) fn check_lengths(
+    text: &str,
+    min_length: Option<u64>,
+    max_length: Option<u64>,
+    mut report: impl FnMut(Problem),
+) {
+    // A string has at most as many code points as bytes and at least a quarter as many, so
+    // most strings meet their bounds without being counted.
+    let bytes = text.len() as u64;
+    let must_count =
+        min_length.is_some_and(|min| bytes / 4 < min) || max_length.is_some_and(|max| bytes > max);
+    if must_count {
+        let length = text.chars().count() as u64;
+        if let Some(min) = min_length.filter(|&min| length < min) {
+            report(Problem::TooShort { min, length });
+        }
+        if let Some(max) = max_length.filter(|&max| length > max) {
+            report(Problem::TooLong { max, length });
+        }
+    }
+}
+
+/// Whether an ECMA-262 `pattern` (compiled with the `u` flag) matches anywhere in `text`.
+#[inline]
+pub(crate) fn is_match(regex: &regress::Regex, text: &str) -> bool {
+    // On ASCII text the ASCII matcher runs the same program over bytes; it differs only in
+    // case folding, which the `u` flag alone (no `i`) never asks for.
+    if text.is_ascii() {
+        regex.find_ascii(text).is_some()
+    } else {
+        regex.find(text).is_some()
+    }
+}
+
+fn check_number(schema: &NumberSchema, value: &Value, mut report: impl FnMut(Problem)) {
+    let Value::Number(number) = value else {
+        let expected = if schema.integer {
+            "an integer"
+        } else {
+            "a number"
+        };
+        report(wrong_type(expected, value));
+        return;
+    };
+    if schema.integer && !is_integer(number) {
+        report(Problem::NotInteger(number.clone()));
+        return;
+    }
+    if let Some(minimum) = &schema.minimum {
+        if compare(number, minimum) == Ordering::Less {
+            report(Problem::Below {
+                minimum: minimum.clone(),
+                value: number.clone(),
+            });
+        }
+    }
+    if let Some(maximum) = &schema.maximum {
+        if compare(number, maximum) == Ordering::Greater {
+            report(Problem::Above {
+                maximum: maximum.clone(),
+                value: number.clone(),
+            });
+        }
     }
 }
 
@@ -124,23 +435,9 @@ impl RequestedSchema {
         self.validator().validate(content)
     }
 
-    /// The schema prepared for validating many answers: its patterns compiled once.
+    /// The schema compiled for validating many answers (see [`Validator`]).
     pub fn validator(&self) -> Validator<'_> {
-        let patterns = self
-            .properties
-            .iter()
-            .map(|(_, property)| match property {
-                PropertySchema::String(StringSchema {
-                    pattern: Some(pattern),
-                    ..
-                }) => Some(regress::Regex::with_flags(pattern, "u").map_err(|e| e.to_string())),
-                _ => None,
-            })
-            .collect();
-        Validator {
-            schema: self,
-            patterns,
-        }
+        Validator::new(self)
     }
 
     /// The names of the members of `content` that are not properties of the form, in the
@@ -173,133 +470,6 @@ impl RequestedSchema {
             }
         }
         out
-    }
-}
-
-fn validate_property(
-    property: &PropertySchema,
-    pattern: Option<&Result<regress::Regex, String>>,
-    value: &Value,
-    at: At<'_>,
-    errors: &mut ValidationErrors,
-) {
-    match property {
-        PropertySchema::String(schema) => match value {
-            Value::String(text) => validate_string(schema, pattern, text, at, errors),
-            other => type_error(at, "a string", other, errors),
-        },
-        PropertySchema::Number(schema) => validate_number(schema, value, at, errors),
-        PropertySchema::Boolean(_) => {
-            if !value.is_boolean() {
-                type_error(at, "a boolean", value, errors);
-            }
-        }
-        PropertySchema::SingleSelect(schema) => validate_single(schema, value, at, errors),
-        PropertySchema::MultiSelect(schema) => validate_multi(schema, value, at, errors),
-    }
-}
-
-fn type_error(at: At<'_>, expected: &str, value: &Value, errors: &mut ValidationErrors) {
-    errors.push(
-        at.pointer(),
-        "type",
-        format!("expected {expected}, found {}", kind(value)),
-    );
-}
-
-fn validate_string(
-    schema: &StringSchema,
-    pattern: Option<&Result<regress::Regex, String>>,
-    text: &str,
-    at: At<'_>,
-    errors: &mut ValidationErrors,
-) {
-    let length = text.chars().count() as u64;
-    if let Some(min) = schema.min_length {
-        if length < min {
-            errors.push(
-                at.pointer(),
-                "minLength",
-                format!("must be at least {min} characters long, is {length}"),
-            );
-        }
-    }
-    if let Some(max) = schema.max_length {
-        if length > max {
-            errors.push(
-                at.pointer(),
-                "maxLength",
-                format!("must be at most {max} characters long, is {length}"),
-            );
-        }
-    }
-    if let (Some(pattern), Some(compiled)) = (&schema.pattern, pattern) {
-        match compiled {
-            Ok(regex) => {
-                if regex.find(text).is_none() {
-                    errors.push(
-                        at.pointer(),
-                        "pattern",
-                        format!("does not match the pattern `{pattern}`"),
-                    );
-                }
-            }
-            Err(error) => errors.push(
-                at.pointer(),
-                "pattern",
-                format!(
-                    "the pattern `{pattern}` is not a valid ECMA-262 regular expression: {error}"
-                ),
-            ),
-        }
-    }
-    if let Some(format) = schema.format {
-        if !format.is_valid(text) {
-            errors.push(at.pointer(), "format", format!("is not a valid `{format}`"));
-        }
-    }
-}
-
-fn validate_number(
-    schema: &NumberSchema,
-    value: &Value,
-    at: At<'_>,
-    errors: &mut ValidationErrors,
-) {
-    let Value::Number(number) = value else {
-        let expected = if schema.integer {
-            "an integer"
-        } else {
-            "a number"
-        };
-        type_error(at, expected, value, errors);
-        return;
-    };
-    if schema.integer && !is_integer(number) {
-        errors.push(
-            at.pointer(),
-            "type",
-            format!("expected an integer, found {number}"),
-        );
-        return;
-    }
-    if let Some(minimum) = &schema.minimum {
-        if compare(number, minimum) == Ordering::Less {
-            errors.push(
-                at.pointer(),
-                "minimum",
-                format!("must be at least {minimum}, is {number}"),
-            );
-        }
-    }
-    if let Some(maximum) = &schema.maximum {
-        if compare(number, maximum) == Ordering::Greater {
-            errors.push(
-                at.pointer(),
-                "maximum",
-                format!("must be at most {maximum}, is {number}"),
-            );
-        }
     }
 }
 
@@ -357,75 +527,4 @@ fn options_list(options: &EnumOptions) -> String {
         out.push_str(&format!("{value:?}"));
     }
     out
-}
-
-fn validate_single(
-    schema: &SingleSelectSchema,
-    value: &Value,
-    at: At<'_>,
-    errors: &mut ValidationErrors,
-) {
-    match value {
-        Value::String(text) => {
-            if !schema.options.contains(text) {
-                errors.push(
-                    at.pointer(),
-                    "enum",
-                    format!(
-                        "must be one of {}, is {text:?}",
-                        options_list(&schema.options)
-                    ),
-                );
-            }
-        }
-        other => type_error(at, "a string", other, errors),
-    }
-}
-
-fn validate_multi(
-    schema: &MultiSelectSchema,
-    value: &Value,
-    at: At<'_>,
-    errors: &mut ValidationErrors,
-) {
-    let Value::Array(items) = value else {
-        type_error(at, "an array", value, errors);
-        return;
-    };
-    let count = items.len() as u64;
-    if let Some(min) = schema.min_items {
-        if count < min {
-            errors.push(
-                at.pointer(),
-                "minItems",
-                format!("must select at least {min} options, has {count}"),
-            );
-        }
-    }
-    if let Some(max) = schema.max_items {
-        if count > max {
-            errors.push(
-                at.pointer(),
-                "maxItems",
-                format!("must select at most {max} options, has {count}"),
-            );
-        }
-    }
-    for (index, item) in items.iter().enumerate() {
-        let member = match item {
-            Value::String(text) => schema.options.contains(text),
-            _ => false,
-        };
-        if !member {
-            errors.push(
-                pointer(&at.pointer(), &index.to_string()),
-                "enum",
-                format!(
-                    "must be one of {}, is {}",
-                    options_list(&schema.options),
-                    item
-                ),
-            );
-        }
-    }
 }

@@ -168,7 +168,7 @@ impl<'a> Responses<'a> {
                         .0
                         .into_iter()
                         .map(|mut error| {
-                            error.pointer = format!("{base}{}", error.pointer);
+                            error.prefix_pointer(&base);
                             error
                         })
                         .collect(),
@@ -421,7 +421,7 @@ impl ResponseError {
             Self::Invalid { errors, .. } => errors
                 .errors()
                 .first()
-                .map_or("/inputResponses", |error| error.pointer.as_str()),
+                .map_or("/inputResponses", |error| error.pointer()),
         }
     }
 
@@ -438,9 +438,9 @@ impl ResponseError {
                 .iter()
                 .map(|error| {
                     serde_json::json!({
-                        "path": format!("/params{}", error.pointer),
-                        "keyword": error.keyword,
-                        "message": error.message,
+                        "path": format!("/params{}", error.pointer()),
+                        "keyword": error.keyword(),
+                        "message": error.message(),
                     })
                 })
                 .collect();
