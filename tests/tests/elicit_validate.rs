@@ -889,3 +889,62 @@ fn a_name_declared_twice_is_checked_against_both() {
         assert!(errors_of(&schema, json!({"a": "xyz"})).is_empty());
     }
 }
+
+/// Each error carries its problem as data, for clients that word their own messages; the
+/// English message is rendered from the same data.
+#[test]
+fn errors_carry_their_problem_as_data() {
+    use mcp_schema::elicit::Problem;
+
+    // From text, so that the form keeps this order (a `json!` object sorts its members).
+    let schema = RequestedSchema::parse_str(
+        r#"{"type": "object", "properties": {
+            "name": {"type": "string", "minLength": 3},
+            "age": {"type": "integer", "minimum": 18},
+            "plan": {"type": "string", "enum": ["free", "pro"]},
+            "email": {"type": "string", "format": "email"}
+        }, "required": ["name", "email"]}"#,
+    )
+    .expect("a valid schema");
+    let errors = schema
+        .validate(&content(
+            json!({"name": "Al", "age": 17.0, "plan": "gold", "email": "a b@x"}),
+        ))
+        .expect_err("four problems");
+    let problems: Vec<(&str, &Problem)> = errors
+        .errors()
+        .iter()
+        .map(|e| (e.pointer(), e.problem()))
+        .collect();
+    assert_eq!(
+        problems[0],
+        ("/name", &Problem::TooShort { min: 3, length: 2 })
+    );
+    assert!(matches!(
+        problems[1],
+        ("/age", Problem::Below { minimum, value })
+            if minimum.as_u64() == Some(18) && value.as_f64() == Some(17.0)
+    ));
+    assert!(matches!(
+        problems[2],
+        ("/plan", Problem::NotAnOption { value: Some(value), .. }) if value == "gold"
+    ));
+    assert_eq!(
+        problems[3],
+        ("/email", &Problem::Format(StringFormat::Email))
+    );
+    let messages: Vec<String> = errors.errors().iter().map(|e| e.message()).collect();
+    assert_eq!(
+        messages,
+        [
+            "must be at least 3 characters long, is 2",
+            "must be at least 18, is 17.0",
+            r#"must be one of "free", "pro", is "gold""#,
+            "is not a valid `email`",
+        ]
+    );
+    assert_eq!(
+        errors.errors()[0].to_string(),
+        "/name: must be at least 3 characters long, is 2 (minLength)"
+    );
+}
