@@ -130,8 +130,7 @@ fn split_mailbox(value: &str) -> Option<(&str, &str)> {
         }
         None
     } else {
-        let at = bytes.iter().position(|&b| b == b'@')?;
-        Some((&value[..at], &value[at + 1..]))
+        split_at_byte(value, b'@')
     }
 }
 

@@ -375,16 +375,17 @@ fn parse_value(field: &Field) -> TokenStream {
         Some(value) => quote!(::core::option::Option::Some(#value)),
         None => quote!(::core::option::Option::None),
     };
+    // An optional `u64` bound as an `Option<u64>` expression.
+    let bound = |value: &Option<Sp<u64>>| {
+        some(value.as_ref().map(|v| {
+            let v = Literal::u64_suffixed(v.value);
+            quote!(#v)
+        }))
+    };
     match &field.kind {
         Kind::String => {
-            let min_length = some(a.min_length.as_ref().map(|m| {
-                let v = Literal::u64_suffixed(m.value);
-                quote!(#v)
-            }));
-            let max_length = some(a.max_length.as_ref().map(|m| {
-                let v = Literal::u64_suffixed(m.value);
-                quote!(#v)
-            }));
+            let min_length = bound(&a.min_length);
+            let max_length = bound(&a.max_length);
             let format = some(a.format.as_ref().map(|f| {
                 let variant = match f.value.as_str() {
                     "email" => quote!(Email),
@@ -437,13 +438,13 @@ fn parse_value(field: &Field) -> TokenStream {
             }
         }
         Kind::Float(f32) => {
-            let bound = |bound: &Option<Sp<Num>>| {
+            let float_bound = |bound: &Option<Sp<Num>>| {
                 some(bound.as_ref().map(|b| {
                     let v = Literal::f64_suffixed(b.value.as_f64());
                     quote!(#v)
                 }))
             };
-            let (min, max) = (bound(&a.minimum), bound(&a.maximum));
+            let (min, max) = (float_bound(&a.minimum), float_bound(&a.maximum));
             let cast = if *f32 { quote!(as f32) } else { quote!() };
             quote! {
                 #private::float(__value, #ptr, #min, #max, __errors).map(|__f| __f #cast)
@@ -455,16 +456,7 @@ fn parse_value(field: &Field) -> TokenStream {
         }
         Kind::Multi(container, elem, span) => {
             let from_str = from_str_path(elem, *span);
-            let (min, max) = (
-                some(a.min_items.as_ref().map(|m| {
-                    let v = Literal::u64_suffixed(m.value);
-                    quote!(#v)
-                })),
-                some(a.max_items.as_ref().map(|m| {
-                    let v = Literal::u64_suffixed(m.value);
-                    quote!(#v)
-                })),
-            );
+            let (min, max) = (bound(&a.min_items), bound(&a.max_items));
             quote! {
                 #private::multi_select::<_, _, #container>(
                     __value, #ptr, #min, #max, #from_str, __errors,

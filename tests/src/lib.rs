@@ -27,6 +27,49 @@ pub fn mirror() -> PathBuf {
     dir
 }
 
+/// One official example instance of revision 2026-07-28.
+#[derive(Debug, Clone)]
+pub struct Example {
+    /// The definition it is an instance of (its folder's name).
+    pub definition: String,
+    /// Its file name.
+    pub file_name: String,
+    /// Its text, as the file holds it.
+    pub text: String,
+}
+
+/// Every official example of 2026-07-28 (`<mirror>/2026-07-28/examples/<Definition>/*.json`),
+/// sorted by definition and file name. There are 129; fewer means a broken mirror.
+pub fn official_examples() -> Vec<Example> {
+    let root = mirror().join("2026-07-28/examples");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&root).expect("examples folder") {
+        let dir = dir.expect("entry").path();
+        let definition = dir
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
+        for file in std::fs::read_dir(&dir).expect("type folder") {
+            let file = file.expect("entry").path();
+            if file.extension().is_some_and(|e| e == "json") {
+                out.push(Example {
+                    definition: definition.clone(),
+                    file_name: file
+                        .file_name()
+                        .expect("file")
+                        .to_string_lossy()
+                        .into_owned(),
+                    text: std::fs::read_to_string(&file).expect("example"),
+                });
+            }
+        }
+    }
+    out.sort_by(|a, b| (&a.definition, &a.file_name).cmp(&(&b.definition, &b.file_name)));
+    assert_eq!(out.len(), 129, "expected the 129 official examples");
+    out
+}
+
 /// What the interop peers (`src/bin/`) share.
 pub mod peers {
     use mcp_schema::v2025_11_25::Error;

@@ -67,35 +67,13 @@ fn compile(schema: &Value) -> Result<jsonschema::Validator, jsonschema::Validati
 
 /// The official examples of 2026-07-28: (definition, file name, instance).
 fn examples() -> Vec<(String, String, Value)> {
-    let root = mcp_schema_tests::mirror().join("2026-07-28/examples");
-    let mut out = Vec::new();
-    for dir in std::fs::read_dir(&root).expect("examples") {
-        let dir = dir.expect("entry").path();
-        let definition = dir
-            .file_name()
-            .expect("name")
-            .to_string_lossy()
-            .into_owned();
-        for file in std::fs::read_dir(&dir).expect("type folder") {
-            let file = file.expect("entry").path();
-            if file.extension().is_some_and(|e| e == "json") {
-                let text = std::fs::read_to_string(&file).expect("example");
-                let name = file
-                    .file_name()
-                    .expect("file")
-                    .to_string_lossy()
-                    .into_owned();
-                out.push((
-                    definition.clone(),
-                    name,
-                    serde_json::from_str(&text).expect("json"),
-                ));
-            }
-        }
-    }
-    out.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
-    assert_eq!(out.len(), 129, "expected the 129 official examples");
-    out
+    mcp_schema_tests::official_examples()
+        .into_iter()
+        .map(|example| {
+            let instance = serde_json::from_str(&example.text).expect("json");
+            (example.definition, example.file_name, instance)
+        })
+        .collect()
 }
 
 /// The instance and variants of it that break it in the ways a schema can notice: each member

@@ -224,55 +224,45 @@ every_message!(every_message_draft, draft, "draft");
 #[test]
 fn official_examples_decode_through_the_envelopes() {
     use mcp_schema::v2026_07_28::{ClientMessage, ServerMessage};
-    let root = mcp_schema_tests::mirror().join("2026-07-28/examples");
     let mut decoded_count = 0;
-    for entry in std::fs::read_dir(&root).expect("examples") {
-        let dir = entry.expect("entry").path();
-        let definition = dir
-            .file_name()
-            .expect("name")
-            .to_string_lossy()
-            .into_owned();
-        for file in std::fs::read_dir(&dir).expect("dir") {
-            let file = file.expect("file").path();
-            let text = std::fs::read_to_string(&file).expect("read");
-            let value: Value = serde_json::from_str(&text).expect("json");
-            if value.get("jsonrpc").is_none()
-                || !(definition.ends_with("Request")
-                    || definition.ends_with("Notification")
-                    || definition.ends_with("ResultResponse"))
-            {
-                continue;
-            }
-            let client = text.parse::<ClientMessage>();
-            let server = text.parse::<ServerMessage>();
-            let (encoded, debug) = match (&client, &server) {
-                (Ok(c), _) => (serde_json::to_value(c).expect("encodes"), format!("{c:?}")),
-                (_, Ok(s)) => (serde_json::to_value(s).expect("encodes"), format!("{s:?}")),
-                (Err(c), Err(s)) => panic!(
-                    "{definition}/{}: neither side decodes it: client: {c}; server: {s}",
-                    file.display()
-                ),
-            };
-            assert_eq!(encoded, value, "{definition}: round trip");
-            if let Some(stem) = definition.strip_suffix("ResultResponse") {
-                // The result decodes as its own type whenever that type accepts it.
-                let result_text = value["result"].to_string();
-                if mcp_schema::v2026_07_28::__roundtrip(&format!("{stem}Result"), &result_text)
-                    .is_some_and(|r| r.is_ok())
-                {
-                    assert!(
-                        debug.contains(&format!("result: {stem}(")),
-                        "{definition}: {debug}"
-                    );
-                }
-            } else {
-                let method = value["method"].as_str().expect("method");
-                let encoded_method = encoded["method"].as_str().expect("method");
-                assert_eq!(method, encoded_method);
-            }
-            decoded_count += 1;
+    for example in mcp_schema_tests::official_examples() {
+        let (definition, text) = (&example.definition, &example.text);
+        let value: Value = serde_json::from_str(text).expect("json");
+        if value.get("jsonrpc").is_none()
+            || !(definition.ends_with("Request")
+                || definition.ends_with("Notification")
+                || definition.ends_with("ResultResponse"))
+        {
+            continue;
         }
+        let client = text.parse::<ClientMessage>();
+        let server = text.parse::<ServerMessage>();
+        let (encoded, debug) = match (&client, &server) {
+            (Ok(c), _) => (serde_json::to_value(c).expect("encodes"), format!("{c:?}")),
+            (_, Ok(s)) => (serde_json::to_value(s).expect("encodes"), format!("{s:?}")),
+            (Err(c), Err(s)) => panic!(
+                "{definition}/{}: neither side decodes it: client: {c}; server: {s}",
+                example.file_name
+            ),
+        };
+        assert_eq!(encoded, value, "{definition}: round trip");
+        if let Some(stem) = definition.strip_suffix("ResultResponse") {
+            // The result decodes as its own type whenever that type accepts it.
+            let result_text = value["result"].to_string();
+            if mcp_schema::v2026_07_28::__roundtrip(&format!("{stem}Result"), &result_text)
+                .is_some_and(|r| r.is_ok())
+            {
+                assert!(
+                    debug.contains(&format!("result: {stem}(")),
+                    "{definition}: {debug}"
+                );
+            }
+        } else {
+            let method = value["method"].as_str().expect("method");
+            let encoded_method = encoded["method"].as_str().expect("method");
+            assert_eq!(method, encoded_method);
+        }
+        decoded_count += 1;
     }
     // 29 of the 129 examples are JSON-RPC messages (counted by the same filter over the folder).
     assert_eq!(decoded_count, 29, "every JSON-RPC example was checked");

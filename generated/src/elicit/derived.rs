@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use serde_json::{Map, Number, Value};
 
 use super::decode::FormValue;
-use super::validate::{check_lengths, is_match};
+use super::validate::{check_item_count, check_lengths, is_match};
 use super::{Problem, StringFormat, Text, ValidationErrors};
 
 /// A field's `pattern`: checked when the macro ran, compiled on first use.
@@ -240,7 +240,7 @@ pub fn float<V: FormValue>(
 fn not_an_option(value: Option<&str>) -> Problem {
     Problem::NotAnOption {
         value: value.map(|text| Value::String(text.to_owned())),
-        options: Text::Static(""),
+        options: None,
     }
 }
 
@@ -278,13 +278,9 @@ pub fn multi_select<V: FormValue, T, C: FromIterator<T>>(
         return None;
     };
     let before = errors.0.len();
-    let count = items.len() as u64;
-    if let Some(min) = min_items.filter(|&min| count < min) {
-        errors.report(at, Problem::TooFew { min, count });
-    }
-    if let Some(max) = max_items.filter(|&max| count > max) {
-        errors.report(at, Problem::TooMany { max, count });
-    }
+    check_item_count(items.len(), min_items, max_items, |problem| {
+        errors.report(at, problem)
+    });
     let mut options = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
         let text = item.form_str();

@@ -130,8 +130,8 @@ pub enum Problem {
     NotAnOption {
         /// The value found (`None`: a value that is not a string, read without keeping it).
         value: Option<Value>,
-        /// The options, as a list for the message (empty when the message does not list them).
-        options: Text,
+        /// The options, as a list for the message (`None`: the message does not list them).
+        options: Option<Text>,
     },
     /// `minItems`.
     TooFew {
@@ -216,10 +216,9 @@ impl Problem {
                     Some(value) => value,
                     None => &"a value that is not a string",
                 };
-                if options.is_empty() {
-                    write!(f, "{value} is not one of the options")
-                } else {
-                    write!(f, "must be one of {}, is {value}", &**options)
+                match options {
+                    Some(options) => write!(f, "must be one of {}, is {value}", &**options),
+                    None => write!(f, "{value} is not one of the options"),
                 }
             }
             Problem::TooFew { min, count } => {

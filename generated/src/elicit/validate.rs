@@ -57,8 +57,8 @@ pub struct Validator<'a> {
     required_elsewhere: Vec<&'a str>,
 }
 
-/// Forms with at most this many properties find a member's property by a scan, comparing
-/// lengths first; larger ones hash the name.
+/// Forms with at most this many properties find a member's property by a scan (string
+/// equality compares lengths first); larger ones hash the name.
 const SCAN_LIMIT: usize = 16;
 
 /// One property, ready to check a value.
@@ -111,15 +111,13 @@ impl<'a> Options<'a> {
 
     #[inline]
     fn contains(&self, value: &str) -> bool {
-        self.values
-            .iter()
-            .any(|option| option.len() == value.len() && *option == value)
+        self.values.contains(&value)
     }
 
     fn not_an_option(&self, value: &Value) -> Problem {
         Problem::NotAnOption {
             value: Some(value.clone()),
-            options: (&self.listed).into(),
+            options: Some((&self.listed).into()),
         }
     }
 }
@@ -165,7 +163,7 @@ impl<'a> Validator<'a> {
             None => self
                 .properties
                 .iter()
-                .position(|p| p.name.len() == name.len() && p.name == name),
+                .position(|property| property.name == name),
             Some(by_name) => by_name.get(name).copied(),
         }
     }
@@ -310,13 +308,7 @@ impl Compiled<'_> {
                     report(wrong_type("an array", value));
                     return;
                 };
-                let count = items.len() as u64;
-                if let Some(min) = min_items.filter(|&min| count < min) {
-                    report(Problem::TooFew { min, count });
-                }
-                if let Some(max) = max_items.filter(|&max| count > max) {
-                    report(Problem::TooMany { max, count });
-                }
+                check_item_count(items.len(), *min_items, *max_items, &mut report);
                 for (index, item) in items.iter().enumerate() {
                     if !item.as_str().is_some_and(|text| options.contains(text)) {
                         // An item's error points at the item.
@@ -357,6 +349,23 @@ pub(crate) fn check_lengths(
         if let Some(max) = max_length.filter(|&max| length > max) {
             report(Problem::TooLong { max, length });
         }
+    }
+}
+
+/// `minItems` and `maxItems` of a multi select (every item counts, duplicates included).
+#[inline]
+pub(crate) fn check_item_count(
+    count: usize,
+    min_items: Option<u64>,
+    max_items: Option<u64>,
+    mut report: impl FnMut(Problem),
+) {
+    let count = count as u64;
+    if let Some(min) = min_items.filter(|&min| count < min) {
+        report(Problem::TooFew { min, count });
+    }
+    if let Some(max) = max_items.filter(|&max| count > max) {
+        report(Problem::TooMany { max, count });
     }
 }
 

@@ -218,18 +218,17 @@ impl Server {
                 return;
             }
         };
-        let mut stdout = std::io::stdout().lock();
-        if writeln!(stdout, "{text}")
-            .and_then(|()| stdout.flush())
-            .is_err()
-        {
-            self.closed = true;
-        }
+        self.write_line(text);
     }
 
     fn send_value(&mut self, value: &Value) {
+        self.write_line(value);
+    }
+
+    /// Writes one message line; a closed stdout ends the session.
+    fn write_line(&mut self, line: impl std::fmt::Display) {
         let mut stdout = std::io::stdout().lock();
-        if writeln!(stdout, "{value}")
+        if writeln!(stdout, "{line}")
             .and_then(|()| stdout.flush())
             .is_err()
         {
