@@ -485,7 +485,8 @@ fn mutations() -> Vec<Mutation> {
                     s.set_property("Tool", &format!("some{name}"), reference);
                 }
                 generates()
-                    .has("pub type Blank = __rt::serde_json::Map<String, __rt::serde_json::Value>;")
+                    // A free-form object is kept as its JSON text.
+                    .has("pub type Blank = __rt::RawObject;")
                     .has("pub type Anything = __rt::serde_json::Value;")
                     .item_has("pub struct Tool {", "pub some_blank: Option<Blank>,")
             },
@@ -641,6 +642,23 @@ fn mutations() -> Vec<Mutation> {
                     .item_has("pub enum ContentBlock {", "VideoContent(")
                     .has("Some(\"video\")")
                     .has(".map(ContentBlock::VideoContent)")
+            },
+        },
+        Mutation {
+            name: "structural_union_of_too_many_names",
+            revisions: DIALECTS,
+            apply: |s| {
+                // Structural matching keeps the member names of a union's objects as bit sets.
+                let wide = |prefix: &str| {
+                    let properties: serde_json::Map<String, Value> = (0..40)
+                        .map(|i| (format!("{prefix}{i}"), json!({"type": "string"})))
+                        .collect();
+                    json!({"type": "object", "properties": properties})
+                };
+                s.add("Wide", json!({"anyOf": [wide("a"), wide("b")]}));
+                let reference = s.reference("Wide");
+                s.set_property("Tool", "wide", reference);
+                refused(s.at("Wide"), "handles at most 64")
             },
         },
         Mutation {

@@ -129,13 +129,17 @@ pub mod server {
         ) -> Result<ServerResult, Error> {
             let context = SealContext::for_request(&self.principal, params, TTL)
                 .map_err(|e| error(INVALID_PARAMS, e.to_string()))?;
+            // The arguments are decoded straight from their text into the tool's own type.
+            #[derive(serde::Deserialize)]
+            struct Arguments {
+                restaurant: Option<String>,
+            }
             let restaurant = params
                 .arguments
                 .as_ref()
-                .and_then(|arguments| arguments.get("restaurant"))
-                .and_then(Value::as_str)
-                .unwrap_or("the restaurant")
-                .to_owned();
+                .and_then(|arguments| arguments.decode::<Arguments>().ok())
+                .and_then(|arguments| arguments.restaurant)
+                .unwrap_or_else(|| "the restaurant".to_owned());
 
             // The state says which attempt this is; without one this is a first call.
             let attempt = match params.request_state() {

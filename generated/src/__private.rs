@@ -17,6 +17,7 @@ pub use serde;
 pub use serde_json;
 
 pub use crate::jsonrpc;
+pub use crate::RawObject;
 #[cfg(feature = "schemars")]
 pub use {crate::__json_schema as json_schema, crate::json_schema_impls, schemars};
 
@@ -336,16 +337,16 @@ pub fn unknown_tag<E: de::Error>(
     }
 }
 
-/// One member of a union without a discriminating constant: the members it requires and the
-/// members it declares.
+/// One member of a union without a discriminating constant, as sets of member names: bit `i`
+/// stands for the `i`th name of the union's sorted list of the names its members declare.
 #[derive(Debug)]
 pub struct Shape {
     /// Members that only this union member declares: their presence puts it first.
-    pub deciding: &'static [&'static str],
+    pub deciding: u64,
     /// Members that must be present.
-    pub required: &'static [&'static str],
+    pub required: u64,
     /// Members the schema declares.
-    pub declared: &'static [&'static str],
+    pub declared: u64,
 }
 
 /// The outcome of [`decode_keyed`].
@@ -405,18 +406,22 @@ pub fn buffer_object<'de, A: MapAccess<'de>>(mut map: A) -> Result<Map<String, V
 /// declares the most of the present members, then the one that requires more, then schema
 /// order. The caller decodes the
 /// first that succeeds: the schema's `anyOf` semantics, tried in the most likely order.
-pub fn structural(object: Map<String, Value>, shapes: &[Shape]) -> (Value, Vec<usize>) {
-    let mut order: Vec<(usize, bool, usize)> = shapes
+pub fn structural(
+    object: Map<String, Value>,
+    names: &[&str],
+    shapes: &[Shape],
+) -> (Value, Vec<usize>) {
+    let present = object
+        .keys()
+        .filter_map(|key| names.binary_search(&key.as_str()).ok())
+        .fold(0u64, |set, i| set | 1 << i);
+    let mut order: Vec<(usize, bool, u32)> = shapes
         .iter()
         .enumerate()
-        .filter(|(_, shape)| shape.required.iter().all(|r| object.contains_key(*r)))
+        .filter(|(_, shape)| shape.required & !present == 0)
         .map(|(i, shape)| {
-            let decided = shape.deciding.iter().any(|k| object.contains_key(*k));
-            let known = object
-                .keys()
-                .filter(|k| shape.declared.contains(&k.as_str()))
-                .count();
-            (i, decided, known)
+            let decided = shape.deciding & present != 0;
+            (i, decided, (shape.declared & present).count_ones())
         })
         .collect();
     // Deciding member present, then most present members declared, then the more constrained
@@ -424,7 +429,12 @@ pub fn structural(object: Map<String, Value>, shapes: &[Shape]) -> (Value, Vec<u
     order.sort_by(|a, b| {
         b.1.cmp(&a.1)
             .then(b.2.cmp(&a.2))
-            .then(shapes[b.0].required.len().cmp(&shapes[a.0].required.len()))
+            .then(
+                shapes[b.0]
+                    .required
+                    .count_ones()
+                    .cmp(&shapes[a.0].required.count_ones()),
+            )
             .then(a.0.cmp(&b.0))
     });
     (

@@ -661,7 +661,7 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
                         map.next_value_seed(FastResultSeed::<M::Result>(PhantomData))?
                     } else {
                         let value: Value = map.next_value()?;
-                        decode_result::<M::Result>(&value).map_err(A::Error::custom)?
+                        decode_result::<M::Result>(value).map_err(A::Error::custom)?
                     });
                 }
                 "error" => {
@@ -754,7 +754,7 @@ impl<'de, R: FastResult> DeserializeSeed<'de> for FastResultSeed<R> {
 /// (`action` → `ElicitResult`) but that this type refuses is an error (that type's), never the
 /// generic result, which accepts any object and would keep everything in its `extra`.
 /// A specific type that accepts the result is taken.
-fn decode_result<R: FastResult>(value: &Value) -> Result<R, serde_json::Error> {
+fn decode_result<R: FastResult>(value: Value) -> Result<R, serde_json::Error> {
     struct Decided<R>(PhantomData<R>);
     impl<'de, R: FastResult> Visitor<'de> for Decided<R> {
         type Value = Option<R>;
@@ -765,11 +765,15 @@ fn decode_result<R: FastResult>(value: &Value) -> Result<R, serde_json::Error> {
             R::decode_fast(map)
         }
     }
-    let full = R::deserialize(value)?;
-    // The generic result is the variant an empty object decodes into. Checked first, so that
-    // a result a specific type accepts costs no second decode.
-    let generic = R::deserialize(&Value::Object(serde_json::Map::new()));
-    if !generic.is_ok_and(|g| std::mem::discriminant(&g) == std::mem::discriminant(&full)) {
+    // The generic result is the variant an empty object decodes into. Where none does (the
+    // generic result of 2026-07-28 requires `resultType`), the full semantics alone decide, and
+    // the value is decoded by value, without copying its members.
+    let Ok(generic) = R::deserialize(&Value::Object(serde_json::Map::new())) else {
+        return R::deserialize(value);
+    };
+    let full = R::deserialize(&value)?;
+    // A result a specific type accepts costs no second decode.
+    if std::mem::discriminant(&generic) != std::mem::discriminant(&full) {
         return Ok(full);
     }
     // Taken as the generic result: the type its deciding member names has the last word.
@@ -951,7 +955,7 @@ fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
                 |d| <M::Result as de::Deserialize>::deserialize(d).map(drop),
                 r,
             )
-            .and_then(|()| match decode_result::<M::Result>(r) {
+            .and_then(|()| match decode_result::<M::Result>(r.clone()) {
                 Ok(_) => Ok(()),
                 // Refused by the type its deciding member names: that type's error and path.
                 Err(_) => path_error(

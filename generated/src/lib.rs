@@ -31,6 +31,8 @@ pub mod json_schema_impls;
 pub mod jsonrpc;
 #[cfg(feature = "v2026_07_28")]
 pub mod mrtr;
+mod raw_object;
+pub use raw_object::RawObject;
 mod spec_rules;
 /// The map of the generated types wherever a schema has an object of arbitrary keys with typed
 /// values (`requestedSchema.properties`, `_meta`-like maps): it keeps the members in the order

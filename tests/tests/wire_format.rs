@@ -25,8 +25,8 @@ fn request_unions_dispatch_on_method() {
     };
     assert_eq!(call.name, "add");
     assert_eq!(
-        call.arguments.as_ref().and_then(|a| a.get("a")),
-        Some(&json!(1))
+        call.arguments.as_ref().map(|a| a.as_str()),
+        Some(r#"{"a":1}"#)
     );
     let (req, _) = roundtrip::<ClientRequest>(json!({"method": "ping"}));
     assert!(matches!(req, ClientRequest::Ping(_)));
@@ -116,7 +116,10 @@ fn empty_capability_objects_stay_empty_objects() {
     let (caps, _) = roundtrip::<ServerCapabilities>(
         json!({"logging": {}, "tools": {}, "experimental": {"x": {}}}),
     );
-    assert_eq!(caps.logging, Some(serde_json::Map::new()));
+    assert!(caps
+        .logging
+        .as_ref()
+        .is_some_and(|logging| logging.is_empty()));
     assert!(caps.tools.is_some());
 }
 

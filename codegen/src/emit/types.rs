@@ -50,9 +50,8 @@ pub(super) fn type_tokens(std: &Std, ty: &TypeExpr) -> TokenStream {
             let item = type_tokens(std, item);
             quote!(#vec<#item>)
         }
-        TypeExpr::Map(value) if **value == TypeExpr::Any => {
-            quote!(__rt::serde_json::Map<#string, __rt::serde_json::Value>)
-        }
+        // A free-form object is kept as its text: no map to build, nothing to re-encode.
+        TypeExpr::Map(value) if **value == TypeExpr::Any => quote!(__rt::RawObject),
         TypeExpr::Map(value) => {
             let value = type_tokens(std, value);
             quote!(__rt::IndexMap<#string, #value>)
@@ -69,9 +68,11 @@ pub(super) fn type_tokens(std: &Std, ty: &TypeExpr) -> TokenStream {
 }
 
 fn extra_type(std: &Std, additional: &Additional) -> Option<TokenStream> {
+    let string = &std.string;
     match additional {
         Additional::Forbidden => None,
-        Additional::Any => Some(type_tokens(std, &TypeExpr::Map(Box::new(TypeExpr::Any)))),
+        // Unknown members come one by one, between the declared ones: a map, not one text.
+        Additional::Any => Some(quote!(__rt::serde_json::Map<#string, __rt::serde_json::Value>)),
         Additional::Typed(ty) => Some(type_tokens(std, &TypeExpr::Map(Box::new(ty.clone())))),
     }
 }
@@ -594,12 +595,28 @@ fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStrea
                 })
             })
         }
-        ObjectDispatch::Keyed { deciding, fallback } => {
+        ObjectDispatch::Keyed {
+            deciding,
+            fallback,
+            names,
+        } => {
+            // Each member's names as a bit set over `names` (sorted, at most 64).
+            let set = |members: &mut dyn Iterator<Item = &String>| -> TokenStream {
+                let bits = members
+                    .filter_map(|m| names.binary_search(m).ok())
+                    .fold(0u64, |bits, i| bits | 1 << i);
+                let literal =
+                    syn::LitInt::new(&format!("{bits:#b}"), proc_macro2::Span::call_site());
+                quote!(#literal)
+            };
             let shapes = fallback.iter().map(|c| {
-                let required = &c.required;
-                let declared = &c.declared;
-                let own: Vec<&str> = deciding.iter().filter(|(_, i)| *i == c.variant).map(|(k, _)| k.as_str()).collect();
-                quote!(__rt::Shape { deciding: &[#(#own),*], required: &[#(#required),*], declared: &[#(#declared),*] })
+                let own = set(&mut deciding
+                    .iter()
+                    .filter(|(_, i)| *i == c.variant)
+                    .map(|(k, _)| k));
+                let required = set(&mut c.required.iter());
+                let declared = set(&mut c.declared.iter());
+                quote!(__rt::Shape { deciding: #own, required: #required, declared: #declared })
             });
             let arms = fallback.iter().enumerate().map(|(case, c)| {
                 let variant = ident(&u.variants[c.variant].name);
@@ -607,7 +624,7 @@ fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStrea
             });
             Some(quote! {
                 let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(object, &[#(#shapes),*]);
+                let (value, order) = __rt::structural(object, &[#(#names),*], &[#(#shapes),*]);
                 let mut closest = #none;
                 for case in order {
                     let attempt = match case {

@@ -303,6 +303,9 @@ pub enum ObjectDispatch {
         deciding: Vec<(String, usize)>,
         /// Every object member, for objects without a deciding member.
         fallback: Vec<StructuralCase>,
+        /// Every member name the object members declare or require, sorted (at most 64): the
+        /// bit positions of the runtime's member sets.
+        names: Vec<String>,
     },
 }
 
@@ -352,7 +355,7 @@ pub enum TypeExpr {
     /// `array` with `items` → `Vec<T>`.
     Array(Box<TypeExpr>),
     /// An object without declared members whose values all have one type → `IndexMap<String, T>`
-    /// (`serde_json::Map` when the values are [`TypeExpr::Any`]).
+    /// (`mcp_schema::RawObject`, the object's text, when the values are [`TypeExpr::Any`]).
     Map(Box<TypeExpr>),
     /// `T` or `null` → `Option<T>`.
     Nullable(Box<TypeExpr>),

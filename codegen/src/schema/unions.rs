@@ -165,8 +165,10 @@ pub(super) fn finalize(module: &mut Module) -> Result<(), SchemaError> {
         let dispatch = match objects.len() {
             0 => ObjectDispatch::None,
             1 => ObjectDispatch::Single(objects[0]),
-            _ => tagged(module, &variants, &objects)
-                .unwrap_or_else(|| keyed(module, &variants, &objects)),
+            _ => match tagged(module, &variants, &objects) {
+                Some(tagged) => tagged,
+                None => keyed(module, &variants, &objects, &pointer)?,
+            },
         };
         if let TypeKind::Union(u) = &mut module.types[index].kind {
             u.variants = variants;
@@ -177,7 +179,12 @@ pub(super) fn finalize(module: &mut Module) -> Result<(), SchemaError> {
 }
 
 /// Deciding member names (declared by exactly one object member) and the structural fallback.
-fn keyed(module: &Module, variants: &[crate::ir::Variant], objects: &[usize]) -> ObjectDispatch {
+fn keyed(
+    module: &Module,
+    variants: &[crate::ir::Variant],
+    objects: &[usize],
+    pointer: &str,
+) -> Result<ObjectDispatch, SchemaError> {
     let fallback: Vec<StructuralCase> = objects
         .iter()
         .map(|&i| {
@@ -206,7 +213,28 @@ fn keyed(module: &Module, variants: &[crate::ir::Variant], objects: &[usize]) ->
             }
         }
     }
-    ObjectDispatch::Keyed { deciding, fallback }
+    let mut names: Vec<String> = fallback
+        .iter()
+        .flat_map(|case| case.declared.iter().chain(&case.required))
+        .cloned()
+        .collect();
+    names.sort();
+    names.dedup();
+    // The runtime matches an object against the members as bit sets over these names.
+    if names.len() > 64 {
+        return err(
+            pointer,
+            format!(
+                "the object members of this union declare {} member names; structural matching handles at most 64",
+                names.len()
+            ),
+        );
+    }
+    Ok(ObjectDispatch::Keyed {
+        deciding,
+        fallback,
+        names,
+    })
 }
 
 /// A member name that every object member fixes to its own string constant (at most one of

@@ -581,7 +581,7 @@ pub struct CallToolRequestParams {
     /// The `_meta` member.
     pub meta: RequestMetaObject,
     /// Arguments to use for the tool call.
-    pub arguments: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub arguments: Option<__rt::RawObject>,
     /// The `inputResponses` member.
     pub input_responses: Option<InputResponses>,
     /// The name of the tool.
@@ -856,26 +856,24 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "_meta",
+                        "content",
+                        "inputRequests",
+                        "isError",
+                        "requestState",
+                        "resultType",
+                        "structuredContent",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &["inputRequests", "requestState"],
-                            required: &["resultType"],
-                            declared: &[
-                                "_meta",
-                                "inputRequests",
-                                "requestState",
-                                "resultType",
-                            ],
+                            deciding: 0b10100,
+                            required: 0b100000,
+                            declared: 0b110101,
                         },
                         __rt::Shape {
-                            deciding: &["content", "isError", "structuredContent"],
-                            required: &["content", "resultType"],
-                            declared: &[
-                                "_meta",
-                                "content",
-                                "isError",
-                                "resultType",
-                                "structuredContent",
-                            ],
+                            deciding: 0b1001010,
+                            required: 0b100010,
+                            declared: 0b1101011,
                         },
                     ],
                 );
@@ -1102,7 +1100,7 @@ pub struct ClientCapabilities {
     /// mandatory prefix.
     pub extensions: Option<__rt::IndexMap<String, JsonObject>>,
     /// Present if the client supports listing roots.
-    pub roots: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub roots: Option<__rt::RawObject>,
     /// Present if the client supports sampling from an LLM.
     pub sampling: Option<ClientCapabilitiesSampling>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -3565,16 +3563,17 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["_meta", "blob", "mimeType", "text", "uri"],
                     &[
                         __rt::Shape {
-                            deciding: &["text"],
-                            required: &["text", "uri"],
-                            declared: &["_meta", "mimeType", "text", "uri"],
+                            deciding: 0b1000,
+                            required: 0b11000,
+                            declared: 0b11101,
                         },
                         __rt::Shape {
-                            deciding: &["blob"],
-                            required: &["blob", "uri"],
-                            declared: &["_meta", "blob", "mimeType", "uri"],
+                            deciding: 0b10,
+                            required: 0b10010,
+                            declared: 0b10111,
                         },
                     ],
                 );
@@ -3707,65 +3706,42 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "default",
+                        "description",
+                        "enum",
+                        "enumNames",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "oneOf",
+                        "title",
+                        "type",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "enum"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "enum",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1000000100,
+                            declared: 0b1100000111,
                         },
                         __rt::Shape {
-                            deciding: &["oneOf"],
-                            required: &["type", "oneOf"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "oneOf",
-                                "title",
-                            ],
+                            deciding: 0b10000000,
+                            required: 0b1010000000,
+                            declared: 0b1110000011,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "items"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "items",
-                                "maxItems",
-                                "minItems",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1000010000,
+                            declared: 0b1101110011,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "items"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "items",
-                                "maxItems",
-                                "minItems",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1000010000,
+                            declared: 0b1101110011,
                         },
                         __rt::Shape {
-                            deciding: &["enumNames"],
-                            required: &["type", "enum"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "enum",
-                                "enumNames",
-                                "title",
-                            ],
+                            deciding: 0b1000,
+                            required: 0b1000000100,
+                            declared: 0b1100001111,
                         },
                     ],
                 );
@@ -4236,20 +4212,23 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "_meta",
+                        "description",
+                        "inputRequests",
+                        "messages",
+                        "requestState",
+                        "resultType",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &["inputRequests", "requestState"],
-                            required: &["resultType"],
-                            declared: &[
-                                "_meta",
-                                "inputRequests",
-                                "requestState",
-                                "resultType",
-                            ],
+                            deciding: 0b10100,
+                            required: 0b100000,
+                            declared: 0b110101,
                         },
                         __rt::Shape {
-                            deciding: &["description", "messages"],
-                            required: &["messages", "resultType"],
-                            declared: &["_meta", "description", "messages", "resultType"],
+                            deciding: 0b1010,
+                            required: 0b101000,
+                            declared: 0b101011,
                         },
                     ],
                 );
@@ -5037,26 +5016,29 @@ impl<'de> __rt::serde::Deserialize<'de> for InputResponse {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "_meta",
+                        "action",
+                        "content",
+                        "model",
+                        "role",
+                        "roots",
+                        "stopReason",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &["_meta", "model", "role", "stopReason"],
-                            required: &["content", "model", "role"],
-                            declared: &[
-                                "_meta",
-                                "content",
-                                "model",
-                                "role",
-                                "stopReason",
-                            ],
+                            deciding: 0b1011001,
+                            required: 0b11100,
+                            declared: 0b1011101,
                         },
                         __rt::Shape {
-                            deciding: &["roots"],
-                            required: &["roots"],
-                            declared: &["roots"],
+                            deciding: 0b100000,
+                            required: 0b100000,
+                            declared: 0b100000,
                         },
                         __rt::Shape {
-                            deciding: &["action"],
-                            required: &["action"],
-                            declared: &["action", "content"],
+                            deciding: 0b10,
+                            required: 0b10,
+                            declared: 0b110,
                         },
                     ],
                 );
@@ -5521,26 +5503,27 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["error", "id", "jsonrpc", "method", "params", "result"],
                     &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["jsonrpc", "id", "method"],
-                            declared: &["jsonrpc", "id", "method", "params"],
+                            deciding: 0b0,
+                            required: 0b1110,
+                            declared: 0b11110,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["jsonrpc", "method"],
-                            declared: &["jsonrpc", "method", "params"],
+                            deciding: 0b0,
+                            required: 0b1100,
+                            declared: 0b11100,
                         },
                         __rt::Shape {
-                            deciding: &["result"],
-                            required: &["jsonrpc", "id", "result"],
-                            declared: &["jsonrpc", "id", "result"],
+                            deciding: 0b100000,
+                            required: 0b100110,
+                            declared: 0b100110,
                         },
                         __rt::Shape {
-                            deciding: &["error"],
-                            required: &["jsonrpc", "error"],
-                            declared: &["jsonrpc", "error", "id"],
+                            deciding: 0b1,
+                            required: 0b101,
+                            declared: 0b111,
                         },
                     ],
                 );
@@ -5625,7 +5608,7 @@ pub struct JsonRpcNotification {
     /// The `method` member.
     pub method: String,
     /// The `params` member.
-    pub params: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub params: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -5689,7 +5672,7 @@ pub struct JsonRpcRequest {
     /// The `method` member.
     pub method: String,
     /// The `params` member.
-    pub params: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub params: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -5792,16 +5775,17 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["error", "id", "jsonrpc", "result"],
                     &[
                         __rt::Shape {
-                            deciding: &["result"],
-                            required: &["jsonrpc", "id", "result"],
-                            declared: &["jsonrpc", "id", "result"],
+                            deciding: 0b1000,
+                            required: 0b1110,
+                            declared: 0b1110,
                         },
                         __rt::Shape {
-                            deciding: &["error"],
-                            required: &["jsonrpc", "error"],
-                            declared: &["jsonrpc", "error", "id"],
+                            deciding: 0b1,
+                            required: 0b101,
+                            declared: 0b111,
                         },
                     ],
                 );
@@ -7738,7 +7722,7 @@ impl<'de> __rt::MapDecode<'de> for LoggingMessageNotificationParams {
 /// **Name:**
 /// - Unless empty, MUST start and end with an alphanumeric character (`[a-z0-9A-Z]`).
 /// - Interior characters may be alphanumeric, hyphens (`-`), underscores (`_`), or dots (`.`).
-pub type MetaObject = __rt::serde_json::Map<String, __rt::serde_json::Value>;
+pub type MetaObject = __rt::RawObject;
 /// A JSON-RPC error indicating that the requested method does not exist or is not available.
 ///
 /// In MCP, a server returns this error when a client invokes a method the server does not implement — either a genuinely unknown method, or one gated behind a server capability the server did not advertise (e.g., calling `prompts/list` when the `prompts` capability was not advertised).
@@ -8181,31 +8165,24 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "items"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "items",
-                                "maxItems",
-                                "minItems",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1000100,
+                            declared: 0b1111111,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "items"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "items",
-                                "maxItems",
-                                "minItems",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1000100,
+                            declared: 0b1111111,
                         },
                     ],
                 );
@@ -8247,7 +8224,7 @@ pub struct Notification {
     /// The `method` member.
     pub method: String,
     /// The `params` member.
-    pub params: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub params: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -8857,95 +8834,62 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "default",
+                        "description",
+                        "enum",
+                        "enumNames",
+                        "format",
+                        "items",
+                        "maxItems",
+                        "maxLength",
+                        "maximum",
+                        "minItems",
+                        "minLength",
+                        "minimum",
+                        "oneOf",
+                        "title",
+                        "type",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &["format", "maxLength", "minLength"],
-                            required: &["type"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "format",
-                                "maxLength",
-                                "minLength",
-                                "title",
-                            ],
+                            deciding: 0b10010010000,
+                            required: 0b100000000000000,
+                            declared: 0b110010010010011,
                         },
                         __rt::Shape {
-                            deciding: &["maximum", "minimum"],
-                            required: &["type"],
-                            declared: &[
-                                "default",
-                                "description",
-                                "maximum",
-                                "minimum",
-                                "title",
-                                "type",
-                            ],
+                            deciding: 0b100100000000,
+                            required: 0b100000000000000,
+                            declared: 0b110100100000011,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type"],
-                            declared: &["type", "default", "description", "title"],
+                            deciding: 0b0,
+                            required: 0b100000000000000,
+                            declared: 0b110000000000011,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "enum"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "enum",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b100000000000100,
+                            declared: 0b110000000000111,
                         },
                         __rt::Shape {
-                            deciding: &["oneOf"],
-                            required: &["type", "oneOf"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "oneOf",
-                                "title",
-                            ],
+                            deciding: 0b1000000000000,
+                            required: 0b101000000000000,
+                            declared: 0b111000000000011,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "items"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "items",
-                                "maxItems",
-                                "minItems",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b100000000100000,
+                            declared: 0b110001001100011,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "items"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "items",
-                                "maxItems",
-                                "minItems",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b100000000100000,
+                            declared: 0b110001001100011,
                         },
                         __rt::Shape {
-                            deciding: &["enumNames"],
-                            required: &["type", "enum"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "enum",
-                                "enumNames",
-                                "title",
-                            ],
+                            deciding: 0b1000,
+                            required: 0b100000000000100,
+                            declared: 0b110000000001111,
                         },
                     ],
                 );
@@ -9962,16 +9906,17 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["_meta", "blob", "mimeType", "text", "uri"],
                     &[
                         __rt::Shape {
-                            deciding: &["text"],
-                            required: &["text", "uri"],
-                            declared: &["_meta", "mimeType", "text", "uri"],
+                            deciding: 0b1000,
+                            required: 0b11000,
+                            declared: 0b11101,
                         },
                         __rt::Shape {
-                            deciding: &["blob"],
-                            required: &["blob", "uri"],
-                            declared: &["_meta", "blob", "mimeType", "uri"],
+                            deciding: 0b10,
+                            required: 0b10010,
+                            declared: 0b10111,
                         },
                     ],
                 );
@@ -10148,26 +10093,24 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "_meta",
+                        "cacheScope",
+                        "contents",
+                        "inputRequests",
+                        "requestState",
+                        "resultType",
+                        "ttlMs",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &["inputRequests", "requestState"],
-                            required: &["resultType"],
-                            declared: &[
-                                "_meta",
-                                "inputRequests",
-                                "requestState",
-                                "resultType",
-                            ],
+                            deciding: 0b11000,
+                            required: 0b100000,
+                            declared: 0b111001,
                         },
                         __rt::Shape {
-                            deciding: &["cacheScope", "contents", "ttlMs"],
-                            required: &["cacheScope", "contents", "resultType", "ttlMs"],
-                            declared: &[
-                                "_meta",
-                                "cacheScope",
-                                "contents",
-                                "resultType",
-                                "ttlMs",
-                            ],
+                            deciding: 0b1000110,
+                            required: 0b1100110,
+                            declared: 0b1100111,
                         },
                     ],
                 );
@@ -10252,7 +10195,7 @@ pub struct Request {
     /// The `method` member.
     pub method: String,
     /// The `params` member.
-    pub params: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub params: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -12277,138 +12220,88 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "_meta",
+                        "cacheScope",
+                        "capabilities",
+                        "completion",
+                        "content",
+                        "contents",
+                        "description",
+                        "inputRequests",
+                        "instructions",
+                        "isError",
+                        "messages",
+                        "nextCursor",
+                        "prompts",
+                        "requestState",
+                        "resourceTemplates",
+                        "resources",
+                        "resultType",
+                        "structuredContent",
+                        "supportedVersions",
+                        "tools",
+                        "ttlMs",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["resultType"],
-                            declared: &["_meta", "resultType"],
+                            deciding: 0b0,
+                            required: 0b10000000000000000,
+                            declared: 0b10000000000000001,
                         },
                         __rt::Shape {
-                            deciding: &["inputRequests", "requestState"],
-                            required: &["resultType"],
-                            declared: &[
-                                "_meta",
-                                "inputRequests",
-                                "requestState",
-                                "resultType",
-                            ],
+                            deciding: 0b10000010000000,
+                            required: 0b10000000000000000,
+                            declared: 0b10010000010000001,
                         },
                         __rt::Shape {
-                            deciding: &[
-                                "capabilities",
-                                "instructions",
-                                "supportedVersions",
-                            ],
-                            required: &[
-                                "cacheScope",
-                                "capabilities",
-                                "resultType",
-                                "supportedVersions",
-                                "ttlMs",
-                            ],
-                            declared: &[
-                                "_meta",
-                                "cacheScope",
-                                "capabilities",
-                                "instructions",
-                                "resultType",
-                                "supportedVersions",
-                                "ttlMs",
-                            ],
+                            deciding: 0b1000000000100000100,
+                            required: 0b101010000000000000110,
+                            declared: 0b101010000000100000111,
                         },
                         __rt::Shape {
-                            deciding: &["resources"],
-                            required: &[
-                                "cacheScope",
-                                "resources",
-                                "resultType",
-                                "ttlMs",
-                            ],
-                            declared: &[
-                                "_meta",
-                                "cacheScope",
-                                "nextCursor",
-                                "resources",
-                                "resultType",
-                                "ttlMs",
-                            ],
+                            deciding: 0b1000000000000000,
+                            required: 0b100011000000000000010,
+                            declared: 0b100011000100000000011,
                         },
                         __rt::Shape {
-                            deciding: &["resourceTemplates"],
-                            required: &[
-                                "cacheScope",
-                                "resourceTemplates",
-                                "resultType",
-                                "ttlMs",
-                            ],
-                            declared: &[
-                                "_meta",
-                                "cacheScope",
-                                "nextCursor",
-                                "resourceTemplates",
-                                "resultType",
-                                "ttlMs",
-                            ],
+                            deciding: 0b100000000000000,
+                            required: 0b100010100000000000010,
+                            declared: 0b100010100100000000011,
                         },
                         __rt::Shape {
-                            deciding: &["contents"],
-                            required: &["cacheScope", "contents", "resultType", "ttlMs"],
-                            declared: &[
-                                "_meta",
-                                "cacheScope",
-                                "contents",
-                                "resultType",
-                                "ttlMs",
-                            ],
+                            deciding: 0b100000,
+                            required: 0b100010000000000100010,
+                            declared: 0b100010000000000100011,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["_meta", "resultType"],
-                            declared: &["_meta", "resultType"],
+                            deciding: 0b0,
+                            required: 0b10000000000000001,
+                            declared: 0b10000000000000001,
                         },
                         __rt::Shape {
-                            deciding: &["prompts"],
-                            required: &["cacheScope", "prompts", "resultType", "ttlMs"],
-                            declared: &[
-                                "_meta",
-                                "cacheScope",
-                                "nextCursor",
-                                "prompts",
-                                "resultType",
-                                "ttlMs",
-                            ],
+                            deciding: 0b1000000000000,
+                            required: 0b100010001000000000010,
+                            declared: 0b100010001100000000011,
                         },
                         __rt::Shape {
-                            deciding: &["description", "messages"],
-                            required: &["messages", "resultType"],
-                            declared: &["_meta", "description", "messages", "resultType"],
+                            deciding: 0b10001000000,
+                            required: 0b10000010000000000,
+                            declared: 0b10000010001000001,
                         },
                         __rt::Shape {
-                            deciding: &["tools"],
-                            required: &["cacheScope", "resultType", "tools", "ttlMs"],
-                            declared: &[
-                                "_meta",
-                                "cacheScope",
-                                "nextCursor",
-                                "resultType",
-                                "tools",
-                                "ttlMs",
-                            ],
+                            deciding: 0b10000000000000000000,
+                            required: 0b110010000000000000010,
+                            declared: 0b110010000100000000011,
                         },
                         __rt::Shape {
-                            deciding: &["content", "isError", "structuredContent"],
-                            required: &["content", "resultType"],
-                            declared: &[
-                                "_meta",
-                                "content",
-                                "isError",
-                                "resultType",
-                                "structuredContent",
-                            ],
+                            deciding: 0b100000001000010000,
+                            required: 0b10000000000010000,
+                            declared: 0b110000001000010001,
                         },
                         __rt::Shape {
-                            deciding: &["completion"],
-                            required: &["completion", "resultType"],
-                            declared: &["_meta", "completion", "resultType"],
+                            deciding: 0b1000,
+                            required: 0b10000000000001000,
+                            declared: 0b10000000000001001,
                         },
                     ],
                 );
@@ -12609,28 +12502,17 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["default", "description", "enum", "oneOf", "title", "type"],
                     &[
                         __rt::Shape {
-                            deciding: &["enum"],
-                            required: &["type", "enum"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "enum",
-                                "title",
-                            ],
+                            deciding: 0b100,
+                            required: 0b100100,
+                            declared: 0b110111,
                         },
                         __rt::Shape {
-                            deciding: &["oneOf"],
-                            required: &["type", "oneOf"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "oneOf",
-                                "title",
-                            ],
+                            deciding: 0b1000,
+                            required: 0b101000,
+                            declared: 0b111011,
                         },
                     ],
                 );
@@ -14558,7 +14440,7 @@ pub struct ToolUseContent {
     /// This ID is used to match tool results to their corresponding tool uses.
     pub id: String,
     /// The arguments to pass to the tool, conforming to the tool's input schema.
-    pub input: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+    pub input: __rt::RawObject,
     /// The name of the tool to call.
     pub name: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.

@@ -226,7 +226,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequestParams {
     /// The `arguments` member.
-    pub arguments: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub arguments: Option<__rt::RawObject>,
     /// The `name` member.
     pub name: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -286,7 +286,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `content` member.
     pub content: Vec<CallToolResultContentItem>,
     /// Whether the tool call ended in an error.
@@ -552,13 +552,11 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotificationParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilities {
     /// Experimental, non-standard capabilities that the client supports.
-    pub experimental: Option<
-        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
-    >,
+    pub experimental: Option<__rt::IndexMap<String, __rt::RawObject>>,
     /// Present if the client supports listing roots.
     pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
-    pub sampling: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub sampling: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -958,27 +956,22 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["_meta", "content", "model", "role", "roots", "stopReason"],
                     &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &[],
-                            declared: &["_meta"],
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
                         },
                         __rt::Shape {
-                            deciding: &["content", "model", "role", "stopReason"],
-                            required: &["content", "model", "role"],
-                            declared: &[
-                                "_meta",
-                                "content",
-                                "model",
-                                "role",
-                                "stopReason",
-                            ],
+                            deciding: 0b101110,
+                            required: 0b1110,
+                            declared: 0b101111,
                         },
                         __rt::Shape {
-                            deciding: &["roots"],
-                            required: &["roots"],
-                            declared: &["_meta", "roots"],
+                            deciding: 0b10000,
+                            required: 0b10000,
+                            declared: 0b10001,
                         },
                     ],
                 );
@@ -1300,7 +1293,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `completion` member.
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -1474,7 +1467,7 @@ pub struct CreateMessageRequestParams {
     /// The `messages` member.
     pub messages: Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    pub metadata: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub metadata: Option<__rt::RawObject>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     pub model_preferences: Option<ModelPreferences>,
     /// The `stopSequences` member.
@@ -1635,7 +1628,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeCon
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `content` member.
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
@@ -1935,16 +1928,17 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["blob", "mimeType", "text", "uri"],
                     &[
                         __rt::Shape {
-                            deciding: &["text"],
-                            required: &["text", "uri"],
-                            declared: &["mimeType", "text", "uri"],
+                            deciding: 0b100,
+                            required: 0b1100,
+                            declared: 0b1110,
                         },
                         __rt::Shape {
-                            deciding: &["blob"],
-                            required: &["blob", "uri"],
-                            declared: &["blob", "mimeType", "uri"],
+                            deciding: 0b1,
+                            required: 0b1001,
+                            declared: 0b1011,
                         },
                     ],
                 );
@@ -2126,7 +2120,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An optional description for the prompt.
     pub description: Option<String>,
     /// The `messages` member.
@@ -2488,7 +2482,7 @@ impl<'de> __rt::MapDecode<'de> for InitializeRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `capabilities` member.
     pub capabilities: ServerCapabilities,
     /// Instructions describing how to use the server and its features.
@@ -2626,7 +2620,7 @@ impl<'de> __rt::MapDecode<'de> for InitializedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -2833,26 +2827,27 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["error", "id", "jsonrpc", "method", "params", "result"],
                     &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["jsonrpc", "id", "method"],
-                            declared: &["jsonrpc", "id", "method", "params"],
+                            deciding: 0b0,
+                            required: 0b1110,
+                            declared: 0b11110,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["jsonrpc", "method"],
-                            declared: &["jsonrpc", "method", "params"],
+                            deciding: 0b0,
+                            required: 0b1100,
+                            declared: 0b11100,
                         },
                         __rt::Shape {
-                            deciding: &["result"],
-                            required: &["jsonrpc", "id", "result"],
-                            declared: &["jsonrpc", "id", "result"],
+                            deciding: 0b100000,
+                            required: 0b100110,
+                            declared: 0b100110,
                         },
                         __rt::Shape {
-                            deciding: &["error"],
-                            required: &["jsonrpc", "error", "id"],
-                            declared: &["jsonrpc", "error", "id"],
+                            deciding: 0b1,
+                            required: 0b111,
+                            declared: 0b111,
                         },
                     ],
                 );
@@ -2996,7 +2991,7 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JsonRpcNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -3361,7 +3356,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -3523,7 +3518,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -3694,7 +3689,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -3905,7 +3900,7 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequestParamsMeta {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `roots` member.
     pub roots: Vec<Root>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -4051,7 +4046,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -4531,7 +4526,7 @@ impl<'de> __rt::MapDecode<'de> for Notification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -4667,7 +4662,7 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -5229,7 +5224,7 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -5573,7 +5568,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResult {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `contents` member.
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -5659,16 +5654,17 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["blob", "mimeType", "text", "uri"],
                     &[
                         __rt::Shape {
-                            deciding: &["text"],
-                            required: &["text", "uri"],
-                            declared: &["mimeType", "text", "uri"],
+                            deciding: 0b100,
+                            required: 0b1100,
+                            declared: 0b1110,
                         },
                         __rt::Shape {
-                            deciding: &["blob"],
-                            required: &["blob", "uri"],
-                            declared: &["blob", "mimeType", "uri"],
+                            deciding: 0b1,
+                            required: 0b1001,
+                            declared: 0b1011,
                         },
                     ],
                 );
@@ -6199,7 +6195,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -6541,7 +6537,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotificationParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
     /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -6750,7 +6746,7 @@ impl<'de> __rt::MapDecode<'de> for RootsListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -6908,11 +6904,9 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilities {
     /// Experimental, non-standard capabilities that the server supports.
-    pub experimental: Option<
-        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
-    >,
+    pub experimental: Option<__rt::IndexMap<String, __rt::RawObject>>,
     /// Present if the server supports sending log messages to the client.
-    pub logging: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub logging: Option<__rt::RawObject>,
     /// Present if the server offers any prompt templates.
     pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
@@ -7409,66 +7403,73 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "_meta",
+                        "capabilities",
+                        "completion",
+                        "content",
+                        "contents",
+                        "description",
+                        "instructions",
+                        "isError",
+                        "messages",
+                        "nextCursor",
+                        "prompts",
+                        "protocolVersion",
+                        "resourceTemplates",
+                        "resources",
+                        "serverInfo",
+                        "tools",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &[],
-                            declared: &["_meta"],
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
                         },
                         __rt::Shape {
-                            deciding: &[
-                                "capabilities",
-                                "instructions",
-                                "protocolVersion",
-                                "serverInfo",
-                            ],
-                            required: &["capabilities", "protocolVersion", "serverInfo"],
-                            declared: &[
-                                "_meta",
-                                "capabilities",
-                                "instructions",
-                                "protocolVersion",
-                                "serverInfo",
-                            ],
+                            deciding: 0b100100001000010,
+                            required: 0b100100000000010,
+                            declared: 0b100100001000011,
                         },
                         __rt::Shape {
-                            deciding: &["resources"],
-                            required: &["resources"],
-                            declared: &["_meta", "nextCursor", "resources"],
+                            deciding: 0b10000000000000,
+                            required: 0b10000000000000,
+                            declared: 0b10001000000001,
                         },
                         __rt::Shape {
-                            deciding: &["resourceTemplates"],
-                            required: &["resourceTemplates"],
-                            declared: &["_meta", "nextCursor", "resourceTemplates"],
+                            deciding: 0b1000000000000,
+                            required: 0b1000000000000,
+                            declared: 0b1001000000001,
                         },
                         __rt::Shape {
-                            deciding: &["contents"],
-                            required: &["contents"],
-                            declared: &["_meta", "contents"],
+                            deciding: 0b10000,
+                            required: 0b10000,
+                            declared: 0b10001,
                         },
                         __rt::Shape {
-                            deciding: &["prompts"],
-                            required: &["prompts"],
-                            declared: &["_meta", "nextCursor", "prompts"],
+                            deciding: 0b10000000000,
+                            required: 0b10000000000,
+                            declared: 0b11000000001,
                         },
                         __rt::Shape {
-                            deciding: &["description", "messages"],
-                            required: &["messages"],
-                            declared: &["_meta", "description", "messages"],
+                            deciding: 0b100100000,
+                            required: 0b100000000,
+                            declared: 0b100100001,
                         },
                         __rt::Shape {
-                            deciding: &["tools"],
-                            required: &["tools"],
-                            declared: &["_meta", "nextCursor", "tools"],
+                            deciding: 0b1000000000000000,
+                            required: 0b1000000000000000,
+                            declared: 0b1000001000000001,
                         },
                         __rt::Shape {
-                            deciding: &["content", "isError"],
-                            required: &["content"],
-                            declared: &["_meta", "content", "isError"],
+                            deciding: 0b10001000,
+                            required: 0b1000,
+                            declared: 0b10001001,
                         },
                         __rt::Shape {
-                            deciding: &["completion"],
-                            required: &["completion"],
-                            declared: &["_meta", "completion"],
+                            deciding: 0b100,
+                            required: 0b100,
+                            declared: 0b101,
                         },
                     ],
                 );
@@ -8070,9 +8071,7 @@ impl<'de> __rt::MapDecode<'de> for Tool {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
     /// The `properties` member.
-    pub properties: Option<
-        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
-    >,
+    pub properties: Option<__rt::IndexMap<String, __rt::RawObject>>,
     /// The `required` member.
     pub required: Option<Vec<String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -8192,7 +8191,7 @@ impl<'de> __rt::MapDecode<'de> for ToolListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotificationParams {
     /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }

@@ -84,7 +84,7 @@ impl<'de> __rt::MapDecode<'de> for Annotations {
 #[derive(Debug, Clone, PartialEq)]
 pub struct AudioContent {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// The base64-encoded audio data.
@@ -217,7 +217,7 @@ impl<'de> __rt::MapDecode<'de> for BaseMetadata {
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlobResourceContents {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// A base64-encoded string representing the binary data of the item.
     pub blob: String,
     /// The MIME type of this resource, if known.
@@ -410,7 +410,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolRequestParams {
     /// The `arguments` member.
-    pub arguments: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub arguments: Option<__rt::RawObject>,
     /// The `name` member.
     pub name: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -461,7 +461,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: Vec<ContentBlock>,
     /// Whether the tool call ended in an error.
@@ -478,9 +478,7 @@ pub struct CallToolResult {
     /// should be reported as an MCP error response.
     pub is_error: Option<bool>,
     /// An optional JSON object that represents the structured result of the tool call.
-    pub structured_content: Option<
-        __rt::serde_json::Map<String, __rt::serde_json::Value>,
-    >,
+    pub structured_content: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -666,15 +664,13 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotificationParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
-    pub elicitation: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub elicitation: Option<__rt::RawObject>,
     /// Experimental, non-standard capabilities that the client supports.
-    pub experimental: Option<
-        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
-    >,
+    pub experimental: Option<__rt::IndexMap<String, __rt::RawObject>>,
     /// Present if the client supports listing roots.
     pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
-    pub sampling: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub sampling: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -1086,31 +1082,34 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "_meta",
+                        "action",
+                        "content",
+                        "model",
+                        "role",
+                        "roots",
+                        "stopReason",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &[],
-                            declared: &["_meta"],
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
                         },
                         __rt::Shape {
-                            deciding: &["model", "role", "stopReason"],
-                            required: &["content", "model", "role"],
-                            declared: &[
-                                "_meta",
-                                "content",
-                                "model",
-                                "role",
-                                "stopReason",
-                            ],
+                            deciding: 0b1011000,
+                            required: 0b11100,
+                            declared: 0b1011101,
                         },
                         __rt::Shape {
-                            deciding: &["roots"],
-                            required: &["roots"],
-                            declared: &["_meta", "roots"],
+                            deciding: 0b100000,
+                            required: 0b100000,
+                            declared: 0b100001,
                         },
                         __rt::Shape {
-                            deciding: &["action"],
-                            required: &["action"],
-                            declared: &["_meta", "action", "content"],
+                            deciding: 0b10,
+                            required: 0b10,
+                            declared: 0b111,
                         },
                     ],
                 );
@@ -1494,7 +1493,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `completion` member.
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -1776,7 +1775,7 @@ pub struct CreateMessageRequestParams {
     /// The `messages` member.
     pub messages: Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    pub metadata: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub metadata: Option<__rt::RawObject>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     pub model_preferences: Option<ModelPreferences>,
     /// The `stopSequences` member.
@@ -1937,7 +1936,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeCon
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `content` member.
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
@@ -2268,7 +2267,7 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestParamsRequestedSchema {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
     /// - "decline": User explicitly declined the action
@@ -2469,7 +2468,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitResultContentValue {
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResource {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// The `resource` member.
@@ -2575,16 +2574,17 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["_meta", "blob", "mimeType", "text", "uri"],
                     &[
                         __rt::Shape {
-                            deciding: &["text"],
-                            required: &["text", "uri"],
-                            declared: &["_meta", "mimeType", "text", "uri"],
+                            deciding: 0b1000,
+                            required: 0b11000,
+                            declared: 0b11101,
                         },
                         __rt::Shape {
-                            deciding: &["blob"],
-                            required: &["blob", "uri"],
-                            declared: &["_meta", "blob", "mimeType", "uri"],
+                            deciding: 0b10,
+                            required: 0b10010,
+                            declared: 0b10111,
                         },
                     ],
                 );
@@ -2843,7 +2843,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An optional description for the prompt.
     pub description: Option<String>,
     /// The `messages` member.
@@ -2906,7 +2906,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResult {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImageContent {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// The base64-encoded image data.
@@ -3165,7 +3165,7 @@ impl<'de> __rt::MapDecode<'de> for InitializeRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `capabilities` member.
     pub capabilities: ServerCapabilities,
     /// Instructions describing how to use the server and its features.
@@ -3303,7 +3303,7 @@ impl<'de> __rt::MapDecode<'de> for InitializedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InitializedNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -3510,26 +3510,27 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["error", "id", "jsonrpc", "method", "params", "result"],
                     &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["jsonrpc", "id", "method"],
-                            declared: &["jsonrpc", "id", "method", "params"],
+                            deciding: 0b0,
+                            required: 0b1110,
+                            declared: 0b11110,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["jsonrpc", "method"],
-                            declared: &["jsonrpc", "method", "params"],
+                            deciding: 0b0,
+                            required: 0b1100,
+                            declared: 0b11100,
                         },
                         __rt::Shape {
-                            deciding: &["result"],
-                            required: &["jsonrpc", "id", "result"],
-                            declared: &["jsonrpc", "id", "result"],
+                            deciding: 0b100000,
+                            required: 0b100110,
+                            declared: 0b100110,
                         },
                         __rt::Shape {
-                            deciding: &["error"],
-                            required: &["jsonrpc", "error", "id"],
-                            declared: &["jsonrpc", "error", "id"],
+                            deciding: 0b1,
+                            required: 0b111,
+                            declared: 0b111,
                         },
                     ],
                 );
@@ -3673,7 +3674,7 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct JsonRpcNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -4038,7 +4039,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -4200,7 +4201,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -4371,7 +4372,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -4582,7 +4583,7 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequestParamsMeta {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `roots` member.
     pub roots: Vec<Root>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -4728,7 +4729,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -5208,7 +5209,7 @@ impl<'de> __rt::MapDecode<'de> for Notification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -5472,7 +5473,7 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -5710,44 +5711,38 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "default",
+                        "description",
+                        "enum",
+                        "enumNames",
+                        "format",
+                        "maxLength",
+                        "maximum",
+                        "minLength",
+                        "minimum",
+                        "title",
+                        "type",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &["format", "maxLength", "minLength"],
-                            required: &["type"],
-                            declared: &[
-                                "type",
-                                "description",
-                                "format",
-                                "maxLength",
-                                "minLength",
-                                "title",
-                            ],
+                            deciding: 0b10110000,
+                            required: 0b10000000000,
+                            declared: 0b11010110010,
                         },
                         __rt::Shape {
-                            deciding: &["maximum", "minimum"],
-                            required: &["type"],
-                            declared: &[
-                                "description",
-                                "maximum",
-                                "minimum",
-                                "title",
-                                "type",
-                            ],
+                            deciding: 0b101000000,
+                            required: 0b10000000000,
+                            declared: 0b11101000010,
                         },
                         __rt::Shape {
-                            deciding: &["default"],
-                            required: &["type"],
-                            declared: &["type", "default", "description", "title"],
+                            deciding: 0b1,
+                            required: 0b10000000000,
+                            declared: 0b11000000011,
                         },
                         __rt::Shape {
-                            deciding: &["enum", "enumNames"],
-                            required: &["type", "enum"],
-                            declared: &[
-                                "type",
-                                "description",
-                                "enum",
-                                "enumNames",
-                                "title",
-                            ],
+                            deciding: 0b1100,
+                            required: 0b10000000100,
+                            declared: 0b11000001110,
                         },
                     ],
                 );
@@ -6041,7 +6036,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prompt {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// A list of arguments to use for templating the prompt.
     pub arguments: Option<Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
@@ -6252,7 +6247,7 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptListChangedNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -6519,7 +6514,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResult {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `contents` member.
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -6605,16 +6600,17 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["_meta", "blob", "mimeType", "text", "uri"],
                     &[
                         __rt::Shape {
-                            deciding: &["text"],
-                            required: &["text", "uri"],
-                            declared: &["_meta", "mimeType", "text", "uri"],
+                            deciding: 0b1000,
+                            required: 0b11000,
+                            declared: 0b11101,
                         },
                         __rt::Shape {
-                            deciding: &["blob"],
-                            required: &["blob", "uri"],
-                            declared: &["_meta", "blob", "mimeType", "uri"],
+                            deciding: 0b10,
+                            required: 0b10010,
+                            declared: 0b10111,
                         },
                     ],
                 );
@@ -6891,7 +6887,7 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resource {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// A description of what this resource represents.
@@ -7004,7 +7000,7 @@ impl<'de> __rt::MapDecode<'de> for Resource {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceContents {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The MIME type of this resource, if known.
     pub mime_type: Option<String>,
     /// The URI of this resource.
@@ -7063,7 +7059,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceContents {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceLink {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// A description of what this resource represents.
@@ -7244,7 +7240,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ResourceListChangedNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -7286,7 +7282,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotificationParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceTemplate {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// A description of what this template is for.
@@ -7552,7 +7548,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotificationParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -7647,7 +7643,7 @@ impl<'de> __rt::serde::Deserialize<'de> for Role {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Root {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
@@ -7767,7 +7763,7 @@ impl<'de> __rt::MapDecode<'de> for RootsListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RootsListChangedNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -7936,13 +7932,11 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
-    pub completions: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub completions: Option<__rt::RawObject>,
     /// Experimental, non-standard capabilities that the server supports.
-    pub experimental: Option<
-        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
-    >,
+    pub experimental: Option<__rt::IndexMap<String, __rt::RawObject>>,
     /// Present if the server supports sending log messages to the client.
-    pub logging: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub logging: Option<__rt::RawObject>,
     /// Present if the server offers any prompt templates.
     pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
@@ -8456,71 +8450,74 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "_meta",
+                        "capabilities",
+                        "completion",
+                        "content",
+                        "contents",
+                        "description",
+                        "instructions",
+                        "isError",
+                        "messages",
+                        "nextCursor",
+                        "prompts",
+                        "protocolVersion",
+                        "resourceTemplates",
+                        "resources",
+                        "serverInfo",
+                        "structuredContent",
+                        "tools",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &[],
-                            declared: &["_meta"],
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
                         },
                         __rt::Shape {
-                            deciding: &[
-                                "capabilities",
-                                "instructions",
-                                "protocolVersion",
-                                "serverInfo",
-                            ],
-                            required: &["capabilities", "protocolVersion", "serverInfo"],
-                            declared: &[
-                                "_meta",
-                                "capabilities",
-                                "instructions",
-                                "protocolVersion",
-                                "serverInfo",
-                            ],
+                            deciding: 0b100100001000010,
+                            required: 0b100100000000010,
+                            declared: 0b100100001000011,
                         },
                         __rt::Shape {
-                            deciding: &["resources"],
-                            required: &["resources"],
-                            declared: &["_meta", "nextCursor", "resources"],
+                            deciding: 0b10000000000000,
+                            required: 0b10000000000000,
+                            declared: 0b10001000000001,
                         },
                         __rt::Shape {
-                            deciding: &["resourceTemplates"],
-                            required: &["resourceTemplates"],
-                            declared: &["_meta", "nextCursor", "resourceTemplates"],
+                            deciding: 0b1000000000000,
+                            required: 0b1000000000000,
+                            declared: 0b1001000000001,
                         },
                         __rt::Shape {
-                            deciding: &["contents"],
-                            required: &["contents"],
-                            declared: &["_meta", "contents"],
+                            deciding: 0b10000,
+                            required: 0b10000,
+                            declared: 0b10001,
                         },
                         __rt::Shape {
-                            deciding: &["prompts"],
-                            required: &["prompts"],
-                            declared: &["_meta", "nextCursor", "prompts"],
+                            deciding: 0b10000000000,
+                            required: 0b10000000000,
+                            declared: 0b11000000001,
                         },
                         __rt::Shape {
-                            deciding: &["description", "messages"],
-                            required: &["messages"],
-                            declared: &["_meta", "description", "messages"],
+                            deciding: 0b100100000,
+                            required: 0b100000000,
+                            declared: 0b100100001,
                         },
                         __rt::Shape {
-                            deciding: &["tools"],
-                            required: &["tools"],
-                            declared: &["_meta", "nextCursor", "tools"],
+                            deciding: 0b10000000000000000,
+                            required: 0b10000000000000000,
+                            declared: 0b10000001000000001,
                         },
                         __rt::Shape {
-                            deciding: &["content", "isError", "structuredContent"],
-                            required: &["content"],
-                            declared: &[
-                                "_meta",
-                                "content",
-                                "isError",
-                                "structuredContent",
-                            ],
+                            deciding: 0b1000000010001000,
+                            required: 0b1000,
+                            declared: 0b1000000010001001,
                         },
                         __rt::Shape {
-                            deciding: &["completion"],
-                            required: &["completion"],
-                            declared: &["_meta", "completion"],
+                            deciding: 0b100,
+                            required: 0b100,
+                            declared: 0b101,
                         },
                     ],
                 );
@@ -9032,7 +9029,7 @@ impl<'de> __rt::MapDecode<'de> for SubscribeRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextContent {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// The text content of the message.
@@ -9103,7 +9100,7 @@ impl<'de> __rt::MapDecode<'de> for TextContent {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextResourceContents {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The MIME type of this resource, if known.
     pub mime_type: Option<String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
@@ -9170,7 +9167,7 @@ impl<'de> __rt::MapDecode<'de> for TextResourceContents {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tool {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
@@ -9281,9 +9278,7 @@ impl<'de> __rt::MapDecode<'de> for Tool {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolInputSchema {
     /// The `properties` member.
-    pub properties: Option<
-        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
-    >,
+    pub properties: Option<__rt::IndexMap<String, __rt::RawObject>>,
     /// The `required` member.
     pub required: Option<Vec<String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -9347,9 +9342,7 @@ impl<'de> __rt::MapDecode<'de> for ToolInputSchema {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolOutputSchema {
     /// The `properties` member.
-    pub properties: Option<
-        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
-    >,
+    pub properties: Option<__rt::IndexMap<String, __rt::RawObject>>,
     /// The `required` member.
     pub required: Option<Vec<String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -9580,7 +9573,7 @@ impl<'de> __rt::MapDecode<'de> for ToolListChangedNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ToolListChangedNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-06-18/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }

@@ -84,7 +84,7 @@ impl<'de> __rt::MapDecode<'de> for Annotations {
 #[derive(Debug, Clone, PartialEq)]
 pub struct AudioContent {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// The base64-encoded audio data.
@@ -217,7 +217,7 @@ impl<'de> __rt::MapDecode<'de> for BaseMetadata {
 #[derive(Debug, Clone, PartialEq)]
 pub struct BlobResourceContents {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// A base64-encoded string representing the binary data of the item.
     pub blob: String,
     /// The MIME type of this resource, if known.
@@ -430,7 +430,7 @@ pub struct CallToolRequestParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
     pub meta: Option<CallToolRequestParamsMeta>,
     /// Arguments to use for the tool call.
-    pub arguments: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub arguments: Option<__rt::RawObject>,
     /// The name of the tool.
     pub name: String,
     /// If specified, the caller is requesting task-augmented execution for this request.
@@ -547,7 +547,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequestParamsMeta {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CallToolResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// A list of content objects that represent the unstructured result of the tool call.
     pub content: Vec<ContentBlock>,
     /// Whether the tool call ended in an error.
@@ -564,9 +564,7 @@ pub struct CallToolResult {
     /// should be reported as an MCP error response.
     pub is_error: Option<bool>,
     /// An optional JSON object that represents the structured result of the tool call.
-    pub structured_content: Option<
-        __rt::serde_json::Map<String, __rt::serde_json::Value>,
-    >,
+    pub structured_content: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -756,7 +754,7 @@ impl<'de> __rt::MapDecode<'de> for CancelTaskRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CancelTaskResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// ISO 8601 timestamp when the task was created.
     pub created_at: String,
     /// ISO 8601 timestamp when the task was last updated.
@@ -942,7 +940,7 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CancelledNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
     pub reason: Option<String>,
     /// The ID of the request to cancel.
@@ -1005,9 +1003,7 @@ pub struct ClientCapabilities {
     /// Present if the client supports elicitation from the server.
     pub elicitation: Option<ClientCapabilitiesElicitation>,
     /// Experimental, non-standard capabilities that the client supports.
-    pub experimental: Option<
-        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
-    >,
+    pub experimental: Option<__rt::IndexMap<String, __rt::RawObject>>,
     /// Present if the client supports listing roots.
     pub roots: Option<ClientCapabilitiesRoots>,
     /// Present if the client supports sampling from an LLM.
@@ -1082,9 +1078,9 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilities {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesElicitation {
     /// The `form` member.
-    pub form: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub form: Option<__rt::RawObject>,
     /// The `url` member.
-    pub url: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub url: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -1181,9 +1177,9 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesRoots {
 pub struct ClientCapabilitiesSampling {
     /// Whether the client supports context inclusion via includeContext parameter.
     /// If not declared, servers SHOULD only use `includeContext: "none"` (or omit it).
-    pub context: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub context: Option<__rt::RawObject>,
     /// Whether the client supports tool use via tools and toolChoice parameters.
-    pub tools: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub tools: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -1232,9 +1228,9 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesSampling {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesTasks {
     /// Whether this client supports tasks/cancel.
-    pub cancel: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub cancel: Option<__rt::RawObject>,
     /// Whether this client supports tasks/list.
-    pub list: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub list: Option<__rt::RawObject>,
     /// Specifies which request types can be augmented with tasks.
     pub requests: Option<ClientCapabilitiesTasksRequests>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -1342,7 +1338,7 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesTasksRequests {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Whether the client supports task-augmented elicitation/create requests.
-    pub create: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub create: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -1387,7 +1383,7 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesTasksRequestsElicitation {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ClientCapabilitiesTasksRequestsSampling {
     /// Whether the client supports task-augmented sampling/createMessage requests.
-    pub create_message: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub create_message: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -1790,81 +1786,63 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "_meta",
+                        "action",
+                        "content",
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "model",
+                        "nextCursor",
+                        "pollInterval",
+                        "role",
+                        "roots",
+                        "status",
+                        "statusMessage",
+                        "stopReason",
+                        "taskId",
+                        "tasks",
+                        "ttl",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &[],
-                            declared: &["_meta"],
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &[
-                                "createdAt",
-                                "lastUpdatedAt",
-                                "status",
-                                "taskId",
-                                "ttl",
-                            ],
-                            declared: &[
-                                "_meta",
-                                "createdAt",
-                                "lastUpdatedAt",
-                                "pollInterval",
-                                "status",
-                                "statusMessage",
-                                "taskId",
-                                "ttl",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1010010000011000,
+                            declared: 0b1010110010011001,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &[],
-                            declared: &["_meta"],
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &[
-                                "createdAt",
-                                "lastUpdatedAt",
-                                "status",
-                                "taskId",
-                                "ttl",
-                            ],
-                            declared: &[
-                                "_meta",
-                                "createdAt",
-                                "lastUpdatedAt",
-                                "pollInterval",
-                                "status",
-                                "statusMessage",
-                                "taskId",
-                                "ttl",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1010010000011000,
+                            declared: 0b1010110010011001,
                         },
                         __rt::Shape {
-                            deciding: &["nextCursor", "tasks"],
-                            required: &["tasks"],
-                            declared: &["_meta", "nextCursor", "tasks"],
+                            deciding: 0b100000001000000,
+                            required: 0b100000000000000,
+                            declared: 0b100000001000001,
                         },
                         __rt::Shape {
-                            deciding: &["model", "role", "stopReason"],
-                            required: &["content", "model", "role"],
-                            declared: &[
-                                "_meta",
-                                "content",
-                                "model",
-                                "role",
-                                "stopReason",
-                            ],
+                            deciding: 0b1000100100000,
+                            required: 0b100100100,
+                            declared: 0b1000100100101,
                         },
                         __rt::Shape {
-                            deciding: &["roots"],
-                            required: &["roots"],
-                            declared: &["_meta", "roots"],
+                            deciding: 0b1000000000,
+                            required: 0b1000000000,
+                            declared: 0b1000000001,
                         },
                         __rt::Shape {
-                            deciding: &["action"],
-                            required: &["action"],
-                            declared: &["_meta", "action", "content"],
+                            deciding: 0b10,
+                            required: 0b10,
+                            declared: 0b111,
                         },
                     ],
                 );
@@ -2345,7 +2323,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `completion` member.
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -2651,7 +2629,7 @@ pub struct CreateMessageRequestParams {
     /// The `messages` member.
     pub messages: Vec<SamplingMessage>,
     /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
-    pub metadata: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub metadata: Option<__rt::RawObject>,
     /// The server's preferences for which model to select. The client MAY ignore these preferences.
     pub model_preferences: Option<ModelPreferences>,
     /// The `stopSequences` member.
@@ -2899,7 +2877,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageRequestParamsIncludeCon
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `content` member.
     pub content: CreateMessageResultContent,
     /// The name of the model that generated the message.
@@ -3090,7 +3068,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContent {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateTaskResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `task` member.
     pub task: Task,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -3671,7 +3649,7 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestUrlParamsMeta {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The user action in response to the elicitation.
     /// - "accept": User submitted the form/confirmed the action
     /// - "decline": User explicitly decline the action
@@ -4000,7 +3978,7 @@ impl<'de> __rt::MapDecode<'de> for ElicitationCompleteNotificationParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbeddedResource {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// The `resource` member.
@@ -4106,16 +4084,17 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["_meta", "blob", "mimeType", "text", "uri"],
                     &[
                         __rt::Shape {
-                            deciding: &["text"],
-                            required: &["text", "uri"],
-                            declared: &["_meta", "mimeType", "text", "uri"],
+                            deciding: 0b1000,
+                            required: 0b11000,
+                            declared: 0b11101,
                         },
                         __rt::Shape {
-                            deciding: &["blob"],
-                            required: &["blob", "uri"],
-                            declared: &["_meta", "blob", "mimeType", "uri"],
+                            deciding: 0b10,
+                            required: 0b10010,
+                            declared: 0b10111,
                         },
                     ],
                 );
@@ -4248,65 +4227,42 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "default",
+                        "description",
+                        "enum",
+                        "enumNames",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "oneOf",
+                        "title",
+                        "type",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "enum"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "enum",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1000000100,
+                            declared: 0b1100000111,
                         },
                         __rt::Shape {
-                            deciding: &["oneOf"],
-                            required: &["type", "oneOf"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "oneOf",
-                                "title",
-                            ],
+                            deciding: 0b10000000,
+                            required: 0b1010000000,
+                            declared: 0b1110000011,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "items"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "items",
-                                "maxItems",
-                                "minItems",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1000010000,
+                            declared: 0b1101110011,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "items"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "items",
-                                "maxItems",
-                                "minItems",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1000010000,
+                            declared: 0b1101110011,
                         },
                         __rt::Shape {
-                            deciding: &["enumNames"],
-                            required: &["type", "enum"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "enum",
-                                "enumNames",
-                                "title",
-                            ],
+                            deciding: 0b1000,
+                            required: 0b1000000100,
+                            declared: 0b1100001111,
                         },
                     ],
                 );
@@ -4626,7 +4582,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequestParamsMeta {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPromptResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An optional description for the prompt.
     pub description: Option<String>,
     /// The `messages` member.
@@ -4814,7 +4770,7 @@ impl<'de> __rt::MapDecode<'de> for GetTaskPayloadRequestParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct GetTaskPayloadResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -4974,7 +4930,7 @@ impl<'de> __rt::MapDecode<'de> for GetTaskRequestParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetTaskResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// ISO 8601 timestamp when the task was created.
     pub created_at: String,
     /// ISO 8601 timestamp when the task was last updated.
@@ -5270,7 +5226,7 @@ impl<'de> __rt::MapDecode<'de> for Icons {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ImageContent {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// The base64-encoded image data.
@@ -5636,7 +5592,7 @@ impl<'de> __rt::MapDecode<'de> for InitializeRequestParamsMeta {
 #[derive(Debug, Clone, PartialEq)]
 pub struct InitializeResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `capabilities` member.
     pub capabilities: ServerCapabilities,
     /// Instructions describing how to use the server and its features.
@@ -5894,26 +5850,27 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["error", "id", "jsonrpc", "method", "params", "result"],
                     &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["jsonrpc", "id", "method"],
-                            declared: &["jsonrpc", "id", "method", "params"],
+                            deciding: 0b0,
+                            required: 0b1110,
+                            declared: 0b11110,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["jsonrpc", "method"],
-                            declared: &["jsonrpc", "method", "params"],
+                            deciding: 0b0,
+                            required: 0b1100,
+                            declared: 0b11100,
                         },
                         __rt::Shape {
-                            deciding: &["result"],
-                            required: &["jsonrpc", "id", "result"],
-                            declared: &["jsonrpc", "id", "result"],
+                            deciding: 0b100000,
+                            required: 0b100110,
+                            declared: 0b100110,
                         },
                         __rt::Shape {
-                            deciding: &["error"],
-                            required: &["jsonrpc", "error"],
-                            declared: &["jsonrpc", "error", "id"],
+                            deciding: 0b1,
+                            required: 0b101,
+                            declared: 0b111,
                         },
                     ],
                 );
@@ -5998,7 +5955,7 @@ pub struct JsonRpcNotification {
     /// The `method` member.
     pub method: String,
     /// The `params` member.
-    pub params: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub params: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -6062,7 +6019,7 @@ pub struct JsonRpcRequest {
     /// The `method` member.
     pub method: String,
     /// The `params` member.
-    pub params: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub params: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -6165,16 +6122,17 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["error", "id", "jsonrpc", "result"],
                     &[
                         __rt::Shape {
-                            deciding: &["result"],
-                            required: &["jsonrpc", "id", "result"],
-                            declared: &["jsonrpc", "id", "result"],
+                            deciding: 0b1000,
+                            required: 0b1110,
+                            declared: 0b1110,
                         },
                         __rt::Shape {
-                            deciding: &["error"],
-                            required: &["jsonrpc", "error"],
-                            declared: &["jsonrpc", "error", "id"],
+                            deciding: 0b1,
+                            required: 0b101,
+                            declared: 0b111,
                         },
                     ],
                 );
@@ -6473,7 +6431,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListPromptsResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -6613,7 +6571,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourceTemplatesResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -6762,7 +6720,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListResourcesResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -6905,7 +6863,7 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListRootsResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `roots` member.
     pub roots: Vec<Root>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -7029,7 +6987,7 @@ impl<'de> __rt::MapDecode<'de> for ListTasksRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListTasksResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -7160,7 +7118,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListToolsResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -7384,7 +7342,7 @@ impl<'de> __rt::MapDecode<'de> for LoggingMessageNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoggingMessageNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
     pub data: __rt::serde_json::Value,
     /// The severity of this log message.
@@ -7643,31 +7601,24 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "items"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "items",
-                                "maxItems",
-                                "minItems",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1000100,
+                            declared: 0b1111111,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "items"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "items",
-                                "maxItems",
-                                "minItems",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1000100,
+                            declared: 0b1111111,
                         },
                     ],
                 );
@@ -7709,7 +7660,7 @@ pub struct Notification {
     /// The `method` member.
     pub method: String,
     /// The `params` member.
-    pub params: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub params: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -7758,7 +7709,7 @@ impl<'de> __rt::MapDecode<'de> for Notification {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct NotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -8104,7 +8055,7 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequestParamsMeta {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PaginatedResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An opaque token representing the pagination position after the last returned result.
     /// If present, there may be more results available.
     pub next_cursor: Option<String>,
@@ -8296,95 +8247,62 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "default",
+                        "description",
+                        "enum",
+                        "enumNames",
+                        "format",
+                        "items",
+                        "maxItems",
+                        "maxLength",
+                        "maximum",
+                        "minItems",
+                        "minLength",
+                        "minimum",
+                        "oneOf",
+                        "title",
+                        "type",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &["format", "maxLength", "minLength"],
-                            required: &["type"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "format",
-                                "maxLength",
-                                "minLength",
-                                "title",
-                            ],
+                            deciding: 0b10010010000,
+                            required: 0b100000000000000,
+                            declared: 0b110010010010011,
                         },
                         __rt::Shape {
-                            deciding: &["maximum", "minimum"],
-                            required: &["type"],
-                            declared: &[
-                                "default",
-                                "description",
-                                "maximum",
-                                "minimum",
-                                "title",
-                                "type",
-                            ],
+                            deciding: 0b100100000000,
+                            required: 0b100000000000000,
+                            declared: 0b110100100000011,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type"],
-                            declared: &["type", "default", "description", "title"],
+                            deciding: 0b0,
+                            required: 0b100000000000000,
+                            declared: 0b110000000000011,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "enum"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "enum",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b100000000000100,
+                            declared: 0b110000000000111,
                         },
                         __rt::Shape {
-                            deciding: &["oneOf"],
-                            required: &["type", "oneOf"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "oneOf",
-                                "title",
-                            ],
+                            deciding: 0b1000000000000,
+                            required: 0b101000000000000,
+                            declared: 0b111000000000011,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "items"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "items",
-                                "maxItems",
-                                "minItems",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b100000000100000,
+                            declared: 0b110001001100011,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &["type", "items"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "items",
-                                "maxItems",
-                                "minItems",
-                                "title",
-                            ],
+                            deciding: 0b0,
+                            required: 0b100000000100000,
+                            declared: 0b110001001100011,
                         },
                         __rt::Shape {
-                            deciding: &["enumNames"],
-                            required: &["type", "enum"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "enum",
-                                "enumNames",
-                                "title",
-                            ],
+                            deciding: 0b1000,
+                            required: 0b100000000000100,
+                            declared: 0b110000000001111,
                         },
                     ],
                 );
@@ -8569,7 +8487,7 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An optional message describing the current progress.
     pub message: Option<String>,
     /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
@@ -8707,7 +8625,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prompt {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// A list of arguments to use for templating the prompt.
     pub arguments: Option<Vec<PromptArgument>>,
     /// An optional description of what this prompt provides
@@ -9236,7 +9154,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequestParamsMeta {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResult {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `contents` member.
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -9322,16 +9240,17 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["_meta", "blob", "mimeType", "text", "uri"],
                     &[
                         __rt::Shape {
-                            deciding: &["text"],
-                            required: &["text", "uri"],
-                            declared: &["_meta", "mimeType", "text", "uri"],
+                            deciding: 0b1000,
+                            required: 0b11000,
+                            declared: 0b11101,
                         },
                         __rt::Shape {
-                            deciding: &["blob"],
-                            required: &["blob", "uri"],
-                            declared: &["_meta", "blob", "mimeType", "uri"],
+                            deciding: 0b10,
+                            required: 0b10010,
+                            declared: 0b10111,
                         },
                     ],
                 );
@@ -9453,7 +9372,7 @@ pub struct Request {
     /// The `method` member.
     pub method: String,
     /// The `params` member.
-    pub params: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub params: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -9654,7 +9573,7 @@ impl<'de> __rt::MapDecode<'de> for RequestParamsMeta {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Resource {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// A description of what this resource represents.
@@ -9782,7 +9701,7 @@ impl<'de> __rt::MapDecode<'de> for Resource {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceContents {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The MIME type of this resource, if known.
     pub mime_type: Option<String>,
     /// The URI of this resource.
@@ -9841,7 +9760,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceContents {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceLink {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// A description of what this resource represents.
@@ -10143,7 +10062,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceRequestParamsMeta {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceTemplate {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// A description of what this template is for.
@@ -10387,7 +10306,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ResourceUpdatedNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -10438,7 +10357,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotificationParams {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Result {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -10533,7 +10452,7 @@ impl<'de> __rt::serde::Deserialize<'de> for Role {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Root {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// An optional name for the root. This can be used to provide a human-readable
     /// identifier for the root, which may be useful for display purposes or for
     /// referencing the root in other parts of the application.
@@ -10661,7 +10580,7 @@ impl<'de> __rt::MapDecode<'de> for RootsListChangedNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SamplingMessage {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The `content` member.
     pub content: SamplingMessageContent,
     /// The `role` member.
@@ -10926,13 +10845,11 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContentBlock {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilities {
     /// Present if the server supports argument autocompletion suggestions.
-    pub completions: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub completions: Option<__rt::RawObject>,
     /// Experimental, non-standard capabilities that the server supports.
-    pub experimental: Option<
-        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
-    >,
+    pub experimental: Option<__rt::IndexMap<String, __rt::RawObject>>,
     /// Present if the server supports sending log messages to the client.
-    pub logging: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub logging: Option<__rt::RawObject>,
     /// Present if the server offers any prompt templates.
     pub prompts: Option<ServerCapabilitiesPrompts>,
     /// Present if the server offers any resources to read.
@@ -11125,9 +11042,9 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesResources {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTasks {
     /// Whether this server supports tasks/cancel.
-    pub cancel: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub cancel: Option<__rt::RawObject>,
     /// Whether this server supports tasks/list.
-    pub list: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub list: Option<__rt::RawObject>,
     /// Specifies which request types can be augmented with tasks.
     pub requests: Option<ServerCapabilitiesTasksRequests>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -11224,7 +11141,7 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTasksRequests {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilitiesTasksRequestsTools {
     /// Whether the server supports task-augmented tools/call requests.
-    pub call: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub call: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
@@ -11664,121 +11581,102 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 let (value, order) = __rt::structural(
                     object,
                     &[
+                        "_meta",
+                        "capabilities",
+                        "completion",
+                        "content",
+                        "contents",
+                        "createdAt",
+                        "description",
+                        "instructions",
+                        "isError",
+                        "lastUpdatedAt",
+                        "messages",
+                        "nextCursor",
+                        "pollInterval",
+                        "prompts",
+                        "protocolVersion",
+                        "resourceTemplates",
+                        "resources",
+                        "serverInfo",
+                        "status",
+                        "statusMessage",
+                        "structuredContent",
+                        "taskId",
+                        "tasks",
+                        "tools",
+                        "ttl",
+                    ],
+                    &[
                         __rt::Shape {
-                            deciding: &[],
-                            required: &[],
-                            declared: &["_meta"],
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
                         },
                         __rt::Shape {
-                            deciding: &[
-                                "capabilities",
-                                "instructions",
-                                "protocolVersion",
-                                "serverInfo",
-                            ],
-                            required: &["capabilities", "protocolVersion", "serverInfo"],
-                            declared: &[
-                                "_meta",
-                                "capabilities",
-                                "instructions",
-                                "protocolVersion",
-                                "serverInfo",
-                            ],
+                            deciding: 0b100100000010000010,
+                            required: 0b100100000000000010,
+                            declared: 0b100100000010000011,
                         },
                         __rt::Shape {
-                            deciding: &["resources"],
-                            required: &["resources"],
-                            declared: &["_meta", "nextCursor", "resources"],
+                            deciding: 0b10000000000000000,
+                            required: 0b10000000000000000,
+                            declared: 0b10000100000000001,
                         },
                         __rt::Shape {
-                            deciding: &["resourceTemplates"],
-                            required: &["resourceTemplates"],
-                            declared: &["_meta", "nextCursor", "resourceTemplates"],
+                            deciding: 0b1000000000000000,
+                            required: 0b1000000000000000,
+                            declared: 0b1000100000000001,
                         },
                         __rt::Shape {
-                            deciding: &["contents"],
-                            required: &["contents"],
-                            declared: &["_meta", "contents"],
+                            deciding: 0b10000,
+                            required: 0b10000,
+                            declared: 0b10001,
                         },
                         __rt::Shape {
-                            deciding: &["prompts"],
-                            required: &["prompts"],
-                            declared: &["_meta", "nextCursor", "prompts"],
+                            deciding: 0b10000000000000,
+                            required: 0b10000000000000,
+                            declared: 0b10100000000001,
                         },
                         __rt::Shape {
-                            deciding: &["description", "messages"],
-                            required: &["messages"],
-                            declared: &["_meta", "description", "messages"],
+                            deciding: 0b10001000000,
+                            required: 0b10000000000,
+                            declared: 0b10001000001,
                         },
                         __rt::Shape {
-                            deciding: &["tools"],
-                            required: &["tools"],
-                            declared: &["_meta", "nextCursor", "tools"],
+                            deciding: 0b100000000000000000000000,
+                            required: 0b100000000000000000000000,
+                            declared: 0b100000000000100000000001,
                         },
                         __rt::Shape {
-                            deciding: &["content", "isError", "structuredContent"],
-                            required: &["content"],
-                            declared: &[
-                                "_meta",
-                                "content",
-                                "isError",
-                                "structuredContent",
-                            ],
+                            deciding: 0b100000000000100001000,
+                            required: 0b1000,
+                            declared: 0b100000000000100001001,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &[
-                                "createdAt",
-                                "lastUpdatedAt",
-                                "status",
-                                "taskId",
-                                "ttl",
-                            ],
-                            declared: &[
-                                "_meta",
-                                "createdAt",
-                                "lastUpdatedAt",
-                                "pollInterval",
-                                "status",
-                                "statusMessage",
-                                "taskId",
-                                "ttl",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1001001000000001000100000,
+                            declared: 0b1001011000001001000100001,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &[],
-                            declared: &["_meta"],
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
                         },
                         __rt::Shape {
-                            deciding: &[],
-                            required: &[
-                                "createdAt",
-                                "lastUpdatedAt",
-                                "status",
-                                "taskId",
-                                "ttl",
-                            ],
-                            declared: &[
-                                "_meta",
-                                "createdAt",
-                                "lastUpdatedAt",
-                                "pollInterval",
-                                "status",
-                                "statusMessage",
-                                "taskId",
-                                "ttl",
-                            ],
+                            deciding: 0b0,
+                            required: 0b1001001000000001000100000,
+                            declared: 0b1001011000001001000100001,
                         },
                         __rt::Shape {
-                            deciding: &["tasks"],
-                            required: &["tasks"],
-                            declared: &["_meta", "nextCursor", "tasks"],
+                            deciding: 0b10000000000000000000000,
+                            required: 0b10000000000000000000000,
+                            declared: 0b10000000000100000000001,
                         },
                         __rt::Shape {
-                            deciding: &["completion"],
-                            required: &["completion"],
-                            declared: &["_meta", "completion"],
+                            deciding: 0b100,
+                            required: 0b100,
+                            declared: 0b101,
                         },
                     ],
                 );
@@ -12163,28 +12061,17 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(
                     object,
+                    &["default", "description", "enum", "oneOf", "title", "type"],
                     &[
                         __rt::Shape {
-                            deciding: &["enum"],
-                            required: &["type", "enum"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "enum",
-                                "title",
-                            ],
+                            deciding: 0b100,
+                            required: 0b100100,
+                            declared: 0b110111,
                         },
                         __rt::Shape {
-                            deciding: &["oneOf"],
-                            required: &["type", "oneOf"],
-                            declared: &[
-                                "type",
-                                "default",
-                                "description",
-                                "oneOf",
-                                "title",
-                            ],
+                            deciding: 0b1000,
+                            required: 0b101000,
+                            declared: 0b111011,
                         },
                     ],
                 );
@@ -12991,7 +12878,7 @@ impl<'de> __rt::MapDecode<'de> for TaskStatusNotification {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TaskStatusNotificationParams {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// ISO 8601 timestamp when the task was created.
     pub created_at: String,
     /// ISO 8601 timestamp when the task was last updated.
@@ -13101,7 +12988,7 @@ impl<'de> __rt::MapDecode<'de> for TaskStatusNotificationParams {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextContent {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional annotations for the client.
     pub annotations: Option<Annotations>,
     /// The text content of the message.
@@ -13172,7 +13059,7 @@ impl<'de> __rt::MapDecode<'de> for TextContent {
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextResourceContents {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The MIME type of this resource, if known.
     pub mime_type: Option<String>,
     /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
@@ -13555,7 +13442,7 @@ impl<'de> __rt::MapDecode<'de> for TitledSingleSelectEnumSchemaOneOfItem {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Tool {
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// Optional additional tool information.
     ///
     /// Display name precedence order is: title, annotations.title, then name.
@@ -13693,9 +13580,7 @@ pub struct ToolInputSchema {
     /// The `$schema` member.
     pub schema: Option<String>,
     /// The `properties` member.
-    pub properties: Option<
-        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
-    >,
+    pub properties: Option<__rt::IndexMap<String, __rt::RawObject>>,
     /// The `required` member.
     pub required: Option<Vec<String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -13768,9 +13653,7 @@ pub struct ToolOutputSchema {
     /// The `$schema` member.
     pub schema: Option<String>,
     /// The `properties` member.
-    pub properties: Option<
-        __rt::IndexMap<String, __rt::serde_json::Map<String, __rt::serde_json::Value>>,
-    >,
+    pub properties: Option<__rt::IndexMap<String, __rt::RawObject>>,
     /// The `required` member.
     pub required: Option<Vec<String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
@@ -14241,7 +14124,7 @@ pub struct ToolResultContent {
     /// including tool results in subsequent sampling requests to enable caching optimizations.
     ///
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// The unstructured result content of the tool use.
     ///
     /// This has the same format as CallToolResult.content and can include text, images,
@@ -14255,9 +14138,7 @@ pub struct ToolResultContent {
     /// An optional structured result object.
     ///
     /// If the tool defined an outputSchema, this SHOULD conform to that schema.
-    pub structured_content: Option<
-        __rt::serde_json::Map<String, __rt::serde_json::Value>,
-    >,
+    pub structured_content: Option<__rt::RawObject>,
     /// The ID of the tool use this result corresponds to.
     ///
     /// This MUST match the ID from a previous ToolUseContent.
@@ -14345,13 +14226,13 @@ pub struct ToolUseContent {
     /// including tool uses in subsequent sampling requests to enable caching optimizations.
     ///
     /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
-    pub meta: Option<__rt::serde_json::Map<String, __rt::serde_json::Value>>,
+    pub meta: Option<__rt::RawObject>,
     /// A unique identifier for this tool use.
     ///
     /// This ID is used to match tool results to their corresponding tool uses.
     pub id: String,
     /// The arguments to pass to the tool, conforming to the tool's input schema.
-    pub input: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+    pub input: __rt::RawObject,
     /// The name of the tool to call.
     pub name: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.

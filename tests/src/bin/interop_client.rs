@@ -890,6 +890,8 @@ fn arguments_for(tool: &Tool) -> Map<String, Value> {
         if !required.contains(name.as_str()) {
             continue;
         }
+        // Each property's JSON Schema is kept as text; read it as a map.
+        let property = property.to_map().unwrap_or_default();
         let value = if let Some(default) = property.get("default") {
             default.clone()
         } else if let Some(first) = property
@@ -1019,7 +1021,7 @@ fn summary(
             out.insert("content".into(), json!(kinds));
             out.insert("text".into(), json!(text.join("\n")));
             if let Some(structured) = &result.structured_content {
-                out.insert("structured".into(), Value::Object(structured.clone()));
+                out.insert("structured".into(), json!(structured));
             }
         }
         Err(error) => {

@@ -42,7 +42,7 @@ use mcp_schema::v2025_11_25::{
     InitializeResult, ListToolsResult, RequestId, ServerMessage, ServerNotification, ServerRequest,
     ServerResult, TextContent, Tool, UrlElicitationRequiredErrorErrorData, PROTOCOL_VERSION,
 };
-use mcp_schema::Elicit;
+use mcp_schema::{Elicit, RawObject};
 use mcp_schema_tests::peers::{error, from_json};
 use serde_json::{json, Map, Value};
 
@@ -693,7 +693,7 @@ fn text_result(
             extra: Map::new(),
         }))],
         is_error: is_error.then_some(true),
-        structured_content,
+        structured_content: structured_content.map(RawObject::from),
         extra: Map::new(),
     }))
 }
