@@ -411,6 +411,7 @@ pub fn structural(
     names: &[&str],
     shapes: &[Shape],
 ) -> (Value, Vec<usize>) {
+    debug_assert!(names.len() <= 64 && names.is_sorted(), "sorted, at most 64");
     let present = object
         .keys()
         .filter_map(|key| names.binary_search(&key.as_str()).ok())

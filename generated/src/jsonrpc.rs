@@ -6,9 +6,9 @@
 //! that come before `method` are captured raw (`RawValue`) and decoded once the method is known.
 //! Results are streamed into the result type their first deciding member names (`content` →
 //! `CallToolResult`). When that fast path fails, the message is decoded again with the schema's
-//! full `anyOf` semantics (but a result that the type its deciding member names refuses is never
-//! taken as the generic result, which accepts any object), and if that fails too,
-//! [`DecodeError`] says why in JSON-RPC terms.
+//! full `anyOf` semantics (but where the generic result accepts any object, a result that the
+//! type its deciding member names refuses is not taken as the generic result), and if that fails
+//! too, [`DecodeError`] says why in JSON-RPC terms.
 
 use std::fmt;
 use std::marker::PhantomData;

@@ -1,24 +1,27 @@
 //! [`RawObject`]: a free-form JSON object of a message, kept as its JSON text.
 
 use std::fmt;
+use std::str::FromStr;
 
-use serde::de::{self, Deserialize, Deserializer, Unexpected};
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Unexpected, Visitor};
+use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
+use crate::__private::Key;
+
 /// A JSON object that the schema leaves free-form: `_meta`, a tool call's `arguments`, the JSON
-/// Schemas in a tool's `inputSchema.properties`, capability objects such as `sampling: {}`.
+/// Schemas in a tool's `inputSchema.properties`, capability objects such as `experimental`.
 ///
-/// It is kept as its compact JSON text. Decoding one checks that the value is an object and
+/// It is kept as its JSON text. Decoding one from text checks that the value is an object and
 /// copies its text: no map is built and nothing is allocated per member, so a `tools/list`
 /// result with forty input schemas decodes at close to the speed of a bare JSON parse, and
-/// encoding writes the text back as it is. Numbers keep their exact spelling (`1.0e2`, integers
-/// beyond `u64`), and members keep their order.
+/// encoding writes the text back as it is: numbers keep their spelling (`1.0e2`, integers beyond
+/// `u64`) and members their order.
 ///
 /// Read it into your own type with [`decode`](Self::decode) (a tool's typed arguments, straight
 /// from the text), or into a map with [`to_map`](Self::to_map). Build one from a map, a
-/// `serde_json::Value` object, or anything that serializes to an object
+/// `serde_json::Value` object, text ([`FromStr`]), or anything that serializes to an object
 /// ([`from_serialize`](Self::from_serialize)).
 ///
 /// ```
@@ -35,17 +38,33 @@ use serde_json::{Map, Value};
 /// assert!(RawObject::try_from(json!([1, 2])).is_err(), "an array is not an object");
 /// ```
 ///
-/// An object written over several lines is compacted on decode (`{\n  "a": 1\n}` is kept as
-/// `{"a":1}`), so a message always re-encodes on one line, as the stdio transport needs; other
-/// text is kept as received. Equality compares the members, not the text. The text is written through serde_json's raw-value mechanism: encode messages
-/// with `serde_json` (to text or to a `Value`), as MCP does.
+/// What is kept, and where:
+/// - An object written over several lines is compacted (`{\n  "a": 1\n}` becomes `{"a":1}`),
+///   so a message always re-encodes on one line, as the stdio transport needs. Other text is
+///   kept as it came, spaces included.
+/// - The text is checked the way serde_json checks a value it skips: well-formed JSON, but
+///   duplicate member names, numbers beyond `f64` and lone surrogate escapes pass, and reach
+///   whoever reads the object ([`to_map`](Self::to_map) then fails or keeps the last duplicate).
+/// - Where the decoder had to buffer the enclosing object as a `serde_json::Value` (the full
+///   `anyOf` semantics of a union without a tag, the fallback for a result that its deciding
+///   member's type refuses), the object is what that `Value` writes: members sorted, numbers as
+///   `f64` or integers.
+/// - Decoding from other serde formats, and through serde's buffering (`#[serde(flatten)]`,
+///   untagged enums), reads the object as a map and writes it as JSON text. Encoding writes the
+///   text through serde_json's raw-value protocol: encode with serde_json (to text or to a
+///   `Value`), as MCP does; another format would get the text wrapped in a one-field struct.
 #[derive(Clone)]
-pub struct RawObject(Box<RawValue>);
+pub struct RawObject(Box<str>);
+
+/// The name under which serde_json hands raw JSON text through serde (for its `RawValue`): as
+/// the single member of a map on decode, as the single field of a struct on encode. It is
+/// serde_json's internal name; the tests below pin that text keeps its spelling both ways.
+const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
 impl RawObject {
     /// The empty object, `{}`.
     pub fn new() -> Self {
-        Self::from_compact_text("{}".to_owned())
+        Self("{}".into())
     }
 
     /// The object serialized from `value`, or an error if `value` does not serialize to a JSON
@@ -57,22 +76,17 @@ impl RawObject {
                 "not a JSON object",
             ));
         }
-        Ok(Self::from_compact_text(text))
+        Ok(Self::on_one_line(text))
     }
 
-    /// The object's compact JSON text.
+    /// The object's JSON text.
     pub fn as_str(&self) -> &str {
-        self.0.get()
-    }
-
-    /// The object as serde_json's raw value.
-    pub fn as_raw(&self) -> &RawValue {
         &self.0
     }
 
     /// Whether the object has no members.
     pub fn is_empty(&self) -> bool {
-        self.as_str() == "{}"
+        self.0[1..self.0.len() - 1].trim().is_empty()
     }
 
     /// Decodes the object into `T`, straight from its text (borrowing from it where `T` does).
@@ -80,15 +94,20 @@ impl RawObject {
         serde_json::from_str(self.as_str())
     }
 
-    /// The object as a map. Fails only where `serde_json::Value` cannot hold a member: a number
-    /// beyond the range of `f64`.
+    /// The object as a map. Fails where `serde_json::Value` cannot hold a member (a number
+    /// beyond the range of `f64`, nesting deeper than 128 levels); of duplicate members, the
+    /// last is kept.
     pub fn to_map(&self) -> Result<Map<String, Value>, serde_json::Error> {
         self.decode()
     }
 
-    /// Wraps text that serde_json wrote or checked: valid JSON, an object, no whitespace.
-    fn from_compact_text(text: String) -> Self {
-        Self(RawValue::from_string(text).expect("serde_json's own output or checked JSON"))
+    /// Text that is well-formed JSON and an object, compacted if it has a line break.
+    fn on_one_line(text: String) -> Self {
+        if has_line_break(&text) {
+            Self(compact(&text).into())
+        } else {
+            Self(text.into())
+        }
     }
 }
 
@@ -106,8 +125,7 @@ impl From<Map<String, Value>> for RawObject {
 
 impl From<&Map<String, Value>> for RawObject {
     fn from(map: &Map<String, Value>) -> Self {
-        // Writing a map of values to a string cannot fail.
-        Self::from_compact_text(serde_json::to_string(map).unwrap_or_else(|_| "{}".to_owned()))
+        Self(Value::Object(map.clone()).to_string().into())
     }
 }
 
@@ -116,12 +134,20 @@ impl TryFrom<Value> for RawObject {
     /// The object, or an error for any other JSON value.
     fn try_from(value: Value) -> Result<Self, Self::Error> {
         match value {
-            Value::Object(map) => Ok(Self::from(&map)),
+            Value::Object(_) => Ok(Self(value.to_string().into())),
             other => Err(<serde_json::Error as de::Error>::invalid_type(
                 unexpected(&other),
                 &"a JSON object",
             )),
         }
+    }
+}
+
+impl FromStr for RawObject {
+    type Err = serde_json::Error;
+    /// The object that `text` holds, or an error if it is not JSON or not an object.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        serde_json::from_str(text)
     }
 }
 
@@ -137,7 +163,8 @@ fn unexpected(value: &Value) -> Unexpected<'_> {
 }
 
 impl PartialEq for RawObject {
-    /// Same members with equal values, in any order (as `serde_json::Map` compares).
+    /// The same text, or members that are equal as `serde_json::Map`s compare them (in any
+    /// order; numbers as serde_json reads them, so integers beyond `u64` compare as `f64`).
     fn eq(&self, other: &Self) -> bool {
         self.as_str() == other.as_str()
             || matches!((self.to_map(), other.to_map()), (Ok(a), Ok(b)) if a == b)
@@ -146,7 +173,9 @@ impl PartialEq for RawObject {
 
 impl fmt::Debug for RawObject {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("RawObject").field(&self.as_str()).finish()
+        f.debug_tuple("RawObject")
+            .field(&format_args!("{}", self.as_str()))
+            .finish()
     }
 }
 
@@ -158,30 +187,64 @@ impl fmt::Display for RawObject {
 
 impl Serialize for RawObject {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(serializer)
+        let mut raw = serializer.serialize_struct(RAW_VALUE_TOKEN, 1)?;
+        raw.serialize_field(RAW_VALUE_TOKEN, self.as_str())?;
+        raw.end()
     }
 }
 
 impl<'de> Deserialize<'de> for RawObject {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let raw = Box::<RawValue>::deserialize(deserializer)?;
-        let text = raw.get();
-        if !text.starts_with('{') {
-            let found = match text.as_bytes().first() {
-                Some(b'[') => Unexpected::Seq,
-                Some(b'"') => Unexpected::Other("string"),
-                Some(b't' | b'f') => Unexpected::Other("boolean"),
-                Some(b'n') => Unexpected::Unit,
-                _ => Unexpected::Other("number"),
-            };
-            return Err(de::Error::invalid_type(found, &"a JSON object"));
-        }
-        Ok(if has_line_break(text) {
-            Self::from_compact_text(compact(text))
-        } else {
-            Self(raw)
-        })
+        deserializer.deserialize_newtype_struct(RAW_VALUE_TOKEN, ObjectVisitor)
     }
+}
+
+struct ObjectVisitor;
+
+impl<'de> Visitor<'de> for ObjectVisitor {
+    type Value = RawObject;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    /// Formats without serde_json's raw protocol, and serde's buffered content, pass the
+    /// newtype through: read the object as a map.
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<RawObject, D::Error> {
+        d.deserialize_map(self)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawObject, A::Error> {
+        let Some(first) = map.next_key::<Key<'de>>()? else {
+            return Ok(RawObject::new());
+        };
+        if first.as_str() == RAW_VALUE_TOKEN {
+            // serde_json's raw text of the value, already checked to be well-formed JSON.
+            let text: Key<'de> = map.next_value()?;
+            return from_raw_text(text.0.into_owned());
+        }
+        // An object of another format: its members, written as JSON.
+        let mut object = Map::new();
+        object.insert(first.0.into_owned(), map.next_value()?);
+        while let Some((name, value)) = map.next_entry::<String, Value>()? {
+            object.insert(name, value);
+        }
+        Ok(RawObject::from(object))
+    }
+}
+
+fn from_raw_text<E: de::Error>(text: String) -> Result<RawObject, E> {
+    if text.starts_with('{') {
+        return Ok(RawObject::on_one_line(text));
+    }
+    let found = match text.as_bytes().first() {
+        Some(b'[') => Unexpected::Seq,
+        Some(b'"') => Unexpected::Other("string"),
+        Some(b't' | b'f') => Unexpected::Other("boolean"),
+        Some(b'n') => Unexpected::Unit,
+        _ => Unexpected::Other("number"),
+    };
+    Err(E::invalid_type(found, &"a JSON object"))
 }
 
 /// Whether `text` has a line break, which in JSON text can only be whitespace between tokens.
@@ -254,6 +317,23 @@ mod tests {
                 "{text}: {error}"
             );
         }
+    }
+
+    #[test]
+    fn emptiness_ignores_spaces() {
+        for text in ["{}", "{ }", "{\t}", "{\n}"] {
+            let object: RawObject = text.parse().unwrap();
+            assert!(object.is_empty(), "{text}");
+        }
+        assert!(!RawObject::from_str(r#"{ "a": 1 }"#).unwrap().is_empty());
+        assert!("[]".parse::<RawObject>().is_err());
+        assert!("{} x".parse::<RawObject>().is_err(), "trailing text");
+    }
+
+    #[test]
+    fn debug_shows_the_text() {
+        let object: RawObject = r#"{"a":"b"}"#.parse().unwrap();
+        assert_eq!(format!("{object:?}"), r#"RawObject({"a":"b"})"#);
     }
 
     #[test]

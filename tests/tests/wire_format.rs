@@ -253,3 +253,53 @@ fn extra_members_that_shadow_declared_ones_are_refused_on_encode() {
     let err = serde_json::to_value(&text).expect_err("collision");
     assert!(err.to_string().contains("collides"), "{err}");
 }
+
+/// A free-form object (`RawObject`) also decodes through serde's buffering, as a user's
+/// `#[serde(flatten)]` or untagged wrapper around a generated type does, and from other
+/// deserializers than serde_json's text (a `Value`).
+#[test]
+fn free_form_objects_decode_through_serde_buffering() {
+    use mcp_schema::v2025_11_25::CallToolRequestParams;
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        id: u32,
+        #[serde(flatten)]
+        params: CallToolRequestParams,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(untagged)]
+    enum Either {
+        Call(CallToolRequestParams),
+    }
+    let text = r#"{"id":7,"name":"add","arguments":{"b":2,"a":1.0e2}}"#;
+    let envelope: Envelope = serde_json::from_str(text).expect("flatten");
+    assert_eq!(envelope.id, 7);
+    let arguments = envelope.params.arguments.expect("arguments");
+    // Buffered by serde as a map: the members survive, as a `Value` writes them.
+    assert_eq!(
+        arguments.to_map().expect("map"),
+        json!({"a": 100.0, "b": 2})
+            .as_object()
+            .cloned()
+            .expect("object")
+    );
+    let Either::Call(call) =
+        serde_json::from_str(r#"{"name":"add","arguments":{"a":1}}"#).expect("untagged");
+    assert_eq!(call.arguments.expect("arguments").as_str(), r#"{"a":1}"#);
+    // Straight from text, the object's spelling is kept both ways (the struct writes its
+    // members in its own order).
+    let direct: CallToolRequestParams =
+        serde_json::from_str(r#"{"name":"add","arguments":{"b":2,"a":1.0e2}}"#).expect("text");
+    assert_eq!(
+        serde_json::to_string(&direct).expect("encodes"),
+        r#"{"arguments":{"b":2,"a":1.0e2},"name":"add"}"#
+    );
+    // A non-object is refused wherever it comes from.
+    let error =
+        serde_json::from_value::<CallToolRequestParams>(json!({"name": "add", "arguments": [1]}))
+            .expect_err("an array is not an object");
+    assert!(
+        error.to_string().contains("expected a JSON object"),
+        "{error}"
+    );
+}
