@@ -750,10 +750,10 @@ impl<'de, R: FastResult> DeserializeSeed<'de> for FastResultSeed<R> {
 }
 
 /// Decodes a result with the schema's full `anyOf` semantics, except for the one fallback that
-/// would hide an error: a result carrying a member that only one result type declares
+/// would hide an error: where the generic result accepts any object (and would keep everything
+/// in its `extra`), a result carrying a member that only one result type declares
 /// (`action` → `ElicitResult`) but that this type refuses is an error (that type's), never the
-/// generic result, which accepts any object and would keep everything in its `extra`.
-/// A specific type that accepts the result is taken.
+/// generic result. A specific type that accepts the result is taken.
 fn decode_result<R: FastResult>(value: Value) -> Result<R, serde_json::Error> {
     struct Decided<R>(PhantomData<R>);
     impl<'de, R: FastResult> Visitor<'de> for Decided<R> {
