@@ -2,6 +2,7 @@
 //! helpers so that each type carries only its own field list, not a copy of the decoding logic.
 
 use std::borrow::Cow;
+use std::cmp::Reverse;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -416,31 +417,22 @@ pub fn structural(
         .keys()
         .filter_map(|key| names.binary_search(&key.as_str()).ok())
         .fold(0u64, |set, i| set | 1 << i);
-    let mut order: Vec<(usize, bool, u32)> = shapes
+    // Deciding member present, then most present members declared, then the more constrained
+    // (more required members, all present), then schema order.
+    let mut order: Vec<_> = shapes
         .iter()
         .enumerate()
         .filter(|(_, shape)| shape.required & !present == 0)
         .map(|(i, shape)| {
             let decided = shape.deciding & present != 0;
-            (i, decided, (shape.declared & present).count_ones())
+            let known = (shape.declared & present).count_ones();
+            (Reverse((decided, known, shape.required.count_ones())), i)
         })
         .collect();
-    // Deciding member present, then most present members declared, then the more constrained
-    // (more required members, all present), then schema order.
-    order.sort_by(|a, b| {
-        b.1.cmp(&a.1)
-            .then(b.2.cmp(&a.2))
-            .then(
-                shapes[b.0]
-                    .required
-                    .count_ones()
-                    .cmp(&shapes[a.0].required.count_ones()),
-            )
-            .then(a.0.cmp(&b.0))
-    });
+    order.sort_unstable();
     (
         Value::Object(object),
-        order.into_iter().map(|(i, _, _)| i).collect(),
+        order.into_iter().map(|(_, i)| i).collect(),
     )
 }
 

@@ -125,7 +125,12 @@ impl From<Map<String, Value>> for RawObject {
 
 impl From<&Map<String, Value>> for RawObject {
     fn from(map: &Map<String, Value>) -> Self {
-        Self(Value::Object(map.clone()).to_string().into())
+        // A map with string keys always serializes.
+        Self(
+            serde_json::to_string(map)
+                .expect("a JSON map serializes")
+                .into(),
+        )
     }
 }
 
@@ -133,13 +138,7 @@ impl TryFrom<Value> for RawObject {
     type Error = serde_json::Error;
     /// The object, or an error for any other JSON value.
     fn try_from(value: Value) -> Result<Self, Self::Error> {
-        match value {
-            Value::Object(_) => Ok(Self(value.to_string().into())),
-            other => Err(<serde_json::Error as de::Error>::invalid_type(
-                unexpected(&other),
-                &"a JSON object",
-            )),
-        }
+        from_raw_text(value.to_string())
     }
 }
 
@@ -148,17 +147,6 @@ impl FromStr for RawObject {
     /// The object that `text` holds, or an error if it is not JSON or not an object.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         serde_json::from_str(text)
-    }
-}
-
-fn unexpected(value: &Value) -> Unexpected<'_> {
-    match value {
-        Value::Null => Unexpected::Unit,
-        Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Number(_) => Unexpected::Other("number"),
-        Value::String(s) => Unexpected::Str(s),
-        Value::Array(_) => Unexpected::Seq,
-        Value::Object(_) => Unexpected::Map,
     }
 }
 
@@ -233,6 +221,7 @@ impl<'de> Visitor<'de> for ObjectVisitor {
     }
 }
 
+/// Well-formed JSON text (serde_json's own), if it is an object; else the JSON kind it is.
 fn from_raw_text<E: de::Error>(text: String) -> Result<RawObject, E> {
     if text.starts_with('{') {
         return Ok(RawObject::on_one_line(text));

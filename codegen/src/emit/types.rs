@@ -67,6 +67,16 @@ pub(super) fn type_tokens(std: &Std, ty: &TypeExpr) -> TokenStream {
     }
 }
 
+/// `members` as a bit set over `names` (sorted, at most 64), written `0b…`.
+fn name_set<'a>(names: &[String], members: impl IntoIterator<Item = &'a String>) -> TokenStream {
+    let bits = members
+        .into_iter()
+        .filter_map(|m| names.binary_search(m).ok())
+        .fold(0u64, |bits, i| bits | 1 << i);
+    let literal = syn::LitInt::new(&format!("{bits:#b}"), proc_macro2::Span::call_site());
+    quote!(#literal)
+}
+
 fn extra_type(std: &Std, additional: &Additional) -> Option<TokenStream> {
     let string = &std.string;
     match additional {
@@ -600,22 +610,14 @@ fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStrea
             fallback,
             names,
         } => {
-            // Each member's names as a bit set over `names` (sorted, at most 64).
-            let set = |members: &mut dyn Iterator<Item = &String>| -> TokenStream {
-                let bits = members
-                    .filter_map(|m| names.binary_search(m).ok())
-                    .fold(0u64, |bits, i| bits | 1 << i);
-                let literal =
-                    syn::LitInt::new(&format!("{bits:#b}"), proc_macro2::Span::call_site());
-                quote!(#literal)
-            };
             let shapes = fallback.iter().map(|c| {
-                let own = set(&mut deciding
+                let own = deciding
                     .iter()
                     .filter(|(_, i)| *i == c.variant)
-                    .map(|(k, _)| k));
-                let required = set(&mut c.required.iter());
-                let declared = set(&mut c.declared.iter());
+                    .map(|(k, _)| k);
+                let own = name_set(names, own);
+                let required = name_set(names, &c.required);
+                let declared = name_set(names, &c.declared);
                 quote!(__rt::Shape { deciding: #own, required: #required, declared: #declared })
             });
             let arms = fallback.iter().enumerate().map(|(case, c)| {
