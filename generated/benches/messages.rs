@@ -230,6 +230,17 @@ fn main() {
             "official-client" => official_client,
             other => panic!("unknown corpus {other}"),
         };
+        // `BENCH_GREP=<text>`: only the messages that contain it; `BENCH_GREP=!<text>`: those
+        // that do not (to profile one message, or the corpus without it).
+        let grep = std::env::var("BENCH_GREP").unwrap_or_default();
+        let (keep, grep) = match grep.strip_prefix('!') {
+            Some(rest) => (false, rest.to_owned()),
+            None => (true, grep),
+        };
+        let corpus: Vec<String> = corpus
+            .into_iter()
+            .filter(|t| grep.is_empty() || t.contains(&grep) == keep)
+            .collect();
         let server = corpus_name.contains("server");
         let is_2026 = corpus_name.starts_with("official");
         let values: Vec<Value> = corpus

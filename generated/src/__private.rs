@@ -6,9 +6,7 @@ use std::cmp::Reverse;
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{
-    self, DeserializeSeed, Deserializer, Error as _, IntoDeserializer, MapAccess, Visitor,
-};
+use serde::de::{self, DeserializeSeed, Deserializer, Error as _, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde_json::{Map, Value};
 
@@ -17,6 +15,7 @@ pub use regress;
 pub use serde;
 pub use serde_json;
 
+pub use crate::buffer::{buffer_object, Buffered, Captured};
 pub use crate::jsonrpc;
 pub use crate::RawObject;
 #[cfg(feature = "schemars")]
@@ -247,11 +246,33 @@ pub fn serialize_extra<S: SerializeMap, V: serde::Serialize, M: ExtraMap<V>>(
 /// (when the tag was not first), then the rest of the live map.
 #[derive(Debug)]
 pub struct TaggedRest<'de, A> {
-    buffered: std::vec::IntoIter<(String, Value)>,
-    pending: Option<Value>,
+    buffered: std::vec::IntoIter<(Key<'de>, Captured<'de>)>,
+    pending: Option<Captured<'de>>,
     /// A key already read from `live` whose value is still there (keyed unions).
     live_key: Option<Key<'de>>,
     live: A,
+}
+
+impl<'de, A> TaggedRest<'de, A> {
+    fn new(buffered: Buffered<'de>, live_key: Option<Key<'de>>, live: A) -> Self {
+        TaggedRest {
+            buffered: buffered.into_members(),
+            pending: None,
+            live_key,
+            live,
+        }
+    }
+}
+
+/// A key handed on to a seed, borrowed when it was.
+fn replay_key<'de, K: DeserializeSeed<'de>, E: de::Error>(
+    key: Key<'de>,
+    seed: K,
+) -> Result<K::Value, E> {
+    match key.0 {
+        Cow::Borrowed(key) => seed.deserialize(de::value::BorrowedStrDeserializer::new(key)),
+        Cow::Owned(key) => seed.deserialize(de::value::StringDeserializer::new(key)),
+    }
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for TaggedRest<'de, A> {
@@ -263,23 +284,17 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for TaggedRest<'de, A> {
     ) -> Result<Option<K::Value>, A::Error> {
         if let Some((key, value)) = self.buffered.next() {
             self.pending = Some(value);
-            let key: de::value::StringDeserializer<A::Error> = key.into_deserializer();
-            return seed.deserialize(key).map(Some);
+            return replay_key(key, seed).map(Some);
         }
         match self.live_key.take() {
-            Some(Key(Cow::Borrowed(key))) => seed
-                .deserialize(de::value::BorrowedStrDeserializer::new(key))
-                .map(Some),
-            Some(Key(Cow::Owned(key))) => seed
-                .deserialize(de::value::StringDeserializer::new(key))
-                .map(Some),
+            Some(key) => replay_key(key, seed).map(Some),
             None => self.live.next_key_seed(seed),
         }
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.pending.take() {
-            Some(value) => seed.deserialize(value).map_err(A::Error::custom),
+            Some(value) => value.decode_into(seed).map_err(A::Error::custom),
             None => self.live.next_value_seed(seed),
         }
     }
@@ -293,32 +308,18 @@ pub fn decode_tagged<'de, A: MapAccess<'de>, T>(
     tag: &'static str,
     dispatch: impl FnOnce(Option<&str>, TaggedRest<'de, A>) -> Result<T, A::Error>,
 ) -> Result<T, A::Error> {
-    let mut buffered = Vec::new();
+    let mut buffered = Buffered::default();
     loop {
         match map.next_key::<Key<'de>>()? {
             Some(key) if key.as_str() == tag => {
                 let value: Key<'de> = map.next_value()?;
-                let rest = TaggedRest {
-                    buffered: buffered.into_iter(),
-                    pending: None,
-                    live_key: None,
-                    live: map,
-                };
-                return dispatch(Some(value.as_str()), rest);
+                return dispatch(Some(value.as_str()), TaggedRest::new(buffered, None, map));
             }
             Some(key) => {
-                let value: Value = map.next_value()?;
-                buffered.push((key.0.into_owned(), value));
+                let value: Captured<'de> = map.next_value()?;
+                buffered.push(key, value);
             }
-            None => {
-                let rest = TaggedRest {
-                    buffered: buffered.into_iter(),
-                    pending: None,
-                    live_key: None,
-                    live: map,
-                };
-                return dispatch(None, rest);
-            }
+            None => return dispatch(None, TaggedRest::new(buffered, None, map)),
         }
     }
 }
@@ -357,7 +358,7 @@ pub enum Keyed<'de, A> {
     /// map to decode it from (the deciding member included).
     Found(usize, TaggedRest<'de, A>),
     /// No deciding member: the whole object, for [`structural`].
-    Exhausted(Map<String, Value>),
+    Exhausted(Buffered<'de>),
 }
 
 /// Reads members until one that decides the union member (`deciding`: member name → index of
@@ -367,39 +368,19 @@ pub fn decode_keyed<'de, A: MapAccess<'de>>(
     mut map: A,
     deciding: &[(&str, usize)],
 ) -> Result<Keyed<'de, A>, A::Error> {
-    let mut buffered = Vec::new();
+    let mut buffered = Buffered::default();
     while let Some(key) = map.next_key::<Key<'de>>()? {
         if let Some(&(_, index)) = deciding.iter().find(|(name, _)| *name == key.as_str()) {
-            let rest = TaggedRest {
-                buffered: buffered.into_iter(),
-                pending: None,
-                live_key: Some(key),
-                live: map,
-            };
-            return Ok(Keyed::Found(index, rest));
+            return Ok(Keyed::Found(
+                index,
+                TaggedRest::new(buffered, Some(key), map),
+            ));
         }
-        let value: Value = map.next_value()?;
-        buffered.push((key.0.into_owned(), value));
+        let value: Captured<'de> = map.next_value()?;
+        buffered.push(key, value);
     }
-    let mut object = Map::new();
-    for (key, value) in buffered {
-        if object.insert(key, value).is_some() {
-            return Err(A::Error::custom("duplicate member in object"));
-        }
-    }
-    Ok(Keyed::Exhausted(object))
-}
-
-/// Buffers an object (for [`structural`]).
-pub fn buffer_object<'de, A: MapAccess<'de>>(mut map: A) -> Result<Map<String, Value>, A::Error> {
-    let mut object = Map::new();
-    while let Some(key) = map.next_key::<Key<'de>>()? {
-        let value: Value = map.next_value()?;
-        if object.insert(key.0.into_owned(), value).is_some() {
-            return Err(A::Error::custom("duplicate member in object"));
-        }
-    }
-    Ok(object)
+    buffered.check_unique()?;
+    Ok(Keyed::Exhausted(buffered))
 }
 
 /// Orders the union members that can match a buffered object: only members whose required
@@ -407,15 +388,15 @@ pub fn buffer_object<'de, A: MapAccess<'de>>(mut map: A) -> Result<Map<String, V
 /// declares the most of the present members, then the one that requires more, then schema
 /// order. The caller decodes the
 /// first that succeeds: the schema's `anyOf` semantics, tried in the most likely order.
-pub fn structural(
-    object: Map<String, Value>,
+pub fn structural<'de>(
+    object: Buffered<'de>,
     names: &[&str],
     shapes: &[Shape],
-) -> (Value, Vec<usize>) {
+) -> (Buffered<'de>, Vec<usize>) {
     debug_assert!(names.len() <= 64 && names.is_sorted(), "sorted, at most 64");
     let present = object
         .keys()
-        .filter_map(|key| names.binary_search(&key.as_str()).ok())
+        .filter_map(|key| names.binary_search(&key).ok())
         .fold(0u64, |set, i| set | 1 << i);
     // Deciding member present, then most present members declared, then the more constrained
     // (more required members, all present), then schema order.
@@ -430,10 +411,7 @@ pub fn structural(
         })
         .collect();
     order.sort_unstable();
-    (
-        Value::Object(object),
-        order.into_iter().map(|(_, i)| i).collect(),
-    )
+    (object, order.into_iter().map(|(_, i)| i).collect())
 }
 
 /// The error when no union member matched.

@@ -21,7 +21,7 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::__private::Key;
+use crate::__private::{Buffered, Key};
 
 /// Invalid JSON was received.
 pub const PARSE_ERROR: i64 = -32700;
@@ -660,8 +660,8 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
                     result = Some(if self.fast {
                         map.next_value_seed(FastResultSeed::<M::Result>(PhantomData))?
                     } else {
-                        let value: Value = map.next_value()?;
-                        decode_result::<M::Result>(value).map_err(A::Error::custom)?
+                        let object: Buffered<'de> = map.next_value()?;
+                        decode_result::<M::Result>(&object).map_err(A::Error::custom)?
                     });
                 }
                 "error" => {
@@ -754,7 +754,7 @@ impl<'de, R: FastResult> DeserializeSeed<'de> for FastResultSeed<R> {
 /// in its `extra`), a result carrying a member that only one result type declares
 /// (`action` → `ElicitResult`) but that this type refuses is an error (that type's), never the
 /// generic result. A specific type that accepts the result is taken.
-fn decode_result<R: FastResult>(value: Value) -> Result<R, serde_json::Error> {
+fn decode_result<R: FastResult>(object: &Buffered) -> Result<R, serde_json::Error> {
     struct Decided<R>(PhantomData<R>);
     impl<'de, R: FastResult> Visitor<'de> for Decided<R> {
         type Value = Option<R>;
@@ -765,19 +765,18 @@ fn decode_result<R: FastResult>(value: Value) -> Result<R, serde_json::Error> {
             R::decode_fast(map)
         }
     }
+    let full = R::deserialize(object)?;
     // The generic result is the variant an empty object decodes into. Where none does (the
-    // generic result of 2026-07-28 requires `resultType`), the full semantics alone decide, and
-    // the value is decoded by value, without copying its members.
-    let Ok(generic) = R::deserialize(&Value::Object(serde_json::Map::new())) else {
-        return R::deserialize(value);
+    // generic result of 2026-07-28 requires `resultType`), the full semantics alone decide.
+    let Ok(generic) = R::deserialize(&Buffered::default()) else {
+        return Ok(full);
     };
-    let full = R::deserialize(&value)?;
     // A result a specific type accepts costs no second decode.
     if std::mem::discriminant(&generic) != std::mem::discriminant(&full) {
         return Ok(full);
     }
     // Taken as the generic result: the type its deciding member names has the last word.
-    match value.deserialize_map(Decided::<R>(PhantomData)) {
+    match object.deserialize_map(Decided::<R>(PhantomData)) {
         Ok(Some(result)) => Ok(result),
         Ok(None) => Ok(full),
         Err(error) => Err(error),
@@ -955,17 +954,21 @@ fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
                 |d| <M::Result as de::Deserialize>::deserialize(d).map(drop),
                 r,
             )
-            .and_then(|()| match decode_result::<M::Result>(r.clone()) {
-                Ok(_) => Ok(()),
-                // Refused by the type its deciding member names: that type's error and path.
-                Err(_) => path_error(
-                    |d| {
-                        FastResultSeed::<M::Result>(PhantomData)
-                            .deserialize(d)
-                            .map(drop)
-                    },
-                    r,
-                ),
+            .and_then(|()| {
+                match <Buffered as de::Deserialize>::deserialize(r)
+                    .and_then(|object| decode_result::<M::Result>(&object))
+                {
+                    Ok(_) => Ok(()),
+                    // Refused by the type its deciding member names: that type's error and path.
+                    Err(_) => path_error(
+                        |d| {
+                            FastResultSeed::<M::Result>(PhantomData)
+                                .deserialize(d)
+                                .map(drop)
+                        },
+                        r,
+                    ),
+                }
             })
         }) {
             Some(Err((message, path))) => error(

@@ -20,6 +20,7 @@ extern crate self as mcp_schema;
 
 #[doc(hidden)]
 pub mod __private;
+mod buffer;
 pub mod elicit;
 // The trait and, with the `derive` feature, the derive macro share the name, as in serde.
 pub use elicit::Elicit;

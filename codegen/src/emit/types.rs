@@ -675,7 +675,7 @@ fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStrea
                             }
                             .map(#some),
                             // No deciding member: the structural match, on what was buffered.
-                            __rt::Keyed::Exhausted(object) => __rt::serde::Deserialize::deserialize(__rt::serde_json::Value::Object(object))
+                            __rt::Keyed::Exhausted(object) => __rt::serde::Deserialize::deserialize(&object)
                                 .map(#some)
                                 .map_err(__rt::serde::de::Error::custom),
                         }

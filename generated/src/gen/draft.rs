@@ -943,9 +943,7 @@ impl CallToolResultResponseResult {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -3634,9 +3632,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -3814,9 +3810,7 @@ impl EnumSchema {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -4297,9 +4291,7 @@ impl GetPromptResultResponseResult {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -5117,9 +5109,7 @@ impl InputResponse {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -5592,9 +5582,7 @@ impl JsonRpcMessage {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -5846,9 +5834,7 @@ impl JsonRpcResponse {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -8993,9 +8979,7 @@ impl PrimitiveSchemaDefinition {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -9977,9 +9961,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -10180,9 +10162,7 @@ impl ReadResourceResultResponseResult {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -12454,9 +12434,7 @@ impl ServerResult {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -12573,9 +12551,7 @@ impl SingleSelectEnumSchema {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }

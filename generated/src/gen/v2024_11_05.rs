@@ -1045,9 +1045,7 @@ impl ClientResult {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -1999,9 +1997,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -2916,9 +2912,7 @@ impl JsonRpcMessage {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -5725,9 +5719,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -7608,9 +7600,7 @@ impl ServerResult {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }

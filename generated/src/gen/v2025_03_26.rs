@@ -1078,9 +1078,7 @@ impl ClientResult {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -1988,9 +1986,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -2701,9 +2697,7 @@ impl JsonRpcBatchRequestItem {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -2823,9 +2817,7 @@ impl JsonRpcBatchResponseItem {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -3142,9 +3134,7 @@ impl JsonRpcMessage {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -5966,9 +5956,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -7754,9 +7742,7 @@ impl ServerResult {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }

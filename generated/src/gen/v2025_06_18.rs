@@ -1190,9 +1190,7 @@ impl ClientResult {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -2645,9 +2643,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -3599,9 +3595,7 @@ impl JsonRpcMessage {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -5831,9 +5825,7 @@ impl PrimitiveSchemaDefinition {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -6671,9 +6663,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -8657,9 +8647,7 @@ impl ServerResult {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }

@@ -1945,9 +1945,7 @@ impl ClientResult {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -4155,9 +4153,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -4335,9 +4331,7 @@ impl EnumSchema {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -5939,9 +5933,7 @@ impl JsonRpcMessage {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -6193,9 +6185,7 @@ impl JsonRpcResponse {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -8406,9 +8396,7 @@ impl PrimitiveSchemaDefinition {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -9311,9 +9299,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -11837,9 +11823,7 @@ impl ServerResult {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
@@ -12132,9 +12116,7 @@ impl SingleSelectEnumSchema {
                     .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(
-                        __rt::serde_json::Value::Object(object),
-                    )
+                __rt::serde::Deserialize::deserialize(&object)
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }

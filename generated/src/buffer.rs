@@ -1,0 +1,295 @@
+//! Members read ahead of the decision they feed: the members of a union's object before its tag
+//! or deciding member, and the whole object of a structural match.
+//!
+//! Keys and string values are kept borrowed from the input where it allows, so a buffered member
+//! costs no allocation beyond what its final type makes; objects and arrays are kept as `Value`s.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{
+    self, value::BorrowedStrDeserializer, Deserialize, DeserializeSeed, Deserializer, Error as _,
+    MapAccess, SeqAccess, Visitor,
+};
+use serde_json::{Map, Value};
+
+use crate::__private::Key;
+
+/// A member value kept for a later decode.
+#[derive(Debug)]
+pub enum Captured<'de> {
+    /// A string, borrowed from the input where it allows.
+    Str(Cow<'de, str>),
+    /// Any other value.
+    Value(Value),
+}
+
+impl<'de> Deserialize<'de> for Captured<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(CaptureVisitor)
+    }
+}
+
+struct CaptureVisitor;
+
+impl<'de> Visitor<'de> for CaptureVisitor {
+    type Value = Captured<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        Ok(Captured::Str(Cow::Borrowed(v)))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Captured::Str(Cow::Owned(v.to_owned())))
+    }
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
+        Ok(Captured::Str(Cow::Owned(v)))
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(Captured::Value(Value::Bool(v)))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(Captured::Value(Value::from(v)))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(Captured::Value(Value::from(v)))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+        // Not finite: not JSON; `Value::from` would turn it into `null`.
+        serde_json::Number::from_f64(v)
+            .map(|n| Captured::Value(Value::Number(n)))
+            .ok_or_else(|| E::custom("a number that is not finite"))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Captured::Value(Value::Null))
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Captured::Value(Value::Null))
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        Captured::deserialize(d)
+    }
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        Captured::deserialize(d)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+        while let Some(item) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Captured::Value(Value::Array(items)))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut object = Map::new();
+        while let Some((name, value)) = map.next_entry::<String, Value>()? {
+            object.insert(name, value);
+        }
+        Ok(Captured::Value(Value::Object(object)))
+    }
+}
+
+impl<'de> Captured<'de> {
+    /// Decodes the member with `seed`, for a map whose keys and values live for `'de`.
+    pub(crate) fn decode_into<T: DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<T::Value, serde_json::Error> {
+        match self {
+            Captured::Str(Cow::Borrowed(text)) => {
+                seed.deserialize(BorrowedStrDeserializer::new(text))
+            }
+            Captured::Str(Cow::Owned(text)) => {
+                seed.deserialize(de::value::StringDeserializer::new(text))
+            }
+            Captured::Value(value) => seed.deserialize(value),
+        }
+    }
+
+    /// Decodes the member with `seed`, borrowing from it.
+    fn decode<'a, T: DeserializeSeed<'a>>(
+        &'a self,
+        seed: T,
+    ) -> Result<T::Value, serde_json::Error> {
+        match self {
+            Captured::Str(text) => seed.deserialize(BorrowedStrDeserializer::new(text)),
+            Captured::Value(value) => seed.deserialize(value),
+        }
+    }
+}
+
+/// The members of an object, in order, kept for a structural match: a deserializer of it
+/// replays them to each candidate type.
+#[derive(Debug, Default)]
+pub struct Buffered<'de> {
+    members: Vec<(Key<'de>, Captured<'de>)>,
+}
+
+impl<'de> Buffered<'de> {
+    /// The members' names.
+    pub(crate) fn keys(&self) -> impl Iterator<Item = &str> {
+        self.members.iter().map(|(key, _)| key.as_str())
+    }
+
+    pub(crate) fn push(&mut self, key: Key<'de>, value: Captured<'de>) {
+        self.members.push((key, value));
+    }
+
+    /// The members, for a map that replays them before its live rest.
+    pub(crate) fn into_members(self) -> std::vec::IntoIter<(Key<'de>, Captured<'de>)> {
+        self.members.into_iter()
+    }
+
+    /// Refuses an object with a member twice (JSON leaves it open; the schema's types cannot
+    /// hold both).
+    pub(crate) fn check_unique<E: de::Error>(&self) -> Result<(), E> {
+        let mut names: Vec<&str> = self.keys().collect();
+        names.sort_unstable();
+        match names.windows(2).find(|pair| pair[0] == pair[1]) {
+            Some(pair) => Err(E::custom(format_args!(
+                "duplicate member `{}` in object",
+                pair[0]
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Reads a whole object into a [`Buffered`].
+pub fn buffer_object<'de, A: MapAccess<'de>>(mut map: A) -> Result<Buffered<'de>, A::Error> {
+    let mut object = Buffered::default();
+    while let Some(key) = map.next_key::<Key<'de>>()? {
+        let value: Captured<'de> = map.next_value()?;
+        object.push(key, value);
+    }
+    object.check_unique()?;
+    Ok(object)
+}
+
+impl<'de> Deserialize<'de> for Buffered<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor;
+        impl<'de> Visitor<'de> for ObjectVisitor {
+            type Value = Buffered<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Buffered<'de>, A::Error> {
+                buffer_object(map)
+            }
+        }
+        deserializer.deserialize_map(ObjectVisitor)
+    }
+}
+
+impl<'a, 'de> Deserializer<'a> for &'a Buffered<'de> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_map(Replay {
+            members: self.members.iter(),
+            pending: None,
+        })
+    }
+
+    serde::forward_to_deserialize_any! {
+        <W: Visitor<'a>>
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+/// The map a [`Buffered`] object gives to a candidate type.
+struct Replay<'a, 'de> {
+    members: std::slice::Iter<'a, (Key<'de>, Captured<'de>)>,
+    pending: Option<&'a Captured<'de>>,
+}
+
+impl<'a> MapAccess<'a> for Replay<'a, '_> {
+    type Error = serde_json::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'a>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Self::Error> {
+        let Some((key, value)) = self.members.next() else {
+            return Ok(None);
+        };
+        self.pending = Some(value);
+        seed.deserialize(BorrowedStrDeserializer::new(key.as_str()))
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'a>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self.pending.take() {
+            Some(value) => value.decode(seed),
+            None => Err(serde_json::Error::custom(
+                "a member's value asked before its key",
+            )),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.members.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_borrowed_and_members_replayed_in_order() {
+        let object: Buffered =
+            serde_json::from_str(r#"{"b": "text", "a": [1, 2.5], "c": {"d": null}}"#).unwrap();
+        assert!(matches!(
+            &object.members[0].1,
+            Captured::Str(Cow::Borrowed("text"))
+        ));
+        let keys: Vec<&str> = object.keys().collect();
+        assert_eq!(keys, ["b", "a", "c"]);
+        let value = Value::deserialize(&object).unwrap();
+        assert_eq!(
+            value,
+            serde_json::json!({"b": "text", "a": [1, 2.5], "c": {"d": null}})
+        );
+    }
+
+    #[test]
+    fn members_of_a_value_decode_back_to_it() {
+        let source = serde_json::json!({"a": 1, "b": [true], "s": "x"});
+        let object = Buffered::deserialize(source.clone()).unwrap();
+        assert_eq!(Value::deserialize(&object).unwrap(), source);
+        let object = Buffered::deserialize(&source).unwrap();
+        assert_eq!(Value::deserialize(&object).unwrap(), source);
+    }
+
+    #[test]
+    fn a_member_twice_is_refused() {
+        let error = serde_json::from_str::<Buffered>(r#"{"a": 1, "b": 2, "a": 3}"#).unwrap_err();
+        assert!(
+            error.to_string().contains("duplicate member `a`"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_free_form_object_gets_the_text_of_all_members() {
+        let text = r#"{"s": "x", "a": [1, {"b": null}]}"#;
+        let object: Buffered = serde_json::from_str(text).unwrap();
+        let raw = crate::RawObject::deserialize(&object).unwrap();
+        let expected: Map<String, Value> = serde_json::from_str(text).unwrap();
+        assert_eq!(raw.to_map().unwrap(), expected);
+    }
+
+    #[test]
+    fn an_escaped_string_is_kept_owned() {
+        let object: Buffered = serde_json::from_str(r#"{"a": "x\ny"}"#).unwrap();
+        assert!(matches!(&object.members[0].1, Captured::Str(Cow::Owned(s)) if s == "x\ny"));
+    }
+}
