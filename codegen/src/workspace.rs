@@ -129,26 +129,40 @@ impl Workspace {
             .registry_feature(REGISTRY_FEATURE)
             .schemars_feature(SCHEMARS_FEATURE)
             .module_doc(true);
-        let mut inputs = Vec::new();
-        for revision in revisions {
+        // Each revision's body comes from the revision whose module it re-exports, if any.
+        let sources: Vec<&Revision> = revisions
+            .iter()
+            .map(|r| self.same_schema_as(r).unwrap_or(r))
+            .collect();
+        let mut inputs: Vec<(&Revision, PathBuf, Vec<u8>)> = Vec::new();
+        for revision in revisions.iter().copied().chain(sources.iter().copied()) {
+            if inputs.iter().any(|(r, ..)| r.name == revision.name) {
+                continue;
+            }
             let path = self.fetch(revision, source)?;
             let bytes = std::fs::read(&path).map_err(|source| GenerateError::Io {
                 path: path.clone(),
                 source,
             })?;
-            inputs.push((*revision, path, bytes));
+            inputs.push((revision, path, bytes));
         }
-        let mut distinct: Vec<usize> = Vec::new();
-        for (i, (_, _, bytes)) in inputs.iter().enumerate() {
-            if !distinct.iter().any(|&d| inputs[d].2 == *bytes) {
-                distinct.push(i);
+        let input = |name: &str| {
+            inputs
+                .iter()
+                .find(|(r, ..)| r.name == name)
+                .expect("every revision and source was read")
+        };
+        let mut distinct: Vec<&Revision> = Vec::new();
+        for revision in &sources {
+            if !distinct.iter().any(|d| d.name == revision.name) {
+                distinct.push(revision);
             }
         }
         let bodies: Vec<Result<String, GenerateError>> = std::thread::scope(|scope| {
             let workers: Vec<_> = distinct
                 .iter()
-                .map(|&i| {
-                    let (config, (_, path, bytes)) = (&config, &inputs[i]);
+                .map(|revision| {
+                    let (config, (_, path, bytes)) = (&config, input(&revision.name));
                     scope.spawn(move || config.render_body(bytes, path))
                 })
                 .collect();
@@ -161,26 +175,48 @@ impl Workspace {
                 })
                 .collect()
         });
-        let bodies: Vec<(usize, String)> = distinct
-            .into_iter()
-            .zip(bodies)
-            .map(|(i, b)| b.map(|b| (i, b)))
-            .collect::<Result<_, _>>()?;
-        Ok(inputs
+        let bodies: Vec<(&str, String)> = distinct
             .iter()
-            .map(|(revision, _, bytes)| {
+            .zip(bodies)
+            .map(|(r, b)| b.map(|b| (r.name.as_str(), b)))
+            .collect::<Result<_, _>>()?;
+        revisions
+            .iter()
+            .zip(&sources)
+            .map(|(revision, from)| {
+                let (_, _, bytes) = input(&revision.name);
                 let body = bodies
                     .iter()
-                    .find(|(i, _)| inputs[*i].2 == *bytes)
+                    .find(|(name, _)| *name == from.name)
                     .map(|(_, b)| b.as_str())
                     .unwrap_or_default();
-                Rendered {
+                let text = if from.name == revision.name {
+                    config.assemble(bytes, &revision.name, body)
+                } else {
+                    config.assemble_reexport(
+                        bytes,
+                        &revision.name,
+                        (&from.name, &from.module),
+                        body,
+                    )?
+                };
+                Ok(Rendered {
                     revision: revision.name.clone(),
                     path: self.generated_path(revision),
-                    text: config.assemble(bytes, &revision.name, body),
-                }
+                    text,
+                })
             })
-            .collect())
+            .collect()
+    }
+
+    /// The revision listed before `revision` whose pinned schema is byte for byte the same (by
+    /// sha256): `revision`'s module re-exports that revision's types instead of compiling a copy.
+    pub fn same_schema_as(&self, revision: &Revision) -> Option<&Revision> {
+        self.revisions
+            .revisions
+            .iter()
+            .take_while(|r| r.name != revision.name)
+            .find(|r| r.sha256 == revision.sha256)
     }
 
     /// Writes a rendered file if it changed; `true` when it did.

@@ -1,8 +1,8 @@
 //! Spec rules stated in prose that the schema cannot express, as methods on generated types.
 
 macro_rules! elicitation_modes {
-    ($($module:ident: $feature:literal),*) => {$(
-        #[cfg(feature = $feature)]
+    ($($module:ident: $cfg:meta),*) => {$(
+        #[cfg($cfg)]
         impl crate::$module::ClientCapabilitiesElicitation {
             /// Whether the client accepts form-mode elicitation. The spec: an empty
             /// `elicitation: {}` (neither `form` nor `url` declared) means form mode only.
@@ -18,4 +18,8 @@ macro_rules! elicitation_modes {
     )*};
 }
 
-elicitation_modes!(v2025_11_25: "v2025_11_25", v2026_07_28: "v2026_07_28", draft: "draft");
+// The draft's types are 2026-07-28's (re-exported, the schemas being the same).
+elicitation_modes!(
+    v2025_11_25: feature = "v2025_11_25",
+    v2026_07_28: any(feature = "v2026_07_28", feature = "draft")
+);

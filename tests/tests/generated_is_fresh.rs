@@ -43,3 +43,40 @@ fn generation_is_deterministic() {
     let second = workspace.render(revision, &source).expect("generates").text;
     assert_eq!(first, second);
 }
+
+/// A revision whose module re-exports another's types (identical schemas) needs that module
+/// compiled when only its own feature is on, and only then: each module's gate in `lib.rs` names
+/// its own feature and those of the revisions that re-export it.
+#[test]
+fn modules_are_gated_by_the_features_of_the_revisions_using_them() {
+    let workspace = Workspace::open(mcp_schema_tests::repo_root()).expect("revisions.toml");
+    let lib = std::fs::read_to_string(workspace.root.join("generated/src/lib.rs")).expect("lib.rs");
+    for revision in &workspace.revisions.revisions {
+        let declaration = format!("pub mod {};", revision.module);
+        let block = lib
+            .split("\n\n")
+            .find(|block| block.contains(&declaration))
+            .unwrap_or_else(|| panic!("lib.rs declares {declaration}"));
+        let users: Vec<String> = workspace
+            .revisions
+            .revisions
+            .iter()
+            .filter(|r| {
+                r.name == revision.name
+                    || workspace
+                        .same_schema_as(r)
+                        .is_some_and(|t| t.name == revision.name)
+            })
+            .map(|r| format!("feature = \"{}\"", r.feature))
+            .collect();
+        let gate = match users.as_slice() {
+            [one] => format!("#[cfg({one})]"),
+            many => format!("#[cfg(any({}))]", many.join(", ")),
+        };
+        assert!(
+            block.lines().any(|line| line == gate),
+            "lib.rs must declare {} under {gate}:\n{block}",
+            revision.module
+        );
+    }
+}

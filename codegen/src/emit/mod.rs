@@ -68,6 +68,45 @@ pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
     }
 }
 
+/// The body of a module whose schema is byte for byte another revision's: a `pub use` of every
+/// public item of that revision's rendered `body` from `crate::<module>`, under the `#[cfg]` the
+/// item is defined under.
+pub fn reexports(body: &str, module: &str) -> syn::Result<String> {
+    let file = syn::parse_file(body)?;
+    // (the `#[cfg]`s as written, the items under them), in the order first seen.
+    let mut groups: Vec<(String, TokenStream, Vec<Ident>)> = Vec::new();
+    for item in &file.items {
+        let (vis, name, attrs) = match item {
+            syn::Item::Struct(i) => (&i.vis, &i.ident, &i.attrs),
+            syn::Item::Enum(i) => (&i.vis, &i.ident, &i.attrs),
+            syn::Item::Type(i) => (&i.vis, &i.ident, &i.attrs),
+            syn::Item::Const(i) => (&i.vis, &i.ident, &i.attrs),
+            syn::Item::Static(i) => (&i.vis, &i.ident, &i.attrs),
+            syn::Item::Fn(i) => (&i.vis, &i.sig.ident, &i.attrs),
+            syn::Item::Mod(i) => (&i.vis, &i.ident, &i.attrs),
+            syn::Item::Trait(i) => (&i.vis, &i.ident, &i.attrs),
+            syn::Item::Union(i) => (&i.vis, &i.ident, &i.attrs),
+            _ => continue,
+        };
+        if !matches!(vis, syn::Visibility::Public(_)) {
+            continue;
+        }
+        let cfgs = attrs.iter().filter(|a| a.path().is_ident("cfg"));
+        let cfgs = quote!(#(#cfgs)*);
+        let key = cfgs.to_string();
+        match groups.iter_mut().find(|(k, ..)| *k == key) {
+            Some((.., names)) => names.push(name.clone()),
+            None => groups.push((key, cfgs, vec![name.clone()])),
+        }
+    }
+    let module = ident(module);
+    let uses = groups
+        .iter()
+        .map(|(_, cfgs, names)| quote!(#cfgs pub use crate::#module::{#(#names),*};));
+    let file = syn::parse2::<syn::File>(quote!(#(#uses)*))?;
+    Ok(prettyplease::unparse(&file))
+}
+
 /// Writes the Unicode text-direction controls (U+202A–U+202E, U+2066–U+2069) that schema text
 /// brings into doc comments as `\u{…}`: rustc refuses them in comments (the deny-by-default
 /// `text_direction_codepoint_in_comment`). Literals already escape them and identifiers cannot

@@ -117,8 +117,8 @@ impl<T: Elicit> ElicitOutcome<T> {
 
 /// `ElicitOutcome<T>` from the generated `ElicitResult` of each revision with elicitation.
 macro_rules! outcome_from_result {
-    ($($module:ident: $feature:literal),*) => {$(
-        #[cfg(feature = $feature)]
+    ($($module:ident: $cfg:meta),*) => {$(
+        #[cfg($cfg)]
         impl<T: Elicit> TryFrom<&crate::$module::ElicitResult> for ElicitOutcome<T> {
             type Error = ValidationErrors;
 
@@ -149,4 +149,9 @@ macro_rules! outcome_from_result {
     )*};
 }
 
-outcome_from_result!(v2025_06_18: "v2025_06_18", v2025_11_25: "v2025_11_25", v2026_07_28: "v2026_07_28", draft: "draft");
+// The draft's types are 2026-07-28's (re-exported, the schemas being the same).
+outcome_from_result!(
+    v2025_06_18: feature = "v2025_06_18",
+    v2025_11_25: feature = "v2025_11_25",
+    v2026_07_28: any(feature = "v2026_07_28", feature = "draft")
+);

@@ -68,10 +68,10 @@ fn invalid(error: serde_json::Error) -> ToRevisionError {
 }
 
 macro_rules! form_params {
-    ($feature:literal, $module:ident :: $ty:ident, $revision:ident, $mode:literal) => {
-        #[cfg(feature = $feature)]
+    ($cfg:meta, $module:ident :: $ty:ident, $revision:ident, $mode:literal) => {
+        #[cfg($cfg)]
         impl sealed::Sealed for crate::$module::$ty {}
-        #[cfg(feature = $feature)]
+        #[cfg($cfg)]
         impl FormParams for crate::$module::$ty {
             const REVISION: Revision = Revision::$revision;
             const HAS_MODE: bool = $mode;
@@ -80,35 +80,33 @@ macro_rules! form_params {
 }
 
 form_params!(
-    "v2025_06_18",
+    feature = "v2025_06_18",
     v2025_06_18::ElicitRequestParams,
     V2025_06_18,
     false
 );
 form_params!(
-    "v2025_11_25",
+    feature = "v2025_11_25",
     v2025_11_25::ElicitRequestFormParams,
     V2025_11_25,
     true
 );
 form_params!(
-    "v2025_11_25",
+    feature = "v2025_11_25",
     v2025_11_25::ElicitRequestParams,
     V2025_11_25,
     true
 );
 form_params!(
-    "v2026_07_28",
+    any(feature = "v2026_07_28", feature = "draft"),
     v2026_07_28::ElicitRequestFormParams,
     V2026_07_28,
     true
 );
 form_params!(
-    "v2026_07_28",
+    any(feature = "v2026_07_28", feature = "draft"),
     v2026_07_28::ElicitRequestParams,
     V2026_07_28,
     true
 );
-// The draft's form schema is 2026-07-28's.
-form_params!("draft", draft::ElicitRequestFormParams, V2026_07_28, true);
-form_params!("draft", draft::ElicitRequestParams, V2026_07_28, true);
+// The draft's types are 2026-07-28's (re-exported, the schemas being the same).
