@@ -45,10 +45,9 @@ messages() {
     typed=$(count "$bin" "$corpus:typed")
     enc_value=$(count "$bin" "$corpus:encode-value")
     enc_typed=$(count "$bin" "$corpus:encode-typed")
-    # encode-typed decodes each message too: its encode share is (encode-typed - typed).
     awk -v c="$corpus" -v n="$none" -v i="$ignored" -v v="$value" -v t="$typed" -v ev="$enc_value" -v et="$enc_typed" 'BEGIN {
       floor = i - n
-      printf "%-16s %16d %11.2fx %11.2fx %17.2fx\n", c, floor, (v - n) / floor, (t - n) / floor, (et - t) / (ev - n)
+      printf "%-16s %16d %11.2fx %11.2fx %17.2fx\n", c, floor, (v - n) / floor, (t - n) / floor, (et - n) / (ev - n)
     }'
   done
 }
