@@ -6,12 +6,13 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::marker::PhantomData;
 
 use serde::de::{
     self, value::BorrowedStrDeserializer, Deserialize, DeserializeSeed, Deserializer, Error as _,
-    MapAccess, SeqAccess, Visitor,
+    IntoDeserializer, MapAccess, SeqAccess, Visitor,
 };
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::__private::Key;
 
@@ -47,20 +48,25 @@ impl<'de> Visitor<'de> for CaptureVisitor {
     fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
         Ok(Captured::Str(Cow::Owned(v)))
     }
+    // Every other value is a `Value`, built by serde_json's own visitor (which also reads the
+    // numbers of its `arbitrary_precision` feature, should another crate turn it on).
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
-        Ok(Captured::Value(Value::Bool(v)))
+        captured_value(v.into_deserializer())
     }
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        Ok(Captured::Value(Value::from(v)))
+        captured_value(v.into_deserializer())
     }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        Ok(Captured::Value(Value::from(v)))
+        captured_value(v.into_deserializer())
+    }
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Self::Value, E> {
+        captured_value(v.into_deserializer())
+    }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Self::Value, E> {
+        captured_value(v.into_deserializer())
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-        // Not finite: not JSON; `Value::from` would turn it into `null`.
-        serde_json::Number::from_f64(v)
-            .map(|n| Captured::Value(Value::Number(n)))
-            .ok_or_else(|| E::custom("a number that is not finite"))
+        captured_value(v.into_deserializer())
     }
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
         Ok(Captured::Value(Value::Null))
@@ -74,19 +80,73 @@ impl<'de> Visitor<'de> for CaptureVisitor {
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         Captured::deserialize(d)
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(Captured::Value(Value::Array(items)))
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        captured_value(de::value::SeqAccessDeserializer::new(seq))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut object = Map::new();
-        while let Some((name, value)) = map.next_entry::<String, Value>()? {
-            object.insert(name, value);
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        captured_value(de::value::MapAccessDeserializer::new(map))
+    }
+}
+
+fn captured_value<'de, D: Deserializer<'de>>(d: D) -> Result<Captured<'de>, D::Error> {
+    Value::deserialize(d).map(Captured::Value)
+}
+
+/// A buffered string handed to the type that reads it: like a string `Value`, a value for
+/// `Option` (`visit_some`) and for a newtype, and a unit variant for an enum.
+struct StrDeserializer<'de, E> {
+    text: Cow<'de, str>,
+    error: PhantomData<E>,
+}
+
+impl<'de, E: de::Error> Deserializer<'de> for StrDeserializer<'de, E> {
+    type Error = E;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.text {
+            Cow::Borrowed(text) => visitor.visit_borrowed_str(text),
+            Cow::Owned(text) => visitor.visit_string(text),
         }
-        Ok(Captured::Value(Value::Object(object)))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        match self.text {
+            Cow::Borrowed(text) => {
+                BorrowedStrDeserializer::new(text).deserialize_enum(name, variants, visitor)
+            }
+            Cow::Owned(text) => {
+                de::value::StringDeserializer::new(text).deserialize_enum(name, variants, visitor)
+            }
+        }
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct seq tuple tuple_struct map struct identifier ignored_any
+    }
+}
+
+fn str_deserializer<'de, E>(text: Cow<'de, str>) -> StrDeserializer<'de, E> {
+    StrDeserializer {
+        text,
+        error: PhantomData,
     }
 }
 
@@ -97,12 +157,7 @@ impl<'de> Captured<'de> {
         seed: T,
     ) -> Result<T::Value, serde_json::Error> {
         match self {
-            Captured::Str(Cow::Borrowed(text)) => {
-                seed.deserialize(BorrowedStrDeserializer::new(text))
-            }
-            Captured::Str(Cow::Owned(text)) => {
-                seed.deserialize(de::value::StringDeserializer::new(text))
-            }
+            Captured::Str(text) => seed.deserialize(str_deserializer(text)),
             Captured::Value(value) => seed.deserialize(value),
         }
     }
@@ -113,7 +168,7 @@ impl<'de> Captured<'de> {
         seed: T,
     ) -> Result<T::Value, serde_json::Error> {
         match self {
-            Captured::Str(text) => seed.deserialize(BorrowedStrDeserializer::new(text)),
+            Captured::Str(text) => seed.deserialize(str_deserializer(Cow::Borrowed(text))),
             Captured::Value(value) => seed.deserialize(value),
         }
     }
@@ -193,11 +248,20 @@ impl<'a, 'de> Deserializer<'a> for &'a Buffered<'de> {
         })
     }
 
+    /// As a `Value` and serde's `Content` do: a member named like serde_json's raw-value token
+    /// then stays a member, never taken for raw text (`RawObject` writes the members out).
+    fn deserialize_newtype_struct<V: Visitor<'a>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
     serde::forward_to_deserialize_any! {
         <W: Visitor<'a>>
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
-        identifier ignored_any
+        option unit unit_struct seq tuple tuple_struct map struct enum identifier ignored_any
     }
 }
 
@@ -283,8 +347,46 @@ mod tests {
         let text = r#"{"s": "x", "a": [1, {"b": null}]}"#;
         let object: Buffered = serde_json::from_str(text).unwrap();
         let raw = crate::RawObject::deserialize(&object).unwrap();
-        let expected: Map<String, Value> = serde_json::from_str(text).unwrap();
+        let expected: serde_json::Map<String, Value> = serde_json::from_str(text).unwrap();
         assert_eq!(raw.to_map().unwrap(), expected);
+    }
+
+    #[test]
+    fn a_buffered_string_reads_as_an_option_a_newtype_and_a_unit_variant() {
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        struct Name(String);
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        enum Mode {
+            Form,
+        }
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        struct Replayed {
+            a: Option<String>,
+            b: Name,
+            c: Mode,
+            n: Option<u64>,
+        }
+        let object: Buffered =
+            serde_json::from_str(r#"{"a": "x", "b": "y", "c": "form", "n": null}"#).unwrap();
+        let expected = Replayed {
+            a: Some("x".into()),
+            b: Name("y".into()),
+            c: Mode::Form,
+            n: None,
+        };
+        assert_eq!(Replayed::deserialize(&object).unwrap(), expected);
+    }
+
+    #[test]
+    fn a_member_named_like_the_raw_value_token_is_a_member() {
+        let text = r#"{"$serde_json::private::RawValue": "{not json", "a": 1}"#;
+        let object: Buffered = serde_json::from_str(text).unwrap();
+        let raw = crate::RawObject::deserialize(&object).unwrap();
+        assert_eq!(
+            raw.as_str(),
+            r#"{"$serde_json::private::RawValue":"{not json","a":1}"#
+        );
     }
 
     #[test]

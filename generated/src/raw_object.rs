@@ -45,10 +45,11 @@ use crate::__private::Key;
 /// - The text is checked the way serde_json checks a value it skips: well-formed JSON, but
 ///   duplicate member names, numbers beyond `f64` and lone surrogate escapes pass, and reach
 ///   whoever reads the object ([`to_map`](Self::to_map) then fails or keeps the last duplicate).
-/// - Where the decoder had to buffer the enclosing object as a `serde_json::Value` (the full
-///   `anyOf` semantics of a union without a tag, the fallback for a result that its deciding
-///   member's type refuses), the object is what that `Value` writes: members sorted, numbers as
-///   `f64` or integers.
+/// - Where the decoder read the object before it knew the type holding it (a member that comes
+///   before its union's tag or deciding member, the full `anyOf` semantics of a union without a
+///   tag, the fallback for a result that its deciding member's type refuses), it kept the object
+///   as a `serde_json::Value`, and the text is what that `Value` writes: members sorted, numbers
+///   as `f64` or integers.
 /// - Decoding from other serde formats, and through serde's buffering (`#[serde(flatten)]`,
 ///   untagged enums), reads the object as a map and writes it as JSON text. Encoding writes the
 ///   text through serde_json's raw-value protocol: encode with serde_json (to text or to a
@@ -198,8 +199,10 @@ impl<'de> Visitor<'de> for ObjectVisitor {
 
     /// Formats without serde_json's raw protocol, and serde's buffered content, pass the
     /// newtype through: read the object as a map.
+    /// Deserializers without the raw-value protocol (a `Value` passed by reference, serde's
+    /// buffering, other formats): the object's members, none of them taken for raw text.
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<RawObject, D::Error> {
-        d.deserialize_map(self)
+        d.deserialize_map(MembersVisitor)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawObject, A::Error> {
@@ -214,11 +217,33 @@ impl<'de> Visitor<'de> for ObjectVisitor {
         // An object of another format: its members, written as JSON.
         let mut object = Map::new();
         object.insert(first.0.into_owned(), map.next_value()?);
-        while let Some((name, value)) = map.next_entry::<String, Value>()? {
-            object.insert(name, value);
-        }
-        Ok(RawObject::from(object))
+        members_into(object, map)
     }
+}
+
+/// An object read member by member, written as JSON.
+struct MembersVisitor;
+
+impl<'de> Visitor<'de> for MembersVisitor {
+    type Value = RawObject;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawObject, A::Error> {
+        members_into(Map::new(), map)
+    }
+}
+
+fn members_into<'de, A: MapAccess<'de>>(
+    mut object: Map<String, Value>,
+    mut map: A,
+) -> Result<RawObject, A::Error> {
+    while let Some((name, value)) = map.next_entry::<String, Value>()? {
+        object.insert(name, value);
+    }
+    Ok(RawObject::from(object))
 }
 
 /// Well-formed JSON text (serde_json's own), if it is an object; else the JSON kind it is.

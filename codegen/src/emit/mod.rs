@@ -86,7 +86,19 @@ pub fn reexports(body: &str, module: &str) -> syn::Result<String> {
             syn::Item::Mod(i) => (&i.vis, &i.ident, &i.attrs),
             syn::Item::Trait(i) => (&i.vis, &i.ident, &i.attrs),
             syn::Item::Union(i) => (&i.vis, &i.ident, &i.attrs),
-            _ => continue,
+            // Impls come with their types; private imports and macros stay inside.
+            syn::Item::Impl(_) => continue,
+            syn::Item::Use(i) if !matches!(i.vis, syn::Visibility::Public(_)) => continue,
+            syn::Item::Macro(i) if !i.attrs.iter().any(|a| a.path().is_ident("macro_export")) => {
+                continue
+            }
+            // Anything else could be public API this list would silently leave out.
+            other => {
+                return Err(syn::Error::new_spanned(
+                    other,
+                    "an item the re-exporting module does not know how to re-export",
+                ))
+            }
         };
         if !matches!(vis, syn::Visibility::Public(_)) {
             continue;

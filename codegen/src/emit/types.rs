@@ -663,7 +663,8 @@ fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStrea
             quote! {
                 impl #name_ident {
                     /// Streams an object straight into the member its first deciding member
-                    /// names, without buffering; an object without one is matched structurally.
+                    /// names, buffering only the members before that one; an object without one
+                    /// is matched structurally.
                     /// Unlike `Deserialize`, it does not fall back to the other members when the
                     /// decided one fails: callers that hold the text retry with `Deserialize`.
                     #[doc(hidden)]

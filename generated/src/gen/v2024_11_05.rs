@@ -1013,7 +1013,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 }
 impl ClientResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -1974,7 +1975,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -2889,7 +2891,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 }
 impl JsonRpcMessage {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -5696,7 +5699,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -7531,7 +7535,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 }
 impl ServerResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]

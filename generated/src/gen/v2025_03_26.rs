@@ -1046,7 +1046,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 }
 impl ClientResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -1963,7 +1964,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -2678,7 +2680,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchRequestItem {
 }
 impl JsonRpcBatchRequestItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -2794,7 +2797,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchResponseItem {
 }
 impl JsonRpcBatchResponseItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -3111,7 +3115,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 }
 impl JsonRpcMessage {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -5933,7 +5938,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -7673,7 +7679,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 }
 impl ServerResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]

@@ -1155,7 +1155,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 }
 impl ClientResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -2620,7 +2621,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -3572,7 +3574,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 }
 impl JsonRpcMessage {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -5782,7 +5785,8 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 }
 impl PrimitiveSchemaDefinition {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -6640,7 +6644,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -8577,7 +8582,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 }
 impl ServerResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]

@@ -1904,7 +1904,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 }
 impl ClientResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -4130,7 +4131,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -4308,7 +4310,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
 }
 impl EnumSchema {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -5910,7 +5913,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 }
 impl JsonRpcMessage {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -6162,7 +6166,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
 }
 impl JsonRpcResponse {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -8354,7 +8359,8 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 }
 impl PrimitiveSchemaDefinition {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -9276,7 +9282,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -11748,7 +11755,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 }
 impl ServerResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -12093,7 +12101,8 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
 }
 impl SingleSelectEnumSchema {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]

@@ -911,7 +911,8 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
 }
 impl CallToolResultResponseResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -3609,7 +3610,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 }
 impl EmbeddedResourceResource {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -3787,7 +3789,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
 }
 impl EnumSchema {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -4260,7 +4263,8 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
 }
 impl GetPromptResultResponseResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -5072,7 +5076,8 @@ impl<'de> __rt::serde::Deserialize<'de> for InputResponse {
 }
 impl InputResponse {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -5559,7 +5564,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 }
 impl JsonRpcMessage {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -5811,7 +5817,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
 }
 impl JsonRpcResponse {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -8937,7 +8944,8 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 }
 impl PrimitiveSchemaDefinition {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -9938,7 +9946,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 }
 impl ReadResourceResultContentsItem {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -10130,7 +10139,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
 }
 impl ReadResourceResultResponseResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -12359,7 +12369,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 }
 impl ServerResult {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
@@ -12528,7 +12539,8 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
 }
 impl SingleSelectEnumSchema {
     /// Streams an object straight into the member its first deciding member
-    /// names, without buffering; an object without one is matched structurally.
+    /// names, buffering only the members before that one; an object without one
+    /// is matched structurally.
     /// Unlike `Deserialize`, it does not fall back to the other members when the
     /// decided one fails: callers that hold the text retry with `Deserialize`.
     #[doc(hidden)]
