@@ -117,8 +117,9 @@ impl Workspace {
         Ok(all.remove(0))
     }
 
-    /// Generates several revisions' modules in memory: each distinct schema once (the draft is
-    /// often the latest release), the distinct ones in parallel.
+    /// Generates several revisions' modules in memory, in parallel. A revision whose schema is an
+    /// earlier one's ([`same_schema_as`](Self::same_schema_as)) re-exports that one's module,
+    /// whose body is rendered once.
     pub fn render_all(
         &self,
         revisions: &[&Revision],
@@ -152,17 +153,16 @@ impl Workspace {
                 .find(|(r, ..)| r.name == name)
                 .expect("every revision and source was read")
         };
-        let mut distinct: Vec<&Revision> = Vec::new();
-        for revision in &sources {
-            if !distinct.iter().any(|d| d.name == revision.name) {
-                distinct.push(revision);
-            }
-        }
+        // The revisions whose bodies are rendered: each source once.
+        let distinct: Vec<&(&Revision, PathBuf, Vec<u8>)> = inputs
+            .iter()
+            .filter(|(r, ..)| sources.iter().any(|s| s.name == r.name))
+            .collect();
         let bodies: Vec<Result<String, GenerateError>> = std::thread::scope(|scope| {
             let workers: Vec<_> = distinct
                 .iter()
-                .map(|revision| {
-                    let (config, (_, path, bytes)) = (&config, input(&revision.name));
+                .map(|(_, path, bytes)| {
+                    let config = &config;
                     scope.spawn(move || config.render_body(bytes, path))
                 })
                 .collect();
@@ -178,18 +178,17 @@ impl Workspace {
         let bodies: Vec<(&str, String)> = distinct
             .iter()
             .zip(bodies)
-            .map(|(r, b)| b.map(|b| (r.name.as_str(), b)))
+            .map(|((r, ..), b)| b.map(|b| (r.name.as_str(), b)))
             .collect::<Result<_, _>>()?;
         revisions
             .iter()
             .zip(&sources)
             .map(|(revision, from)| {
                 let (_, _, bytes) = input(&revision.name);
-                let body = bodies
+                let (_, body) = bodies
                     .iter()
                     .find(|(name, _)| *name == from.name)
-                    .map(|(_, b)| b.as_str())
-                    .unwrap_or_default();
+                    .expect("every source revision's body was rendered");
                 let text = if from.name == revision.name {
                     config.assemble(bytes, &revision.name, body)
                 } else {

@@ -15,6 +15,7 @@ pub use regress;
 pub use serde;
 pub use serde_json;
 
+use crate::buffer::str_deserializer;
 pub use crate::buffer::{buffer_object, Buffered, Captured};
 pub use crate::jsonrpc;
 pub use crate::RawObject;
@@ -264,17 +265,6 @@ impl<'de, A> TaggedRest<'de, A> {
     }
 }
 
-/// A key handed on to a seed, borrowed when it was.
-fn replay_key<'de, K: DeserializeSeed<'de>, E: de::Error>(
-    key: Key<'de>,
-    seed: K,
-) -> Result<K::Value, E> {
-    match key.0 {
-        Cow::Borrowed(key) => seed.deserialize(de::value::BorrowedStrDeserializer::new(key)),
-        Cow::Owned(key) => seed.deserialize(de::value::StringDeserializer::new(key)),
-    }
-}
-
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for TaggedRest<'de, A> {
     type Error = A::Error;
 
@@ -284,10 +274,10 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for TaggedRest<'de, A> {
     ) -> Result<Option<K::Value>, A::Error> {
         if let Some((key, value)) = self.buffered.next() {
             self.pending = Some(value);
-            return replay_key(key, seed).map(Some);
+            return seed.deserialize(str_deserializer(key.0)).map(Some);
         }
         match self.live_key.take() {
-            Some(key) => replay_key(key, seed).map(Some),
+            Some(key) => seed.deserialize(str_deserializer(key.0)).map(Some),
             None => self.live.next_key_seed(seed),
         }
     }

@@ -94,7 +94,7 @@ fn captured_value<'de, D: Deserializer<'de>>(d: D) -> Result<Captured<'de>, D::E
 
 /// A buffered string handed to the type that reads it: like a string `Value`, a value for
 /// `Option` (`visit_some`) and for a newtype, and a unit variant for an enum.
-struct StrDeserializer<'de, E> {
+pub(crate) struct StrDeserializer<'de, E> {
     text: Cow<'de, str>,
     error: PhantomData<E>,
 }
@@ -143,7 +143,8 @@ impl<'de, E: de::Error> Deserializer<'de> for StrDeserializer<'de, E> {
     }
 }
 
-fn str_deserializer<'de, E>(text: Cow<'de, str>) -> StrDeserializer<'de, E> {
+/// A buffered string (or key) for the seed that reads it.
+pub(crate) fn str_deserializer<'de, E>(text: Cow<'de, str>) -> StrDeserializer<'de, E> {
     StrDeserializer {
         text,
         error: PhantomData,
@@ -199,12 +200,26 @@ impl<'de> Buffered<'de> {
     /// Refuses an object with a member twice (JSON leaves it open; the schema's types cannot
     /// hold both).
     pub(crate) fn check_unique<E: de::Error>(&self) -> Result<(), E> {
-        let mut names: Vec<&str> = self.keys().collect();
-        names.sort_unstable();
-        match names.windows(2).find(|pair| pair[0] == pair[1]) {
-            Some(pair) => Err(E::custom(format_args!(
-                "duplicate member `{}` in object",
-                pair[0]
+        let members = &self.members;
+        // Union objects are small: compare pairwise without allocating; sort the large ones.
+        let twice = if members.len() <= 8 {
+            members.iter().enumerate().find_map(|(i, (key, _))| {
+                members[..i]
+                    .iter()
+                    .any(|(earlier, _)| earlier.as_str() == key.as_str())
+                    .then_some(key.as_str())
+            })
+        } else {
+            let mut names: Vec<&str> = self.keys().collect();
+            names.sort_unstable();
+            names
+                .windows(2)
+                .find(|pair| pair[0] == pair[1])
+                .map(|pair| pair[0])
+        };
+        match twice {
+            Some(name) => Err(E::custom(format_args!(
+                "duplicate member `{name}` in object"
             ))),
             None => Ok(()),
         }
@@ -282,7 +297,7 @@ impl<'a> MapAccess<'a> for Replay<'a, '_> {
             return Ok(None);
         };
         self.pending = Some(value);
-        seed.deserialize(BorrowedStrDeserializer::new(key.as_str()))
+        seed.deserialize(str_deserializer(Cow::Borrowed(key.as_str())))
             .map(Some)
     }
 
@@ -340,6 +355,16 @@ mod tests {
             error.to_string().contains("duplicate member `a`"),
             "{error}"
         );
+        // Past eight members, by sorting.
+        let many: Vec<String> = (0..12).map(|i| format!("\"k{i}\": {i}")).collect();
+        let text = format!("{{{}, \"k7\": 0}}", many.join(", "));
+        let error = serde_json::from_str::<Buffered>(&text).unwrap_err();
+        assert!(
+            error.to_string().contains("duplicate member `k7`"),
+            "{error}"
+        );
+        let text = format!("{{{}}}", many.join(", "));
+        assert!(serde_json::from_str::<Buffered>(&text).is_ok());
     }
 
     #[test]
