@@ -17,6 +17,8 @@ pub use serde_json;
 
 use crate::buffer::str_deserializer;
 pub use crate::buffer::{buffer_object, Buffered, Captured};
+pub use crate::error_path::{forget_since, mark as path_mark};
+use crate::error_path::{note_index, note_member};
 pub use crate::jsonrpc;
 pub use crate::RawObject;
 #[cfg(feature = "schemars")]
@@ -93,8 +95,122 @@ pub fn field<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     if slot.is_some() {
         return Err(A::Error::duplicate_field(name));
     }
-    *slot = Some(map.next_value()?);
+    *slot = Some(value_of(map, name)?);
     Ok(())
+}
+
+/// The value of member `name`, noting the member on the error's path.
+#[inline]
+fn value_of<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
+    map: &mut A,
+    name: &str,
+) -> Result<T, A::Error> {
+    match map.next_value() {
+        Ok(value) => Ok(value),
+        Err(error) => {
+            note_member(name);
+            Err(error)
+        }
+    }
+}
+
+/// [`field`] for an array member: an error in an item notes the item's index.
+#[inline]
+pub fn field_seq<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
+    map: &mut A,
+    slot: &mut Option<Vec<T>>,
+    name: &'static str,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return Err(A::Error::duplicate_field(name));
+    }
+    match map.next_value_seed(Items(PhantomData)) {
+        Ok(items) => *slot = Some(items),
+        Err(error) => {
+            note_member(name);
+            return Err(error);
+        }
+    }
+    Ok(())
+}
+
+/// An array of `T`s, noting the index of an item that fails.
+struct Items<T>(PhantomData<T>);
+
+impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for Items<T> {
+    type Value = Vec<T>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Vec<T>, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de, T: de::Deserialize<'de>> Visitor<'de> for Items<T> {
+    type Value = Vec<T>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array")
+    }
+    fn visit_seq<S: de::SeqAccess<'de>>(self, mut seq: S) -> Result<Vec<T>, S::Error> {
+        let mut items = Vec::new();
+        loop {
+            match seq.next_element() {
+                Ok(Some(item)) => items.push(item),
+                Ok(None) => return Ok(items),
+                Err(error) => {
+                    note_index(items.len());
+                    return Err(error);
+                }
+            }
+        }
+    }
+}
+
+/// [`field`] for an object member with typed values: an error in a value notes its name; a
+/// name twice is refused.
+#[inline]
+pub fn field_map<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
+    map: &mut A,
+    slot: &mut Option<IndexMap<String, T>>,
+    name: &'static str,
+) -> Result<(), A::Error> {
+    if slot.is_some() {
+        return Err(A::Error::duplicate_field(name));
+    }
+    match map.next_value_seed(Members(PhantomData)) {
+        Ok(members) => *slot = Some(members),
+        Err(error) => {
+            note_member(name);
+            return Err(error);
+        }
+    }
+    Ok(())
+}
+
+/// An object of `T`s, noting the name of a member that fails.
+struct Members<T>(PhantomData<T>);
+
+impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for Members<T> {
+    type Value = IndexMap<String, T>;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de, T: de::Deserialize<'de>> Visitor<'de> for Members<T> {
+    type Value = IndexMap<String, T>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+        let mut members = IndexMap::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let value = value_of(&mut map, &key)?;
+            if members.insert_new(key, value) {
+                continue;
+            }
+            return Err(M::Error::custom("duplicate member in object"));
+        }
+        Ok(members)
+    }
 }
 
 /// A required member's value, or the `missing field` error.
@@ -113,7 +229,7 @@ pub fn const_str<'de, A: MapAccess<'de>>(
     if *seen {
         return Err(A::Error::duplicate_field(name));
     }
-    let got: Key<'de> = map.next_value()?;
+    let got: Key<'de> = value_of(map, name)?;
     if got.as_str() != expected {
         return Err(A::Error::custom(format_args!(
             "invalid value for `{name}`: expected \"{expected}\", found \"{}\"",
@@ -134,7 +250,7 @@ pub fn const_i64<'de, A: MapAccess<'de>>(
     if *seen {
         return Err(A::Error::duplicate_field(name));
     }
-    let got: i64 = map.next_value()?;
+    let got: i64 = value_of(map, name)?;
     if got != expected {
         return Err(A::Error::custom(format_args!(
             "invalid value for `{name}`: expected {expected}, found {got}"
@@ -154,7 +270,7 @@ pub fn const_bool<'de, A: MapAccess<'de>>(
     if *seen {
         return Err(A::Error::duplicate_field(name));
     }
-    let got: bool = map.next_value()?;
+    let got: bool = value_of(map, name)?;
     if got != expected {
         return Err(A::Error::custom(format_args!(
             "invalid value for `{name}`: expected {expected}, found {got}"
@@ -181,7 +297,7 @@ pub fn extra<'de, A: MapAccess<'de>, V: de::Deserialize<'de>, M: ExtraMap<V>>(
     extra: &mut M,
     key: Key<'de>,
 ) -> Result<(), A::Error> {
-    let value = map.next_value()?;
+    let value = value_of(map, key.as_str())?;
     if extra.insert_new(key.0.into_owned(), value) {
         Ok(())
     } else {

@@ -1,8 +1,10 @@
 //! Members read ahead of the decision they feed: the members of a union's object before its tag
 //! or deciding member, and the whole object of a structural match.
 //!
-//! Keys and string values are kept borrowed from the input where it allows, so a buffered member
-//! costs no allocation beyond what its final type makes; objects and arrays are kept as `Value`s.
+//! Each member value is kept as its JSON text, borrowed from the input where the input allows,
+//! and replayed through serde_json's text deserializer: the deserializer the generated types are
+//! already compiled for, so buffering adds no copy of their decoders (a `Value` kept here would
+//! compile every type a union can hold once more, for `Value`'s deserializer).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -16,18 +18,18 @@ use serde_json::Value;
 
 use crate::__private::Key;
 
-/// A member value kept for a later decode.
+/// The name under which serde_json hands raw JSON text through serde (for its `RawValue`): as
+/// the single member of a map on decode, as the single field of a struct on encode. It is
+/// serde_json's internal name; tests pin that text keeps its spelling both ways.
+pub(crate) const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
+
+/// A member value kept for a later decode: its JSON text.
 #[derive(Debug)]
-pub enum Captured<'de> {
-    /// A string, borrowed from the input where it allows.
-    Str(Cow<'de, str>),
-    /// Any other value.
-    Value(Value),
-}
+pub struct Captured<'de>(Cow<'de, str>);
 
 impl<'de> Deserialize<'de> for Captured<'de> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(CaptureVisitor)
+        deserializer.deserialize_newtype_struct(RAW_VALUE_TOKEN, CaptureVisitor)
     }
 }
 
@@ -39,17 +41,28 @@ impl<'de> Visitor<'de> for CaptureVisitor {
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON value")
     }
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        Ok(Captured::Str(Cow::Borrowed(v)))
+    /// serde_json's raw-value protocol: the value's text, checked to be well-formed JSON (and
+    /// borrowed from text input). A map of another format is written out as JSON.
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let Some(first) = map.next_key::<Key<'de>>()? else {
+            return Ok(Captured(Cow::Borrowed("{}")));
+        };
+        if first.as_str() == RAW_VALUE_TOKEN {
+            let text: Key<'de> = map.next_value()?;
+            return Ok(Captured(text.0));
+        }
+        let mut object = serde_json::Map::new();
+        object.insert(first.0.into_owned(), map.next_value()?);
+        while let Some((name, value)) = map.next_entry::<String, Value>()? {
+            object.insert(name, value);
+        }
+        Ok(Captured::of(&Value::Object(object)))
     }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(Captured::Str(Cow::Owned(v.to_owned())))
+    /// Deserializers without the raw-value protocol (a `Value` by reference, serde's buffering,
+    /// other formats): the value, written as JSON.
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        Value::deserialize(d).map(|value| Captured::of(&value))
     }
-    fn visit_string<E: de::Error>(self, v: String) -> Result<Self::Value, E> {
-        Ok(Captured::Str(Cow::Owned(v)))
-    }
-    // Every other value is a `Value`, built by serde_json's own visitor (which also reads the
-    // numbers of its `arbitrary_precision` feature, should another crate turn it on).
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
         captured_value(v.into_deserializer())
     }
@@ -68,31 +81,82 @@ impl<'de> Visitor<'de> for CaptureVisitor {
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
         captured_value(v.into_deserializer())
     }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Captured::of(&Value::from(v)))
+    }
     fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Captured::Value(Value::Null))
+        Ok(Captured(Cow::Borrowed("null")))
     }
     fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-        Ok(Captured::Value(Value::Null))
+        Ok(Captured(Cow::Borrowed("null")))
     }
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        Captured::deserialize(d)
-    }
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
         Captured::deserialize(d)
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         captured_value(de::value::SeqAccessDeserializer::new(seq))
     }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
-        captured_value(de::value::MapAccessDeserializer::new(map))
+}
+
+/// A value of a format without the raw-value protocol, built by serde_json's own visitor (which
+/// also reads the numbers of its `arbitrary_precision` feature, should another crate turn it on).
+fn captured_value<'de, D: Deserializer<'de>>(d: D) -> Result<Captured<'de>, D::Error> {
+    Value::deserialize(d).map(|value| Captured::of(&value))
+}
+
+impl<'de> Captured<'de> {
+    fn of(value: &Value) -> Self {
+        Captured(Cow::Owned(value.to_string()))
+    }
+
+    /// Decodes the member with `seed`, for a map whose keys and values live for `'de`.
+    pub(crate) fn decode_into<T: DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<T::Value, serde_json::Error> {
+        match self.0 {
+            Cow::Borrowed(text) => replay(text, seed),
+            // Text that does not live for `'de` (the input lent none: a reader, a `Value`, another
+            // format) cannot be lent to the seed: it goes through a `Value`.
+            Cow::Owned(text) => seed.deserialize(serde_json::from_str::<Value>(&text)?),
+        }
+    }
+
+    /// Decodes the member with `seed`, borrowing from it.
+    fn decode<'a, T: DeserializeSeed<'a>>(
+        &'a self,
+        seed: T,
+    ) -> Result<T::Value, serde_json::Error> {
+        replay(&self.0, seed)
     }
 }
 
-fn captured_value<'de, D: Deserializer<'de>>(d: D) -> Result<Captured<'de>, D::Error> {
-    Value::deserialize(d).map(Captured::Value)
+/// Decodes `text`, well-formed JSON text of one value, with `seed`. An error carries no position:
+/// the one serde_json gives is within `text`, and the deserializer that reads on takes the error
+/// up to its own position.
+fn replay<'a, T: DeserializeSeed<'a>>(
+    text: &'a str,
+    seed: T,
+) -> Result<T::Value, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    seed.deserialize(&mut de)
+        .map_err(|error| serde_json::Error::custom(without_position(&error)))
 }
 
-/// A buffered string handed to the type that reads it: like a string `Value`, a value for
+/// The message of a serde_json error, without the ` at line L column C` that its `Display` adds.
+pub(crate) fn without_position(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    if error.line() == 0 {
+        return message;
+    }
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    match message.strip_suffix(&suffix) {
+        Some(bare) => bare.to_owned(),
+        None => message,
+    }
+}
+
+/// A buffered string (or key) for the seed that reads it: like a string `Value`, a value for
 /// `Option` (`visit_some`) and for a newtype, and a unit variant for an enum.
 pub(crate) struct StrDeserializer<'de, E> {
     text: Cow<'de, str>,
@@ -148,30 +212,6 @@ pub(crate) fn str_deserializer<'de, E>(text: Cow<'de, str>) -> StrDeserializer<'
     StrDeserializer {
         text,
         error: PhantomData,
-    }
-}
-
-impl<'de> Captured<'de> {
-    /// Decodes the member with `seed`, for a map whose keys and values live for `'de`.
-    pub(crate) fn decode_into<T: DeserializeSeed<'de>>(
-        self,
-        seed: T,
-    ) -> Result<T::Value, serde_json::Error> {
-        match self {
-            Captured::Str(text) => seed.deserialize(str_deserializer(text)),
-            Captured::Value(value) => seed.deserialize(value),
-        }
-    }
-
-    /// Decodes the member with `seed`, borrowing from it.
-    fn decode<'a, T: DeserializeSeed<'a>>(
-        &'a self,
-        seed: T,
-    ) -> Result<T::Value, serde_json::Error> {
-        match self {
-            Captured::Str(text) => seed.deserialize(str_deserializer(Cow::Borrowed(text))),
-            Captured::Value(value) => seed.deserialize(value),
-        }
     }
 }
 
@@ -328,7 +368,11 @@ mod tests {
             serde_json::from_str(r#"{"b": "text", "a": [1, 2.5], "c": {"d": null}}"#).unwrap();
         assert!(matches!(
             &object.members[0].1,
-            Captured::Str(Cow::Borrowed("text"))
+            Captured(Cow::Borrowed(r#""text""#))
+        ));
+        assert!(matches!(
+            &object.members[1].1,
+            Captured(Cow::Borrowed("[1, 2.5]"))
         ));
         let keys: Vec<&str> = object.keys().collect();
         assert_eq!(keys, ["b", "a", "c"]);
@@ -377,6 +421,18 @@ mod tests {
     }
 
     #[test]
+    fn a_free_form_member_keeps_its_text() {
+        #[derive(serde::Deserialize)]
+        struct Holder {
+            meta: crate::RawObject,
+        }
+        let object: Buffered = serde_json::from_str(r#"{"meta": {"z": 1.0e2, "a": [1]}}"#).unwrap();
+        let holder = Holder::deserialize(&object).unwrap();
+        // Members in their order, numbers as written (a `Value` would sort them and write 100.0).
+        assert_eq!(holder.meta.as_str(), r#"{"z": 1.0e2, "a": [1]}"#);
+    }
+
+    #[test]
     fn a_buffered_string_reads_as_an_option_a_newtype_and_a_unit_variant() {
         #[derive(Debug, PartialEq, serde::Deserialize)]
         struct Name(String);
@@ -415,8 +471,29 @@ mod tests {
     }
 
     #[test]
-    fn an_escaped_string_is_kept_owned() {
+    fn an_escaped_string_is_kept_as_its_text() {
         let object: Buffered = serde_json::from_str(r#"{"a": "x\ny"}"#).unwrap();
-        assert!(matches!(&object.members[0].1, Captured::Str(Cow::Owned(s)) if s == "x\ny"));
+        assert!(matches!(
+            &object.members[0].1,
+            Captured(Cow::Borrowed(r#""x\ny""#))
+        ));
+        let value = Value::deserialize(&object).unwrap();
+        assert_eq!(value, serde_json::json!({"a": "x\ny"}));
+    }
+
+    #[test]
+    fn an_error_in_a_replayed_member_has_no_position_of_its_own() {
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Typed {
+            a: Vec<u8>,
+        }
+        let object: Buffered = serde_json::from_str(r#"{"a": [1, "x"]}"#).unwrap();
+        let error = Typed::deserialize(&object).unwrap_err();
+        assert_eq!(error.line(), 0, "{error}");
+        assert!(
+            error.to_string().starts_with("invalid type: string"),
+            "{error}"
+        );
     }
 }

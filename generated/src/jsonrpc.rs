@@ -21,7 +21,10 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use serde_json::de::StrRead;
+
 use crate::__private::{Buffered, Key};
+use crate::buffer::without_position;
 
 /// Invalid JSON was received.
 pub const PARSE_ERROR: i64 = -32700;
@@ -549,12 +552,12 @@ pub fn from_str<M: Direction>(text: &str) -> Result<M, DecodeError> {
     }
     // The fast path commits to the result type its first deciding member names; the full
     // `anyOf` semantics may still accept the message.
-    let mut de = serde_json::Deserializer::from_str(text);
-    if let Ok(message) = deserialize::<M, _>(&mut de).and_then(|m| de.end().map(|()| m)) {
-        return Ok(message);
-    }
+    let refused = match full_semantics::<M>(text) {
+        Ok(message) => return Ok(message),
+        Err(error) => error,
+    };
     match serde_json::from_str::<Value>(text) {
-        Ok(value) => from_value(value),
+        Ok(value) => Err(diagnose::<M>(text, &value, &without_position(&refused))),
         Err(e) => Err(DecodeError::new(
             DecodeErrorKind::Parse,
             format!("not JSON: {e}"),
@@ -562,13 +565,16 @@ pub fn from_str<M: Direction>(text: &str) -> Result<M, DecodeError> {
     }
 }
 
-/// Decodes a message from a parsed JSON value, with the full semantics and the diagnosis.
+/// Decodes a message from a parsed JSON value, with the full semantics and the diagnosis. The
+/// value is decoded from its text: the one deserializer the message types are compiled for.
 #[doc(hidden)]
 pub fn from_value<M: Direction>(value: Value) -> Result<M, DecodeError> {
-    match deserialize::<M, _>(&value) {
-        Ok(message) => Ok(message),
-        Err(error) => Err(diagnose::<M>(&value, &error.to_string())),
-    }
+    from_str(&value.to_string())
+}
+
+fn full_semantics<M: Direction>(text: &str) -> Result<M, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    deserialize::<M, _>(&mut de).and_then(|m| de.end().map(|()| m))
 }
 
 struct MessageVisitor<M> {
@@ -791,7 +797,7 @@ const BATCH_MIXED: &str =
 
 /// Why an array is not a batch of direction `M`: the first member that is not a message, with
 /// the member's index prefixed to its path (`/2/params/name`) and its `id`.
-fn diagnose_batch<M: Direction>(items: &[Value], fallback: &str) -> DecodeError {
+fn diagnose_batch<M: Direction>(text: &str, items: &[Value], fallback: &str) -> DecodeError {
     let invalid = |message: &str, path: Option<String>| DecodeError {
         path,
         ..DecodeError::new(DecodeErrorKind::InvalidRequest, message)
@@ -802,12 +808,17 @@ fn diagnose_batch<M: Direction>(items: &[Value], fallback: &str) -> DecodeError 
     if items.is_empty() {
         return invalid(BATCH_EMPTY, None);
     }
-    for (index, item) in items.iter().enumerate() {
+    // The text of each member, for the decoder; `items` are the same members, parsed.
+    let texts: Vec<&RawValue> = match serde_json::from_str(text) {
+        Ok(texts) => texts,
+        Err(error) => return invalid(&without_position(&error), None),
+    };
+    for (index, (item, text)) in items.iter().zip(texts).enumerate() {
         if item.is_array() {
             return invalid("a batch cannot hold a batch", Some(format!("/{index}")));
         }
-        if let Err(error) = deserialize::<M, _>(item) {
-            let mut error = diagnose::<M>(item, &error.to_string());
+        if let Err(error) = full_semantics::<M>(text.get()) {
+            let mut error = diagnose::<M>(text.get(), item, &without_position(&error));
             error.path = Some(format!("/{index}{}", error.path.as_deref().unwrap_or("")));
             // The whole batch is refused, and a batch of calls is answered even when the
             // member at fault is a notification (a batch of responses is not answered).
@@ -821,12 +832,12 @@ fn diagnose_batch<M: Direction>(items: &[Value], fallback: &str) -> DecodeError 
     invalid(fallback, None)
 }
 
-/// Says in JSON-RPC terms why `value` is not a message of direction `M` (`fallback`: what the
-/// decoder said, for a problem the checks below do not name).
-fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
+/// Says in JSON-RPC terms why `text` (parsed: `value`) is not a message of direction `M`
+/// (`fallback`: what the decoder said, for a problem the checks below do not name).
+fn diagnose<M: Direction>(text: &str, value: &Value, fallback: &str) -> DecodeError {
     use DecodeErrorKind::*;
     if let Value::Array(items) = value {
-        return diagnose_batch::<M>(items, fallback);
+        return diagnose_batch::<M>(text, items, fallback);
     }
     let Some(object) = value.as_object() else {
         return DecodeError::new(InvalidRequest, "not a JSON-RPC message: not an object");
@@ -874,6 +885,10 @@ fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
         );
     }
     let present = |k: &str| object.contains_key(k);
+    // The members' text, for the decoder (of a member twice, the last, as in `object`).
+    let members: std::collections::BTreeMap<String, &RawValue> =
+        serde_json::from_str(text).unwrap_or_default();
+    let member = |k: &str| members.get(k).map(|raw| raw.get());
     let mut refused = match (present("method"), present("result"), present("error")) {
         (true, false, false) => {
             let Some(name) = method.as_deref() else {
@@ -915,7 +930,7 @@ fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
                         Some("/method".into()),
                     );
                 }
-                let params = object.get("params");
+                let params = member("params");
                 let outcome = match (is_request, params) {
                     (true, Some(p)) => {
                         path_error(|d| M::Request::from_params(name, Some(d)).map(drop), p)
@@ -949,13 +964,13 @@ fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
             refused.notification = !has_id;
             refused
         }
-        (false, true, false) if M::RESPONDS => match object.get("result").map(|r| {
+        (false, true, false) if M::RESPONDS => match member("result").map(|r| {
             path_error(
                 |d| <M::Result as de::Deserialize>::deserialize(d).map(drop),
                 r,
             )
             .and_then(|()| {
-                match <Buffered as de::Deserialize>::deserialize(r)
+                match serde_json::from_str::<Buffered>(r)
                     .and_then(|object| decode_result::<M::Result>(&object))
                 {
                     Ok(_) => Ok(()),
@@ -983,7 +998,7 @@ fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
             ),
             _ => error(InvalidRequest, fallback.to_owned(), None),
         },
-        (false, false, true) if M::RESPONDS => match object.get("error").map(|e| {
+        (false, false, true) if M::RESPONDS => match member("error").map(|e| {
             path_error(
                 |d| <M::Error as de::Deserialize>::deserialize(d).map(drop),
                 e,
@@ -1022,35 +1037,15 @@ fn diagnose<M: Direction>(value: &Value, fallback: &str) -> DecodeError {
     refused
 }
 
-/// Runs a decode of `value` with path tracking: the error message and the JSON pointer (below
-/// `value`) of the member it stopped at.
-fn path_error(
-    decode: impl FnOnce(
-        serde_path_to_error::Deserializer<'_, '_, &Value>,
-    ) -> Result<(), serde_json::Error>,
-    value: &Value,
-) -> Result<(), (String, String)> {
-    let mut track = serde_path_to_error::Track::new();
-    let result = decode(serde_path_to_error::Deserializer::new(value, &mut track));
-    result.map_err(|e| {
-        let path = track.path();
-        let mut pointer = String::new();
-        for segment in path.iter() {
-            match segment {
-                serde_path_to_error::Segment::Seq { index } => {
-                    pointer.push_str(&format!("/{index}"))
-                }
-                serde_path_to_error::Segment::Map { key } => {
-                    pointer.push_str(&format!("/{}", key.replace('~', "~0").replace('/', "~1")))
-                }
-                serde_path_to_error::Segment::Enum { variant } => {
-                    pointer.push_str(&format!("/{variant}"))
-                }
-                serde_path_to_error::Segment::Unknown => {}
-            }
-        }
-        (e.to_string(), pointer)
-    })
+/// Runs a decode of `text` with path tracking: the error message and the JSON pointer (below
+/// `text`'s value) of the member it stopped at.
+pub(crate) fn path_error<'a, T>(
+    decode: impl FnOnce(&mut serde_json::Deserializer<StrRead<'a>>) -> Result<T, serde_json::Error>,
+    text: &'a str,
+) -> Result<T, (String, String)> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    crate::error_path::tracked(|| decode(&mut de))
+        .map_err(|(error, pointer)| (without_position(&error), pointer))
 }
 
 /// Any JSON-RPC 2.0 message, with `params`, `result` and `error` left as raw JSON: for extension

@@ -22,6 +22,7 @@ extern crate self as mcp_schema;
 pub mod __private;
 mod buffer;
 pub mod elicit;
+mod error_path;
 // The trait and, with the `derive` feature, the derive macro share the name, as in serde.
 pub use elicit::Elicit;
 #[cfg(feature = "derive")]

@@ -9,6 +9,7 @@ use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::__private::Key;
+use crate::buffer::RAW_VALUE_TOKEN;
 
 /// A JSON object that the schema leaves free-form: `_meta`, a tool call's `arguments`, the JSON
 /// Schemas in a tool's `inputSchema.properties`, capability objects such as `experimental`.
@@ -45,22 +46,12 @@ use crate::__private::Key;
 /// - The text is checked the way serde_json checks a value it skips: well-formed JSON, but
 ///   duplicate member names, numbers beyond `f64` and lone surrogate escapes pass, and reach
 ///   whoever reads the object ([`to_map`](Self::to_map) then fails or keeps the last duplicate).
-/// - Where the decoder read the object before it knew the type holding it (a member that comes
-///   before its union's tag or deciding member, the full `anyOf` semantics of a union without a
-///   tag, the fallback for a result that its deciding member's type refuses), it kept the object
-///   as a `serde_json::Value`, and the text is what that `Value` writes: members sorted, numbers
-///   as `f64` or integers.
 /// - Decoding from other serde formats, and through serde's buffering (`#[serde(flatten)]`,
 ///   untagged enums), reads the object as a map and writes it as JSON text. Encoding writes the
 ///   text through serde_json's raw-value protocol: encode with serde_json (to text or to a
 ///   `Value`), as MCP does; another format would get the text wrapped in a one-field struct.
 #[derive(Clone)]
 pub struct RawObject(Box<str>);
-
-/// The name under which serde_json hands raw JSON text through serde (for its `RawValue`): as
-/// the single member of a map on decode, as the single field of a struct on encode. It is
-/// serde_json's internal name; the tests below pin that text keeps its spelling both ways.
-const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 
 impl RawObject {
     /// The empty object, `{}`.

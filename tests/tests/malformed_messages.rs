@@ -327,3 +327,49 @@ fn extension_methods_through_the_raw_envelope() {
         PARSE_ERROR
     );
 }
+
+/// The pointer goes through arrays (the item's index), through typed maps (the member's name),
+/// and into members read before their union's tag, whatever the layout of the text.
+#[test]
+fn the_path_names_array_items_map_members_and_buffered_members() {
+    let server_error = |text: &str| text.parse::<ServerMessage>().expect_err(text);
+    // The second content block's `data` must be a string.
+    let error = server_error(
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"a"},{"type":"image","data":5,"mimeType":"image/png"}]}}"#,
+    );
+    assert_error(
+        &error,
+        INVALID_REQUEST,
+        Some("/result/content/1/data"),
+        Some(json!(1)),
+    );
+    // `text` comes before the tag `type`, so it was buffered and replayed.
+    let error = server_error(
+        r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"text":5,"type":"text"}]}}"#,
+    );
+    assert_error(
+        &error,
+        INVALID_REQUEST,
+        Some("/result/content/0/text"),
+        Some(json!(2)),
+    );
+    // The same, pretty-printed: the pointer does not depend on the layout.
+    let pretty = serde_json::to_string_pretty(&json!({
+        "jsonrpc": "2.0", "id": 3,
+        "result": {"content": [{"type": "text", "text": "a"}, {"type": "image", "data": 5, "mimeType": "image/png"}]}
+    }))
+    .unwrap();
+    assert_eq!(server_error(&pretty).path(), Some("/result/content/1/data"));
+    // A typed map: the capabilities' `experimental` members must be objects.
+    let error = client_error(
+        r#"{"jsonrpc":"2.0","id":4,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"experimental":{"a":{},"b":7}},"clientInfo":{"name":"c","version":"1"}}}"#,
+    );
+    assert_error(
+        &error,
+        INVALID_PARAMS,
+        Some("/params/capabilities/experimental/b"),
+        Some(json!(4)),
+    );
+    // An error message carries no position within the member it was read from.
+    assert!(!error.message().contains("line 1"), "{error}");
+}

@@ -31,7 +31,10 @@ pub struct EmitOptions {
 /// is the schema the module was loaded from (the JSON Schema impls copy parts of it).
 pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
     let std = Std::for_module(module);
-    let items = module.types.iter().map(|t| types::emit_type(&std, t));
+    let items = module
+        .types
+        .iter()
+        .map(|t| types::emit_type(&std, t, module));
     let registry = options
         .registry_feature
         .as_deref()

@@ -6,10 +6,11 @@ use quote::{format_ident, quote};
 use super::docs::doc_attrs;
 use super::{ident, Std};
 use crate::ir::{
-    Additional, ConstValue, JsonKind, ObjectDispatch, Struct, TypeDef, TypeExpr, TypeKind, Union,
+    Additional, ConstValue, JsonKind, Module, ObjectDispatch, Struct, TypeDef, TypeExpr, TypeKind,
+    Union,
 };
 
-pub(super) fn emit_type(std: &Std, t: &TypeDef) -> TokenStream {
+pub(super) fn emit_type(std: &Std, t: &TypeDef, module: &Module) -> TokenStream {
     let fallback = match &t.schema_name {
         Some(schema_name) => format!("The `{schema_name}` definition of the schema."),
         None => format!("Inline schema at `{}`.", t.pointer),
@@ -21,7 +22,7 @@ pub(super) fn emit_type(std: &Std, t: &TypeDef) -> TokenStream {
     };
     let head = quote!(#doc #alias);
     match &t.kind {
-        TypeKind::Struct(s) => emit_struct(std, &t.name, head, s),
+        TypeKind::Struct(s) => emit_struct(std, &t.name, head, s, module),
         TypeKind::StringEnum(values) => emit_string_enum(std, &t.name, head, values),
         TypeKind::Union(u) => emit_union(std, &t.name, head, u),
         TypeKind::Calls(set) => super::messages::emit_calls(std, &t.name, head, set),
@@ -97,7 +98,13 @@ fn local(rust_name: &str) -> proc_macro2::Ident {
     )
 }
 
-fn emit_struct(std: &Std, name: &str, head: TokenStream, s: &Struct) -> TokenStream {
+fn emit_struct(
+    std: &Std,
+    name: &str,
+    head: TokenStream,
+    s: &Struct,
+    module: &Module,
+) -> TokenStream {
     let Std {
         option,
         some,
@@ -216,7 +223,14 @@ fn emit_struct(std: &Std, name: &str, head: TokenStream, s: &Struct) -> TokenStr
     let field_arms = s.fields.iter().map(|f| {
         let key = &f.json_name;
         let local = local(&f.rust_name);
-        quote!(#key => __rt::field(&mut map, &mut #local, #key)?,)
+        // Arrays and typed maps note the failing item on the error's path.
+        let helper = match resolve_alias(module, &f.ty) {
+            _ if f.boxed => quote!(field),
+            TypeExpr::Array(_) => quote!(field_seq),
+            TypeExpr::Map(value) if **value != TypeExpr::Any => quote!(field_map),
+            _ => quote!(field),
+        };
+        quote!(#key => __rt::#helper(&mut map, &mut #local, #key)?,)
     });
     let fallback = match &s.additional {
         Additional::Forbidden => quote! {
@@ -303,6 +317,17 @@ fn emit_struct(std: &Std, name: &str, head: TokenStream, s: &Struct) -> TokenStr
 }
 
 /// The Rust type of a field, with `Option` for optional members and `Box` to break cycles.
+/// `ty`, or the type expression it names where it names an alias.
+fn resolve_alias<'a>(module: &'a Module, mut ty: &'a TypeExpr) -> &'a TypeExpr {
+    while let TypeExpr::Named(name) = ty {
+        match module.get(name).map(|t| &t.kind) {
+            Some(TypeKind::Alias(target)) => ty = target,
+            _ => break,
+        }
+    }
+    ty
+}
+
 fn field_type(std: &Std, f: &crate::ir::Field) -> TokenStream {
     let Std { option, boxed, .. } = std;
     let inner = type_tokens(std, &f.ty);
@@ -471,11 +496,15 @@ fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStrea
             quote! {
                 match <#ty as __rt::serde::Deserialize>::deserialize(&value) {
                     #ok(found) => return #ok(#name_ident::#variant(found)),
-                    #err(e) => { if closest.is_none() { closest = #some(e); } }
+                    #err(e) => {
+                        __rt::forget_since(mark);
+                        if closest.is_none() { closest = #some(e); }
+                    }
                 }
             }
         });
         quote! {
+            let mark = __rt::path_mark();
             let mut closest: #option<__rt::serde_json::Error> = #none;
             #(#attempts)*
             #err(__rt::no_member_matched::<#error>(#name, closest))
@@ -627,6 +656,7 @@ fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStrea
             Some(quote! {
                 let object = __rt::buffer_object(map)?;
                 let (value, order) = __rt::structural(object, &[#(#names),*], &[#(#shapes),*]);
+                let mark = __rt::path_mark();
                 let mut closest = #none;
                 for case in order {
                     let attempt = match case {
@@ -636,6 +666,7 @@ fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStrea
                     match attempt {
                         #ok(found) => return #ok(found),
                         #err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = #some(error);
                             }

@@ -98,7 +98,7 @@ impl<'de> __rt::MapDecode<'de> for AnnotatedAnnotations {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "audience" => __rt::field(&mut map, &mut f_audience, "audience")?,
+                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience")?,
                 "priority" => __rt::field(&mut map, &mut f_priority, "priority")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -328,7 +328,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
+                "content" => __rt::field_seq(&mut map, &mut f_content, "content")?,
                 "isError" => __rt::field(&mut map, &mut f_is_error, "isError")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -596,7 +596,7 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilities {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "experimental" => {
-                    __rt::field(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
                 }
                 "roots" => __rt::field(&mut map, &mut f_roots, "roots")?,
                 "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling")?,
@@ -975,6 +975,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -997,6 +998,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -1384,7 +1386,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
             match key.as_str() {
                 "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore")?,
                 "total" => __rt::field(&mut map, &mut f_total, "total")?,
-                "values" => __rt::field(&mut map, &mut f_values, "values")?,
+                "values" => __rt::field_seq(&mut map, &mut f_values, "values")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -1536,13 +1538,13 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
                     __rt::field(&mut map, &mut f_include_context, "includeContext")?
                 }
                 "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens")?,
-                "messages" => __rt::field(&mut map, &mut f_messages, "messages")?,
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
                 "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata")?,
                 "modelPreferences" => {
                     __rt::field(&mut map, &mut f_model_preferences, "modelPreferences")?
                 }
                 "stopSequences" => {
-                    __rt::field(&mut map, &mut f_stop_sequences, "stopSequences")?
+                    __rt::field_seq(&mut map, &mut f_stop_sequences, "stopSequences")?
                 }
                 "systemPrompt" => {
                     __rt::field(&mut map, &mut f_system_prompt, "systemPrompt")?
@@ -1876,7 +1878,7 @@ impl<'de> __rt::MapDecode<'de> for EmbeddedResourceAnnotations {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "audience" => __rt::field(&mut map, &mut f_audience, "audience")?,
+                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience")?,
                 "priority" => __rt::field(&mut map, &mut f_priority, "priority")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -1941,6 +1943,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -1959,6 +1962,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -2102,7 +2106,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequestParams {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -2165,7 +2169,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResult {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "messages" => __rt::field(&mut map, &mut f_messages, "messages")?,
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -2293,7 +2297,7 @@ impl<'de> __rt::MapDecode<'de> for ImageContentAnnotations {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "audience" => __rt::field(&mut map, &mut f_audience, "audience")?,
+                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience")?,
                 "priority" => __rt::field(&mut map, &mut f_priority, "priority")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -2849,6 +2853,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -2875,6 +2880,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -3399,7 +3405,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts")?,
+                "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -3562,7 +3568,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResult {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
                 "resourceTemplates" => {
-                    __rt::field(
+                    __rt::field_seq(
                         &mut map,
                         &mut f_resource_templates,
                         "resourceTemplates",
@@ -3732,7 +3738,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "resources" => __rt::field(&mut map, &mut f_resources, "resources")?,
+                "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -3933,7 +3939,7 @@ impl<'de> __rt::MapDecode<'de> for ListRootsResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "roots" => __rt::field(&mut map, &mut f_roots, "roots")?,
+                "roots" => __rt::field_seq(&mut map, &mut f_roots, "roots")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -4085,7 +4091,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
+                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -4445,7 +4451,7 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
                 "costPriority" => {
                     __rt::field(&mut map, &mut f_cost_priority, "costPriority")?
                 }
-                "hints" => __rt::field(&mut map, &mut f_hints, "hints")?,
+                "hints" => __rt::field_seq(&mut map, &mut f_hints, "hints")?,
                 "intelligencePriority" => {
                     __rt::field(
                         &mut map,
@@ -5081,7 +5087,7 @@ impl<'de> __rt::MapDecode<'de> for Prompt {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+                "arguments" => __rt::field_seq(&mut map, &mut f_arguments, "arguments")?,
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
@@ -5601,7 +5607,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "contents" => __rt::field(&mut map, &mut f_contents, "contents")?,
+                "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -5665,6 +5671,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -5683,6 +5690,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -6067,7 +6075,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceAnnotations {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "audience" => __rt::field(&mut map, &mut f_audience, "audience")?,
+                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience")?,
                 "priority" => __rt::field(&mut map, &mut f_priority, "priority")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -6412,7 +6420,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplateAnnotations {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "audience" => __rt::field(&mut map, &mut f_audience, "audience")?,
+                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience")?,
                 "priority" => __rt::field(&mut map, &mut f_priority, "priority")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -6952,7 +6960,7 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilities {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "experimental" => {
-                    __rt::field(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
                 }
                 "logging" => __rt::field(&mut map, &mut f_logging, "logging")?,
                 "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts")?,
@@ -7469,6 +7477,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -7519,6 +7528,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -7928,7 +7938,7 @@ impl<'de> __rt::MapDecode<'de> for TextContentAnnotations {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "audience" => __rt::field(&mut map, &mut f_audience, "audience")?,
+                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience")?,
                 "priority" => __rt::field(&mut map, &mut f_priority, "priority")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -8112,8 +8122,10 @@ impl<'de> __rt::MapDecode<'de> for ToolInputSchema {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
-                "properties" => __rt::field(&mut map, &mut f_properties, "properties")?,
-                "required" => __rt::field(&mut map, &mut f_required, "required")?,
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }

@@ -51,7 +51,7 @@ impl<'de> __rt::MapDecode<'de> for Annotations {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "audience" => __rt::field(&mut map, &mut f_audience, "audience")?,
+                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience")?,
                 "priority" => __rt::field(&mut map, &mut f_priority, "priority")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -352,7 +352,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
+                "content" => __rt::field_seq(&mut map, &mut f_content, "content")?,
                 "isError" => __rt::field(&mut map, &mut f_is_error, "isError")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -629,7 +629,7 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilities {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "experimental" => {
-                    __rt::field(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
                 }
                 "roots" => __rt::field(&mut map, &mut f_roots, "roots")?,
                 "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling")?,
@@ -1008,6 +1008,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -1030,6 +1031,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -1417,7 +1419,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
             match key.as_str() {
                 "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore")?,
                 "total" => __rt::field(&mut map, &mut f_total, "total")?,
-                "values" => __rt::field(&mut map, &mut f_values, "values")?,
+                "values" => __rt::field_seq(&mut map, &mut f_values, "values")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -1569,13 +1571,13 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
                     __rt::field(&mut map, &mut f_include_context, "includeContext")?
                 }
                 "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens")?,
-                "messages" => __rt::field(&mut map, &mut f_messages, "messages")?,
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
                 "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata")?,
                 "modelPreferences" => {
                     __rt::field(&mut map, &mut f_model_preferences, "modelPreferences")?
                 }
                 "stopSequences" => {
-                    __rt::field(&mut map, &mut f_stop_sequences, "stopSequences")?
+                    __rt::field_seq(&mut map, &mut f_stop_sequences, "stopSequences")?
                 }
                 "systemPrompt" => {
                     __rt::field(&mut map, &mut f_system_prompt, "systemPrompt")?
@@ -1930,6 +1932,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -1948,6 +1951,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -2091,7 +2095,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequestParams {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -2154,7 +2158,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResult {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "messages" => __rt::field(&mut map, &mut f_messages, "messages")?,
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -2646,6 +2650,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchRequestItem {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -2664,6 +2669,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchRequestItem {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -2763,6 +2769,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchResponseItem {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -2781,6 +2788,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchResponseItem {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -3009,6 +3017,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 >>::deserialize(
                     __rt::serde::de::value::SeqAccessDeserializer::new(seq),
                 )?;
+                let mark = __rt::path_mark();
                 let mut closest: Option<__rt::serde_json::Error> = None;
                 match <JsonRpcBatchRequest as __rt::serde::Deserialize>::deserialize(
                     &value,
@@ -3019,6 +3028,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                         );
                     }
                     ::core::result::Result::Err(e) => {
+                        __rt::forget_since(mark);
                         if closest.is_none() {
                             closest = Some(e);
                         }
@@ -3033,6 +3043,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                         );
                     }
                     ::core::result::Result::Err(e) => {
+                        __rt::forget_since(mark);
                         if closest.is_none() {
                             closest = Some(e);
                         }
@@ -3073,6 +3084,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -3099,6 +3111,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -3623,7 +3636,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts")?,
+                "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -3786,7 +3799,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResult {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
                 "resourceTemplates" => {
-                    __rt::field(
+                    __rt::field_seq(
                         &mut map,
                         &mut f_resource_templates,
                         "resourceTemplates",
@@ -3956,7 +3969,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "resources" => __rt::field(&mut map, &mut f_resources, "resources")?,
+                "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -4157,7 +4170,7 @@ impl<'de> __rt::MapDecode<'de> for ListRootsResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "roots" => __rt::field(&mut map, &mut f_roots, "roots")?,
+                "roots" => __rt::field_seq(&mut map, &mut f_roots, "roots")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -4309,7 +4322,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
+                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -4669,7 +4682,7 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
                 "costPriority" => {
                     __rt::field(&mut map, &mut f_cost_priority, "costPriority")?
                 }
-                "hints" => __rt::field(&mut map, &mut f_hints, "hints")?,
+                "hints" => __rt::field_seq(&mut map, &mut f_hints, "hints")?,
                 "intelligencePriority" => {
                     __rt::field(
                         &mut map,
@@ -5311,7 +5324,7 @@ impl<'de> __rt::MapDecode<'de> for Prompt {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+                "arguments" => __rt::field_seq(&mut map, &mut f_arguments, "arguments")?,
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
@@ -5840,7 +5853,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "contents" => __rt::field(&mut map, &mut f_contents, "contents")?,
+                "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -5904,6 +5917,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -5922,6 +5936,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -7095,7 +7110,7 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilities {
                     __rt::field(&mut map, &mut f_completions, "completions")?
                 }
                 "experimental" => {
-                    __rt::field(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
                 }
                 "logging" => __rt::field(&mut map, &mut f_logging, "logging")?,
                 "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts")?,
@@ -7613,6 +7628,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -7663,6 +7679,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -8209,8 +8226,10 @@ impl<'de> __rt::MapDecode<'de> for ToolInputSchema {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
-                "properties" => __rt::field(&mut map, &mut f_properties, "properties")?,
-                "required" => __rt::field(&mut map, &mut f_required, "required")?,
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }

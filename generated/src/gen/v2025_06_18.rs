@@ -64,7 +64,7 @@ impl<'de> __rt::MapDecode<'de> for Annotations {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "audience" => __rt::field(&mut map, &mut f_audience, "audience")?,
+                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience")?,
                 "lastModified" => {
                     __rt::field(&mut map, &mut f_last_modified, "lastModified")?
                 }
@@ -520,7 +520,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
+                "content" => __rt::field_seq(&mut map, &mut f_content, "content")?,
                 "isError" => __rt::field(&mut map, &mut f_is_error, "isError")?,
                 "structuredContent" => {
                     __rt::field(
@@ -715,7 +715,7 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilities {
                     __rt::field(&mut map, &mut f_elicitation, "elicitation")?
                 }
                 "experimental" => {
-                    __rt::field(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
                 }
                 "roots" => __rt::field(&mut map, &mut f_roots, "roots")?,
                 "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling")?,
@@ -1113,6 +1113,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -1139,6 +1140,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -1401,7 +1403,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsContext {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -1584,7 +1586,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
             match key.as_str() {
                 "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore")?,
                 "total" => __rt::field(&mut map, &mut f_total, "total")?,
-                "values" => __rt::field(&mut map, &mut f_values, "values")?,
+                "values" => __rt::field_seq(&mut map, &mut f_values, "values")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -1844,13 +1846,13 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
                     __rt::field(&mut map, &mut f_include_context, "includeContext")?
                 }
                 "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens")?,
-                "messages" => __rt::field(&mut map, &mut f_messages, "messages")?,
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
                 "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata")?,
                 "modelPreferences" => {
                     __rt::field(&mut map, &mut f_model_preferences, "modelPreferences")?
                 }
                 "stopSequences" => {
-                    __rt::field(&mut map, &mut f_stop_sequences, "stopSequences")?
+                    __rt::field_seq(&mut map, &mut f_stop_sequences, "stopSequences")?
                 }
                 "systemPrompt" => {
                     __rt::field(&mut map, &mut f_system_prompt, "systemPrompt")?
@@ -2249,8 +2251,10 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestParamsRequestedSchema {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
-                "properties" => __rt::field(&mut map, &mut f_properties, "properties")?,
-                "required" => __rt::field(&mut map, &mut f_required, "required")?,
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -2311,7 +2315,7 @@ impl<'de> __rt::MapDecode<'de> for ElicitResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "action" => __rt::field(&mut map, &mut f_action, "action")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
+                "content" => __rt::field_map(&mut map, &mut f_content, "content")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -2587,6 +2591,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -2605,6 +2610,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -2715,8 +2721,8 @@ impl<'de> __rt::MapDecode<'de> for EnumSchema {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "enum" => __rt::field(&mut map, &mut f_enum, "enum")?,
-                "enumNames" => __rt::field(&mut map, &mut f_enum_names, "enumNames")?,
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
+                "enumNames" => __rt::field_seq(&mut map, &mut f_enum_names, "enumNames")?,
                 "title" => __rt::field(&mut map, &mut f_title, "title")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -2825,7 +2831,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequestParams {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -2888,7 +2894,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResult {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "messages" => __rt::field(&mut map, &mut f_messages, "messages")?,
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -3532,6 +3538,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -3558,6 +3565,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -4082,7 +4090,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts")?,
+                "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -4245,7 +4253,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResult {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
                 "resourceTemplates" => {
-                    __rt::field(
+                    __rt::field_seq(
                         &mut map,
                         &mut f_resource_templates,
                         "resourceTemplates",
@@ -4415,7 +4423,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "resources" => __rt::field(&mut map, &mut f_resources, "resources")?,
+                "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -4616,7 +4624,7 @@ impl<'de> __rt::MapDecode<'de> for ListRootsResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "roots" => __rt::field(&mut map, &mut f_roots, "roots")?,
+                "roots" => __rt::field_seq(&mut map, &mut f_roots, "roots")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -4768,7 +4776,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
+                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -5128,7 +5136,7 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
                 "costPriority" => {
                     __rt::field(&mut map, &mut f_cost_priority, "costPriority")?
                 }
-                "hints" => __rt::field(&mut map, &mut f_hints, "hints")?,
+                "hints" => __rt::field_seq(&mut map, &mut f_hints, "hints")?,
                 "intelligencePriority" => {
                     __rt::field(
                         &mut map,
@@ -5743,6 +5751,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -5769,6 +5778,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -6089,7 +6099,7 @@ impl<'de> __rt::MapDecode<'de> for Prompt {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+                "arguments" => __rt::field_seq(&mut map, &mut f_arguments, "arguments")?,
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
@@ -6546,7 +6556,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "contents" => __rt::field(&mut map, &mut f_contents, "contents")?,
+                "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -6610,6 +6620,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -6628,6 +6639,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -7986,7 +7998,7 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilities {
                     __rt::field(&mut map, &mut f_completions, "completions")?
                 }
                 "experimental" => {
-                    __rt::field(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
                 }
                 "logging" => __rt::field(&mut map, &mut f_logging, "logging")?,
                 "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts")?,
@@ -8516,6 +8528,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -8566,6 +8579,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -9318,8 +9332,10 @@ impl<'de> __rt::MapDecode<'de> for ToolInputSchema {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
-                "properties" => __rt::field(&mut map, &mut f_properties, "properties")?,
-                "required" => __rt::field(&mut map, &mut f_required, "required")?,
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -9382,8 +9398,10 @@ impl<'de> __rt::MapDecode<'de> for ToolOutputSchema {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
-                "properties" => __rt::field(&mut map, &mut f_properties, "properties")?,
-                "required" => __rt::field(&mut map, &mut f_required, "required")?,
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }

@@ -64,7 +64,7 @@ impl<'de> __rt::MapDecode<'de> for Annotations {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "audience" => __rt::field(&mut map, &mut f_audience, "audience")?,
+                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience")?,
                 "lastModified" => {
                     __rt::field(&mut map, &mut f_last_modified, "lastModified")?
                 }
@@ -606,7 +606,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
+                "content" => __rt::field_seq(&mut map, &mut f_content, "content")?,
                 "isError" => __rt::field(&mut map, &mut f_is_error, "isError")?,
                 "structuredContent" => {
                     __rt::field(
@@ -1056,7 +1056,7 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilities {
                     __rt::field(&mut map, &mut f_elicitation, "elicitation")?
                 }
                 "experimental" => {
-                    __rt::field(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
                 }
                 "roots" => __rt::field(&mut map, &mut f_roots, "roots")?,
                 "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling")?,
@@ -1846,6 +1846,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -1888,6 +1889,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -2231,7 +2233,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsContext {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -2414,7 +2416,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
             match key.as_str() {
                 "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore")?,
                 "total" => __rt::field(&mut map, &mut f_total, "total")?,
-                "values" => __rt::field(&mut map, &mut f_values, "values")?,
+                "values" => __rt::field_seq(&mut map, &mut f_values, "values")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -2725,13 +2727,13 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
                     __rt::field(&mut map, &mut f_include_context, "includeContext")?
                 }
                 "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens")?,
-                "messages" => __rt::field(&mut map, &mut f_messages, "messages")?,
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
                 "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata")?,
                 "modelPreferences" => {
                     __rt::field(&mut map, &mut f_model_preferences, "modelPreferences")?
                 }
                 "stopSequences" => {
-                    __rt::field(&mut map, &mut f_stop_sequences, "stopSequences")?
+                    __rt::field_seq(&mut map, &mut f_stop_sequences, "stopSequences")?
                 }
                 "systemPrompt" => {
                     __rt::field(&mut map, &mut f_system_prompt, "systemPrompt")?
@@ -2741,7 +2743,7 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
                     __rt::field(&mut map, &mut f_temperature, "temperature")?
                 }
                 "toolChoice" => __rt::field(&mut map, &mut f_tool_choice, "toolChoice")?,
-                "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
+                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -3429,8 +3431,10 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestFormParamsRequestedSchema {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
                 "$schema" => __rt::field(&mut map, &mut f_schema, "$schema")?,
-                "properties" => __rt::field(&mut map, &mut f_properties, "properties")?,
-                "required" => __rt::field(&mut map, &mut f_required, "required")?,
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -3694,7 +3698,7 @@ impl<'de> __rt::MapDecode<'de> for ElicitResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "action" => __rt::field(&mut map, &mut f_action, "action")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
+                "content" => __rt::field_map(&mut map, &mut f_content, "content")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -4097,6 +4101,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -4115,6 +4120,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -4264,6 +4270,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -4294,6 +4301,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -4515,7 +4523,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequestParams {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -4626,7 +4634,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResult {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "messages" => __rt::field(&mut map, &mut f_messages, "messages")?,
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -5100,7 +5108,7 @@ impl<'de> __rt::MapDecode<'de> for Icon {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "sizes" => __rt::field(&mut map, &mut f_sizes, "sizes")?,
+                "sizes" => __rt::field_seq(&mut map, &mut f_sizes, "sizes")?,
                 "src" => __rt::field(&mut map, &mut f_src, "src")?,
                 "theme" => __rt::field(&mut map, &mut f_theme, "theme")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
@@ -5212,7 +5220,7 @@ impl<'de> __rt::MapDecode<'de> for Icons {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -5375,7 +5383,7 @@ impl<'de> __rt::MapDecode<'de> for Implementation {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 "title" => __rt::field(&mut map, &mut f_title, "title")?,
                 "version" => __rt::field(&mut map, &mut f_version, "version")?,
@@ -5871,6 +5879,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -5897,6 +5906,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -6132,6 +6142,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -6150,6 +6161,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -6327,8 +6339,8 @@ impl<'de> __rt::MapDecode<'de> for LegacyTitledEnumSchema {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "enum" => __rt::field(&mut map, &mut f_enum, "enum")?,
-                "enumNames" => __rt::field(&mut map, &mut f_enum_names, "enumNames")?,
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
+                "enumNames" => __rt::field_seq(&mut map, &mut f_enum_names, "enumNames")?,
                 "title" => __rt::field(&mut map, &mut f_title, "title")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -6472,7 +6484,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts")?,
+                "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -6613,7 +6625,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResult {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
                 "resourceTemplates" => {
-                    __rt::field(
+                    __rt::field_seq(
                         &mut map,
                         &mut f_resource_templates,
                         "resourceTemplates",
@@ -6761,7 +6773,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "resources" => __rt::field(&mut map, &mut f_resources, "resources")?,
+                "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -6894,7 +6906,7 @@ impl<'de> __rt::MapDecode<'de> for ListRootsResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "roots" => __rt::field(&mut map, &mut f_roots, "roots")?,
+                "roots" => __rt::field_seq(&mut map, &mut f_roots, "roots")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -7024,7 +7036,7 @@ impl<'de> __rt::MapDecode<'de> for ListTasksResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "tasks" => __rt::field(&mut map, &mut f_tasks, "tasks")?,
+                "tasks" => __rt::field_seq(&mut map, &mut f_tasks, "tasks")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -7155,7 +7167,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
+                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -7533,7 +7545,7 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
                 "costPriority" => {
                     __rt::field(&mut map, &mut f_cost_priority, "costPriority")?
                 }
-                "hints" => __rt::field(&mut map, &mut f_hints, "hints")?,
+                "hints" => __rt::field_seq(&mut map, &mut f_hints, "hints")?,
                 "intelligencePriority" => {
                     __rt::field(
                         &mut map,
@@ -7617,6 +7629,7 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -7635,6 +7648,7 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -8301,6 +8315,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -8343,6 +8358,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -8688,11 +8704,11 @@ impl<'de> __rt::MapDecode<'de> for Prompt {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+                "arguments" => __rt::field_seq(&mut map, &mut f_arguments, "arguments")?,
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 "title" => __rt::field(&mut map, &mut f_title, "title")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
@@ -9184,7 +9200,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "contents" => __rt::field(&mut map, &mut f_contents, "contents")?,
+                "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -9248,6 +9264,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -9266,6 +9283,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -9667,7 +9685,7 @@ impl<'de> __rt::MapDecode<'de> for Resource {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 "size" => __rt::field(&mut map, &mut f_size, "size")?,
@@ -9864,7 +9882,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceLink {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 "size" => __rt::field(&mut map, &mut f_size, "size")?,
@@ -10149,7 +10167,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplate {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 "title" => __rt::field(&mut map, &mut f_title, "title")?,
@@ -10909,7 +10927,7 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilities {
                     __rt::field(&mut map, &mut f_completions, "completions")?
                 }
                 "experimental" => {
-                    __rt::field(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
                 }
                 "logging" => __rt::field(&mut map, &mut f_logging, "logging")?,
                 "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts")?,
@@ -11673,6 +11691,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -11739,6 +11758,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -12067,6 +12087,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -12085,6 +12106,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -13179,7 +13201,7 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchema {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "array")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
+                "default" => __rt::field_seq(&mut map, &mut f_default, "default")?,
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
@@ -13237,7 +13259,7 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchemaItems {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "anyOf" => __rt::field(&mut map, &mut f_any_of, "anyOf")?,
+                "anyOf" => __rt::field_seq(&mut map, &mut f_any_of, "anyOf")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -13363,7 +13385,7 @@ impl<'de> __rt::MapDecode<'de> for TitledSingleSelectEnumSchema {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "oneOf" => __rt::field(&mut map, &mut f_one_of, "oneOf")?,
+                "oneOf" => __rt::field_seq(&mut map, &mut f_one_of, "oneOf")?,
                 "title" => __rt::field(&mut map, &mut f_title, "title")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -13539,7 +13561,7 @@ impl<'de> __rt::MapDecode<'de> for Tool {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
                 "execution" => __rt::field(&mut map, &mut f_execution, "execution")?,
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 "inputSchema" => {
                     __rt::field(&mut map, &mut f_input_schema, "inputSchema")?
                 }
@@ -13620,8 +13642,10 @@ impl<'de> __rt::MapDecode<'de> for ToolInputSchema {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
                 "$schema" => __rt::field(&mut map, &mut f_schema, "$schema")?,
-                "properties" => __rt::field(&mut map, &mut f_properties, "properties")?,
-                "required" => __rt::field(&mut map, &mut f_required, "required")?,
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -13693,8 +13717,10 @@ impl<'de> __rt::MapDecode<'de> for ToolOutputSchema {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
                 "$schema" => __rt::field(&mut map, &mut f_schema, "$schema")?,
-                "properties" => __rt::field(&mut map, &mut f_properties, "properties")?,
-                "required" => __rt::field(&mut map, &mut f_required, "required")?,
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -14186,7 +14212,7 @@ impl<'de> __rt::MapDecode<'de> for ToolResultContent {
                     __rt::const_str(&mut map, &mut seen_type, "type", "tool_result")?
                 }
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
+                "content" => __rt::field_seq(&mut map, &mut f_content, "content")?,
                 "isError" => __rt::field(&mut map, &mut f_is_error, "isError")?,
                 "structuredContent" => {
                     __rt::field(
@@ -14447,7 +14473,7 @@ impl<'de> __rt::MapDecode<'de> for UrlElicitationRequiredErrorErrorData {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "elicitations" => {
-                    __rt::field(&mut map, &mut f_elicitations, "elicitations")?
+                    __rt::field_seq(&mut map, &mut f_elicitations, "elicitations")?
                 }
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -14700,7 +14726,7 @@ impl<'de> __rt::MapDecode<'de> for UntitledMultiSelectEnumSchema {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "array")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
+                "default" => __rt::field_seq(&mut map, &mut f_default, "default")?,
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
@@ -14765,7 +14791,7 @@ impl<'de> __rt::MapDecode<'de> for UntitledMultiSelectEnumSchemaItems {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "enum" => __rt::field(&mut map, &mut f_enum, "enum")?,
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -14838,7 +14864,7 @@ impl<'de> __rt::MapDecode<'de> for UntitledSingleSelectEnumSchema {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "enum" => __rt::field(&mut map, &mut f_enum, "enum")?,
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
                 "title" => __rt::field(&mut map, &mut f_title, "title")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }

@@ -64,7 +64,7 @@ impl<'de> __rt::MapDecode<'de> for Annotations {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "audience" => __rt::field(&mut map, &mut f_audience, "audience")?,
+                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience")?,
                 "lastModified" => {
                     __rt::field(&mut map, &mut f_last_modified, "lastModified")?
                 }
@@ -633,7 +633,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequestParams {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
                 "inputResponses" => {
-                    __rt::field(&mut map, &mut f_input_responses, "inputResponses")?
+                    __rt::field_map(&mut map, &mut f_input_responses, "inputResponses")?
                 }
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 "requestState" => {
@@ -728,7 +728,7 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
+                "content" => __rt::field_seq(&mut map, &mut f_content, "content")?,
                 "isError" => __rt::field(&mut map, &mut f_is_error, "isError")?,
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
                 "structuredContent" => {
@@ -877,6 +877,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -895,6 +896,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -1148,9 +1150,11 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilities {
                     __rt::field(&mut map, &mut f_elicitation, "elicitation")?
                 }
                 "experimental" => {
-                    __rt::field(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
                 }
-                "extensions" => __rt::field(&mut map, &mut f_extensions, "extensions")?,
+                "extensions" => {
+                    __rt::field_map(&mut map, &mut f_extensions, "extensions")?
+                }
                 "roots" => __rt::field(&mut map, &mut f_roots, "roots")?,
                 "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
@@ -1205,8 +1209,8 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesElicitation {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "form" => __rt::field(&mut map, &mut f_form, "form")?,
-                "url" => __rt::field(&mut map, &mut f_url, "url")?,
+                "form" => __rt::field_map(&mut map, &mut f_form, "form")?,
+                "url" => __rt::field_map(&mut map, &mut f_url, "url")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -1257,8 +1261,8 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesSampling {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "context" => __rt::field(&mut map, &mut f_context, "context")?,
-                "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
+                "context" => __rt::field_map(&mut map, &mut f_context, "context")?,
+                "tools" => __rt::field_map(&mut map, &mut f_tools, "tools")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -1708,7 +1712,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsContext {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -1907,7 +1911,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
             match key.as_str() {
                 "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore")?,
                 "total" => __rt::field(&mut map, &mut f_total, "total")?,
-                "values" => __rt::field(&mut map, &mut f_values, "values")?,
+                "values" => __rt::field_seq(&mut map, &mut f_values, "values")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -2246,13 +2250,13 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
                     __rt::field(&mut map, &mut f_include_context, "includeContext")?
                 }
                 "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens")?,
-                "messages" => __rt::field(&mut map, &mut f_messages, "messages")?,
-                "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata")?,
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
+                "metadata" => __rt::field_map(&mut map, &mut f_metadata, "metadata")?,
                 "modelPreferences" => {
                     __rt::field(&mut map, &mut f_model_preferences, "modelPreferences")?
                 }
                 "stopSequences" => {
-                    __rt::field(&mut map, &mut f_stop_sequences, "stopSequences")?
+                    __rt::field_seq(&mut map, &mut f_stop_sequences, "stopSequences")?
                 }
                 "systemPrompt" => {
                     __rt::field(&mut map, &mut f_system_prompt, "systemPrompt")?
@@ -2261,7 +2265,7 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
                     __rt::field(&mut map, &mut f_temperature, "temperature")?
                 }
                 "toolChoice" => __rt::field(&mut map, &mut f_tool_choice, "toolChoice")?,
-                "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
+                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -2727,7 +2731,7 @@ impl<'de> __rt::MapDecode<'de> for DiscoverResult {
                 }
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
                 "supportedVersions" => {
-                    __rt::field(
+                    __rt::field_seq(
                         &mut map,
                         &mut f_supported_versions,
                         "supportedVersions",
@@ -3106,8 +3110,10 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestFormParamsRequestedSchema {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
                 "$schema" => __rt::field(&mut map, &mut f_schema, "$schema")?,
-                "properties" => __rt::field(&mut map, &mut f_properties, "properties")?,
-                "required" => __rt::field(&mut map, &mut f_required, "required")?,
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -3289,7 +3295,7 @@ impl<'de> __rt::MapDecode<'de> for ElicitResult {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "action" => __rt::field(&mut map, &mut f_action, "action")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
+                "content" => __rt::field_map(&mut map, &mut f_content, "content")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -3576,6 +3582,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -3594,6 +3601,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -3743,6 +3751,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -3773,6 +3782,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -4006,9 +4016,9 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequestParams {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
                 "inputResponses" => {
-                    __rt::field(&mut map, &mut f_input_responses, "inputResponses")?
+                    __rt::field_map(&mut map, &mut f_input_responses, "inputResponses")?
                 }
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 "requestState" => {
@@ -4088,7 +4098,7 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResult {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "messages" => __rt::field(&mut map, &mut f_messages, "messages")?,
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -4229,6 +4239,7 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -4247,6 +4258,7 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -4492,7 +4504,7 @@ impl<'de> __rt::MapDecode<'de> for Icon {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "sizes" => __rt::field(&mut map, &mut f_sizes, "sizes")?,
+                "sizes" => __rt::field_seq(&mut map, &mut f_sizes, "sizes")?,
                 "src" => __rt::field(&mut map, &mut f_src, "src")?,
                 "theme" => __rt::field(&mut map, &mut f_theme, "theme")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
@@ -4604,7 +4616,7 @@ impl<'de> __rt::MapDecode<'de> for Icons {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -4767,7 +4779,7 @@ impl<'de> __rt::MapDecode<'de> for Implementation {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 "title" => __rt::field(&mut map, &mut f_title, "title")?,
                 "version" => __rt::field(&mut map, &mut f_version, "version")?,
@@ -4945,7 +4957,7 @@ impl<'de> __rt::MapDecode<'de> for InputRequiredResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "inputRequests" => {
-                    __rt::field(&mut map, &mut f_input_requests, "inputRequests")?
+                    __rt::field_map(&mut map, &mut f_input_requests, "inputRequests")?
                 }
                 "requestState" => {
                     __rt::field(&mut map, &mut f_request_state, "requestState")?
@@ -5038,6 +5050,7 @@ impl<'de> __rt::serde::Deserialize<'de> for InputResponse {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -5060,6 +5073,7 @@ impl<'de> __rt::serde::Deserialize<'de> for InputResponse {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -5170,7 +5184,7 @@ impl<'de> __rt::MapDecode<'de> for InputResponseRequestParams {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "inputResponses" => {
-                    __rt::field(&mut map, &mut f_input_responses, "inputResponses")?
+                    __rt::field_map(&mut map, &mut f_input_responses, "inputResponses")?
                 }
                 "requestState" => {
                     __rt::field(&mut map, &mut f_request_state, "requestState")?
@@ -5522,6 +5536,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -5548,6 +5563,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -5783,6 +5799,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -5801,6 +5818,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -6080,8 +6098,8 @@ impl<'de> __rt::MapDecode<'de> for LegacyTitledEnumSchema {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "enum" => __rt::field(&mut map, &mut f_enum, "enum")?,
-                "enumNames" => __rt::field(&mut map, &mut f_enum_names, "enumNames")?,
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
+                "enumNames" => __rt::field_seq(&mut map, &mut f_enum_names, "enumNames")?,
                 "title" => __rt::field(&mut map, &mut f_title, "title")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -6260,7 +6278,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResult {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts")?,
+                "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts")?,
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
                 "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
@@ -6571,7 +6589,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResult {
                 "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
                 "resourceTemplates" => {
-                    __rt::field(
+                    __rt::field_seq(
                         &mut map,
                         &mut f_resource_templates,
                         "resourceTemplates",
@@ -6882,7 +6900,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResult {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "resources" => __rt::field(&mut map, &mut f_resources, "resources")?,
+                "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources")?,
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
                 "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
@@ -7159,7 +7177,7 @@ impl<'de> __rt::MapDecode<'de> for ListRootsResult {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "roots" => __rt::field(&mut map, &mut f_roots, "roots")?,
+                "roots" => __rt::field_seq(&mut map, &mut f_roots, "roots")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -7328,7 +7346,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsResult {
                 "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope")?,
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
+                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools")?,
                 "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -8095,7 +8113,7 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
                 "costPriority" => {
                     __rt::field(&mut map, &mut f_cost_priority, "costPriority")?
                 }
-                "hints" => __rt::field(&mut map, &mut f_hints, "hints")?,
+                "hints" => __rt::field_seq(&mut map, &mut f_hints, "hints")?,
                 "intelligencePriority" => {
                     __rt::field(
                         &mut map,
@@ -8179,6 +8197,7 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -8197,6 +8216,7 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -8886,6 +8906,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -8928,6 +8949,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -9273,11 +9295,11 @@ impl<'de> __rt::MapDecode<'de> for Prompt {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+                "arguments" => __rt::field_seq(&mut map, &mut f_arguments, "arguments")?,
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 "title" => __rt::field(&mut map, &mut f_title, "title")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
@@ -9684,7 +9706,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequestParams {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "inputResponses" => {
-                    __rt::field(&mut map, &mut f_input_responses, "inputResponses")?
+                    __rt::field_map(&mut map, &mut f_input_responses, "inputResponses")?
                 }
                 "requestState" => {
                     __rt::field(&mut map, &mut f_request_state, "requestState")?
@@ -9781,7 +9803,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
             match key.as_str() {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
                 "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope")?,
-                "contents" => __rt::field(&mut map, &mut f_contents, "contents")?,
+                "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents")?,
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
                 "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
@@ -9912,6 +9934,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -9930,6 +9953,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -10105,6 +10129,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -10123,6 +10148,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -10593,7 +10619,7 @@ impl<'de> __rt::MapDecode<'de> for Resource {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 "size" => __rt::field(&mut map, &mut f_size, "size")?,
@@ -10790,7 +10816,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceLink {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 "size" => __rt::field(&mut map, &mut f_size, "size")?,
@@ -11028,7 +11054,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplate {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
                 "name" => __rt::field(&mut map, &mut f_name, "name")?,
                 "title" => __rt::field(&mut map, &mut f_title, "title")?,
@@ -11813,13 +11839,15 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilities {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "completions" => {
-                    __rt::field(&mut map, &mut f_completions, "completions")?
+                    __rt::field_map(&mut map, &mut f_completions, "completions")?
                 }
                 "experimental" => {
-                    __rt::field(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
                 }
-                "extensions" => __rt::field(&mut map, &mut f_extensions, "extensions")?,
-                "logging" => __rt::field(&mut map, &mut f_logging, "logging")?,
+                "extensions" => {
+                    __rt::field_map(&mut map, &mut f_extensions, "extensions")?
+                }
+                "logging" => __rt::field_map(&mut map, &mut f_logging, "logging")?,
                 "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts")?,
                 "resources" => __rt::field(&mut map, &mut f_resources, "resources")?,
                 "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
@@ -12295,6 +12323,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -12353,6 +12382,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -12505,6 +12535,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                         },
                     ],
                 );
+                let mark = __rt::path_mark();
                 let mut closest = None;
                 for case in order {
                     let attempt = match case {
@@ -12523,6 +12554,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                             return ::core::result::Result::Ok(found);
                         }
                         ::core::result::Result::Err(error) => {
+                            __rt::forget_since(mark);
                             if closest.is_none() {
                                 closest = Some(error);
                             }
@@ -12814,7 +12846,7 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionFilter {
                     )?
                 }
                 "resourceSubscriptions" => {
-                    __rt::field(
+                    __rt::field_seq(
                         &mut map,
                         &mut f_resource_subscriptions,
                         "resourceSubscriptions",
@@ -13536,7 +13568,7 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchema {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "array")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
+                "default" => __rt::field_seq(&mut map, &mut f_default, "default")?,
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
@@ -13594,7 +13626,7 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchemaItems {
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
-                "anyOf" => __rt::field(&mut map, &mut f_any_of, "anyOf")?,
+                "anyOf" => __rt::field_seq(&mut map, &mut f_any_of, "anyOf")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -13720,7 +13752,7 @@ impl<'de> __rt::MapDecode<'de> for TitledSingleSelectEnumSchema {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "oneOf" => __rt::field(&mut map, &mut f_one_of, "oneOf")?,
+                "oneOf" => __rt::field_seq(&mut map, &mut f_one_of, "oneOf")?,
                 "title" => __rt::field(&mut map, &mut f_title, "title")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
@@ -13902,7 +13934,7 @@ impl<'de> __rt::MapDecode<'de> for Tool {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "icons" => __rt::field(&mut map, &mut f_icons, "icons")?,
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
                 "inputSchema" => {
                     __rt::field(&mut map, &mut f_input_schema, "inputSchema")?
                 }
@@ -14393,7 +14425,7 @@ impl<'de> __rt::MapDecode<'de> for ToolResultContent {
                     __rt::const_str(&mut map, &mut seen_type, "type", "tool_result")?
                 }
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
+                "content" => __rt::field_seq(&mut map, &mut f_content, "content")?,
                 "isError" => __rt::field(&mut map, &mut f_is_error, "isError")?,
                 "structuredContent" => {
                     __rt::field(
@@ -14662,7 +14694,7 @@ impl<'de> __rt::MapDecode<'de> for UnsupportedProtocolVersionErrorErrorData {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "requested" => __rt::field(&mut map, &mut f_requested, "requested")?,
-                "supported" => __rt::field(&mut map, &mut f_supported, "supported")?,
+                "supported" => __rt::field_seq(&mut map, &mut f_supported, "supported")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -14739,7 +14771,7 @@ impl<'de> __rt::MapDecode<'de> for UntitledMultiSelectEnumSchema {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "array")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
+                "default" => __rt::field_seq(&mut map, &mut f_default, "default")?,
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
@@ -14804,7 +14836,7 @@ impl<'de> __rt::MapDecode<'de> for UntitledMultiSelectEnumSchemaItems {
         while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
             match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "enum" => __rt::field(&mut map, &mut f_enum, "enum")?,
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }
         }
@@ -14877,7 +14909,7 @@ impl<'de> __rt::MapDecode<'de> for UntitledSingleSelectEnumSchema {
                 "description" => {
                     __rt::field(&mut map, &mut f_description, "description")?
                 }
-                "enum" => __rt::field(&mut map, &mut f_enum, "enum")?,
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
                 "title" => __rt::field(&mut map, &mut f_title, "title")?,
                 _ => __rt::extra(&mut map, &mut extra, key)?,
             }

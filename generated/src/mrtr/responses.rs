@@ -328,22 +328,14 @@ fn json_kind(answer: &Map<String, Value>) -> Option<&'static str> {
     }
 }
 
+/// Decodes an answer from its text, the deserializer the generated types are compiled for.
 fn decode<T: serde::de::DeserializeOwned>(key: &str, value: &Value) -> Result<T, ResponseError> {
-    serde_path_to_error::deserialize(value).map_err(|error| {
-        let mut path = answer_path(key);
-        for segment in error.path().iter() {
-            let segment = match segment {
-                serde_path_to_error::Segment::Seq { index } => index.to_string(),
-                serde_path_to_error::Segment::Map { key } => key.clone(),
-                serde_path_to_error::Segment::Enum { variant } => variant.clone(),
-                serde_path_to_error::Segment::Unknown => continue,
-            };
-            path = pointer(&path, &segment);
-        }
+    let text = value.to_string();
+    crate::jsonrpc::path_error(|d| T::deserialize(d), &text).map_err(|(message, below)| {
         ResponseError::Malformed {
             key: key.to_owned(),
-            path,
-            message: error.into_inner().to_string(),
+            path: answer_path(key) + &below,
+            message,
         }
     })
 }
