@@ -344,9 +344,8 @@ fn the_path_names_array_items_map_members_and_buffered_members() {
         Some(json!(1)),
     );
     // `text` comes before the tag `type`, so it was buffered and replayed.
-    let error = server_error(
-        r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"text":5,"type":"text"}]}}"#,
-    );
+    let error =
+        server_error(r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"text":5,"type":"text"}]}}"#);
     assert_error(
         &error,
         INVALID_REQUEST,
