@@ -15,8 +15,8 @@ pub use regress;
 pub use serde;
 pub use serde_json;
 
-use crate::buffer::str_deserializer;
 pub use crate::buffer::{buffer_object, Buffered, Captured};
+use crate::buffer::{replay, str_deserializer, without_position};
 pub use crate::error_path::{forget_since, mark as path_mark};
 use crate::error_path::{note_index, note_member};
 pub use crate::jsonrpc;
@@ -363,6 +363,7 @@ pub fn serialize_extra<S: SerializeMap, V: serde::Serialize, M: ExtraMap<V>>(
 /// (when the tag was not first), then the rest of the live map.
 #[derive(Debug)]
 pub struct TaggedRest<'de, A> {
+    /// Members read ahead, whose text the input lent for `'de` (`Buffered::all_lent`).
     buffered: std::vec::IntoIter<(Key<'de>, Captured<'de>)>,
     pending: Option<Captured<'de>>,
     /// A key already read from `live` whose value is still there (keyed unions).
@@ -371,6 +372,7 @@ pub struct TaggedRest<'de, A> {
 }
 
 impl<'de, A> TaggedRest<'de, A> {
+    /// `buffered` must be [`Buffered::all_lent`].
     fn new(buffered: Buffered<'de>, live_key: Option<Key<'de>>, live: A) -> Self {
         TaggedRest {
             buffered: buffered.into_members(),
@@ -400,16 +402,28 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for TaggedRest<'de, A> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.pending.take() {
-            Some(value) => value.decode_into(seed).map_err(A::Error::custom),
+            Some(value) => match value.lent() {
+                Some(text) => replay(text, seed).map_err(A::Error::custom),
+                // Not built so (see `new`): text that the seed could not borrow for `'de`.
+                None => Err(A::Error::custom("a member read ahead without lent text")),
+            },
             None => self.live.next_value_seed(seed),
         }
     }
 }
 
+/// Decodes a union again from the JSON text of its object: where a member read ahead came from
+/// input that lent no text for `'de` (a reader, a `Value`, another format), the map a variant
+/// reads could not hand it on. Text input always lends it.
+pub fn from_text<T: de::DeserializeOwned, E: de::Error>(text: &str) -> Result<T, E> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    T::deserialize(&mut de).map_err(|error| E::custom(without_position(&error)))
+}
+
 /// Reads members until `tag` and calls `dispatch` with the tag's value (`None` if the object has
 /// no such member) and the remaining map. Members before the tag are buffered; a tag in first
 /// position, as every MCP implementation writes it, costs nothing extra.
-pub fn decode_tagged<'de, A: MapAccess<'de>, T>(
+pub fn decode_tagged<'de, A: MapAccess<'de>, T: de::DeserializeOwned>(
     mut map: A,
     tag: &'static str,
     dispatch: impl FnOnce(Option<&str>, TaggedRest<'de, A>) -> Result<T, A::Error>,
@@ -419,13 +433,20 @@ pub fn decode_tagged<'de, A: MapAccess<'de>, T>(
         match map.next_key::<Key<'de>>()? {
             Some(key) if key.as_str() == tag => {
                 let value: Key<'de> = map.next_value()?;
-                return dispatch(Some(value.as_str()), TaggedRest::new(buffered, None, map));
+                if buffered.all_lent() {
+                    return dispatch(Some(value.as_str()), TaggedRest::new(buffered, None, map));
+                }
+                buffered.push(key, Captured::string(value.as_str()));
+                return from_text(&buffered.into_text(map)?);
             }
             Some(key) => {
                 let value: Captured<'de> = map.next_value()?;
                 buffered.push(key, value);
             }
-            None => return dispatch(None, TaggedRest::new(buffered, None, map)),
+            None if buffered.all_lent() => {
+                return dispatch(None, TaggedRest::new(buffered, None, map))
+            }
+            None => return from_text(&buffered.into_text(map)?),
         }
     }
 }
@@ -465,6 +486,9 @@ pub enum Keyed<'de, A> {
     Found(usize, TaggedRest<'de, A>),
     /// No deciding member: the whole object, for [`structural`].
     Exhausted(Buffered<'de>),
+    /// A deciding member was found, but a member before it came from input that lent no text:
+    /// the object's JSON text, for [`from_text`].
+    Text(String),
 }
 
 /// Reads members until one that decides the union member (`deciding`: member name → index of
@@ -477,10 +501,15 @@ pub fn decode_keyed<'de, A: MapAccess<'de>>(
     let mut buffered = Buffered::default();
     while let Some(key) = map.next_key::<Key<'de>>()? {
         if let Some(&(_, index)) = deciding.iter().find(|(name, _)| *name == key.as_str()) {
-            return Ok(Keyed::Found(
-                index,
-                TaggedRest::new(buffered, Some(key), map),
-            ));
+            if buffered.all_lent() {
+                return Ok(Keyed::Found(
+                    index,
+                    TaggedRest::new(buffered, Some(key), map),
+                ));
+            }
+            let value: Captured<'de> = map.next_value()?;
+            buffered.push(key, value);
+            return Ok(Keyed::Text(buffered.into_text(map)?));
         }
         let value: Captured<'de> = map.next_value()?;
         buffered.push(key, value);

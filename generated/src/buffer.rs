@@ -109,19 +109,6 @@ impl<'de> Captured<'de> {
         Captured(Cow::Owned(value.to_string()))
     }
 
-    /// Decodes the member with `seed`, for a map whose keys and values live for `'de`.
-    pub(crate) fn decode_into<T: DeserializeSeed<'de>>(
-        self,
-        seed: T,
-    ) -> Result<T::Value, serde_json::Error> {
-        match self.0 {
-            Cow::Borrowed(text) => replay(text, seed),
-            // Text that does not live for `'de` (the input lent none: a reader, a `Value`, another
-            // format) cannot be lent to the seed: it goes through a `Value`.
-            Cow::Owned(text) => seed.deserialize(serde_json::from_str::<Value>(&text)?),
-        }
-    }
-
     /// Decodes the member with `seed`, borrowing from it.
     fn decode<'a, T: DeserializeSeed<'a>>(
         &'a self,
@@ -129,12 +116,25 @@ impl<'de> Captured<'de> {
     ) -> Result<T::Value, serde_json::Error> {
         replay(&self.0, seed)
     }
+
+    /// The text, where the input lent it for `'de`.
+    pub(crate) fn lent(&self) -> Option<&'de str> {
+        match self.0 {
+            Cow::Borrowed(text) => Some(text),
+            Cow::Owned(_) => None,
+        }
+    }
+
+    /// The JSON text of the string `text`.
+    pub(crate) fn string(text: &str) -> Self {
+        Self::of(&Value::from(text))
+    }
 }
 
 /// Decodes `text`, well-formed JSON text of one value, with `seed`. An error carries no position:
 /// the one serde_json gives is within `text`, and the deserializer that reads on takes the error
 /// up to its own position.
-fn replay<'a, T: DeserializeSeed<'a>>(
+pub(crate) fn replay<'a, T: DeserializeSeed<'a>>(
     text: &'a str,
     seed: T,
 ) -> Result<T::Value, serde_json::Error> {
@@ -153,6 +153,17 @@ pub(crate) fn without_position(error: &serde_json::Error) -> String {
     match message.strip_suffix(&suffix) {
         Some(bare) => bare.to_owned(),
         None => message,
+    }
+}
+
+/// Appends `text` as a JSON string.
+fn write_json_string(out: &mut String, text: &str) {
+    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    } else {
+        out.push_str(&Value::from(text).to_string());
     }
 }
 
@@ -232,9 +243,48 @@ impl<'de> Buffered<'de> {
         self.members.push((key, value));
     }
 
+    /// Whether the input lent the text of every member for `'de`, so that a map replaying them
+    /// before its live rest can hand them to seeds that may borrow for `'de`.
+    pub(crate) fn all_lent(&self) -> bool {
+        self.members
+            .iter()
+            .all(|(_, value)| matches!(value.0, Cow::Borrowed(_)))
+    }
+
     /// The members, for a map that replays them before its live rest.
     pub(crate) fn into_members(self) -> std::vec::IntoIter<(Key<'de>, Captured<'de>)> {
         self.members.into_iter()
+    }
+
+    /// Reads the rest of `map` into the object, then writes the object as JSON text.
+    pub(crate) fn into_text<A: MapAccess<'de>>(mut self, mut map: A) -> Result<String, A::Error> {
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            let value: Captured<'de> = map.next_value()?;
+            self.push(key, value);
+        }
+        Ok(self.to_text())
+    }
+
+    /// The object as JSON text, its members in order: the text a candidate type of a structural
+    /// match decodes from.
+    pub(crate) fn to_text(&self) -> String {
+        let length: usize = self
+            .members
+            .iter()
+            .map(|(key, value)| key.as_str().len() + value.0.len() + 4)
+            .sum();
+        let mut text = String::with_capacity(length + 2);
+        text.push('{');
+        for (i, (key, value)) in self.members.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            write_json_string(&mut text, key.as_str());
+            text.push(':');
+            text.push_str(&value.0);
+        }
+        text.push('}');
+        text
     }
 
     /// Refuses an object with a member twice (JSON leaves it open; the schema's types cannot
@@ -362,13 +412,17 @@ impl<'a> MapAccess<'a> for Replay<'a, '_> {
 mod tests {
     use super::*;
 
+    fn text_of(object: &Buffered) -> Value {
+        serde_json::from_str(&object.to_text()).unwrap()
+    }
+
     #[test]
-    fn strings_are_borrowed_and_members_replayed_in_order() {
+    fn members_are_kept_as_their_text_in_order() {
         let object: Buffered =
-            serde_json::from_str(r#"{"b": "text", "a": [1, 2.5], "c": {"d": null}}"#).unwrap();
+            serde_json::from_str(r#"{"b": "te\"xt", "a": [1, 2.5], "c": {"d": null}}"#).unwrap();
         assert!(matches!(
             &object.members[0].1,
-            Captured(Cow::Borrowed(r#""text""#))
+            Captured(Cow::Borrowed(r#""te\"xt""#))
         ));
         assert!(matches!(
             &object.members[1].1,
@@ -376,20 +430,33 @@ mod tests {
         ));
         let keys: Vec<&str> = object.keys().collect();
         assert_eq!(keys, ["b", "a", "c"]);
-        let value = Value::deserialize(&object).unwrap();
         assert_eq!(
-            value,
-            serde_json::json!({"b": "text", "a": [1, 2.5], "c": {"d": null}})
+            object.to_text(),
+            r#"{"b":"te\"xt","a":[1, 2.5],"c":{"d": null}}"#
         );
     }
 
     #[test]
     fn members_of_a_value_decode_back_to_it() {
-        let source = serde_json::json!({"a": 1, "b": [true], "s": "x"});
+        let source = serde_json::json!({"a": 1, "b": [true], "s": "x", "q\"": {}});
         let object = Buffered::deserialize(source.clone()).unwrap();
-        assert_eq!(Value::deserialize(&object).unwrap(), source);
+        assert!(matches!(&object.members[0].1, Captured(Cow::Owned(_))));
+        assert_eq!(text_of(&object), source);
         let object = Buffered::deserialize(&source).unwrap();
-        assert_eq!(Value::deserialize(&object).unwrap(), source);
+        assert_eq!(text_of(&object), source);
+    }
+
+    #[test]
+    fn members_read_from_a_reader_are_owned_text() {
+        let text = r#"{"a": [1, "x"], "k\u00e9y": "v"}"#;
+        let mut de = serde_json::Deserializer::from_reader(text.as_bytes());
+        let object = Buffered::deserialize(&mut de).unwrap();
+        let lent = |(_, value): &(Key, Captured)| matches!(value.0, Cow::Borrowed(_));
+        assert!(!object.members.iter().any(lent), "a reader lends nothing");
+        assert_eq!(
+            text_of(&object),
+            serde_json::json!({"a": [1, "x"], "kéy": "v"})
+        );
     }
 
     #[test]
@@ -412,58 +479,10 @@ mod tests {
     }
 
     #[test]
-    fn a_free_form_object_gets_the_text_of_all_members() {
-        let text = r#"{"s": "x", "a": [1, {"b": null}]}"#;
-        let object: Buffered = serde_json::from_str(text).unwrap();
-        let raw = crate::RawObject::deserialize(&object).unwrap();
-        let expected: serde_json::Map<String, Value> = serde_json::from_str(text).unwrap();
-        assert_eq!(raw.to_map().unwrap(), expected);
-    }
-
-    #[test]
-    fn a_free_form_member_keeps_its_text() {
-        #[derive(serde::Deserialize)]
-        struct Holder {
-            meta: crate::RawObject,
-        }
-        let object: Buffered = serde_json::from_str(r#"{"meta": {"z": 1.0e2, "a": [1]}}"#).unwrap();
-        let holder = Holder::deserialize(&object).unwrap();
-        // Members in their order, numbers as written (a `Value` would sort them and write 100.0).
-        assert_eq!(holder.meta.as_str(), r#"{"z": 1.0e2, "a": [1]}"#);
-    }
-
-    #[test]
-    fn a_buffered_string_reads_as_an_option_a_newtype_and_a_unit_variant() {
-        #[derive(Debug, PartialEq, serde::Deserialize)]
-        struct Name(String);
-        #[derive(Debug, PartialEq, serde::Deserialize)]
-        #[serde(rename_all = "lowercase")]
-        enum Mode {
-            Form,
-        }
-        #[derive(Debug, PartialEq, serde::Deserialize)]
-        struct Replayed {
-            a: Option<String>,
-            b: Name,
-            c: Mode,
-            n: Option<u64>,
-        }
-        let object: Buffered =
-            serde_json::from_str(r#"{"a": "x", "b": "y", "c": "form", "n": null}"#).unwrap();
-        let expected = Replayed {
-            a: Some("x".into()),
-            b: Name("y".into()),
-            c: Mode::Form,
-            n: None,
-        };
-        assert_eq!(Replayed::deserialize(&object).unwrap(), expected);
-    }
-
-    #[test]
     fn a_member_named_like_the_raw_value_token_is_a_member() {
         let text = r#"{"$serde_json::private::RawValue": "{not json", "a": 1}"#;
         let object: Buffered = serde_json::from_str(text).unwrap();
-        let raw = crate::RawObject::deserialize(&object).unwrap();
+        let raw: crate::RawObject = serde_json::from_str(&object.to_text()).unwrap();
         assert_eq!(
             raw.as_str(),
             r#"{"$serde_json::private::RawValue":"{not json","a":1}"#
@@ -471,14 +490,21 @@ mod tests {
     }
 
     #[test]
-    fn an_escaped_string_is_kept_as_its_text() {
-        let object: Buffered = serde_json::from_str(r#"{"a": "x\ny"}"#).unwrap();
-        assert!(matches!(
-            &object.members[0].1,
-            Captured(Cow::Borrowed(r#""x\ny""#))
-        ));
-        let value = Value::deserialize(&object).unwrap();
-        assert_eq!(value, serde_json::json!({"a": "x\ny"}));
+    fn members_replay_to_a_type_and_keep_free_form_text() {
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        struct Replayed {
+            a: Option<String>,
+            n: Option<u64>,
+            meta: crate::RawObject,
+        }
+        let object: Buffered =
+            serde_json::from_str(r#"{"a": "x", "n": null, "meta": {"z": 1.0e2, "a": [1]}}"#)
+                .unwrap();
+        let replayed = Replayed::deserialize(&object).unwrap();
+        assert_eq!(replayed.a.as_deref(), Some("x"));
+        assert_eq!(replayed.n, None);
+        // Members in their order, numbers as written (a `Value` would sort them, write 100.0).
+        assert_eq!(replayed.meta.as_str(), r#"{"z": 1.0e2, "a": [1]}"#);
     }
 
     #[test]

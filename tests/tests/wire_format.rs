@@ -42,6 +42,36 @@ fn tag_after_other_members_still_dispatches() {
     assert!(matches!(req, ClientRequest::CallTool(_)));
 }
 
+/// Members before a union's tag or deciding member, from input that lends no text (a `Value`, a
+/// reader): the union decodes again from the object's text, to the same result as from text.
+#[test]
+fn members_before_the_tag_from_input_that_lends_no_text() {
+    use mcp_schema::v2025_11_25::{ContentBlock, EmbeddedResourceResource};
+    let block = json!({"annotations": {"priority": 0.5}, "text": "hi \"there\"", "type": "text", "_meta": {"k": [1]}});
+    let (decoded, _) = roundtrip::<ContentBlock>(block.clone());
+    let ContentBlock::TextContent(text) = &decoded else {
+        panic!("a text block, got {decoded:?}")
+    };
+    assert_eq!(text.text, "hi \"there\"");
+    let from_reader: ContentBlock =
+        serde_json::from_reader(block.to_string().as_bytes()).expect("decodes from a reader");
+    assert_eq!(from_reader, decoded);
+    // A keyed union: `blob` decides, after `uri` and `mimeType`.
+    let resource = json!({"uri": "file:///a", "mimeType": "image/png", "blob": "AAAA"});
+    let (decoded, _) = roundtrip::<EmbeddedResourceResource>(resource);
+    assert!(
+        matches!(decoded, EmbeddedResourceResource::Blob(_)),
+        "{decoded:?}"
+    );
+    // Errors name the member, as from text.
+    let error = serde_json::from_value::<ContentBlock>(json!({"text": 5, "type": "text"}))
+        .expect_err("text must be a string");
+    assert!(
+        error.to_string().starts_with("invalid type: integer `5`"),
+        "{error}"
+    );
+}
+
 #[test]
 fn unknown_tag_and_missing_tag_are_errors() {
     use mcp_schema::v2024_11_05::ClientRequest;

@@ -710,6 +710,8 @@ fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStrea
                             __rt::Keyed::Exhausted(object) => __rt::serde::Deserialize::deserialize(&object)
                                 .map(#some)
                                 .map_err(__rt::serde::de::Error::custom),
+                            // A member before the deciding one came from input that lent no text.
+                            __rt::Keyed::Text(text) => __rt::from_text(&text).map(#some),
                         }
                     }
                 }

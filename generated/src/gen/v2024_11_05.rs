@@ -1052,6 +1052,7 @@ impl ClientResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -2007,6 +2008,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -2925,6 +2927,7 @@ impl JsonRpcMessage {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -5735,6 +5738,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -7619,6 +7623,7 @@ impl ServerResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }

@@ -1085,6 +1085,7 @@ impl ClientResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -1996,6 +1997,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -2710,6 +2712,7 @@ impl JsonRpcBatchRequestItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -2833,6 +2836,7 @@ impl JsonRpcBatchResponseItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -3156,6 +3160,7 @@ impl JsonRpcMessage {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -5981,6 +5986,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -7770,6 +7776,7 @@ impl ServerResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }

@@ -1197,6 +1197,7 @@ impl ClientResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -2655,6 +2656,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -3610,6 +3612,7 @@ impl JsonRpcMessage {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -5843,6 +5846,7 @@ impl PrimitiveSchemaDefinition {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -6684,6 +6688,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -8671,6 +8676,7 @@ impl ServerResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }

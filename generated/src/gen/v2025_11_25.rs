@@ -1952,6 +1952,7 @@ impl ClientResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -4165,6 +4166,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -4346,6 +4348,7 @@ impl EnumSchema {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -5951,6 +5954,7 @@ impl JsonRpcMessage {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -6206,6 +6210,7 @@ impl JsonRpcResponse {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -8422,6 +8427,7 @@ impl PrimitiveSchemaDefinition {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -9328,6 +9334,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -11855,6 +11862,7 @@ impl ServerResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -12151,6 +12159,7 @@ impl SingleSelectEnumSchema {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }

@@ -950,6 +950,7 @@ impl CallToolResultResponseResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -3646,6 +3647,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -3827,6 +3829,7 @@ impl EnumSchema {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -4311,6 +4314,7 @@ impl GetPromptResultResponseResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -5132,6 +5136,7 @@ impl InputResponse {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -5608,6 +5613,7 @@ impl JsonRpcMessage {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -5863,6 +5869,7 @@ impl JsonRpcResponse {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -9013,6 +9020,7 @@ impl PrimitiveSchemaDefinition {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -9998,6 +10006,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -10202,6 +10211,7 @@ impl ReadResourceResultResponseResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -12479,6 +12489,7 @@ impl ServerResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
@@ -12599,6 +12610,7 @@ impl SingleSelectEnumSchema {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
+            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
         }
     }
 }
