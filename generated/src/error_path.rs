@@ -24,22 +24,31 @@ thread_local! {
 /// Runs `decode` with path tracking: on error, the error and the JSON pointer (below the value
 /// `decode` reads) of the member it stopped at.
 pub(crate) fn tracked<T, E>(decode: impl FnOnce() -> Result<T, E>) -> Result<T, (E, String)> {
-    let outer = PATH.with(|path| path.borrow_mut().replace(Vec::new()));
+    let outer = start();
     let result = decode();
+    let pointer = stop(outer);
+    result.map_err(|error| (error, pointer))
+}
+
+/// Starts tracking; returns the tracking it interrupts (none but in a nested decode).
+fn start() -> Option<Vec<Segment>> {
+    PATH.with(|path| path.borrow_mut().replace(Vec::new()))
+}
+
+/// Stops tracking, restoring `outer`: the pointer of what was noted.
+fn stop(outer: Option<Vec<Segment>>) -> String {
     let noted = PATH.with(|path| std::mem::replace(&mut *path.borrow_mut(), outer));
-    result.map_err(|error| {
-        let mut pointer = String::new();
-        for segment in noted.unwrap_or_default().iter().rev() {
-            match segment {
-                Segment::Member(name) => {
-                    pointer.push('/');
-                    pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
-                }
-                Segment::Index(index) => pointer.push_str(&format!("/{index}")),
+    let mut pointer = String::new();
+    for segment in noted.unwrap_or_default().iter().rev() {
+        match segment {
+            Segment::Member(name) => {
+                pointer.push('/');
+                pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
             }
+            Segment::Index(index) => pointer.push_str(&format!("/{index}")),
         }
-        (error, pointer)
-    })
+    }
+    pointer
 }
 
 fn note(segment: impl FnOnce() -> Segment) {

@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::types::type_tokens;
+use super::types::{resolve_alias, type_tokens};
 use super::{ident, Std};
 use crate::ir::{CallKind, CallSet, Messages, Module, ObjectDispatch, TypeExpr, TypeKind};
 
@@ -372,13 +372,10 @@ fn fast_result(module: &Module, std: &Std, results: &TypeExpr) -> TokenStream {
         return TokenStream::new();
     };
     // Resolve aliases (2026-07-28: `ClientResult` is `Result`).
-    let mut target = name.clone();
-    for _ in 0..16 {
-        match module.get(&target).map(|t| &t.kind) {
-            Some(TypeKind::Alias(TypeExpr::Named(next))) => target = next.clone(),
-            _ => break,
-        }
-    }
+    let target = match resolve_alias(module, results) {
+        TypeExpr::Named(target) => target.clone(),
+        _ => name.clone(),
+    };
     let body = match module.get(&target).map(|t| &t.kind) {
         Some(TypeKind::Struct(_)) => quote!(__rt::MapDecode::decode_map(map, #none).map(#some)),
         Some(TypeKind::Union(u)) if matches!(&u.objects, ObjectDispatch::Keyed { deciding, .. } if !deciding.is_empty()) =>

@@ -316,10 +316,11 @@ fn emit_struct(
     }
 }
 
-/// The Rust type of a field, with `Option` for optional members and `Box` to break cycles.
-/// `ty`, or the type expression it names where it names an alias.
-fn resolve_alias<'a>(module: &'a Module, mut ty: &'a TypeExpr) -> &'a TypeExpr {
-    while let TypeExpr::Named(name) = ty {
+/// `ty`, or the type expression it names where it names an alias (through at most 16 aliases,
+/// so that a cycle cannot hang the generator).
+pub(super) fn resolve_alias<'a>(module: &'a Module, mut ty: &'a TypeExpr) -> &'a TypeExpr {
+    for _ in 0..16 {
+        let TypeExpr::Named(name) = ty else { break };
         match module.get(name).map(|t| &t.kind) {
             Some(TypeKind::Alias(target)) => ty = target,
             _ => break,
@@ -328,6 +329,7 @@ fn resolve_alias<'a>(module: &'a Module, mut ty: &'a TypeExpr) -> &'a TypeExpr {
     ty
 }
 
+/// The Rust type of a field, with `Option` for optional members and `Box` to break cycles.
 fn field_type(std: &Std, f: &crate::ir::Field) -> TokenStream {
     let Std { option, boxed, .. } = std;
     let inner = type_tokens(std, &f.ty);
@@ -728,6 +730,17 @@ fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStrea
     } else {
         TokenStream::new()
     };
+    // A union of objects only asks for a map: serde_json's `deserialize_map` is half the code of
+    // its `deserialize_any`, compiled once per union, and refuses other values the same way.
+    let objects_only = u
+        .variants
+        .iter()
+        .all(|v| v.kinds.iter().eq([&JsonKind::Object]));
+    let ask = if objects_only {
+        quote!(deserialize_map)
+    } else {
+        quote!(deserialize_any)
+    };
     quote! {
         #head
         #[derive(Debug, Clone, PartialEq, #key_derives)]
@@ -753,7 +766,7 @@ fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStrea
                     }
                     #(#visits)*
                 }
-                deserializer.deserialize_any(UnionVisitor)
+                deserializer.#ask(UnionVisitor)
             }
         }
 

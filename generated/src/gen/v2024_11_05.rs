@@ -426,7 +426,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultContentItem {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
@@ -1010,7 +1010,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ClientResult {
@@ -1288,7 +1288,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// The server's response to a completion/complete request
@@ -1761,7 +1761,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContent {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// An opaque token used to represent a cursor for pagination.
@@ -1975,7 +1975,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl EmbeddedResourceResource {
@@ -2894,7 +2894,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl JsonRpcMessage {
@@ -5407,7 +5407,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PromptMessageContent {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// Identifies a prompt.
@@ -5705,7 +5705,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ReadResourceResultContentsItem {
@@ -6905,7 +6905,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -7544,7 +7544,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ServerResult {

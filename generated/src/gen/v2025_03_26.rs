@@ -459,7 +459,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultContentItem {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
@@ -1043,7 +1043,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ClientResult {
@@ -1321,7 +1321,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// The server's response to a completion/complete request
@@ -1807,7 +1807,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContent {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// An opaque token used to represent a cursor for pagination.
@@ -1964,7 +1964,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl EmbeddedResourceResource {
@@ -2683,7 +2683,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchRequestItem {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl JsonRpcBatchRequestItem {
@@ -2803,7 +2803,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchResponseItem {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl JsonRpcBatchResponseItem {
@@ -5655,7 +5655,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PromptMessageContent {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// Identifies a prompt.
@@ -5953,7 +5953,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ReadResourceResultContentsItem {
@@ -7050,7 +7050,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -7697,7 +7697,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ServerResult {

@@ -1152,7 +1152,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ClientResult {
@@ -1488,7 +1488,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// The server's response to a completion/complete request
@@ -1702,7 +1702,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ContentBlock {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -2082,7 +2082,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContent {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// An opaque token used to represent a cursor for pagination.
@@ -2623,7 +2623,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl EmbeddedResourceResource {
@@ -3579,7 +3579,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl JsonRpcMessage {
@@ -5793,7 +5793,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl PrimitiveSchemaDefinition {
@@ -6655,7 +6655,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ReadResourceResultContentsItem {
@@ -7937,7 +7937,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -8596,7 +8596,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ServerResult {

@@ -1901,7 +1901,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ClientResult {
@@ -2318,7 +2318,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// The server's response to a completion/complete request
@@ -2532,7 +2532,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ContentBlock {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -3509,7 +3509,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitRequestParams {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// The parameters for a request to elicit information from the user via a URL in the client.
@@ -4133,7 +4133,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl EmbeddedResourceResource {
@@ -4315,7 +4315,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl EnumSchema {
@@ -5921,7 +5921,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl JsonRpcMessage {
@@ -6177,7 +6177,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl JsonRpcResponse {
@@ -7665,7 +7665,7 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// The `Notification` definition of the schema.
@@ -8375,7 +8375,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl PrimitiveSchemaDefinition {
@@ -9301,7 +9301,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ReadResourceResultContentsItem {
@@ -10856,7 +10856,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContentBlock {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -11777,7 +11777,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ServerResult {
@@ -12126,7 +12126,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl SingleSelectEnumSchema {

@@ -908,7 +908,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl CallToolResultResponseResult {
@@ -1797,7 +1797,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// The result returned by the server for a `CompleteRequestcompletion/complete` request.
@@ -2088,7 +2088,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ContentBlock {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
@@ -3188,7 +3188,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitRequestParams {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// The parameters for a request to elicit information from the user via a URL in the client.
@@ -3614,7 +3614,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl EmbeddedResourceResource {
@@ -3796,7 +3796,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl EnumSchema {
@@ -4273,7 +4273,7 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl GetPromptResultResponseResult {
@@ -4893,7 +4893,7 @@ impl<'de> __rt::serde::Deserialize<'de> for InputRequest {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// A map of server-initiated requests that the client must fulfill.
@@ -5089,7 +5089,7 @@ impl<'de> __rt::serde::Deserialize<'de> for InputResponse {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl InputResponse {
@@ -5580,7 +5580,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl JsonRpcMessage {
@@ -5836,7 +5836,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl JsonRpcResponse {
@@ -8235,7 +8235,7 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// The `Notification` definition of the schema.
@@ -8968,7 +8968,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl PrimitiveSchemaDefinition {
@@ -9973,7 +9973,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ReadResourceResultContentsItem {
@@ -10169,7 +10169,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ReadResourceResultResponseResult {
@@ -11769,7 +11769,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContentBlock {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
@@ -12404,7 +12404,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl ServerResult {
@@ -12577,7 +12577,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                 )
             }
         }
-        deserializer.deserialize_any(UnionVisitor)
+        deserializer.deserialize_map(UnionVisitor)
     }
 }
 impl SingleSelectEnumSchema {
