@@ -95,23 +95,8 @@ pub fn field<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     if slot.is_some() {
         return Err(A::Error::duplicate_field(name));
     }
-    *slot = Some(value_of(map, name)?);
+    *slot = Some(value_of(map, name, PhantomData)?);
     Ok(())
-}
-
-/// The value of member `name`, noting the member on the error's path.
-#[inline]
-fn value_of<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
-    map: &mut A,
-    name: &str,
-) -> Result<T, A::Error> {
-    match map.next_value() {
-        Ok(value) => Ok(value),
-        Err(error) => {
-            note_member(name);
-            Err(error)
-        }
-    }
 }
 
 /// [`field`] for an array member: an error in an item notes the item's index.
@@ -121,17 +106,50 @@ pub fn field_seq<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     slot: &mut Option<Vec<T>>,
     name: &'static str,
 ) -> Result<(), A::Error> {
+    seeded(map, slot, name, Items(PhantomData))
+}
+
+/// [`field`] for an object member with typed values: an error in a value notes its name; a
+/// name twice is refused.
+#[inline]
+pub fn field_map<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
+    map: &mut A,
+    slot: &mut Option<IndexMap<String, T>>,
+    name: &'static str,
+) -> Result<(), A::Error> {
+    seeded(map, slot, name, Members(PhantomData))
+}
+
+/// [`field`] with a seed: reads the value of member `name` into its slot, refusing a second
+/// occurrence.
+#[inline]
+fn seeded<'de, A: MapAccess<'de>, S: DeserializeSeed<'de>>(
+    map: &mut A,
+    slot: &mut Option<S::Value>,
+    name: &'static str,
+    seed: S,
+) -> Result<(), A::Error> {
     if slot.is_some() {
         return Err(A::Error::duplicate_field(name));
     }
-    match map.next_value_seed(Items(PhantomData)) {
-        Ok(items) => *slot = Some(items),
+    *slot = Some(value_of(map, name, seed)?);
+    Ok(())
+}
+
+/// The value of member `name`, read with `seed`, noting the member on the error's path.
+#[inline]
+fn value_of<'de, A: MapAccess<'de>, S: DeserializeSeed<'de>>(
+    map: &mut A,
+    name: &str,
+    seed: S,
+) -> Result<S::Value, A::Error> {
+    match map.next_value_seed(seed) {
+        Ok(value) => Ok(value),
         Err(error) => {
             note_member(name);
-            return Err(error);
+            Err(error)
         }
     }
-    Ok(())
 }
 
 /// An array of `T`s, noting the index of an item that fails.
@@ -164,27 +182,6 @@ impl<'de, T: de::Deserialize<'de>> Visitor<'de> for Items<T> {
     }
 }
 
-/// [`field`] for an object member with typed values: an error in a value notes its name; a
-/// name twice is refused.
-#[inline]
-pub fn field_map<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
-    map: &mut A,
-    slot: &mut Option<IndexMap<String, T>>,
-    name: &'static str,
-) -> Result<(), A::Error> {
-    if slot.is_some() {
-        return Err(A::Error::duplicate_field(name));
-    }
-    match map.next_value_seed(Members(PhantomData)) {
-        Ok(members) => *slot = Some(members),
-        Err(error) => {
-            note_member(name);
-            return Err(error);
-        }
-    }
-    Ok(())
-}
-
 /// An object of `T`s, noting the name of a member that fails.
 struct Members<T>(PhantomData<T>);
 
@@ -203,7 +200,7 @@ impl<'de, T: de::Deserialize<'de>> Visitor<'de> for Members<T> {
     fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
         let mut members = IndexMap::new();
         while let Some(key) = map.next_key::<String>()? {
-            let value = value_of(&mut map, &key)?;
+            let value = value_of(&mut map, &key, PhantomData)?;
             if members.insert_new(key, value) {
                 continue;
             }
@@ -229,7 +226,7 @@ pub fn const_str<'de, A: MapAccess<'de>>(
     if *seen {
         return Err(A::Error::duplicate_field(name));
     }
-    let got: Key<'de> = value_of(map, name)?;
+    let got: Key<'de> = value_of(map, name, PhantomData)?;
     if got.as_str() != expected {
         return Err(A::Error::custom(format_args!(
             "invalid value for `{name}`: expected \"{expected}\", found \"{}\"",
@@ -250,7 +247,7 @@ pub fn const_i64<'de, A: MapAccess<'de>>(
     if *seen {
         return Err(A::Error::duplicate_field(name));
     }
-    let got: i64 = value_of(map, name)?;
+    let got: i64 = value_of(map, name, PhantomData)?;
     if got != expected {
         return Err(A::Error::custom(format_args!(
             "invalid value for `{name}`: expected {expected}, found {got}"
@@ -270,7 +267,7 @@ pub fn const_bool<'de, A: MapAccess<'de>>(
     if *seen {
         return Err(A::Error::duplicate_field(name));
     }
-    let got: bool = value_of(map, name)?;
+    let got: bool = value_of(map, name, PhantomData)?;
     if got != expected {
         return Err(A::Error::custom(format_args!(
             "invalid value for `{name}`: expected {expected}, found {got}"
@@ -297,7 +294,7 @@ pub fn extra<'de, A: MapAccess<'de>, V: de::Deserialize<'de>, M: ExtraMap<V>>(
     extra: &mut M,
     key: Key<'de>,
 ) -> Result<(), A::Error> {
-    let value = value_of(map, key.as_str())?;
+    let value = value_of(map, key.as_str(), PhantomData)?;
     if extra.insert_new(key.0.into_owned(), value) {
         Ok(())
     } else {
