@@ -156,17 +156,6 @@ pub(crate) fn without_position(error: &serde_json::Error) -> String {
     }
 }
 
-/// Appends `text` as a JSON string.
-fn write_json_string(out: &mut String, text: &str) {
-    if text.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push('"');
-        out.push_str(text);
-        out.push('"');
-    } else {
-        out.push_str(&Value::from(text).to_string());
-    }
-}
-
 /// A buffered string (or key) for the seed that reads it: like a string `Value`, a value for
 /// `Option` (`visit_some`) and for a newtype, and a unit variant for an enum.
 pub(crate) struct StrDeserializer<'de, E> {
@@ -265,21 +254,14 @@ impl<'de> Buffered<'de> {
         Ok(self.to_text())
     }
 
-    /// The object as JSON text, its members in order: the text a candidate type of a structural
-    /// match decodes from.
-    pub(crate) fn to_text(&self) -> String {
-        let length: usize = self
-            .members
-            .iter()
-            .map(|(key, value)| key.as_str().len() + value.0.len() + 4)
-            .sum();
-        let mut text = String::with_capacity(length + 2);
-        text.push('{');
+    /// The object as JSON text, its members in order.
+    fn to_text(&self) -> String {
+        let mut text = String::from("{");
         for (i, (key, value)) in self.members.iter().enumerate() {
             if i > 0 {
                 text.push(',');
             }
-            write_json_string(&mut text, key.as_str());
+            text.push_str(&Value::from(key.as_str()).to_string());
             text.push(':');
             text.push_str(&value.0);
         }
