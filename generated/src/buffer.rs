@@ -41,22 +41,8 @@ impl<'de> Visitor<'de> for CaptureVisitor {
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a JSON value")
     }
-    /// serde_json's raw-value protocol: the value's text, checked to be well-formed JSON (and
-    /// borrowed from text input). A map of another format is written out as JSON.
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let Some(first) = map.next_key::<Key<'de>>()? else {
-            return Ok(Captured(Cow::Borrowed("{}")));
-        };
-        if first.as_str() == RAW_VALUE_TOKEN {
-            let text: Key<'de> = map.next_value()?;
-            return Ok(Captured(text.0));
-        }
-        let mut object = serde_json::Map::new();
-        object.insert(first.0.into_owned(), map.next_value()?);
-        while let Some((name, value)) = map.next_entry::<String, Value>()? {
-            object.insert(name, value);
-        }
-        Ok(Captured::of(&Value::Object(object)))
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        raw_text(map).map(Captured)
     }
     /// Deserializers without the raw-value protocol (a `Value` by reference, serde's buffering,
     /// other formats): the value, written as JSON.
@@ -96,6 +82,25 @@ impl<'de> Visitor<'de> for CaptureVisitor {
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
         captured_value(de::value::SeqAccessDeserializer::new(seq))
     }
+}
+
+/// The text a map hands over through serde_json's raw-value protocol (its one member named
+/// [`RAW_VALUE_TOKEN`]): well-formed JSON, borrowed from text input. A map of another format is
+/// read member by member and written as JSON.
+pub(crate) fn raw_text<'de, A: MapAccess<'de>>(mut map: A) -> Result<Cow<'de, str>, A::Error> {
+    let Some(first) = map.next_key::<Key<'de>>()? else {
+        return Ok(Cow::Borrowed("{}"));
+    };
+    if first.as_str() == RAW_VALUE_TOKEN {
+        let text: Key<'de> = map.next_value()?;
+        return Ok(text.0);
+    }
+    let mut object = serde_json::Map::new();
+    object.insert(first.0.into_owned(), map.next_value()?);
+    while let Some((name, value)) = map.next_entry::<String, Value>()? {
+        object.insert(name, value);
+    }
+    Ok(Cow::Owned(Value::Object(object).to_string()))
 }
 
 /// A value of a format without the raw-value protocol, built by serde_json's own visitor (which

@@ -18,10 +18,9 @@ use serde::de::{
     Visitor,
 };
 use serde::ser::{SerializeMap, SerializeSeq};
+use serde_json::de::StrRead;
 use serde_json::value::RawValue;
 use serde_json::Value;
-
-use serde_json::de::StrRead;
 
 use crate::__private::{Buffered, Key};
 use crate::buffer::without_position;

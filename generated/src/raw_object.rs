@@ -8,8 +8,7 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::__private::Key;
-use crate::buffer::RAW_VALUE_TOKEN;
+use crate::buffer::{raw_text, RAW_VALUE_TOKEN};
 
 /// A JSON object that the schema leaves free-form: `_meta`, a tool call's `arguments`, the JSON
 /// Schemas in a tool's `inputSchema.properties`, capability objects such as `experimental`.
@@ -188,27 +187,15 @@ impl<'de> Visitor<'de> for ObjectVisitor {
         f.write_str("a JSON object")
     }
 
-    /// Formats without serde_json's raw protocol, and serde's buffered content, pass the
-    /// newtype through: read the object as a map.
     /// Deserializers without the raw-value protocol (a `Value` passed by reference, serde's
     /// buffering, other formats): the object's members, none of them taken for raw text.
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<RawObject, D::Error> {
         d.deserialize_map(MembersVisitor)
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawObject, A::Error> {
-        let Some(first) = map.next_key::<Key<'de>>()? else {
-            return Ok(RawObject::new());
-        };
-        if first.as_str() == RAW_VALUE_TOKEN {
-            // serde_json's raw text of the value, already checked to be well-formed JSON.
-            let text: Key<'de> = map.next_value()?;
-            return from_raw_text(text.0.into_owned());
-        }
-        // An object of another format: its members, written as JSON.
-        let mut object = Map::new();
-        object.insert(first.0.into_owned(), map.next_value()?);
-        members_into(object, map)
+    /// serde_json's raw text of the value, or an object of another format written as JSON.
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawObject, A::Error> {
+        from_raw_text(raw_text(map)?.into_owned())
     }
 }
 
@@ -222,19 +209,13 @@ impl<'de> Visitor<'de> for MembersVisitor {
         f.write_str("a JSON object")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<RawObject, A::Error> {
-        members_into(Map::new(), map)
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawObject, A::Error> {
+        let mut object = Map::new();
+        while let Some((name, value)) = map.next_entry::<String, Value>()? {
+            object.insert(name, value);
+        }
+        Ok(RawObject::from(object))
     }
-}
-
-fn members_into<'de, A: MapAccess<'de>>(
-    mut object: Map<String, Value>,
-    mut map: A,
-) -> Result<RawObject, A::Error> {
-    while let Some((name, value)) = map.next_entry::<String, Value>()? {
-        object.insert(name, value);
-    }
-    Ok(RawObject::from(object))
 }
 
 /// Well-formed JSON text (serde_json's own), if it is an object; else the JSON kind it is.
