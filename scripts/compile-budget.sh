@@ -19,10 +19,14 @@
 #      the medians) of the same run. The goal pair (default, reference) gets
 #      --reps repetitions; the large configurations, whose ratios are far from any goal line and
 #      whose release builds take minutes, get --reps-large.
-#        default      mcp-schema, default features (v2026_07_28 + derive)
+#        default      mcp-schema, default features (v2026_07_28: its types and message enums)
+#        forms        mcp-schema, default features + derive + mrtr: also the elicitation forms
+#                     (`mcp_schema::elicit`, `#[derive(Elicit)]`) and the multi round-trip
+#                     helpers, opt-in features, as they were in the default until 2026-11-22
 #        v2025_11_25  mcp-schema, default-features = false, features = ["v2025_11_25"]: the
 #                     revision the reference is measured with, nothing else
-#        six-revs     mcp-schema, all six revision features + derive: the "all revisions" goal
+#        six-revs     mcp-schema, all six revision features: the "all revisions" goal (the
+#                     forms, derive + mrtr, add what they add to `default`: compare `forms`)
 #        all          mcp-schema, every feature of generated/Cargo.toml (six revisions, derive,
 #                     registry, schemars, seal). Only with --all-features: `registry` is a
 #                     #[doc(hidden)] test hook (`__roundtrip`, one monomorphized serde_json
@@ -57,7 +61,7 @@
 #   --dir DIR        scratch directory (default: a new `mktemp -d`); deleted at the end unless
 #                    --keep, or unless DIR existed before
 #   --reps N         repetitions of default and reference, per profile (default 3)
-#   --reps-large N   repetitions of v2025_11_25, six-revs and all, per profile (default 1)
+#   --reps-large N   repetitions of forms, v2025_11_25, six-revs and all, per profile (default 1)
 #   --all-features   also measure `all` (adds about 8 minutes on 2 cores: its warm-up build and
 #                    one measured build per profile)
 #   --only LIST      measure only these configurations (comma-separated; reference is always
@@ -65,9 +69,9 @@
 #   --keep           keep the scratch directory (crates, target dir, timing reports, expansions)
 # Needs: cargo on stable (RUSTC_BOOTSTRAP=1 is set only for the expansion), network access to
 # crates.io for rust-mcp-schema (or it in the cargo cache), awk, about 2 GB of disk (3 GB with
-# --all-features). Takes about 12 minutes on 2 cores with the defaults (one warm-up build of
-# default and reference per profile, which builds every dependency; then 3 + 3 + 1 + 1 measured
-# builds per profile).
+# --all-features). Takes about 13 minutes on 2 cores with the defaults (one warm-up build of
+# forms and reference per profile, which builds every dependency; then 3 + 3 + 1 + 1 + 1
+# measured builds per profile).
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -138,15 +142,16 @@ six_revs='"v2024_11_05", "v2025_03_26", "v2025_06_18", "v2025_11_25", "v2026_07_
 
 declare -A dep=(
   [default]="mcp-schema = { path = \"$repo/generated\" }"
+  [forms]="mcp-schema = { path = \"$repo/generated\", features = [\"derive\", \"mrtr\"] }"
   [v2025_11_25]="mcp-schema = { path = \"$repo/generated\", default-features = false, features = [\"v2025_11_25\"] }"
   [six-revs]="mcp-schema = { path = \"$repo/generated\", features = [$six_revs] }"
   [all]="mcp-schema = { path = \"$repo/generated\", features = [$all_features] }"
   [reference]='rust-mcp-schema = { version = "=2.0.0", default-features = false, features = ["2025_11_25", "schema_utils"] }'
 )
-declare -A pkg=([default]=mcp-schema [v2025_11_25]=mcp-schema [six-revs]=mcp-schema [all]=mcp-schema [reference]=rust-mcp-schema)
-declare -A nreps=([default]=$reps [v2025_11_25]=$reps_large [six-revs]=$reps_large [all]=$reps_large [reference]=$reps)
+declare -A pkg=([default]=mcp-schema [forms]=mcp-schema [v2025_11_25]=mcp-schema [six-revs]=mcp-schema [all]=mcp-schema [reference]=rust-mcp-schema)
+declare -A nreps=([default]=$reps [forms]=$reps_large [v2025_11_25]=$reps_large [six-revs]=$reps_large [all]=$reps_large [reference]=$reps)
 configs=()
-for c in default v2025_11_25 six-revs all; do
+for c in default forms v2025_11_25 six-revs all; do
   [[ $c == all ]] && ((!with_all)) && continue
   [[ -n $only && $only != *",$c,"* ]] && continue
   configs+=("$c")
@@ -180,11 +185,11 @@ cargo_in() { # crate cargo-args... (output to the log)
 
 say "scratch directory: $dir"
 # Warm-up: every dependency, built once per profile. mcp-schema's revision features do not reach
-# its dependencies, so building `default` (or, without it, the first mcp-schema configuration)
-# builds the dependencies of all but `all`, which brings schemars and the seal crates. This
-# also builds the measured crates once, unmeasured.
+# its dependencies, and derive + mrtr bring all the others but `all`'s (schemars and the seal
+# crates), so building `forms` (or, without it, the first mcp-schema configuration) builds the
+# dependencies of all but `all`. This also builds the measured crates once, unmeasured.
 warm=(reference)
-for c in default v2025_11_25 six-revs; do
+for c in forms six-revs default v2025_11_25; do
   has "$c" && { warm+=("$c"); break; }
 done
 has all && warm+=(all)
@@ -323,7 +328,7 @@ fi
 # ---------------------------------------------------------------------------------------------
 # 3. Expanded size of the derive
 
-new_crate derive "mcp-schema = { path = \"$repo/generated\" }" 'serde = { version = "1", features = ["derive"] }'
+new_crate derive "mcp-schema = { path = \"$repo/generated\", features = [\"derive\"] }" 'serde = { version = "1", features = ["derive"] }'
 # form STRUCT_DERIVES ENUM_DERIVES: the #[elicit(...)] helper attributes are written where Elicit
 # is derived (elsewhere nothing declares them), #[serde(...)] where any of the two is.
 form() {

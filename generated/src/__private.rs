@@ -11,6 +11,7 @@ use serde::ser::SerializeMap;
 use serde_json::{Map, Value};
 
 pub use indexmap::IndexMap;
+#[cfg(feature = "elicit")]
 pub use regress;
 pub use serde;
 pub use serde_json;
@@ -76,13 +77,20 @@ pub fn deserialize_struct<'de, T: MapDecode<'de>, D: Deserializer<'de>>(
     impl<'de, T: MapDecode<'de>> Visitor<'de> for StructVisitor<T> {
         type Value = T;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            write!(f, "an object ({})", self.0)
+            expecting_object(f, self.0)
         }
         fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
             T::decode_map(map, None)
         }
     }
     deserializer.deserialize_map(StructVisitor(name, PhantomData))
+}
+
+/// What [`deserialize_struct`] expects, written once rather than inlined into every type's
+/// visitor.
+#[inline(never)]
+fn expecting_object(f: &mut fmt::Formatter, name: &str) -> fmt::Result {
+    write!(f, "an object ({name})")
 }
 
 /// Reads the value of a member into its slot, refusing a second occurrence.
@@ -620,6 +628,7 @@ impl<'de, T: MapDecode<'de>> MapDecode<'de> for Box<T> {
 /// A unit-only enum that derives `Elicit`: the options of a select field of its type. The
 /// derive on a struct asks its enum-typed fields for this, so a field of any other type is
 /// reported with the message below.
+#[cfg(feature = "elicit")]
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of an elicitation form",
     label = "not a string, number, integer, boolean, or unit-only enum deriving `Elicit`",
@@ -633,9 +642,11 @@ pub trait ElicitEnum: Sized {
     fn from_value(value: &str) -> Option<Self>;
 }
 
+#[cfg(feature = "elicit")]
 pub use crate::elicit::decode::{
     decode_content, finish, refuse_undeclared, Content, FormValue, Member,
 };
+#[cfg(feature = "elicit")]
 pub use crate::elicit::derived::{
     boolean, float, integer, members, missing, multi_select, select, string, Pattern, StringRules,
 };

@@ -122,6 +122,11 @@ impl<'de> Captured<'de> {
         replay(&self.0, seed)
     }
 
+    /// The text.
+    pub(crate) fn text(&self) -> &str {
+        &self.0
+    }
+
     /// The text, where the input lent it for `'de`.
     pub(crate) fn lent(&self) -> Option<&'de str> {
         match self.0 {

@@ -22,8 +22,8 @@ use serde_json::de::StrRead;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::__private::{Buffered, Key};
-use crate::buffer::without_position;
+use crate::__private::{Captured, Key};
+use crate::buffer::{replay, without_position};
 
 /// Invalid JSON was received.
 pub const PARSE_ERROR: i64 = -32700;
@@ -665,8 +665,8 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
                     result = Some(if self.fast {
                         map.next_value_seed(FastResultSeed::<M::Result>(PhantomData))?
                     } else {
-                        let object: Buffered<'de> = map.next_value()?;
-                        decode_result::<M::Result>(&object).map_err(A::Error::custom)?
+                        let object: Captured<'de> = map.next_value()?;
+                        decode_result::<M::Result>(object.text()).map_err(A::Error::custom)?
                     });
                 }
                 "error" => {
@@ -759,7 +759,10 @@ impl<'de, R: FastResult> DeserializeSeed<'de> for FastResultSeed<R> {
 /// in its `extra`), a result carrying a member that only one result type declares
 /// (`action` → `ElicitResult`) but that this type refuses is an error (that type's), never the
 /// generic result. A specific type that accepts the result is taken.
-fn decode_result<R: FastResult>(object: &Buffered) -> Result<R, serde_json::Error> {
+///
+/// It reads the result's JSON text (`object`) with the decoders of text input, so that no copy
+/// of them is compiled for a buffered object.
+fn decode_result<R: FastResult>(object: &str) -> Result<R, serde_json::Error> {
     struct Decided<R>(PhantomData<R>);
     impl<'de, R: FastResult> Visitor<'de> for Decided<R> {
         type Value = Option<R>;
@@ -770,10 +773,10 @@ fn decode_result<R: FastResult>(object: &Buffered) -> Result<R, serde_json::Erro
             R::decode_fast(map)
         }
     }
-    let full = R::deserialize(object)?;
+    let full: R = replay(object, PhantomData)?;
     // The generic result is the variant an empty object decodes into. Where none does (the
     // generic result of 2026-07-28 requires `resultType`), the full semantics alone decide.
-    let Ok(generic) = R::deserialize(&Buffered::default()) else {
+    let Ok(generic) = replay::<PhantomData<R>>("{}", PhantomData) else {
         return Ok(full);
     };
     // A result a specific type accepts costs no second decode.
@@ -781,7 +784,9 @@ fn decode_result<R: FastResult>(object: &Buffered) -> Result<R, serde_json::Erro
         return Ok(full);
     }
     // Taken as the generic result: the type its deciding member names has the last word.
-    match object.deserialize_map(Decided::<R>(PhantomData)) {
+    let decided =
+        serde_json::Deserializer::from_str(object).deserialize_map(Decided::<R>(PhantomData));
+    match decided.map_err(|error| serde_json::Error::custom(without_position(&error))) {
         Ok(Some(result)) => Ok(result),
         Ok(None) => Ok(full),
         Err(error) => Err(error),
@@ -969,9 +974,7 @@ fn diagnose<M: Direction>(text: &str, value: &Value, fallback: &str) -> DecodeEr
                 r,
             )
             .and_then(|()| {
-                match serde_json::from_str::<Buffered>(r)
-                    .and_then(|object| decode_result::<M::Result>(&object))
-                {
+                match decode_result::<M::Result>(r) {
                     Ok(_) => Ok(()),
                     // Refused by the type its deciding member names: that type's error and path.
                     Err(_) => path_error(

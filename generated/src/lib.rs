@@ -21,9 +21,11 @@ extern crate self as mcp_schema;
 #[doc(hidden)]
 pub mod __private;
 mod buffer;
+#[cfg(feature = "elicit")]
 pub mod elicit;
 mod error_path;
 // The trait and, with the `derive` feature, the derive macro share the name, as in serde.
+#[cfg(feature = "elicit")]
 pub use elicit::Elicit;
 #[cfg(feature = "derive")]
 pub use mcp_schema_macros::Elicit;
@@ -31,7 +33,7 @@ pub use mcp_schema_macros::Elicit;
 #[doc(hidden)]
 pub mod json_schema_impls;
 pub mod jsonrpc;
-#[cfg(feature = "v2026_07_28")]
+#[cfg(feature = "mrtr")]
 pub mod mrtr;
 mod raw_object;
 pub use raw_object::RawObject;
