@@ -10,9 +10,9 @@
 #
 # elicit: checking the contents of elicitation forms, generated/benches/elicit.rs: derived
 # `from_json_str` against jsonschema's parse into `Value` + `is_valid` (goal <= 1/3), derived
-# `from_content` and `RequestedSchema::validate` against jsonschema's `is_valid` on the parsed
-# `Value` (goal <= 1/2 for validate), per form, valid and invalid contents apart, and over all
-# forms. Each count runs the codec 100 times over the contents.
+# `from_content`, `Validator::validate` (goal <= 1/2) and `Validator::is_valid` against
+# jsonschema's `is_valid` on the parsed `Value`, per form, valid and invalid contents apart, and
+# over all forms. Each count runs the codec 100 times over the contents.
 #
 # In both, the setup (reading the corpus; building the forms and validators) is counted once
 # with the codec `none` and subtracted.
@@ -72,8 +72,8 @@ row() { # name floor value typed enc_value enc_typed (net instructions)
 elicit() {
   local bin form subset codec none n
   local -A net=() # "<form>/<subset>:<codec>" -> instructions without the setup
-  bin=$(build elicit)
-  local codecs=(jsonschema-decode decode from-content jsonschema validate)
+  bin=$(build elicit --features derive)
+  local codecs=(jsonschema-decode decode from-content jsonschema validate is-valid)
   for form in contact signup meeting confirm; do
     for subset in valid invalid; do
       none=$(count "$bin" "$form/$subset:none")
@@ -87,15 +87,19 @@ elicit() {
     done
   done
   echo "(1) jsonschema parse+is_valid  (2) derived from_json_str  (3) derived from_content"
-  echo "(4) jsonschema is_valid  (5) RequestedSchema::validate; instructions for 100 passes"
-  printf '%-18s %12s %12s %12s %12s %12s %8s %8s %8s\n' form "(1)" "(2)" "(3)" "(4)" "(5)" "(2)/(1)" "(3)/(4)" "(5)/(4)"
+  echo "(4) jsonschema is_valid  (5) Validator::validate  (6) Validator::is_valid;"
+  echo "instructions for 100 passes"
+  printf '%-18s %11s %11s %11s %11s %11s %11s %8s %8s %8s %8s\n' form "(1)" "(2)" "(3)" "(4)" "(5)" "(6)" \
+    "(2)/(1)" "(3)/(4)" "(5)/(4)" "(6)/(4)"
   for form in contact signup meeting confirm all; do
     for subset in all valid invalid; do
       awk -v a="${net["$form/$subset:jsonschema-decode"]}" -v b="${net["$form/$subset:decode"]}" \
         -v c="${net["$form/$subset:from-content"]}" -v d="${net["$form/$subset:jsonschema"]}" \
-        -v e="${net["$form/$subset:validate"]}" -v subset="$subset" -v f="$form" 'BEGIN {
+        -v e="${net["$form/$subset:validate"]}" -v g="${net["$form/$subset:is-valid"]}" \
+        -v subset="$subset" -v f="$form" 'BEGIN {
         name = (subset == "all") ? f : "  " f ", " subset
-        printf "%-18s %12d %12d %12d %12d %12d %7.2fx %7.2fx %7.2fx\n", name, a, b, c, d, e, b / a, c / d, e / d
+        printf "%-18s %11d %11d %11d %11d %11d %11d %7.2fx %7.2fx %7.2fx %7.2fx\n", name, a, b, c, d, e, g,
+          b / a, c / d, e / d, g / d
       }'
     done
   done

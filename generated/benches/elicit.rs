@@ -8,19 +8,22 @@
 //! 3. derived `T::from_content` on a parsed `Map` (validate + build, drop included);
 //! 4. jsonschema `Validator::is_valid` on the parsed `Value`;
 //! 5. dynamic validation on the parsed `Map`: a `Validator` made once from the schema (its
-//!    patterns compiled once, as jsonschema compiles its validator once), `Validator::validate`.
+//!    patterns compiled once, as jsonschema compiles its validator once), `Validator::validate`;
+//! 6. the same `Validator`'s `is_valid`: a yes or no that stops at the first violation, as
+//!    jsonschema's `is_valid` does.
 //!
 //! Reported: (2)/(1) (goal ≤ 1/3), (3)/(4) (no goal: it builds `T`, the other only answers yes
-//! or no) and (5)/(4) (goal ≤ 1/2), per form, for valid and invalid contents, and overall. Before
-//! any timing every content is checked to get the same verdict from (1) to (5) and the verdict
-//! written next to it, so every row does the same work.
+//! or no), (5)/(4) (goal ≤ 1/2; it reports every error, the other stops at the first) and
+//! (6)/(4) (the like-for-like comparison), per form, for valid and invalid contents, and
+//! overall. Before any timing every content is checked to get the same verdict from (1) to (6)
+//! and the verdict written next to it, so every row does the same work.
 //!
-//! `cargo bench -p mcp-schema --bench elicit`; `BENCH_DETAIL=1` adds a line per content.
+//! `cargo bench -p mcp-schema --bench elicit --features derive`; `BENCH_DETAIL=1` adds a line per content.
 //! `BENCH_ONLY=<form>[/valid|/invalid]:<codec>` (scripts/bench-instructions.sh) runs one codec
 //! 100 times over one form's contents (or its valid or invalid ones) and nothing else, for an
 //! instruction count under callgrind; the codecs are `jsonschema-decode`, `decode`,
-//! `from-content`, `jsonschema` and `validate` as (1) to (5), and `none` (the setup alone, which
-//! includes the agreement check and so a first call of each codec).
+//! `from-content`, `jsonschema`, `validate` and `is-valid` as (1) to (6), and `none` (the setup
+//! alone, which includes the agreement check and so a first call of each codec).
 
 use std::collections::BTreeSet;
 use std::hint::black_box;
@@ -260,7 +263,7 @@ fn contents(form: &str) -> Vec<(bool, &'static str)> {
 const FORMS: [&str; 4] = ["contact", "signup", "meeting", "confirm"];
 
 // ---------------------------------------------------------------------------------------------
-// The five ways of checking a content.
+// The six ways of checking a content.
 
 /// One content of a form, in every shape the codecs take.
 struct Case {
@@ -305,17 +308,20 @@ enum Codec {
     FromContent,
     /// (4) jsonschema `is_valid` on a parsed value.
     Jsonschema,
-    /// (5) `RequestedSchema::validate` on a parsed map.
+    /// (5) `Validator::validate` on a parsed map.
     Validate,
+    /// (6) `Validator::is_valid` on a parsed map.
+    IsValid,
 }
 
 impl Codec {
-    const ALL: [Codec; 5] = [
+    const ALL: [Codec; 6] = [
         Codec::JsonschemaDecode,
         Codec::Decode,
         Codec::FromContent,
         Codec::Jsonschema,
         Codec::Validate,
+        Codec::IsValid,
     ];
 
     fn from_name(name: &str) -> Option<Codec> {
@@ -325,6 +331,7 @@ impl Codec {
             "from-content" => Codec::FromContent,
             "jsonschema" => Codec::Jsonschema,
             "validate" => Codec::Validate,
+            "is-valid" => Codec::IsValid,
             _ => return None,
         })
     }
@@ -396,6 +403,7 @@ impl Form {
                 drop(black_box(result));
                 ok
             }
+            Codec::IsValid => self.prepared.is_valid(black_box(&case.map)),
         }
     }
 
@@ -414,7 +422,7 @@ impl Form {
                             .map(|error| format!("{}: {error}", error.instance_path()))
                             .collect::<Vec<_>>()
                             .join("; "),
-                        Codec::Validate => match self.schema.validate(&case.map) {
+                        Codec::Validate | Codec::IsValid => match self.schema.validate(&case.map) {
                             Ok(()) => "valid".to_owned(),
                             Err(errors) => errors.to_string(),
                         },
@@ -442,7 +450,7 @@ impl Form {
 // ---------------------------------------------------------------------------------------------
 // Timing.
 
-/// Rounds per content; every round times the five codecs one after the other, so that a slow
+/// Rounds per content; every round times the six codecs one after the other, so that a slow
 /// spell of the machine hits them alike. Medians over the rounds.
 const ROUNDS: usize = 31;
 /// The length of one timing sample.
@@ -457,10 +465,10 @@ fn time(form: &Form, codec: Codec, case: &Case, reps: u32) -> Duration {
 }
 
 /// Median time of each codec on one content, in `Codec::ALL` order.
-fn measure(form: &Form, case: &Case) -> [Duration; 5] {
+fn measure(form: &Form, case: &Case) -> [Duration; 6] {
     let probe = time(form, Codec::JsonschemaDecode, case, 200).max(Duration::from_nanos(1));
     let reps = (SAMPLE.as_nanos() / probe.as_nanos()).clamp(10, 1_000_000) as u32;
-    let mut samples: [Vec<Duration>; 5] = Default::default();
+    let mut samples: [Vec<Duration>; 6] = Default::default();
     for _ in 0..ROUNDS {
         for (i, codec) in Codec::ALL.into_iter().enumerate() {
             samples[i].push(time(form, codec, case, reps));
@@ -472,15 +480,15 @@ fn measure(form: &Form, case: &Case) -> [Duration; 5] {
     })
 }
 
-/// Summed median times of the five codecs over some contents.
+/// Summed median times of the six codecs over some contents.
 #[derive(Default, Clone, Copy)]
 struct Totals {
     contents: usize,
-    times: [f64; 5],
+    times: [f64; 6],
 }
 
 impl Totals {
-    fn add(&mut self, times: &[Duration; 5]) {
+    fn add(&mut self, times: &[Duration; 6]) {
         self.contents += 1;
         for (sum, time) in self.times.iter_mut().zip(times) {
             *sum += time.as_secs_f64();
@@ -498,19 +506,21 @@ impl Totals {
         if self.contents == 0 {
             return;
         }
-        let [js_decode, decode, from_content, js, validate] = self.times;
+        let [js_decode, decode, from_content, js, validate, is_valid] = self.times;
         let per = |t: f64| t / self.contents as f64 * 1e9;
         println!(
-            "{label:<26} {:>2} | {:>7.0} {:>7.0} {:>7.0} {:>7.0} {:>7.0} | {:>6.2}x {:>6.2}x {:>6.2}x",
+            "{label:<26} {:>2} | {:>7.0} {:>7.0} {:>7.0} {:>7.0} {:>7.0} {:>7.0} | {:>6.2}x {:>6.2}x {:>6.2}x {:>6.2}x",
             self.contents,
             per(js_decode),
             per(decode),
             per(from_content),
             per(js),
             per(validate),
+            per(is_valid),
             decode / js_decode,
             from_content / js,
             validate / js,
+            is_valid / js,
         );
     }
 }
@@ -546,11 +556,22 @@ fn main() {
     );
     println!(
         "(1) jsonschema parse+is_valid  (2) derived from_json_str  (3) derived from_content  \
-         (4) jsonschema is_valid  (5) RequestedSchema::validate"
+         (4) jsonschema is_valid  (5) Validator::validate  (6) Validator::is_valid"
     );
     println!(
-        "{:<26} {:>2} | {:>7} {:>7} {:>7} {:>7} {:>7} | {:>7} {:>7} {:>7}",
-        "form", "n", "(1)", "(2)", "(3)", "(4)", "(5)", "(2)/(1)", "(3)/(4)", "(5)/(4)"
+        "{:<26} {:>2} | {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} | {:>7} {:>7} {:>7} {:>7}",
+        "form",
+        "n",
+        "(1)",
+        "(2)",
+        "(3)",
+        "(4)",
+        "(5)",
+        "(6)",
+        "(2)/(1)",
+        "(3)/(4)",
+        "(5)/(4)",
+        "(6)/(4)"
     );
     let mut all = [Totals::default(); 2];
     for name in FORMS {
@@ -582,7 +603,7 @@ fn main() {
     both.print("all forms");
     all[1].print("  all, valid");
     all[0].print("  all, invalid");
-    let [js_decode, decode, _, js, validate] = both.times;
+    let [js_decode, decode, _, js, validate, _] = both.times;
     let verdict = |ok: bool| if ok { "met" } else { "NOT met" };
     println!(
         "goal (2)/(1) <= 0.33: {:.2}x, {}; goal (5)/(4) <= 0.50: {:.2}x, {}",

@@ -218,10 +218,13 @@ impl<'de, T: de::Deserialize<'de>> Visitor<'de> for Members<T> {
     }
 }
 
-/// A required member's value, or the `missing field` error.
-#[inline]
-pub fn required<T, E: de::Error>(slot: Option<T>, name: &'static str) -> Result<T, E> {
-    slot.ok_or_else(|| E::missing_field(name))
+/// The `missing field` error of the first of `required` (`(absent, name)`) that is absent.
+pub fn first_missing<E: de::Error>(required: &[(bool, &'static str)]) -> E {
+    let name = required
+        .iter()
+        .find(|(absent, _)| *absent)
+        .map_or("", |(_, name)| name);
+    E::missing_field(name)
 }
 
 /// Reads a constant string member and checks its value.
@@ -429,29 +432,52 @@ pub fn from_text<T: de::DeserializeOwned, E: de::Error>(text: &str) -> Result<T,
 /// no such member) and the remaining map. Members before the tag are buffered; a tag in first
 /// position, as every MCP implementation writes it, costs nothing extra.
 pub fn decode_tagged<'de, A: MapAccess<'de>, T: de::DeserializeOwned>(
-    mut map: A,
+    map: A,
     tag: &'static str,
     dispatch: impl FnOnce(Option<&str>, TaggedRest<'de, A>) -> Result<T, A::Error>,
 ) -> Result<T, A::Error> {
+    match read_to_tag(map, tag)? {
+        ToTag::Read(value, rest) => dispatch(value.as_ref().map(Key::as_str), rest),
+        ToTag::Text(text) => from_text(&text),
+    }
+}
+
+/// What [`read_to_tag`] found.
+enum ToTag<'de, A> {
+    /// The tag's value (`None`: no tag), and the map of the other members.
+    Read(Option<Key<'de>>, TaggedRest<'de, A>),
+    /// A member read ahead came from input that lent no text: the object's JSON text.
+    Text(String),
+}
+
+/// The loop of [`decode_tagged`], apart from its dispatch so that it is compiled once per kind
+/// of map rather than once per union.
+fn read_to_tag<'de, A: MapAccess<'de>>(
+    mut map: A,
+    tag: &'static str,
+) -> Result<ToTag<'de, A>, A::Error> {
     let mut buffered = Buffered::default();
     loop {
         match map.next_key::<Key<'de>>()? {
             Some(key) if key.as_str() == tag => {
                 let value: Key<'de> = map.next_value()?;
                 if buffered.all_lent() {
-                    return dispatch(Some(value.as_str()), TaggedRest::new(buffered, None, map));
+                    return Ok(ToTag::Read(
+                        Some(value),
+                        TaggedRest::new(buffered, None, map),
+                    ));
                 }
                 buffered.push(key, Captured::string(value.as_str()));
-                return from_text(&buffered.into_text(map)?);
+                return Ok(ToTag::Text(buffered.into_text(map)?));
             }
             Some(key) => {
                 let value: Captured<'de> = map.next_value()?;
                 buffered.push(key, value);
             }
             None if buffered.all_lent() => {
-                return dispatch(None, TaggedRest::new(buffered, None, map))
+                return Ok(ToTag::Read(None, TaggedRest::new(buffered, None, map)))
             }
-            None => return from_text(&buffered.into_text(map)?),
+            None => return Ok(ToTag::Text(buffered.into_text(map)?)),
         }
     }
 }

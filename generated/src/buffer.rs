@@ -149,8 +149,13 @@ pub(crate) fn replay<'a, T: DeserializeSeed<'a>>(
     seed: T,
 ) -> Result<T::Value, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
-    seed.deserialize(&mut de)
-        .map_err(|error| serde_json::Error::custom(without_position(&error)))
+    seed.deserialize(&mut de).map_err(lose_position)
+}
+
+/// The error without its position (see [`replay`]); not generic, so compiled once.
+#[cold]
+fn lose_position(error: serde_json::Error) -> serde_json::Error {
+    serde_json::Error::custom(without_position(&error))
 }
 
 /// The message of a serde_json error, without the ` at line L column C` that its `Display` adds.

@@ -556,7 +556,12 @@ pub fn from_str<M: Direction>(text: &str) -> Result<M, DecodeError> {
         Err(error) => error,
     };
     match serde_json::from_str::<Value>(text) {
-        Ok(value) => Err(diagnose::<M>(text, &value, &without_position(&refused))),
+        Ok(value) => Err(diagnose(
+            &Probes::<M>(PhantomData),
+            text,
+            &value,
+            &without_position(&refused),
+        )),
         Err(e) => Err(DecodeError::new(
             DecodeErrorKind::Parse,
             format!("not JSON: {e}"),
@@ -801,6 +806,9 @@ const BATCH_MIXED: &str =
 
 /// Why an array is not a batch of direction `M`: the first member that is not a message, with
 /// the member's index prefixed to its path (`/2/params/name`) and its `id`.
+///
+/// Generic, unlike [`diagnose`]: for the directions without batches (all but 2025-03-26) the
+/// compiler drops everything after the first test.
 fn diagnose_batch<M: Direction>(text: &str, items: &[Value], fallback: &str) -> DecodeError {
     let invalid = |message: &str, path: Option<String>| DecodeError {
         path,
@@ -822,7 +830,8 @@ fn diagnose_batch<M: Direction>(text: &str, items: &[Value], fallback: &str) -> 
             return invalid("a batch cannot hold a batch", Some(format!("/{index}")));
         }
         if let Err(error) = full_semantics::<M>(text.get()) {
-            let mut error = diagnose::<M>(text.get(), item, &without_position(&error));
+            let probe = &Probes::<M>(PhantomData);
+            let mut error = diagnose(probe, text.get(), item, &without_position(&error));
             error.path = Some(format!("/{index}{}", error.path.as_deref().unwrap_or("")));
             // The whole batch is refused, and a batch of calls is answered even when the
             // member at fault is a notification (a batch of responses is not answered).
@@ -836,12 +845,103 @@ fn diagnose_batch<M: Direction>(text: &str, items: &[Value], fallback: &str) -> 
     invalid(fallback, None)
 }
 
-/// Says in JSON-RPC terms why `text` (parsed: `value`) is not a message of direction `M`
-/// (`fallback`: what the decoder said, for a problem the checks below do not name).
-fn diagnose<M: Direction>(text: &str, value: &Value, fallback: &str) -> DecodeError {
+/// What the diagnosis asks of a direction's types. The diagnosis itself is compiled once, not
+/// once per direction: only these probes are.
+trait Probe {
+    /// Diagnoses a batch, whose members are `items` (parsed) in `text`.
+    fn diagnose_batch(&self, text: &str, items: &[Value], fallback: &str) -> DecodeError;
+    /// Whether the direction sends responses.
+    fn responds(&self) -> bool;
+    /// Whether `method` names a request.
+    fn is_request(&self, method: &str) -> bool;
+    /// Whether `method` names a notification.
+    fn is_notification(&self, method: &str) -> bool;
+    /// Decodes the `params` (text) of the request or notification `method`: the error's
+    /// message and the pointer below `params`.
+    fn check_params(
+        &self,
+        request: bool,
+        method: &str,
+        params: Option<&str>,
+    ) -> Result<(), (String, String)>;
+    /// Decodes a `result`, as the full semantics would and then as the fast path did.
+    fn check_result(&self, result: &str) -> Result<(), (String, String)>;
+    /// Decodes an `error` object.
+    fn check_error(&self, error: &str) -> Result<(), (String, String)>;
+}
+
+/// The [`Probe`] of direction `M`.
+struct Probes<M>(PhantomData<M>);
+
+impl<M: Direction> Probe for Probes<M> {
+    fn diagnose_batch(&self, text: &str, items: &[Value], fallback: &str) -> DecodeError {
+        diagnose_batch::<M>(text, items, fallback)
+    }
+    fn responds(&self) -> bool {
+        M::RESPONDS
+    }
+    fn is_request(&self, method: &str) -> bool {
+        M::Request::has_method(method)
+    }
+    fn is_notification(&self, method: &str) -> bool {
+        M::Notification::has_method(method)
+    }
+    fn check_params(
+        &self,
+        request: bool,
+        method: &str,
+        params: Option<&str>,
+    ) -> Result<(), (String, String)> {
+        fn check<C: Calls>(method: &str, params: Option<&str>) -> Result<(), (String, String)> {
+            match params {
+                Some(p) => path_error(|d| C::from_params(method, Some(d)).map(drop), p),
+                None => C::from_params(
+                    method,
+                    None::<de::value::UnitDeserializer<serde_json::Error>>,
+                )
+                .map(drop)
+                .map_err(|e| (e.to_string(), String::new())),
+            }
+        }
+        if request {
+            check::<M::Request>(method, params)
+        } else {
+            check::<M::Notification>(method, params)
+        }
+    }
+    fn check_result(&self, result: &str) -> Result<(), (String, String)> {
+        path_error(
+            |d| <M::Result as de::Deserialize>::deserialize(d).map(drop),
+            result,
+        )
+        .and_then(|()| match decode_result::<M::Result>(result) {
+            Ok(_) => Ok(()),
+            // Refused by the type its deciding member names: that type's error and path.
+            Err(_) => path_error(
+                |d| {
+                    FastResultSeed::<M::Result>(PhantomData)
+                        .deserialize(d)
+                        .map(drop)
+                },
+                result,
+            ),
+        })
+    }
+    fn check_error(&self, error: &str) -> Result<(), (String, String)> {
+        path_error(
+            |d| <M::Error as de::Deserialize>::deserialize(d).map(drop),
+            error,
+        )
+    }
+}
+
+/// Says in JSON-RPC terms why `text` (parsed: `value`) is not a message of the direction that
+/// `probe` stands for (`fallback`: what the decoder said, for a problem the checks below do not
+/// name).
+fn diagnose(probe: &dyn Probe, text: &str, value: &Value, fallback: &str) -> DecodeError {
     use DecodeErrorKind::*;
     if let Value::Array(items) = value {
-        return diagnose_batch::<M>(text, items, fallback);
+        return probe.diagnose_batch(text, items, fallback);
     }
     let Some(object) = value.as_object() else {
         return DecodeError::new(InvalidRequest, "not a JSON-RPC message: not an object");
@@ -906,8 +1006,8 @@ fn diagnose<M: Direction>(text: &str, value: &Value, fallback: &str) -> DecodeEr
             // Everything refused from here on was framed as a request or, without an `id`
             // member, as a notification, which JSON-RPC never answers.
             let diagnose_call = || {
-                let is_request = M::Request::has_method(name);
-                let is_notification = M::Notification::has_method(name);
+                let is_request = probe.is_request(name);
+                let is_notification = probe.is_notification(name);
                 if has_id && object["id"].is_null() {
                     return error(
                         InvalidRequest,
@@ -934,28 +1034,7 @@ fn diagnose<M: Direction>(text: &str, value: &Value, fallback: &str) -> DecodeEr
                         Some("/method".into()),
                     );
                 }
-                let params = member("params");
-                let outcome = match (is_request, params) {
-                    (true, Some(p)) => {
-                        path_error(|d| M::Request::from_params(name, Some(d)).map(drop), p)
-                    }
-                    (false, Some(p)) => {
-                        path_error(|d| M::Notification::from_params(name, Some(d)).map(drop), p)
-                    }
-                    (true, None) => M::Request::from_params(
-                        name,
-                        None::<de::value::UnitDeserializer<serde_json::Error>>,
-                    )
-                    .map(drop)
-                    .map_err(|e| (e.to_string(), String::new())),
-                    (false, None) => M::Notification::from_params(
-                        name,
-                        None::<de::value::UnitDeserializer<serde_json::Error>>,
-                    )
-                    .map(drop)
-                    .map_err(|e| (e.to_string(), String::new())),
-                };
-                match outcome {
+                match probe.check_params(is_request, name, member("params")) {
                     Err((message, path)) => error(
                         InvalidParams,
                         format!("invalid params for `{name}`: {message}"),
@@ -968,51 +1047,31 @@ fn diagnose<M: Direction>(text: &str, value: &Value, fallback: &str) -> DecodeEr
             refused.notification = !has_id;
             refused
         }
-        (false, true, false) if M::RESPONDS => match member("result").map(|r| {
-            path_error(
-                |d| <M::Result as de::Deserialize>::deserialize(d).map(drop),
-                r,
-            )
-            .and_then(|()| {
-                match decode_result::<M::Result>(r) {
-                    Ok(_) => Ok(()),
-                    // Refused by the type its deciding member names: that type's error and path.
-                    Err(_) => path_error(
-                        |d| {
-                            FastResultSeed::<M::Result>(PhantomData)
-                                .deserialize(d)
-                                .map(drop)
-                        },
-                        r,
-                    ),
-                }
-            })
-        }) {
-            Some(Err((message, path))) => error(
-                InvalidResponse,
-                format!("invalid result: {message}"),
-                Some(format!("/result{path}")),
-            ),
-            _ if !present("id") || object["id"].is_null() => error(
-                InvalidRequest,
-                "a response needs the `id` of its request".into(),
-                Some("/id".into()),
-            ),
-            _ => error(InvalidRequest, fallback.to_owned(), None),
-        },
-        (false, false, true) if M::RESPONDS => match member("error").map(|e| {
-            path_error(
-                |d| <M::Error as de::Deserialize>::deserialize(d).map(drop),
-                e,
-            )
-        }) {
-            Some(Err((message, path))) => error(
-                InvalidResponse,
-                format!("invalid error object: {message}"),
-                Some(format!("/error{path}")),
-            ),
-            _ => error(InvalidRequest, fallback.to_owned(), None),
-        },
+        (false, true, false) if probe.responds() => {
+            match member("result").map(|r| probe.check_result(r)) {
+                Some(Err((message, path))) => error(
+                    InvalidResponse,
+                    format!("invalid result: {message}"),
+                    Some(format!("/result{path}")),
+                ),
+                _ if !present("id") || object["id"].is_null() => error(
+                    InvalidRequest,
+                    "a response needs the `id` of its request".into(),
+                    Some("/id".into()),
+                ),
+                _ => error(InvalidRequest, fallback.to_owned(), None),
+            }
+        }
+        (false, false, true) if probe.responds() => {
+            match member("error").map(|e| probe.check_error(e)) {
+                Some(Err((message, path))) => error(
+                    InvalidResponse,
+                    format!("invalid error object: {message}"),
+                    Some(format!("/error{path}")),
+                ),
+                _ => error(InvalidRequest, fallback.to_owned(), None),
+            }
+        }
         (false, true, true) => error(
             InvalidRequest,
             "a response has either `result` or `error`, not both".into(),

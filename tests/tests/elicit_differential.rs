@@ -621,6 +621,12 @@ fn check<T: Elicit>(
     let derived = outcome(T::from_content(content));
     let dynamic = outcome(schema.validate(content));
     prop_assert_eq!(
+        schema.is_valid(content),
+        dynamic.is_ok(),
+        "is_valid vs validate on {}",
+        Value::Object(content.clone())
+    );
+    prop_assert_eq!(
         &derived,
         &dynamic,
         "from_content vs RequestedSchema::validate on {}",

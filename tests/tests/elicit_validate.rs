@@ -83,6 +83,11 @@ fn corpus_agrees_with_the_specifications() {
                     valid_cases += 1;
                 }
                 let outcome = schema.validate(&content);
+                if schema.is_valid(&content) != outcome.is_ok() {
+                    failures.push(format!(
+                        "{name} / {group_name} / #{t} ({reason}): is_valid disagrees with validate"
+                    ));
+                }
                 if outcome.is_ok() != expected {
                     let got = match &outcome {
                         Ok(()) => "valid".to_owned(),
@@ -627,6 +632,12 @@ fn validate_never_panics_on_arbitrary_values() {
         }
         for schema in &schemas {
             let outcome = schema.validate(&answer);
+            assert_eq!(
+                schema.is_valid(&answer),
+                outcome.is_ok(),
+                "round {round}: is_valid vs validate on {}",
+                Value::Object(answer.clone())
+            );
             if let Err(errors) = &outcome {
                 assert!(
                     !errors.errors().is_empty(),
@@ -887,6 +898,13 @@ fn a_name_declared_twice_is_checked_against_both() {
             "with {filler} more properties"
         );
         assert!(errors_of(&schema, json!({"a": "xyz"})).is_empty());
+        assert!(!schema.is_valid(&content(json!({"a": "yy"}))));
+        assert!(
+            !schema.is_valid(&content(json!({"a": "xy"}))),
+            "the first declaration"
+        );
+        assert!(!schema.is_valid(&Map::new()));
+        assert!(schema.is_valid(&content(json!({"a": "xyz"}))));
     }
 }
 

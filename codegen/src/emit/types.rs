@@ -210,13 +210,13 @@ fn emit_struct(
         let seen = format_ident!("seen_{}", c.rust_const.to_lowercase());
         match &c.value {
             ConstValue::String(v) => {
-                quote!(#key => __rt::const_str(&mut map, &mut #seen, #key, #v)?,)
+                quote!(#key => __rt::const_str(&mut map, &mut #seen, #key, #v),)
             }
             ConstValue::Integer(v) => {
-                quote!(#key => __rt::const_i64(&mut map, &mut #seen, #key, #v)?,)
+                quote!(#key => __rt::const_i64(&mut map, &mut #seen, #key, #v),)
             }
             ConstValue::Bool(v) => {
-                quote!(#key => __rt::const_bool(&mut map, &mut #seen, #key, #v)?,)
+                quote!(#key => __rt::const_bool(&mut map, &mut #seen, #key, #v),)
             }
         }
     });
@@ -230,34 +230,49 @@ fn emit_struct(
             TypeExpr::Map(value) if **value != TypeExpr::Any => quote!(field_map),
             _ => quote!(field),
         };
-        quote!(#key => __rt::#helper(&mut map, &mut #local, #key)?,)
+        quote!(#key => __rt::#helper(&mut map, &mut #local, #key),)
     });
     let fallback = match &s.additional {
         Additional::Forbidden => quote! {
-            other => {
-                return #err(__rt::serde::de::Error::unknown_field(other, &[#(#wire_names),*]));
-            }
+            other => #err(__rt::serde::de::Error::unknown_field(other, &[#(#wire_names),*])),
         },
-        _ => quote!(_ => __rt::extra(&mut map, &mut extra, key)?,),
+        _ => quote!(_ => __rt::extra(&mut map, &mut extra, key),),
     };
     let const_checks = s.consts.iter().map(|c| {
         let key = &c.json_name;
         let seen = format_ident!("seen_{}", c.rust_const.to_lowercase());
         quote!(__rt::require_const(#seen, #key)?;)
     });
+    // Required members are matched all at once, so that the one way out when one is missing
+    // drops every slot once (a `?` per member would drop the remaining slots at each).
+    let required: Vec<&crate::ir::Field> = s
+        .fields
+        .iter()
+        .filter(|f| f.required && f.default_when_absent.is_none())
+        .collect();
+    let required_locals: Vec<_> = required.iter().map(|f| local(&f.rust_name)).collect();
+    let required_keys = required.iter().map(|f| &f.json_name);
     let build_fields = s.fields.iter().map(|f| {
         let field = ident(&f.rust_name);
         let local = local(&f.rust_name);
-        let key = &f.json_name;
         if let Some(default) = &f.default_when_absent {
             quote!(#field: #local.unwrap_or_else(|| #default.into()),)
-        } else if f.required {
-            quote!(#field: __rt::required(#local, #key)?,)
         } else {
             quote!(#field: #local,)
         }
     });
     let build_extra = extra_ty.as_ref().map(|_| quote!(extra,));
+    let build = quote!(#ok(Self { #(#build_fields)* #build_extra }));
+    let build = if required.is_empty() {
+        build
+    } else {
+        quote! {
+            match (#(#required_locals,)*) {
+                (#(#some(#required_locals),)*) => #build,
+                (#(#required_locals,)*) => #err(__rt::first_missing(&[#((#required_locals.is_none(), #required_keys)),*])),
+            }
+        }
+    };
     let uses_consumed = !s.consts.is_empty() || s.fields.iter().any(|f| f.implied_const.is_some());
     let consumed_param = if uses_consumed {
         quote!(consumed)
@@ -299,18 +314,26 @@ fn emit_struct(
                 #(#const_locals)*
                 #(#field_locals)*
                 #extra_local
-                while let #some(key) = map.next_key::<__rt::Key<'de>>()? {
-                    match key.as_str() {
+                // One way out on an error, which drops the slots once (a `?` per member would
+                // drop them all at each).
+                let read: #result<(), A::Error> = loop {
+                    let key = match map.next_key::<__rt::Key<'de>>() {
+                        #ok(#some(key)) => key,
+                        #ok(#none) => break #ok(()),
+                        #err(error) => break #err(error),
+                    };
+                    let member = match key.as_str() {
                         #(#const_arms)*
                         #(#field_arms)*
                         #fallback
+                    };
+                    if let #err(error) = member {
+                        break #err(error);
                     }
-                }
+                };
+                read?;
                 #(#const_checks)*
-                #ok(Self {
-                    #(#build_fields)*
-                    #build_extra
-                })
+                #build
             }
         }
     }

@@ -9,7 +9,7 @@ use serde_json::{Map, Number, Value};
 
 use super::{
     json_kind as kind, pointer, EnumOptions, NumberSchema, Problem, PropertySchema,
-    RequestedSchema, StringFormat, ValidationError, ValidationErrors,
+    RequestedSchema, StringFormat, Text, ValidationError, ValidationErrors,
 };
 
 type Content = Map<String, Value>;
@@ -47,6 +47,8 @@ impl StringFormat {
 #[derive(Debug)]
 pub struct Validator<'a> {
     schema: &'a RequestedSchema,
+    /// The property whose name comes first in byte order.
+    first_sorted: usize,
     properties: Vec<Compiled<'a>>,
     /// Property index by name, for forms too large to scan (see [`Validator::find`]).
     by_name: Option<HashMap<&'a str, usize>>,
@@ -70,6 +72,11 @@ struct Compiled<'a> {
     required: bool,
     /// The next property of the same name (only in schemas that declare a name twice).
     same_name: Option<usize>,
+    /// No earlier property has this name.
+    first_of_name: bool,
+    /// The property whose name comes next in byte order (a `Map` without serde_json's
+    /// `preserve_order` lists its members so).
+    next_sorted: usize,
     rule: Rule<'a>,
 }
 
@@ -131,6 +138,8 @@ impl<'a> Validator<'a> {
                 pointer: pointer("", name).into(),
                 required: required.contains(name.as_str()),
                 same_name: None,
+                first_of_name: false,
+                next_sorted: usize::MAX,
                 rule: Rule::new(property),
             })
             .collect();
@@ -140,6 +149,15 @@ impl<'a> Validator<'a> {
         for index in (0..properties.len()).rev() {
             properties[index].same_name = by_name.insert(properties[index].name, index);
         }
+        let mut sorted: Vec<usize> = by_name.values().copied().collect();
+        sorted.sort_unstable_by_key(|&index| properties[index].name);
+        for pair in sorted.windows(2) {
+            properties[pair[0]].next_sorted = pair[1];
+        }
+        for &index in &sorted {
+            properties[index].first_of_name = true;
+        }
+        let first_sorted = sorted.first().copied().unwrap_or(usize::MAX);
         let required_properties = properties.iter().filter(|p| p.required).count();
         let mut elsewhere = HashSet::new();
         let required_elsewhere = (schema.required.iter())
@@ -149,6 +167,7 @@ impl<'a> Validator<'a> {
         let by_name = (properties.len() > SCAN_LIMIT).then_some(by_name);
         Validator {
             schema,
+            first_sorted,
             properties,
             by_name,
             required_properties,
@@ -156,9 +175,17 @@ impl<'a> Validator<'a> {
         }
     }
 
-    /// The index of the first property named `name`.
-    #[inline]
-    fn find(&self, name: &str) -> Option<usize> {
+    /// The index of the first property named `name`. A `Map` lists its members in byte order of
+    /// their names, so the property at `expected` (the next name after the one found last) is
+    /// tried first.
+    /// Inlined into both callers: as a call, it made `validate` 5–8% slower.
+    #[inline(always)]
+    fn find(&self, name: &str, expected: usize) -> Option<usize> {
+        if let Some(property) = self.properties.get(expected) {
+            if property.first_of_name && property.name == name {
+                return Some(expected);
+            }
+        }
         match &self.by_name {
             None => self
                 .properties
@@ -172,18 +199,20 @@ impl<'a> Validator<'a> {
     pub fn validate(&self, content: &Map<String, Value>) -> Result<(), ValidationErrors> {
         let mut errors = ValidationErrors::default();
         let mut required_seen = 0;
+        let mut expected = self.first_sorted;
         for (name, value) in content {
-            let Some(first) = self.find(name) else {
+            let Some(first) = self.find(name, expected) else {
                 if self.schema.additional_properties_forbidden {
                     errors.report(pointer("", name), Problem::Undeclared);
                 }
                 continue;
             };
+            expected = self.properties[first].next_sorted;
             let mut next = Some(first);
             while let Some(index) = next {
                 let property = &self.properties[index];
                 required_seen += usize::from(property.required);
-                property.check(value, &mut errors);
+                property.check(value, &mut |at, problem| errors.report(at, problem));
                 next = property.same_name;
             }
         }
@@ -205,6 +234,37 @@ impl<'a> Validator<'a> {
             errors.0.sort_by_key(|error| self.place(error));
         }
         errors.into_result()
+    }
+
+    /// Whether `content` is valid: [`Validator::validate`] without the report, stopping at the
+    /// first violation. For a yes or no (say, enabling a form's submit button while the user
+    /// types); it answers `true` exactly when `validate` answers `Ok`.
+    pub fn is_valid(&self, content: &Map<String, Value>) -> bool {
+        let mut required_seen = 0;
+        let mut expected = self.first_sorted;
+        for (name, value) in content {
+            let Some(first) = self.find(name, expected) else {
+                if self.schema.additional_properties_forbidden {
+                    return false;
+                }
+                continue;
+            };
+            expected = self.properties[first].next_sorted;
+            let mut next = Some(first);
+            while let Some(index) = next {
+                let property = &self.properties[index];
+                required_seen += usize::from(property.required);
+                let mut valid = true;
+                property.check(value, &mut |_, _| valid = false);
+                if !valid {
+                    return false;
+                }
+                next = property.same_name;
+            }
+        }
+        // The names of `content` are unique: each required property was counted at most once.
+        required_seen == self.required_properties
+            && (self.required_elsewhere.iter()).all(|name| content.contains_key(*name))
     }
 
     /// Where an error goes in the report: its property's index (an item's error goes with its
@@ -259,11 +319,11 @@ impl<'a> Rule<'a> {
 }
 
 impl Compiled<'_> {
-    /// Checks a present member.
+    /// Checks a present member, reporting each problem with the pointer of its place.
     #[inline]
-    fn check(&self, value: &Value, errors: &mut ValidationErrors) {
+    fn check(&self, value: &Value, at: &mut impl FnMut(Text, Problem)) {
         let pointer = &self.pointer;
-        let mut report = |problem| errors.report(pointer, problem);
+        let mut report = |problem| at(pointer.into(), problem);
         match &self.rule {
             Rule::String {
                 min_length,
@@ -313,7 +373,7 @@ impl Compiled<'_> {
                     if !item.as_str().is_some_and(|text| options.contains(text)) {
                         // An item's error points at the item.
                         let problem = options.not_an_option(item);
-                        errors.report(format!("{pointer}/{index}"), problem);
+                        at(format!("{pointer}/{index}").into(), problem);
                     }
                 }
             }
@@ -442,6 +502,12 @@ impl RequestedSchema {
     /// a [`Validator`] once with [`RequestedSchema::validator`].
     pub fn validate(&self, content: &Map<String, Value>) -> Result<(), ValidationErrors> {
         self.validator().validate(content)
+    }
+
+    /// Whether `content` is valid: `true` exactly when [`RequestedSchema::validate`] answers
+    /// `Ok`, found without building the report (see [`Validator::is_valid`]).
+    pub fn is_valid(&self, content: &Map<String, Value>) -> bool {
+        self.validator().is_valid(content)
     }
 
     /// The schema compiled for validating many answers (see [`Validator`]).

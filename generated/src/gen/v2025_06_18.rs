@@ -62,16 +62,27 @@ impl<'de> __rt::MapDecode<'de> for Annotations {
         let mut f_last_modified = None;
         let mut f_priority = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience")?,
-                "lastModified" => {
-                    __rt::field(&mut map, &mut f_last_modified, "lastModified")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "priority" => __rt::field(&mut map, &mut f_priority, "priority")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience"),
+                "lastModified" => {
+                    __rt::field(&mut map, &mut f_last_modified, "lastModified")
+                }
+                "priority" => __rt::field(&mut map, &mut f_priority, "priority"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             audience: f_audience,
             last_modified: f_last_modified,
@@ -135,26 +146,49 @@ impl<'de> __rt::MapDecode<'de> for AudioContent {
         let mut f_data = None;
         let mut f_mime_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "audio")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "audio"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_data, f_mime_type) {
+            (Some(f_data), Some(f_mime_type)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    data: f_data,
+                    mime_type: f_mime_type,
+                    extra,
+                })
+            }
+            (f_data, f_mime_type) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_data.is_none(), "data"),
+                            (f_mime_type.is_none(), "mimeType"),
+                        ],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            data: __rt::required(f_data, "data")?,
-            mime_type: __rt::required(f_mime_type, "mimeType")?,
-            extra,
-        })
     }
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
@@ -199,18 +233,38 @@ impl<'de> __rt::MapDecode<'de> for BaseMetadata {
         let mut f_name = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    name: f_name,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// The `BlobResourceContents` definition of the schema.
@@ -262,22 +316,44 @@ impl<'de> __rt::MapDecode<'de> for BlobResourceContents {
         let mut f_mime_type = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "blob" => __rt::field(&mut map, &mut f_blob, "blob")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "blob" => __rt::field(&mut map, &mut f_blob, "blob"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_blob, f_uri) {
+            (Some(f_blob), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    blob: f_blob,
+                    mime_type: f_mime_type,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_blob, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_blob.is_none(), "blob"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            blob: __rt::required(f_blob, "blob")?,
-            mime_type: f_mime_type,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// The `BooleanSchema` definition of the schema.
@@ -331,17 +407,26 @@ impl<'de> __rt::MapDecode<'de> for BooleanSchema {
         let mut f_description = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "boolean")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "boolean"),
+                "default" => __rt::field(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_type, "type")?;
         ::core::result::Result::Ok(Self {
             default: f_default,
@@ -390,20 +475,37 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "tools/call")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "method" => {
+                    __rt::const_str(&mut map, &mut seen_method, "method", "tools/call")
+                }
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/CallToolRequest/properties/params`.
@@ -443,18 +545,38 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequestParams {
         let mut f_arguments = None;
         let mut f_name = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    arguments: f_arguments,
+                    name: f_name,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            arguments: f_arguments,
-            name: __rt::required(f_name, "name")?,
-            extra,
-        })
     }
 }
 /// The server's response to a tool call.
@@ -517,28 +639,44 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
         let mut f_is_error = None;
         let mut f_structured_content = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field_seq(&mut map, &mut f_content, "content")?,
-                "isError" => __rt::field(&mut map, &mut f_is_error, "isError")?,
-                "structuredContent" => {
-                    __rt::field(
-                        &mut map,
-                        &mut f_structured_content,
-                        "structuredContent",
-                    )?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "content" => __rt::field_seq(&mut map, &mut f_content, "content"),
+                "isError" => __rt::field(&mut map, &mut f_is_error, "isError"),
+                "structuredContent" => {
+                    __rt::field(&mut map, &mut f_structured_content, "structuredContent")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_content,) {
+            (Some(f_content),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    content: f_content,
+                    is_error: f_is_error,
+                    structured_content: f_structured_content,
+                    extra,
+                })
+            }
+            (f_content,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_content.is_none(), "content")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            content: __rt::required(f_content, "content")?,
-            is_error: f_is_error,
-            structured_content: f_structured_content,
-            extra,
-        })
     }
 }
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
@@ -586,25 +724,42 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "notifications/cancelled",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/CancelledNotification/properties/params`.
@@ -646,18 +801,38 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotificationParams {
         let mut f_reason = None;
         let mut f_request_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "reason" => __rt::field(&mut map, &mut f_reason, "reason")?,
-                "requestId" => __rt::field(&mut map, &mut f_request_id, "requestId")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "reason" => __rt::field(&mut map, &mut f_reason, "reason"),
+                "requestId" => __rt::field(&mut map, &mut f_request_id, "requestId"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_request_id,) {
+            (Some(f_request_id),) => {
+                ::core::result::Result::Ok(Self {
+                    reason: f_reason,
+                    request_id: f_request_id,
+                    extra,
+                })
+            }
+            (f_request_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_request_id.is_none(), "requestId")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            reason: f_reason,
-            request_id: __rt::required(f_request_id, "requestId")?,
-            extra,
-        })
     }
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
@@ -709,19 +884,28 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilities {
         let mut f_roots = None;
         let mut f_sampling = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "elicitation" => {
-                    __rt::field(&mut map, &mut f_elicitation, "elicitation")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
+            };
+            let member = match key.as_str() {
+                "elicitation" => __rt::field(&mut map, &mut f_elicitation, "elicitation"),
                 "experimental" => {
-                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")
                 }
-                "roots" => __rt::field(&mut map, &mut f_roots, "roots")?,
-                "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "roots" => __rt::field(&mut map, &mut f_roots, "roots"),
+                "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             elicitation: f_elicitation,
             experimental: f_experimental,
@@ -764,14 +948,25 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesRoots {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_list_changed = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "listChanged" => {
-                    __rt::field(&mut map, &mut f_list_changed, "listChanged")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "listChanged" => {
+                    __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             list_changed: f_list_changed,
             extra,
@@ -1240,25 +1435,42 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "completion/complete",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/CompleteRequest/properties/params`.
@@ -1302,20 +1514,42 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParams {
         let mut f_context = None;
         let mut f_ref = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "argument" => __rt::field(&mut map, &mut f_argument, "argument")?,
-                "context" => __rt::field(&mut map, &mut f_context, "context")?,
-                "ref" => __rt::field(&mut map, &mut f_ref, "ref")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "argument" => __rt::field(&mut map, &mut f_argument, "argument"),
+                "context" => __rt::field(&mut map, &mut f_context, "context"),
+                "ref" => __rt::field(&mut map, &mut f_ref, "ref"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_argument, f_ref) {
+            (Some(f_argument), Some(f_ref)) => {
+                ::core::result::Result::Ok(Self {
+                    argument: f_argument,
+                    context: f_context,
+                    r#ref: f_ref,
+                    extra,
+                })
+            }
+            (f_argument, f_ref) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_argument.is_none(), "argument"), (f_ref.is_none(), "ref")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            argument: __rt::required(f_argument, "argument")?,
-            context: f_context,
-            r#ref: __rt::required(f_ref, "ref")?,
-            extra,
-        })
     }
 }
 /// The argument's information
@@ -1355,18 +1589,40 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsArgument {
         let mut f_name = None;
         let mut f_value = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "value" => __rt::field(&mut map, &mut f_value, "value")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "value" => __rt::field(&mut map, &mut f_value, "value"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name, f_value) {
+            (Some(f_name), Some(f_value)) => {
+                ::core::result::Result::Ok(Self {
+                    name: f_name,
+                    value: f_value,
+                    extra,
+                })
+            }
+            (f_name, f_value) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_name.is_none(), "name"), (f_value.is_none(), "value")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            name: __rt::required(f_name, "name")?,
-            value: __rt::required(f_value, "value")?,
-            extra,
-        })
     }
 }
 /// Additional, optional context for completions
@@ -1402,12 +1658,23 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsContext {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_arguments = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             arguments: f_arguments,
             extra,
@@ -1528,18 +1795,38 @@ impl<'de> __rt::MapDecode<'de> for CompleteResult {
         let mut f_meta = None;
         let mut f_completion = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "completion" => __rt::field(&mut map, &mut f_completion, "completion")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "completion" => __rt::field(&mut map, &mut f_completion, "completion"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_completion,) {
+            (Some(f_completion),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    completion: f_completion,
+                    extra,
+                })
+            }
+            (f_completion,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_completion.is_none(), "completion")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            completion: __rt::required(f_completion, "completion")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/CompleteResult/properties/completion`.
@@ -1583,20 +1870,40 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
         let mut f_total = None;
         let mut f_values = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore")?,
-                "total" => __rt::field(&mut map, &mut f_total, "total")?,
-                "values" => __rt::field_seq(&mut map, &mut f_values, "values")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore"),
+                "total" => __rt::field(&mut map, &mut f_total, "total"),
+                "values" => __rt::field_seq(&mut map, &mut f_values, "values"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_values,) {
+            (Some(f_values),) => {
+                ::core::result::Result::Ok(Self {
+                    has_more: f_has_more,
+                    total: f_total,
+                    values: f_values,
+                    extra,
+                })
+            }
+            (f_values,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_values.is_none(), "values")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            has_more: f_has_more,
-            total: f_total,
-            values: __rt::required(f_values, "values")?,
-            extra,
-        })
     }
 }
 /// The `ContentBlock` definition of the schema.
@@ -1744,25 +2051,42 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "sampling/createMessage",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/CreateMessageRequest/properties/params`.
@@ -1841,40 +2165,63 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
         let mut f_system_prompt = None;
         let mut f_temperature = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "includeContext" => {
-                    __rt::field(&mut map, &mut f_include_context, "includeContext")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens")?,
-                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
-                "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata")?,
+            };
+            let member = match key.as_str() {
+                "includeContext" => {
+                    __rt::field(&mut map, &mut f_include_context, "includeContext")
+                }
+                "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens"),
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
+                "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata"),
                 "modelPreferences" => {
-                    __rt::field(&mut map, &mut f_model_preferences, "modelPreferences")?
+                    __rt::field(&mut map, &mut f_model_preferences, "modelPreferences")
                 }
                 "stopSequences" => {
-                    __rt::field_seq(&mut map, &mut f_stop_sequences, "stopSequences")?
+                    __rt::field_seq(&mut map, &mut f_stop_sequences, "stopSequences")
                 }
                 "systemPrompt" => {
-                    __rt::field(&mut map, &mut f_system_prompt, "systemPrompt")?
+                    __rt::field(&mut map, &mut f_system_prompt, "systemPrompt")
                 }
-                "temperature" => {
-                    __rt::field(&mut map, &mut f_temperature, "temperature")?
-                }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "temperature" => __rt::field(&mut map, &mut f_temperature, "temperature"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_max_tokens, f_messages) {
+            (Some(f_max_tokens), Some(f_messages)) => {
+                ::core::result::Result::Ok(Self {
+                    include_context: f_include_context,
+                    max_tokens: f_max_tokens,
+                    messages: f_messages,
+                    metadata: f_metadata,
+                    model_preferences: f_model_preferences,
+                    stop_sequences: f_stop_sequences,
+                    system_prompt: f_system_prompt,
+                    temperature: f_temperature,
+                    extra,
+                })
+            }
+            (f_max_tokens, f_messages) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_max_tokens.is_none(), "maxTokens"),
+                            (f_messages.is_none(), "messages"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            include_context: f_include_context,
-            max_tokens: __rt::required(f_max_tokens, "maxTokens")?,
-            messages: __rt::required(f_messages, "messages")?,
-            metadata: f_metadata,
-            model_preferences: f_model_preferences,
-            stop_sequences: f_stop_sequences,
-            system_prompt: f_system_prompt,
-            temperature: f_temperature,
-            extra,
-        })
     }
 }
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
@@ -1987,24 +2334,50 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageResult {
         let mut f_role = None;
         let mut f_stop_reason = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
-                "model" => __rt::field(&mut map, &mut f_model, "model")?,
-                "role" => __rt::field(&mut map, &mut f_role, "role")?,
-                "stopReason" => __rt::field(&mut map, &mut f_stop_reason, "stopReason")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "content" => __rt::field(&mut map, &mut f_content, "content"),
+                "model" => __rt::field(&mut map, &mut f_model, "model"),
+                "role" => __rt::field(&mut map, &mut f_role, "role"),
+                "stopReason" => __rt::field(&mut map, &mut f_stop_reason, "stopReason"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_content, f_model, f_role) {
+            (Some(f_content), Some(f_model), Some(f_role)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    content: f_content,
+                    model: f_model,
+                    role: f_role,
+                    stop_reason: f_stop_reason,
+                    extra,
+                })
+            }
+            (f_content, f_model, f_role) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_content.is_none(), "content"),
+                            (f_model.is_none(), "model"),
+                            (f_role.is_none(), "role"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            content: __rt::required(f_content, "content")?,
-            model: __rt::required(f_model, "model")?,
-            role: __rt::required(f_role, "role")?,
-            stop_reason: f_stop_reason,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/CreateMessageResult/properties/content`.
@@ -2126,25 +2499,42 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "elicitation/create",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/ElicitRequest/properties/params`.
@@ -2185,20 +2575,45 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestParams {
         let mut f_message = None;
         let mut f_requested_schema = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                "requestedSchema" => {
-                    __rt::field(&mut map, &mut f_requested_schema, "requestedSchema")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                "requestedSchema" => {
+                    __rt::field(&mut map, &mut f_requested_schema, "requestedSchema")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_message, f_requested_schema) {
+            (Some(f_message), Some(f_requested_schema)) => {
+                ::core::result::Result::Ok(Self {
+                    message: f_message,
+                    requested_schema: f_requested_schema,
+                    extra,
+                })
+            }
+            (f_message, f_requested_schema) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_message.is_none(), "message"),
+                            (f_requested_schema.is_none(), "requestedSchema"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            message: __rt::required(f_message, "message")?,
-            requested_schema: __rt::required(f_requested_schema, "requestedSchema")?,
-            extra,
-        })
     }
 }
 /// A restricted subset of JSON Schema.
@@ -2249,22 +2664,42 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestParamsRequestedSchema {
         let mut f_properties = None;
         let mut f_required = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
-                "properties" => {
-                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object"),
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_properties,) {
+            (Some(f_properties),) => {
+                ::core::result::Result::Ok(Self {
+                    properties: f_properties,
+                    required: f_required,
+                    extra,
+                })
+            }
+            (f_properties,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_properties.is_none(), "properties")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            properties: __rt::required(f_properties, "properties")?,
-            required: f_required,
-            extra,
-        })
     }
 }
 /// The client's response to an elicitation request.
@@ -2312,20 +2747,40 @@ impl<'de> __rt::MapDecode<'de> for ElicitResult {
         let mut f_action = None;
         let mut f_content = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "action" => __rt::field(&mut map, &mut f_action, "action")?,
-                "content" => __rt::field_map(&mut map, &mut f_content, "content")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "action" => __rt::field(&mut map, &mut f_action, "action"),
+                "content" => __rt::field_map(&mut map, &mut f_content, "content"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_action,) {
+            (Some(f_action),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    action: f_action,
+                    content: f_content,
+                    extra,
+                })
+            }
+            (f_action,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_action.is_none(), "action")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            action: __rt::required(f_action, "action")?,
-            content: f_content,
-            extra,
-        })
     }
 }
 /// The user action in response to the elicitation.
@@ -2519,24 +2974,42 @@ impl<'de> __rt::MapDecode<'de> for EmbeddedResource {
         let mut f_annotations = None;
         let mut f_resource = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "resource")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "resource" => __rt::field(&mut map, &mut f_resource, "resource")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "resource"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "resource" => __rt::field(&mut map, &mut f_resource, "resource"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_resource,) {
+            (Some(f_resource),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    resource: f_resource,
+                    extra,
+                })
+            }
+            (f_resource,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_resource.is_none(), "resource")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            resource: __rt::required(f_resource, "resource")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/EmbeddedResource/properties/resource`.
@@ -2717,26 +3190,44 @@ impl<'de> __rt::MapDecode<'de> for EnumSchema {
         let mut f_enum_names = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
-                "enumNames" => __rt::field_seq(&mut map, &mut f_enum_names, "enumNames")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum"),
+                "enumNames" => __rt::field_seq(&mut map, &mut f_enum_names, "enumNames"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_enum,) {
+            (Some(f_enum),) => {
+                ::core::result::Result::Ok(Self {
+                    description: f_description,
+                    r#enum: f_enum,
+                    enum_names: f_enum_names,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_enum,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_enum.is_none(), "enum")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            description: f_description,
-            r#enum: __rt::required(f_enum, "enum")?,
-            enum_names: f_enum_names,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Used by the client to get a prompt provided by the server.
@@ -2778,20 +3269,37 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "prompts/get")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "method" => {
+                    __rt::const_str(&mut map, &mut seen_method, "method", "prompts/get")
+                }
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/GetPromptRequest/properties/params`.
@@ -2831,18 +3339,38 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequestParams {
         let mut f_arguments = None;
         let mut f_name = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    arguments: f_arguments,
+                    name: f_name,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            arguments: f_arguments,
-            name: __rt::required(f_name, "name")?,
-            extra,
-        })
     }
 }
 /// The server's response to a prompts/get request from the client.
@@ -2890,22 +3418,40 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResult {
         let mut f_description = None;
         let mut f_messages = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_messages,) {
+            (Some(f_messages),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    description: f_description,
+                    messages: f_messages,
+                    extra,
+                })
+            }
+            (f_messages,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_messages.is_none(), "messages")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            description: f_description,
-            messages: __rt::required(f_messages, "messages")?,
-            extra,
-        })
     }
 }
 /// An image provided to or from an LLM.
@@ -2963,26 +3509,49 @@ impl<'de> __rt::MapDecode<'de> for ImageContent {
         let mut f_data = None;
         let mut f_mime_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "image")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "image"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_data, f_mime_type) {
+            (Some(f_data), Some(f_mime_type)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    data: f_data,
+                    mime_type: f_mime_type,
+                    extra,
+                })
+            }
+            (f_data, f_mime_type) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_data.is_none(), "data"),
+                            (f_mime_type.is_none(), "mimeType"),
+                        ],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            data: __rt::required(f_data, "data")?,
-            mime_type: __rt::required(f_mime_type, "mimeType")?,
-            extra,
-        })
     }
 }
 /// Describes the name and version of an MCP implementation, with an optional title for UI representation.
@@ -3031,20 +3600,42 @@ impl<'de> __rt::MapDecode<'de> for Implementation {
         let mut f_title = None;
         let mut f_version = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                "version" => __rt::field(&mut map, &mut f_version, "version")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                "version" => __rt::field(&mut map, &mut f_version, "version"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name, f_version) {
+            (Some(f_name), Some(f_version)) => {
+                ::core::result::Result::Ok(Self {
+                    name: f_name,
+                    title: f_title,
+                    version: f_version,
+                    extra,
+                })
+            }
+            (f_name, f_version) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_name.is_none(), "name"), (f_version.is_none(), "version")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            version: __rt::required(f_version, "version")?,
-            extra,
-        })
     }
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
@@ -3086,20 +3677,37 @@ impl<'de> __rt::MapDecode<'de> for InitializeRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "initialize")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "method" => {
+                    __rt::const_str(&mut map, &mut seen_method, "method", "initialize")
+                }
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/InitializeRequest/properties/params`.
@@ -3147,24 +3755,50 @@ impl<'de> __rt::MapDecode<'de> for InitializeRequestParams {
         let mut f_client_info = None;
         let mut f_protocol_version = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "capabilities" => {
-                    __rt::field(&mut map, &mut f_capabilities, "capabilities")?
+                    __rt::field(&mut map, &mut f_capabilities, "capabilities")
                 }
-                "clientInfo" => __rt::field(&mut map, &mut f_client_info, "clientInfo")?,
+                "clientInfo" => __rt::field(&mut map, &mut f_client_info, "clientInfo"),
                 "protocolVersion" => {
-                    __rt::field(&mut map, &mut f_protocol_version, "protocolVersion")?
+                    __rt::field(&mut map, &mut f_protocol_version, "protocolVersion")
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_capabilities, f_client_info, f_protocol_version) {
+            (Some(f_capabilities), Some(f_client_info), Some(f_protocol_version)) => {
+                ::core::result::Result::Ok(Self {
+                    capabilities: f_capabilities,
+                    client_info: f_client_info,
+                    protocol_version: f_protocol_version,
+                    extra,
+                })
+            }
+            (f_capabilities, f_client_info, f_protocol_version) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_capabilities.is_none(), "capabilities"),
+                            (f_client_info.is_none(), "clientInfo"),
+                            (f_protocol_version.is_none(), "protocolVersion"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            capabilities: __rt::required(f_capabilities, "capabilities")?,
-            client_info: __rt::required(f_client_info, "clientInfo")?,
-            protocol_version: __rt::required(f_protocol_version, "protocolVersion")?,
-            extra,
-        })
     }
 }
 /// After receiving an initialize request from the client, the server sends this response.
@@ -3222,30 +3856,56 @@ impl<'de> __rt::MapDecode<'de> for InitializeResult {
         let mut f_protocol_version = None;
         let mut f_server_info = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
                 "capabilities" => {
-                    __rt::field(&mut map, &mut f_capabilities, "capabilities")?
+                    __rt::field(&mut map, &mut f_capabilities, "capabilities")
                 }
                 "instructions" => {
-                    __rt::field(&mut map, &mut f_instructions, "instructions")?
+                    __rt::field(&mut map, &mut f_instructions, "instructions")
                 }
                 "protocolVersion" => {
-                    __rt::field(&mut map, &mut f_protocol_version, "protocolVersion")?
+                    __rt::field(&mut map, &mut f_protocol_version, "protocolVersion")
                 }
-                "serverInfo" => __rt::field(&mut map, &mut f_server_info, "serverInfo")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "serverInfo" => __rt::field(&mut map, &mut f_server_info, "serverInfo"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_capabilities, f_protocol_version, f_server_info) {
+            (Some(f_capabilities), Some(f_protocol_version), Some(f_server_info)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    capabilities: f_capabilities,
+                    instructions: f_instructions,
+                    protocol_version: f_protocol_version,
+                    server_info: f_server_info,
+                    extra,
+                })
+            }
+            (f_capabilities, f_protocol_version, f_server_info) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_capabilities.is_none(), "capabilities"),
+                            (f_protocol_version.is_none(), "protocolVersion"),
+                            (f_server_info.is_none(), "serverInfo"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            capabilities: __rt::required(f_capabilities, "capabilities")?,
-            instructions: f_instructions,
-            protocol_version: __rt::required(f_protocol_version, "protocolVersion")?,
-            server_info: __rt::required(f_server_info, "serverInfo")?,
-            extra,
-        })
     }
 }
 /// This notification is sent from the client to the server after initialization has finished.
@@ -3287,20 +3947,31 @@ impl<'de> __rt::MapDecode<'de> for InitializedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "notifications/initialized",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
@@ -3338,12 +4009,23 @@ impl<'de> __rt::MapDecode<'de> for InitializedNotificationParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -3391,22 +4073,44 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcError {
         let mut f_error = None;
         let mut f_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "error" => __rt::field(&mut map, &mut f_error, "error")?,
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "error" => __rt::field(&mut map, &mut f_error, "error"),
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_error, f_id) {
+            (Some(f_error), Some(f_id)) => {
+                ::core::result::Result::Ok(Self {
+                    error: f_error,
+                    id: f_id,
+                    extra,
+                })
+            }
+            (f_error, f_id) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_error.is_none(), "error"), (f_id.is_none(), "id")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            error: __rt::required(f_error, "error")?,
-            id: __rt::required(f_id, "id")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/JSONRPCError/properties/error`.
@@ -3450,20 +4154,42 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorError {
         let mut f_data = None;
         let mut f_message = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "code" => __rt::field(&mut map, &mut f_code, "code")?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "code" => __rt::field(&mut map, &mut f_code, "code"),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_code, f_message) {
+            (Some(f_code), Some(f_message)) => {
+                ::core::result::Result::Ok(Self {
+                    code: f_code,
+                    data: f_data,
+                    message: f_message,
+                    extra,
+                })
+            }
+            (f_code, f_message) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_code.is_none(), "code"), (f_message.is_none(), "message")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            code: __rt::required(f_code, "code")?,
-            data: f_data,
-            message: __rt::required(f_message, "message")?,
-            extra,
-        })
     }
 }
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
@@ -3660,22 +4386,42 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcNotification {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_method,) {
+            (Some(f_method),) => {
+                ::core::result::Result::Ok(Self {
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_method,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_method.is_none(), "method")]),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/JSONRPCNotification/properties/params`.
@@ -3711,12 +4457,23 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcNotificationParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -3772,24 +4529,46 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequest {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_method) {
+            (Some(f_id), Some(f_method)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_method) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_method.is_none(), "method")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/JSONRPCRequest/properties/params`.
@@ -3825,12 +4604,23 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -3867,14 +4657,25 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -3925,22 +4726,44 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcResponse {
         let mut f_id = None;
         let mut f_result = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "result" => __rt::field(&mut map, &mut f_result, "result")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "result" => __rt::field(&mut map, &mut f_result, "result"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_result) {
+            (Some(f_id), Some(f_result)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    result: f_result,
+                    extra,
+                })
+            }
+            (f_id, f_result) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            result: __rt::required(f_result, "result")?,
-            extra,
-        })
     }
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
@@ -3982,20 +4805,26 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => {
-                    __rt::const_str(
-                        &mut map,
-                        &mut seen_method,
-                        "method",
-                        "prompts/list",
-                    )?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "method" => {
+                    __rt::const_str(&mut map, &mut seen_method, "method", "prompts/list")
+                }
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
@@ -4034,12 +4863,23 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_cursor = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { cursor: f_cursor, extra })
     }
 }
@@ -4089,20 +4929,40 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResult {
         let mut f_next_cursor = None;
         let mut f_prompts = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_prompts,) {
+            (Some(f_prompts),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    next_cursor: f_next_cursor,
+                    prompts: f_prompts,
+                    extra,
+                })
+            }
+            (f_prompts,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_prompts.is_none(), "prompts")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            next_cursor: f_next_cursor,
-            prompts: __rt::required(f_prompts, "prompts")?,
-            extra,
-        })
     }
 }
 /// Sent from the client to request a list of resource templates the server has.
@@ -4144,20 +5004,31 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "resources/templates/list",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
@@ -4196,12 +5067,23 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_cursor = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { cursor: f_cursor, extra })
     }
 }
@@ -4251,29 +5133,48 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResult {
         let mut f_next_cursor = None;
         let mut f_resource_templates = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
                 "resourceTemplates" => {
                     __rt::field_seq(
                         &mut map,
                         &mut f_resource_templates,
                         "resourceTemplates",
-                    )?
+                    )
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_resource_templates,) {
+            (Some(f_resource_templates),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    next_cursor: f_next_cursor,
+                    resource_templates: f_resource_templates,
+                    extra,
+                })
+            }
+            (f_resource_templates,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_resource_templates.is_none(), "resourceTemplates")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            next_cursor: f_next_cursor,
-            resource_templates: __rt::required(
-                f_resource_templates,
-                "resourceTemplates",
-            )?,
-            extra,
-        })
     }
 }
 /// Sent from the client to request a list of resources the server has.
@@ -4315,20 +5216,31 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "resources/list",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
@@ -4367,12 +5279,23 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_cursor = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { cursor: f_cursor, extra })
     }
 }
@@ -4422,20 +5345,40 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResult {
         let mut f_next_cursor = None;
         let mut f_resources = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_resources,) {
+            (Some(f_resources),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    next_cursor: f_next_cursor,
+                    resources: f_resources,
+                    extra,
+                })
+            }
+            (f_resources,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_resources.is_none(), "resources")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            next_cursor: f_next_cursor,
-            resources: __rt::required(f_resources, "resources")?,
-            extra,
-        })
     }
 }
 /// Sent from the server to request a list of root URIs from the client. Roots allow
@@ -4483,15 +5426,26 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "roots/list")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "method" => {
+                    __rt::const_str(&mut map, &mut seen_method, "method", "roots/list")
+                }
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
@@ -4529,12 +5483,23 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -4571,14 +5536,25 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -4624,18 +5600,38 @@ impl<'de> __rt::MapDecode<'de> for ListRootsResult {
         let mut f_meta = None;
         let mut f_roots = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "roots" => __rt::field_seq(&mut map, &mut f_roots, "roots")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "roots" => __rt::field_seq(&mut map, &mut f_roots, "roots"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_roots,) {
+            (Some(f_roots),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    roots: f_roots,
+                    extra,
+                })
+            }
+            (f_roots,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_roots.is_none(), "roots")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            roots: __rt::required(f_roots, "roots")?,
-            extra,
-        })
     }
 }
 /// Sent from the client to request a list of tools the server has.
@@ -4677,15 +5673,26 @@ impl<'de> __rt::MapDecode<'de> for ListToolsRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "tools/list")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "method" => {
+                    __rt::const_str(&mut map, &mut seen_method, "method", "tools/list")
+                }
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
@@ -4724,12 +5731,23 @@ impl<'de> __rt::MapDecode<'de> for ListToolsRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_cursor = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { cursor: f_cursor, extra })
     }
 }
@@ -4775,20 +5793,40 @@ impl<'de> __rt::MapDecode<'de> for ListToolsResult {
         let mut f_next_cursor = None;
         let mut f_tools = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_tools,) {
+            (Some(f_tools),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    next_cursor: f_next_cursor,
+                    tools: f_tools,
+                    extra,
+                })
+            }
+            (f_tools,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_tools.is_none(), "tools")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            next_cursor: f_next_cursor,
-            tools: __rt::required(f_tools, "tools")?,
-            extra,
-        })
     }
 }
 /// The severity of a log message.
@@ -4928,25 +5966,42 @@ impl<'de> __rt::MapDecode<'de> for LoggingMessageNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "notifications/message",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/LoggingMessageNotification/properties/params`.
@@ -4990,20 +6045,42 @@ impl<'de> __rt::MapDecode<'de> for LoggingMessageNotificationParams {
         let mut f_level = None;
         let mut f_logger = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "level" => __rt::field(&mut map, &mut f_level, "level")?,
-                "logger" => __rt::field(&mut map, &mut f_logger, "logger")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "level" => __rt::field(&mut map, &mut f_level, "level"),
+                "logger" => __rt::field(&mut map, &mut f_logger, "logger"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_data, f_level) {
+            (Some(f_data), Some(f_level)) => {
+                ::core::result::Result::Ok(Self {
+                    data: f_data,
+                    level: f_level,
+                    logger: f_logger,
+                    extra,
+                })
+            }
+            (f_data, f_level) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_data.is_none(), "data"), (f_level.is_none(), "level")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            data: __rt::required(f_data, "data")?,
-            level: __rt::required(f_level, "level")?,
-            logger: f_logger,
-            extra,
-        })
     }
 }
 /// Hints to use for model selection.
@@ -5050,12 +6127,23 @@ impl<'de> __rt::MapDecode<'de> for ModelHint {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_name = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { name: f_name, extra })
     }
 }
@@ -5134,25 +6222,36 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
         let mut f_intelligence_priority = None;
         let mut f_speed_priority = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "costPriority" => {
-                    __rt::field(&mut map, &mut f_cost_priority, "costPriority")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "hints" => __rt::field_seq(&mut map, &mut f_hints, "hints")?,
+            };
+            let member = match key.as_str() {
+                "costPriority" => {
+                    __rt::field(&mut map, &mut f_cost_priority, "costPriority")
+                }
+                "hints" => __rt::field_seq(&mut map, &mut f_hints, "hints"),
                 "intelligencePriority" => {
                     __rt::field(
                         &mut map,
                         &mut f_intelligence_priority,
                         "intelligencePriority",
-                    )?
+                    )
                 }
                 "speedPriority" => {
-                    __rt::field(&mut map, &mut f_speed_priority, "speedPriority")?
+                    __rt::field(&mut map, &mut f_speed_priority, "speedPriority")
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             cost_priority: f_cost_priority,
             hints: f_hints,
@@ -5199,18 +6298,38 @@ impl<'de> __rt::MapDecode<'de> for Notification {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_method,) {
+            (Some(f_method),) => {
+                ::core::result::Result::Ok(Self {
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_method,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_method.is_none(), "method")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/Notification/properties/params`.
@@ -5246,12 +6365,23 @@ impl<'de> __rt::MapDecode<'de> for NotificationParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -5308,26 +6438,44 @@ impl<'de> __rt::MapDecode<'de> for NumberSchema {
         let mut f_title = None;
         let mut f_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "maximum" => __rt::field(&mut map, &mut f_maximum, "maximum")?,
-                "minimum" => __rt::field(&mut map, &mut f_minimum, "minimum")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                "type" => __rt::field(&mut map, &mut f_type, "type")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "maximum" => __rt::field(&mut map, &mut f_maximum, "maximum"),
+                "minimum" => __rt::field(&mut map, &mut f_minimum, "minimum"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                "type" => __rt::field(&mut map, &mut f_type, "type"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_type,) {
+            (Some(f_type),) => {
+                ::core::result::Result::Ok(Self {
+                    description: f_description,
+                    maximum: f_maximum,
+                    minimum: f_minimum,
+                    title: f_title,
+                    r#type: f_type,
+                    extra,
+                })
+            }
+            (f_type,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_type.is_none(), "type")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            description: f_description,
-            maximum: f_maximum,
-            minimum: f_minimum,
-            title: f_title,
-            r#type: __rt::required(f_type, "type")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/NumberSchema/properties/type`.
@@ -5420,18 +6568,38 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequest {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_method,) {
+            (Some(f_method),) => {
+                ::core::result::Result::Ok(Self {
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_method,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_method.is_none(), "method")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/PaginatedRequest/properties/params`.
@@ -5468,12 +6636,23 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_cursor = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { cursor: f_cursor, extra })
     }
 }
@@ -5515,13 +6694,24 @@ impl<'de> __rt::MapDecode<'de> for PaginatedResult {
         let mut f_meta = None;
         let mut f_next_cursor = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             meta: f_meta,
             next_cursor: f_next_cursor,
@@ -5568,15 +6758,24 @@ impl<'de> __rt::MapDecode<'de> for PingRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "ping")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "method" => __rt::const_str(&mut map, &mut seen_method, "method", "ping"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
@@ -5614,12 +6813,23 @@ impl<'de> __rt::MapDecode<'de> for PingRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -5656,14 +6866,25 @@ impl<'de> __rt::MapDecode<'de> for PingRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -5889,25 +7110,42 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "notifications/progress",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/ProgressNotification/properties/params`.
@@ -5959,24 +7197,49 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
         let mut f_progress_token = None;
         let mut f_total = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                "progress" => __rt::field(&mut map, &mut f_progress, "progress")?,
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "total" => __rt::field(&mut map, &mut f_total, "total")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                "progress" => __rt::field(&mut map, &mut f_progress, "progress"),
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                "total" => __rt::field(&mut map, &mut f_total, "total"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_progress, f_progress_token) {
+            (Some(f_progress), Some(f_progress_token)) => {
+                ::core::result::Result::Ok(Self {
+                    message: f_message,
+                    progress: f_progress,
+                    progress_token: f_progress_token,
+                    total: f_total,
+                    extra,
+                })
+            }
+            (f_progress, f_progress_token) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_progress.is_none(), "progress"),
+                            (f_progress_token.is_none(), "progressToken"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            message: f_message,
-            progress: __rt::required(f_progress, "progress")?,
-            progress_token: __rt::required(f_progress_token, "progressToken")?,
-            total: f_total,
-            extra,
-        })
     }
 }
 /// A progress token, used to associate progress notifications with the original request.
@@ -6100,26 +7363,44 @@ impl<'de> __rt::MapDecode<'de> for Prompt {
         let mut f_name = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "arguments" => __rt::field_seq(&mut map, &mut f_arguments, "arguments")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "arguments" => __rt::field_seq(&mut map, &mut f_arguments, "arguments"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    arguments: f_arguments,
+                    description: f_description,
+                    name: f_name,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            arguments: f_arguments,
-            description: f_description,
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Describes an argument that a prompt can accept.
@@ -6176,24 +7457,42 @@ impl<'de> __rt::MapDecode<'de> for PromptArgument {
         let mut f_required = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "required" => __rt::field(&mut map, &mut f_required, "required")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "required" => __rt::field(&mut map, &mut f_required, "required"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    description: f_description,
+                    name: f_name,
+                    required: f_required,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            description: f_description,
-            name: __rt::required(f_name, "name")?,
-            required: f_required,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -6235,20 +7534,31 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "notifications/prompts/list_changed",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
@@ -6286,12 +7596,23 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotificationParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -6335,18 +7656,40 @@ impl<'de> __rt::MapDecode<'de> for PromptMessage {
         let mut f_content = None;
         let mut f_role = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
-                "role" => __rt::field(&mut map, &mut f_role, "role")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "content" => __rt::field(&mut map, &mut f_content, "content"),
+                "role" => __rt::field(&mut map, &mut f_role, "role"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_content, f_role) {
+            (Some(f_content), Some(f_role)) => {
+                ::core::result::Result::Ok(Self {
+                    content: f_content,
+                    role: f_role,
+                    extra,
+                })
+            }
+            (f_content, f_role) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_content.is_none(), "content"), (f_role.is_none(), "role")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            content: __rt::required(f_content, "content")?,
-            role: __rt::required(f_role, "role")?,
-            extra,
-        })
     }
 }
 /// Identifies a prompt.
@@ -6397,22 +7740,40 @@ impl<'de> __rt::MapDecode<'de> for PromptReference {
         let mut f_name = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => {
-                    __rt::const_str(&mut map, &mut seen_type, "type", "ref/prompt")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "ref/prompt"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    name: f_name,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Sent from the client to the server, to read a specific resource URI.
@@ -6454,25 +7815,42 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "resources/read",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/ReadResourceRequest/properties/params`.
@@ -6508,16 +7886,31 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => ::core::result::Result::Ok(Self { uri: f_uri, extra }),
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// The server's response to a resources/read request from the client.
@@ -6557,18 +7950,38 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
         let mut f_meta = None;
         let mut f_contents = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_contents,) {
+            (Some(f_contents),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    contents: f_contents,
+                    extra,
+                })
+            }
+            (f_contents,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_contents.is_none(), "contents")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            contents: __rt::required(f_contents, "contents")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/ReadResourceResult/properties/contents/items`.
@@ -6729,18 +8142,38 @@ impl<'de> __rt::MapDecode<'de> for Request {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_method,) {
+            (Some(f_method),) => {
+                ::core::result::Result::Ok(Self {
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_method,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_method.is_none(), "method")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/Request/properties/params`.
@@ -6776,12 +8209,23 @@ impl<'de> __rt::MapDecode<'de> for RequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -6818,14 +8262,25 @@ impl<'de> __rt::MapDecode<'de> for RequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -6978,34 +8433,52 @@ impl<'de> __rt::MapDecode<'de> for Resource {
         let mut f_title = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
-                }
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "size" => __rt::field(&mut map, &mut f_size, "size")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name, f_uri) {
+            (Some(f_name), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    description: f_description,
+                    mime_type: f_mime_type,
+                    name: f_name,
+                    size: f_size,
+                    title: f_title,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_name, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_name.is_none(), "name"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            description: f_description,
-            mime_type: f_mime_type,
-            name: __rt::required(f_name, "name")?,
-            size: f_size,
-            title: f_title,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// The contents of a specific resource or sub-resource.
@@ -7049,20 +8522,40 @@ impl<'de> __rt::MapDecode<'de> for ResourceContents {
         let mut f_mime_type = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    mime_type: f_mime_type,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            mime_type: f_mime_type,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -7157,38 +8650,56 @@ impl<'de> __rt::MapDecode<'de> for ResourceLink {
         let mut f_title = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "type" => {
-                    __rt::const_str(&mut map, &mut seen_type, "type", "resource_link")?
+                    __rt::const_str(&mut map, &mut seen_type, "type", "resource_link")
                 }
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
-                }
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
-                }
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "size" => __rt::field(&mut map, &mut f_size, "size")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_name, f_uri) {
+            (Some(f_name), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    description: f_description,
+                    mime_type: f_mime_type,
+                    name: f_name,
+                    size: f_size,
+                    title: f_title,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_name, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_name.is_none(), "name"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            description: f_description,
-            mime_type: f_mime_type,
-            name: __rt::required(f_name, "name")?,
-            size: f_size,
-            title: f_title,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
@@ -7230,20 +8741,31 @@ impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "notifications/resources/list_changed",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
@@ -7281,12 +8803,23 @@ impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotificationParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -7366,34 +8899,55 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplate {
         let mut f_title = None;
         let mut f_uri_template = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
-                }
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
                 "uriTemplate" => {
-                    __rt::field(&mut map, &mut f_uri_template, "uriTemplate")?
+                    __rt::field(&mut map, &mut f_uri_template, "uriTemplate")
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name, f_uri_template) {
+            (Some(f_name), Some(f_uri_template)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    description: f_description,
+                    mime_type: f_mime_type,
+                    name: f_name,
+                    title: f_title,
+                    uri_template: f_uri_template,
+                    extra,
+                })
+            }
+            (f_name, f_uri_template) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_name.is_none(), "name"),
+                            (f_uri_template.is_none(), "uriTemplate"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            description: f_description,
-            mime_type: f_mime_type,
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            uri_template: __rt::required(f_uri_template, "uriTemplate")?,
-            extra,
-        })
     }
 }
 /// A reference to a resource or resource template definition.
@@ -7435,20 +8989,35 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplateReference {
         let mut seen_type = consumed == Some("type");
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => {
-                    __rt::const_str(&mut map, &mut seen_type, "type", "ref/resource")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => {
+                    __rt::const_str(&mut map, &mut seen_type, "type", "ref/resource")
+                }
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_uri,) {
+            (Some(f_uri),) => ::core::result::Result::Ok(Self { uri: f_uri, extra }),
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
@@ -7490,25 +9059,42 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "notifications/resources/updated",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/ResourceUpdatedNotification/properties/params`.
@@ -7544,16 +9130,31 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotificationParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => ::core::result::Result::Ok(Self { uri: f_uri, extra }),
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// The `Result` definition of the schema.
@@ -7589,12 +9190,23 @@ impl<'de> __rt::MapDecode<'de> for Result {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -7696,20 +9308,40 @@ impl<'de> __rt::MapDecode<'de> for Root {
         let mut f_name = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    name: f_name,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            name: f_name,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
@@ -7753,20 +9385,31 @@ impl<'de> __rt::MapDecode<'de> for RootsListChangedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "notifications/roots/list_changed",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
@@ -7804,12 +9447,23 @@ impl<'de> __rt::MapDecode<'de> for RootsListChangedNotificationParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -7850,18 +9504,40 @@ impl<'de> __rt::MapDecode<'de> for SamplingMessage {
         let mut f_content = None;
         let mut f_role = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
-                "role" => __rt::field(&mut map, &mut f_role, "role")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "content" => __rt::field(&mut map, &mut f_content, "content"),
+                "role" => __rt::field(&mut map, &mut f_role, "role"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_content, f_role) {
+            (Some(f_content), Some(f_role)) => {
+                ::core::result::Result::Ok(Self {
+                    content: f_content,
+                    role: f_role,
+                    extra,
+                })
+            }
+            (f_content, f_role) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_content.is_none(), "content"), (f_role.is_none(), "role")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            content: __rt::required(f_content, "content")?,
-            role: __rt::required(f_role, "role")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/SamplingMessage/properties/content`.
@@ -7997,21 +9673,30 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilities {
         let mut f_resources = None;
         let mut f_tools = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "completions" => {
-                    __rt::field(&mut map, &mut f_completions, "completions")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
+            };
+            let member = match key.as_str() {
+                "completions" => __rt::field(&mut map, &mut f_completions, "completions"),
                 "experimental" => {
-                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")
                 }
-                "logging" => __rt::field(&mut map, &mut f_logging, "logging")?,
-                "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts")?,
-                "resources" => __rt::field(&mut map, &mut f_resources, "resources")?,
-                "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "logging" => __rt::field(&mut map, &mut f_logging, "logging"),
+                "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts"),
+                "resources" => __rt::field(&mut map, &mut f_resources, "resources"),
+                "tools" => __rt::field(&mut map, &mut f_tools, "tools"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             completions: f_completions,
             experimental: f_experimental,
@@ -8056,14 +9741,25 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesPrompts {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_list_changed = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "listChanged" => {
-                    __rt::field(&mut map, &mut f_list_changed, "listChanged")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "listChanged" => {
+                    __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             list_changed: f_list_changed,
             extra,
@@ -8107,15 +9803,26 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesResources {
         let mut f_list_changed = None;
         let mut f_subscribe = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "listChanged" => {
-                    __rt::field(&mut map, &mut f_list_changed, "listChanged")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "subscribe" => __rt::field(&mut map, &mut f_subscribe, "subscribe")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "listChanged" => {
+                    __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                }
+                "subscribe" => __rt::field(&mut map, &mut f_subscribe, "subscribe"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             list_changed: f_list_changed,
             subscribe: f_subscribe,
@@ -8156,14 +9863,25 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTools {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_list_changed = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "listChanged" => {
-                    __rt::field(&mut map, &mut f_list_changed, "listChanged")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "listChanged" => {
+                    __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             list_changed: f_list_changed,
             extra,
@@ -8719,25 +10437,42 @@ impl<'de> __rt::MapDecode<'de> for SetLevelRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "logging/setLevel",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/SetLevelRequest/properties/params`.
@@ -8773,16 +10508,33 @@ impl<'de> __rt::MapDecode<'de> for SetLevelRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_level = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "level" => __rt::field(&mut map, &mut f_level, "level")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "level" => __rt::field(&mut map, &mut f_level, "level"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_level,) {
+            (Some(f_level),) => {
+                ::core::result::Result::Ok(Self { level: f_level, extra })
+            }
+            (f_level,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_level.is_none(), "level")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            level: __rt::required(f_level, "level")?,
-            extra,
-        })
     }
 }
 /// The `StringSchema` definition of the schema.
@@ -8844,19 +10596,28 @@ impl<'de> __rt::MapDecode<'de> for StringSchema {
         let mut f_min_length = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "format" => __rt::field(&mut map, &mut f_format, "format")?,
-                "maxLength" => __rt::field(&mut map, &mut f_max_length, "maxLength")?,
-                "minLength" => __rt::field(&mut map, &mut f_min_length, "minLength")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "format" => __rt::field(&mut map, &mut f_format, "format"),
+                "maxLength" => __rt::field(&mut map, &mut f_max_length, "maxLength"),
+                "minLength" => __rt::field(&mut map, &mut f_min_length, "minLength"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_type, "type")?;
         ::core::result::Result::Ok(Self {
             description: f_description,
@@ -8973,25 +10734,42 @@ impl<'de> __rt::MapDecode<'de> for SubscribeRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "resources/subscribe",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/SubscribeRequest/properties/params`.
@@ -9027,16 +10805,31 @@ impl<'de> __rt::MapDecode<'de> for SubscribeRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => ::core::result::Result::Ok(Self { uri: f_uri, extra }),
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// Text provided to or from an LLM.
@@ -9090,24 +10883,42 @@ impl<'de> __rt::MapDecode<'de> for TextContent {
         let mut f_annotations = None;
         let mut f_text = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "text")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "text" => __rt::field(&mut map, &mut f_text, "text")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "text"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "text" => __rt::field(&mut map, &mut f_text, "text"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_text,) {
+            (Some(f_text),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    text: f_text,
+                    extra,
+                })
+            }
+            (f_text,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_text.is_none(), "text")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            text: __rt::required(f_text, "text")?,
-            extra,
-        })
     }
 }
 /// The `TextResourceContents` definition of the schema.
@@ -9159,22 +10970,44 @@ impl<'de> __rt::MapDecode<'de> for TextResourceContents {
         let mut f_text = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "text" => __rt::field(&mut map, &mut f_text, "text")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "text" => __rt::field(&mut map, &mut f_text, "text"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_text, f_uri) {
+            (Some(f_text), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    mime_type: f_mime_type,
+                    text: f_text,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_text, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_text.is_none(), "text"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            mime_type: f_mime_type,
-            text: __rt::required(f_text, "text")?,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// Definition for a tool the client can call.
@@ -9256,36 +11089,57 @@ impl<'de> __rt::MapDecode<'de> for Tool {
         let mut f_output_schema = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
-                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "inputSchema" => {
-                    __rt::field(&mut map, &mut f_input_schema, "inputSchema")?
+                    __rt::field(&mut map, &mut f_input_schema, "inputSchema")
                 }
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
                 "outputSchema" => {
-                    __rt::field(&mut map, &mut f_output_schema, "outputSchema")?
+                    __rt::field(&mut map, &mut f_output_schema, "outputSchema")
                 }
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_input_schema, f_name) {
+            (Some(f_input_schema), Some(f_name)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    description: f_description,
+                    input_schema: f_input_schema,
+                    name: f_name,
+                    output_schema: f_output_schema,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_input_schema, f_name) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_input_schema.is_none(), "inputSchema"),
+                            (f_name.is_none(), "name"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            description: f_description,
-            input_schema: __rt::required(f_input_schema, "inputSchema")?,
-            name: __rt::required(f_name, "name")?,
-            output_schema: f_output_schema,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// A JSON Schema object defining the expected parameters for the tool.
@@ -9335,16 +11189,27 @@ impl<'de> __rt::MapDecode<'de> for ToolInputSchema {
         let mut f_properties = None;
         let mut f_required = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
-                "properties" => {
-                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object"),
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_type, "type")?;
         ::core::result::Result::Ok(Self {
             properties: f_properties,
@@ -9401,16 +11266,27 @@ impl<'de> __rt::MapDecode<'de> for ToolOutputSchema {
         let mut f_properties = None;
         let mut f_required = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
-                "properties" => {
-                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object"),
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_type, "type")?;
         ::core::result::Result::Ok(Self {
             properties: f_properties,
@@ -9502,24 +11378,35 @@ impl<'de> __rt::MapDecode<'de> for ToolAnnotations {
         let mut f_read_only_hint = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "destructiveHint" => {
-                    __rt::field(&mut map, &mut f_destructive_hint, "destructiveHint")?
+                    __rt::field(&mut map, &mut f_destructive_hint, "destructiveHint")
                 }
                 "idempotentHint" => {
-                    __rt::field(&mut map, &mut f_idempotent_hint, "idempotentHint")?
+                    __rt::field(&mut map, &mut f_idempotent_hint, "idempotentHint")
                 }
                 "openWorldHint" => {
-                    __rt::field(&mut map, &mut f_open_world_hint, "openWorldHint")?
+                    __rt::field(&mut map, &mut f_open_world_hint, "openWorldHint")
                 }
                 "readOnlyHint" => {
-                    __rt::field(&mut map, &mut f_read_only_hint, "readOnlyHint")?
+                    __rt::field(&mut map, &mut f_read_only_hint, "readOnlyHint")
                 }
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             destructive_hint: f_destructive_hint,
             idempotent_hint: f_idempotent_hint,
@@ -9569,20 +11456,31 @@ impl<'de> __rt::MapDecode<'de> for ToolListChangedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "notifications/tools/list_changed",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
@@ -9620,12 +11518,23 @@ impl<'de> __rt::MapDecode<'de> for ToolListChangedNotificationParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -9668,25 +11577,42 @@ impl<'de> __rt::MapDecode<'de> for UnsubscribeRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "resources/unsubscribe",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/definitions/UnsubscribeRequest/properties/params`.
@@ -9722,16 +11648,31 @@ impl<'de> __rt::MapDecode<'de> for UnsubscribeRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => ::core::result::Result::Ok(Self { uri: f_uri, extra }),
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// Every message a client sends: requests, notifications, result responses and error responses. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.

@@ -62,16 +62,27 @@ impl<'de> __rt::MapDecode<'de> for Annotations {
         let mut f_last_modified = None;
         let mut f_priority = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience")?,
-                "lastModified" => {
-                    __rt::field(&mut map, &mut f_last_modified, "lastModified")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "priority" => __rt::field(&mut map, &mut f_priority, "priority")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience"),
+                "lastModified" => {
+                    __rt::field(&mut map, &mut f_last_modified, "lastModified")
+                }
+                "priority" => __rt::field(&mut map, &mut f_priority, "priority"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             audience: f_audience,
             last_modified: f_last_modified,
@@ -135,26 +146,49 @@ impl<'de> __rt::MapDecode<'de> for AudioContent {
         let mut f_data = None;
         let mut f_mime_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "audio")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "audio"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_data, f_mime_type) {
+            (Some(f_data), Some(f_mime_type)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    data: f_data,
+                    mime_type: f_mime_type,
+                    extra,
+                })
+            }
+            (f_data, f_mime_type) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_data.is_none(), "data"),
+                            (f_mime_type.is_none(), "mimeType"),
+                        ],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            data: __rt::required(f_data, "data")?,
-            mime_type: __rt::required(f_mime_type, "mimeType")?,
-            extra,
-        })
     }
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
@@ -199,18 +233,38 @@ impl<'de> __rt::MapDecode<'de> for BaseMetadata {
         let mut f_name = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    name: f_name,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// The `BlobResourceContents` definition of the schema.
@@ -262,22 +316,44 @@ impl<'de> __rt::MapDecode<'de> for BlobResourceContents {
         let mut f_mime_type = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "blob" => __rt::field(&mut map, &mut f_blob, "blob")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "blob" => __rt::field(&mut map, &mut f_blob, "blob"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_blob, f_uri) {
+            (Some(f_blob), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    blob: f_blob,
+                    mime_type: f_mime_type,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_blob, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_blob.is_none(), "blob"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            blob: __rt::required(f_blob, "blob")?,
-            mime_type: f_mime_type,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// The `BooleanSchema` definition of the schema.
@@ -331,17 +407,26 @@ impl<'de> __rt::MapDecode<'de> for BooleanSchema {
         let mut f_description = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "boolean")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "boolean"),
+                "default" => __rt::field(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_type, "type")?;
         ::core::result::Result::Ok(Self {
             default: f_default,
@@ -402,26 +487,48 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "tools/call")?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "tools/call")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `tools/call` request.
@@ -478,22 +585,42 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequestParams {
         let mut f_name = None;
         let mut f_task = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "task" => __rt::field(&mut map, &mut f_task, "task")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "task" => __rt::field(&mut map, &mut f_task, "task"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    arguments: f_arguments,
+                    name: f_name,
+                    task: f_task,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            arguments: f_arguments,
-            name: __rt::required(f_name, "name")?,
-            task: f_task,
-            extra,
-        })
     }
 }
 /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -529,14 +656,25 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -603,28 +741,44 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
         let mut f_is_error = None;
         let mut f_structured_content = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field_seq(&mut map, &mut f_content, "content")?,
-                "isError" => __rt::field(&mut map, &mut f_is_error, "isError")?,
-                "structuredContent" => {
-                    __rt::field(
-                        &mut map,
-                        &mut f_structured_content,
-                        "structuredContent",
-                    )?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "content" => __rt::field_seq(&mut map, &mut f_content, "content"),
+                "isError" => __rt::field(&mut map, &mut f_is_error, "isError"),
+                "structuredContent" => {
+                    __rt::field(&mut map, &mut f_structured_content, "structuredContent")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_content,) {
+            (Some(f_content),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    content: f_content,
+                    is_error: f_is_error,
+                    structured_content: f_structured_content,
+                    extra,
+                })
+            }
+            (f_content,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_content.is_none(), "content")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            content: __rt::required(f_content, "content")?,
-            is_error: f_is_error,
-            structured_content: f_structured_content,
-            extra,
-        })
     }
 }
 /// A request to cancel a task.
@@ -678,31 +832,48 @@ impl<'de> __rt::MapDecode<'de> for CancelTaskRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(
-                        &mut map,
-                        &mut seen_method,
-                        "method",
-                        "tasks/cancel",
-                    )?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "tasks/cancel")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Inline schema at `/$defs/CancelTaskRequest/properties/params`.
@@ -738,16 +909,33 @@ impl<'de> __rt::MapDecode<'de> for CancelTaskRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_task_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_task_id,) {
+            (Some(f_task_id),) => {
+                ::core::result::Result::Ok(Self { task_id: f_task_id, extra })
+            }
+            (f_task_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_task_id.is_none(), "taskId")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            task_id: __rt::required(f_task_id, "taskId")?,
-            extra,
-        })
     }
 }
 /// The response to a tasks/cancel request.
@@ -828,36 +1016,70 @@ impl<'de> __rt::MapDecode<'de> for CancelTaskResult {
         let mut f_task_id = None;
         let mut f_ttl = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "createdAt" => __rt::field(&mut map, &mut f_created_at, "createdAt")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "createdAt" => __rt::field(&mut map, &mut f_created_at, "createdAt"),
                 "lastUpdatedAt" => {
-                    __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")?
+                    __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")
                 }
                 "pollInterval" => {
-                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")?
+                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")
                 }
-                "status" => __rt::field(&mut map, &mut f_status, "status")?,
+                "status" => __rt::field(&mut map, &mut f_status, "status"),
                 "statusMessage" => {
-                    __rt::field(&mut map, &mut f_status_message, "statusMessage")?
+                    __rt::field(&mut map, &mut f_status_message, "statusMessage")
                 }
-                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId")?,
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
+                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_created_at, f_last_updated_at, f_status, f_task_id, f_ttl) {
+            (
+                Some(f_created_at),
+                Some(f_last_updated_at),
+                Some(f_status),
+                Some(f_task_id),
+                Some(f_ttl),
+            ) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    created_at: f_created_at,
+                    last_updated_at: f_last_updated_at,
+                    poll_interval: f_poll_interval,
+                    status: f_status,
+                    status_message: f_status_message,
+                    task_id: f_task_id,
+                    ttl: f_ttl,
+                    extra,
+                })
+            }
+            (f_created_at, f_last_updated_at, f_status, f_task_id, f_ttl) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_created_at.is_none(), "createdAt"),
+                            (f_last_updated_at.is_none(), "lastUpdatedAt"),
+                            (f_status.is_none(), "status"),
+                            (f_task_id.is_none(), "taskId"),
+                            (f_ttl.is_none(), "ttl"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            created_at: __rt::required(f_created_at, "createdAt")?,
-            last_updated_at: __rt::required(f_last_updated_at, "lastUpdatedAt")?,
-            poll_interval: f_poll_interval,
-            status: __rt::required(f_status, "status")?,
-            status_message: f_status_message,
-            task_id: __rt::required(f_task_id, "taskId")?,
-            ttl: __rt::required(f_ttl, "ttl")?,
-            extra,
-        })
     }
 }
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
@@ -911,10 +1133,17 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -922,18 +1151,28 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotification {
                         &mut seen_method,
                         "method",
                         "notifications/cancelled",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `notifications/cancelled` notification.
@@ -981,14 +1220,25 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotificationParams {
         let mut f_reason = None;
         let mut f_request_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "reason" => __rt::field(&mut map, &mut f_reason, "reason")?,
-                "requestId" => __rt::field(&mut map, &mut f_request_id, "requestId")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "reason" => __rt::field(&mut map, &mut f_reason, "reason"),
+                "requestId" => __rt::field(&mut map, &mut f_request_id, "requestId"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             meta: f_meta,
             reason: f_reason,
@@ -1050,20 +1300,29 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilities {
         let mut f_sampling = None;
         let mut f_tasks = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "elicitation" => {
-                    __rt::field(&mut map, &mut f_elicitation, "elicitation")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
+            };
+            let member = match key.as_str() {
+                "elicitation" => __rt::field(&mut map, &mut f_elicitation, "elicitation"),
                 "experimental" => {
-                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")
                 }
-                "roots" => __rt::field(&mut map, &mut f_roots, "roots")?,
-                "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling")?,
-                "tasks" => __rt::field(&mut map, &mut f_tasks, "tasks")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "roots" => __rt::field(&mut map, &mut f_roots, "roots"),
+                "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling"),
+                "tasks" => __rt::field(&mut map, &mut f_tasks, "tasks"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             elicitation: f_elicitation,
             experimental: f_experimental,
@@ -1111,13 +1370,24 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesElicitation {
         let mut f_form = None;
         let mut f_url = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "form" => __rt::field(&mut map, &mut f_form, "form")?,
-                "url" => __rt::field(&mut map, &mut f_url, "url")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "form" => __rt::field(&mut map, &mut f_form, "form"),
+                "url" => __rt::field(&mut map, &mut f_url, "url"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             form: f_form,
             url: f_url,
@@ -1158,14 +1428,25 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesRoots {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_list_changed = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "listChanged" => {
-                    __rt::field(&mut map, &mut f_list_changed, "listChanged")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "listChanged" => {
+                    __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             list_changed: f_list_changed,
             extra,
@@ -1210,13 +1491,24 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesSampling {
         let mut f_context = None;
         let mut f_tools = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "context" => __rt::field(&mut map, &mut f_context, "context")?,
-                "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "context" => __rt::field(&mut map, &mut f_context, "context"),
+                "tools" => __rt::field(&mut map, &mut f_tools, "tools"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             context: f_context,
             tools: f_tools,
@@ -1265,14 +1557,25 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesTasks {
         let mut f_list = None;
         let mut f_requests = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "cancel" => __rt::field(&mut map, &mut f_cancel, "cancel")?,
-                "list" => __rt::field(&mut map, &mut f_list, "list")?,
-                "requests" => __rt::field(&mut map, &mut f_requests, "requests")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "cancel" => __rt::field(&mut map, &mut f_cancel, "cancel"),
+                "list" => __rt::field(&mut map, &mut f_list, "list"),
+                "requests" => __rt::field(&mut map, &mut f_requests, "requests"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             cancel: f_cancel,
             list: f_list,
@@ -1318,15 +1621,24 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesTasksRequests {
         let mut f_elicitation = None;
         let mut f_sampling = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "elicitation" => {
-                    __rt::field(&mut map, &mut f_elicitation, "elicitation")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "elicitation" => __rt::field(&mut map, &mut f_elicitation, "elicitation"),
+                "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             elicitation: f_elicitation,
             sampling: f_sampling,
@@ -1370,12 +1682,23 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesTasksRequestsElicitation {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_create = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "create" => __rt::field(&mut map, &mut f_create, "create")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "create" => __rt::field(&mut map, &mut f_create, "create"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { create: f_create, extra })
     }
 }
@@ -1412,14 +1735,25 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesTasksRequestsSampling {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_create_message = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "createMessage" => {
-                    __rt::field(&mut map, &mut f_create_message, "createMessage")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "createMessage" => {
+                    __rt::field(&mut map, &mut f_create_message, "createMessage")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             create_message: f_create_message,
             extra,
@@ -2007,10 +2341,17 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -2018,20 +2359,35 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequest {
                         &mut seen_method,
                         "method",
                         "completion/complete",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `completion/complete` request.
@@ -2083,22 +2439,44 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParams {
         let mut f_context = None;
         let mut f_ref = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "argument" => __rt::field(&mut map, &mut f_argument, "argument")?,
-                "context" => __rt::field(&mut map, &mut f_context, "context")?,
-                "ref" => __rt::field(&mut map, &mut f_ref, "ref")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "argument" => __rt::field(&mut map, &mut f_argument, "argument"),
+                "context" => __rt::field(&mut map, &mut f_context, "context"),
+                "ref" => __rt::field(&mut map, &mut f_ref, "ref"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_argument, f_ref) {
+            (Some(f_argument), Some(f_ref)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    argument: f_argument,
+                    context: f_context,
+                    r#ref: f_ref,
+                    extra,
+                })
+            }
+            (f_argument, f_ref) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_argument.is_none(), "argument"), (f_ref.is_none(), "ref")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            argument: __rt::required(f_argument, "argument")?,
-            context: f_context,
-            r#ref: __rt::required(f_ref, "ref")?,
-            extra,
-        })
     }
 }
 /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2134,14 +2512,25 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -2185,18 +2574,40 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsArgument {
         let mut f_name = None;
         let mut f_value = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "value" => __rt::field(&mut map, &mut f_value, "value")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "value" => __rt::field(&mut map, &mut f_value, "value"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name, f_value) {
+            (Some(f_name), Some(f_value)) => {
+                ::core::result::Result::Ok(Self {
+                    name: f_name,
+                    value: f_value,
+                    extra,
+                })
+            }
+            (f_name, f_value) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_name.is_none(), "name"), (f_value.is_none(), "value")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            name: __rt::required(f_name, "name")?,
-            value: __rt::required(f_value, "value")?,
-            extra,
-        })
     }
 }
 /// Additional, optional context for completions
@@ -2232,12 +2643,23 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsContext {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_arguments = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             arguments: f_arguments,
             extra,
@@ -2358,18 +2780,38 @@ impl<'de> __rt::MapDecode<'de> for CompleteResult {
         let mut f_meta = None;
         let mut f_completion = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "completion" => __rt::field(&mut map, &mut f_completion, "completion")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "completion" => __rt::field(&mut map, &mut f_completion, "completion"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_completion,) {
+            (Some(f_completion),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    completion: f_completion,
+                    extra,
+                })
+            }
+            (f_completion,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_completion.is_none(), "completion")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            completion: __rt::required(f_completion, "completion")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/CompleteResult/properties/completion`.
@@ -2413,20 +2855,40 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
         let mut f_total = None;
         let mut f_values = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore")?,
-                "total" => __rt::field(&mut map, &mut f_total, "total")?,
-                "values" => __rt::field_seq(&mut map, &mut f_values, "values")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore"),
+                "total" => __rt::field(&mut map, &mut f_total, "total"),
+                "values" => __rt::field_seq(&mut map, &mut f_values, "values"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_values,) {
+            (Some(f_values),) => {
+                ::core::result::Result::Ok(Self {
+                    has_more: f_has_more,
+                    total: f_total,
+                    values: f_values,
+                    extra,
+                })
+            }
+            (f_values,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_values.is_none(), "values")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            has_more: f_has_more,
-            total: f_total,
-            values: __rt::required(f_values, "values")?,
-            extra,
-        })
     }
 }
 /// The `ContentBlock` definition of the schema.
@@ -2586,10 +3048,17 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -2597,20 +3066,35 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequest {
                         &mut seen_method,
                         "method",
                         "sampling/createMessage",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `sampling/createMessage` request.
@@ -2721,48 +3205,71 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
         let mut f_tool_choice = None;
         let mut f_tools = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "includeContext" => {
-                    __rt::field(&mut map, &mut f_include_context, "includeContext")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens")?,
-                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
-                "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata")?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "includeContext" => {
+                    __rt::field(&mut map, &mut f_include_context, "includeContext")
+                }
+                "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens"),
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
+                "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata"),
                 "modelPreferences" => {
-                    __rt::field(&mut map, &mut f_model_preferences, "modelPreferences")?
+                    __rt::field(&mut map, &mut f_model_preferences, "modelPreferences")
                 }
                 "stopSequences" => {
-                    __rt::field_seq(&mut map, &mut f_stop_sequences, "stopSequences")?
+                    __rt::field_seq(&mut map, &mut f_stop_sequences, "stopSequences")
                 }
                 "systemPrompt" => {
-                    __rt::field(&mut map, &mut f_system_prompt, "systemPrompt")?
+                    __rt::field(&mut map, &mut f_system_prompt, "systemPrompt")
                 }
-                "task" => __rt::field(&mut map, &mut f_task, "task")?,
-                "temperature" => {
-                    __rt::field(&mut map, &mut f_temperature, "temperature")?
-                }
-                "toolChoice" => __rt::field(&mut map, &mut f_tool_choice, "toolChoice")?,
-                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "task" => __rt::field(&mut map, &mut f_task, "task"),
+                "temperature" => __rt::field(&mut map, &mut f_temperature, "temperature"),
+                "toolChoice" => __rt::field(&mut map, &mut f_tool_choice, "toolChoice"),
+                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_max_tokens, f_messages) {
+            (Some(f_max_tokens), Some(f_messages)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    include_context: f_include_context,
+                    max_tokens: f_max_tokens,
+                    messages: f_messages,
+                    metadata: f_metadata,
+                    model_preferences: f_model_preferences,
+                    stop_sequences: f_stop_sequences,
+                    system_prompt: f_system_prompt,
+                    task: f_task,
+                    temperature: f_temperature,
+                    tool_choice: f_tool_choice,
+                    tools: f_tools,
+                    extra,
+                })
+            }
+            (f_max_tokens, f_messages) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_max_tokens.is_none(), "maxTokens"),
+                            (f_messages.is_none(), "messages"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            include_context: f_include_context,
-            max_tokens: __rt::required(f_max_tokens, "maxTokens")?,
-            messages: __rt::required(f_messages, "messages")?,
-            metadata: f_metadata,
-            model_preferences: f_model_preferences,
-            stop_sequences: f_stop_sequences,
-            system_prompt: f_system_prompt,
-            task: f_task,
-            temperature: f_temperature,
-            tool_choice: f_tool_choice,
-            tools: f_tools,
-            extra,
-        })
     }
 }
 /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -2798,14 +3305,25 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -2936,24 +3454,50 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageResult {
         let mut f_role = None;
         let mut f_stop_reason = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
-                "model" => __rt::field(&mut map, &mut f_model, "model")?,
-                "role" => __rt::field(&mut map, &mut f_role, "role")?,
-                "stopReason" => __rt::field(&mut map, &mut f_stop_reason, "stopReason")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "content" => __rt::field(&mut map, &mut f_content, "content"),
+                "model" => __rt::field(&mut map, &mut f_model, "model"),
+                "role" => __rt::field(&mut map, &mut f_role, "role"),
+                "stopReason" => __rt::field(&mut map, &mut f_stop_reason, "stopReason"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_content, f_model, f_role) {
+            (Some(f_content), Some(f_model), Some(f_role)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    content: f_content,
+                    model: f_model,
+                    role: f_role,
+                    stop_reason: f_stop_reason,
+                    extra,
+                })
+            }
+            (f_content, f_model, f_role) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_content.is_none(), "content"),
+                            (f_model.is_none(), "model"),
+                            (f_role.is_none(), "role"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            content: __rt::required(f_content, "content")?,
-            model: __rt::required(f_model, "model")?,
-            role: __rt::required(f_role, "role")?,
-            stop_reason: f_stop_reason,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/CreateMessageResult/properties/content`.
@@ -3103,18 +3647,38 @@ impl<'de> __rt::MapDecode<'de> for CreateTaskResult {
         let mut f_meta = None;
         let mut f_task = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "task" => __rt::field(&mut map, &mut f_task, "task")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "task" => __rt::field(&mut map, &mut f_task, "task"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_task,) {
+            (Some(f_task),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    task: f_task,
+                    extra,
+                })
+            }
+            (f_task,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_task.is_none(), "task")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            task: __rt::required(f_task, "task")?,
-            extra,
-        })
     }
 }
 /// An opaque token used to represent a cursor for pagination.
@@ -3170,10 +3734,17 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -3181,20 +3752,35 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequest {
                         &mut seen_method,
                         "method",
                         "elicitation/create",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
@@ -3261,26 +3847,51 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestFormParams {
         let mut f_requested_schema = None;
         let mut f_task = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                "mode" => __rt::field(&mut map, &mut f_mode, "mode")?,
-                "requestedSchema" => {
-                    __rt::field(&mut map, &mut f_requested_schema, "requestedSchema")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "task" => __rt::field(&mut map, &mut f_task, "task")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                "mode" => __rt::field(&mut map, &mut f_mode, "mode"),
+                "requestedSchema" => {
+                    __rt::field(&mut map, &mut f_requested_schema, "requestedSchema")
+                }
+                "task" => __rt::field(&mut map, &mut f_task, "task"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_message, f_requested_schema) {
+            (Some(f_message), Some(f_requested_schema)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    message: f_message,
+                    mode: f_mode,
+                    requested_schema: f_requested_schema,
+                    task: f_task,
+                    extra,
+                })
+            }
+            (f_message, f_requested_schema) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_message.is_none(), "message"),
+                            (f_requested_schema.is_none(), "requestedSchema"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            message: __rt::required(f_message, "message")?,
-            mode: f_mode,
-            requested_schema: __rt::required(f_requested_schema, "requestedSchema")?,
-            task: f_task,
-            extra,
-        })
     }
 }
 /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3316,14 +3927,25 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestFormParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -3428,24 +4050,44 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestFormParamsRequestedSchema {
         let mut f_properties = None;
         let mut f_required = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
-                "$schema" => __rt::field(&mut map, &mut f_schema, "$schema")?,
-                "properties" => {
-                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object"),
+                "$schema" => __rt::field(&mut map, &mut f_schema, "$schema"),
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_properties,) {
+            (Some(f_properties),) => {
+                ::core::result::Result::Ok(Self {
+                    schema: f_schema,
+                    properties: f_properties,
+                    required: f_required,
+                    extra,
+                })
+            }
+            (f_properties,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_properties.is_none(), "properties")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            schema: f_schema,
-            properties: __rt::required(f_properties, "properties")?,
-            required: f_required,
-            extra,
-        })
     }
 }
 /// The parameters for a request to elicit additional information from the user via the client.
@@ -3578,28 +4220,54 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestUrlParams {
         let mut f_task = None;
         let mut f_url = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "mode" => __rt::const_str(&mut map, &mut seen_mode, "mode", "url")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "elicitationId" => {
-                    __rt::field(&mut map, &mut f_elicitation_id, "elicitationId")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                "task" => __rt::field(&mut map, &mut f_task, "task")?,
-                "url" => __rt::field(&mut map, &mut f_url, "url")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "mode" => __rt::const_str(&mut map, &mut seen_mode, "mode", "url"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "elicitationId" => {
+                    __rt::field(&mut map, &mut f_elicitation_id, "elicitationId")
+                }
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                "task" => __rt::field(&mut map, &mut f_task, "task"),
+                "url" => __rt::field(&mut map, &mut f_url, "url"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_mode, "mode")?;
+        match (f_elicitation_id, f_message, f_url) {
+            (Some(f_elicitation_id), Some(f_message), Some(f_url)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    elicitation_id: f_elicitation_id,
+                    message: f_message,
+                    task: f_task,
+                    url: f_url,
+                    extra,
+                })
+            }
+            (f_elicitation_id, f_message, f_url) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_elicitation_id.is_none(), "elicitationId"),
+                            (f_message.is_none(), "message"),
+                            (f_url.is_none(), "url"),
+                        ],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_mode, "mode")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            elicitation_id: __rt::required(f_elicitation_id, "elicitationId")?,
-            message: __rt::required(f_message, "message")?,
-            task: f_task,
-            url: __rt::required(f_url, "url")?,
-            extra,
-        })
     }
 }
 /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -3635,14 +4303,25 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestUrlParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -3695,20 +4374,40 @@ impl<'de> __rt::MapDecode<'de> for ElicitResult {
         let mut f_action = None;
         let mut f_content = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "action" => __rt::field(&mut map, &mut f_action, "action")?,
-                "content" => __rt::field_map(&mut map, &mut f_content, "content")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "action" => __rt::field(&mut map, &mut f_action, "action"),
+                "content" => __rt::field_map(&mut map, &mut f_content, "content"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_action,) {
+            (Some(f_action),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    action: f_action,
+                    content: f_content,
+                    extra,
+                })
+            }
+            (f_action,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_action.is_none(), "action")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            action: __rt::required(f_action, "action")?,
-            content: f_content,
-            extra,
-        })
     }
 }
 /// The user action in response to the elicitation.
@@ -3903,10 +4602,17 @@ impl<'de> __rt::MapDecode<'de> for ElicitationCompleteNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -3914,18 +4620,28 @@ impl<'de> __rt::MapDecode<'de> for ElicitationCompleteNotification {
                         &mut seen_method,
                         "method",
                         "notifications/elicitation/complete",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
+            }
+        }
     }
 }
 /// Inline schema at `/$defs/ElicitationCompleteNotification/properties/params`.
@@ -3961,18 +4677,38 @@ impl<'de> __rt::MapDecode<'de> for ElicitationCompleteNotificationParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_elicitation_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "elicitationId" => {
-                    __rt::field(&mut map, &mut f_elicitation_id, "elicitationId")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "elicitationId" => {
+                    __rt::field(&mut map, &mut f_elicitation_id, "elicitationId")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_elicitation_id,) {
+            (Some(f_elicitation_id),) => {
+                ::core::result::Result::Ok(Self {
+                    elicitation_id: f_elicitation_id,
+                    extra,
+                })
+            }
+            (f_elicitation_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_elicitation_id.is_none(), "elicitationId")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            elicitation_id: __rt::required(f_elicitation_id, "elicitationId")?,
-            extra,
-        })
     }
 }
 /// The contents of a resource, embedded into a prompt or tool call result.
@@ -4029,24 +4765,42 @@ impl<'de> __rt::MapDecode<'de> for EmbeddedResource {
         let mut f_annotations = None;
         let mut f_resource = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "resource")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "resource" => __rt::field(&mut map, &mut f_resource, "resource")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "resource"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "resource" => __rt::field(&mut map, &mut f_resource, "resource"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_resource,) {
+            (Some(f_resource),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    resource: f_resource,
+                    extra,
+                })
+            }
+            (f_resource,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_resource.is_none(), "resource")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            resource: __rt::required(f_resource, "resource")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/EmbeddedResource/properties/resource`.
@@ -4393,20 +5147,42 @@ impl<'de> __rt::MapDecode<'de> for Error {
         let mut f_data = None;
         let mut f_message = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "code" => __rt::field(&mut map, &mut f_code, "code")?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "code" => __rt::field(&mut map, &mut f_code, "code"),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_code, f_message) {
+            (Some(f_code), Some(f_message)) => {
+                ::core::result::Result::Ok(Self {
+                    code: f_code,
+                    data: f_data,
+                    message: f_message,
+                    extra,
+                })
+            }
+            (f_code, f_message) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_code.is_none(), "code"), (f_message.is_none(), "message")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            code: __rt::required(f_code, "code")?,
-            data: f_data,
-            message: __rt::required(f_message, "message")?,
-            extra,
-        })
     }
 }
 /// Used by the client to get a prompt provided by the server.
@@ -4460,26 +5236,48 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "prompts/get")?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "prompts/get")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `prompts/get` request.
@@ -4523,20 +5321,40 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequestParams {
         let mut f_arguments = None;
         let mut f_name = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    arguments: f_arguments,
+                    name: f_name,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            arguments: f_arguments,
-            name: __rt::required(f_name, "name")?,
-            extra,
-        })
     }
 }
 /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -4572,14 +5390,25 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -4631,22 +5460,40 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResult {
         let mut f_description = None;
         let mut f_messages = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_messages,) {
+            (Some(f_messages),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    description: f_description,
+                    messages: f_messages,
+                    extra,
+                })
+            }
+            (f_messages,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_messages.is_none(), "messages")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            description: f_description,
-            messages: __rt::required(f_messages, "messages")?,
-            extra,
-        })
     }
 }
 /// A request to retrieve the result of a completed task.
@@ -4700,31 +5547,48 @@ impl<'de> __rt::MapDecode<'de> for GetTaskPayloadRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(
-                        &mut map,
-                        &mut seen_method,
-                        "method",
-                        "tasks/result",
-                    )?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "tasks/result")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Inline schema at `/$defs/GetTaskPayloadRequest/properties/params`.
@@ -4760,16 +5624,33 @@ impl<'de> __rt::MapDecode<'de> for GetTaskPayloadRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_task_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_task_id,) {
+            (Some(f_task_id),) => {
+                ::core::result::Result::Ok(Self { task_id: f_task_id, extra })
+            }
+            (f_task_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_task_id.is_none(), "taskId")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            task_id: __rt::required(f_task_id, "taskId")?,
-            extra,
-        })
     }
 }
 /// The response to a tasks/result request.
@@ -4807,12 +5688,23 @@ impl<'de> __rt::MapDecode<'de> for GetTaskPayloadResult {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -4867,26 +5759,48 @@ impl<'de> __rt::MapDecode<'de> for GetTaskRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "tasks/get")?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "tasks/get")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Inline schema at `/$defs/GetTaskRequest/properties/params`.
@@ -4922,16 +5836,33 @@ impl<'de> __rt::MapDecode<'de> for GetTaskRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_task_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_task_id,) {
+            (Some(f_task_id),) => {
+                ::core::result::Result::Ok(Self { task_id: f_task_id, extra })
+            }
+            (f_task_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_task_id.is_none(), "taskId")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            task_id: __rt::required(f_task_id, "taskId")?,
-            extra,
-        })
     }
 }
 /// The response to a tasks/get request.
@@ -5012,36 +5943,70 @@ impl<'de> __rt::MapDecode<'de> for GetTaskResult {
         let mut f_task_id = None;
         let mut f_ttl = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "createdAt" => __rt::field(&mut map, &mut f_created_at, "createdAt")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "createdAt" => __rt::field(&mut map, &mut f_created_at, "createdAt"),
                 "lastUpdatedAt" => {
-                    __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")?
+                    __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")
                 }
                 "pollInterval" => {
-                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")?
+                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")
                 }
-                "status" => __rt::field(&mut map, &mut f_status, "status")?,
+                "status" => __rt::field(&mut map, &mut f_status, "status"),
                 "statusMessage" => {
-                    __rt::field(&mut map, &mut f_status_message, "statusMessage")?
+                    __rt::field(&mut map, &mut f_status_message, "statusMessage")
                 }
-                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId")?,
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
+                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_created_at, f_last_updated_at, f_status, f_task_id, f_ttl) {
+            (
+                Some(f_created_at),
+                Some(f_last_updated_at),
+                Some(f_status),
+                Some(f_task_id),
+                Some(f_ttl),
+            ) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    created_at: f_created_at,
+                    last_updated_at: f_last_updated_at,
+                    poll_interval: f_poll_interval,
+                    status: f_status,
+                    status_message: f_status_message,
+                    task_id: f_task_id,
+                    ttl: f_ttl,
+                    extra,
+                })
+            }
+            (f_created_at, f_last_updated_at, f_status, f_task_id, f_ttl) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_created_at.is_none(), "createdAt"),
+                            (f_last_updated_at.is_none(), "lastUpdatedAt"),
+                            (f_status.is_none(), "status"),
+                            (f_task_id.is_none(), "taskId"),
+                            (f_ttl.is_none(), "ttl"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            created_at: __rt::required(f_created_at, "createdAt")?,
-            last_updated_at: __rt::required(f_last_updated_at, "lastUpdatedAt")?,
-            poll_interval: f_poll_interval,
-            status: __rt::required(f_status, "status")?,
-            status_message: f_status_message,
-            task_id: __rt::required(f_task_id, "taskId")?,
-            ttl: __rt::required(f_ttl, "ttl")?,
-            extra,
-        })
     }
 }
 /// An optionally-sized icon that can be displayed in a user interface.
@@ -5108,22 +6073,42 @@ impl<'de> __rt::MapDecode<'de> for Icon {
         let mut f_src = None;
         let mut f_theme = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "sizes" => __rt::field_seq(&mut map, &mut f_sizes, "sizes")?,
-                "src" => __rt::field(&mut map, &mut f_src, "src")?,
-                "theme" => __rt::field(&mut map, &mut f_theme, "theme")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "sizes" => __rt::field_seq(&mut map, &mut f_sizes, "sizes"),
+                "src" => __rt::field(&mut map, &mut f_src, "src"),
+                "theme" => __rt::field(&mut map, &mut f_theme, "theme"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_src,) {
+            (Some(f_src),) => {
+                ::core::result::Result::Ok(Self {
+                    mime_type: f_mime_type,
+                    sizes: f_sizes,
+                    src: f_src,
+                    theme: f_theme,
+                    extra,
+                })
+            }
+            (f_src,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_src.is_none(), "src")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            mime_type: f_mime_type,
-            sizes: f_sizes,
-            src: __rt::required(f_src, "src")?,
-            theme: f_theme,
-            extra,
-        })
     }
 }
 /// Optional specifier for the theme this icon is designed for. `light` indicates
@@ -5221,12 +6206,23 @@ impl<'de> __rt::MapDecode<'de> for Icons {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_icons = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { icons: f_icons, extra })
     }
 }
@@ -5285,26 +6281,49 @@ impl<'de> __rt::MapDecode<'de> for ImageContent {
         let mut f_data = None;
         let mut f_mime_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "image")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "image"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_data, f_mime_type) {
+            (Some(f_data), Some(f_mime_type)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    data: f_data,
+                    mime_type: f_mime_type,
+                    extra,
+                })
+            }
+            (f_data, f_mime_type) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_data.is_none(), "data"),
+                            (f_mime_type.is_none(), "mimeType"),
+                        ],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            data: __rt::required(f_data, "data")?,
-            mime_type: __rt::required(f_mime_type, "mimeType")?,
-            extra,
-        })
     }
 }
 /// Describes the MCP implementation.
@@ -5381,28 +6400,48 @@ impl<'de> __rt::MapDecode<'de> for Implementation {
         let mut f_version = None;
         let mut f_website_url = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                "version" => __rt::field(&mut map, &mut f_version, "version")?,
-                "websiteUrl" => __rt::field(&mut map, &mut f_website_url, "websiteUrl")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                "version" => __rt::field(&mut map, &mut f_version, "version"),
+                "websiteUrl" => __rt::field(&mut map, &mut f_website_url, "websiteUrl"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name, f_version) {
+            (Some(f_name), Some(f_version)) => {
+                ::core::result::Result::Ok(Self {
+                    description: f_description,
+                    icons: f_icons,
+                    name: f_name,
+                    title: f_title,
+                    version: f_version,
+                    website_url: f_website_url,
+                    extra,
+                })
+            }
+            (f_name, f_version) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_name.is_none(), "name"), (f_version.is_none(), "version")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            description: f_description,
-            icons: f_icons,
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            version: __rt::required(f_version, "version")?,
-            website_url: f_website_url,
-            extra,
-        })
     }
 }
 /// This request is sent from the client to the server when it first connects, asking it to begin initialization.
@@ -5456,26 +6495,48 @@ impl<'de> __rt::MapDecode<'de> for InitializeRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "initialize")?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "initialize")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for an `initialize` request.
@@ -5527,26 +6588,52 @@ impl<'de> __rt::MapDecode<'de> for InitializeRequestParams {
         let mut f_client_info = None;
         let mut f_protocol_version = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
                 "capabilities" => {
-                    __rt::field(&mut map, &mut f_capabilities, "capabilities")?
+                    __rt::field(&mut map, &mut f_capabilities, "capabilities")
                 }
-                "clientInfo" => __rt::field(&mut map, &mut f_client_info, "clientInfo")?,
+                "clientInfo" => __rt::field(&mut map, &mut f_client_info, "clientInfo"),
                 "protocolVersion" => {
-                    __rt::field(&mut map, &mut f_protocol_version, "protocolVersion")?
+                    __rt::field(&mut map, &mut f_protocol_version, "protocolVersion")
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_capabilities, f_client_info, f_protocol_version) {
+            (Some(f_capabilities), Some(f_client_info), Some(f_protocol_version)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    capabilities: f_capabilities,
+                    client_info: f_client_info,
+                    protocol_version: f_protocol_version,
+                    extra,
+                })
+            }
+            (f_capabilities, f_client_info, f_protocol_version) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_capabilities.is_none(), "capabilities"),
+                            (f_client_info.is_none(), "clientInfo"),
+                            (f_protocol_version.is_none(), "protocolVersion"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            capabilities: __rt::required(f_capabilities, "capabilities")?,
-            client_info: __rt::required(f_client_info, "clientInfo")?,
-            protocol_version: __rt::required(f_protocol_version, "protocolVersion")?,
-            extra,
-        })
     }
 }
 /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -5582,14 +6669,25 @@ impl<'de> __rt::MapDecode<'de> for InitializeRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -5651,30 +6749,56 @@ impl<'de> __rt::MapDecode<'de> for InitializeResult {
         let mut f_protocol_version = None;
         let mut f_server_info = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
                 "capabilities" => {
-                    __rt::field(&mut map, &mut f_capabilities, "capabilities")?
+                    __rt::field(&mut map, &mut f_capabilities, "capabilities")
                 }
                 "instructions" => {
-                    __rt::field(&mut map, &mut f_instructions, "instructions")?
+                    __rt::field(&mut map, &mut f_instructions, "instructions")
                 }
                 "protocolVersion" => {
-                    __rt::field(&mut map, &mut f_protocol_version, "protocolVersion")?
+                    __rt::field(&mut map, &mut f_protocol_version, "protocolVersion")
                 }
-                "serverInfo" => __rt::field(&mut map, &mut f_server_info, "serverInfo")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "serverInfo" => __rt::field(&mut map, &mut f_server_info, "serverInfo"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_capabilities, f_protocol_version, f_server_info) {
+            (Some(f_capabilities), Some(f_protocol_version), Some(f_server_info)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    capabilities: f_capabilities,
+                    instructions: f_instructions,
+                    protocol_version: f_protocol_version,
+                    server_info: f_server_info,
+                    extra,
+                })
+            }
+            (f_capabilities, f_protocol_version, f_server_info) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_capabilities.is_none(), "capabilities"),
+                            (f_protocol_version.is_none(), "protocolVersion"),
+                            (f_server_info.is_none(), "serverInfo"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            capabilities: __rt::required(f_capabilities, "capabilities")?,
-            instructions: f_instructions,
-            protocol_version: __rt::required(f_protocol_version, "protocolVersion")?,
-            server_info: __rt::required(f_server_info, "serverInfo")?,
-            extra,
-        })
     }
 }
 /// This notification is sent from the client to the server after initialization has finished.
@@ -5720,10 +6844,17 @@ impl<'de> __rt::MapDecode<'de> for InitializedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -5731,12 +6862,16 @@ impl<'de> __rt::MapDecode<'de> for InitializedNotification {
                         &mut seen_method,
                         "method",
                         "notifications/initialized",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
@@ -5786,22 +6921,42 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorResponse {
         let mut f_error = None;
         let mut f_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "error" => __rt::field(&mut map, &mut f_error, "error")?,
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "error" => __rt::field(&mut map, &mut f_error, "error"),
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_error,) {
+            (Some(f_error),) => {
+                ::core::result::Result::Ok(Self {
+                    error: f_error,
+                    id: f_id,
+                    extra,
+                })
+            }
+            (f_error,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_error.is_none(), "error")]),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            error: __rt::required(f_error, "error")?,
-            id: f_id,
-            extra,
-        })
     }
 }
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
@@ -6002,22 +7157,42 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcNotification {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_method,) {
+            (Some(f_method),) => {
+                ::core::result::Result::Ok(Self {
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_method,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_method.is_none(), "method")]),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// A request that expects a response.
@@ -6072,24 +7247,46 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequest {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_method) {
+            (Some(f_id), Some(f_method)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_method) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_method.is_none(), "method")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// A response to a request, containing either the result or error.
@@ -6258,22 +7455,44 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcResultResponse {
         let mut f_id = None;
         let mut f_result = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "result" => __rt::field(&mut map, &mut f_result, "result")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "result" => __rt::field(&mut map, &mut f_result, "result"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_result) {
+            (Some(f_id), Some(f_result)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    result: f_result,
+                    extra,
+                })
+            }
+            (f_id, f_result) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            result: __rt::required(f_result, "result")?,
-            extra,
-        })
     }
 }
 /// Use TitledSingleSelectEnumSchema instead.
@@ -6337,28 +7556,46 @@ impl<'de> __rt::MapDecode<'de> for LegacyTitledEnumSchema {
         let mut f_enum_names = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
-                "enumNames" => __rt::field_seq(&mut map, &mut f_enum_names, "enumNames")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
+                "default" => __rt::field(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum"),
+                "enumNames" => __rt::field_seq(&mut map, &mut f_enum_names, "enumNames"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_enum,) {
+            (Some(f_enum),) => {
+                ::core::result::Result::Ok(Self {
+                    default: f_default,
+                    description: f_description,
+                    r#enum: f_enum,
+                    enum_names: f_enum_names,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_enum,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_enum.is_none(), "enum")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            default: f_default,
-            description: f_description,
-            r#enum: __rt::required(f_enum, "enum")?,
-            enum_names: f_enum_names,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
@@ -6412,31 +7649,46 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(
-                        &mut map,
-                        &mut seen_method,
-                        "method",
-                        "prompts/list",
-                    )?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "prompts/list")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: f_params,
-            extra,
-        })
+        match (f_id,) {
+            (Some(f_id),) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_id.is_none(), "id")]),
+                )
+            }
+        }
     }
 }
 /// The server's response to a prompts/list request from the client.
@@ -6485,20 +7737,40 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResult {
         let mut f_next_cursor = None;
         let mut f_prompts = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_prompts,) {
+            (Some(f_prompts),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    next_cursor: f_next_cursor,
+                    prompts: f_prompts,
+                    extra,
+                })
+            }
+            (f_prompts,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_prompts.is_none(), "prompts")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            next_cursor: f_next_cursor,
-            prompts: __rt::required(f_prompts, "prompts")?,
-            extra,
-        })
     }
 }
 /// Sent from the client to request a list of resource templates the server has.
@@ -6552,10 +7824,17 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -6563,20 +7842,33 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequest {
                         &mut seen_method,
                         "method",
                         "resources/templates/list",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: f_params,
-            extra,
-        })
+        match (f_id,) {
+            (Some(f_id),) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_id.is_none(), "id")]),
+                )
+            }
+        }
     }
 }
 /// The server's response to a resources/templates/list request from the client.
@@ -6625,29 +7917,48 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResult {
         let mut f_next_cursor = None;
         let mut f_resource_templates = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
                 "resourceTemplates" => {
                     __rt::field_seq(
                         &mut map,
                         &mut f_resource_templates,
                         "resourceTemplates",
-                    )?
+                    )
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_resource_templates,) {
+            (Some(f_resource_templates),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    next_cursor: f_next_cursor,
+                    resource_templates: f_resource_templates,
+                    extra,
+                })
+            }
+            (f_resource_templates,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_resource_templates.is_none(), "resourceTemplates")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            next_cursor: f_next_cursor,
-            resource_templates: __rt::required(
-                f_resource_templates,
-                "resourceTemplates",
-            )?,
-            extra,
-        })
     }
 }
 /// Sent from the client to request a list of resources the server has.
@@ -6701,10 +8012,17 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -6712,20 +8030,33 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesRequest {
                         &mut seen_method,
                         "method",
                         "resources/list",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: f_params,
-            extra,
-        })
+        match (f_id,) {
+            (Some(f_id),) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_id.is_none(), "id")]),
+                )
+            }
+        }
     }
 }
 /// The server's response to a resources/list request from the client.
@@ -6774,20 +8105,40 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResult {
         let mut f_next_cursor = None;
         let mut f_resources = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_resources,) {
+            (Some(f_resources),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    next_cursor: f_next_cursor,
+                    resources: f_resources,
+                    extra,
+                })
+            }
+            (f_resources,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_resources.is_none(), "resources")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            next_cursor: f_next_cursor,
-            resources: __rt::required(f_resources, "resources")?,
-            extra,
-        })
     }
 }
 /// Sent from the server to request a list of root URIs from the client. Roots allow
@@ -6847,26 +8198,46 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "roots/list")?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "roots/list")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: f_params,
-            extra,
-        })
+        match (f_id,) {
+            (Some(f_id),) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_id.is_none(), "id")]),
+                )
+            }
+        }
     }
 }
 /// The client's response to a roots/list request from the server.
@@ -6908,18 +8279,38 @@ impl<'de> __rt::MapDecode<'de> for ListRootsResult {
         let mut f_meta = None;
         let mut f_roots = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "roots" => __rt::field_seq(&mut map, &mut f_roots, "roots")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "roots" => __rt::field_seq(&mut map, &mut f_roots, "roots"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_roots,) {
+            (Some(f_roots),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    roots: f_roots,
+                    extra,
+                })
+            }
+            (f_roots,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_roots.is_none(), "roots")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            roots: __rt::required(f_roots, "roots")?,
-            extra,
-        })
     }
 }
 /// A request to retrieve a list of tasks.
@@ -6973,26 +8364,46 @@ impl<'de> __rt::MapDecode<'de> for ListTasksRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "tasks/list")?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "tasks/list")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: f_params,
-            extra,
-        })
+        match (f_id,) {
+            (Some(f_id),) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_id.is_none(), "id")]),
+                )
+            }
+        }
     }
 }
 /// The response to a tasks/list request.
@@ -7037,20 +8448,40 @@ impl<'de> __rt::MapDecode<'de> for ListTasksResult {
         let mut f_next_cursor = None;
         let mut f_tasks = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "tasks" => __rt::field_seq(&mut map, &mut f_tasks, "tasks")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                "tasks" => __rt::field_seq(&mut map, &mut f_tasks, "tasks"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_tasks,) {
+            (Some(f_tasks),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    next_cursor: f_next_cursor,
+                    tasks: f_tasks,
+                    extra,
+                })
+            }
+            (f_tasks,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_tasks.is_none(), "tasks")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            next_cursor: f_next_cursor,
-            tasks: __rt::required(f_tasks, "tasks")?,
-            extra,
-        })
     }
 }
 /// Sent from the client to request a list of tools the server has.
@@ -7104,26 +8535,46 @@ impl<'de> __rt::MapDecode<'de> for ListToolsRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "tools/list")?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "tools/list")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: f_params,
-            extra,
-        })
+        match (f_id,) {
+            (Some(f_id),) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_id.is_none(), "id")]),
+                )
+            }
+        }
     }
 }
 /// The server's response to a tools/list request from the client.
@@ -7168,20 +8619,40 @@ impl<'de> __rt::MapDecode<'de> for ListToolsResult {
         let mut f_next_cursor = None;
         let mut f_tools = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_tools,) {
+            (Some(f_tools),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    next_cursor: f_next_cursor,
+                    tools: f_tools,
+                    extra,
+                })
+            }
+            (f_tools,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_tools.is_none(), "tools")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            next_cursor: f_next_cursor,
-            tools: __rt::required(f_tools, "tools")?,
-            extra,
-        })
     }
 }
 /// The severity of a log message.
@@ -7325,10 +8796,17 @@ impl<'de> __rt::MapDecode<'de> for LoggingMessageNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -7336,18 +8814,28 @@ impl<'de> __rt::MapDecode<'de> for LoggingMessageNotification {
                         &mut seen_method,
                         "method",
                         "notifications/message",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `notifications/message` notification.
@@ -7399,22 +8887,44 @@ impl<'de> __rt::MapDecode<'de> for LoggingMessageNotificationParams {
         let mut f_level = None;
         let mut f_logger = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "level" => __rt::field(&mut map, &mut f_level, "level")?,
-                "logger" => __rt::field(&mut map, &mut f_logger, "logger")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "level" => __rt::field(&mut map, &mut f_level, "level"),
+                "logger" => __rt::field(&mut map, &mut f_logger, "logger"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_data, f_level) {
+            (Some(f_data), Some(f_level)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    data: f_data,
+                    level: f_level,
+                    logger: f_logger,
+                    extra,
+                })
+            }
+            (f_data, f_level) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_data.is_none(), "data"), (f_level.is_none(), "level")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            data: __rt::required(f_data, "data")?,
-            level: __rt::required(f_level, "level")?,
-            logger: f_logger,
-            extra,
-        })
     }
 }
 /// Hints to use for model selection.
@@ -7461,12 +8971,23 @@ impl<'de> __rt::MapDecode<'de> for ModelHint {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_name = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { name: f_name, extra })
     }
 }
@@ -7545,25 +9066,36 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
         let mut f_intelligence_priority = None;
         let mut f_speed_priority = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "costPriority" => {
-                    __rt::field(&mut map, &mut f_cost_priority, "costPriority")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "hints" => __rt::field_seq(&mut map, &mut f_hints, "hints")?,
+            };
+            let member = match key.as_str() {
+                "costPriority" => {
+                    __rt::field(&mut map, &mut f_cost_priority, "costPriority")
+                }
+                "hints" => __rt::field_seq(&mut map, &mut f_hints, "hints"),
                 "intelligencePriority" => {
                     __rt::field(
                         &mut map,
                         &mut f_intelligence_priority,
                         "intelligencePriority",
-                    )?
+                    )
                 }
                 "speedPriority" => {
-                    __rt::field(&mut map, &mut f_speed_priority, "speedPriority")?
+                    __rt::field(&mut map, &mut f_speed_priority, "speedPriority")
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             cost_priority: f_cost_priority,
             hints: f_hints,
@@ -7705,18 +9237,38 @@ impl<'de> __rt::MapDecode<'de> for Notification {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_method,) {
+            (Some(f_method),) => {
+                ::core::result::Result::Ok(Self {
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_method,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_method.is_none(), "method")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// The `NotificationParams` definition of the schema.
@@ -7752,12 +9304,23 @@ impl<'de> __rt::MapDecode<'de> for NotificationParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -7818,28 +9381,46 @@ impl<'de> __rt::MapDecode<'de> for NumberSchema {
         let mut f_title = None;
         let mut f_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "maximum" => __rt::field(&mut map, &mut f_maximum, "maximum")?,
-                "minimum" => __rt::field(&mut map, &mut f_minimum, "minimum")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                "type" => __rt::field(&mut map, &mut f_type, "type")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "default" => __rt::field(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "maximum" => __rt::field(&mut map, &mut f_maximum, "maximum"),
+                "minimum" => __rt::field(&mut map, &mut f_minimum, "minimum"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                "type" => __rt::field(&mut map, &mut f_type, "type"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_type,) {
+            (Some(f_type),) => {
+                ::core::result::Result::Ok(Self {
+                    default: f_default,
+                    description: f_description,
+                    maximum: f_maximum,
+                    minimum: f_minimum,
+                    title: f_title,
+                    r#type: f_type,
+                    extra,
+                })
+            }
+            (f_type,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_type.is_none(), "type")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            default: f_default,
-            description: f_description,
-            maximum: f_maximum,
-            minimum: f_minimum,
-            title: f_title,
-            r#type: __rt::required(f_type, "type")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/NumberSchema/properties/type`.
@@ -7946,24 +9527,46 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequest {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_method) {
+            (Some(f_id), Some(f_method)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_method) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_method.is_none(), "method")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// Common parameters for paginated requests.
@@ -8004,13 +9607,24 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequestParams {
         let mut f_meta = None;
         let mut f_cursor = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             meta: f_meta,
             cursor: f_cursor,
@@ -8051,14 +9665,25 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -8103,13 +9728,24 @@ impl<'de> __rt::MapDecode<'de> for PaginatedResult {
         let mut f_meta = None;
         let mut f_next_cursor = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             meta: f_meta,
             next_cursor: f_next_cursor,
@@ -8168,26 +9804,44 @@ impl<'de> __rt::MapDecode<'de> for PingRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
-                "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "ping")?
-                }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "method" => __rt::const_str(&mut map, &mut seen_method, "method", "ping"),
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: f_params,
-            extra,
-        })
+        match (f_id,) {
+            (Some(f_id),) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_id.is_none(), "id")]),
+                )
+            }
+        }
     }
 }
 /// Restricted schema definitions that only allow primitive types
@@ -8474,10 +10128,17 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -8485,18 +10146,28 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotification {
                         &mut seen_method,
                         "method",
                         "notifications/progress",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `notifications/progress` notification.
@@ -8552,26 +10223,51 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
         let mut f_progress_token = None;
         let mut f_total = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                "progress" => __rt::field(&mut map, &mut f_progress, "progress")?,
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "total" => __rt::field(&mut map, &mut f_total, "total")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                "progress" => __rt::field(&mut map, &mut f_progress, "progress"),
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                "total" => __rt::field(&mut map, &mut f_total, "total"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_progress, f_progress_token) {
+            (Some(f_progress), Some(f_progress_token)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    message: f_message,
+                    progress: f_progress,
+                    progress_token: f_progress_token,
+                    total: f_total,
+                    extra,
+                })
+            }
+            (f_progress, f_progress_token) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_progress.is_none(), "progress"),
+                            (f_progress_token.is_none(), "progressToken"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            message: f_message,
-            progress: __rt::required(f_progress, "progress")?,
-            progress_token: __rt::required(f_progress_token, "progressToken")?,
-            total: f_total,
-            extra,
-        })
     }
 }
 /// A progress token, used to associate progress notifications with the original request.
@@ -8707,28 +10403,46 @@ impl<'de> __rt::MapDecode<'de> for Prompt {
         let mut f_name = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "arguments" => __rt::field_seq(&mut map, &mut f_arguments, "arguments")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "arguments" => __rt::field_seq(&mut map, &mut f_arguments, "arguments"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    arguments: f_arguments,
+                    description: f_description,
+                    icons: f_icons,
+                    name: f_name,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            arguments: f_arguments,
-            description: f_description,
-            icons: f_icons,
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Describes an argument that a prompt can accept.
@@ -8785,24 +10499,42 @@ impl<'de> __rt::MapDecode<'de> for PromptArgument {
         let mut f_required = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "required" => __rt::field(&mut map, &mut f_required, "required")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "required" => __rt::field(&mut map, &mut f_required, "required"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    description: f_description,
+                    name: f_name,
+                    required: f_required,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            description: f_description,
-            name: __rt::required(f_name, "name")?,
-            required: f_required,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This may be issued by servers without any previous subscription from the client.
@@ -8848,10 +10580,17 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -8859,12 +10598,16 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotification {
                         &mut seen_method,
                         "method",
                         "notifications/prompts/list_changed",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
@@ -8910,18 +10653,40 @@ impl<'de> __rt::MapDecode<'de> for PromptMessage {
         let mut f_content = None;
         let mut f_role = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
-                "role" => __rt::field(&mut map, &mut f_role, "role")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "content" => __rt::field(&mut map, &mut f_content, "content"),
+                "role" => __rt::field(&mut map, &mut f_role, "role"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_content, f_role) {
+            (Some(f_content), Some(f_role)) => {
+                ::core::result::Result::Ok(Self {
+                    content: f_content,
+                    role: f_role,
+                    extra,
+                })
+            }
+            (f_content, f_role) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_content.is_none(), "content"), (f_role.is_none(), "role")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            content: __rt::required(f_content, "content")?,
-            role: __rt::required(f_role, "role")?,
-            extra,
-        })
     }
 }
 /// Identifies a prompt.
@@ -8972,22 +10737,40 @@ impl<'de> __rt::MapDecode<'de> for PromptReference {
         let mut f_name = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => {
-                    __rt::const_str(&mut map, &mut seen_type, "type", "ref/prompt")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "ref/prompt"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    name: f_name,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Sent from the client to the server, to read a specific resource URI.
@@ -9041,10 +10824,17 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -9052,20 +10842,35 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequest {
                         &mut seen_method,
                         "method",
                         "resources/read",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `resources/read` request.
@@ -9105,18 +10910,38 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequestParams {
         let mut f_meta = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -9152,14 +10977,25 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -9203,18 +11039,38 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
         let mut f_meta = None;
         let mut f_contents = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_contents,) {
+            (Some(f_contents),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    contents: f_contents,
+                    extra,
+                })
+            }
+            (f_contents,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_contents.is_none(), "contents")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            contents: __rt::required(f_contents, "contents")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/ReadResourceResult/properties/contents/items`.
@@ -9372,16 +11228,33 @@ impl<'de> __rt::MapDecode<'de> for RelatedTaskMetadata {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_task_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_task_id,) {
+            (Some(f_task_id),) => {
+                ::core::result::Result::Ok(Self { task_id: f_task_id, extra })
+            }
+            (f_task_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_task_id.is_none(), "taskId")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            task_id: __rt::required(f_task_id, "taskId")?,
-            extra,
-        })
     }
 }
 /// The `Request` definition of the schema.
@@ -9421,18 +11294,38 @@ impl<'de> __rt::MapDecode<'de> for Request {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_method,) {
+            (Some(f_method),) => {
+                ::core::result::Result::Ok(Self {
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_method,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_method.is_none(), "method")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -9531,12 +11424,23 @@ impl<'de> __rt::MapDecode<'de> for RequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -9573,14 +11477,25 @@ impl<'de> __rt::MapDecode<'de> for RequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -9683,36 +11598,54 @@ impl<'de> __rt::MapDecode<'de> for Resource {
         let mut f_title = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
-                }
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "size" => __rt::field(&mut map, &mut f_size, "size")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name, f_uri) {
+            (Some(f_name), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    description: f_description,
+                    icons: f_icons,
+                    mime_type: f_mime_type,
+                    name: f_name,
+                    size: f_size,
+                    title: f_title,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_name, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_name.is_none(), "name"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            description: f_description,
-            icons: f_icons,
-            mime_type: f_mime_type,
-            name: __rt::required(f_name, "name")?,
-            size: f_size,
-            title: f_title,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// The contents of a specific resource or sub-resource.
@@ -9756,20 +11689,40 @@ impl<'de> __rt::MapDecode<'de> for ResourceContents {
         let mut f_mime_type = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    mime_type: f_mime_type,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            mime_type: f_mime_type,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -9877,40 +11830,58 @@ impl<'de> __rt::MapDecode<'de> for ResourceLink {
         let mut f_title = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "type" => {
-                    __rt::const_str(&mut map, &mut seen_type, "type", "resource_link")?
+                    __rt::const_str(&mut map, &mut seen_type, "type", "resource_link")
                 }
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
-                }
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
-                }
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "size" => __rt::field(&mut map, &mut f_size, "size")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_name, f_uri) {
+            (Some(f_name), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    description: f_description,
+                    icons: f_icons,
+                    mime_type: f_mime_type,
+                    name: f_name,
+                    size: f_size,
+                    title: f_title,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_name, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_name.is_none(), "name"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            description: f_description,
-            icons: f_icons,
-            mime_type: f_mime_type,
-            name: __rt::required(f_name, "name")?,
-            size: f_size,
-            title: f_title,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This may be issued by servers without any previous subscription from the client.
@@ -9956,10 +11927,17 @@ impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -9967,12 +11945,16 @@ impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotification {
                         &mut seen_method,
                         "method",
                         "notifications/resources/list_changed",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
@@ -10015,18 +11997,38 @@ impl<'de> __rt::MapDecode<'de> for ResourceRequestParams {
         let mut f_meta = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -10062,14 +12064,25 @@ impl<'de> __rt::MapDecode<'de> for ResourceRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -10165,36 +12178,57 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplate {
         let mut f_title = None;
         let mut f_uri_template = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
-                }
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
                 "uriTemplate" => {
-                    __rt::field(&mut map, &mut f_uri_template, "uriTemplate")?
+                    __rt::field(&mut map, &mut f_uri_template, "uriTemplate")
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name, f_uri_template) {
+            (Some(f_name), Some(f_uri_template)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    description: f_description,
+                    icons: f_icons,
+                    mime_type: f_mime_type,
+                    name: f_name,
+                    title: f_title,
+                    uri_template: f_uri_template,
+                    extra,
+                })
+            }
+            (f_name, f_uri_template) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_name.is_none(), "name"),
+                            (f_uri_template.is_none(), "uriTemplate"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            description: f_description,
-            icons: f_icons,
-            mime_type: f_mime_type,
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            uri_template: __rt::required(f_uri_template, "uriTemplate")?,
-            extra,
-        })
     }
 }
 /// A reference to a resource or resource template definition.
@@ -10236,20 +12270,35 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplateReference {
         let mut seen_type = consumed == Some("type");
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => {
-                    __rt::const_str(&mut map, &mut seen_type, "type", "ref/resource")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => {
+                    __rt::const_str(&mut map, &mut seen_type, "type", "ref/resource")
+                }
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_uri,) {
+            (Some(f_uri),) => ::core::result::Result::Ok(Self { uri: f_uri, extra }),
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This should only be sent if the client previously sent a resources/subscribe request.
@@ -10295,10 +12344,17 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -10306,18 +12362,28 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotification {
                         &mut seen_method,
                         "method",
                         "notifications/resources/updated",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `notifications/resources/updated` notification.
@@ -10357,18 +12423,38 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotificationParams {
         let mut f_meta = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// The `Result` definition of the schema.
@@ -10404,12 +12490,23 @@ impl<'de> __rt::MapDecode<'de> for Result {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -10511,20 +12608,40 @@ impl<'de> __rt::MapDecode<'de> for Root {
         let mut f_name = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    name: f_name,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            name: f_name,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// A notification from the client to the server, informing it that the list of roots has changed.
@@ -10572,10 +12689,17 @@ impl<'de> __rt::MapDecode<'de> for RootsListChangedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -10583,12 +12707,16 @@ impl<'de> __rt::MapDecode<'de> for RootsListChangedNotification {
                         &mut seen_method,
                         "method",
                         "notifications/roots/list_changed",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
@@ -10635,20 +12763,42 @@ impl<'de> __rt::MapDecode<'de> for SamplingMessage {
         let mut f_content = None;
         let mut f_role = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
-                "role" => __rt::field(&mut map, &mut f_role, "role")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "content" => __rt::field(&mut map, &mut f_content, "content"),
+                "role" => __rt::field(&mut map, &mut f_role, "role"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_content, f_role) {
+            (Some(f_content), Some(f_role)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    content: f_content,
+                    role: f_role,
+                    extra,
+                })
+            }
+            (f_content, f_role) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_content.is_none(), "content"), (f_role.is_none(), "role")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            content: __rt::required(f_content, "content")?,
-            role: __rt::required(f_role, "role")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/SamplingMessage/properties/content`.
@@ -10928,22 +13078,31 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilities {
         let mut f_tasks = None;
         let mut f_tools = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "completions" => {
-                    __rt::field(&mut map, &mut f_completions, "completions")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
+            };
+            let member = match key.as_str() {
+                "completions" => __rt::field(&mut map, &mut f_completions, "completions"),
                 "experimental" => {
-                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")
                 }
-                "logging" => __rt::field(&mut map, &mut f_logging, "logging")?,
-                "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts")?,
-                "resources" => __rt::field(&mut map, &mut f_resources, "resources")?,
-                "tasks" => __rt::field(&mut map, &mut f_tasks, "tasks")?,
-                "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "logging" => __rt::field(&mut map, &mut f_logging, "logging"),
+                "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts"),
+                "resources" => __rt::field(&mut map, &mut f_resources, "resources"),
+                "tasks" => __rt::field(&mut map, &mut f_tasks, "tasks"),
+                "tools" => __rt::field(&mut map, &mut f_tools, "tools"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             completions: f_completions,
             experimental: f_experimental,
@@ -10989,14 +13148,25 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesPrompts {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_list_changed = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "listChanged" => {
-                    __rt::field(&mut map, &mut f_list_changed, "listChanged")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "listChanged" => {
+                    __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             list_changed: f_list_changed,
             extra,
@@ -11040,15 +13210,26 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesResources {
         let mut f_list_changed = None;
         let mut f_subscribe = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "listChanged" => {
-                    __rt::field(&mut map, &mut f_list_changed, "listChanged")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "subscribe" => __rt::field(&mut map, &mut f_subscribe, "subscribe")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "listChanged" => {
+                    __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                }
+                "subscribe" => __rt::field(&mut map, &mut f_subscribe, "subscribe"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             list_changed: f_list_changed,
             subscribe: f_subscribe,
@@ -11097,14 +13278,25 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTasks {
         let mut f_list = None;
         let mut f_requests = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "cancel" => __rt::field(&mut map, &mut f_cancel, "cancel")?,
-                "list" => __rt::field(&mut map, &mut f_list, "list")?,
-                "requests" => __rt::field(&mut map, &mut f_requests, "requests")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "cancel" => __rt::field(&mut map, &mut f_cancel, "cancel"),
+                "list" => __rt::field(&mut map, &mut f_list, "list"),
+                "requests" => __rt::field(&mut map, &mut f_requests, "requests"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             cancel: f_cancel,
             list: f_list,
@@ -11146,12 +13338,23 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTasksRequests {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_tools = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "tools" => __rt::field(&mut map, &mut f_tools, "tools"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { tools: f_tools, extra })
     }
 }
@@ -11188,12 +13391,23 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTasksRequestsTools {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_call = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "call" => __rt::field(&mut map, &mut f_call, "call")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "call" => __rt::field(&mut map, &mut f_call, "call"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { call: f_call, extra })
     }
 }
@@ -11230,14 +13444,25 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTools {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_list_changed = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "listChanged" => {
-                    __rt::field(&mut map, &mut f_list_changed, "listChanged")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "listChanged" => {
+                    __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             list_changed: f_list_changed,
             extra,
@@ -11917,10 +14142,17 @@ impl<'de> __rt::MapDecode<'de> for SetLevelRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -11928,20 +14160,35 @@ impl<'de> __rt::MapDecode<'de> for SetLevelRequest {
                         &mut seen_method,
                         "method",
                         "logging/setLevel",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `logging/setLevel` request.
@@ -11981,18 +14228,38 @@ impl<'de> __rt::MapDecode<'de> for SetLevelRequestParams {
         let mut f_meta = None;
         let mut f_level = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "level" => __rt::field(&mut map, &mut f_level, "level")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "level" => __rt::field(&mut map, &mut f_level, "level"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_level,) {
+            (Some(f_level),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    level: f_level,
+                    extra,
+                })
+            }
+            (f_level,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_level.is_none(), "level")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            level: __rt::required(f_level, "level")?,
-            extra,
-        })
     }
 }
 /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -12028,14 +14295,25 @@ impl<'de> __rt::MapDecode<'de> for SetLevelRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -12234,20 +14512,29 @@ impl<'de> __rt::MapDecode<'de> for StringSchema {
         let mut f_min_length = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "format" => __rt::field(&mut map, &mut f_format, "format")?,
-                "maxLength" => __rt::field(&mut map, &mut f_max_length, "maxLength")?,
-                "minLength" => __rt::field(&mut map, &mut f_min_length, "minLength")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
+                "default" => __rt::field(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "format" => __rt::field(&mut map, &mut f_format, "format"),
+                "maxLength" => __rt::field(&mut map, &mut f_max_length, "maxLength"),
+                "minLength" => __rt::field(&mut map, &mut f_min_length, "minLength"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_type, "type")?;
         ::core::result::Result::Ok(Self {
             default: f_default,
@@ -12377,10 +14664,17 @@ impl<'de> __rt::MapDecode<'de> for SubscribeRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -12388,20 +14682,35 @@ impl<'de> __rt::MapDecode<'de> for SubscribeRequest {
                         &mut seen_method,
                         "method",
                         "resources/subscribe",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `resources/subscribe` request.
@@ -12441,18 +14750,38 @@ impl<'de> __rt::MapDecode<'de> for SubscribeRequestParams {
         let mut f_meta = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -12488,14 +14817,25 @@ impl<'de> __rt::MapDecode<'de> for SubscribeRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -12575,34 +14915,68 @@ impl<'de> __rt::MapDecode<'de> for Task {
         let mut f_task_id = None;
         let mut f_ttl = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "createdAt" => __rt::field(&mut map, &mut f_created_at, "createdAt")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "createdAt" => __rt::field(&mut map, &mut f_created_at, "createdAt"),
                 "lastUpdatedAt" => {
-                    __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")?
+                    __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")
                 }
                 "pollInterval" => {
-                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")?
+                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")
                 }
-                "status" => __rt::field(&mut map, &mut f_status, "status")?,
+                "status" => __rt::field(&mut map, &mut f_status, "status"),
                 "statusMessage" => {
-                    __rt::field(&mut map, &mut f_status_message, "statusMessage")?
+                    __rt::field(&mut map, &mut f_status_message, "statusMessage")
                 }
-                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId")?,
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
+                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_created_at, f_last_updated_at, f_status, f_task_id, f_ttl) {
+            (
+                Some(f_created_at),
+                Some(f_last_updated_at),
+                Some(f_status),
+                Some(f_task_id),
+                Some(f_ttl),
+            ) => {
+                ::core::result::Result::Ok(Self {
+                    created_at: f_created_at,
+                    last_updated_at: f_last_updated_at,
+                    poll_interval: f_poll_interval,
+                    status: f_status,
+                    status_message: f_status_message,
+                    task_id: f_task_id,
+                    ttl: f_ttl,
+                    extra,
+                })
+            }
+            (f_created_at, f_last_updated_at, f_status, f_task_id, f_ttl) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_created_at.is_none(), "createdAt"),
+                            (f_last_updated_at.is_none(), "lastUpdatedAt"),
+                            (f_status.is_none(), "status"),
+                            (f_task_id.is_none(), "taskId"),
+                            (f_ttl.is_none(), "ttl"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            created_at: __rt::required(f_created_at, "createdAt")?,
-            last_updated_at: __rt::required(f_last_updated_at, "lastUpdatedAt")?,
-            poll_interval: f_poll_interval,
-            status: __rt::required(f_status, "status")?,
-            status_message: f_status_message,
-            task_id: __rt::required(f_task_id, "taskId")?,
-            ttl: __rt::required(f_ttl, "ttl")?,
-            extra,
-        })
     }
 }
 /// Common params for any task-augmented request.
@@ -12647,13 +15021,24 @@ impl<'de> __rt::MapDecode<'de> for TaskAugmentedRequestParams {
         let mut f_meta = None;
         let mut f_task = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "task" => __rt::field(&mut map, &mut f_task, "task")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "task" => __rt::field(&mut map, &mut f_task, "task"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             meta: f_meta,
             task: f_task,
@@ -12694,14 +15079,25 @@ impl<'de> __rt::MapDecode<'de> for TaskAugmentedRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -12742,12 +15138,23 @@ impl<'de> __rt::MapDecode<'de> for TaskMetadata {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_ttl = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { ttl: f_ttl, extra })
     }
 }
@@ -12871,10 +15278,17 @@ impl<'de> __rt::MapDecode<'de> for TaskStatusNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -12882,18 +15296,28 @@ impl<'de> __rt::MapDecode<'de> for TaskStatusNotification {
                         &mut seen_method,
                         "method",
                         "notifications/tasks/status",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `notifications/tasks/status` notification.
@@ -12974,36 +15398,70 @@ impl<'de> __rt::MapDecode<'de> for TaskStatusNotificationParams {
         let mut f_task_id = None;
         let mut f_ttl = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "createdAt" => __rt::field(&mut map, &mut f_created_at, "createdAt")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "createdAt" => __rt::field(&mut map, &mut f_created_at, "createdAt"),
                 "lastUpdatedAt" => {
-                    __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")?
+                    __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")
                 }
                 "pollInterval" => {
-                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")?
+                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")
                 }
-                "status" => __rt::field(&mut map, &mut f_status, "status")?,
+                "status" => __rt::field(&mut map, &mut f_status, "status"),
                 "statusMessage" => {
-                    __rt::field(&mut map, &mut f_status_message, "statusMessage")?
+                    __rt::field(&mut map, &mut f_status_message, "statusMessage")
                 }
-                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId")?,
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
+                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_created_at, f_last_updated_at, f_status, f_task_id, f_ttl) {
+            (
+                Some(f_created_at),
+                Some(f_last_updated_at),
+                Some(f_status),
+                Some(f_task_id),
+                Some(f_ttl),
+            ) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    created_at: f_created_at,
+                    last_updated_at: f_last_updated_at,
+                    poll_interval: f_poll_interval,
+                    status: f_status,
+                    status_message: f_status_message,
+                    task_id: f_task_id,
+                    ttl: f_ttl,
+                    extra,
+                })
+            }
+            (f_created_at, f_last_updated_at, f_status, f_task_id, f_ttl) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_created_at.is_none(), "createdAt"),
+                            (f_last_updated_at.is_none(), "lastUpdatedAt"),
+                            (f_status.is_none(), "status"),
+                            (f_task_id.is_none(), "taskId"),
+                            (f_ttl.is_none(), "ttl"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            created_at: __rt::required(f_created_at, "createdAt")?,
-            last_updated_at: __rt::required(f_last_updated_at, "lastUpdatedAt")?,
-            poll_interval: f_poll_interval,
-            status: __rt::required(f_status, "status")?,
-            status_message: f_status_message,
-            task_id: __rt::required(f_task_id, "taskId")?,
-            ttl: __rt::required(f_ttl, "ttl")?,
-            extra,
-        })
     }
 }
 /// Text provided to or from an LLM.
@@ -13057,24 +15515,42 @@ impl<'de> __rt::MapDecode<'de> for TextContent {
         let mut f_annotations = None;
         let mut f_text = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "text")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "text" => __rt::field(&mut map, &mut f_text, "text")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "text"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "text" => __rt::field(&mut map, &mut f_text, "text"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_text,) {
+            (Some(f_text),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    text: f_text,
+                    extra,
+                })
+            }
+            (f_text,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_text.is_none(), "text")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            text: __rt::required(f_text, "text")?,
-            extra,
-        })
     }
 }
 /// The `TextResourceContents` definition of the schema.
@@ -13126,22 +15602,44 @@ impl<'de> __rt::MapDecode<'de> for TextResourceContents {
         let mut f_text = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "text" => __rt::field(&mut map, &mut f_text, "text")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "text" => __rt::field(&mut map, &mut f_text, "text"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_text, f_uri) {
+            (Some(f_text), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    mime_type: f_mime_type,
+                    text: f_text,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_text, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_text.is_none(), "text"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            mime_type: f_mime_type,
-            text: __rt::required(f_text, "text")?,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// Schema for multiple-selection enumeration with display titles for each option.
@@ -13207,30 +15705,48 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchema {
         let mut f_min_items = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "array")?,
-                "default" => __rt::field_seq(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "items" => __rt::field(&mut map, &mut f_items, "items")?,
-                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems")?,
-                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "array"),
+                "default" => __rt::field_seq(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "items" => __rt::field(&mut map, &mut f_items, "items"),
+                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems"),
+                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_items,) {
+            (Some(f_items),) => {
+                ::core::result::Result::Ok(Self {
+                    default: f_default,
+                    description: f_description,
+                    items: f_items,
+                    max_items: f_max_items,
+                    min_items: f_min_items,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_items,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_items.is_none(), "items")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            default: f_default,
-            description: f_description,
-            items: __rt::required(f_items, "items")?,
-            max_items: f_max_items,
-            min_items: f_min_items,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Schema for array items with enum options and display labels.
@@ -13266,16 +15782,33 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchemaItems {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_any_of = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "anyOf" => __rt::field_seq(&mut map, &mut f_any_of, "anyOf")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "anyOf" => __rt::field_seq(&mut map, &mut f_any_of, "anyOf"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_any_of,) {
+            (Some(f_any_of),) => {
+                ::core::result::Result::Ok(Self { any_of: f_any_of, extra })
+            }
+            (f_any_of,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_any_of.is_none(), "anyOf")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            any_of: __rt::required(f_any_of, "anyOf")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
@@ -13318,18 +15851,40 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         let mut f_const = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "const" => __rt::field(&mut map, &mut f_const, "const")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "const" => __rt::field(&mut map, &mut f_const, "const"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_const, f_title) {
+            (Some(f_const), Some(f_title)) => {
+                ::core::result::Result::Ok(Self {
+                    r#const: f_const,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_const, f_title) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_const.is_none(), "const"), (f_title.is_none(), "title")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            r#const: __rt::required(f_const, "const")?,
-            title: __rt::required(f_title, "title")?,
-            extra,
-        })
     }
 }
 /// Schema for single-selection enumeration with display titles for each option.
@@ -13387,26 +15942,44 @@ impl<'de> __rt::MapDecode<'de> for TitledSingleSelectEnumSchema {
         let mut f_one_of = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "oneOf" => __rt::field_seq(&mut map, &mut f_one_of, "oneOf")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
+                "default" => __rt::field(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "oneOf" => __rt::field_seq(&mut map, &mut f_one_of, "oneOf"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_one_of,) {
+            (Some(f_one_of),) => {
+                ::core::result::Result::Ok(Self {
+                    default: f_default,
+                    description: f_description,
+                    one_of: f_one_of,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_one_of,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_one_of.is_none(), "oneOf")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            default: f_default,
-            description: f_description,
-            one_of: __rt::required(f_one_of, "oneOf")?,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
@@ -13446,18 +16019,40 @@ impl<'de> __rt::MapDecode<'de> for TitledSingleSelectEnumSchemaOneOfItem {
         let mut f_const = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "const" => __rt::field(&mut map, &mut f_const, "const")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "const" => __rt::field(&mut map, &mut f_const, "const"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_const, f_title) {
+            (Some(f_const), Some(f_title)) => {
+                ::core::result::Result::Ok(Self {
+                    r#const: f_const,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_const, f_title) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_const.is_none(), "const"), (f_title.is_none(), "title")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            r#const: __rt::required(f_const, "const")?,
-            title: __rt::required(f_title, "title")?,
-            extra,
-        })
     }
 }
 /// Definition for a tool the client can call.
@@ -13560,40 +16155,61 @@ impl<'de> __rt::MapDecode<'de> for Tool {
         let mut f_output_schema = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
-                }
-                "execution" => __rt::field(&mut map, &mut f_execution, "execution")?,
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "execution" => __rt::field(&mut map, &mut f_execution, "execution"),
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
                 "inputSchema" => {
-                    __rt::field(&mut map, &mut f_input_schema, "inputSchema")?
+                    __rt::field(&mut map, &mut f_input_schema, "inputSchema")
                 }
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
                 "outputSchema" => {
-                    __rt::field(&mut map, &mut f_output_schema, "outputSchema")?
+                    __rt::field(&mut map, &mut f_output_schema, "outputSchema")
                 }
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_input_schema, f_name) {
+            (Some(f_input_schema), Some(f_name)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    description: f_description,
+                    execution: f_execution,
+                    icons: f_icons,
+                    input_schema: f_input_schema,
+                    name: f_name,
+                    output_schema: f_output_schema,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_input_schema, f_name) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_input_schema.is_none(), "inputSchema"),
+                            (f_name.is_none(), "name"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            description: f_description,
-            execution: f_execution,
-            icons: f_icons,
-            input_schema: __rt::required(f_input_schema, "inputSchema")?,
-            name: __rt::required(f_name, "name")?,
-            output_schema: f_output_schema,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// A JSON Schema object defining the expected parameters for the tool.
@@ -13647,17 +16263,28 @@ impl<'de> __rt::MapDecode<'de> for ToolInputSchema {
         let mut f_properties = None;
         let mut f_required = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
-                "$schema" => __rt::field(&mut map, &mut f_schema, "$schema")?,
-                "properties" => {
-                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object"),
+                "$schema" => __rt::field(&mut map, &mut f_schema, "$schema"),
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_type, "type")?;
         ::core::result::Result::Ok(Self {
             schema: f_schema,
@@ -13722,17 +16349,28 @@ impl<'de> __rt::MapDecode<'de> for ToolOutputSchema {
         let mut f_properties = None;
         let mut f_required = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
-                "$schema" => __rt::field(&mut map, &mut f_schema, "$schema")?,
-                "properties" => {
-                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object"),
+                "$schema" => __rt::field(&mut map, &mut f_schema, "$schema"),
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_type, "type")?;
         ::core::result::Result::Ok(Self {
             schema: f_schema,
@@ -13825,24 +16463,35 @@ impl<'de> __rt::MapDecode<'de> for ToolAnnotations {
         let mut f_read_only_hint = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "destructiveHint" => {
-                    __rt::field(&mut map, &mut f_destructive_hint, "destructiveHint")?
+                    __rt::field(&mut map, &mut f_destructive_hint, "destructiveHint")
                 }
                 "idempotentHint" => {
-                    __rt::field(&mut map, &mut f_idempotent_hint, "idempotentHint")?
+                    __rt::field(&mut map, &mut f_idempotent_hint, "idempotentHint")
                 }
                 "openWorldHint" => {
-                    __rt::field(&mut map, &mut f_open_world_hint, "openWorldHint")?
+                    __rt::field(&mut map, &mut f_open_world_hint, "openWorldHint")
                 }
                 "readOnlyHint" => {
-                    __rt::field(&mut map, &mut f_read_only_hint, "readOnlyHint")?
+                    __rt::field(&mut map, &mut f_read_only_hint, "readOnlyHint")
                 }
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             destructive_hint: f_destructive_hint,
             idempotent_hint: f_idempotent_hint,
@@ -13889,12 +16538,23 @@ impl<'de> __rt::MapDecode<'de> for ToolChoice {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_mode = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "mode" => __rt::field(&mut map, &mut f_mode, "mode")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "mode" => __rt::field(&mut map, &mut f_mode, "mode"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { mode: f_mode, extra })
     }
 }
@@ -13999,14 +16659,25 @@ impl<'de> __rt::MapDecode<'de> for ToolExecution {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_task_support = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "taskSupport" => {
-                    __rt::field(&mut map, &mut f_task_support, "taskSupport")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "taskSupport" => {
+                    __rt::field(&mut map, &mut f_task_support, "taskSupport")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             task_support: f_task_support,
             extra,
@@ -14121,10 +16792,17 @@ impl<'de> __rt::MapDecode<'de> for ToolListChangedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -14132,12 +16810,16 @@ impl<'de> __rt::MapDecode<'de> for ToolListChangedNotification {
                         &mut seen_method,
                         "method",
                         "notifications/tools/list_changed",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
@@ -14215,34 +16897,55 @@ impl<'de> __rt::MapDecode<'de> for ToolResultContent {
         let mut f_structured_content = None;
         let mut f_tool_use_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "type" => {
-                    __rt::const_str(&mut map, &mut seen_type, "type", "tool_result")?
+                    __rt::const_str(&mut map, &mut seen_type, "type", "tool_result")
                 }
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field_seq(&mut map, &mut f_content, "content")?,
-                "isError" => __rt::field(&mut map, &mut f_is_error, "isError")?,
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "content" => __rt::field_seq(&mut map, &mut f_content, "content"),
+                "isError" => __rt::field(&mut map, &mut f_is_error, "isError"),
                 "structuredContent" => {
-                    __rt::field(
-                        &mut map,
-                        &mut f_structured_content,
-                        "structuredContent",
-                    )?
+                    __rt::field(&mut map, &mut f_structured_content, "structuredContent")
                 }
-                "toolUseId" => __rt::field(&mut map, &mut f_tool_use_id, "toolUseId")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "toolUseId" => __rt::field(&mut map, &mut f_tool_use_id, "toolUseId"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_content, f_tool_use_id) {
+            (Some(f_content), Some(f_tool_use_id)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    content: f_content,
+                    is_error: f_is_error,
+                    structured_content: f_structured_content,
+                    tool_use_id: f_tool_use_id,
+                    extra,
+                })
+            }
+            (f_content, f_tool_use_id) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_content.is_none(), "content"),
+                            (f_tool_use_id.is_none(), "toolUseId"),
+                        ],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            content: __rt::required(f_content, "content")?,
-            is_error: f_is_error,
-            structured_content: f_structured_content,
-            tool_use_id: __rt::required(f_tool_use_id, "toolUseId")?,
-            extra,
-        })
     }
 }
 /// A request from the assistant to call a tool.
@@ -14305,24 +17008,50 @@ impl<'de> __rt::MapDecode<'de> for ToolUseContent {
         let mut f_input = None;
         let mut f_name = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "tool_use")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "input" => __rt::field(&mut map, &mut f_input, "input")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "tool_use"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "input" => __rt::field(&mut map, &mut f_input, "input"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_id, f_input, f_name) {
+            (Some(f_id), Some(f_input), Some(f_name)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    id: f_id,
+                    input: f_input,
+                    name: f_name,
+                    extra,
+                })
+            }
+            (f_id, f_input, f_name) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_id.is_none(), "id"),
+                            (f_input.is_none(), "input"),
+                            (f_name.is_none(), "name"),
+                        ],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            id: __rt::required(f_id, "id")?,
-            input: __rt::required(f_input, "input")?,
-            name: __rt::required(f_name, "name")?,
-            extra,
-        })
     }
 }
 /// An error response that indicates that the server requires the client to provide additional information via an elicitation request.
@@ -14369,22 +17098,42 @@ impl<'de> __rt::MapDecode<'de> for UrlElicitationRequiredError {
         let mut f_error = None;
         let mut f_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "error" => __rt::field(&mut map, &mut f_error, "error")?,
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "error" => __rt::field(&mut map, &mut f_error, "error"),
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_error,) {
+            (Some(f_error),) => {
+                ::core::result::Result::Ok(Self {
+                    error: f_error,
+                    id: f_id,
+                    extra,
+                })
+            }
+            (f_error,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_error.is_none(), "error")]),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            error: __rt::required(f_error, "error")?,
-            id: f_id,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/URLElicitationRequiredError/properties/error`.
@@ -14430,20 +17179,42 @@ impl<'de> __rt::MapDecode<'de> for UrlElicitationRequiredErrorError {
         let mut f_data = None;
         let mut f_message = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32042i64)?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32042i64),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_code, "code")?;
+        match (f_data, f_message) {
+            (Some(f_data), Some(f_message)) => {
+                ::core::result::Result::Ok(Self {
+                    data: f_data,
+                    message: f_message,
+                    extra,
+                })
+            }
+            (f_data, f_message) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_data.is_none(), "data"), (f_message.is_none(), "message")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_code, "code")?;
-        ::core::result::Result::Ok(Self {
-            data: __rt::required(f_data, "data")?,
-            message: __rt::required(f_message, "message")?,
-            extra,
-        })
     }
 }
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
@@ -14479,18 +17250,38 @@ impl<'de> __rt::MapDecode<'de> for UrlElicitationRequiredErrorErrorData {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_elicitations = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "elicitations" => {
-                    __rt::field_seq(&mut map, &mut f_elicitations, "elicitations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "elicitations" => {
+                    __rt::field_seq(&mut map, &mut f_elicitations, "elicitations")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_elicitations,) {
+            (Some(f_elicitations),) => {
+                ::core::result::Result::Ok(Self {
+                    elicitations: f_elicitations,
+                    extra,
+                })
+            }
+            (f_elicitations,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_elicitations.is_none(), "elicitations")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            elicitations: __rt::required(f_elicitations, "elicitations")?,
-            extra,
-        })
     }
 }
 /// Sent from the client to request cancellation of resources/updated notifications from the server. This should follow a previous resources/subscribe request.
@@ -14544,10 +17335,17 @@ impl<'de> __rt::MapDecode<'de> for UnsubscribeRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -14555,20 +17353,35 @@ impl<'de> __rt::MapDecode<'de> for UnsubscribeRequest {
                         &mut seen_method,
                         "method",
                         "resources/unsubscribe",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `resources/unsubscribe` request.
@@ -14608,18 +17421,38 @@ impl<'de> __rt::MapDecode<'de> for UnsubscribeRequestParams {
         let mut f_meta = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// See \[General fields: `_meta`\](/specification/2025-11-25/basic/index#meta) for notes on `_meta` usage.
@@ -14655,14 +17488,25 @@ impl<'de> __rt::MapDecode<'de> for UnsubscribeRequestParamsMeta {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             progress_token: f_progress_token,
             extra,
@@ -14732,30 +17576,48 @@ impl<'de> __rt::MapDecode<'de> for UntitledMultiSelectEnumSchema {
         let mut f_min_items = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "array")?,
-                "default" => __rt::field_seq(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "items" => __rt::field(&mut map, &mut f_items, "items")?,
-                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems")?,
-                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "array"),
+                "default" => __rt::field_seq(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "items" => __rt::field(&mut map, &mut f_items, "items"),
+                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems"),
+                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_items,) {
+            (Some(f_items),) => {
+                ::core::result::Result::Ok(Self {
+                    default: f_default,
+                    description: f_description,
+                    items: f_items,
+                    max_items: f_max_items,
+                    min_items: f_min_items,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_items,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_items.is_none(), "items")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            default: f_default,
-            description: f_description,
-            items: __rt::required(f_items, "items")?,
-            max_items: f_max_items,
-            min_items: f_min_items,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Schema for the array items.
@@ -14797,18 +17659,33 @@ impl<'de> __rt::MapDecode<'de> for UntitledMultiSelectEnumSchemaItems {
         let mut seen_type = consumed == Some("type");
         let mut f_enum = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_enum,) {
+            (Some(f_enum),) => ::core::result::Result::Ok(Self { r#enum: f_enum, extra }),
+            (f_enum,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_enum.is_none(), "enum")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            r#enum: __rt::required(f_enum, "enum")?,
-            extra,
-        })
     }
 }
 /// Schema for single-selection enumeration without display titles for options.
@@ -14866,26 +17743,44 @@ impl<'de> __rt::MapDecode<'de> for UntitledSingleSelectEnumSchema {
         let mut f_enum = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
+                "default" => __rt::field(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_enum,) {
+            (Some(f_enum),) => {
+                ::core::result::Result::Ok(Self {
+                    default: f_default,
+                    description: f_description,
+                    r#enum: f_enum,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_enum,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_enum.is_none(), "enum")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            default: f_default,
-            description: f_description,
-            r#enum: __rt::required(f_enum, "enum")?,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Every message a client sends: requests, notifications, result responses and error responses. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.

@@ -62,16 +62,27 @@ impl<'de> __rt::MapDecode<'de> for Annotations {
         let mut f_last_modified = None;
         let mut f_priority = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience")?,
-                "lastModified" => {
-                    __rt::field(&mut map, &mut f_last_modified, "lastModified")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "priority" => __rt::field(&mut map, &mut f_priority, "priority")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience"),
+                "lastModified" => {
+                    __rt::field(&mut map, &mut f_last_modified, "lastModified")
+                }
+                "priority" => __rt::field(&mut map, &mut f_priority, "priority"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             audience: f_audience,
             last_modified: f_last_modified,
@@ -135,26 +146,49 @@ impl<'de> __rt::MapDecode<'de> for AudioContent {
         let mut f_data = None;
         let mut f_mime_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "audio")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "audio"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_data, f_mime_type) {
+            (Some(f_data), Some(f_mime_type)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    data: f_data,
+                    mime_type: f_mime_type,
+                    extra,
+                })
+            }
+            (f_data, f_mime_type) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_data.is_none(), "data"),
+                            (f_mime_type.is_none(), "mimeType"),
+                        ],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            data: __rt::required(f_data, "data")?,
-            mime_type: __rt::required(f_mime_type, "mimeType")?,
-            extra,
-        })
     }
 }
 /// Base interface for metadata with name (identifier) and title (display name) properties.
@@ -199,18 +233,38 @@ impl<'de> __rt::MapDecode<'de> for BaseMetadata {
         let mut f_name = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    name: f_name,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// The `BlobResourceContents` definition of the schema.
@@ -262,22 +316,44 @@ impl<'de> __rt::MapDecode<'de> for BlobResourceContents {
         let mut f_mime_type = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "blob" => __rt::field(&mut map, &mut f_blob, "blob")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "blob" => __rt::field(&mut map, &mut f_blob, "blob"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_blob, f_uri) {
+            (Some(f_blob), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    blob: f_blob,
+                    mime_type: f_mime_type,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_blob, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_blob.is_none(), "blob"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            blob: __rt::required(f_blob, "blob")?,
-            mime_type: f_mime_type,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// The `BooleanSchema` definition of the schema.
@@ -331,17 +407,26 @@ impl<'de> __rt::MapDecode<'de> for BooleanSchema {
         let mut f_description = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "boolean")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "boolean"),
+                "default" => __rt::field(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_type, "type")?;
         ::core::result::Result::Ok(Self {
             default: f_default,
@@ -422,22 +507,47 @@ impl<'de> __rt::MapDecode<'de> for CacheableResult {
         let mut f_result_type = None;
         let mut f_ttl_ms = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope")?,
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope"),
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
+                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_cache_scope, f_ttl_ms) {
+            (Some(f_cache_scope), Some(f_ttl_ms)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    cache_scope: f_cache_scope,
+                    result_type: f_result_type.unwrap_or_else(|| "complete".into()),
+                    ttl_ms: f_ttl_ms,
+                    extra,
+                })
+            }
+            (f_cache_scope, f_ttl_ms) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_cache_scope.is_none(), "cacheScope"),
+                            (f_ttl_ms.is_none(), "ttlMs"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            cache_scope: __rt::required(f_cache_scope, "cacheScope")?,
-            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
-            ttl_ms: __rt::required(f_ttl_ms, "ttlMs")?,
-            extra,
-        })
     }
 }
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -553,26 +663,48 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "tools/call")?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "tools/call")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `tools/call` request.
@@ -628,28 +760,50 @@ impl<'de> __rt::MapDecode<'de> for CallToolRequestParams {
         let mut f_name = None;
         let mut f_request_state = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments"),
                 "inputResponses" => {
-                    __rt::field_map(&mut map, &mut f_input_responses, "inputResponses")?
+                    __rt::field_map(&mut map, &mut f_input_responses, "inputResponses")
                 }
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
                 "requestState" => {
-                    __rt::field(&mut map, &mut f_request_state, "requestState")?
+                    __rt::field(&mut map, &mut f_request_state, "requestState")
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_meta, f_name) {
+            (Some(f_meta), Some(f_name)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    arguments: f_arguments,
+                    input_responses: f_input_responses,
+                    name: f_name,
+                    request_state: f_request_state,
+                    extra,
+                })
+            }
+            (f_meta, f_name) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_meta.is_none(), "_meta"), (f_name.is_none(), "name")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: __rt::required(f_meta, "_meta")?,
-            arguments: f_arguments,
-            input_responses: f_input_responses,
-            name: __rt::required(f_name, "name")?,
-            request_state: f_request_state,
-            extra,
-        })
     }
 }
 /// The result returned by the server for a `CallToolRequesttools/call` request.
@@ -725,30 +879,46 @@ impl<'de> __rt::MapDecode<'de> for CallToolResult {
         let mut f_result_type = None;
         let mut f_structured_content = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field_seq(&mut map, &mut f_content, "content")?,
-                "isError" => __rt::field(&mut map, &mut f_is_error, "isError")?,
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                "structuredContent" => {
-                    __rt::field(
-                        &mut map,
-                        &mut f_structured_content,
-                        "structuredContent",
-                    )?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "content" => __rt::field_seq(&mut map, &mut f_content, "content"),
+                "isError" => __rt::field(&mut map, &mut f_is_error, "isError"),
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
+                "structuredContent" => {
+                    __rt::field(&mut map, &mut f_structured_content, "structuredContent")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_content,) {
+            (Some(f_content),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    content: f_content,
+                    is_error: f_is_error,
+                    result_type: f_result_type.unwrap_or_else(|| "complete".into()),
+                    structured_content: f_structured_content,
+                    extra,
+                })
+            }
+            (f_content,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_content.is_none(), "content")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            content: __rt::required(f_content, "content")?,
-            is_error: f_is_error,
-            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
-            structured_content: f_structured_content,
-            extra,
-        })
     }
 }
 /// A successful response from the server for a `CallToolRequesttools/call` request.
@@ -794,22 +964,44 @@ impl<'de> __rt::MapDecode<'de> for CallToolResultResponse {
         let mut f_id = None;
         let mut f_result = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "result" => __rt::field(&mut map, &mut f_result, "result")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "result" => __rt::field(&mut map, &mut f_result, "result"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_result) {
+            (Some(f_id), Some(f_result)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    result: f_result,
+                    extra,
+                })
+            }
+            (f_id, f_result) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            result: __rt::required(f_result, "result")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/CallToolResultResponse/properties/result`.
@@ -1003,10 +1195,17 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -1014,18 +1213,28 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotification {
                         &mut seen_method,
                         "method",
                         "notifications/cancelled",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `notifications/cancelled` notification.
@@ -1071,20 +1280,40 @@ impl<'de> __rt::MapDecode<'de> for CancelledNotificationParams {
         let mut f_reason = None;
         let mut f_request_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "reason" => __rt::field(&mut map, &mut f_reason, "reason")?,
-                "requestId" => __rt::field(&mut map, &mut f_request_id, "requestId")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "reason" => __rt::field(&mut map, &mut f_reason, "reason"),
+                "requestId" => __rt::field(&mut map, &mut f_request_id, "requestId"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_request_id,) {
+            (Some(f_request_id),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    reason: f_reason,
+                    request_id: f_request_id,
+                    extra,
+                })
+            }
+            (f_request_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_request_id.is_none(), "requestId")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            reason: f_reason,
-            request_id: __rt::required(f_request_id, "requestId")?,
-            extra,
-        })
     }
 }
 /// Capabilities a client may support. Known capabilities are defined here, in this schema, but this is not a closed set: any client can define its own, additional capabilities.
@@ -1145,22 +1374,31 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilities {
         let mut f_roots = None;
         let mut f_sampling = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "elicitation" => {
-                    __rt::field(&mut map, &mut f_elicitation, "elicitation")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
+            };
+            let member = match key.as_str() {
+                "elicitation" => __rt::field(&mut map, &mut f_elicitation, "elicitation"),
                 "experimental" => {
-                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")
                 }
                 "extensions" => {
-                    __rt::field_map(&mut map, &mut f_extensions, "extensions")?
+                    __rt::field_map(&mut map, &mut f_extensions, "extensions")
                 }
-                "roots" => __rt::field(&mut map, &mut f_roots, "roots")?,
-                "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "roots" => __rt::field(&mut map, &mut f_roots, "roots"),
+                "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             elicitation: f_elicitation,
             experimental: f_experimental,
@@ -1208,13 +1446,24 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesElicitation {
         let mut f_form = None;
         let mut f_url = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "form" => __rt::field_map(&mut map, &mut f_form, "form")?,
-                "url" => __rt::field_map(&mut map, &mut f_url, "url")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "form" => __rt::field_map(&mut map, &mut f_form, "form"),
+                "url" => __rt::field_map(&mut map, &mut f_url, "url"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             form: f_form,
             url: f_url,
@@ -1260,13 +1509,24 @@ impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesSampling {
         let mut f_context = None;
         let mut f_tools = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "context" => __rt::field_map(&mut map, &mut f_context, "context")?,
-                "tools" => __rt::field_map(&mut map, &mut f_tools, "tools")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "context" => __rt::field_map(&mut map, &mut f_context, "context"),
+                "tools" => __rt::field_map(&mut map, &mut f_tools, "tools"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             context: f_context,
             tools: f_tools,
@@ -1533,10 +1793,17 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -1544,20 +1811,35 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequest {
                         &mut seen_method,
                         "method",
                         "completion/complete",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `completion/complete` request.
@@ -1609,22 +1891,48 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParams {
         let mut f_context = None;
         let mut f_ref = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "argument" => __rt::field(&mut map, &mut f_argument, "argument")?,
-                "context" => __rt::field(&mut map, &mut f_context, "context")?,
-                "ref" => __rt::field(&mut map, &mut f_ref, "ref")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "argument" => __rt::field(&mut map, &mut f_argument, "argument"),
+                "context" => __rt::field(&mut map, &mut f_context, "context"),
+                "ref" => __rt::field(&mut map, &mut f_ref, "ref"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_meta, f_argument, f_ref) {
+            (Some(f_meta), Some(f_argument), Some(f_ref)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    argument: f_argument,
+                    context: f_context,
+                    r#ref: f_ref,
+                    extra,
+                })
+            }
+            (f_meta, f_argument, f_ref) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_meta.is_none(), "_meta"),
+                            (f_argument.is_none(), "argument"),
+                            (f_ref.is_none(), "ref"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: __rt::required(f_meta, "_meta")?,
-            argument: __rt::required(f_argument, "argument")?,
-            context: f_context,
-            r#ref: __rt::required(f_ref, "ref")?,
-            extra,
-        })
     }
 }
 /// The argument's information
@@ -1664,18 +1972,40 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsArgument {
         let mut f_name = None;
         let mut f_value = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "value" => __rt::field(&mut map, &mut f_value, "value")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "value" => __rt::field(&mut map, &mut f_value, "value"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name, f_value) {
+            (Some(f_name), Some(f_value)) => {
+                ::core::result::Result::Ok(Self {
+                    name: f_name,
+                    value: f_value,
+                    extra,
+                })
+            }
+            (f_name, f_value) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_name.is_none(), "name"), (f_value.is_none(), "value")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            name: __rt::required(f_name, "name")?,
-            value: __rt::required(f_value, "value")?,
-            extra,
-        })
     }
 }
 /// Additional, optional context for completions
@@ -1711,12 +2041,23 @@ impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsContext {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_arguments = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             arguments: f_arguments,
             extra,
@@ -1851,20 +2192,40 @@ impl<'de> __rt::MapDecode<'de> for CompleteResult {
         let mut f_completion = None;
         let mut f_result_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "completion" => __rt::field(&mut map, &mut f_completion, "completion")?,
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "completion" => __rt::field(&mut map, &mut f_completion, "completion"),
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_completion,) {
+            (Some(f_completion),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    completion: f_completion,
+                    result_type: f_result_type.unwrap_or_else(|| "complete".into()),
+                    extra,
+                })
+            }
+            (f_completion,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_completion.is_none(), "completion")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            completion: __rt::required(f_completion, "completion")?,
-            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/CompleteResult/properties/completion`.
@@ -1908,20 +2269,40 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
         let mut f_total = None;
         let mut f_values = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore")?,
-                "total" => __rt::field(&mut map, &mut f_total, "total")?,
-                "values" => __rt::field_seq(&mut map, &mut f_values, "values")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore"),
+                "total" => __rt::field(&mut map, &mut f_total, "total"),
+                "values" => __rt::field_seq(&mut map, &mut f_values, "values"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_values,) {
+            (Some(f_values),) => {
+                ::core::result::Result::Ok(Self {
+                    has_more: f_has_more,
+                    total: f_total,
+                    values: f_values,
+                    extra,
+                })
+            }
+            (f_values,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_values.is_none(), "values")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            has_more: f_has_more,
-            total: f_total,
-            values: __rt::required(f_values, "values")?,
-            extra,
-        })
     }
 }
 /// A successful response from the server for a `CompleteRequestcompletion/complete` request.
@@ -1967,22 +2348,44 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultResponse {
         let mut f_id = None;
         let mut f_result = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "result" => __rt::field(&mut map, &mut f_result, "result")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "result" => __rt::field(&mut map, &mut f_result, "result"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_result) {
+            (Some(f_id), Some(f_result)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    result: f_result,
+                    extra,
+                })
+            }
+            (f_id, f_result) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            result: __rt::required(f_result, "result")?,
-            extra,
-        })
     }
 }
 /// The `ContentBlock` definition of the schema.
@@ -2130,25 +2533,42 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "sampling/createMessage",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Parameters for a `sampling/createMessage` request.
@@ -2245,44 +2665,67 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
         let mut f_tool_choice = None;
         let mut f_tools = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "includeContext" => {
-                    __rt::field(&mut map, &mut f_include_context, "includeContext")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens")?,
-                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
-                "metadata" => __rt::field_map(&mut map, &mut f_metadata, "metadata")?,
+            };
+            let member = match key.as_str() {
+                "includeContext" => {
+                    __rt::field(&mut map, &mut f_include_context, "includeContext")
+                }
+                "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens"),
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
+                "metadata" => __rt::field_map(&mut map, &mut f_metadata, "metadata"),
                 "modelPreferences" => {
-                    __rt::field(&mut map, &mut f_model_preferences, "modelPreferences")?
+                    __rt::field(&mut map, &mut f_model_preferences, "modelPreferences")
                 }
                 "stopSequences" => {
-                    __rt::field_seq(&mut map, &mut f_stop_sequences, "stopSequences")?
+                    __rt::field_seq(&mut map, &mut f_stop_sequences, "stopSequences")
                 }
                 "systemPrompt" => {
-                    __rt::field(&mut map, &mut f_system_prompt, "systemPrompt")?
+                    __rt::field(&mut map, &mut f_system_prompt, "systemPrompt")
                 }
-                "temperature" => {
-                    __rt::field(&mut map, &mut f_temperature, "temperature")?
-                }
-                "toolChoice" => __rt::field(&mut map, &mut f_tool_choice, "toolChoice")?,
-                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "temperature" => __rt::field(&mut map, &mut f_temperature, "temperature"),
+                "toolChoice" => __rt::field(&mut map, &mut f_tool_choice, "toolChoice"),
+                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_max_tokens, f_messages) {
+            (Some(f_max_tokens), Some(f_messages)) => {
+                ::core::result::Result::Ok(Self {
+                    include_context: f_include_context,
+                    max_tokens: f_max_tokens,
+                    messages: f_messages,
+                    metadata: f_metadata,
+                    model_preferences: f_model_preferences,
+                    stop_sequences: f_stop_sequences,
+                    system_prompt: f_system_prompt,
+                    temperature: f_temperature,
+                    tool_choice: f_tool_choice,
+                    tools: f_tools,
+                    extra,
+                })
+            }
+            (f_max_tokens, f_messages) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_max_tokens.is_none(), "maxTokens"),
+                            (f_messages.is_none(), "messages"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            include_context: f_include_context,
-            max_tokens: __rt::required(f_max_tokens, "maxTokens")?,
-            messages: __rt::required(f_messages, "messages")?,
-            metadata: f_metadata,
-            model_preferences: f_model_preferences,
-            stop_sequences: f_stop_sequences,
-            system_prompt: f_system_prompt,
-            temperature: f_temperature,
-            tool_choice: f_tool_choice,
-            tools: f_tools,
-            extra,
-        })
     }
 }
 /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt.
@@ -2410,24 +2853,50 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageResult {
         let mut f_role = None;
         let mut f_stop_reason = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
-                "model" => __rt::field(&mut map, &mut f_model, "model")?,
-                "role" => __rt::field(&mut map, &mut f_role, "role")?,
-                "stopReason" => __rt::field(&mut map, &mut f_stop_reason, "stopReason")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "content" => __rt::field(&mut map, &mut f_content, "content"),
+                "model" => __rt::field(&mut map, &mut f_model, "model"),
+                "role" => __rt::field(&mut map, &mut f_role, "role"),
+                "stopReason" => __rt::field(&mut map, &mut f_stop_reason, "stopReason"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_content, f_model, f_role) {
+            (Some(f_content), Some(f_model), Some(f_role)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    content: f_content,
+                    model: f_model,
+                    role: f_role,
+                    stop_reason: f_stop_reason,
+                    extra,
+                })
+            }
+            (f_content, f_model, f_role) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_content.is_none(), "content"),
+                            (f_model.is_none(), "model"),
+                            (f_role.is_none(), "role"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            content: __rt::required(f_content, "content")?,
-            model: __rt::required(f_model, "model")?,
-            role: __rt::required(f_role, "role")?,
-            stop_reason: f_stop_reason,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/CreateMessageResult/properties/content`.
@@ -2596,10 +3065,17 @@ impl<'de> __rt::MapDecode<'de> for DiscoverRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -2607,20 +3083,35 @@ impl<'de> __rt::MapDecode<'de> for DiscoverRequest {
                         &mut seen_method,
                         "method",
                         "server/discover",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// The result returned by the server for a `DiscoverRequestserver/discover` request.
@@ -2720,41 +3211,70 @@ impl<'de> __rt::MapDecode<'de> for DiscoverResult {
         let mut f_supported_versions = None;
         let mut f_ttl_ms = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope"),
                 "capabilities" => {
-                    __rt::field(&mut map, &mut f_capabilities, "capabilities")?
+                    __rt::field(&mut map, &mut f_capabilities, "capabilities")
                 }
                 "instructions" => {
-                    __rt::field(&mut map, &mut f_instructions, "instructions")?
+                    __rt::field(&mut map, &mut f_instructions, "instructions")
                 }
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
                 "supportedVersions" => {
                     __rt::field_seq(
                         &mut map,
                         &mut f_supported_versions,
                         "supportedVersions",
-                    )?
+                    )
                 }
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_cache_scope, f_capabilities, f_supported_versions, f_ttl_ms) {
+            (
+                Some(f_cache_scope),
+                Some(f_capabilities),
+                Some(f_supported_versions),
+                Some(f_ttl_ms),
+            ) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    cache_scope: f_cache_scope,
+                    capabilities: f_capabilities,
+                    instructions: f_instructions,
+                    result_type: f_result_type.unwrap_or_else(|| "complete".into()),
+                    supported_versions: f_supported_versions,
+                    ttl_ms: f_ttl_ms,
+                    extra,
+                })
+            }
+            (f_cache_scope, f_capabilities, f_supported_versions, f_ttl_ms) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_cache_scope.is_none(), "cacheScope"),
+                            (f_capabilities.is_none(), "capabilities"),
+                            (f_supported_versions.is_none(), "supportedVersions"),
+                            (f_ttl_ms.is_none(), "ttlMs"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            cache_scope: __rt::required(f_cache_scope, "cacheScope")?,
-            capabilities: __rt::required(f_capabilities, "capabilities")?,
-            instructions: f_instructions,
-            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
-            supported_versions: __rt::required(
-                f_supported_versions,
-                "supportedVersions",
-            )?,
-            ttl_ms: __rt::required(f_ttl_ms, "ttlMs")?,
-            extra,
-        })
     }
 }
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -2862,22 +3382,44 @@ impl<'de> __rt::MapDecode<'de> for DiscoverResultResponse {
         let mut f_id = None;
         let mut f_result = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "result" => __rt::field(&mut map, &mut f_result, "result")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "result" => __rt::field(&mut map, &mut f_result, "result"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_result) {
+            (Some(f_id), Some(f_result)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    result: f_result,
+                    extra,
+                })
+            }
+            (f_id, f_result) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            result: __rt::required(f_result, "result")?,
-            extra,
-        })
     }
 }
 /// A request from the server to elicit additional information from the user via the client.
@@ -2919,25 +3461,42 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "method" => {
                     __rt::const_str(
                         &mut map,
                         &mut seen_method,
                         "method",
                         "elicitation/create",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_method, "method")?;
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
             }
         }
-        __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// The parameters for a request to elicit non-sensitive information from the user via a form in the client.
@@ -2991,22 +3550,47 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestFormParams {
         };
         let mut f_requested_schema = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                "mode" => __rt::field(&mut map, &mut f_mode, "mode")?,
-                "requestedSchema" => {
-                    __rt::field(&mut map, &mut f_requested_schema, "requestedSchema")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                "mode" => __rt::field(&mut map, &mut f_mode, "mode"),
+                "requestedSchema" => {
+                    __rt::field(&mut map, &mut f_requested_schema, "requestedSchema")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_message, f_requested_schema) {
+            (Some(f_message), Some(f_requested_schema)) => {
+                ::core::result::Result::Ok(Self {
+                    message: f_message,
+                    mode: f_mode,
+                    requested_schema: f_requested_schema,
+                    extra,
+                })
+            }
+            (f_message, f_requested_schema) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_message.is_none(), "message"),
+                            (f_requested_schema.is_none(), "requestedSchema"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            message: __rt::required(f_message, "message")?,
-            mode: f_mode,
-            requested_schema: __rt::required(f_requested_schema, "requestedSchema")?,
-            extra,
-        })
     }
 }
 /// The elicitation mode.
@@ -3107,24 +3691,44 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestFormParamsRequestedSchema {
         let mut f_properties = None;
         let mut f_required = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
-                "$schema" => __rt::field(&mut map, &mut f_schema, "$schema")?,
-                "properties" => {
-                    __rt::field_map(&mut map, &mut f_properties, "properties")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "required" => __rt::field_seq(&mut map, &mut f_required, "required")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object"),
+                "$schema" => __rt::field(&mut map, &mut f_schema, "$schema"),
+                "properties" => {
+                    __rt::field_map(&mut map, &mut f_properties, "properties")
+                }
+                "required" => __rt::field_seq(&mut map, &mut f_required, "required"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_properties,) {
+            (Some(f_properties),) => {
+                ::core::result::Result::Ok(Self {
+                    schema: f_schema,
+                    properties: f_properties,
+                    required: f_required,
+                    extra,
+                })
+            }
+            (f_properties,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_properties.is_none(), "properties")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            schema: f_schema,
-            properties: __rt::required(f_properties, "properties")?,
-            required: f_required,
-            extra,
-        })
     }
 }
 /// The parameters for a request to elicit additional information from the user via the client.
@@ -3235,20 +3839,42 @@ impl<'de> __rt::MapDecode<'de> for ElicitRequestUrlParams {
         let mut f_message = None;
         let mut f_url = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "mode" => __rt::const_str(&mut map, &mut seen_mode, "mode", "url")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                "url" => __rt::field(&mut map, &mut f_url, "url")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "mode" => __rt::const_str(&mut map, &mut seen_mode, "mode", "url"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                "url" => __rt::field(&mut map, &mut f_url, "url"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_mode, "mode")?;
+        match (f_message, f_url) {
+            (Some(f_message), Some(f_url)) => {
+                ::core::result::Result::Ok(Self {
+                    message: f_message,
+                    url: f_url,
+                    extra,
+                })
+            }
+            (f_message, f_url) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_message.is_none(), "message"), (f_url.is_none(), "url")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_mode, "mode")?;
-        ::core::result::Result::Ok(Self {
-            message: __rt::required(f_message, "message")?,
-            url: __rt::required(f_url, "url")?,
-            extra,
-        })
     }
 }
 /// The result returned by the client for an `ElicitRequestelicitation/create` request.
@@ -3293,18 +3919,38 @@ impl<'de> __rt::MapDecode<'de> for ElicitResult {
         let mut f_action = None;
         let mut f_content = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "action" => __rt::field(&mut map, &mut f_action, "action")?,
-                "content" => __rt::field_map(&mut map, &mut f_content, "content")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "action" => __rt::field(&mut map, &mut f_action, "action"),
+                "content" => __rt::field_map(&mut map, &mut f_content, "content"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_action,) {
+            (Some(f_action),) => {
+                ::core::result::Result::Ok(Self {
+                    action: f_action,
+                    content: f_content,
+                    extra,
+                })
+            }
+            (f_action,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_action.is_none(), "action")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            action: __rt::required(f_action, "action")?,
-            content: f_content,
-            extra,
-        })
     }
 }
 /// The user action in response to the elicitation.
@@ -3510,24 +4156,42 @@ impl<'de> __rt::MapDecode<'de> for EmbeddedResource {
         let mut f_annotations = None;
         let mut f_resource = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "resource")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "resource" => __rt::field(&mut map, &mut f_resource, "resource")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "resource"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "resource" => __rt::field(&mut map, &mut f_resource, "resource"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_resource,) {
+            (Some(f_resource),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    resource: f_resource,
+                    extra,
+                })
+            }
+            (f_resource,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_resource.is_none(), "resource")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            resource: __rt::required(f_resource, "resource")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/EmbeddedResource/properties/resource`.
@@ -3874,20 +4538,42 @@ impl<'de> __rt::MapDecode<'de> for Error {
         let mut f_data = None;
         let mut f_message = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "code" => __rt::field(&mut map, &mut f_code, "code")?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "code" => __rt::field(&mut map, &mut f_code, "code"),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_code, f_message) {
+            (Some(f_code), Some(f_message)) => {
+                ::core::result::Result::Ok(Self {
+                    code: f_code,
+                    data: f_data,
+                    message: f_message,
+                    extra,
+                })
+            }
+            (f_code, f_message) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_code.is_none(), "code"), (f_message.is_none(), "message")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            code: __rt::required(f_code, "code")?,
-            data: f_data,
-            message: __rt::required(f_message, "message")?,
-            extra,
-        })
     }
 }
 /// Used by the client to get a prompt provided by the server.
@@ -3941,26 +4627,48 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "prompts/get")?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "prompts/get")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `prompts/get` request.
@@ -4016,28 +4724,50 @@ impl<'de> __rt::MapDecode<'de> for GetPromptRequestParams {
         let mut f_name = None;
         let mut f_request_state = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments"),
                 "inputResponses" => {
-                    __rt::field_map(&mut map, &mut f_input_responses, "inputResponses")?
+                    __rt::field_map(&mut map, &mut f_input_responses, "inputResponses")
                 }
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
                 "requestState" => {
-                    __rt::field(&mut map, &mut f_request_state, "requestState")?
+                    __rt::field(&mut map, &mut f_request_state, "requestState")
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_meta, f_name) {
+            (Some(f_meta), Some(f_name)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    arguments: f_arguments,
+                    input_responses: f_input_responses,
+                    name: f_name,
+                    request_state: f_request_state,
+                    extra,
+                })
+            }
+            (f_meta, f_name) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_meta.is_none(), "_meta"), (f_name.is_none(), "name")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: __rt::required(f_meta, "_meta")?,
-            arguments: f_arguments,
-            input_responses: f_input_responses,
-            name: __rt::required(f_name, "name")?,
-            request_state: f_request_state,
-            extra,
-        })
     }
 }
 /// The result returned by the server for a `GetPromptRequestprompts/get` request.
@@ -4095,24 +4825,42 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResult {
         let mut f_messages = None;
         let mut f_result_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages")?,
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_messages,) {
+            (Some(f_messages),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    description: f_description,
+                    messages: f_messages,
+                    result_type: f_result_type.unwrap_or_else(|| "complete".into()),
+                    extra,
+                })
+            }
+            (f_messages,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_messages.is_none(), "messages")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            description: f_description,
-            messages: __rt::required(f_messages, "messages")?,
-            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
-            extra,
-        })
     }
 }
 /// A successful response from the server for a `GetPromptRequestprompts/get` request.
@@ -4158,22 +4906,44 @@ impl<'de> __rt::MapDecode<'de> for GetPromptResultResponse {
         let mut f_id = None;
         let mut f_result = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "result" => __rt::field(&mut map, &mut f_result, "result")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "result" => __rt::field(&mut map, &mut f_result, "result"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_result) {
+            (Some(f_id), Some(f_result)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    result: f_result,
+                    extra,
+                })
+            }
+            (f_id, f_result) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            result: __rt::required(f_result, "result")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/GetPromptResultResponse/properties/result`.
@@ -4364,22 +5134,42 @@ impl<'de> __rt::MapDecode<'de> for HeaderMismatchError {
         let mut f_error = None;
         let mut f_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "error" => __rt::field(&mut map, &mut f_error, "error")?,
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "error" => __rt::field(&mut map, &mut f_error, "error"),
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_error,) {
+            (Some(f_error),) => {
+                ::core::result::Result::Ok(Self {
+                    error: f_error,
+                    id: f_id,
+                    extra,
+                })
+            }
+            (f_error,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_error.is_none(), "error")]),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            error: __rt::required(f_error, "error")?,
-            id: f_id,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/HeaderMismatchError/properties/error`.
@@ -4425,20 +5215,40 @@ impl<'de> __rt::MapDecode<'de> for HeaderMismatchErrorError {
         let mut f_data = None;
         let mut f_message = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32020i64)?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32020i64),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_code, "code")?;
+        match (f_message,) {
+            (Some(f_message),) => {
+                ::core::result::Result::Ok(Self {
+                    data: f_data,
+                    message: f_message,
+                    extra,
+                })
+            }
+            (f_message,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_message.is_none(), "message")]),
+                )
             }
         }
-        __rt::require_const(seen_code, "code")?;
-        ::core::result::Result::Ok(Self {
-            data: f_data,
-            message: __rt::required(f_message, "message")?,
-            extra,
-        })
     }
 }
 /// An optionally-sized icon that can be displayed in a user interface.
@@ -4505,22 +5315,42 @@ impl<'de> __rt::MapDecode<'de> for Icon {
         let mut f_src = None;
         let mut f_theme = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "sizes" => __rt::field_seq(&mut map, &mut f_sizes, "sizes")?,
-                "src" => __rt::field(&mut map, &mut f_src, "src")?,
-                "theme" => __rt::field(&mut map, &mut f_theme, "theme")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "sizes" => __rt::field_seq(&mut map, &mut f_sizes, "sizes"),
+                "src" => __rt::field(&mut map, &mut f_src, "src"),
+                "theme" => __rt::field(&mut map, &mut f_theme, "theme"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_src,) {
+            (Some(f_src),) => {
+                ::core::result::Result::Ok(Self {
+                    mime_type: f_mime_type,
+                    sizes: f_sizes,
+                    src: f_src,
+                    theme: f_theme,
+                    extra,
+                })
+            }
+            (f_src,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_src.is_none(), "src")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            mime_type: f_mime_type,
-            sizes: f_sizes,
-            src: __rt::required(f_src, "src")?,
-            theme: f_theme,
-            extra,
-        })
     }
 }
 /// Optional specifier for the theme this icon is designed for. `"light"` indicates
@@ -4618,12 +5448,23 @@ impl<'de> __rt::MapDecode<'de> for Icons {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_icons = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { icons: f_icons, extra })
     }
 }
@@ -4682,26 +5523,49 @@ impl<'de> __rt::MapDecode<'de> for ImageContent {
         let mut f_data = None;
         let mut f_mime_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "image")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "image"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_data, f_mime_type) {
+            (Some(f_data), Some(f_mime_type)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    data: f_data,
+                    mime_type: f_mime_type,
+                    extra,
+                })
+            }
+            (f_data, f_mime_type) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_data.is_none(), "data"),
+                            (f_mime_type.is_none(), "mimeType"),
+                        ],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            data: __rt::required(f_data, "data")?,
-            mime_type: __rt::required(f_mime_type, "mimeType")?,
-            extra,
-        })
     }
 }
 /// Describes the MCP implementation.
@@ -4778,28 +5642,48 @@ impl<'de> __rt::MapDecode<'de> for Implementation {
         let mut f_version = None;
         let mut f_website_url = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                "version" => __rt::field(&mut map, &mut f_version, "version")?,
-                "websiteUrl" => __rt::field(&mut map, &mut f_website_url, "websiteUrl")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                "version" => __rt::field(&mut map, &mut f_version, "version"),
+                "websiteUrl" => __rt::field(&mut map, &mut f_website_url, "websiteUrl"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name, f_version) {
+            (Some(f_name), Some(f_version)) => {
+                ::core::result::Result::Ok(Self {
+                    description: f_description,
+                    icons: f_icons,
+                    name: f_name,
+                    title: f_title,
+                    version: f_version,
+                    website_url: f_website_url,
+                    extra,
+                })
+            }
+            (f_name, f_version) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_name.is_none(), "name"), (f_version.is_none(), "version")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            description: f_description,
-            icons: f_icons,
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            version: __rt::required(f_version, "version")?,
-            website_url: f_website_url,
-            extra,
-        })
     }
 }
 /// The `InputRequest` definition of the schema.
@@ -4957,19 +5841,30 @@ impl<'de> __rt::MapDecode<'de> for InputRequiredResult {
         let mut f_request_state = None;
         let mut f_result_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
                 "inputRequests" => {
-                    __rt::field_map(&mut map, &mut f_input_requests, "inputRequests")?
+                    __rt::field_map(&mut map, &mut f_input_requests, "inputRequests")
                 }
                 "requestState" => {
-                    __rt::field(&mut map, &mut f_request_state, "requestState")?
+                    __rt::field(&mut map, &mut f_request_state, "requestState")
                 }
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             meta: f_meta,
             input_requests: f_input_requests,
@@ -5185,24 +6080,44 @@ impl<'de> __rt::MapDecode<'de> for InputResponseRequestParams {
         let mut f_input_responses = None;
         let mut f_request_state = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
                 "inputResponses" => {
-                    __rt::field_map(&mut map, &mut f_input_responses, "inputResponses")?
+                    __rt::field_map(&mut map, &mut f_input_responses, "inputResponses")
                 }
                 "requestState" => {
-                    __rt::field(&mut map, &mut f_request_state, "requestState")?
+                    __rt::field(&mut map, &mut f_request_state, "requestState")
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_meta,) {
+            (Some(f_meta),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    input_responses: f_input_responses,
+                    request_state: f_request_state,
+                    extra,
+                })
+            }
+            (f_meta,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_meta.is_none(), "_meta")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: __rt::required(f_meta, "_meta")?,
-            input_responses: f_input_responses,
-            request_state: f_request_state,
-            extra,
-        })
     }
 }
 /// A map of client responses to server-initiated requests.
@@ -5252,20 +6167,40 @@ impl<'de> __rt::MapDecode<'de> for InternalError {
         let mut f_data = None;
         let mut f_message = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32603i64)?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32603i64),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_code, "code")?;
+        match (f_message,) {
+            (Some(f_message),) => {
+                ::core::result::Result::Ok(Self {
+                    data: f_data,
+                    message: f_message,
+                    extra,
+                })
+            }
+            (f_message,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_message.is_none(), "message")]),
+                )
             }
         }
-        __rt::require_const(seen_code, "code")?;
-        ::core::result::Result::Ok(Self {
-            data: f_data,
-            message: __rt::required(f_message, "message")?,
-            extra,
-        })
     }
 }
 /// A JSON-RPC error indicating that the method parameters are invalid or malformed.
@@ -5320,20 +6255,40 @@ impl<'de> __rt::MapDecode<'de> for InvalidParamsError {
         let mut f_data = None;
         let mut f_message = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32602i64)?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32602i64),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_code, "code")?;
+        match (f_message,) {
+            (Some(f_message),) => {
+                ::core::result::Result::Ok(Self {
+                    data: f_data,
+                    message: f_message,
+                    extra,
+                })
+            }
+            (f_message,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_message.is_none(), "message")]),
+                )
             }
         }
-        __rt::require_const(seen_code, "code")?;
-        ::core::result::Result::Ok(Self {
-            data: f_data,
-            message: __rt::required(f_message, "message")?,
-            extra,
-        })
     }
 }
 /// A JSON-RPC error indicating that the request is not a valid request object. This error is returned when the message structure does not conform to the JSON-RPC 2.0 specification requirements for a request (e.g., missing required fields like `jsonrpc` or `method`, or using invalid types for these fields).
@@ -5379,20 +6334,40 @@ impl<'de> __rt::MapDecode<'de> for InvalidRequestError {
         let mut f_data = None;
         let mut f_message = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32600i64)?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32600i64),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_code, "code")?;
+        match (f_message,) {
+            (Some(f_message),) => {
+                ::core::result::Result::Ok(Self {
+                    data: f_data,
+                    message: f_message,
+                    extra,
+                })
+            }
+            (f_message,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_message.is_none(), "message")]),
+                )
             }
         }
-        __rt::require_const(seen_code, "code")?;
-        ::core::result::Result::Ok(Self {
-            data: f_data,
-            message: __rt::required(f_message, "message")?,
-            extra,
-        })
     }
 }
 /// The `JSONArray` definition of the schema.
@@ -5445,22 +6420,42 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorResponse {
         let mut f_error = None;
         let mut f_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "error" => __rt::field(&mut map, &mut f_error, "error")?,
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "error" => __rt::field(&mut map, &mut f_error, "error"),
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_error,) {
+            (Some(f_error),) => {
+                ::core::result::Result::Ok(Self {
+                    error: f_error,
+                    id: f_id,
+                    extra,
+                })
+            }
+            (f_error,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_error.is_none(), "error")]),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            error: __rt::required(f_error, "error")?,
-            id: f_id,
-            extra,
-        })
     }
 }
 /// Refers to any valid JSON-RPC object that can be decoded off the wire, or encoded to be sent.
@@ -5661,22 +6656,42 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcNotification {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_method,) {
+            (Some(f_method),) => {
+                ::core::result::Result::Ok(Self {
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_method,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_method.is_none(), "method")]),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// A request that expects a response.
@@ -5731,24 +6746,46 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcRequest {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_method) {
+            (Some(f_id), Some(f_method)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_method) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_method.is_none(), "method")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// A response to a request, containing either the result or error.
@@ -5917,22 +6954,44 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcResultResponse {
         let mut f_id = None;
         let mut f_result = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "result" => __rt::field(&mut map, &mut f_result, "result")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "result" => __rt::field(&mut map, &mut f_result, "result"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_result) {
+            (Some(f_id), Some(f_result)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    result: f_result,
+                    extra,
+                })
+            }
+            (f_id, f_result) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            result: __rt::required(f_result, "result")?,
-            extra,
-        })
     }
 }
 /// The `JSONValue` definition of the schema.
@@ -6098,28 +7157,46 @@ impl<'de> __rt::MapDecode<'de> for LegacyTitledEnumSchema {
         let mut f_enum_names = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
-                "enumNames" => __rt::field_seq(&mut map, &mut f_enum_names, "enumNames")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
+                "default" => __rt::field(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum"),
+                "enumNames" => __rt::field_seq(&mut map, &mut f_enum_names, "enumNames"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_enum,) {
+            (Some(f_enum),) => {
+                ::core::result::Result::Ok(Self {
+                    default: f_default,
+                    description: f_description,
+                    r#enum: f_enum,
+                    enum_names: f_enum_names,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_enum,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_enum.is_none(), "enum")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            default: f_default,
-            description: f_description,
-            r#enum: __rt::required(f_enum, "enum")?,
-            enum_names: f_enum_names,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Sent from the client to request a list of prompts and prompt templates the server has.
@@ -6173,31 +7250,48 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(
-                        &mut map,
-                        &mut seen_method,
-                        "method",
-                        "prompts/list",
-                    )?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "prompts/list")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// The result returned by the server for a `ListPromptsRequestprompts/list` request.
@@ -6280,26 +7374,52 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResult {
         let mut f_result_type = None;
         let mut f_ttl_ms = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts")?,
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts"),
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
+                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_cache_scope, f_prompts, f_ttl_ms) {
+            (Some(f_cache_scope), Some(f_prompts), Some(f_ttl_ms)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    cache_scope: f_cache_scope,
+                    next_cursor: f_next_cursor,
+                    prompts: f_prompts,
+                    result_type: f_result_type.unwrap_or_else(|| "complete".into()),
+                    ttl_ms: f_ttl_ms,
+                    extra,
+                })
+            }
+            (f_cache_scope, f_prompts, f_ttl_ms) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_cache_scope.is_none(), "cacheScope"),
+                            (f_prompts.is_none(), "prompts"),
+                            (f_ttl_ms.is_none(), "ttlMs"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            cache_scope: __rt::required(f_cache_scope, "cacheScope")?,
-            next_cursor: f_next_cursor,
-            prompts: __rt::required(f_prompts, "prompts")?,
-            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
-            ttl_ms: __rt::required(f_ttl_ms, "ttlMs")?,
-            extra,
-        })
     }
 }
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -6407,22 +7527,44 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResultResponse {
         let mut f_id = None;
         let mut f_result = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "result" => __rt::field(&mut map, &mut f_result, "result")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "result" => __rt::field(&mut map, &mut f_result, "result"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_result) {
+            (Some(f_id), Some(f_result)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    result: f_result,
+                    extra,
+                })
+            }
+            (f_id, f_result) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            result: __rt::required(f_result, "result")?,
-            extra,
-        })
     }
 }
 /// Sent from the client to request a list of resource templates the server has.
@@ -6476,10 +7618,17 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -6487,20 +7636,35 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequest {
                         &mut seen_method,
                         "method",
                         "resources/templates/list",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// The result returned by the server for a `ListResourceTemplatesRequestresources/templates/list` request.
@@ -6590,35 +7754,58 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResult {
         let mut f_result_type = None;
         let mut f_ttl_ms = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
                 "resourceTemplates" => {
                     __rt::field_seq(
                         &mut map,
                         &mut f_resource_templates,
                         "resourceTemplates",
-                    )?
+                    )
                 }
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
+                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_cache_scope, f_resource_templates, f_ttl_ms) {
+            (Some(f_cache_scope), Some(f_resource_templates), Some(f_ttl_ms)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    cache_scope: f_cache_scope,
+                    next_cursor: f_next_cursor,
+                    resource_templates: f_resource_templates,
+                    result_type: f_result_type.unwrap_or_else(|| "complete".into()),
+                    ttl_ms: f_ttl_ms,
+                    extra,
+                })
+            }
+            (f_cache_scope, f_resource_templates, f_ttl_ms) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_cache_scope.is_none(), "cacheScope"),
+                            (f_resource_templates.is_none(), "resourceTemplates"),
+                            (f_ttl_ms.is_none(), "ttlMs"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            cache_scope: __rt::required(f_cache_scope, "cacheScope")?,
-            next_cursor: f_next_cursor,
-            resource_templates: __rt::required(
-                f_resource_templates,
-                "resourceTemplates",
-            )?,
-            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
-            ttl_ms: __rt::required(f_ttl_ms, "ttlMs")?,
-            extra,
-        })
     }
 }
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -6726,22 +7913,44 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResultResponse {
         let mut f_id = None;
         let mut f_result = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "result" => __rt::field(&mut map, &mut f_result, "result")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "result" => __rt::field(&mut map, &mut f_result, "result"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_result) {
+            (Some(f_id), Some(f_result)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    result: f_result,
+                    extra,
+                })
+            }
+            (f_id, f_result) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            result: __rt::required(f_result, "result")?,
-            extra,
-        })
     }
 }
 /// Sent from the client to request a list of resources the server has.
@@ -6795,10 +8004,17 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -6806,20 +8022,35 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesRequest {
                         &mut seen_method,
                         "method",
                         "resources/list",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// The result returned by the server for a `ListResourcesRequestresources/list` request.
@@ -6902,26 +8133,52 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResult {
         let mut f_result_type = None;
         let mut f_ttl_ms = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources")?,
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources"),
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
+                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_cache_scope, f_resources, f_ttl_ms) {
+            (Some(f_cache_scope), Some(f_resources), Some(f_ttl_ms)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    cache_scope: f_cache_scope,
+                    next_cursor: f_next_cursor,
+                    resources: f_resources,
+                    result_type: f_result_type.unwrap_or_else(|| "complete".into()),
+                    ttl_ms: f_ttl_ms,
+                    extra,
+                })
+            }
+            (f_cache_scope, f_resources, f_ttl_ms) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_cache_scope.is_none(), "cacheScope"),
+                            (f_resources.is_none(), "resources"),
+                            (f_ttl_ms.is_none(), "ttlMs"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            cache_scope: __rt::required(f_cache_scope, "cacheScope")?,
-            next_cursor: f_next_cursor,
-            resources: __rt::required(f_resources, "resources")?,
-            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
-            ttl_ms: __rt::required(f_ttl_ms, "ttlMs")?,
-            extra,
-        })
     }
 }
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -7029,22 +8286,44 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResultResponse {
         let mut f_id = None;
         let mut f_result = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "result" => __rt::field(&mut map, &mut f_result, "result")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "result" => __rt::field(&mut map, &mut f_result, "result"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_result) {
+            (Some(f_id), Some(f_result)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    result: f_result,
+                    extra,
+                })
+            }
+            (f_id, f_result) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            result: __rt::required(f_result, "result")?,
-            extra,
-        })
     }
 }
 /// Sent from the server to request a list of root URIs from the client. Roots allow
@@ -7092,15 +8371,26 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequest {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "roots/list")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "method" => {
+                    __rt::const_str(&mut map, &mut seen_method, "method", "roots/list")
+                }
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
     }
@@ -7138,12 +8428,23 @@ impl<'de> __rt::MapDecode<'de> for ListRootsRequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -7182,16 +8483,33 @@ impl<'de> __rt::MapDecode<'de> for ListRootsResult {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_roots = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "roots" => __rt::field_seq(&mut map, &mut f_roots, "roots")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "roots" => __rt::field_seq(&mut map, &mut f_roots, "roots"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_roots,) {
+            (Some(f_roots),) => {
+                ::core::result::Result::Ok(Self { roots: f_roots, extra })
+            }
+            (f_roots,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_roots.is_none(), "roots")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            roots: __rt::required(f_roots, "roots")?,
-            extra,
-        })
     }
 }
 /// Sent from the client to request a list of tools the server has.
@@ -7245,26 +8563,48 @@ impl<'de> __rt::MapDecode<'de> for ListToolsRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
-                    __rt::const_str(&mut map, &mut seen_method, "method", "tools/list")?
+                    __rt::const_str(&mut map, &mut seen_method, "method", "tools/list")
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// The result returned by the server for a `ListToolsRequesttools/list` request.
@@ -7347,26 +8687,52 @@ impl<'de> __rt::MapDecode<'de> for ListToolsResult {
         let mut f_tools = None;
         let mut f_ttl_ms = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools")?,
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
+                "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools"),
+                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_cache_scope, f_tools, f_ttl_ms) {
+            (Some(f_cache_scope), Some(f_tools), Some(f_ttl_ms)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    cache_scope: f_cache_scope,
+                    next_cursor: f_next_cursor,
+                    result_type: f_result_type.unwrap_or_else(|| "complete".into()),
+                    tools: f_tools,
+                    ttl_ms: f_ttl_ms,
+                    extra,
+                })
+            }
+            (f_cache_scope, f_tools, f_ttl_ms) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_cache_scope.is_none(), "cacheScope"),
+                            (f_tools.is_none(), "tools"),
+                            (f_ttl_ms.is_none(), "ttlMs"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            cache_scope: __rt::required(f_cache_scope, "cacheScope")?,
-            next_cursor: f_next_cursor,
-            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
-            tools: __rt::required(f_tools, "tools")?,
-            ttl_ms: __rt::required(f_ttl_ms, "ttlMs")?,
-            extra,
-        })
     }
 }
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -7474,22 +8840,44 @@ impl<'de> __rt::MapDecode<'de> for ListToolsResultResponse {
         let mut f_id = None;
         let mut f_result = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "result" => __rt::field(&mut map, &mut f_result, "result")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "result" => __rt::field(&mut map, &mut f_result, "result"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_result) {
+            (Some(f_id), Some(f_result)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    result: f_result,
+                    extra,
+                })
+            }
+            (f_id, f_result) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            result: __rt::required(f_result, "result")?,
-            extra,
-        })
     }
 }
 /// The severity of a log message.
@@ -7633,10 +9021,17 @@ impl<'de> __rt::MapDecode<'de> for LoggingMessageNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -7644,18 +9039,28 @@ impl<'de> __rt::MapDecode<'de> for LoggingMessageNotification {
                         &mut seen_method,
                         "method",
                         "notifications/message",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `notifications/message` notification.
@@ -7707,22 +9112,44 @@ impl<'de> __rt::MapDecode<'de> for LoggingMessageNotificationParams {
         let mut f_level = None;
         let mut f_logger = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "level" => __rt::field(&mut map, &mut f_level, "level")?,
-                "logger" => __rt::field(&mut map, &mut f_logger, "logger")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "level" => __rt::field(&mut map, &mut f_level, "level"),
+                "logger" => __rt::field(&mut map, &mut f_logger, "logger"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_data, f_level) {
+            (Some(f_data), Some(f_level)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    data: f_data,
+                    level: f_level,
+                    logger: f_logger,
+                    extra,
+                })
+            }
+            (f_data, f_level) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_data.is_none(), "data"), (f_level.is_none(), "level")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            data: __rt::required(f_data, "data")?,
-            level: __rt::required(f_level, "level")?,
-            logger: f_logger,
-            extra,
-        })
     }
 }
 /// Represents the contents of a `_meta` field, which clients and servers use to attach additional metadata to their interactions.
@@ -7788,20 +9215,40 @@ impl<'de> __rt::MapDecode<'de> for MethodNotFoundError {
         let mut f_data = None;
         let mut f_message = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32601i64)?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32601i64),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_code, "code")?;
+        match (f_message,) {
+            (Some(f_message),) => {
+                ::core::result::Result::Ok(Self {
+                    data: f_data,
+                    message: f_message,
+                    extra,
+                })
+            }
+            (f_message,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_message.is_none(), "message")]),
+                )
             }
         }
-        __rt::require_const(seen_code, "code")?;
-        ::core::result::Result::Ok(Self {
-            data: f_data,
-            message: __rt::required(f_message, "message")?,
-            extra,
-        })
     }
 }
 /// Returned when processing a request requires a capability the client did not
@@ -7849,22 +9296,42 @@ impl<'de> __rt::MapDecode<'de> for MissingRequiredClientCapabilityError {
         let mut f_error = None;
         let mut f_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "error" => __rt::field(&mut map, &mut f_error, "error")?,
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "error" => __rt::field(&mut map, &mut f_error, "error"),
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_error,) {
+            (Some(f_error),) => {
+                ::core::result::Result::Ok(Self {
+                    error: f_error,
+                    id: f_id,
+                    extra,
+                })
+            }
+            (f_error,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_error.is_none(), "error")]),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            error: __rt::required(f_error, "error")?,
-            id: f_id,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/MissingRequiredClientCapabilityError/properties/error`.
@@ -7913,20 +9380,42 @@ impl<'de> __rt::MapDecode<'de> for MissingRequiredClientCapabilityErrorError {
         let mut f_data = None;
         let mut f_message = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32021i64)?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32021i64),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_code, "code")?;
+        match (f_data, f_message) {
+            (Some(f_data), Some(f_message)) => {
+                ::core::result::Result::Ok(Self {
+                    data: f_data,
+                    message: f_message,
+                    extra,
+                })
+            }
+            (f_data, f_message) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_data.is_none(), "data"), (f_message.is_none(), "message")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_code, "code")?;
-        ::core::result::Result::Ok(Self {
-            data: __rt::required(f_data, "data")?,
-            message: __rt::required(f_message, "message")?,
-            extra,
-        })
     }
 }
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
@@ -7966,25 +9455,44 @@ impl<'de> __rt::MapDecode<'de> for MissingRequiredClientCapabilityErrorErrorData
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_required_capabilities = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "requiredCapabilities" => {
                     __rt::field(
                         &mut map,
                         &mut f_required_capabilities,
                         "requiredCapabilities",
-                    )?
+                    )
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_required_capabilities,) {
+            (Some(f_required_capabilities),) => {
+                ::core::result::Result::Ok(Self {
+                    required_capabilities: f_required_capabilities,
+                    extra,
+                })
+            }
+            (f_required_capabilities,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_required_capabilities.is_none(), "requiredCapabilities")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            required_capabilities: __rt::required(
-                f_required_capabilities,
-                "requiredCapabilities",
-            )?,
-            extra,
-        })
     }
 }
 /// Hints to use for model selection.
@@ -8031,12 +9539,23 @@ impl<'de> __rt::MapDecode<'de> for ModelHint {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_name = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { name: f_name, extra })
     }
 }
@@ -8115,25 +9634,36 @@ impl<'de> __rt::MapDecode<'de> for ModelPreferences {
         let mut f_intelligence_priority = None;
         let mut f_speed_priority = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "costPriority" => {
-                    __rt::field(&mut map, &mut f_cost_priority, "costPriority")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "hints" => __rt::field_seq(&mut map, &mut f_hints, "hints")?,
+            };
+            let member = match key.as_str() {
+                "costPriority" => {
+                    __rt::field(&mut map, &mut f_cost_priority, "costPriority")
+                }
+                "hints" => __rt::field_seq(&mut map, &mut f_hints, "hints"),
                 "intelligencePriority" => {
                     __rt::field(
                         &mut map,
                         &mut f_intelligence_priority,
                         "intelligencePriority",
-                    )?
+                    )
                 }
                 "speedPriority" => {
-                    __rt::field(&mut map, &mut f_speed_priority, "speedPriority")?
+                    __rt::field(&mut map, &mut f_speed_priority, "speedPriority")
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             cost_priority: f_cost_priority,
             hints: f_hints,
@@ -8275,18 +9805,38 @@ impl<'de> __rt::MapDecode<'de> for Notification {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_method,) {
+            (Some(f_method),) => {
+                ::core::result::Result::Ok(Self {
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_method,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_method.is_none(), "method")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// Extends `MetaObject` with additional notification-specific fields. All key naming rules from `MetaObject` apply.
@@ -8339,18 +9889,29 @@ impl<'de> __rt::MapDecode<'de> for NotificationMetaObject {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_io_modelcontextprotocol_subscription_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "io.modelcontextprotocol/subscriptionId" => {
                     __rt::field(
                         &mut map,
                         &mut f_io_modelcontextprotocol_subscription_id,
                         "io.modelcontextprotocol/subscriptionId",
-                    )?
+                    )
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             io_modelcontextprotocol_subscription_id: f_io_modelcontextprotocol_subscription_id,
             extra,
@@ -8390,12 +9951,23 @@ impl<'de> __rt::MapDecode<'de> for NotificationParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { meta: f_meta, extra })
     }
 }
@@ -8456,28 +10028,46 @@ impl<'de> __rt::MapDecode<'de> for NumberSchema {
         let mut f_title = None;
         let mut f_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "maximum" => __rt::field(&mut map, &mut f_maximum, "maximum")?,
-                "minimum" => __rt::field(&mut map, &mut f_minimum, "minimum")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                "type" => __rt::field(&mut map, &mut f_type, "type")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "default" => __rt::field(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "maximum" => __rt::field(&mut map, &mut f_maximum, "maximum"),
+                "minimum" => __rt::field(&mut map, &mut f_minimum, "minimum"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                "type" => __rt::field(&mut map, &mut f_type, "type"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_type,) {
+            (Some(f_type),) => {
+                ::core::result::Result::Ok(Self {
+                    default: f_default,
+                    description: f_description,
+                    maximum: f_maximum,
+                    minimum: f_minimum,
+                    title: f_title,
+                    r#type: f_type,
+                    extra,
+                })
+            }
+            (f_type,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_type.is_none(), "type")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            default: f_default,
-            description: f_description,
-            maximum: f_maximum,
-            minimum: f_minimum,
-            title: f_title,
-            r#type: __rt::required(f_type, "type")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/NumberSchema/properties/type`.
@@ -8584,24 +10174,50 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequest {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_method, f_params) {
+            (Some(f_id), Some(f_method), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_method, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_id.is_none(), "id"),
+                            (f_method.is_none(), "method"),
+                            (f_params.is_none(), "params"),
+                        ],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            method: __rt::required(f_method, "method")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
     }
 }
 /// Common params for paginated requests.
@@ -8642,18 +10258,38 @@ impl<'de> __rt::MapDecode<'de> for PaginatedRequestParams {
         let mut f_meta = None;
         let mut f_cursor = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_meta,) {
+            (Some(f_meta),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    cursor: f_cursor,
+                    extra,
+                })
+            }
+            (f_meta,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_meta.is_none(), "_meta")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: __rt::required(f_meta, "_meta")?,
-            cursor: f_cursor,
-            extra,
-        })
     }
 }
 /// The `PaginatedResult` definition of the schema.
@@ -8708,14 +10344,25 @@ impl<'de> __rt::MapDecode<'de> for PaginatedResult {
         let mut f_next_cursor = None;
         let mut f_result_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor")?,
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             meta: f_meta,
             next_cursor: f_next_cursor,
@@ -8767,20 +10414,40 @@ impl<'de> __rt::MapDecode<'de> for ParseError {
         let mut f_data = None;
         let mut f_message = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32700i64)?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32700i64),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_code, "code")?;
+        match (f_message,) {
+            (Some(f_message),) => {
+                ::core::result::Result::Ok(Self {
+                    data: f_data,
+                    message: f_message,
+                    extra,
+                })
+            }
+            (f_message,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_message.is_none(), "message")]),
+                )
             }
         }
-        __rt::require_const(seen_code, "code")?;
-        ::core::result::Result::Ok(Self {
-            data: f_data,
-            message: __rt::required(f_message, "message")?,
-            extra,
-        })
     }
 }
 /// Restricted schema definitions that only allow primitive types
@@ -9067,10 +10734,17 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -9078,18 +10752,28 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotification {
                         &mut seen_method,
                         "method",
                         "notifications/progress",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `ProgressNotificationnotifications/progress` notification.
@@ -9145,26 +10829,51 @@ impl<'de> __rt::MapDecode<'de> for ProgressNotificationParams {
         let mut f_progress_token = None;
         let mut f_total = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                "progress" => __rt::field(&mut map, &mut f_progress, "progress")?,
-                "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "total" => __rt::field(&mut map, &mut f_total, "total")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                "progress" => __rt::field(&mut map, &mut f_progress, "progress"),
+                "progressToken" => {
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                }
+                "total" => __rt::field(&mut map, &mut f_total, "total"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_progress, f_progress_token) {
+            (Some(f_progress), Some(f_progress_token)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    message: f_message,
+                    progress: f_progress,
+                    progress_token: f_progress_token,
+                    total: f_total,
+                    extra,
+                })
+            }
+            (f_progress, f_progress_token) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_progress.is_none(), "progress"),
+                            (f_progress_token.is_none(), "progressToken"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            message: f_message,
-            progress: __rt::required(f_progress, "progress")?,
-            progress_token: __rt::required(f_progress_token, "progressToken")?,
-            total: f_total,
-            extra,
-        })
     }
 }
 /// A progress token, used to associate progress notifications with the original request.
@@ -9300,28 +11009,46 @@ impl<'de> __rt::MapDecode<'de> for Prompt {
         let mut f_name = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "arguments" => __rt::field_seq(&mut map, &mut f_arguments, "arguments")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "arguments" => __rt::field_seq(&mut map, &mut f_arguments, "arguments"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    arguments: f_arguments,
+                    description: f_description,
+                    icons: f_icons,
+                    name: f_name,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            arguments: f_arguments,
-            description: f_description,
-            icons: f_icons,
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Describes an argument that a prompt can accept.
@@ -9378,24 +11105,42 @@ impl<'de> __rt::MapDecode<'de> for PromptArgument {
         let mut f_required = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "required" => __rt::field(&mut map, &mut f_required, "required")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "required" => __rt::field(&mut map, &mut f_required, "required"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    description: f_description,
+                    name: f_name,
+                    required: f_required,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            description: f_description,
-            name: __rt::required(f_name, "name")?,
-            required: f_required,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// An optional notification from the server to the client, informing it that the list of prompts it offers has changed. This is only delivered on a `SubscriptionsListenRequestsubscriptions/listen` stream when the client requested it via the `promptsListChanged` filter field.
@@ -9441,10 +11186,17 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -9452,12 +11204,16 @@ impl<'de> __rt::MapDecode<'de> for PromptListChangedNotification {
                         &mut seen_method,
                         "method",
                         "notifications/prompts/list_changed",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
@@ -9503,18 +11259,40 @@ impl<'de> __rt::MapDecode<'de> for PromptMessage {
         let mut f_content = None;
         let mut f_role = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
-                "role" => __rt::field(&mut map, &mut f_role, "role")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "content" => __rt::field(&mut map, &mut f_content, "content"),
+                "role" => __rt::field(&mut map, &mut f_role, "role"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_content, f_role) {
+            (Some(f_content), Some(f_role)) => {
+                ::core::result::Result::Ok(Self {
+                    content: f_content,
+                    role: f_role,
+                    extra,
+                })
+            }
+            (f_content, f_role) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_content.is_none(), "content"), (f_role.is_none(), "role")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            content: __rt::required(f_content, "content")?,
-            role: __rt::required(f_role, "role")?,
-            extra,
-        })
     }
 }
 /// Identifies a prompt.
@@ -9565,22 +11343,40 @@ impl<'de> __rt::MapDecode<'de> for PromptReference {
         let mut f_name = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => {
-                    __rt::const_str(&mut map, &mut seen_type, "type", "ref/prompt")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "ref/prompt"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_name,) {
+            (Some(f_name),) => {
+                ::core::result::Result::Ok(Self {
+                    name: f_name,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_name,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_name.is_none(), "name")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Sent from the client to the server, to read a specific resource URI.
@@ -9634,10 +11430,17 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -9645,20 +11448,35 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequest {
                         &mut seen_method,
                         "method",
                         "resources/read",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `resources/read` request.
@@ -9710,26 +11528,48 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceRequestParams {
         let mut f_request_state = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
                 "inputResponses" => {
-                    __rt::field_map(&mut map, &mut f_input_responses, "inputResponses")?
+                    __rt::field_map(&mut map, &mut f_input_responses, "inputResponses")
                 }
                 "requestState" => {
-                    __rt::field(&mut map, &mut f_request_state, "requestState")?
+                    __rt::field(&mut map, &mut f_request_state, "requestState")
                 }
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_meta, f_uri) {
+            (Some(f_meta), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    input_responses: f_input_responses,
+                    request_state: f_request_state,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_meta, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_meta.is_none(), "_meta"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: __rt::required(f_meta, "_meta")?,
-            input_responses: f_input_responses,
-            request_state: f_request_state,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// The result returned by the server for a `ReadResourceRequestresources/read` request.
@@ -9807,24 +11647,50 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
         let mut f_result_type = None;
         let mut f_ttl_ms = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope")?,
-                "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents")?,
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope"),
+                "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents"),
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
+                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_cache_scope, f_contents, f_ttl_ms) {
+            (Some(f_cache_scope), Some(f_contents), Some(f_ttl_ms)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    cache_scope: f_cache_scope,
+                    contents: f_contents,
+                    result_type: f_result_type.unwrap_or_else(|| "complete".into()),
+                    ttl_ms: f_ttl_ms,
+                    extra,
+                })
+            }
+            (f_cache_scope, f_contents, f_ttl_ms) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_cache_scope.is_none(), "cacheScope"),
+                            (f_contents.is_none(), "contents"),
+                            (f_ttl_ms.is_none(), "ttlMs"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            cache_scope: __rt::required(f_cache_scope, "cacheScope")?,
-            contents: __rt::required(f_contents, "contents")?,
-            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
-            ttl_ms: __rt::required(f_ttl_ms, "ttlMs")?,
-            extra,
-        })
     }
 }
 /// Indicates the intended scope of the cached response, analogous to HTTP
@@ -10053,22 +11919,44 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResultResponse {
         let mut f_id = None;
         let mut f_result = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "result" => __rt::field(&mut map, &mut f_result, "result")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "result" => __rt::field(&mut map, &mut f_result, "result"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_result) {
+            (Some(f_id), Some(f_result)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    result: f_result,
+                    extra,
+                })
+            }
+            (f_id, f_result) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            result: __rt::required(f_result, "result")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/ReadResourceResultResponse/properties/result`.
@@ -10252,18 +12140,38 @@ impl<'de> __rt::MapDecode<'de> for Request {
         let mut f_method = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "method" => __rt::field(&mut map, &mut f_method, "method")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "method" => __rt::field(&mut map, &mut f_method, "method"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_method,) {
+            (Some(f_method),) => {
+                ::core::result::Result::Ok(Self {
+                    method: f_method,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_method,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_method.is_none(), "method")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            method: __rt::required(f_method, "method")?,
-            params: f_params,
-            extra,
-        })
     }
 }
 /// A uniquely identifying ID for a request in JSON-RPC.
@@ -10427,56 +12335,90 @@ impl<'de> __rt::MapDecode<'de> for RequestMetaObject {
         let mut f_io_modelcontextprotocol_protocol_version = None;
         let mut f_progress_token = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "io.modelcontextprotocol/clientCapabilities" => {
                     __rt::field(
                         &mut map,
                         &mut f_io_modelcontextprotocol_client_capabilities,
                         "io.modelcontextprotocol/clientCapabilities",
-                    )?
+                    )
                 }
                 "io.modelcontextprotocol/clientInfo" => {
                     __rt::field(
                         &mut map,
                         &mut f_io_modelcontextprotocol_client_info,
                         "io.modelcontextprotocol/clientInfo",
-                    )?
+                    )
                 }
                 "io.modelcontextprotocol/logLevel" => {
                     __rt::field(
                         &mut map,
                         &mut f_io_modelcontextprotocol_log_level,
                         "io.modelcontextprotocol/logLevel",
-                    )?
+                    )
                 }
                 "io.modelcontextprotocol/protocolVersion" => {
                     __rt::field(
                         &mut map,
                         &mut f_io_modelcontextprotocol_protocol_version,
                         "io.modelcontextprotocol/protocolVersion",
-                    )?
+                    )
                 }
                 "progressToken" => {
-                    __rt::field(&mut map, &mut f_progress_token, "progressToken")?
+                    __rt::field(&mut map, &mut f_progress_token, "progressToken")
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (
+            f_io_modelcontextprotocol_client_capabilities,
+            f_io_modelcontextprotocol_protocol_version,
+        ) {
+            (
+                Some(f_io_modelcontextprotocol_client_capabilities),
+                Some(f_io_modelcontextprotocol_protocol_version),
+            ) => {
+                ::core::result::Result::Ok(Self {
+                    io_modelcontextprotocol_client_capabilities: f_io_modelcontextprotocol_client_capabilities,
+                    io_modelcontextprotocol_client_info: f_io_modelcontextprotocol_client_info,
+                    io_modelcontextprotocol_log_level: f_io_modelcontextprotocol_log_level,
+                    io_modelcontextprotocol_protocol_version: f_io_modelcontextprotocol_protocol_version,
+                    progress_token: f_progress_token,
+                    extra,
+                })
+            }
+            (
+                f_io_modelcontextprotocol_client_capabilities,
+                f_io_modelcontextprotocol_protocol_version,
+            ) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (
+                                f_io_modelcontextprotocol_client_capabilities.is_none(),
+                                "io.modelcontextprotocol/clientCapabilities",
+                            ),
+                            (
+                                f_io_modelcontextprotocol_protocol_version.is_none(),
+                                "io.modelcontextprotocol/protocolVersion",
+                            ),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            io_modelcontextprotocol_client_capabilities: __rt::required(
-                f_io_modelcontextprotocol_client_capabilities,
-                "io.modelcontextprotocol/clientCapabilities",
-            )?,
-            io_modelcontextprotocol_client_info: f_io_modelcontextprotocol_client_info,
-            io_modelcontextprotocol_log_level: f_io_modelcontextprotocol_log_level,
-            io_modelcontextprotocol_protocol_version: __rt::required(
-                f_io_modelcontextprotocol_protocol_version,
-                "io.modelcontextprotocol/protocolVersion",
-            )?,
-            progress_token: f_progress_token,
-            extra,
-        })
     }
 }
 /// Common params for any request.
@@ -10512,16 +12454,31 @@ impl<'de> __rt::MapDecode<'de> for RequestParams {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_meta = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_meta,) {
+            (Some(f_meta),) => ::core::result::Result::Ok(Self { meta: f_meta, extra }),
+            (f_meta,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_meta.is_none(), "_meta")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: __rt::required(f_meta, "_meta")?,
-            extra,
-        })
     }
 }
 /// A known resource that the server is capable of reading.
@@ -10620,36 +12577,54 @@ impl<'de> __rt::MapDecode<'de> for Resource {
         let mut f_title = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
-                }
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "size" => __rt::field(&mut map, &mut f_size, "size")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name, f_uri) {
+            (Some(f_name), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    description: f_description,
+                    icons: f_icons,
+                    mime_type: f_mime_type,
+                    name: f_name,
+                    size: f_size,
+                    title: f_title,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_name, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_name.is_none(), "name"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            description: f_description,
-            icons: f_icons,
-            mime_type: f_mime_type,
-            name: __rt::required(f_name, "name")?,
-            size: f_size,
-            title: f_title,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// The contents of a specific resource or sub-resource.
@@ -10693,20 +12668,40 @@ impl<'de> __rt::MapDecode<'de> for ResourceContents {
         let mut f_mime_type = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    mime_type: f_mime_type,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            mime_type: f_mime_type,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// A resource that the server is capable of reading, included in a prompt or tool call result.
@@ -10814,40 +12809,58 @@ impl<'de> __rt::MapDecode<'de> for ResourceLink {
         let mut f_title = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "type" => {
-                    __rt::const_str(&mut map, &mut seen_type, "type", "resource_link")?
+                    __rt::const_str(&mut map, &mut seen_type, "type", "resource_link")
                 }
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
-                }
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
-                }
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "size" => __rt::field(&mut map, &mut f_size, "size")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_name, f_uri) {
+            (Some(f_name), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    description: f_description,
+                    icons: f_icons,
+                    mime_type: f_mime_type,
+                    name: f_name,
+                    size: f_size,
+                    title: f_title,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_name, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_name.is_none(), "name"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            description: f_description,
-            icons: f_icons,
-            mime_type: f_mime_type,
-            name: __rt::required(f_name, "name")?,
-            size: f_size,
-            title: f_title,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// An optional notification from the server to the client, informing it that the list of resources it can read from has changed. This is only delivered on a `SubscriptionsListenRequestsubscriptions/listen` stream when the client requested it via the `resourcesListChanged` filter field.
@@ -10893,10 +12906,17 @@ impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -10904,12 +12924,16 @@ impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotification {
                         &mut seen_method,
                         "method",
                         "notifications/resources/list_changed",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
@@ -10952,18 +12976,40 @@ impl<'de> __rt::MapDecode<'de> for ResourceRequestParams {
         let mut f_meta = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_meta, f_uri) {
+            (Some(f_meta), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_meta, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_meta.is_none(), "_meta"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: __rt::required(f_meta, "_meta")?,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// A template description for resources available on the server.
@@ -11055,36 +13101,57 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplate {
         let mut f_title = None;
         let mut f_uri_template = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
-                }
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
                 "uriTemplate" => {
-                    __rt::field(&mut map, &mut f_uri_template, "uriTemplate")?
+                    __rt::field(&mut map, &mut f_uri_template, "uriTemplate")
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_name, f_uri_template) {
+            (Some(f_name), Some(f_uri_template)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    description: f_description,
+                    icons: f_icons,
+                    mime_type: f_mime_type,
+                    name: f_name,
+                    title: f_title,
+                    uri_template: f_uri_template,
+                    extra,
+                })
+            }
+            (f_name, f_uri_template) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_name.is_none(), "name"),
+                            (f_uri_template.is_none(), "uriTemplate"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            description: f_description,
-            icons: f_icons,
-            mime_type: f_mime_type,
-            name: __rt::required(f_name, "name")?,
-            title: f_title,
-            uri_template: __rt::required(f_uri_template, "uriTemplate")?,
-            extra,
-        })
     }
 }
 /// A reference to a resource or resource template definition.
@@ -11126,20 +13193,35 @@ impl<'de> __rt::MapDecode<'de> for ResourceTemplateReference {
         let mut seen_type = consumed == Some("type");
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => {
-                    __rt::const_str(&mut map, &mut seen_type, "type", "ref/resource")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => {
+                    __rt::const_str(&mut map, &mut seen_type, "type", "ref/resource")
+                }
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_uri,) {
+            (Some(f_uri),) => ::core::result::Result::Ok(Self { uri: f_uri, extra }),
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// A notification from the server to the client, informing it that a resource has changed and may need to be read again. This is only sent for resources the client opted in to via the `resourceSubscriptions` field of a `SubscriptionsListenRequestsubscriptions/listen` request.
@@ -11185,10 +13267,17 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -11196,18 +13285,28 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotification {
                         &mut seen_method,
                         "method",
                         "notifications/resources/updated",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `notifications/resources/updated` notification.
@@ -11247,18 +13346,38 @@ impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotificationParams {
         let mut f_meta = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// Common result fields.
@@ -11304,13 +13423,24 @@ impl<'de> __rt::MapDecode<'de> for Result {
         let mut f_meta = None;
         let mut f_result_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             meta: f_meta,
             result_type: f_result_type.unwrap_or_else(|| "complete".into()),
@@ -11369,18 +13499,29 @@ impl<'de> __rt::MapDecode<'de> for ResultMetaObject {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_io_modelcontextprotocol_server_info = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "io.modelcontextprotocol/serverInfo" => {
                     __rt::field(
                         &mut map,
                         &mut f_io_modelcontextprotocol_server_info,
                         "io.modelcontextprotocol/serverInfo",
-                    )?
+                    )
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             io_modelcontextprotocol_server_info: f_io_modelcontextprotocol_server_info,
             extra,
@@ -11491,20 +13632,40 @@ impl<'de> __rt::MapDecode<'de> for Root {
         let mut f_name = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_uri,) {
+            (Some(f_uri),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    name: f_name,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_uri,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            name: f_name,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// Describes a message issued to or received from an LLM API.
@@ -11548,20 +13709,42 @@ impl<'de> __rt::MapDecode<'de> for SamplingMessage {
         let mut f_content = None;
         let mut f_role = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field(&mut map, &mut f_content, "content")?,
-                "role" => __rt::field(&mut map, &mut f_role, "role")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "content" => __rt::field(&mut map, &mut f_content, "content"),
+                "role" => __rt::field(&mut map, &mut f_role, "role"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_content, f_role) {
+            (Some(f_content), Some(f_role)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    content: f_content,
+                    role: f_role,
+                    extra,
+                })
+            }
+            (f_content, f_role) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_content.is_none(), "content"), (f_role.is_none(), "role")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            content: __rt::required(f_content, "content")?,
-            role: __rt::required(f_role, "role")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/SamplingMessage/properties/content`.
@@ -11846,24 +14029,35 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilities {
         let mut f_resources = None;
         let mut f_tools = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "completions" => {
-                    __rt::field_map(&mut map, &mut f_completions, "completions")?
+                    __rt::field_map(&mut map, &mut f_completions, "completions")
                 }
                 "experimental" => {
-                    __rt::field_map(&mut map, &mut f_experimental, "experimental")?
+                    __rt::field_map(&mut map, &mut f_experimental, "experimental")
                 }
                 "extensions" => {
-                    __rt::field_map(&mut map, &mut f_extensions, "extensions")?
+                    __rt::field_map(&mut map, &mut f_extensions, "extensions")
                 }
-                "logging" => __rt::field_map(&mut map, &mut f_logging, "logging")?,
-                "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts")?,
-                "resources" => __rt::field(&mut map, &mut f_resources, "resources")?,
-                "tools" => __rt::field(&mut map, &mut f_tools, "tools")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "logging" => __rt::field_map(&mut map, &mut f_logging, "logging"),
+                "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts"),
+                "resources" => __rt::field(&mut map, &mut f_resources, "resources"),
+                "tools" => __rt::field(&mut map, &mut f_tools, "tools"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             completions: f_completions,
             experimental: f_experimental,
@@ -11909,14 +14103,25 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesPrompts {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_list_changed = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "listChanged" => {
-                    __rt::field(&mut map, &mut f_list_changed, "listChanged")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "listChanged" => {
+                    __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             list_changed: f_list_changed,
             extra,
@@ -11960,15 +14165,26 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesResources {
         let mut f_list_changed = None;
         let mut f_subscribe = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "listChanged" => {
-                    __rt::field(&mut map, &mut f_list_changed, "listChanged")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "subscribe" => __rt::field(&mut map, &mut f_subscribe, "subscribe")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "listChanged" => {
+                    __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                }
+                "subscribe" => __rt::field(&mut map, &mut f_subscribe, "subscribe"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             list_changed: f_list_changed,
             subscribe: f_subscribe,
@@ -12009,14 +14225,25 @@ impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesTools {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_list_changed = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "listChanged" => {
-                    __rt::field(&mut map, &mut f_list_changed, "listChanged")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "listChanged" => {
+                    __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             list_changed: f_list_changed,
             extra,
@@ -12685,20 +14912,29 @@ impl<'de> __rt::MapDecode<'de> for StringSchema {
         let mut f_min_length = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "format" => __rt::field(&mut map, &mut f_format, "format")?,
-                "maxLength" => __rt::field(&mut map, &mut f_max_length, "maxLength")?,
-                "minLength" => __rt::field(&mut map, &mut f_min_length, "minLength")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
+                "default" => __rt::field(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "format" => __rt::field(&mut map, &mut f_format, "format"),
+                "maxLength" => __rt::field(&mut map, &mut f_max_length, "maxLength"),
+                "minLength" => __rt::field(&mut map, &mut f_min_length, "minLength"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_type, "type")?;
         ::core::result::Result::Ok(Self {
             default: f_default,
@@ -12848,35 +15084,46 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionFilter {
         let mut f_resources_list_changed = None;
         let mut f_tools_list_changed = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "promptsListChanged" => {
                     __rt::field(
                         &mut map,
                         &mut f_prompts_list_changed,
                         "promptsListChanged",
-                    )?
+                    )
                 }
                 "resourceSubscriptions" => {
                     __rt::field_seq(
                         &mut map,
                         &mut f_resource_subscriptions,
                         "resourceSubscriptions",
-                    )?
+                    )
                 }
                 "resourcesListChanged" => {
                     __rt::field(
                         &mut map,
                         &mut f_resources_list_changed,
                         "resourcesListChanged",
-                    )?
+                    )
                 }
                 "toolsListChanged" => {
-                    __rt::field(&mut map, &mut f_tools_list_changed, "toolsListChanged")?
+                    __rt::field(&mut map, &mut f_tools_list_changed, "toolsListChanged")
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             prompts_list_changed: f_prompts_list_changed,
             resource_subscriptions: f_resource_subscriptions,
@@ -12938,10 +15185,17 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsAcknowledgedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -12949,18 +15203,28 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsAcknowledgedNotification {
                         &mut seen_method,
                         "method",
                         "notifications/subscriptions/acknowledged",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_params,) {
+            (Some(f_params),) => {
+                ::core::result::Result::Ok(Self { params: f_params, extra })
+            }
+            (f_params,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_params.is_none(), "params")]),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `SubscriptionsAcknowledgedNotificationnotifications/subscriptions/acknowledged` notification.
@@ -13006,20 +15270,40 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsAcknowledgedNotificationParams {
         let mut f_meta = None;
         let mut f_notifications = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "notifications" => {
-                    __rt::field(&mut map, &mut f_notifications, "notifications")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "notifications" => {
+                    __rt::field(&mut map, &mut f_notifications, "notifications")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_notifications,) {
+            (Some(f_notifications),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    notifications: f_notifications,
+                    extra,
+                })
+            }
+            (f_notifications,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_notifications.is_none(), "notifications")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            notifications: __rt::required(f_notifications, "notifications")?,
-            extra,
-        })
     }
 }
 /// Sent from the client to open a long-lived channel for receiving notifications
@@ -13075,10 +15359,17 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsListenRequest {
         let mut f_id = None;
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -13086,20 +15377,35 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsListenRequest {
                         &mut seen_method,
                         "method",
                         "subscriptions/listen",
-                    )?
+                    )
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            params: __rt::required(f_params, "params")?,
-            extra,
-        })
+        match (f_id, f_params) {
+            (Some(f_id), Some(f_params)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    params: f_params,
+                    extra,
+                })
+            }
+            (f_id, f_params) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_params.is_none(), "params")],
+                    ),
+                )
+            }
+        }
     }
 }
 /// Parameters for a `SubscriptionsListenRequestsubscriptions/listen` request.
@@ -13141,20 +15447,45 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsListenRequestParams {
         let mut f_meta = None;
         let mut f_notifications = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "notifications" => {
-                    __rt::field(&mut map, &mut f_notifications, "notifications")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "notifications" => {
+                    __rt::field(&mut map, &mut f_notifications, "notifications")
+                }
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_meta, f_notifications) {
+            (Some(f_meta), Some(f_notifications)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    notifications: f_notifications,
+                    extra,
+                })
+            }
+            (f_meta, f_notifications) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_meta.is_none(), "_meta"),
+                            (f_notifications.is_none(), "notifications"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: __rt::required(f_meta, "_meta")?,
-            notifications: __rt::required(f_notifications, "notifications")?,
-            extra,
-        })
     }
 }
 /// The response to a `SubscriptionsListenRequestsubscriptions/listen`
@@ -13204,18 +15535,38 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsListenResult {
         let mut f_meta = None;
         let mut f_result_type = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_meta,) {
+            (Some(f_meta),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    result_type: f_result_type.unwrap_or_else(|| "complete".into()),
+                    extra,
+                })
+            }
+            (f_meta,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_meta.is_none(), "_meta")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: __rt::required(f_meta, "_meta")?,
-            result_type: f_result_type.unwrap_or_else(|| "complete".into()),
-            extra,
-        })
     }
 }
 /// Extends `ResultMetaObject` with the subscription-stream identifier carried by a
@@ -13285,33 +15636,57 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsListenResultMetaObject {
         let mut f_io_modelcontextprotocol_server_info = None;
         let mut f_io_modelcontextprotocol_subscription_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "io.modelcontextprotocol/serverInfo" => {
                     __rt::field(
                         &mut map,
                         &mut f_io_modelcontextprotocol_server_info,
                         "io.modelcontextprotocol/serverInfo",
-                    )?
+                    )
                 }
                 "io.modelcontextprotocol/subscriptionId" => {
                     __rt::field(
                         &mut map,
                         &mut f_io_modelcontextprotocol_subscription_id,
                         "io.modelcontextprotocol/subscriptionId",
-                    )?
+                    )
                 }
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_io_modelcontextprotocol_subscription_id,) {
+            (Some(f_io_modelcontextprotocol_subscription_id),) => {
+                ::core::result::Result::Ok(Self {
+                    io_modelcontextprotocol_server_info: f_io_modelcontextprotocol_server_info,
+                    io_modelcontextprotocol_subscription_id: f_io_modelcontextprotocol_subscription_id,
+                    extra,
+                })
+            }
+            (f_io_modelcontextprotocol_subscription_id,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (
+                                f_io_modelcontextprotocol_subscription_id.is_none(),
+                                "io.modelcontextprotocol/subscriptionId",
+                            ),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            io_modelcontextprotocol_server_info: f_io_modelcontextprotocol_server_info,
-            io_modelcontextprotocol_subscription_id: __rt::required(
-                f_io_modelcontextprotocol_subscription_id,
-                "io.modelcontextprotocol/subscriptionId",
-            )?,
-            extra,
-        })
     }
 }
 /// A successful response from the server for a `SubscriptionsListenRequestsubscriptions/listen`
@@ -13358,22 +15733,44 @@ impl<'de> __rt::MapDecode<'de> for SubscriptionsListenResultResponse {
         let mut f_id = None;
         let mut f_result = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "result" => __rt::field(&mut map, &mut f_result, "result")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "result" => __rt::field(&mut map, &mut f_result, "result"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_id, f_result) {
+            (Some(f_id), Some(f_result)) => {
+                ::core::result::Result::Ok(Self {
+                    id: f_id,
+                    result: f_result,
+                    extra,
+                })
+            }
+            (f_id, f_result) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            id: __rt::required(f_id, "id")?,
-            result: __rt::required(f_result, "result")?,
-            extra,
-        })
     }
 }
 /// Text provided to or from an LLM.
@@ -13427,24 +15824,42 @@ impl<'de> __rt::MapDecode<'de> for TextContent {
         let mut f_annotations = None;
         let mut f_text = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "text")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "text" => __rt::field(&mut map, &mut f_text, "text")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "text"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "text" => __rt::field(&mut map, &mut f_text, "text"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_text,) {
+            (Some(f_text),) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    text: f_text,
+                    extra,
+                })
+            }
+            (f_text,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_text.is_none(), "text")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            text: __rt::required(f_text, "text")?,
-            extra,
-        })
     }
 }
 /// The `TextResourceContents` definition of the schema.
@@ -13496,22 +15911,44 @@ impl<'de> __rt::MapDecode<'de> for TextResourceContents {
         let mut f_text = None;
         let mut f_uri = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType")?,
-                "text" => __rt::field(&mut map, &mut f_text, "text")?,
-                "uri" => __rt::field(&mut map, &mut f_uri, "uri")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                "text" => __rt::field(&mut map, &mut f_text, "text"),
+                "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_text, f_uri) {
+            (Some(f_text), Some(f_uri)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    mime_type: f_mime_type,
+                    text: f_text,
+                    uri: f_uri,
+                    extra,
+                })
+            }
+            (f_text, f_uri) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_text.is_none(), "text"), (f_uri.is_none(), "uri")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            mime_type: f_mime_type,
-            text: __rt::required(f_text, "text")?,
-            uri: __rt::required(f_uri, "uri")?,
-            extra,
-        })
     }
 }
 /// Schema for multiple-selection enumeration with display titles for each option.
@@ -13577,30 +16014,48 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchema {
         let mut f_min_items = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "array")?,
-                "default" => __rt::field_seq(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "items" => __rt::field(&mut map, &mut f_items, "items")?,
-                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems")?,
-                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "array"),
+                "default" => __rt::field_seq(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "items" => __rt::field(&mut map, &mut f_items, "items"),
+                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems"),
+                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_items,) {
+            (Some(f_items),) => {
+                ::core::result::Result::Ok(Self {
+                    default: f_default,
+                    description: f_description,
+                    items: f_items,
+                    max_items: f_max_items,
+                    min_items: f_min_items,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_items,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_items.is_none(), "items")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            default: f_default,
-            description: f_description,
-            items: __rt::required(f_items, "items")?,
-            max_items: f_max_items,
-            min_items: f_min_items,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Schema for array items with enum options and display labels.
@@ -13636,16 +16091,33 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchemaItems {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_any_of = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "anyOf" => __rt::field_seq(&mut map, &mut f_any_of, "anyOf")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "anyOf" => __rt::field_seq(&mut map, &mut f_any_of, "anyOf"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_any_of,) {
+            (Some(f_any_of),) => {
+                ::core::result::Result::Ok(Self { any_of: f_any_of, extra })
+            }
+            (f_any_of,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_any_of.is_none(), "anyOf")]),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            any_of: __rt::required(f_any_of, "anyOf")?,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/TitledMultiSelectEnumSchema/properties/items/properties/anyOf/items`.
@@ -13688,18 +16160,40 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchemaItemsAnyOfItem {
         let mut f_const = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "const" => __rt::field(&mut map, &mut f_const, "const")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "const" => __rt::field(&mut map, &mut f_const, "const"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_const, f_title) {
+            (Some(f_const), Some(f_title)) => {
+                ::core::result::Result::Ok(Self {
+                    r#const: f_const,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_const, f_title) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_const.is_none(), "const"), (f_title.is_none(), "title")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            r#const: __rt::required(f_const, "const")?,
-            title: __rt::required(f_title, "title")?,
-            extra,
-        })
     }
 }
 /// Schema for single-selection enumeration with display titles for each option.
@@ -13757,26 +16251,44 @@ impl<'de> __rt::MapDecode<'de> for TitledSingleSelectEnumSchema {
         let mut f_one_of = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "oneOf" => __rt::field_seq(&mut map, &mut f_one_of, "oneOf")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
+                "default" => __rt::field(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "oneOf" => __rt::field_seq(&mut map, &mut f_one_of, "oneOf"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_one_of,) {
+            (Some(f_one_of),) => {
+                ::core::result::Result::Ok(Self {
+                    default: f_default,
+                    description: f_description,
+                    one_of: f_one_of,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_one_of,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_one_of.is_none(), "oneOf")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            default: f_default,
-            description: f_description,
-            one_of: __rt::required(f_one_of, "oneOf")?,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/TitledSingleSelectEnumSchema/properties/oneOf/items`.
@@ -13816,18 +16328,40 @@ impl<'de> __rt::MapDecode<'de> for TitledSingleSelectEnumSchemaOneOfItem {
         let mut f_const = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "const" => __rt::field(&mut map, &mut f_const, "const")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "const" => __rt::field(&mut map, &mut f_const, "const"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_const, f_title) {
+            (Some(f_const), Some(f_title)) => {
+                ::core::result::Result::Ok(Self {
+                    r#const: f_const,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_const, f_title) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_const.is_none(), "const"), (f_title.is_none(), "title")],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            r#const: __rt::required(f_const, "const")?,
-            title: __rt::required(f_title, "title")?,
-            extra,
-        })
     }
 }
 /// Definition for a tool the client can call.
@@ -13937,38 +16471,59 @@ impl<'de> __rt::MapDecode<'de> for Tool {
         let mut f_output_schema = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "annotations" => {
-                    __rt::field(&mut map, &mut f_annotations, "annotations")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
-                }
-                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons")?,
+            };
+            let member = match key.as_str() {
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
                 "inputSchema" => {
-                    __rt::field(&mut map, &mut f_input_schema, "inputSchema")?
+                    __rt::field(&mut map, &mut f_input_schema, "inputSchema")
                 }
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
                 "outputSchema" => {
-                    __rt::field(&mut map, &mut f_output_schema, "outputSchema")?
+                    __rt::field(&mut map, &mut f_output_schema, "outputSchema")
                 }
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_input_schema, f_name) {
+            (Some(f_input_schema), Some(f_name)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    annotations: f_annotations,
+                    description: f_description,
+                    icons: f_icons,
+                    input_schema: f_input_schema,
+                    name: f_name,
+                    output_schema: f_output_schema,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_input_schema, f_name) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_input_schema.is_none(), "inputSchema"),
+                            (f_name.is_none(), "name"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            annotations: f_annotations,
-            description: f_description,
-            icons: f_icons,
-            input_schema: __rt::required(f_input_schema, "inputSchema")?,
-            name: __rt::required(f_name, "name")?,
-            output_schema: f_output_schema,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// A JSON Schema object defining the expected parameters for the tool.
@@ -14023,13 +16578,24 @@ impl<'de> __rt::MapDecode<'de> for ToolInputSchema {
         let mut seen_type = consumed == Some("type");
         let mut f_schema = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object")?,
-                "$schema" => __rt::field(&mut map, &mut f_schema, "$schema")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object"),
+                "$schema" => __rt::field(&mut map, &mut f_schema, "$schema"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_type, "type")?;
         ::core::result::Result::Ok(Self { schema: f_schema, extra })
     }
@@ -14070,12 +16636,23 @@ impl<'de> __rt::MapDecode<'de> for ToolOutputSchema {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_schema = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "$schema" => __rt::field(&mut map, &mut f_schema, "$schema")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "$schema" => __rt::field(&mut map, &mut f_schema, "$schema"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { schema: f_schema, extra })
     }
 }
@@ -14162,24 +16739,35 @@ impl<'de> __rt::MapDecode<'de> for ToolAnnotations {
         let mut f_read_only_hint = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "destructiveHint" => {
-                    __rt::field(&mut map, &mut f_destructive_hint, "destructiveHint")?
+                    __rt::field(&mut map, &mut f_destructive_hint, "destructiveHint")
                 }
                 "idempotentHint" => {
-                    __rt::field(&mut map, &mut f_idempotent_hint, "idempotentHint")?
+                    __rt::field(&mut map, &mut f_idempotent_hint, "idempotentHint")
                 }
                 "openWorldHint" => {
-                    __rt::field(&mut map, &mut f_open_world_hint, "openWorldHint")?
+                    __rt::field(&mut map, &mut f_open_world_hint, "openWorldHint")
                 }
                 "readOnlyHint" => {
-                    __rt::field(&mut map, &mut f_read_only_hint, "readOnlyHint")?
+                    __rt::field(&mut map, &mut f_read_only_hint, "readOnlyHint")
                 }
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self {
             destructive_hint: f_destructive_hint,
             idempotent_hint: f_idempotent_hint,
@@ -14226,12 +16814,23 @@ impl<'de> __rt::MapDecode<'de> for ToolChoice {
     ) -> ::core::result::Result<Self, A::Error> {
         let mut f_mode = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "mode" => __rt::field(&mut map, &mut f_mode, "mode")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "mode" => __rt::field(&mut map, &mut f_mode, "mode"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         ::core::result::Result::Ok(Self { mode: f_mode, extra })
     }
 }
@@ -14338,10 +16937,17 @@ impl<'de> __rt::MapDecode<'de> for ToolListChangedNotification {
         let mut seen_method = consumed == Some("method");
         let mut f_params = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
                 }
                 "method" => {
                     __rt::const_str(
@@ -14349,12 +16955,16 @@ impl<'de> __rt::MapDecode<'de> for ToolListChangedNotification {
                         &mut seen_method,
                         "method",
                         "notifications/tools/list_changed",
-                    )?
+                    )
                 }
-                "params" => __rt::field(&mut map, &mut f_params, "params")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "params" => __rt::field(&mut map, &mut f_params, "params"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
             }
-        }
+        };
+        read?;
         __rt::require_const(seen_jsonrpc, "jsonrpc")?;
         __rt::require_const(seen_method, "method")?;
         ::core::result::Result::Ok(Self { params: f_params, extra })
@@ -14431,34 +17041,55 @@ impl<'de> __rt::MapDecode<'de> for ToolResultContent {
         let mut f_structured_content = None;
         let mut f_tool_use_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
                 "type" => {
-                    __rt::const_str(&mut map, &mut seen_type, "type", "tool_result")?
+                    __rt::const_str(&mut map, &mut seen_type, "type", "tool_result")
                 }
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "content" => __rt::field_seq(&mut map, &mut f_content, "content")?,
-                "isError" => __rt::field(&mut map, &mut f_is_error, "isError")?,
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "content" => __rt::field_seq(&mut map, &mut f_content, "content"),
+                "isError" => __rt::field(&mut map, &mut f_is_error, "isError"),
                 "structuredContent" => {
-                    __rt::field(
-                        &mut map,
-                        &mut f_structured_content,
-                        "structuredContent",
-                    )?
+                    __rt::field(&mut map, &mut f_structured_content, "structuredContent")
                 }
-                "toolUseId" => __rt::field(&mut map, &mut f_tool_use_id, "toolUseId")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+                "toolUseId" => __rt::field(&mut map, &mut f_tool_use_id, "toolUseId"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_content, f_tool_use_id) {
+            (Some(f_content), Some(f_tool_use_id)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    content: f_content,
+                    is_error: f_is_error,
+                    structured_content: f_structured_content,
+                    tool_use_id: f_tool_use_id,
+                    extra,
+                })
+            }
+            (f_content, f_tool_use_id) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_content.is_none(), "content"),
+                            (f_tool_use_id.is_none(), "toolUseId"),
+                        ],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            content: __rt::required(f_content, "content")?,
-            is_error: f_is_error,
-            structured_content: f_structured_content,
-            tool_use_id: __rt::required(f_tool_use_id, "toolUseId")?,
-            extra,
-        })
     }
 }
 /// A request from the assistant to call a tool.
@@ -14519,24 +17150,50 @@ impl<'de> __rt::MapDecode<'de> for ToolUseContent {
         let mut f_input = None;
         let mut f_name = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "tool_use")?,
-                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta")?,
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                "input" => __rt::field(&mut map, &mut f_input, "input")?,
-                "name" => __rt::field(&mut map, &mut f_name, "name")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "tool_use"),
+                "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                "input" => __rt::field(&mut map, &mut f_input, "input"),
+                "name" => __rt::field(&mut map, &mut f_name, "name"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_id, f_input, f_name) {
+            (Some(f_id), Some(f_input), Some(f_name)) => {
+                ::core::result::Result::Ok(Self {
+                    meta: f_meta,
+                    id: f_id,
+                    input: f_input,
+                    name: f_name,
+                    extra,
+                })
+            }
+            (f_id, f_input, f_name) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_id.is_none(), "id"),
+                            (f_input.is_none(), "input"),
+                            (f_name.is_none(), "name"),
+                        ],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            meta: f_meta,
-            id: __rt::required(f_id, "id")?,
-            input: __rt::required(f_input, "input")?,
-            name: __rt::required(f_name, "name")?,
-            extra,
-        })
     }
 }
 /// Returned when the request's protocol version is unknown to the server or
@@ -14585,22 +17242,42 @@ impl<'de> __rt::MapDecode<'de> for UnsupportedProtocolVersionError {
         let mut f_error = None;
         let mut f_id = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "jsonrpc" => {
-                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "error" => __rt::field(&mut map, &mut f_error, "error")?,
-                "id" => __rt::field(&mut map, &mut f_id, "id")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "jsonrpc" => {
+                    __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                }
+                "error" => __rt::field(&mut map, &mut f_error, "error"),
+                "id" => __rt::field(&mut map, &mut f_id, "id"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+        match (f_error,) {
+            (Some(f_error),) => {
+                ::core::result::Result::Ok(Self {
+                    error: f_error,
+                    id: f_id,
+                    extra,
+                })
+            }
+            (f_error,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_error.is_none(), "error")]),
+                )
             }
         }
-        __rt::require_const(seen_jsonrpc, "jsonrpc")?;
-        ::core::result::Result::Ok(Self {
-            error: __rt::required(f_error, "error")?,
-            id: f_id,
-            extra,
-        })
     }
 }
 /// Inline schema at `/$defs/UnsupportedProtocolVersionError/properties/error`.
@@ -14646,20 +17323,42 @@ impl<'de> __rt::MapDecode<'de> for UnsupportedProtocolVersionErrorError {
         let mut f_data = None;
         let mut f_message = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32022i64)?,
-                "data" => __rt::field(&mut map, &mut f_data, "data")?,
-                "message" => __rt::field(&mut map, &mut f_message, "message")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "code" => __rt::const_i64(&mut map, &mut seen_code, "code", -32022i64),
+                "data" => __rt::field(&mut map, &mut f_data, "data"),
+                "message" => __rt::field(&mut map, &mut f_message, "message"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_code, "code")?;
+        match (f_data, f_message) {
+            (Some(f_data), Some(f_message)) => {
+                ::core::result::Result::Ok(Self {
+                    data: f_data,
+                    message: f_message,
+                    extra,
+                })
+            }
+            (f_data, f_message) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(f_data.is_none(), "data"), (f_message.is_none(), "message")],
+                    ),
+                )
             }
         }
-        __rt::require_const(seen_code, "code")?;
-        ::core::result::Result::Ok(Self {
-            data: __rt::required(f_data, "data")?,
-            message: __rt::required(f_message, "message")?,
-            extra,
-        })
     }
 }
 /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
@@ -14703,18 +17402,43 @@ impl<'de> __rt::MapDecode<'de> for UnsupportedProtocolVersionErrorErrorData {
         let mut f_requested = None;
         let mut f_supported = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "requested" => __rt::field(&mut map, &mut f_requested, "requested")?,
-                "supported" => __rt::field_seq(&mut map, &mut f_supported, "supported")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "requested" => __rt::field(&mut map, &mut f_requested, "requested"),
+                "supported" => __rt::field_seq(&mut map, &mut f_supported, "supported"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        match (f_requested, f_supported) {
+            (Some(f_requested), Some(f_supported)) => {
+                ::core::result::Result::Ok(Self {
+                    requested: f_requested,
+                    supported: f_supported,
+                    extra,
+                })
+            }
+            (f_requested, f_supported) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (f_requested.is_none(), "requested"),
+                            (f_supported.is_none(), "supported"),
+                        ],
+                    ),
+                )
             }
         }
-        ::core::result::Result::Ok(Self {
-            requested: __rt::required(f_requested, "requested")?,
-            supported: __rt::required(f_supported, "supported")?,
-            extra,
-        })
     }
 }
 /// Schema for multiple-selection enumeration without display titles for options.
@@ -14780,30 +17504,48 @@ impl<'de> __rt::MapDecode<'de> for UntitledMultiSelectEnumSchema {
         let mut f_min_items = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "array")?,
-                "default" => __rt::field_seq(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "items" => __rt::field(&mut map, &mut f_items, "items")?,
-                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems")?,
-                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "array"),
+                "default" => __rt::field_seq(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "items" => __rt::field(&mut map, &mut f_items, "items"),
+                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems"),
+                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_items,) {
+            (Some(f_items),) => {
+                ::core::result::Result::Ok(Self {
+                    default: f_default,
+                    description: f_description,
+                    items: f_items,
+                    max_items: f_max_items,
+                    min_items: f_min_items,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_items,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_items.is_none(), "items")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            default: f_default,
-            description: f_description,
-            items: __rt::required(f_items, "items")?,
-            max_items: f_max_items,
-            min_items: f_min_items,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Schema for the array items.
@@ -14845,18 +17587,33 @@ impl<'de> __rt::MapDecode<'de> for UntitledMultiSelectEnumSchemaItems {
         let mut seen_type = consumed == Some("type");
         let mut f_enum = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_enum,) {
+            (Some(f_enum),) => ::core::result::Result::Ok(Self { r#enum: f_enum, extra }),
+            (f_enum,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_enum.is_none(), "enum")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            r#enum: __rt::required(f_enum, "enum")?,
-            extra,
-        })
     }
 }
 /// Schema for single-selection enumeration without display titles for options.
@@ -14914,26 +17671,44 @@ impl<'de> __rt::MapDecode<'de> for UntitledSingleSelectEnumSchema {
         let mut f_enum = None;
         let mut f_title = None;
         let mut extra: __rt::serde_json::Map<String, __rt::serde_json::Value> = Default::default();
-        while let Some(key) = map.next_key::<__rt::Key<'de>>()? {
-            match key.as_str() {
-                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string")?,
-                "default" => __rt::field(&mut map, &mut f_default, "default")?,
-                "description" => {
-                    __rt::field(&mut map, &mut f_description, "description")?
+        let read: ::core::result::Result<(), A::Error> = loop {
+            let key = match map.next_key::<__rt::Key<'de>>() {
+                ::core::result::Result::Ok(Some(key)) => key,
+                ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                ::core::result::Result::Err(error) => {
+                    break ::core::result::Result::Err(error);
                 }
-                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum")?,
-                "title" => __rt::field(&mut map, &mut f_title, "title")?,
-                _ => __rt::extra(&mut map, &mut extra, key)?,
+            };
+            let member = match key.as_str() {
+                "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
+                "default" => __rt::field(&mut map, &mut f_default, "default"),
+                "description" => __rt::field(&mut map, &mut f_description, "description"),
+                "enum" => __rt::field_seq(&mut map, &mut f_enum, "enum"),
+                "title" => __rt::field(&mut map, &mut f_title, "title"),
+                _ => __rt::extra(&mut map, &mut extra, key),
+            };
+            if let ::core::result::Result::Err(error) = member {
+                break ::core::result::Result::Err(error);
+            }
+        };
+        read?;
+        __rt::require_const(seen_type, "type")?;
+        match (f_enum,) {
+            (Some(f_enum),) => {
+                ::core::result::Result::Ok(Self {
+                    default: f_default,
+                    description: f_description,
+                    r#enum: f_enum,
+                    title: f_title,
+                    extra,
+                })
+            }
+            (f_enum,) => {
+                ::core::result::Result::Err(
+                    __rt::first_missing(&[(f_enum.is_none(), "enum")]),
+                )
             }
         }
-        __rt::require_const(seen_type, "type")?;
-        ::core::result::Result::Ok(Self {
-            default: f_default,
-            description: f_description,
-            r#enum: __rt::required(f_enum, "enum")?,
-            title: f_title,
-            extra,
-        })
     }
 }
 /// Every message a client sends: requests, notifications. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.
