@@ -17,7 +17,7 @@ pub use serde;
 pub use serde_json;
 
 pub use crate::buffer::{buffer_object, Buffered, Captured};
-use crate::buffer::{replay, str_deserializer, without_position};
+use crate::buffer::{replay, str_deserializer};
 pub use crate::error_path::{forget_since, mark as path_mark};
 use crate::error_path::{note_index, note_member};
 pub use crate::jsonrpc;
@@ -424,8 +424,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for TaggedRest<'de, A> {
 /// input that lent no text for `'de` (a reader, a `Value`, another format), the map a variant
 /// reads could not hand it on. Text input always lends it.
 pub fn from_text<T: de::DeserializeOwned, E: de::Error>(text: &str) -> Result<T, E> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    T::deserialize(&mut de).map_err(|error| E::custom(without_position(&error)))
+    replay(text, PhantomData::<T>).map_err(E::custom)
 }
 
 /// Reads members until `tag` and calls `dispatch` with the tag's value (`None` if the object has

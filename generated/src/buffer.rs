@@ -154,7 +154,7 @@ pub(crate) fn replay<'a, T: DeserializeSeed<'a>>(
 
 /// The error without its position (see [`replay`]); not generic, so compiled once.
 #[cold]
-fn lose_position(error: serde_json::Error) -> serde_json::Error {
+pub(crate) fn lose_position(error: serde_json::Error) -> serde_json::Error {
     serde_json::Error::custom(without_position(&error))
 }
 

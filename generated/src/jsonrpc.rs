@@ -23,7 +23,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::__private::{Captured, Key};
-use crate::buffer::{replay, without_position};
+use crate::buffer::{lose_position, replay, without_position};
 
 /// Invalid JSON was received.
 pub const PARSE_ERROR: i64 = -32700;
@@ -791,7 +791,7 @@ fn decode_result<R: FastResult>(object: &str) -> Result<R, serde_json::Error> {
     // Taken as the generic result: the type its deciding member names has the last word.
     let decided =
         serde_json::Deserializer::from_str(object).deserialize_map(Decided::<R>(PhantomData));
-    match decided.map_err(|error| serde_json::Error::custom(without_position(&error))) {
+    match decided.map_err(lose_position) {
         Ok(Some(result)) => Ok(result),
         Ok(None) => Ok(full),
         Err(error) => Err(error),

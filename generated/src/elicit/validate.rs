@@ -72,8 +72,6 @@ struct Compiled<'a> {
     required: bool,
     /// The next property of the same name (only in schemas that declare a name twice).
     same_name: Option<usize>,
-    /// No earlier property has this name.
-    first_of_name: bool,
     /// The property whose name comes next in byte order (a `Map` without serde_json's
     /// `preserve_order` lists its members so).
     next_sorted: usize,
@@ -138,7 +136,6 @@ impl<'a> Validator<'a> {
                 pointer: pointer("", name).into(),
                 required: required.contains(name.as_str()),
                 same_name: None,
-                first_of_name: false,
                 next_sorted: usize::MAX,
                 rule: Rule::new(property),
             })
@@ -149,13 +146,11 @@ impl<'a> Validator<'a> {
         for index in (0..properties.len()).rev() {
             properties[index].same_name = by_name.insert(properties[index].name, index);
         }
+        // The first property of each name, in byte order of the names.
         let mut sorted: Vec<usize> = by_name.values().copied().collect();
         sorted.sort_unstable_by_key(|&index| properties[index].name);
         for pair in sorted.windows(2) {
             properties[pair[0]].next_sorted = pair[1];
-        }
-        for &index in &sorted {
-            properties[index].first_of_name = true;
         }
         let first_sorted = sorted.first().copied().unwrap_or(usize::MAX);
         let required_properties = properties.iter().filter(|p| p.required).count();
@@ -176,12 +171,12 @@ impl<'a> Validator<'a> {
     }
 
     /// The index of the first property named `name`. A `Map` lists its members in byte order of
-    /// their names, so the property at `expected` (the next name after the one found last) is
-    /// tried first.
+    /// their names, so the property at `expected` (the next name after the one found last,
+    /// always the first property of its name) is tried first.
     #[inline(always)]
     fn find(&self, name: &str, expected: usize) -> Option<usize> {
         if let Some(property) = self.properties.get(expected) {
-            if property.first_of_name && property.name == name {
+            if property.name == name {
                 return Some(expected);
             }
         }
