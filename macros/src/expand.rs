@@ -416,7 +416,6 @@ fn parse_value(field: &Field) -> TokenStream {
                     format: #format,
                 };
                 #private::string(__value, #ptr, &__RULES, __errors)
-                    .map(::std::string::String::from)
             }}
         }
         Kind::Bool => quote!(#private::boolean(__value, #ptr, __errors)),
@@ -489,7 +488,11 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
         .map(|(index, (field, var))| {
             let name = &field.name;
             let ptr = escape_pointer(name);
-            let inner = &field.inner;
+            // A string stays borrowed until the value is built (see `build`).
+            let inner = match field.kind {
+                Kind::String => quote!(&str),
+                _ => field.inner.clone(),
+            };
             let parse = parse_value(field);
             let missing = if field.optional {
                 quote!()
@@ -514,6 +517,15 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
         }
     });
     let idents = fields.iter().map(|field| &field.ident);
+    // The strings are copied only when every check passed: a rejected answer copies none.
+    let build = fields
+        .iter()
+        .zip(&vars)
+        .map(|(field, var)| match (&field.kind, field.optional) {
+            (Kind::String, false) => quote!(::std::string::String::from(#var)),
+            (Kind::String, true) => quote!(#var.map(::std::string::String::from)),
+            _ => quote!(#var),
+        });
     let private = quote!(::mcp_schema::__private);
     let errors_ty = quote!(::mcp_schema::elicit::ValidationErrors);
     let refuse = |names: TokenStream| {
@@ -550,7 +562,9 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
             ) -> ::core::option::Option<#ident> {
                 #(#lets)*
                 match (#(#vars,)*) {
-                    (#(#patterns,)*) => ::core::option::Option::Some(#ident { #(#idents: #vars),* }),
+                    (#(#patterns,)*) if __errors.errors().is_empty() => {
+                        ::core::option::Option::Some(#ident { #(#idents: #build),* })
+                    }
                     _ => ::core::option::Option::None,
                 }
             }

@@ -1187,6 +1187,86 @@ fn from_json_str_agrees_with_from_content() {
     assert_eq!(one_pass::<Empty>(&shallow), Decoded::Ok(Empty {}));
 }
 
+/// Texts of a content's shape, well-formed or nearly: members named as the forms' properties
+/// or not (some names escaped), each value a number, string, literal, array or object whose
+/// text may break JSON's grammar (`01`, `1.`, `1e400`, a lone surrogate, a raw control
+/// character, a missing `:` or a trailing `,`). The one-pass reader (its scan of the bytes and
+/// its serde_json path alike) gives what the provided implementation gives on each, a syntax
+/// error's position included.
+#[test]
+fn from_json_str_agrees_on_texts_near_the_grammar() {
+    use proptest::prelude::*;
+    use proptest::string::string_regex;
+
+    fn text(regex: &str) -> BoxedStrategy<String> {
+        string_regex(regex)
+            .expect("a valid generator regex")
+            .boxed()
+    }
+    // Each part well-formed most of the time, so that whole texts often are.
+    let space = text("[ \t\n\r]{0,2}|");
+    let number = prop_oneof![
+        6 => text("-?(0|[1-9][0-9]{0,20})(\\.[0-9]{1,3})?([eE][+-]?[0-9]{1,3})?"),
+        1 => text("-?0?[0-9]{0,2}\\.?[0-9]?([eE][+-]?)?[0-9]?"),
+    ];
+    let string = prop_oneof![
+        6 => text("\"([a-z@. é😀]|\\\\[nt\"\\\\/bfr]|\\\\u[0-9a-fA-F]{4}|\\\\ud83d\\\\ude00){0,6}\""),
+        1 => text("\"([a-z]|\\\\q|\\\\u[0-9a-f]{0,3}|\\\\ud8[0-9a-f]{2}|\\\\udc[0-9a-f]{2}|\u{1}){0,3}\"?"),
+    ];
+    let literal = prop_oneof![6 => text("true|false|null"), 1 => text("tru|nul|fals|nulll")];
+    let name = text("\"(name|email|nickname|firstName|count|first\\\\u004eame|n\\\\u0061me|x|)\"");
+    let scalar = prop_oneof![number, string, literal];
+    let array = (
+        prop::collection::vec((space.clone(), scalar.clone()), 0..4),
+        prop_oneof![6 => Just("]"), 1 => Just(",]"), 1 => Just("")],
+    )
+        .prop_map(|(items, close)| {
+            let items: Vec<String> = items.into_iter().map(|(s, v)| s + &v).collect();
+            format!("[{}{close}", items.join(","))
+        });
+    let nested = text("\\{\\}|\\{\"a\":\\[1,\\{\\}\\]\\}|\\[\\[\\]\\]|\\{\"a\" 1\\}");
+    let value = prop_oneof![6 => scalar, 2 => array, 1 => nested];
+    let colon = prop_oneof![12 => Just(":"), 1 => Just("")];
+    let member = (name, space.clone(), colon, space.clone(), value).prop_map(
+        |(name, before, colon, after, value)| format!("{name}{before}{colon}{after}{value}"),
+    );
+    let head = prop_oneof![Just(""), Just(r#""name":"Ann","email":"a@b.c","#)];
+    let close = prop_oneof![12 => Just("}"), 1 => Just(",}"), 1 => Just("} x"), 1 => Just("}{}")];
+    let texts = (
+        space.clone(),
+        head,
+        prop::collection::vec((member, space.clone()), 0..4),
+        close,
+        space,
+    )
+        .prop_map(|(before, head, members, close, after)| {
+            let members: Vec<String> = members.into_iter().map(|(m, s)| m + &s).collect();
+            let members = members.join(",");
+            let head = if members.is_empty() {
+                head.trim_end_matches(',')
+            } else {
+                head
+            };
+            format!("{before}{{{head}{members}{close}{after}")
+        });
+    let outcomes = std::cell::RefCell::new([0; 3]);
+    proptest!(ProptestConfig::with_cases(2000), |(text in texts)| {
+        let index = match one_pass::<Contact>(&text) {
+            Decoded::Ok(_) => 0,
+            Decoded::Invalid(_) => 1,
+            Decoded::Syntax(..) => 2,
+        };
+        outcomes.borrow_mut()[index] += 1;
+        one_pass::<Strict>(&text);
+    });
+    // Each kind of outcome comes up often enough for the comparison to mean something.
+    let outcomes = outcomes.into_inner();
+    assert!(
+        outcomes.iter().all(|&n| n >= 100),
+        "ok, invalid, malformed: {outcomes:?}"
+    );
+}
+
 /// Every answer of the other tests, as text, decodes in one pass exactly as through the map.
 #[test]
 fn from_json_str_agrees_on_every_answer() {

@@ -4,10 +4,12 @@
 //!
 //! The reader never builds the `Map`: it matches each key against the form's properties while
 //! the key is still borrowed from the text, keeps the last occurrence of each declared member
-//! (as a `Map` would), and skips the other members. Skipping goes through the same parsing
-//! paths as building a `Value` (numbers are converted, strings unescaped), so a text is refused
-//! as malformed exactly when `serde_json::from_str::<Value>` refuses it (`IgnoredAny` would let
-//! `1e400` or a lone surrogate `"\ud800"` through).
+//! (as a `Map` would), and skips the other members. A scan of the bytes (`scan`) reads the
+//! usual shape of a content (a flat object of scalars and arrays of scalars) and gives way to
+//! serde_json for anything else and for every malformed text. On the serde_json path, skipping
+//! goes through the same parsing paths as building a `Value` (numbers are converted, strings
+//! unescaped), so a text is refused as malformed exactly when `serde_json::from_str::<Value>`
+//! refuses it (`IgnoredAny` would let `1e400` or a lone surrogate `"\ud800"` through).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -16,6 +18,8 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Seq
 use serde_json::{Map, Number, Value};
 
 use super::{pointer, FromJsonError, Problem, ValidationErrors};
+
+mod scan;
 
 /// What the derived checks read from the value of a member: implemented by [`Value`] (for
 /// `from_content`) and [`Member`] (for `from_json_str`), so that both run the same code.
@@ -269,6 +273,13 @@ pub struct Content<'de, const N: usize> {
 }
 
 impl<'de, const N: usize> Content<'de, N> {
+    fn empty() -> Self {
+        Content {
+            members: std::array::from_fn(|_| None),
+            undeclared: None,
+        }
+    }
+
     /// The value of each declared member, in property order.
     #[inline]
     pub fn members(&self) -> [Option<&Member<'de>>; N] {
@@ -391,10 +402,14 @@ pub fn decode_content<'de, const N: usize>(
     index: impl Fn(&str) -> Option<usize>,
     refuse_undeclared: bool,
 ) -> Result<Content<'de, N>, FromJsonError> {
-    let mut content = Content {
-        members: std::array::from_fn(|_| None),
-        undeclared: None,
-    };
+    let mut content = Content::empty();
+    let undeclared = refuse_undeclared.then_some(&mut content.undeclared);
+    if scan::read_content(json, &index, &mut content.members, undeclared).is_some() {
+        return Ok(content);
+    }
+    // Anything the scan does not read, and every malformed text, goes through serde_json,
+    // which reports the exact error.
+    content = Content::empty();
     let mut deserializer = serde_json::Deserializer::from_str(json);
     let visitor = ContentVisitor {
         index: &index,
