@@ -273,7 +273,8 @@ pub struct Content<'de, const N: usize> {
 }
 
 impl<'de, const N: usize> Content<'de, N> {
-    fn empty() -> Self {
+    /// No member read yet.
+    pub fn empty() -> Self {
         Content {
             members: std::array::from_fn(|_| None),
             undeclared: None,
@@ -392,27 +393,39 @@ impl<'de, F: Fn(&str) -> Option<usize>, const N: usize> Visitor<'de>
     }
 }
 
-/// Reads the `content` object of a form with `N` properties from JSON text in one pass.
+/// Reads the `content` object of a form with `N` properties from JSON text in one pass into
+/// `content` (empty when called; filled in place, as a form's content is a few hundred bytes).
 /// `index` maps a property name to its index; `refuse_undeclared` records the names of the
 /// other members. Malformed JSON is [`FromJsonError::Syntax`], exactly when
 /// `serde_json::from_str::<Value>` fails; a well-formed non-object is a `type` error at `""`,
 /// as `Elicit::from_json_str`'s provided implementation reports it.
+#[inline]
 pub fn decode_content<'de, const N: usize>(
     json: &'de str,
     index: impl Fn(&str) -> Option<usize>,
     refuse_undeclared: bool,
-) -> Result<Content<'de, N>, FromJsonError> {
-    let mut content = Content::empty();
+    content: &mut Content<'de, N>,
+) -> Result<(), FromJsonError> {
     let undeclared = refuse_undeclared.then_some(&mut content.undeclared);
-    if scan::read_content(json, &index, &mut content.members, undeclared).is_some() {
-        return Ok(content);
+    match scan::read_content(json, &index, &mut content.members, undeclared) {
+        Some(()) => Ok(()),
+        None => decode_with_serde_json(json, &index, refuse_undeclared, content),
     }
-    // Anything the scan does not read, and every malformed text, goes through serde_json,
-    // which reports the exact error.
-    content = Content::empty();
+}
+
+/// Anything the scan does not read, and every malformed text: read with serde_json, which
+/// reports the exact error.
+#[cold]
+fn decode_with_serde_json<'de, const N: usize>(
+    json: &'de str,
+    index: &impl Fn(&str) -> Option<usize>,
+    refuse_undeclared: bool,
+    content: &mut Content<'de, N>,
+) -> Result<(), FromJsonError> {
+    *content = Content::empty();
     let mut deserializer = serde_json::Deserializer::from_str(json);
     let visitor = ContentVisitor {
-        index: &index,
+        index,
         members: &mut content.members,
         undeclared: refuse_undeclared.then_some(&mut content.undeclared),
     };
@@ -425,7 +438,7 @@ pub fn decode_content<'de, const N: usize>(
         errors.push("", "type", "the content must be an object");
         return Err(FromJsonError::Invalid(errors));
     }
-    Ok(content)
+    Ok(())
 }
 
 /// Reports each of `names` that is not a property (`declared` is false) as
