@@ -33,6 +33,8 @@ const COLON: u16 = 1 << 3;
 const AT: u16 = 1 << 4;
 const SLASH: u16 = 1 << 5;
 const QUESTION: u16 = 1 << 6;
+/// RFC 5321 `Let-dig`: an ASCII letter or digit.
+const LET_DIG: u16 = 1 << 7;
 /// RFC 3986 `pchar`, without `pct-encoded` (see [`all_chars`]).
 const PCHAR: u16 = UNRESERVED | SUB_DELIM | COLON | AT;
 
@@ -45,7 +47,7 @@ const fn classes() -> [u16; 256] {
         let c = b as u8;
         let mut class = 0;
         if c.is_ascii_alphanumeric() {
-            class |= ATEXT | UNRESERVED;
+            class |= ATEXT | UNRESERVED | LET_DIG;
         }
         if matches!(
             c,
@@ -158,42 +160,38 @@ fn is_local_part(local: &str) -> bool {
         true
     } else {
         // Dot-string = Atom *("." Atom): no empty atom, so no dot first, last or doubled.
-        let mut after_dot = true;
+        let mut previous = b'.'; // the start is as after a dot
         for &b in bytes {
-            if b == b'.' {
-                if after_dot {
-                    return false;
-                }
-                after_dot = true;
-            } else if is(b, ATEXT) {
-                after_dot = false;
-            } else {
+            if !is(b, ATEXT) && (b != b'.' || previous == b'.') {
                 return false;
             }
+            previous = b;
         }
-        !after_dot
+        previous != b'.'
     }
 }
 
 /// RFC 5321 `Domain = sub-domain *("." sub-domain)`, `sub-domain = Let-dig [Ldh-str]`: labels
 /// of letters, digits and inner hyphens.
 fn is_domain(domain: &str) -> bool {
-    let mut label_start = true;
-    let mut last = 0;
+    // One pass with the byte before: a label starts and ends with a Let-dig.
+    let mut previous = b'.'; // the start is as after a dot
     for &b in domain.as_bytes() {
-        if b == b'.' {
-            if label_start || last == b'-' {
-                return false;
-            }
-            label_start = true;
-        } else if b.is_ascii_alphanumeric() || (b == b'-' && !label_start) {
-            label_start = false;
-            last = b;
-        } else {
+        if is(b, LET_DIG) {
+            previous = b;
+            continue;
+        }
+        let allowed = match b {
+            b'.' => previous != b'.' && previous != b'-',
+            b'-' => previous != b'.',
+            _ => false,
+        };
+        if !allowed {
             return false;
         }
+        previous = b;
     }
-    !label_start && last != b'-'
+    previous != b'.' && previous != b'-'
 }
 
 /// RFC 5321 `address-literal = "[" ( IPv4-address-literal / IPv6-address-literal /
@@ -512,4 +510,48 @@ pub fn is_date_time(value: &str) -> bool {
         return utc == 23 * 60 + 59;
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{is_domain, is_local_part};
+
+    /// Every string of up to `max` bytes over `alphabet`.
+    fn all_strings(alphabet: &[u8], max: usize) -> Vec<String> {
+        let mut all = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..max {
+            last = (last.iter())
+                .flat_map(|s| alphabet.iter().map(move |&b| format!("{s}{}", b as char)))
+                .collect();
+            all.extend(last.iter().cloned());
+        }
+        all
+    }
+
+    /// The one-pass scans agree with the grammar written as splits: `Domain = sub-domain *("."
+    /// sub-domain)`, `sub-domain = Let-dig [Ldh-str]`; `Dot-string = Atom *("." Atom)`.
+    #[test]
+    fn domain_and_dot_string_scans_match_the_grammar() {
+        let let_dig = |b: u8| b.is_ascii_alphanumeric();
+        let sub_domain = |label: &str| {
+            let bytes = label.as_bytes();
+            bytes.first().is_some_and(|&b| let_dig(b))
+                && bytes.last().is_some_and(|&b| let_dig(b))
+                && bytes.iter().all(|&b| let_dig(b) || b == b'-')
+        };
+        let atext = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-/=?^_`{|}~".contains(&b);
+        let atom = |atom: &str| !atom.is_empty() && atom.bytes().all(atext);
+        let mut checked = 0;
+        for text in all_strings(b"a1-._@ ~", 6) {
+            assert_eq!(
+                is_domain(&text),
+                text.split('.').all(sub_domain),
+                "{text:?}"
+            );
+            assert_eq!(is_local_part(&text), text.split('.').all(atom), "{text:?}");
+            checked += 1;
+        }
+        assert_eq!(checked, (0..=6).map(|n| 8usize.pow(n)).sum::<usize>());
+    }
 }
