@@ -10,14 +10,15 @@ use std::sync::OnceLock;
 use serde_json::{Map, Number, Value};
 
 use super::decode::FormValue;
-use super::validate::{check_item_count, check_lengths, is_match};
+use super::pattern::Matcher;
+use super::validate::{check_item_count, check_lengths};
 use super::{Problem, StringFormat, Text, ValidationErrors};
 
 /// A field's `pattern`: checked when the macro ran, compiled on first use.
 #[derive(Debug)]
 pub struct Pattern {
     source: &'static str,
-    regex: OnceLock<Option<regress::Regex>>,
+    matcher: OnceLock<Option<Matcher>>,
 }
 
 impl Pattern {
@@ -25,15 +26,15 @@ impl Pattern {
     pub const fn new(source: &'static str) -> Pattern {
         Pattern {
             source,
-            regex: OnceLock::new(),
+            matcher: OnceLock::new(),
         }
     }
 
     fn is_match(&self, text: &str) -> bool {
-        self.regex
-            .get_or_init(|| regress::Regex::with_flags(self.source, "u").ok())
+        self.matcher
+            .get_or_init(|| Matcher::new(self.source).ok())
             .as_ref()
-            .is_some_and(|regex| is_match(regex, text))
+            .is_some_and(|matcher| matcher.is_match(text))
     }
 }
 

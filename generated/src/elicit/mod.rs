@@ -46,6 +46,7 @@ mod node;
 mod outcome;
 mod params;
 mod parse;
+mod pattern;
 mod ser;
 mod validate;
 

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Number, Value};
 
+use super::pattern::Matcher;
 use super::{
     json_kind as kind, pointer, EnumOptions, NumberSchema, Problem, PropertySchema,
     RequestedSchema, StringFormat, Text, ValidationError, ValidationErrors,
@@ -97,7 +98,7 @@ enum Rule<'a> {
 }
 
 /// A pattern's source, and the compiled pattern or why it does not compile.
-type CompiledPattern = (Arc<str>, Result<regress::Regex, Arc<str>>);
+type CompiledPattern = (Arc<str>, Result<Matcher, Arc<str>>);
 
 /// The values of an enum, and their list as the `enum` message shows it.
 #[derive(Debug)]
@@ -299,8 +300,8 @@ impl<'a> Rule<'a> {
                 min_length: schema.min_length,
                 max_length: schema.max_length,
                 pattern: schema.pattern.as_deref().map(|pattern| {
-                    let compiled = regress::Regex::with_flags(pattern, "u")
-                        .map_err(|error| Arc::from(error.to_string()));
+                    let compiled =
+                        Matcher::new(pattern).map_err(|error| Arc::from(error.to_string()));
                     (Arc::from(pattern), compiled)
                 }),
                 format: schema.format,
@@ -333,7 +334,7 @@ impl Compiled<'_> {
                 Value::String(text) => {
                     check_lengths(text, *min_length, *max_length, &mut report);
                     match pattern {
-                        Some((_, Ok(regex))) if is_match(regex, text) => {}
+                        Some((_, Ok(matcher))) if matcher.is_match(text) => {}
                         Some((source, Ok(_))) => report(Problem::NoMatch(source.into())),
                         Some((source, Err(error))) => report(Problem::BadPattern {
                             pattern: source.into(),
@@ -425,18 +426,6 @@ pub(crate) fn check_item_count(
     }
     if let Some(max) = max_items.filter(|&max| count > max) {
         report(Problem::TooMany { max, count });
-    }
-}
-
-/// Whether an ECMA-262 `pattern` (compiled with the `u` flag) matches anywhere in `text`.
-#[inline]
-pub(crate) fn is_match(regex: &regress::Regex, text: &str) -> bool {
-    // On ASCII text the ASCII matcher runs the same program over bytes; it differs only in
-    // case folding, which the `u` flag alone (no `i`) never asks for.
-    if text.is_ascii() {
-        regex.find_ascii(text).is_some()
-    } else {
-        regex.find(text).is_some()
     }
 }
 
