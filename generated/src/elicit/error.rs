@@ -7,6 +7,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use serde_json::{Number, Value};
+use smallvec::SmallVec;
 
 use super::StringFormat;
 
@@ -320,13 +321,39 @@ impl fmt::Display for ValidationError {
 }
 
 /// All the constraints an answer violates (never empty).
+///
+/// The first error is kept inline: most rejected answers have one, and allocating the list cost
+/// such a rejection more than its checks did. (Two inline made every error list twice as large
+/// to move and the single-error rejections slower again.)
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct ValidationErrors(pub Vec<ValidationError>);
+pub struct ValidationErrors(pub(crate) SmallVec<[ValidationError; 1]>);
 
 impl ValidationErrors {
     /// The errors, in the order of the form's properties.
     pub fn errors(&self) -> &[ValidationError] {
         &self.0
+    }
+
+    /// How many errors there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether there is none (never, for the errors of a rejected answer).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The errors, in the order of the form's properties.
+    pub fn iter(&self) -> std::slice::Iter<'_, ValidationError> {
+        self.0.iter()
+    }
+
+    /// Puts `base` in front of every pointer, for a `content` nested in a larger document.
+    pub fn prefix_pointers(&mut self, base: &str) {
+        for error in &mut self.0 {
+            error.prefix_pointer(base);
+        }
     }
 
     /// Adds an error with a message of its own.
@@ -336,7 +363,7 @@ impl ValidationErrors {
         keyword: &'static str,
         message: impl Into<String>,
     ) {
-        self.0.push(ValidationError {
+        self.add(ValidationError {
             pointer: Text::Owned(pointer.into()),
             problem: Problem::Other {
                 keyword,
@@ -348,7 +375,16 @@ impl ValidationErrors {
     /// Adds an error.
     #[inline]
     pub fn report(&mut self, pointer: impl Into<Text>, problem: Problem) {
-        self.0.push(ValidationError::new(pointer, problem));
+        self.add(ValidationError::new(pointer, problem));
+    }
+
+    #[inline]
+    fn add(&mut self, error: ValidationError) {
+        if self.0.len() == self.0.inline_size() {
+            // A second error: room for a few more at once, as a `Vec` makes on its first push.
+            self.0.reserve_exact(4);
+        }
+        self.0.push(error);
     }
 
     /// `Ok(())` when there is no error.
@@ -374,3 +410,33 @@ impl fmt::Display for ValidationErrors {
 }
 
 impl std::error::Error for ValidationErrors {}
+
+impl From<Vec<ValidationError>> for ValidationErrors {
+    fn from(errors: Vec<ValidationError>) -> ValidationErrors {
+        ValidationErrors(SmallVec::from_vec(errors))
+    }
+}
+
+impl FromIterator<ValidationError> for ValidationErrors {
+    fn from_iter<I: IntoIterator<Item = ValidationError>>(errors: I) -> ValidationErrors {
+        ValidationErrors(errors.into_iter().collect())
+    }
+}
+
+impl IntoIterator for ValidationErrors {
+    type Item = ValidationError;
+    type IntoIter = smallvec::IntoIter<[ValidationError; 1]>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a ValidationErrors {
+    type Item = &'a ValidationError;
+    type IntoIter = std::slice::Iter<'a, ValidationError>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}

@@ -163,16 +163,8 @@ impl<'a> Responses<'a> {
             Ok(outcome) => Ok(Some(outcome)),
             Err(errors) => {
                 let base = pointer(&answer_path(key), "content");
-                let errors = ValidationErrors(
-                    errors
-                        .0
-                        .into_iter()
-                        .map(|mut error| {
-                            error.prefix_pointer(&base);
-                            error
-                        })
-                        .collect(),
-                );
+                let mut errors = errors;
+                errors.prefix_pointers(&base);
                 Err(ResponseError::Invalid {
                     key: key.to_owned(),
                     errors,
