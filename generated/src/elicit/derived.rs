@@ -12,7 +12,7 @@ use serde_json::{Map, Number, Value};
 use super::decode::FormValue;
 use super::pattern::Matcher;
 use super::validate::{check_item_count, check_lengths};
-use super::{Problem, StringFormat, Text, ValidationErrors};
+use super::{item_pointer, Problem, StringFormat, Text, ValidationErrors};
 
 /// A field's `pattern`: checked when the macro ran, compiled on first use.
 #[derive(Debug)]
@@ -287,7 +287,7 @@ pub fn multi_select<V: FormValue, T, C: FromIterator<T>>(
         let text = item.form_str();
         match text.and_then(from_value) {
             Some(option) => options.push(option),
-            None => errors.report(format!("{at}/{index}"), not_an_option(text)),
+            None => errors.report(item_pointer(at, index), not_an_option(text)),
         }
     }
     (errors.0.len() == before).then(|| options.into_iter().collect())

@@ -9,7 +9,7 @@ use serde_json::{Map, Number, Value};
 
 use super::pattern::Matcher;
 use super::{
-    json_kind as kind, pointer, EnumOptions, NumberSchema, Problem, PropertySchema,
+    item_pointer, json_kind as kind, pointer, EnumOptions, NumberSchema, Problem, PropertySchema,
     RequestedSchema, StringFormat, Text, ValidationError, ValidationErrors,
 };
 
@@ -373,7 +373,7 @@ impl Compiled<'_> {
                     if !item.as_str().is_some_and(|text| options.contains(text)) {
                         // An item's error points at the item.
                         let problem = options.not_an_option(item);
-                        at(format!("{pointer}/{index}").into(), problem);
+                        at(item_pointer(pointer, index).into(), problem);
                     }
                 }
             }
@@ -569,6 +569,12 @@ fn compare(a: &Number, b: &Number) -> Ordering {
 
 /// Compares a finite float with an integer exactly.
 fn compare_float_int(float: f64, int: i128) -> Ordering {
+    // An integer of at most 53 bits is exact as an `f64`: one comparison, without the
+    // conversion of the float to `i128` (a library call).
+    const EXACT: i128 = 1 << 53;
+    if (-EXACT..=EXACT).contains(&int) {
+        return float.partial_cmp(&(int as f64)).unwrap_or(Ordering::Equal);
+    }
     let truncated = float.trunc();
     // Saturating cast; any integer here is within the i64/u64 range, far from saturation.
     let whole = truncated as i128;
@@ -590,4 +596,48 @@ fn options_list(options: &EnumOptions) -> String {
         out.push_str(&format!("{value:?}"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_compare_exactly_on_both_sides_of_two_to_the_53() {
+        let int = |n: i64| Number::from(n);
+        let float = |f: f64| Number::from_f64(f).unwrap();
+        let cases = [
+            (float(3.0), int(3), Ordering::Equal),
+            (float(0.5), int(0), Ordering::Greater),
+            (float(-0.5), int(0), Ordering::Less),
+            (float(-0.0), int(0), Ordering::Equal),
+            // 2^53 + 1 is not a float: the float 2^53 is below it, exactly.
+            (
+                float(9007199254740992.0),
+                int(9007199254740993),
+                Ordering::Less,
+            ),
+            (
+                float(9007199254740992.0),
+                int(9007199254740992),
+                Ordering::Equal,
+            ),
+            (
+                float(-9007199254740992.0),
+                int(-9007199254740993),
+                Ordering::Greater,
+            ),
+            (float(1e300), int(i64::MAX), Ordering::Greater),
+            (float(-1e300), int(i64::MIN), Ordering::Less),
+            (
+                float(9223372036854775808.0),
+                Number::from(u64::MAX),
+                Ordering::Less,
+            ),
+        ];
+        for (a, b, expected) in cases {
+            assert_eq!(compare(&a, &b), expected, "{a} vs {b}");
+            assert_eq!(compare(&b, &a), expected.reverse(), "{b} vs {a}");
+        }
+    }
 }
