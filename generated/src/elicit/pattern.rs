@@ -151,12 +151,9 @@ fn escaped_char(letter: u8, in_brackets: bool) -> Option<u8> {
 struct Sequence {
     /// For each ASCII character, the positions whose class contains it (bit `i`: item `i`).
     ascii: [u64; 128],
-    /// For the characters beyond ASCII, the positions whose class contains all of them, all but
-    /// the line terminators, the white space ones, and all but those.
-    beyond_all: u64,
-    beyond_not_line_terminator: u64,
-    beyond_space: u64,
-    beyond_not_space: u64,
+    /// For the characters beyond ASCII, by [`Beyond`]: the positions whose class contains all
+    /// of them, all but the line terminators, the white space ones, or all but those.
+    beyond: [u64; 5],
     /// Positions that may be skipped (`?`, `*`, the optional copies of `{n,m}`).
     optional: u64,
     /// Positions that may repeat (`*`, the last copy of `+` and `{n,}`).
@@ -234,10 +231,7 @@ impl Sequence {
         }
         let mut sequence = Sequence {
             ascii: [0; 128],
-            beyond_all: 0,
-            beyond_not_line_terminator: 0,
-            beyond_space: 0,
-            beyond_not_space: 0,
+            beyond: [0; 5],
             optional: 0,
             repeat: 0,
             accept: 1 << items.len(),
@@ -251,13 +245,7 @@ impl Sequence {
                     *positions |= bit;
                 }
             }
-            match class.beyond {
-                Beyond::Nothing => {}
-                Beyond::All => sequence.beyond_all |= bit,
-                Beyond::NotLineTerminator => sequence.beyond_not_line_terminator |= bit,
-                Beyond::Space => sequence.beyond_space |= bit,
-                Beyond::NotSpace => sequence.beyond_not_space |= bit,
-            }
+            sequence.beyond[class.beyond as usize] |= bit;
             sequence.optional |= bit * u64::from(optional);
             sequence.repeat |= bit * u64::from(repeat);
         }
@@ -282,16 +270,17 @@ impl Sequence {
                 '\u{a0}' | '\u{1680}' | '\u{2000}'
                     ..='\u{200a}' | '\u{202f}' | '\u{205f}' | '\u{3000}' | '\u{feff}'
             );
-        let mut positions = self.beyond_all;
+        let beyond = |kind: Beyond| self.beyond[kind as usize];
+        let mut positions = beyond(Beyond::All);
         if !line_terminator {
-            positions |= self.beyond_not_line_terminator;
+            positions |= beyond(Beyond::NotLineTerminator);
         }
         positions
-            | if space {
-                self.beyond_space
+            | beyond(if space {
+                Beyond::Space
             } else {
-                self.beyond_not_space
-            }
+                Beyond::NotSpace
+            })
     }
 
     /// The states `states` reach by skipping optional positions.

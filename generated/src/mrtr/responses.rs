@@ -161,10 +161,8 @@ impl<'a> Responses<'a> {
         let empty = Map::new();
         match ElicitOutcome::<T>::from_parts(action, Some(content.as_ref().unwrap_or(&empty))) {
             Ok(outcome) => Ok(Some(outcome)),
-            Err(errors) => {
-                let base = pointer(&answer_path(key), "content");
-                let mut errors = errors;
-                errors.prefix_pointers(&base);
+            Err(mut errors) => {
+                errors.prefix_pointers(&pointer(&answer_path(key), "content"));
                 Err(ResponseError::Invalid {
                     key: key.to_owned(),
                     errors,
