@@ -35,6 +35,8 @@ const SLASH: u16 = 1 << 5;
 const QUESTION: u16 = 1 << 6;
 /// RFC 5321 `Let-dig`: an ASCII letter or digit.
 const LET_DIG: u16 = 1 << 7;
+/// `-`, which RFC 5321's `Ldh-str` allows inside a label.
+const HYPHEN: u16 = 1 << 8;
 /// RFC 3986 `pchar`, without `pct-encoded` (see [`all_chars`]).
 const PCHAR: u16 = UNRESERVED | SUB_DELIM | COLON | AT;
 
@@ -82,6 +84,7 @@ const fn classes() -> [u16; 256] {
             class |= SUB_DELIM;
         }
         match c {
+            b'-' => class |= HYPHEN,
             b':' => class |= COLON,
             b'@' => class |= AT,
             b'/' => class |= SLASH,
@@ -107,33 +110,37 @@ fn is(b: u8, class: u16) -> bool {
 /// addr-spec without comments, folding white space or obsolete forms: the local part is a
 /// dot-atom or a quoted string, the domain a host name or a bracketed address literal.
 pub fn is_email(value: &str) -> bool {
-    let Some((local, domain)) = split_mailbox(value) else {
-        return false;
+    let domain = if value.starts_with('"') {
+        match split_quoted_mailbox(value) {
+            Some((local, domain)) if is_local_part(local) => domain,
+            _ => return false,
+        }
+    } else {
+        // The dot-atom and the search for its `@` in one pass.
+        match dot_string(value.as_bytes()) {
+            Some(at) if at < value.len() => &value[at + 1..],
+            _ => return false,
+        }
     };
-    is_local_part(local) && (is_domain(domain) || is_address_literal(domain))
+    is_domain(domain) || is_address_literal(domain)
 }
 
-/// Splits at the `@` that ends the local part: after the closing quote of a quoted string, or
-/// the first `@` of a dot-atom.
-fn split_mailbox(value: &str) -> Option<(&str, &str)> {
+/// Splits a mailbox whose local part is a quoted string at the `@` after its closing quote.
+fn split_quoted_mailbox(value: &str) -> Option<(&str, &str)> {
     let bytes = value.as_bytes();
-    if bytes.first() == Some(&b'"') {
-        let mut i = 1;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\\' => i += 2,
-                b'"' => {
-                    let local = value.get(..=i)?;
-                    let rest = value.get(i + 1..)?;
-                    return rest.strip_prefix('@').map(|domain| (local, domain));
-                }
-                _ => i += 1,
+    let mut i = 1;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => i += 2,
+            b'"' => {
+                let local = value.get(..=i)?;
+                let rest = value.get(i + 1..)?;
+                return rest.strip_prefix('@').map(|domain| (local, domain));
             }
+            _ => i += 1,
         }
-        None
-    } else {
-        split_at_byte(value, b'@')
     }
+    None
 }
 
 fn is_local_part(local: &str) -> bool {
@@ -159,39 +166,55 @@ fn is_local_part(local: &str) -> bool {
         }
         true
     } else {
-        // Dot-string = Atom *("." Atom): no empty atom, so no dot first, last or doubled.
-        let mut previous = b'.'; // the start is as after a dot
-        for &b in bytes {
-            if !is(b, ATEXT) && (b != b'.' || previous == b'.') {
-                return false;
-            }
-            previous = b;
+        dot_string(bytes) == Some(bytes.len())
+    }
+}
+
+/// The length of the RFC 5321 `Dot-string = Atom *("." Atom)` that `bytes` start with, up to
+/// the first `@` or the end; `None` when it is not one (no empty atom, so no dot first, last
+/// or doubled).
+fn dot_string(bytes: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    loop {
+        // An atom: one or more `atext`, then a dot and the next atom, or the end.
+        let start = at;
+        while bytes.get(at).is_some_and(|&b| is(b, ATEXT)) {
+            at += 1;
         }
-        previous != b'.'
+        if at == start {
+            return None;
+        }
+        match bytes.get(at) {
+            Some(b'.') => at += 1,
+            Some(b'@') | None => return Some(at),
+            Some(_) => return None,
+        }
     }
 }
 
 /// RFC 5321 `Domain = sub-domain *("." sub-domain)`, `sub-domain = Let-dig [Ldh-str]`: labels
 /// of letters, digits and inner hyphens.
 fn is_domain(domain: &str) -> bool {
-    // One pass with the byte before: a label starts and ends with a Let-dig.
-    let mut previous = b'.'; // the start is as after a dot
-    for &b in domain.as_bytes() {
-        if is(b, LET_DIG) {
-            previous = b;
-            continue;
-        }
-        let allowed = match b {
-            b'.' => previous != b'.' && previous != b'-',
-            b'-' => previous != b'.',
-            _ => false,
-        };
-        if !allowed {
+    let bytes = domain.as_bytes();
+    let mut at = 0;
+    loop {
+        // A label: a Let-dig, then a run of Let-digs and hyphens that does not end in one.
+        if !bytes.get(at).is_some_and(|&b| is(b, LET_DIG)) {
             return false;
         }
-        previous = b;
+        at += 1;
+        while bytes.get(at).is_some_and(|&b| is(b, LET_DIG | HYPHEN)) {
+            at += 1;
+        }
+        if bytes[at - 1] == b'-' {
+            return false;
+        }
+        match bytes.get(at) {
+            None => return true,
+            Some(b'.') => at += 1,
+            Some(_) => return false,
+        }
     }
-    previous != b'.' && previous != b'-'
 }
 
 /// RFC 5321 `address-literal = "[" ( IPv4-address-literal / IPv6-address-literal /
@@ -320,47 +343,56 @@ fn split_at_byte(text: &str, byte: u8) -> Option<(&str, &str)> {
     Some((&text[..at], &text[at + 1..]))
 }
 
-/// RFC 3986 `URI = scheme ":" hier-part [ "?" query ] [ "#" fragment ]`.
+/// RFC 3986 `URI = scheme ":" hier-part [ "?" query ] [ "#" fragment ]`, in one pass: the
+/// scheme, the authority when `//` follows it, then the path, query and fragment, each byte
+/// checked against the class of the part it is in.
 pub fn is_uri(value: &str) -> bool {
-    let Some((scheme, rest)) = split_at_byte(value, b':') else {
-        return false;
-    };
-    let scheme_ok = scheme
-        .as_bytes()
-        .first()
-        .is_some_and(u8::is_ascii_alphabetic)
-        && scheme
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
-    if !scheme_ok {
+    let bytes = value.as_bytes();
+    // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
+    if !bytes.first().is_some_and(u8::is_ascii_alphabetic) {
         return false;
     }
-    let (rest, fragment) = match split_at_byte(rest, b'#') {
-        Some((rest, fragment)) => (rest, Some(fragment)),
-        None => (rest, None),
-    };
-    let (hier, query) = match split_at_byte(rest, b'?') {
-        Some((hier, query)) => (hier, Some(query)),
-        None => (rest, None),
-    };
-    // query = fragment = *( pchar / "/" / "?" )
-    let query_class = PCHAR | SLASH | QUESTION;
-    if !fragment.is_none_or(|f| all_chars(f, query_class))
-        || !query.is_none_or(|q| all_chars(q, query_class))
-    {
-        return false;
-    }
-    match hier.strip_prefix("//") {
-        Some(after) => {
-            let (authority, path) = match after.bytes().position(|b| b == b'/') {
-                Some(i) => after.split_at(i),
-                None => (after, ""),
-            };
-            is_authority(authority) && all_chars(path, PCHAR | SLASH)
+    let mut i = 1;
+    loop {
+        match bytes.get(i) {
+            Some(b':') => break,
+            Some(&b) if b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.') => i += 1,
+            _ => return false,
         }
-        // path-absolute / path-rootless / path-empty: "//" was handled above.
-        None => all_chars(hier, PCHAR | SLASH),
     }
+    i += 1;
+    // hier-part = "//" authority path-abempty / path-absolute / path-rootless / path-empty
+    if bytes[i..].starts_with(b"//") {
+        let start = i + 2;
+        let end = (bytes[start..].iter())
+            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+            .map_or(bytes.len(), |at| start + at);
+        if !is_authority(&value[start..end]) {
+            return false;
+        }
+        i = end;
+    }
+    // path: *( pchar / "/" ); query = fragment = *( pchar / "/" / "?" ). A `?` outside the
+    // query and fragment starts the query, the first `#` starts the fragment.
+    let mut class = PCHAR | SLASH;
+    let mut in_fragment = false;
+    while let Some(&b) = bytes.get(i) {
+        if is(b, class) {
+            i += 1;
+        } else if b == b'%' {
+            match (bytes.get(i + 1), bytes.get(i + 2)) {
+                (Some(a), Some(b)) if a.is_ascii_hexdigit() && b.is_ascii_hexdigit() => i += 3,
+                _ => return false,
+            }
+        } else if b == b'?' || (b == b'#' && !in_fragment) {
+            in_fragment |= b == b'#';
+            class = PCHAR | SLASH | QUESTION;
+            i += 1;
+        } else {
+            return false;
+        }
+    }
+    true
 }
 
 /// RFC 3986 `authority = [ userinfo "@" ] host [ ":" port ]`.
@@ -514,7 +546,9 @@ pub fn is_date_time(value: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{is_domain, is_local_part};
+    use super::{all_chars, is_address_literal, is_authority, is_domain, is_email};
+    use super::{is_local_part, is_uri};
+    use super::{PCHAR, QUESTION, SLASH};
 
     /// Every string of up to `max` bytes over `alphabet`.
     fn all_strings(alphabet: &[u8], max: usize) -> Vec<String> {
@@ -553,5 +587,87 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, (0..=6).map(|n| 8usize.pow(n)).sum::<usize>());
+    }
+
+    /// RFC 3986 `URI` written as the grammar reads: split at the first `#`, then at the first
+    /// `?`, then the hier-part (the reference for the one-pass [`is_uri`]).
+    fn is_uri_by_splits(value: &str) -> bool {
+        let Some((scheme, rest)) = value.split_once(':') else {
+            return false;
+        };
+        let scheme_ok = scheme
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic())
+            && (scheme.bytes()).all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b));
+        let (rest, fragment) = match rest.split_once('#') {
+            Some((rest, fragment)) => (rest, Some(fragment)),
+            None => (rest, None),
+        };
+        let (hier, query) = match rest.split_once('?') {
+            Some((hier, query)) => (hier, Some(query)),
+            None => (rest, None),
+        };
+        let query_class = PCHAR | SLASH | QUESTION;
+        scheme_ok
+            && fragment.is_none_or(|f| all_chars(f, query_class))
+            && query.is_none_or(|q| all_chars(q, query_class))
+            && match hier.strip_prefix("//") {
+                Some(after) => {
+                    let (authority, path) = after.split_at(after.find('/').unwrap_or(after.len()));
+                    is_authority(authority) && all_chars(path, PCHAR | SLASH)
+                }
+                None => all_chars(hier, PCHAR | SLASH),
+            }
+    }
+
+    #[test]
+    fn the_one_pass_uri_scan_matches_the_grammar() {
+        let mut checked = 0;
+        for prefix in ["", "a:", "h:/", "h://", "h://x"] {
+            for tail in all_strings(b"a1:/?#%@[]-", 5) {
+                let text = format!("{prefix}{tail}");
+                assert_eq!(is_uri(&text), is_uri_by_splits(&text), "{text:?}");
+                checked += usize::from(is_uri(&text));
+            }
+        }
+        // Not a vacuous agreement: many of them are URIs.
+        assert!(checked > 10_000, "{checked}");
+        for text in [
+            "https://ada.example.org/about?lang=en#bio",
+            "urn:isbn:0451450523",
+            "mailto:ada@example.com",
+            "http://[::1]:8080/a%20b?q=a/b?c#f?g/h",
+            "file:///etc/hosts",
+        ] {
+            assert!(is_uri(text), "{text}");
+        }
+        for text in [
+            "example.com/home",
+            "/a/b",
+            "http://a b",
+            "a:#%2",
+            "a:b#c#d",
+            "1a:b",
+        ] {
+            assert!(!is_uri(text), "{text}");
+        }
+    }
+
+    /// The one-pass [`is_email`] agrees with the split at the first `@` of a dot-atom.
+    #[test]
+    fn the_one_pass_email_scan_matches_the_split() {
+        let mut checked = 0;
+        for tail in all_strings(b"a.@-[1]", 7) {
+            let expected = match tail.split_once('@') {
+                Some((local, domain)) => {
+                    is_local_part(local) && (is_domain(domain) || is_address_literal(domain))
+                }
+                None => false,
+            };
+            assert_eq!(is_email(&tail), expected, "{tail:?}");
+            checked += usize::from(expected);
+        }
+        assert!(checked > 1_000, "{checked}");
     }
 }
