@@ -277,14 +277,6 @@ impl ValidationError {
         &self.pointer
     }
 
-    /// The pointer, when it is shared with other errors (a [`super::Validator`]'s).
-    pub(crate) fn shared_pointer(&self) -> Option<&Arc<str>> {
-        match &self.pointer {
-            Text::Shared(shared) => Some(shared),
-            _ => None,
-        }
-    }
-
     /// Puts `base` in front of the pointer, for a `content` nested in a larger document.
     pub fn prefix_pointer(&mut self, base: &str) {
         self.pointer = Text::Owned(format!("{base}{}", &*self.pointer));

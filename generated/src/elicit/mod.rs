@@ -563,6 +563,28 @@ pub(crate) fn json_kind(value: &serde_json::Value) -> &'static str {
     }
 }
 
+/// Whether two strings are equal, for the short names and options of a form: up to 16 bytes
+/// compared as two overlapping words each, without a call to `memcmp` (which cost more than
+/// the rest of finding a member's property).
+#[inline(always)]
+pub(crate) fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let len = a.len();
+    if len != b.len() {
+        return false;
+    }
+    // Each range below covers every byte once or twice: the first and the last word overlap.
+    let word8 = |bytes: &[u8], at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
+    let word4 = |bytes: &[u8], at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+    match len {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[len / 2] == b[len / 2] && a[len - 1] == b[len - 1],
+        4..=7 => word4(a, 0) == word4(b, 0) && word4(a, len - 4) == word4(b, len - 4),
+        8..=16 => word8(a, 0) == word8(b, 0) && word8(a, len - 8) == word8(b, len - 8),
+        _ => a == b,
+    }
+}
+
 /// `<base>/<index>`, the pointer of an array item (`/topics/1`), without the formatting
 /// machinery, which cost an item's error more than its check.
 pub(crate) fn item_pointer(base: &str, index: usize) -> String {
@@ -588,4 +610,33 @@ pub(crate) fn pointer(base: &str, segment: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_text;
+
+    /// Equal exactly when `==` says so: every length up to 24, each byte changed in turn.
+    #[test]
+    fn same_text_is_string_equality() {
+        let base = "abcdefghijklmnopqrstuvwx";
+        let mut compared = 0;
+        for len in 0..=base.len() {
+            let text = &base[..len];
+            let copy = text.to_owned();
+            assert!(same_text(text, &copy));
+            for at in 0..len {
+                let mut changed = text.as_bytes().to_vec();
+                changed[at] = b'_';
+                let changed = String::from_utf8(changed).unwrap();
+                assert!(!same_text(text, &changed), "{text:?} {changed:?}");
+                assert!(!same_text(&changed, text), "{changed:?} {text:?}");
+                compared += 1;
+            }
+            for other in 0..=base.len() {
+                assert_eq!(same_text(text, &base[..other]), len == other);
+            }
+        }
+        assert_eq!(compared, (1..=24).sum::<usize>());
+    }
 }
