@@ -325,16 +325,19 @@ fn all_chars(text: &str, class: u16) -> bool {
         let b = bytes[i];
         if is(b, class) {
             i += 1;
-        } else if b == b'%' {
-            match (bytes.get(i + 1), bytes.get(i + 2)) {
-                (Some(a), Some(b)) if a.is_ascii_hexdigit() && b.is_ascii_hexdigit() => i += 3,
-                _ => return false,
-            }
+        } else if is_pct_encoded(bytes, i) {
+            i += 3;
         } else {
             return false;
         }
     }
     true
+}
+
+/// Whether a `pct-encoded` (`%` and two hex digits) starts at `at`.
+#[inline]
+fn is_pct_encoded(bytes: &[u8], at: usize) -> bool {
+    matches!(bytes.get(at..at + 3), Some([b'%', a, b]) if a.is_ascii_hexdigit() && b.is_ascii_hexdigit())
 }
 
 /// `text` split at the first `byte`, without it.
@@ -379,11 +382,8 @@ pub fn is_uri(value: &str) -> bool {
     while let Some(&b) = bytes.get(i) {
         if is(b, class) {
             i += 1;
-        } else if b == b'%' {
-            match (bytes.get(i + 1), bytes.get(i + 2)) {
-                (Some(a), Some(b)) if a.is_ascii_hexdigit() && b.is_ascii_hexdigit() => i += 3,
-                _ => return false,
-            }
+        } else if is_pct_encoded(bytes, i) {
+            i += 3;
         } else if b == b'?' || (b == b'#' && !in_fragment) {
             in_fragment |= b == b'#';
             class = PCHAR | SLASH | QUESTION;
