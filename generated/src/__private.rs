@@ -669,7 +669,7 @@ pub trait ElicitEnum: Sized {
 
 #[cfg(feature = "elicit")]
 pub use crate::elicit::decode::{
-    decode_content, finish, refuse_undeclared, Content, FormValue, Member,
+    decode_content, finish, refuse_undeclared, Content, FormValue, Member, Names,
 };
 #[cfg(feature = "elicit")]
 pub use crate::elicit::derived::{

@@ -597,8 +597,15 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
                 fn from_json_str(
                     __json: &str,
                 ) -> ::core::result::Result<Self, ::mcp_schema::elicit::FromJsonError> {
+                    const __NAMES: #private::Names<#count> = #private::Names::new([#(#names),*]);
                     let mut __decoded = #private::Content::<#count>::empty();
-                    #private::decode_content(__json, __index, #deny_unknown_fields, &mut __decoded)?;
+                    #private::decode_content(
+                        __json,
+                        &__NAMES,
+                        __index,
+                        #deny_unknown_fields,
+                        &mut __decoded,
+                    )?;
                     let mut __errors = <#errors_ty as ::core::default::Default>::default();
                     let __value = __build::<#private::Member<'_>>(__decoded.members(), &mut __errors);
                     #refuse_decoded

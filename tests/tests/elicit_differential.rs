@@ -10,8 +10,9 @@
 //!   `T::requested_schema().validate(&content)` reports (so `Ok` exactly when `Ok`);
 //! - `T::from_json_str(text)` must give the same outcome as `T::from_content` on the object the
 //!   text parses to, for the text written compactly, pretty-printed, with every non-ASCII
-//!   character escaped as `\uXXXX`, and with duplicate members in front (the last occurrence
-//!   counts).
+//!   character escaped as `\uXXXX`, with duplicate members in front (the last occurrence
+//!   counts), and with the members in the order of the form, as clients write them (the
+//!   decoder guesses each key from the one before).
 //!
 //! The forms: strings with lengths, patterns and every format; integers of several widths and
 //! bounds, floats, booleans; untitled and titled single and multi selects with item bounds,
@@ -612,6 +613,30 @@ fn with_duplicates(text: &str, first: &Map<String, Value>) -> String {
     }
 }
 
+/// `content` with its members in the order of the form's properties, as a client writes it
+/// (the undeclared ones after them); `from_json_str` guesses each key from the previous one.
+fn in_form_order(schema: &RequestedSchema, content: &Map<String, Value>) -> String {
+    let declared = schema.properties.iter().map(|(name, _)| name);
+    let undeclared = content.keys().filter(|name| {
+        !schema
+            .properties
+            .iter()
+            .any(|(declared, _)| declared == *name)
+    });
+    let members: Vec<String> = declared
+        .chain(undeclared)
+        .filter_map(|name| {
+            let value = content.get(name)?;
+            let name = serde_json::to_string(name).expect("serializable");
+            Some(format!(
+                "{name}:{}",
+                serde_json::to_string(value).expect("serializable")
+            ))
+        })
+        .collect();
+    format!("{{{}}}", members.join(","))
+}
+
 /// Checks one content object; returns the derived outcome.
 fn check<T: Elicit>(
     schema: &RequestedSchema,
@@ -637,7 +662,16 @@ fn check<T: Elicit>(
     let pretty = serde_json::to_string_pretty(content).expect("serializable");
     let escaped = ascii_escaped(&compact);
     let duplicated = with_duplicates(&compact, duplicates);
-    for text in [compact, pretty, escaped, duplicated] {
+    let ordered = in_form_order(schema, content);
+    let ordered_duplicated = with_duplicates(&ordered, duplicates);
+    for text in [
+        compact,
+        pretty,
+        escaped,
+        duplicated,
+        ordered,
+        ordered_duplicated,
+    ] {
         // The object the text stands for (floats go through text and back).
         let parsed: Map<String, Value> = serde_json::from_str(&text).expect("an object");
         let expected = outcome(T::from_content(&parsed));

@@ -81,7 +81,7 @@ pub fn missing(at: &'static str, errors: &mut ValidationErrors) {
 }
 
 /// A string field.
-#[inline]
+#[inline(always)]
 pub fn string<'v, V: FormValue>(
     value: &'v V,
     at: &'static str,
@@ -136,7 +136,7 @@ fn integer_number(value: i128) -> Number {
 
 /// An integer field within `min..=max` (its `minimum`/`maximum`, else its type's range): the
 /// exact value, which then fits the field's type. `3.0` and `1e2` are integers; `1.5` is not.
-#[inline]
+#[inline(always)]
 pub fn integer<V: FormValue>(
     value: &V,
     at: &'static str,

@@ -380,11 +380,22 @@ impl ValidationErrors {
     }
 
     /// `Ok(())` when there is no error.
+    #[inline]
     pub fn into_result(self) -> Result<(), ValidationErrors> {
         if self.0.is_empty() {
+            self.let_go();
             Ok(())
         } else {
             Err(self)
+        }
+    }
+
+    /// Drops a report, skipping the drop glue (a call, a fifth of the cost of a valid answer
+    /// of two members) when it holds nothing to free: no error, no memory.
+    #[inline]
+    pub(crate) fn let_go(self) {
+        if self.0.is_empty() && !self.0.spilled() {
+            std::mem::forget(self);
         }
     }
 }

@@ -568,7 +568,12 @@ pub(crate) fn json_kind(value: &serde_json::Value) -> &'static str {
 /// comparison (8–9% of `Validator::validate` on the benchmark's forms).
 #[inline(always)]
 pub(crate) fn same_text(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
+    same_bytes(a.as_bytes(), b.as_bytes())
+}
+
+/// [`same_text`] on bytes, for text that is not yet known to end on a character boundary.
+#[inline(always)]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let len = a.len();
     if len != b.len() {
         return false;

@@ -13,6 +13,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::mem::ManuallyDrop;
 
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
@@ -266,7 +267,9 @@ impl<'de> Visitor<'de> for SkipVisitor {
 /// the form refuses them.
 #[derive(Debug)]
 pub struct Content<'de, const N: usize> {
-    members: [Option<Member<'de>>; N],
+    /// Dropped by hand (see `Drop`): most members own nothing, and the drop glue of each
+    /// (a call per slot, `Member` being recursive) cost more than reading some of them.
+    members: ManuallyDrop<[Option<Member<'de>>; N]>,
     /// Kept as the keys of a `Map` so that they come in the order (and with the
     /// de-duplication) of the `Map` that `from_content` would see; `None` until there is one.
     undeclared: Option<Map<String, Value>>,
@@ -276,7 +279,7 @@ impl<'de, const N: usize> Content<'de, N> {
     /// No member read yet.
     pub fn empty() -> Self {
         Content {
-            members: std::array::from_fn(|_| None),
+            members: ManuallyDrop::new(std::array::from_fn(|_| None)),
             undeclared: None,
         }
     }
@@ -293,6 +296,60 @@ impl<'de, const N: usize> Content<'de, N> {
             .iter()
             .flat_map(Map::keys)
             .map(String::as_str)
+    }
+}
+
+/// The names of a form's properties, in order, for the scan's guess of each key: a client lists
+/// the members of a `content` in the order of the form, so the scan first compares the text
+/// with the name of the property after the one it read last, which costs a comparison of a
+/// few words instead of reading the key and looking it up. A name JSON must escape (one with
+/// `"`, `\` or a control character) is never guessed: its text differs from its name.
+#[derive(Debug, Clone, Copy)]
+pub struct Names<const N: usize>([Option<&'static str>; N]);
+
+impl<const N: usize> Names<N> {
+    /// The names of the properties, by index.
+    pub const fn new(names: [&'static str; N]) -> Self {
+        let mut guessable = [None; N];
+        let mut i = 0;
+        while i < N {
+            let bytes = names[i].as_bytes();
+            let mut plain = true;
+            let mut at = 0;
+            while at < bytes.len() {
+                plain &= !matches!(bytes[at], b'"' | b'\\' | 0..=0x1f);
+                at += 1;
+            }
+            if plain {
+                guessable[i] = Some(names[i]);
+            }
+            i += 1;
+        }
+        Names(guessable)
+    }
+
+    /// The name of property `index` when its text in JSON is the name itself.
+    #[inline]
+    fn guessable(&self, index: usize) -> Option<&'static str> {
+        self.0.get(index).copied().flatten()
+    }
+}
+
+impl<const N: usize> Drop for Content<'_, N> {
+    fn drop(&mut self) {
+        // Only the members that own memory (an unescaped string, an array, and a number when
+        // serde_json's `arbitrary_precision` makes it a string) are dropped; the others have
+        // nothing to free, so leaving them to `ManuallyDrop` leaks nothing.
+        for slot in self.members.iter_mut() {
+            let owns = match slot {
+                Some(Member::Str(Cow::Owned(_)) | Member::Array(_)) => true,
+                Some(Member::Number(_)) => std::mem::needs_drop::<Number>(),
+                _ => false,
+            };
+            if owns {
+                drop(slot.take());
+            }
+        }
     }
 }
 
@@ -395,19 +452,20 @@ impl<'de, F: Fn(&str) -> Option<usize>, const N: usize> Visitor<'de>
 
 /// Reads the `content` object of a form with `N` properties from JSON text in one pass into
 /// `content` (empty when called; filled in place, as a form's content is a few hundred bytes).
-/// `index` maps a property name to its index; `refuse_undeclared` records the names of the
+/// `names` are the property names by index (the scan's guesses); `index` maps a property name to its index; `refuse_undeclared` records the names of the
 /// other members. Malformed JSON is [`FromJsonError::Syntax`], exactly when
 /// `serde_json::from_str::<Value>` fails; a well-formed non-object is a `type` error at `""`,
 /// as `Elicit::from_json_str`'s provided implementation reports it.
 #[inline]
 pub fn decode_content<'de, const N: usize>(
     json: &'de str,
+    names: &Names<N>,
     index: impl Fn(&str) -> Option<usize>,
     refuse_undeclared: bool,
     content: &mut Content<'de, N>,
 ) -> Result<(), FromJsonError> {
     let undeclared = refuse_undeclared.then_some(&mut content.undeclared);
-    match scan::read_content(json, &index, &mut content.members, undeclared) {
+    match scan::read_content(json, names, &index, &mut content.members, undeclared) {
         Some(()) => Ok(()),
         None => decode_with_serde_json(json, &index, refuse_undeclared, content),
     }
@@ -459,7 +517,10 @@ pub fn refuse_undeclared<'a>(
 #[inline]
 pub fn finish<T>(value: Option<T>, errors: ValidationErrors) -> Result<T, ValidationErrors> {
     match value {
-        Some(value) if errors.errors().is_empty() => Ok(value),
+        Some(value) if errors.errors().is_empty() => {
+            errors.let_go();
+            Ok(value)
+        }
         _ => Err(errors),
     }
 }

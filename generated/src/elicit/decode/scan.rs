@@ -12,42 +12,54 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Number, Value};
 
-use super::Member;
+use super::{Member, Names};
+use crate::elicit::same_bytes;
 
 /// Reads a `content` object into `members` (by property index, the last occurrence of each),
 /// recording the undeclared names in `undeclared` when asked; `None` when the text is not of
 /// the shape this scan reads or is malformed (`members` may then hold part of it).
 pub(super) fn read_content<'de, const N: usize>(
     json: &'de str,
+    names: &Names<N>,
     index: &impl Fn(&str) -> Option<usize>,
     members: &mut [Option<Member<'de>>; N],
     mut undeclared: Option<&mut Option<Map<String, Value>>>,
 ) -> Option<()> {
     let mut scan = Scanner { text: json, pos: 0 };
+    // The property whose name the next key is guessed to be: the one after the last read.
+    let mut guess = 0;
     scan.skip_whitespace();
     scan.expect(b'{')?;
     scan.skip_whitespace();
     if !scan.eat(b'}') {
         loop {
             scan.expect(b'"')?;
-            let key = scan.string()?;
+            let found = match names.guessable(guess) {
+                Some(name) if scan.key_is(name) => Some(guess),
+                _ => {
+                    let key = scan.string()?;
+                    let found = index(&key);
+                    if let (None, Some(undeclared)) = (found, undeclared.as_deref_mut()) {
+                        undeclared
+                            .get_or_insert_with(Map::new)
+                            .insert(key.into_owned(), Value::Null);
+                    }
+                    found
+                }
+            };
             scan.skip_whitespace();
             scan.expect(b':')?;
             scan.skip_whitespace();
-            match index(&key) {
+            match found {
                 // A repeated member replaces the earlier one, as in a `Map`.
                 Some(i) => {
                     let value = scan.value()?;
                     if let Some(slot) = members.get_mut(i) {
                         *slot = Some(value);
                     }
+                    guess = i + 1;
                 }
                 None => {
-                    if let Some(undeclared) = undeclared.as_deref_mut() {
-                        undeclared
-                            .get_or_insert_with(Map::new)
-                            .insert(key.into_owned(), Value::Null);
-                    }
                     scan.value()?;
                 }
             }
@@ -100,6 +112,20 @@ impl<'de> Scanner<'de> {
         while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.peek() {
             self.pos += 1;
         }
+    }
+
+    /// Consumes the rest of a key, after its opening quote, when it is `name` (a name without
+    /// characters that JSON escapes, so that its text is the name itself).
+    #[inline]
+    fn key_is(&mut self, name: &str) -> bool {
+        let end = self.pos + name.len();
+        let bytes = self.text.as_bytes();
+        let matches =
+            bytes.get(end) == Some(&b'"') && same_bytes(&bytes[self.pos..end], name.as_bytes());
+        if matches {
+            self.pos = end + 1;
+        }
+        matches
     }
 
     fn literal(&mut self, word: &[u8]) -> Option<()> {
@@ -310,7 +336,63 @@ fn find_special(bytes: &[u8], mut at: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::{find_special, Scanner};
+    use super::{find_special, read_content, Scanner};
+    use crate::elicit::decode::{Member, Names};
+
+    /// The members `read_content` keeps for a form of `names` (strings as their text, others
+    /// as `Debug`), or `None` when it gives up; `index` is a plain search, as the derive's
+    /// `match` on the name is.
+    fn read<const N: usize>(names: [&'static str; N], json: &str) -> Option<[Option<String>; N]> {
+        let index = |key: &str| names.iter().position(|name| *name == key);
+        let mut members = std::array::from_fn(|_| None);
+        read_content(json, &Names::new(names), &index, &mut members, None)?;
+        Some(members.map(|member| match member? {
+            Member::Str(text) => Some(text.into_owned()),
+            other => Some(format!("{other:?}")),
+        }))
+    }
+
+    fn text(text: &str) -> Option<String> {
+        Some(text.to_owned())
+    }
+
+    #[test]
+    fn only_names_written_as_themselves_are_guessed() {
+        let names = Names::new(["plain", "quo\"te", "back\\slash", "tab\t", "ünï", ""]);
+        let guessable: Vec<_> = (0..7).map(|i| names.guessable(i)).collect();
+        assert_eq!(
+            guessable,
+            [Some("plain"), None, None, None, Some("ünï"), Some(""), None]
+        );
+    }
+
+    #[test]
+    fn keys_are_read_whether_or_not_the_guess_holds() {
+        let names = ["a\"b", "x", "y"];
+        // In the form's order: every key but the first with a quote is guessed.
+        assert_eq!(
+            read(names, r#"{"a\"b":"1","x":"2","y":"3"}"#),
+            Some([text("1"), text("2"), text("3")])
+        );
+        // Out of order, repeated (the last counts), undeclared, and escaped where the guess
+        // would match the unescaped name.
+        assert_eq!(
+            read(names, r#"{"y":"3","x":"2","zz":"0","x":"4","\u0079":"5"}"#),
+            Some([None, text("4"), text("5")])
+        );
+        // A guess reads the whole key and no more.
+        assert_eq!(read(names, r#"{"a"b":"1"}"#), None);
+        assert_eq!(read(["x"], r#"{"x"#), None);
+        assert_eq!(read(["x"], r#"{"xy":"1"}"#), Some([None]));
+        assert_eq!(
+            read(["x", "xy"], r#"{"x":"1","xy":"2"}"#),
+            Some([text("1"), text("2")])
+        );
+        assert_eq!(
+            read(["xy", "x"], r#"{"x":"1","xy":"2"}"#),
+            Some([text("2"), text("1")])
+        );
+    }
 
     #[test]
     fn numbers_are_what_serde_json_makes_of_them() {
