@@ -512,15 +512,24 @@ impl<'a> Bound<'a> {
         Bound { number, int, float }
     }
 
-    /// How the bound compares with `value`, exactly.
-    #[inline]
+    /// How the bound compares with `value`, exactly. The fast paths inline, the exact
+    /// comparison of the other pairs in a call.
+    #[inline(always)]
     fn compare(&self, value: &Number) -> Ordering {
         if let (Some(bound), Some(value)) = (self.int, value.as_i64()) {
             return bound.cmp(&value);
         }
-        if let (Some(bound), true) = (self.float, value.is_f64()) {
-            let value = value.as_f64().unwrap_or(0.0);
-            return bound.partial_cmp(&value).unwrap_or(Ordering::Equal);
+        if let Some(bound) = self.float {
+            if value.is_f64() {
+                let value = value.as_f64().unwrap_or(0.0);
+                return bound.partial_cmp(&value).unwrap_or(Ordering::Equal);
+            }
+            // An integer of at most 53 bits is exact as an `f64` too.
+            if let Some(value) = value.as_i64().filter(|v| v.unsigned_abs() <= 1 << 53) {
+                return bound
+                    .partial_cmp(&(value as f64))
+                    .unwrap_or(Ordering::Equal);
+            }
         }
         compare(self.number, value)
     }
@@ -620,6 +629,7 @@ fn as_integer(number: &Number) -> Option<i128> {
 }
 
 /// Compares two JSON numbers exactly (no rounding of large integers through `f64`).
+#[inline(never)]
 fn compare(a: &Number, b: &Number) -> Ordering {
     match (as_integer(a), as_integer(b)) {
         (Some(x), Some(y)) => x.cmp(&y),
