@@ -53,7 +53,7 @@ pub struct Validator<'a> {
     first_sorted: usize,
     properties: Vec<Compiled<'a>>,
     /// Property index by name, for forms too large to scan (see [`Validator::find`]).
-    by_name: Option<HashMap<&'a str, usize>>,
+    by_name: Option<Box<HashMap<&'a str, usize>>>,
     /// How many properties are required.
     required_properties: usize,
     /// Required names that no property declares (a schema that [`RequestedSchema::check`]
@@ -165,7 +165,7 @@ impl<'a> Validator<'a> {
             .map(String::as_str)
             .filter(|name| !by_name.contains_key(name) && elsewhere.insert(*name))
             .collect();
-        let by_name = (properties.len() > SCAN_LIMIT).then_some(by_name);
+        let by_name = (properties.len() > SCAN_LIMIT).then(|| Box::new(by_name));
         Validator {
             schema,
             first_sorted,
