@@ -80,7 +80,8 @@ pub fn missing(at: &'static str, errors: &mut ValidationErrors) {
     errors.report(at, Problem::Missing);
 }
 
-/// A string field.
+/// A string field. Always inlined, so that the field's constant rules fold away (LLVM keeps
+/// it out of line otherwise): `from_json_str` −4%.
 #[inline(always)]
 pub fn string<'v, V: FormValue>(
     value: &'v V,
@@ -136,6 +137,7 @@ fn integer_number(value: i128) -> Number {
 
 /// An integer field within `min..=max` (its `minimum`/`maximum`, else its type's range): the
 /// exact value, which then fits the field's type. `3.0` and `1e2` are integers; `1.5` is not.
+/// Always inlined, as [`string`], so that the bounds are constants.
 #[inline(always)]
 pub fn integer<V: FormValue>(
     value: &V,

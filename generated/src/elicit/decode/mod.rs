@@ -3,8 +3,9 @@
 //! text), and the one-pass reader of the `content` object that `from_json_str` uses.
 //!
 //! The reader never builds the `Map`: it matches each key against the form's properties while
-//! the key is still borrowed from the text, keeps the last occurrence of each declared member
-//! (as a `Map` would), and skips the other members. A scan of the bytes (`scan`) reads the
+//! the key is still borrowed from the text (first against the property after the last one
+//! read, as clients write members in the form's order), keeps the last occurrence of each
+//! declared member (as a `Map` would), and skips the other members. A scan of the bytes (`scan`) reads the
 //! usual shape of a content (a flat object of scalars and arrays of scalars) and gives way to
 //! serde_json for anything else and for every malformed text. On the serde_json path, skipping
 //! goes through the same parsing paths as building a `Value` (numbers are converted, strings
@@ -299,6 +300,24 @@ impl<'de, const N: usize> Content<'de, N> {
     }
 }
 
+impl<const N: usize> Drop for Content<'_, N> {
+    fn drop(&mut self) {
+        // Only the members that own memory (an unescaped string, an array, and a number when
+        // serde_json's `arbitrary_precision` makes it a string) are dropped; the others have
+        // nothing to free, so leaving them to `ManuallyDrop` leaks nothing.
+        for slot in self.members.iter_mut() {
+            let owns = match slot {
+                Some(Member::Str(Cow::Owned(_)) | Member::Array(_)) => true,
+                Some(Member::Number(_)) => std::mem::needs_drop::<Number>(),
+                _ => false,
+            };
+            if owns {
+                drop(slot.take());
+            }
+        }
+    }
+}
+
 /// The names of a form's properties, in order, for the scan's guess of each key: a client lists
 /// the members of a `content` in the order of the form, so the scan first compares the text
 /// with the name of the property after the one it read last, which costs a comparison of a
@@ -332,24 +351,6 @@ impl<const N: usize> Names<N> {
     #[inline]
     fn guessable(&self, index: usize) -> Option<&'static str> {
         self.0.get(index).copied().flatten()
-    }
-}
-
-impl<const N: usize> Drop for Content<'_, N> {
-    fn drop(&mut self) {
-        // Only the members that own memory (an unescaped string, an array, and a number when
-        // serde_json's `arbitrary_precision` makes it a string) are dropped; the others have
-        // nothing to free, so leaving them to `ManuallyDrop` leaks nothing.
-        for slot in self.members.iter_mut() {
-            let owns = match slot {
-                Some(Member::Str(Cow::Owned(_)) | Member::Array(_)) => true,
-                Some(Member::Number(_)) => std::mem::needs_drop::<Number>(),
-                _ => false,
-            };
-            if owns {
-                drop(slot.take());
-            }
-        }
     }
 }
 
@@ -452,8 +453,8 @@ impl<'de, F: Fn(&str) -> Option<usize>, const N: usize> Visitor<'de>
 
 /// Reads the `content` object of a form with `N` properties from JSON text in one pass into
 /// `content` (empty when called; filled in place, as a form's content is a few hundred bytes).
-/// `names` are the property names by index (the scan's guesses); `index` maps a property name to its index; `refuse_undeclared` records the names of the
-/// other members. Malformed JSON is [`FromJsonError::Syntax`], exactly when
+/// `names` are the property names by index (the scan's guesses), `index` maps a property name
+/// to its index, and `refuse_undeclared` records the names of the other members. Malformed JSON is [`FromJsonError::Syntax`], exactly when
 /// `serde_json::from_str::<Value>` fails; a well-formed non-object is a `type` error at `""`,
 /// as `Elicit::from_json_str`'s provided implementation reports it.
 #[inline]

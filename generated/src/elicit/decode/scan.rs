@@ -369,7 +369,8 @@ mod tests {
     #[test]
     fn keys_are_read_whether_or_not_the_guess_holds() {
         let names = ["a\"b", "x", "y"];
-        // In the form's order: every key but the first with a quote is guessed.
+        // In the form's order: each key after the first (whose quote rules out a guess) is
+        // guessed.
         assert_eq!(
             read(names, r#"{"a\"b":"1","x":"2","y":"3"}"#),
             Some([text("1"), text("2"), text("3")])
