@@ -52,7 +52,10 @@ pub struct Validator<'a> {
     /// The property whose name comes first in byte order.
     first_sorted: usize,
     properties: Vec<Compiled<'a>>,
-    /// Property index by name, for forms too large to scan (see [`Validator::find`]).
+    /// Property index by name, for forms too large to scan (see [`Validator::find`]). Boxed so
+    /// that the field is one pointer: unboxed, each call loaded the map's fields up front
+    /// (`validate` 0.7% slower).
+    #[allow(clippy::box_collection)]
     by_name: Option<Box<HashMap<&'a str, usize>>>,
     /// How many properties are required.
     required_properties: usize,
