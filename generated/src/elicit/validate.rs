@@ -11,7 +11,7 @@ use smallvec::SmallVec;
 use super::pattern::Matcher;
 use super::{
     item_pointer, json_kind as kind, pointer, same_text, EnumOptions, Problem, PropertySchema,
-    RequestedSchema, StringFormat, Text, ValidationErrors,
+    RequestedSchema, StringFormat, Text, ValidationError, ValidationErrors,
 };
 
 type Content = Map<String, Value>;
@@ -389,32 +389,23 @@ fn wrong_type(expected: &'static str, value: &Value) -> Problem {
 
 /// Reorders `errors` stably by `places`, the two in step.
 fn sort_by_place(errors: &mut ValidationErrors, places: &mut [usize]) {
-    let errors = &mut errors.0[..];
-    if errors.len() <= 16 {
-        // Insertion sort: a few errors, most of them in order already.
-        for next in 1..errors.len() {
+    if errors.0.len() <= 16 {
+        // Insertion sort, in place: a few errors, most of them in order already.
+        for next in 1..errors.0.len() {
             let mut at = next;
             while at > 0 && places[at - 1] > places[at] {
                 places.swap(at - 1, at);
-                errors.swap(at - 1, at);
+                errors.0.swap(at - 1, at);
                 at -= 1;
             }
         }
         return;
     }
-    let mut order: Vec<usize> = (0..errors.len()).collect();
-    order.sort_by_key(|&index| places[index]);
-    // Apply the permutation one cycle at a time: position `at` takes the error at `order[at]`.
-    for start in 0..order.len() {
-        let mut at = start;
-        while order[at] != start {
-            let from = order[at];
-            errors.swap(at, from);
-            order[at] = at;
-            at = from;
-        }
-        order[at] = at;
-    }
+    // Many errors: paired with their places for the standard stable sort.
+    let mut paired: Vec<(usize, ValidationError)> =
+        places.iter().copied().zip(errors.0.drain(..)).collect();
+    paired.sort_by_key(|&(place, _)| place);
+    errors.0.extend(paired.into_iter().map(|(_, error)| error));
 }
 
 /// `minLength` and `maxLength`, in code points.
@@ -503,12 +494,14 @@ struct Bound<'a> {
     float: Option<f64>,
 }
 
+/// Every integer of at most this magnitude (2^53) is exact as an `f64`.
+const EXACT_IN_F64: u64 = 1 << 53;
+
 impl<'a> Bound<'a> {
     fn new(number: &'a Number) -> Bound<'a> {
-        const EXACT: i64 = 1 << 53;
         let int = number.as_i64();
         let float = match int {
-            Some(int) => (-EXACT..=EXACT).contains(&int).then_some(int as f64),
+            Some(int) => (int.unsigned_abs() <= EXACT_IN_F64).then_some(int as f64),
             None if number.is_f64() => number.as_f64(),
             None => None,
         };
@@ -528,7 +521,7 @@ impl<'a> Bound<'a> {
                 return bound.partial_cmp(&value).unwrap_or(Ordering::Equal);
             }
             // An integer of at most 53 bits is exact as an `f64` too.
-            if let Some(value) = value.as_i64().filter(|v| v.unsigned_abs() <= 1 << 53) {
+            if let Some(value) = value.as_i64().filter(|v| v.unsigned_abs() <= EXACT_IN_F64) {
                 return bound
                     .partial_cmp(&(value as f64))
                     .unwrap_or(Ordering::Equal);
@@ -649,8 +642,7 @@ fn compare(a: &Number, b: &Number) -> Ordering {
 fn compare_float_int(float: f64, int: i128) -> Ordering {
     // An integer of at most 53 bits is exact as an `f64`: one comparison, without the
     // conversion of the float to `i128` (a library call).
-    const EXACT: i128 = 1 << 53;
-    if (-EXACT..=EXACT).contains(&int) {
+    if int.unsigned_abs() <= u128::from(EXACT_IN_F64) {
         return float.partial_cmp(&(int as f64)).unwrap_or(Ordering::Equal);
     }
     let truncated = float.trunc();
@@ -721,7 +713,7 @@ mod tests {
 
     /// Errors come in the order of the form whatever the order of the members: a `Map` lists
     /// them by name, and these forms declare their names in reverse, so every error is out of
-    /// place (a few, sorted in place, and many, sorted through a permutation).
+    /// place (a few, sorted in place, and many, sorted through the standard stable sort).
     #[test]
     fn errors_come_in_the_order_of_the_form() {
         for count in [2usize, 5, 16, 17, 40] {
