@@ -367,13 +367,23 @@ pub fn is_uri(value: &str) -> bool {
     // hier-part = "//" authority path-abempty / path-absolute / path-rootless / path-empty
     if bytes[i..].starts_with(b"//") {
         let start = i + 2;
-        let end = (bytes[start..].iter())
-            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+        // Most authorities are a plain host name: a run of reg-name characters up to the
+        // path, query or fragment. Anything else (user information, a port, an IP literal, a
+        // percent-encoding) is read by the full grammar.
+        let plain = (bytes[start..].iter())
+            .position(|&b| !is(b, UNRESERVED | SUB_DELIM))
             .map_or(bytes.len(), |at| start + at);
-        if !is_authority(&value[start..end]) {
-            return false;
-        }
-        i = end;
+        i = if matches!(bytes.get(plain), None | Some(b'/' | b'?' | b'#')) {
+            plain
+        } else {
+            let end = (bytes[plain..].iter())
+                .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+                .map_or(bytes.len(), |at| plain + at);
+            if !is_authority(&value[start..end]) {
+                return false;
+            }
+            end
+        };
     }
     // path: *( pchar / "/" ); query = fragment = *( pchar / "/" / "?" ). A `?` outside the
     // query and fragment starts the query, the first `#` starts the fragment.
@@ -453,11 +463,18 @@ fn is_ip_literal(literal: &str) -> bool {
 // ---------------------------------------------------------------------------------------------
 // date, date-time
 
-fn digits(bytes: &[u8]) -> Option<u32> {
-    if bytes.is_empty() || !bytes.iter().all(u8::is_ascii_digit) {
-        return None;
+/// The value of the ASCII decimal digits `bytes`, `None` if one is not a digit. Every digit is
+/// read whatever the others are (no early exit), which unrolls to a few instructions each.
+#[inline(always)]
+fn decimal<const N: usize>(bytes: [u8; N]) -> Option<u32> {
+    let mut value = 0u32;
+    let mut not_digit = false;
+    for byte in bytes {
+        let digit = byte.wrapping_sub(b'0');
+        not_digit |= digit > 9;
+        value = value * 10 + u32::from(digit);
     }
-    Some(bytes.iter().fold(0u32, |n, b| n * 10 + u32::from(b - b'0')))
+    (!not_digit).then_some(value)
 }
 
 fn days_in_month(year: u32, month: u32) -> u32 {
@@ -473,11 +490,22 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 /// RFC 3339 `full-date = date-fullyear "-" date-month "-" date-mday`, with the real number of
 /// days of the month (leap years by the Gregorian rule).
 pub fn is_date(value: &str) -> bool {
-    let b = value.as_bytes();
-    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+    let Ok(date) = value.as_bytes().try_into() else {
         return false;
-    }
-    match (digits(&b[0..4]), digits(&b[5..7]), digits(&b[8..10])) {
+    };
+    is_full_date(date)
+}
+
+#[inline(always)]
+fn is_full_date(date: &[u8; 10]) -> bool {
+    let &[y0, y1, y2, y3, b'-', m0, m1, b'-', d0, d1] = date else {
+        return false;
+    };
+    match (
+        decimal([y0, y1, y2, y3]),
+        decimal([m0, m1]),
+        decimal([d0, d1]),
+    ) {
         (Some(year), Some(month), Some(day)) => {
             (1..=12).contains(&month) && day >= 1 && day <= days_in_month(year, month)
         }
@@ -488,45 +516,41 @@ pub fn is_date(value: &str) -> bool {
 /// RFC 3339 `date-time = full-date "T" full-time` (`T` and `Z` case-insensitive, as RFC 3339
 /// § 5.6 allows); a leap second (`:60`) is accepted where it can occur, at 23:59 UTC.
 pub fn is_date_time(value: &str) -> bool {
-    let b = value.as_bytes();
-    if b.len() < 20 || !matches!(b[10], b'T' | b't') {
-        return false;
-    }
-    let (Some(date), Some(time)) = (value.get(..10), value.get(11..)) else {
+    // full-date "T" partial-time, up to the seconds: `2026-03-02T09:30:00`.
+    let Some((date, time)) = value.as_bytes().split_first_chunk::<10>() else {
         return false;
     };
-    if !is_date(date) {
+    let [b'T' | b't', h0, h1, b':', mi0, mi1, b':', s0, s1, ref rest @ ..] = *time else {
+        return false;
+    };
+    if !is_full_date(date) {
         return false;
     }
-    let t = time.as_bytes();
-    // partial-time = time-hour ":" time-minute ":" time-second [time-secfrac]
-    if t.len() < 9 || t[2] != b':' || t[5] != b':' {
-        return false;
-    }
+    let mut rest = rest;
     let (Some(hour), Some(minute), Some(second)) =
-        (digits(&t[0..2]), digits(&t[3..5]), digits(&t[6..8]))
+        (decimal([h0, h1]), decimal([mi0, mi1]), decimal([s0, s1]))
     else {
         return false;
     };
     if hour > 23 || minute > 59 || second > 60 {
         return false;
     }
-    let mut rest = &t[8..];
-    if rest.first() == Some(&b'.') {
-        let count = rest[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+    // time-secfrac = "." 1*DIGIT
+    if let [b'.', fraction @ ..] = rest {
+        let count = fraction.iter().take_while(|b| b.is_ascii_digit()).count();
         if count == 0 {
             return false;
         }
-        rest = &rest[1 + count..];
+        rest = &fraction[count..];
     }
     // time-offset = "Z" / time-numoffset
-    let offset_minutes: i64 = match rest {
+    let offset_minutes: i64 = match *rest {
         [b'Z' | b'z'] => 0,
         [sign @ (b'+' | b'-'), h1, h2, b':', m1, m2] => {
-            match (digits(&[*h1, *h2]), digits(&[*m1, *m2])) {
+            match (decimal([h1, h2]), decimal([m1, m2])) {
                 (Some(h), Some(m)) if h <= 23 && m <= 59 => {
                     let minutes = i64::from(h * 60 + m);
-                    if *sign == b'-' {
+                    if sign == b'-' {
                         -minutes
                     } else {
                         minutes
@@ -547,7 +571,7 @@ pub fn is_date_time(value: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{all_chars, is_address_literal, is_authority, is_domain, is_email};
-    use super::{is_local_part, is_uri};
+    use super::{is_date, is_date_time, is_local_part, is_uri};
     use super::{PCHAR, QUESTION, SLASH};
 
     /// Every string of up to `max` bytes over `alphabet`.
@@ -669,5 +693,209 @@ mod tests {
             checked += usize::from(expected);
         }
         assert!(checked > 1_000, "{checked}");
+    }
+
+    /// The days of years around the places where the rules part (year 0, the centuries, 2000,
+    /// the last years), made by walking the calendar one day at a time.
+    fn calendar_days() -> std::collections::HashSet<String> {
+        let mut days = std::collections::HashSet::new();
+        for years in [
+            0..=8,
+            96..=104,
+            396..=404,
+            1896..=1904,
+            1996..=2004,
+            2096..=2104,
+            9992..=9999,
+        ] {
+            for year in years {
+                let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+                let lengths = [
+                    31,
+                    if leap { 29 } else { 28 },
+                    31,
+                    30,
+                    31,
+                    30,
+                    31,
+                    31,
+                    30,
+                    31,
+                    30,
+                    31,
+                ];
+                for (month, &length) in (1..).zip(&lengths) {
+                    for day in 1..=length {
+                        days.insert(format!("{year:04}-{month:02}-{day:02}"));
+                    }
+                }
+            }
+        }
+        days
+    }
+
+    /// `full-date` read by splitting at the dashes and parsing the numbers.
+    fn is_date_by_splits(text: &str) -> bool {
+        let number = |field: &str, digits: usize| {
+            (field.len() == digits && field.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| field.parse::<u32>().ok())
+                .flatten()
+        };
+        let fields: Vec<&str> = text.split('-').collect();
+        let [year, month, day] = fields[..] else {
+            return false;
+        };
+        let (Some(year), Some(month), Some(day)) =
+            (number(year, 4), number(month, 2), number(day, 2))
+        else {
+            return false;
+        };
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        let length = match month {
+            2 => 28 + u32::from(leap),
+            4 | 6 | 9 | 11 => 30,
+            1..=12 => 31,
+            _ => 0,
+        };
+        (1..=length).contains(&day)
+    }
+
+    /// [`is_date`] accepts exactly the days of the calendar, and nothing shaped otherwise.
+    #[test]
+    fn dates_are_the_days_of_the_calendar() {
+        let days = calendar_days();
+        let mut accepted = 0;
+        for year in [0, 4, 100, 400, 1900, 2000, 2001, 2004, 2100, 9999] {
+            for month in 0..=13 {
+                for day in 0..=32 {
+                    let text = format!("{year:04}-{month:02}-{day:02}");
+                    assert_eq!(is_date(&text), days.contains(&text), "{text}");
+                    accepted += usize::from(is_date(&text));
+                }
+            }
+        }
+        // Five of the years are leap years: 0, 4, 400, 2000 and 2004.
+        assert_eq!(accepted, 10 * 365 + 5);
+        // One byte changed in a day, or one added or removed: a date exactly when the grammar
+        // written as splits says so.
+        for day in ["2024-02-29", "1999-12-31", "0000-01-01"] {
+            for at in 0..=day.len() {
+                for byte in "0123456789-T/ :+a\u{80}".chars() {
+                    let mut changed = day.to_owned();
+                    if at < day.len() {
+                        changed.replace_range(at..=at, byte.encode_utf8(&mut [0; 4]));
+                        assert_eq!(
+                            is_date(&changed),
+                            is_date_by_splits(&changed),
+                            "{changed:?}"
+                        );
+                    }
+                    let mut added = day.to_owned();
+                    added.insert(at, byte);
+                    assert!(!is_date(&added), "{added:?}");
+                }
+                if at < day.len() {
+                    let removed = format!("{}{}", &day[..at], &day[at + 1..]);
+                    assert!(!is_date(&removed), "{removed:?}");
+                }
+            }
+        }
+    }
+
+    /// RFC 3339 `date-time` read by splitting: at the `T`, at the offset's sign or `Z`, at the
+    /// fraction's dot, at the colons.
+    fn is_date_time_by_splits(text: &str) -> bool {
+        let Some((date, time)) = text.split_once(['T', 't']) else {
+            return false;
+        };
+        let Some(at) = time.rfind(['Z', 'z', '+', '-']) else {
+            return false;
+        };
+        let (partial, offset) = time.split_at(at);
+        let two = |field: &str, max: u32| {
+            (field.len() == 2 && field.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| field.parse::<u32>().ok())
+                .flatten()
+                .filter(|&n| n <= max)
+        };
+        let offset_minutes = match offset {
+            "Z" | "z" => 0,
+            _ if offset.starts_with(['+', '-']) => {
+                let (sign, hours_minutes) = offset.split_at(1);
+                let Some((hours, minutes)) = hours_minutes.split_once(':') else {
+                    return false;
+                };
+                let (Some(hours), Some(minutes)) = (two(hours, 23), two(minutes, 59)) else {
+                    return false;
+                };
+                let minutes = i64::from(hours * 60 + minutes);
+                if sign == "-" {
+                    -minutes
+                } else {
+                    minutes
+                }
+            }
+            _ => return false,
+        };
+        let (whole, fraction) = match partial.split_once('.') {
+            Some((whole, fraction)) => (whole, Some(fraction)),
+            None => (partial, None),
+        };
+        if fraction.is_some_and(|f| f.is_empty() || !f.bytes().all(|b| b.is_ascii_digit())) {
+            return false;
+        }
+        let fields: Vec<&str> = whole.split(':').collect();
+        let [hour, minute, second] = fields[..] else {
+            return false;
+        };
+        let (Some(hour), Some(minute), Some(second)) =
+            (two(hour, 23), two(minute, 59), two(second, 60))
+        else {
+            return false;
+        };
+        is_date_by_splits(date)
+            && (second < 60
+                || (i64::from(hour * 60 + minute) - offset_minutes).rem_euclid(1440) == 1439)
+    }
+
+    /// One byte changed in a date-time, added or removed: [`is_date_time`] agrees with the
+    /// grammar written as splits.
+    #[test]
+    fn date_times_agree_with_the_splits() {
+        let mut accepted = 0;
+        for date_time in [
+            "2026-03-02T09:30:00Z",
+            "1990-12-31T15:59:60-08:00",
+            "2024-02-29t23:59:60.250z",
+            "1937-01-01T12:00:27.87+00:20",
+        ] {
+            assert!(is_date_time(date_time), "{date_time}");
+            for at in 0..=date_time.len() {
+                for byte in "0123456789-:T.Z+tz a\u{80}".chars() {
+                    let mut changed = date_time.to_owned();
+                    if at < date_time.len() {
+                        changed.replace_range(at..=at, byte.encode_utf8(&mut [0; 4]));
+                        let expected = is_date_time_by_splits(&changed);
+                        assert_eq!(is_date_time(&changed), expected, "{changed:?}");
+                        accepted += usize::from(expected);
+                    }
+                    let mut added = date_time.to_owned();
+                    added.insert(at, byte);
+                    let expected = is_date_time_by_splits(&added);
+                    assert_eq!(is_date_time(&added), expected, "{added:?}");
+                    accepted += usize::from(expected);
+                }
+                if at < date_time.len() {
+                    let removed = format!("{}{}", &date_time[..at], &date_time[at + 1..]);
+                    assert_eq!(
+                        is_date_time(&removed),
+                        is_date_time_by_splits(&removed),
+                        "{removed:?}"
+                    );
+                }
+            }
+        }
+        // Not a vacuous agreement: many of the changes still make a date-time.
+        assert!(accepted > 100, "{accepted}");
     }
 }

@@ -283,16 +283,14 @@ impl Sequence {
             })
     }
 
-    /// The states `states` reach by skipping optional positions.
+    /// The states `states` reach by skipping optional positions. Within a run of optional
+    /// positions, adding the run to its active bits carries from the lowest active one to one
+    /// past the run's end: exactly the positions reachable from there. No carry leaves bit 63,
+    /// since positions stop at 62.
     #[inline]
-    fn close(&self, mut states: u64) -> u64 {
-        loop {
-            let next = states | ((states & self.optional) << 1);
-            if next == states {
-                return states;
-            }
-            states = next;
-        }
+    fn close(&self, states: u64) -> u64 {
+        let optional = self.optional;
+        states | ((optional + (states & optional)) ^ optional)
     }
 
     fn is_match(&self, text: &str) -> bool {
