@@ -94,9 +94,11 @@ pub fn string<'v, V: FormValue>(
         return None;
     };
     let before = errors.0.len();
-    check_lengths(text, rules.min_length, rules.max_length, |problem| {
-        errors.report(at, problem)
-    });
+    let (min, max) = (
+        rules.min_length.unwrap_or(0),
+        rules.max_length.unwrap_or(u64::MAX),
+    );
+    check_lengths(text, min, max, |problem| errors.report(at, problem));
     if let Some(pattern) = rules.pattern {
         if !pattern.is_match(text) {
             errors.report(at, Problem::NoMatch(Text::Static(pattern.source)));
@@ -281,9 +283,8 @@ pub fn multi_select<V: FormValue, T, C: FromIterator<T>>(
         return None;
     };
     let before = errors.0.len();
-    check_item_count(items.len(), min_items, max_items, |problem| {
-        errors.report(at, problem)
-    });
+    let (min, max) = (min_items.unwrap_or(0), max_items.unwrap_or(u64::MAX));
+    check_item_count(items.len(), min, max, |problem| errors.report(at, problem));
     let mut options = Vec::with_capacity(items.len());
     for (index, item) in items.iter().enumerate() {
         let text = item.form_str();

@@ -85,9 +85,10 @@ struct Compiled<'a> {
 
 #[derive(Debug)]
 enum Rule<'a> {
+    /// Absent bounds are `0` and `u64::MAX` (see [`check_lengths`]).
     String {
-        min_length: Option<u64>,
-        max_length: Option<u64>,
+        min_length: u64,
+        max_length: u64,
         pattern: Option<CompiledPattern>,
         format: Option<StringFormat>,
     },
@@ -98,10 +99,11 @@ enum Rule<'a> {
     },
     Boolean,
     Select(Options<'a>),
+    /// Absent bounds are `0` and `u64::MAX`.
     MultiSelect {
         options: Options<'a>,
-        min_items: Option<u64>,
-        max_items: Option<u64>,
+        min_items: u64,
+        max_items: u64,
     },
 }
 
@@ -288,8 +290,8 @@ impl<'a> Rule<'a> {
     fn new(property: &'a PropertySchema) -> Rule<'a> {
         match property {
             PropertySchema::String(schema) => Rule::String {
-                min_length: schema.min_length,
-                max_length: schema.max_length,
+                min_length: schema.min_length.unwrap_or(0),
+                max_length: schema.max_length.unwrap_or(u64::MAX),
                 pattern: schema.pattern.as_deref().map(|pattern| {
                     let compiled =
                         Matcher::new(pattern).map_err(|error| Arc::from(error.to_string()));
@@ -306,8 +308,8 @@ impl<'a> Rule<'a> {
             PropertySchema::SingleSelect(schema) => Rule::Select(Options::new(&schema.options)),
             PropertySchema::MultiSelect(schema) => Rule::MultiSelect {
                 options: Options::new(&schema.options),
-                min_items: schema.min_items,
-                max_items: schema.max_items,
+                min_items: schema.min_items.unwrap_or(0),
+                max_items: schema.max_items.unwrap_or(u64::MAX),
             },
         }
     }
@@ -408,43 +410,33 @@ fn sort_by_place(errors: &mut ValidationErrors, places: &mut [usize]) {
     errors.0.extend(paired.into_iter().map(|(_, error)| error));
 }
 
-/// `minLength` and `maxLength`, in code points.
+/// `minLength` and `maxLength`, in code points; a bound that is absent is `0` or `u64::MAX`,
+/// which every length meets.
 #[inline]
-pub(crate) fn check_lengths(
-    text: &str,
-    min_length: Option<u64>,
-    max_length: Option<u64>,
-    mut report: impl FnMut(Problem),
-) {
+pub(crate) fn check_lengths(text: &str, min: u64, max: u64, mut report: impl FnMut(Problem)) {
     // A string has at most as many code points as bytes and at least a quarter as many, so
     // most strings meet their bounds without being counted.
     let bytes = text.len() as u64;
-    let must_count =
-        min_length.is_some_and(|min| bytes / 4 < min) || max_length.is_some_and(|max| bytes > max);
-    if must_count {
+    if bytes / 4 < min || bytes > max {
         let length = text.chars().count() as u64;
-        if let Some(min) = min_length.filter(|&min| length < min) {
+        if length < min {
             report(Problem::TooShort { min, length });
         }
-        if let Some(max) = max_length.filter(|&max| length > max) {
+        if length > max {
             report(Problem::TooLong { max, length });
         }
     }
 }
 
-/// `minItems` and `maxItems` of a multi select (every item counts, duplicates included).
+/// `minItems` and `maxItems` of a multi select (every item counts, duplicates included); an
+/// absent bound is `0` or `u64::MAX`.
 #[inline]
-pub(crate) fn check_item_count(
-    count: usize,
-    min_items: Option<u64>,
-    max_items: Option<u64>,
-    mut report: impl FnMut(Problem),
-) {
+pub(crate) fn check_item_count(count: usize, min: u64, max: u64, mut report: impl FnMut(Problem)) {
     let count = count as u64;
-    if let Some(min) = min_items.filter(|&min| count < min) {
+    if count < min {
         report(Problem::TooFew { min, count });
     }
-    if let Some(max) = max_items.filter(|&max| count > max) {
+    if count > max {
         report(Problem::TooMany { max, count });
     }
 }
