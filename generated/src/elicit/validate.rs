@@ -267,22 +267,49 @@ impl<'a> Validator<'a> {
                 }
                 continue;
             };
-            expected = self.properties[first].next_sorted;
+            let property = &self.properties[first];
+            expected = property.next_sorted;
+            required_seen += usize::from(property.required);
             let mut go_on = true;
-            let mut next = Some(first);
-            while let Some(index) = next {
-                let property = &self.properties[index];
-                required_seen += usize::from(property.required);
-                property.check(value, &mut |at, problem| {
-                    go_on &= report(index, at, problem)
-                });
-                next = property.same_name;
+            property.check(value, &mut |at, problem| {
+                go_on &= report(first, at, problem)
+            });
+            if let Some(index) = property.same_name {
+                let (required, all_go_on) = self.check_same_name(index, value, report);
+                required_seen += required;
+                go_on &= all_go_on;
             }
             if !go_on {
                 return None;
             }
         }
         Some(required_seen)
+    }
+}
+
+impl Validator<'_> {
+    /// Checks `value` against the properties that declare its name again, from `index` on (a
+    /// schema [`RequestedSchema::check`] refuses): how many of them are required, and whether
+    /// `report` said to go on after each problem.
+    #[cold]
+    #[inline(never)]
+    fn check_same_name(
+        &self,
+        index: usize,
+        value: &Value,
+        report: &mut impl FnMut(usize, Text, Problem) -> bool,
+    ) -> (usize, bool) {
+        let (mut required, mut go_on) = (0, true);
+        let mut next = Some(index);
+        while let Some(index) = next {
+            let property = &self.properties[index];
+            required += usize::from(property.required);
+            property.check(value, &mut |at, problem| {
+                go_on &= report(index, at, problem)
+            });
+            next = property.same_name;
+        }
+        (required, go_on)
     }
 }
 
