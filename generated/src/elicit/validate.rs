@@ -96,6 +96,9 @@ enum Rule<'a> {
         integer: bool,
         minimum: Option<Bound<'a>>,
         maximum: Option<Bound<'a>>,
+        /// The bounds as an `i64` range, when every bound there is an `i64` (an absent one is
+        /// `i64::MIN` or `i64::MAX`): an `i64` value is checked by two comparisons.
+        int_range: Option<(i64, i64)>,
     },
     Boolean,
     Select(Options<'a>),
@@ -326,11 +329,18 @@ impl<'a> Rule<'a> {
                 }),
                 format: schema.format,
             },
-            PropertySchema::Number(schema) => Rule::Number {
-                integer: schema.integer,
-                minimum: schema.minimum.as_ref().map(Bound::new),
-                maximum: schema.maximum.as_ref().map(Bound::new),
-            },
+            PropertySchema::Number(schema) => {
+                let int = |bound: &Option<Number>, absent| match bound {
+                    Some(bound) => bound.as_i64(),
+                    None => Some(absent),
+                };
+                Rule::Number {
+                    integer: schema.integer,
+                    minimum: schema.minimum.as_ref().map(Bound::new),
+                    maximum: schema.maximum.as_ref().map(Bound::new),
+                    int_range: int(&schema.minimum, i64::MIN).zip(int(&schema.maximum, i64::MAX)),
+                }
+            }
             PropertySchema::Boolean(_) => Rule::Boolean,
             PropertySchema::SingleSelect(schema) => Rule::Select(Options::new(&schema.options)),
             PropertySchema::MultiSelect(schema) => Rule::MultiSelect {
@@ -376,7 +386,16 @@ impl Compiled<'_> {
                 integer,
                 minimum,
                 maximum,
-            } => check_number(*integer, minimum, maximum, value, report),
+                int_range,
+            } => match (int_range, value.as_i64()) {
+                // An `i64` is an integer: only the bounds are left to check.
+                (Some((min, max)), Some(int)) => {
+                    if int < *min || int > *max {
+                        check_number(*integer, minimum, maximum, value, report);
+                    }
+                }
+                _ => check_number(*integer, minimum, maximum, value, report),
+            },
             Rule::Boolean => {
                 if !value.is_boolean() {
                     report(wrong_type("a boolean", value));
