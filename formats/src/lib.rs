@@ -734,20 +734,24 @@ mod tests {
         days
     }
 
+    /// The number written by exactly `digits` ASCII digits.
+    fn digits_field(field: &str, digits: usize) -> Option<u32> {
+        (field.len() == digits && field.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| field.parse().ok())
+            .flatten()
+    }
+
     /// `full-date` read by splitting at the dashes and parsing the numbers.
     fn is_date_by_splits(text: &str) -> bool {
-        let number = |field: &str, digits: usize| {
-            (field.len() == digits && field.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| field.parse::<u32>().ok())
-                .flatten()
-        };
         let fields: Vec<&str> = text.split('-').collect();
         let [year, month, day] = fields[..] else {
             return false;
         };
-        let (Some(year), Some(month), Some(day)) =
-            (number(year, 4), number(month, 2), number(day, 2))
-        else {
+        let (Some(year), Some(month), Some(day)) = (
+            digits_field(year, 4),
+            digits_field(month, 2),
+            digits_field(day, 2),
+        ) else {
             return false;
         };
         let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
@@ -812,12 +816,7 @@ mod tests {
             return false;
         };
         let (partial, offset) = time.split_at(at);
-        let two = |field: &str, max: u32| {
-            (field.len() == 2 && field.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| field.parse::<u32>().ok())
-                .flatten()
-                .filter(|&n| n <= max)
-        };
+        let two = |field: &str, max: u32| digits_field(field, 2).filter(|&n| n <= max);
         let offset_minutes = match offset {
             "Z" | "z" => 0,
             _ if offset.starts_with(['+', '-']) => {
