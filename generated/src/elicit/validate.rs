@@ -292,9 +292,7 @@ impl<'a> Validator<'a> {
         }
         Some(required_seen)
     }
-}
 
-impl Validator<'_> {
     /// Checks `value` against the properties that declare its name again, from `index` on (a
     /// schema [`RequestedSchema::check`] refuses): how many of them are required, and whether
     /// `report` said to go on after each problem.
