@@ -1,9 +1,9 @@
 //! `from_json_str` frees all it allocates. Its reader drops by hand only the members that own
 //! memory (see `Content` in `elicit/decode`), and a report without errors is let go without its
 //! drop glue; this counts the bytes live before and after each decode, through an allocator
-//! that keeps the tally (dhat's), on texts that take every path: strings with escapes (owned), arrays,
-//! numbers serde_json converts, errors, undeclared members, texts the scan gives up on, and
-//! malformed ones. One test in this binary, so no other thread allocates meanwhile.
+//! that keeps the tally (dhat's), on texts that take every path: strings with escapes
+//! (owned), arrays, numbers serde_json converts, errors, undeclared members, texts the scan
+//! gives up on, and malformed ones. One test in this binary, so no other thread allocates meanwhile.
 
 use std::collections::BTreeSet;
 

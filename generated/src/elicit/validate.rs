@@ -8,6 +8,7 @@ use std::sync::Arc;
 use serde_json::{Map, Number, Value};
 use smallvec::SmallVec;
 
+use super::check::is_integral;
 use super::pattern::Matcher;
 use super::{
     item_pointer, json_kind as kind, pointer, same_text, EnumOptions, Problem, PropertySchema,
@@ -332,15 +333,15 @@ impl<'a> Rule<'a> {
                 format: schema.format,
             },
             PropertySchema::Number(schema) => {
-                let int = |bound: &Option<Number>, absent| match bound {
-                    Some(bound) => bound.as_i64(),
-                    None => Some(absent),
-                };
+                let minimum = schema.minimum.as_ref().map(Bound::new);
+                let maximum = schema.maximum.as_ref().map(Bound::new);
+                let int =
+                    |bound: &Option<Bound>, absent| bound.as_ref().map_or(Some(absent), |b| b.int);
                 Rule::Number {
                     integer: schema.integer,
-                    minimum: schema.minimum.as_ref().map(Bound::new),
-                    maximum: schema.maximum.as_ref().map(Bound::new),
-                    int_range: int(&schema.minimum, i64::MIN).zip(int(&schema.maximum, i64::MAX)),
+                    int_range: int(&minimum, i64::MIN).zip(int(&maximum, i64::MAX)),
+                    minimum,
+                    maximum,
                 }
             }
             PropertySchema::Boolean(_) => Rule::Boolean,
@@ -501,7 +502,7 @@ fn check_number(
         report(wrong_type(expected, value));
         return;
     };
-    if integer && !is_integer(number) {
+    if integer && !is_integral(number) {
         report(Problem::NotInteger(number.clone()));
         return;
     }
@@ -644,16 +645,6 @@ impl RequestedSchema {
         }
         out
     }
-}
-
-/// Whether the number is mathematically an integer (JSON Schema: `1.0` is an integer).
-fn is_integer(number: &Number) -> bool {
-    if number.is_i64() || number.is_u64() {
-        return true;
-    }
-    number
-        .as_f64()
-        .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
 }
 
 /// The exact integer value of a number that is stored as an integer.

@@ -5,9 +5,9 @@
 //! The reader never builds the `Map`: it matches each key against the form's properties while
 //! the key is still borrowed from the text (first against the property after the last one
 //! read, as clients write members in the form's order), keeps the last occurrence of each
-//! declared member (as a `Map` would), and skips the other members. A scan of the bytes (`scan`) reads the
-//! usual shape of a content (a flat object of scalars and arrays of scalars) and gives way to
-//! serde_json for anything else and for every malformed text. On the serde_json path, skipping
+//! declared member (as a `Map` would), and skips the other members. A scan of the bytes
+//! (`scan`) reads the usual shape of a content (a flat object of scalars and arrays of
+//! scalars) and gives way to serde_json for anything else and for every malformed text. On the serde_json path, skipping
 //! goes through the same parsing paths as building a `Value` (numbers are converted, strings
 //! unescaped), so a text is refused as malformed exactly when `serde_json::from_str::<Value>`
 //! refuses it (`IgnoredAny` would let `1e400` or a lone surrogate `"\ud800"` through).
@@ -454,9 +454,10 @@ impl<'de, F: Fn(&str) -> Option<usize>, const N: usize> Visitor<'de>
 /// Reads the `content` object of a form with `N` properties from JSON text in one pass into
 /// `content` (empty when called; filled in place, as a form's content is a few hundred bytes).
 /// `names` are the property names by index (the scan's guesses), `index` maps a property name
-/// to its index, and `refuse_undeclared` records the names of the other members. Malformed JSON is [`FromJsonError::Syntax`], exactly when
-/// `serde_json::from_str::<Value>` fails; a well-formed non-object is a `type` error at `""`,
-/// as `Elicit::from_json_str`'s provided implementation reports it.
+/// to its index, and `refuse_undeclared` records the names of the other members. Malformed
+/// JSON is [`FromJsonError::Syntax`], exactly when `serde_json::from_str::<Value>` fails; a
+/// well-formed non-object is a `type` error at `""`, as `Elicit::from_json_str`'s provided
+/// implementation reports it.
 #[inline]
 pub fn decode_content<'de, const N: usize>(
     json: &'de str,
