@@ -117,7 +117,10 @@ fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
             ..
         } => {
             let mut config = mcp_codegen::Config::new();
-            config.schema_path(&schema).module_doc(true);
+            config
+                .schema_path(&schema)
+                .module_doc(true)
+                .errata(workspace.errata.clone());
             if let Some(module) = module {
                 config.revision_name(module);
             }
@@ -146,12 +149,14 @@ fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
         }
         Command::Diff { old, new, format } => {
             let load = |arg: &str| -> Result<mcp_codegen::ir::Module, WorkspaceError> {
-                let path = match workspace.revisions.get(arg) {
-                    Ok(revision) => workspace.fetch(revision, &source)?,
-                    Err(_) if Path::new(arg).is_file() => PathBuf::from(arg),
-                    Err(unknown) => return Err(unknown.into()),
-                };
-                Ok(mcp_codegen::load_schema_file(&path)?)
+                // A pinned revision is compared as generated, errata applied; a file as it is.
+                match workspace.revisions.get(arg) {
+                    Ok(revision) => Ok(workspace.load(revision, &source)?.1),
+                    Err(_) if Path::new(arg).is_file() => {
+                        Ok(mcp_codegen::load_schema_file(Path::new(arg))?)
+                    }
+                    Err(unknown) => Err(unknown.into()),
+                }
             };
             let changes = mcp_codegen::diff::diff(&load(&old)?, &load(&new)?);
             let report = match format {

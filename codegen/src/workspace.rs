@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::config::{write_if_changed, Config, GenerateError};
 use crate::fetch::{self, FetchError, SchemaSource};
 use crate::revisions::{Revision, Revisions, RevisionsError};
+use crate::schema::errata::{Errata, ErrataError};
 
 /// The cargo feature of `mcp-schema` that enables the hidden test lookup.
 pub const REGISTRY_FEATURE: &str = "registry";
@@ -20,6 +21,8 @@ pub struct Workspace {
     pub root: PathBuf,
     /// The pinned revisions.
     pub revisions: Revisions,
+    /// The corrections of the official schemas (`schema/errata.toml`).
+    pub errata: Errata,
 }
 
 /// Anything that can go wrong in a workspace operation.
@@ -28,6 +31,9 @@ pub enum WorkspaceError {
     /// `revisions.toml` could not be read.
     #[error(transparent)]
     Revisions(#[from] RevisionsError),
+    /// `errata.toml` could not be read.
+    #[error(transparent)]
+    Errata(#[from] ErrataError),
     /// A schema could not be fetched.
     #[error(transparent)]
     Fetch(#[from] FetchError),
@@ -55,7 +61,12 @@ impl Workspace {
     pub fn open(root: impl Into<PathBuf>) -> Result<Self, WorkspaceError> {
         let root = root.into();
         let revisions = Revisions::load(&root.join("schema/revisions.toml"))?;
-        Ok(Self { root, revisions })
+        let errata = Errata::load(&root.join("schema/errata.toml"))?;
+        Ok(Self {
+            root,
+            revisions,
+            errata,
+        })
     }
 
     /// Finds the repository root at or above `start`.
@@ -129,7 +140,8 @@ impl Workspace {
         config
             .registry_feature(REGISTRY_FEATURE)
             .schemars_feature(SCHEMARS_FEATURE)
-            .module_doc(true);
+            .module_doc(true)
+            .errata(self.errata.clone());
         // Each revision's body comes from the revision whose module it re-exports, if any.
         let sources: Vec<&Revision> = revisions
             .iter()
@@ -161,9 +173,9 @@ impl Workspace {
         let bodies: Vec<Result<String, GenerateError>> = std::thread::scope(|scope| {
             let workers: Vec<_> = distinct
                 .iter()
-                .map(|(_, path, bytes)| {
+                .map(|(revision, path, bytes)| {
                     let config = &config;
-                    scope.spawn(move || config.render_body(bytes, path))
+                    scope.spawn(move || config.render_body(bytes, &revision.name, path))
                 })
                 .collect();
             workers
@@ -209,13 +221,31 @@ impl Workspace {
     }
 
     /// The revision listed before `revision` whose pinned schema is byte for byte the same (by
-    /// sha256): `revision`'s module re-exports that revision's types instead of compiling a copy.
+    /// sha256) and corrected by the same errata: `revision`'s module re-exports that revision's
+    /// types instead of compiling a copy.
     pub fn same_schema_as(&self, revision: &Revision) -> Option<&Revision> {
+        let changes = self.errata.for_revision(&revision.name);
         self.revisions
             .revisions
             .iter()
             .take_while(|r| r.name != revision.name)
-            .find(|r| r.sha256 == revision.sha256)
+            .find(|r| r.sha256 == revision.sha256 && self.errata.for_revision(&r.name) == changes)
+    }
+
+    /// A revision's schema with its errata applied, and its IR.
+    pub fn load(
+        &self,
+        revision: &Revision,
+        source: &SchemaSource,
+    ) -> Result<(serde_json::Value, crate::ir::Module), WorkspaceError> {
+        let path = self.fetch(revision, source)?;
+        let bytes = std::fs::read(&path).map_err(|source| GenerateError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let mut config = Config::new();
+        config.errata(self.errata.clone());
+        Ok(config.load(&bytes, &revision.name, &path)?)
     }
 
     /// Writes a rendered file if it changed; `true` when it did.

@@ -15,7 +15,12 @@ pub(super) fn emit_type(std: &Std, t: &TypeDef, module: &Module) -> TokenStream 
         Some(schema_name) => format!("The `{schema_name}` definition of the schema."),
         None => format!("Inline schema at `{}`.", t.pointer),
     };
-    let doc = doc_attrs(Some(t.doc.as_deref().unwrap_or(&fallback)));
+    let mut doc = t.doc.clone().unwrap_or(fallback);
+    for note in &t.errata {
+        doc.push_str("\n\n");
+        doc.push_str(note);
+    }
+    let doc = doc_attrs(Some(&doc));
     let alias = match &t.schema_name {
         Some(schema_name) if *schema_name != t.name => quote!(#[doc(alias = #schema_name)]),
         _ => TokenStream::new(),

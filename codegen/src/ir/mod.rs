@@ -44,6 +44,9 @@ pub struct TypeDef {
     pub pointer: String,
     /// The schema's `description`.
     pub doc: Option<String>,
+    /// The errata (`schema/errata.toml`) that changed this type's schema: one line each, added
+    /// to its rustdoc.
+    pub errata: Vec<String>,
     /// What kind of type it is.
     pub kind: TypeKind,
 }

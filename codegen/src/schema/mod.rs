@@ -5,6 +5,7 @@
 //! keyword the types do not enforce (see [`VALIDATION_ONLY`]), or refused with the JSON pointer
 //! of the schema that uses it. Nothing is skipped silently and nothing panics.
 
+pub mod errata;
 mod layout;
 mod messages;
 mod unions;
@@ -182,6 +183,7 @@ pub fn load(root: &Value, dialect: Dialect) -> Result<Module, SchemaError> {
             schema_name: Some(name.clone()),
             pointer: pointer.clone(),
             doc: None,
+            errata: Vec::new(),
             kind: TypeKind::Alias(TypeExpr::Any),
         });
         let (doc, kind) = loader.definition(schema, &pointer, &rust)?;
@@ -249,6 +251,7 @@ impl<'a> Loader<'a> {
             schema_name: None,
             pointer: pointer.to_owned(),
             doc,
+            errata: Vec::new(),
             kind,
         });
         Ok(TypeExpr::Named(name))
@@ -262,6 +265,7 @@ impl<'a> Loader<'a> {
             schema_name: None,
             pointer: pointer.to_owned(),
             doc: None,
+            errata: Vec::new(),
             kind: TypeKind::Alias(TypeExpr::Any),
         });
         Ok(self.types.len() - 1)
