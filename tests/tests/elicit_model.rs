@@ -582,6 +582,24 @@ fn check_reports_model_errors_with_canonical_pointers() {
 // ---------------------------------------------------------------------------------------------
 // parse: rejections, each with its pointer.
 
+/// A schema inside the subset that breaks a consistency rule: both parse paths accept it (real
+/// servers send such forms, and their validation is well defined), `problems()` reports it, and
+/// `check()` and `to_revision` refuse it. The first problem is returned.
+fn inconsistent(json: Value) -> SchemaError {
+    let text = json.to_string();
+    let schema = RequestedSchema::parse(&json).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let ordered = RequestedSchema::parse_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let problems = schema.problems();
+    assert!(!problems.is_empty(), "{text}: no problem reported");
+    assert_eq!(ordered.problems(), problems, "{text}");
+    assert_eq!(schema.check().unwrap_err(), problems[0], "{text}");
+    assert!(
+        schema.to_revision(Revision::V2025_11_25).is_err(),
+        "{text}: written although inconsistent"
+    );
+    problems[0].clone()
+}
+
 fn rejected(json: Value) -> SchemaError {
     let text = json.to_string();
     let error = RequestedSchema::parse(&json).expect_err(&text);
@@ -609,6 +627,17 @@ macro_rules! reject {
     };
 }
 
+/// A schema that parses but breaks a consistency rule, reported by `problems()` at `$pointer`.
+macro_rules! inconsistent {
+    ($name:ident, $json:tt, $pointer:expr) => {
+        #[test]
+        fn $name() {
+            let error = inconsistent(json!($json));
+            assert_eq!(error.pointer, $pointer, "{error}");
+        }
+    };
+}
+
 reject!(reject_root_not_an_object, [], "");
 reject!(reject_root_without_type, {"properties": {}}, "");
 reject!(reject_root_type_not_object, {"type": "array", "properties": {}}, "/type");
@@ -624,8 +653,8 @@ reject!(
     {"type": "object", "properties": {}, "additionalProperties": {"type": "string"}},
     "/additionalProperties"
 );
-reject!(
-    reject_required_missing_property,
+inconsistent!(
+    inconsistent_required_missing_property,
     {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "b"]},
     "/required/1"
 );
@@ -634,8 +663,8 @@ reject!(
     {"type": "object", "properties": {"a": {"type": "string"}}, "required": [1]},
     "/required/0"
 );
-reject!(
-    reject_required_twice,
+inconsistent!(
+    inconsistent_required_twice,
     {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "a"]},
     "/required/1"
 );
@@ -689,8 +718,8 @@ reject!(
     {"type": "object", "properties": {"x": {"type": "string", "const": "a"}}},
     "/properties/x/const"
 );
-reject!(
-    reject_min_length_above_max_length,
+inconsistent!(
+    inconsistent_min_length_above_max_length,
     {"type": "object", "properties": {"name": {"type": "string", "minLength": 5, "maxLength": 4}}},
     "/properties/name/minLength"
 );
@@ -699,18 +728,18 @@ reject!(
     {"type": "object", "properties": {"name": {"type": "string", "minLength": -1}}},
     "/properties/name/minLength"
 );
-reject!(
-    reject_minimum_above_maximum,
+inconsistent!(
+    inconsistent_minimum_above_maximum,
     {"type": "object", "properties": {"age": {"type": "integer", "minimum": 10, "maximum": 9.5}}},
     "/properties/age/minimum"
 );
-reject!(
-    reject_min_items_above_max_items,
+inconsistent!(
+    inconsistent_min_items_above_max_items,
     {"type": "object", "properties": {"c": {"type": "array", "minItems": 3, "maxItems": 2, "items": {"type": "string", "enum": ["a", "b", "c"]}}}},
     "/properties/c/minItems"
 );
-reject!(
-    reject_string_default_too_long,
+inconsistent!(
+    inconsistent_string_default_too_long,
     {"type": "object", "properties": {"name": {"type": "string", "maxLength": 3, "default": "abcd"}}},
     "/properties/name/default"
 );
@@ -719,13 +748,13 @@ reject!(
     {"type": "object", "properties": {"name": {"type": "string", "default": 3}}},
     "/properties/name/default"
 );
-reject!(
-    reject_number_default_below_minimum,
+inconsistent!(
+    inconsistent_number_default_below_minimum,
     {"type": "object", "properties": {"age": {"type": "number", "minimum": 18, "default": 17.5}}},
     "/properties/age/default"
 );
-reject!(
-    reject_integer_default_with_fraction,
+inconsistent!(
+    inconsistent_integer_default_with_fraction,
     {"type": "object", "properties": {"n": {"type": "integer", "default": 2.5}}},
     "/properties/n/default"
 );
@@ -734,28 +763,28 @@ reject!(
     {"type": "object", "properties": {"ok": {"type": "boolean", "default": "yes"}}},
     "/properties/ok/default"
 );
-reject!(
-    reject_enum_default_not_an_option,
+inconsistent!(
+    inconsistent_enum_default_not_an_option,
     {"type": "object", "properties": {"color": {"type": "string", "enum": ["Red"], "default": "Blue"}}},
     "/properties/color/default"
 );
-reject!(
-    reject_titled_default_is_a_title_not_a_value,
+inconsistent!(
+    inconsistent_titled_default_is_a_title_not_a_value,
     {"type": "object", "properties": {"color": {"type": "string", "oneOf": [{"const": "#FF0000", "title": "Red"}], "default": "Red"}}},
     "/properties/color/default"
 );
-reject!(
-    reject_multi_default_not_an_option,
+inconsistent!(
+    inconsistent_multi_default_not_an_option,
     {"type": "object", "properties": {"c": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "default": ["a", "z"]}}},
     "/properties/c/default/1"
 );
-reject!(
-    reject_multi_default_twice,
+inconsistent!(
+    inconsistent_multi_default_twice,
     {"type": "object", "properties": {"c": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "default": ["a", "a"]}}},
     "/properties/c/default/1"
 );
-reject!(
-    reject_multi_default_too_many,
+inconsistent!(
+    inconsistent_multi_default_too_many,
     {"type": "object", "properties": {"c": {"type": "array", "maxItems": 1, "items": {"type": "string", "enum": ["a", "b"]}, "default": ["a", "b"]}}},
     "/properties/c/default"
 );
@@ -774,8 +803,8 @@ reject!(
     {"type": "object", "properties": {"color": {"type": "string", "oneOf": [{"const": "r", "title": "Red"}], "enumNames": ["Red"]}}},
     "/properties/color/enumNames"
 );
-reject!(
-    reject_duplicate_enum_value,
+inconsistent!(
+    inconsistent_duplicate_enum_value,
     {"type": "object", "properties": {"color": {"type": "string", "enum": ["Red", "Green", "Red"]}}},
     "/properties/color/enum/2"
 );
@@ -784,8 +813,8 @@ reject!(
     {"type": "object", "properties": {"color": {"type": "string", "oneOf": [{"const": "r", "title": "Red"}, {"const": "r", "title": "Rouge"}]}}},
     "/properties/color/oneOf/1/const"
 );
-reject!(
-    reject_duplicate_any_of_const,
+inconsistent!(
+    inconsistent_duplicate_any_of_const,
     {"type": "object", "properties": {"c": {"type": "array", "items": {"anyOf": [{"const": "r", "title": "Red"}, {"const": "r", "title": "Rouge"}]}}}},
     "/properties/c/items/anyOf/1/const"
 );
@@ -1100,4 +1129,109 @@ fn parse_never_panics_on_odd_input() {
         let error = RequestedSchema::parse(&value).expect_err(&value.to_string());
         assert!(!error.message.is_empty());
     }
+}
+
+/// The form the official Python SDK 2.3.0 builds from a pydantic model (sent by its `MCPServer`
+/// in `elicitation/create`, taken from its traffic): a `title` on every property and on the
+/// form, `format` with `minLength`, a float default, an untyped multi-select title. It parses,
+/// is consistent, and validates the answers its own client sends (floats included).
+#[test]
+fn python_sdk_pydantic_forms_parse_and_validate() {
+    let text = r#"{"properties": {"name": {"minLength": 1, "title": "Name", "type": "string"}, "email": {"format": "email", "minLength": 5, "title": "Email", "type": "string"}, "homepage": {"format": "uri", "minLength": 8, "title": "Homepage", "type": "string"}, "birthday": {"format": "date", "title": "Birthday", "type": "string"}, "age": {"maximum": 150, "minimum": 0, "title": "Age", "type": "integer"}, "price": {"minimum": 0, "title": "Price", "type": "number"}, "amount": {"default": 2.5, "title": "Amount", "type": "number"}, "ratio": {"maximum": 1, "minimum": 0, "title": "Ratio", "type": "number"}, "subscribe": {"title": "Subscribe", "type": "boolean"}, "size": {"enum": ["small", "medium", "large"], "title": "Size", "type": "string"}, "toppings": {"items": {"enum": ["cheese", "ham", "olives"], "type": "string"}, "title": "Toppings", "type": "array"}, "nickname": {"title": "Nickname", "type": "string"}}, "required": ["name", "email", "homepage", "birthday", "age", "price", "ratio", "subscribe", "size", "toppings"], "title": "Profile", "type": "object"}"#;
+    let schema = RequestedSchema::parse_str(text).expect("the Python SDK's form parses");
+    assert_eq!(schema.problems(), []);
+    assert_eq!(
+        schema
+            .properties
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .collect::<Vec<_>>(),
+        [
+            "name",
+            "email",
+            "homepage",
+            "birthday",
+            "age",
+            "price",
+            "amount",
+            "ratio",
+            "subscribe",
+            "size",
+            "toppings",
+            "nickname"
+        ]
+    );
+    assert_eq!(
+        schema.defaults(),
+        *json!({"amount": 2.5}).as_object().unwrap()
+    );
+    let answer = json!({"name": "Ada", "email": "ada@example.com", "homepage": "https://example.com",
+        "birthday": "2026-01-02", "age": 36, "price": 3.5, "amount": 2.5, "ratio": 0.5,
+        "subscribe": true, "size": "small", "toppings": ["cheese"]});
+    assert_eq!(schema.validate(answer.as_object().unwrap()), Ok(()));
+    let wrong = json!({"name": "", "email": "ada", "homepage": "example.com", "birthday": "2026-02-30",
+        "age": 3.5, "price": -1, "ratio": 1.5, "subscribe": "yes", "size": "huge", "toppings": ["ham", "ham"]});
+    let errors = schema.validate(wrong.as_object().unwrap()).unwrap_err();
+    let found: Vec<_> = errors
+        .errors()
+        .iter()
+        .map(|e| (e.pointer(), e.keyword()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("/name", "minLength"),
+            ("/email", "minLength"),
+            ("/email", "format"),
+            ("/homepage", "format"),
+            ("/birthday", "format"),
+            ("/age", "type"),
+            ("/price", "minimum"),
+            ("/ratio", "maximum"),
+            ("/subscribe", "type"),
+            ("/size", "enum"),
+        ]
+    );
+}
+
+/// An inconsistent schema reports every problem, and its answers are validated with the usual
+/// semantics: a required name without a property must be present, `min > max` accepts nothing,
+/// a default that is not an option is never checked.
+#[test]
+fn inconsistent_schemas_validate_and_report_every_problem() {
+    let schema = RequestedSchema::parse(&json!({"type": "object",
+        "properties": {
+            "size": {"type": "string", "enum": ["s", "m", "s"], "default": "xl"},
+            "n": {"type": "integer", "minimum": 5, "maximum": 1}
+        },
+        "required": ["size", "ghost"]}))
+    .expect("parses");
+    let problems: Vec<_> = schema.problems().into_iter().map(|p| p.pointer).collect();
+    assert_eq!(
+        problems,
+        [
+            "/properties/n/minimum",
+            "/properties/size/enum/2",
+            "/properties/size/default",
+            "/required/1"
+        ]
+    );
+    let valid = json!({"size": "m", "ghost": 1});
+    assert_eq!(schema.validate(valid.as_object().unwrap()), Ok(()));
+    let invalid = json!({"size": "xl", "n": 3});
+    let errors = schema.validate(invalid.as_object().unwrap()).unwrap_err();
+    let found: Vec<_> = errors
+        .errors()
+        .iter()
+        .map(|e| (e.pointer(), e.keyword()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("/n", "minimum"),
+            ("/n", "maximum"),
+            ("/size", "enum"),
+            ("/ghost", "required")
+        ]
+    );
 }

@@ -85,7 +85,12 @@ fn normalize(root: &Node) -> Result<RequestedSchema, SchemaError> {
             _ => out.push((key.clone(), value.clone())),
         }
     }
-    parse::parse(&Node::Object(out), true).map_err(|error| {
+    // A type written for this purpose is held to the consistency rules, as the derive is.
+    let parsed = parse::parse(&Node::Object(out), true).and_then(|schema| {
+        schema.check()?;
+        Ok(schema)
+    });
+    parsed.map_err(|error| {
         let name = error
             .pointer
             .strip_prefix("/properties/")

@@ -480,9 +480,14 @@ impl RequestedSchema {
     /// single select), the annotations `$schema`, `$comment`, `examples` and a top-level
     /// `title`/`description` (all dropped), and a top-level `additionalProperties` of `false`
     /// (kept) or `true` (dropped). Rejected: nested objects, arrays other than enum multi
-    /// selects, unknown keywords and formats, a `required` naming a missing property,
-    /// contradictory bounds, defaults that break their own constraints or are not an option,
-    /// duplicate or non-string option values, duplicate object keys.
+    /// selects, unknown keywords and formats, values of the wrong JSON type (a non-string
+    /// option, a string `minimum`).
+    ///
+    /// Accepted although inconsistent, because validation stays well defined and real servers
+    /// send them: a `required` name without a property, contradictory bounds, a default that
+    /// breaks its own constraints or is not an option, duplicate option values or property
+    /// names, an empty enum. [`RequestedSchema::problems`] lists those, for a client that wants
+    /// to refuse or warn.
     ///
     /// `serde_json::Value` (without serde_json's `preserve_order` feature) sorts object keys,
     /// so the declaration order of the properties is lost before this function sees it, and the
@@ -500,13 +505,23 @@ impl RequestedSchema {
         parse::parse(&node, true)
     }
 
-    /// Checks the consistency rules [`RequestedSchema::parse`] enforces on a schema built in
-    /// code: unique property names, at least one option and unique option values per enum,
-    /// `required` naming existing properties once each, `min ≤ max` for every pair of bounds,
-    /// and defaults that satisfy the property's own bounds and options. (`pattern` and `format`
-    /// are not checked against the default.)
+    /// The first consistency rule the schema breaks (see [`RequestedSchema::problems`]).
     pub fn check(&self) -> Result<(), SchemaError> {
-        check::check(self)
+        match check::problems(self).into_iter().next() {
+            Some(problem) => Err(problem),
+            None => Ok(()),
+        }
+    }
+
+    /// Every consistency rule the schema breaks, each with its pointer: unique property names,
+    /// at least one option and unique option values per enum, `required` naming existing
+    /// properties once each, `min ≤ max` for every pair of bounds, and defaults that satisfy
+    /// the property's own bounds and options (`pattern` and `format` are not checked against
+    /// the default). Empty for a consistent schema. [`RequestedSchema::parse`] accepts a schema
+    /// that breaks them; `#[derive(Elicit)]` refuses to compile one, and
+    /// [`RequestedSchema::to_revision`] to write one.
+    pub fn problems(&self) -> Vec<SchemaError> {
+        check::problems(self)
     }
 
     /// The JSON of this schema in revision `revision`, after [`RequestedSchema::check`].

@@ -4,7 +4,7 @@ use serde_json::Number;
 
 use super::node::Node;
 use super::{
-    check, pointer, BooleanSchema, EnumOptions, KeyOrder, Keyword, MultiSelectSchema, NumberSchema,
+    pointer, BooleanSchema, EnumOptions, KeyOrder, Keyword, MultiSelectSchema, NumberSchema,
     PropertySchema, RequestedSchema, SchemaError, SingleSelectSchema, StringFormat, StringSchema,
     TitledOption,
 };
@@ -74,7 +74,6 @@ pub(crate) fn parse(root: &Node, keep_order: bool) -> Result<RequestedSchema, Sc
     if !seen_properties {
         return fail("", "missing `properties`");
     }
-    check::check(&schema)?;
     Ok(schema)
 }
 
@@ -318,9 +317,8 @@ fn parse_single_select(members: &Members, at: &str) -> Result<SingleSelectSchema
         }
         match key.as_str() {
             "enum" => {
-                let list = option_values(value, &key_at)?;
-                unique(list.iter().map(String::as_str), |i| format!("{key_at}/{i}"))?;
-                values = Some(list);
+                // A repeated value is harmless to validation: `problems()` reports it.
+                values = Some(option_values(value, &key_at)?);
                 order.push(Keyword::Options);
             }
             "oneOf" => {
@@ -328,6 +326,8 @@ fn parse_single_select(members: &Members, at: &str) -> Result<SingleSelectSchema
                     return fail(key_at, "`enum` and `oneOf` cannot be used together");
                 }
                 let list = titled_options(value, &key_at)?;
+                // Under `oneOf`, a value two options share matches both, so JSON Schema refuses
+                // it while an option list would accept it: validation is not well defined.
                 unique(list.iter().map(|o| o.value.as_str()), |i| {
                     format!("{key_at}/{i}/const")
                 })?;
@@ -470,19 +470,15 @@ fn parse_items(node: &Node, at: &str) -> Result<EnumOptions, SchemaError> {
                 }
             }
             "enum" => {
-                let list = option_values(value, &key_at)?;
-                unique(list.iter().map(String::as_str), |i| format!("{key_at}/{i}"))?;
-                values = Some(list);
+                // A repeated value is harmless to validation: `problems()` reports it.
+                values = Some(option_values(value, &key_at)?);
             }
             "anyOf" => {
                 if find(members, "enum").is_some() {
                     return fail(key_at, "`enum` and `anyOf` cannot be used together");
                 }
-                let list = titled_options(value, &key_at)?;
-                unique(list.iter().map(|o| o.value.as_str()), |i| {
-                    format!("{key_at}/{i}/const")
-                })?;
-                titled = Some(list);
+                // `anyOf` accepts a value that two options share: `problems()` reports it.
+                titled = Some(titled_options(value, &key_at)?);
             }
             _ => {
                 if !annotation(key, value, &key_at)? {
