@@ -456,14 +456,19 @@ struct Rating {
     stars: f64,
 }
 
-/// The 2026-07-28 schema types `ElicitResult.content` values as string, integer, boolean or
-/// string array: a typed decode refuses `4.5` for a `number` field. The raw view reads it.
+/// The answer to a `number` field is any JSON number: the official schema types
+/// `ElicitResult.content` values as string, integer, boolean or string array, which the erratum
+/// `elicit-number-answers` corrects, so the typed request decodes and the raw view agrees.
 #[test]
-fn a_fractional_number_is_read_through_the_raw_view() {
+fn a_fractional_number_answer_decodes_typed_and_raw() {
     let mut params = form_call();
     params["inputResponses"] = json!({"rating": {"action": "accept", "content": {"stars": 4.5}}});
     let text = call(2, &params);
-    assert_eq!(text.parse::<ClientMessage>().unwrap_err().code(), -32602);
+    let (_, typed) = decode_call(&text);
+    assert_eq!(
+        Responses::of(&typed).elicited::<Rating>("rating").unwrap(),
+        Some(ElicitOutcome::Accepted(Rating { stars: 4.5 }))
+    );
 
     let raw = mcp_schema::jsonrpc::RawMessage::parse(&text).unwrap();
     let params: Value = serde_json::from_str(raw.params.unwrap().get()).unwrap();
