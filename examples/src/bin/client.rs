@@ -1,0 +1,1424 @@
+//! A stdio MCP client built on `mcp-schema` alone: it starts a server, lists its tools, calls
+//! every one of them, answers whatever the server asks on the way (forms, URL consent, sampling,
+//! roots), and checks every message it receives against the official schema of the revision it
+//! speaks.
+//!
+//! ```text
+//! cargo run -p mcp-schema-examples --bin client -- [--protocol 2026-07-28|2025-11-25] [--log FILE] <server command…>
+//! ```
+//!
+//! - **2025-11-25** (`--protocol 2025-11-25`): a session. `initialize`, `notifications/initialized`,
+//!   `tools/list`, then `tools/call` for each tool. While a call runs, the server may send its
+//!   own requests (`elicitation/create`, `sampling/createMessage`, `roots/list`, `ping`): each is
+//!   answered at once.
+//! - **2026-07-28** (the default): no session. Every request carries the protocol version, the
+//!   client's name and its capabilities in `_meta`. A server that needs input answers a
+//!   `tools/call` with an `InputRequiredResult`; the client answers every input request and sends
+//!   the same call again with `inputResponses` and the server's `requestState`, for at most
+//!   ten rounds.
+//!
+//! It prints one line per tool on stdout, `<tool>: <text blocks joined by " | ">` (line breaks
+//! in a text written as `\n`); everything else (who the server is, URLs to open, log messages,
+//! failures) goes to stderr. Tool arguments are made up from each tool's `inputSchema`, form
+//! answers from the form's defaults and constraints; sampling gets a fixed reply, and the one
+//! root is the current directory. A 2025-11-25 tool that must be called as a task is skipped:
+//! this client does not do tasks.
+//!
+//! **Strict checks.** Every line the server writes must decode as the revision's
+//! `ServerMessage`, and encode back to the same JSON. A response must also decode as the result
+//! type of the request it answers (`<R as mcp_schema::jsonrpc::Request>::Result`), so a
+//! `tools/call` answer is read as a `CallToolResult` and not as whatever a result with those
+//! members could be. Anything else is a protocol error: the client says which line and why,
+//! and exits 1. It also exits 1 when a tool fails (an error response, `isError`, too many
+//! rounds); 0 means every tool completed.
+//!
+//! `--log FILE` appends every line sent (`> `) and received (`< `) to FILE.
+
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, ExitCode, Stdio};
+use std::str::FromStr;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use mcp_schema::elicit::{PropertySchema, RequestedSchema, StringFormat};
+use mcp_schema::jsonrpc::{DecodeError, RawMessage, Request};
+use serde::Serialize;
+use serde_json::{json, Map, Number, Value};
+
+/// How long the client waits for the response to one request.
+const RESPONSE_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a server has to exit once its stdin is closed, before it is killed.
+const EXIT_GRACE: Duration = Duration::from_secs(5);
+/// The most `tools/call` requests one tool may take in 2026-07-28 (the first call and its
+/// retries): a server that keeps asking for input forever must not keep the client forever.
+const MAX_ROUNDS: u32 = 10;
+/// The pause before retrying when the server sent state but asked nothing: it is working on
+/// something and will answer later. It grows with each round (100 ms, 200 ms, …).
+const STATE_ONLY_PAUSE: Duration = Duration::from_millis(100);
+
+/// Who this client says it is (`clientInfo`).
+const CLIENT_NAME: &str = "mcp-schema-example-client";
+/// The model name and text of every sampling answer: this client has no LLM.
+const SAMPLING_MODEL: &str = "example-client";
+const SAMPLED_REPLY: &str = "sampled reply";
+/// The name of the one root this client offers: the directory it runs in.
+const ROOT_NAME: &str = "cwd";
+
+fn main() -> ExitCode {
+    let options = match Options::parse(std::env::args().skip(1)) {
+        Ok(Some(options)) => options,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(problem) => {
+            eprintln!("client: {problem}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut connection = match Connection::spawn(&options.command, options.log.as_deref()) {
+        Ok(connection) => connection,
+        Err(error) => {
+            eprintln!("client: cannot start `{}`: {error}", options.command[0]);
+            return ExitCode::from(2);
+        }
+    };
+    let mut tally = Tally::default();
+    let run = match options.protocol {
+        Protocol::V2025_11_25 => era_2025_11_25::run(&mut connection, &mut tally),
+        Protocol::V2026_07_28 => era_2026_07_28::run(&mut connection, &mut tally),
+    };
+    // The server is stopped on every path: closing its stdin asks it to exit.
+    drop(connection);
+    match run {
+        Err(error) => {
+            eprintln!("client: protocol error: {error}");
+            ExitCode::FAILURE
+        }
+        Ok(()) if tally.failed.is_empty() => {
+            let skipped = match tally.skipped {
+                0 => String::new(),
+                n => format!(" ({n} skipped)"),
+            };
+            eprintln!("client: all {} tools completed{skipped}", tally.completed);
+            ExitCode::SUCCESS
+        }
+        Ok(()) => {
+            eprintln!(
+                "client: {} of {} tools failed: {}",
+                tally.failed.len(),
+                tally.completed + tally.failed.len(),
+                tally.failed.join(", ")
+            );
+            ExitCode::FAILURE
+        }
+    }
+}
+
+// ---- Command line
+
+const USAGE: &str =
+    "usage: client [--protocol 2026-07-28|2025-11-25] [--log FILE] <server command…>";
+
+/// The protocol revisions this client speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Protocol {
+    V2025_11_25,
+    V2026_07_28,
+}
+
+#[derive(Debug)]
+struct Options {
+    protocol: Protocol,
+    log: Option<PathBuf>,
+    /// The server's program and its arguments.
+    command: Vec<String>,
+}
+
+impl Options {
+    /// Reads the options, which come before the server command (whose own options, like a
+    /// script's `--log`, are left alone). `--` ends the options explicitly.
+    /// `Ok(None)` asks for the usage text.
+    fn parse(mut args: impl Iterator<Item = String>) -> Result<Option<Self>, String> {
+        let mut protocol = Protocol::V2026_07_28;
+        let mut log = None;
+        let mut command = Vec::new();
+        while let Some(arg) = args.next() {
+            let (flag, inline) = match arg.split_once('=') {
+                Some((flag, value)) if flag.starts_with("--") => (flag.to_owned(), Some(value)),
+                _ => (arg.clone(), None),
+            };
+            let mut value = |name: &str| {
+                inline
+                    .map(str::to_owned)
+                    .or_else(|| args.next())
+                    .ok_or_else(|| format!("{name} needs a value"))
+            };
+            match flag.as_str() {
+                "--protocol" => {
+                    protocol = match value("--protocol")?.as_str() {
+                        "2026-07-28" => Protocol::V2026_07_28,
+                        "2025-11-25" => Protocol::V2025_11_25,
+                        other => return Err(format!("unsupported protocol version `{other}`")),
+                    }
+                }
+                "--log" => log = Some(PathBuf::from(value("--log")?)),
+                "-h" | "--help" => return Ok(None),
+                "--" => {
+                    command.extend(args.by_ref());
+                    break;
+                }
+                _ if arg.starts_with('-') => return Err(format!("unknown option `{arg}`")),
+                _ => {
+                    command.push(arg);
+                    command.extend(args.by_ref());
+                    break;
+                }
+            }
+        }
+        if command.is_empty() {
+            return Err("no server command".to_owned());
+        }
+        Ok(Some(Self {
+            protocol,
+            log,
+            command,
+        }))
+    }
+}
+
+// ---- Errors and results
+
+/// Why the run stopped: the server broke the protocol, or could not be talked to.
+#[derive(Debug)]
+struct ProtocolError(String);
+
+impl ProtocolError {
+    fn new(message: impl Into<String>) -> Self {
+        Self(message.into())
+    }
+}
+
+impl fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+type Outcome<T> = Result<T, ProtocolError>;
+
+/// What became of the tools: each completed one is printed as it ends.
+#[derive(Debug, Default)]
+struct Tally {
+    completed: usize,
+    skipped: usize,
+    failed: Vec<String>,
+}
+
+impl Tally {
+    /// A tool that returned a result. A result with `isError` is the tool saying it failed: it
+    /// is printed like any other, and counted as a failure.
+    fn result(&mut self, tool: &str, text: &str, is_error: bool) {
+        // One line per tool, whatever the text holds (pretty-printed JSON, lists).
+        let text = text.replace('\r', "\\r").replace('\n', "\\n");
+        println!("{tool}: {text}");
+        if is_error {
+            self.failed(tool, "the result has isError: true");
+        } else {
+            self.completed += 1;
+        }
+    }
+
+    /// A tool that did not return a result (an error response, too many rounds).
+    fn failed(&mut self, tool: &str, why: impl fmt::Display) {
+        eprintln!("client: `{tool}` failed: {why}");
+        self.failed.push(tool.to_owned());
+    }
+
+    /// A tool this client must not call (it is neither a success nor a failure).
+    fn skipped(&mut self, tool: &str, why: &str) {
+        eprintln!("client: `{tool}` skipped: {why}");
+        self.skipped += 1;
+    }
+}
+
+// ---- The connection: newline-delimited JSON-RPC over the server's stdio
+
+/// A line the server wrote, numbered from 1 so that a failed check can say which.
+#[derive(Debug)]
+struct Line {
+    number: usize,
+    text: String,
+}
+
+/// What reading the server's stdout gave.
+#[derive(Debug)]
+enum Received {
+    Line(Line),
+    /// Nothing before the deadline.
+    Timeout,
+    /// The server closed its stdout (it exited, or is exiting).
+    Closed,
+}
+
+#[derive(Debug)]
+struct Connection {
+    child: Child,
+    /// `None` once closed (the signal for the server to exit).
+    stdin: Option<ChildStdin>,
+    /// The server's stdout, line by line, read on a thread so that waiting can time out.
+    lines: Receiver<io::Result<String>>,
+    received: usize,
+    log: Option<File>,
+    next_id: i64,
+    exited: bool,
+}
+
+impl Connection {
+    fn spawn(command: &[String], log: Option<&Path>) -> io::Result<Self> {
+        let log = log
+            .map(|path| OpenOptions::new().create(true).append(true).open(path))
+            .transpose()?;
+        let mut child = Command::new(&command[0])
+            .args(&command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            // The server's diagnostics go straight to the user.
+            .stderr(Stdio::inherit())
+            .spawn()?;
+        let stdout = child.stdout.take().ok_or(io::ErrorKind::BrokenPipe)?;
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let failed = line.is_err();
+                if sender.send(line).is_err() || failed {
+                    break;
+                }
+            }
+        });
+        Ok(Self {
+            stdin: child.stdin.take(),
+            child,
+            lines,
+            received: 0,
+            log,
+            next_id: 0,
+            exited: false,
+        })
+    }
+
+    /// A fresh JSON-RPC id: every request gets its own, retries included.
+    fn next_id(&mut self) -> i64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    fn send(&mut self, message: &impl Serialize) -> Outcome<()> {
+        let text = serde_json::to_string(message)
+            .map_err(|e| ProtocolError::new(format!("cannot encode a message: {e}")))?;
+        self.log("> ", &text)?;
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| ProtocolError::new("the server's stdin is closed"))?;
+        writeln!(stdin, "{text}")
+            .and_then(|()| stdin.flush())
+            .map_err(|e| ProtocolError::new(format!("cannot write to the server: {e}")))
+    }
+
+    /// The next line the server writes before `deadline`.
+    fn read(&mut self, deadline: Instant) -> Outcome<Received> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(Ok(text)) => {
+                self.received += 1;
+                self.log("< ", &text)?;
+                Ok(Received::Line(Line {
+                    number: self.received,
+                    text,
+                }))
+            }
+            Ok(Err(error)) => Err(ProtocolError::new(format!(
+                "line {}: cannot read it: {error}",
+                self.received + 1
+            ))),
+            Err(RecvTimeoutError::Timeout) => Ok(Received::Timeout),
+            Err(RecvTimeoutError::Disconnected) => Ok(Received::Closed),
+        }
+    }
+
+    /// The next line while the response to `method` is awaited: nothing before `deadline`, or
+    /// a server that stops writing, is an error.
+    fn receive_for(&mut self, method: &str, deadline: Instant) -> Outcome<Line> {
+        match self.read(deadline)? {
+            Received::Line(line) => Ok(line),
+            Received::Timeout => Err(ProtocolError::new(format!(
+                "no response to `{method}` within {} s",
+                RESPONSE_TIMEOUT.as_secs()
+            ))),
+            Received::Closed => Err(ProtocolError::new(format!(
+                "the server closed its stdout before answering `{method}` ({})",
+                self.exit_status()
+            ))),
+        }
+    }
+
+    /// Closes the server's stdin, checks what it still writes (late notifications) with
+    /// `check`, and waits for it to exit.
+    fn finish(&mut self, mut check: impl FnMut(&Line) -> Outcome<()>) -> Outcome<()> {
+        drop(self.stdin.take());
+        let deadline = Instant::now() + EXIT_GRACE;
+        // A server that exits closes its stdout; one that does not is killed by `stop`.
+        while let Received::Line(line) = self.read(deadline)? {
+            check(&line)?;
+        }
+        self.stop(deadline);
+        Ok(())
+    }
+
+    /// Waits for the server until `deadline`, then kills it.
+    fn stop(&mut self, deadline: Instant) {
+        drop(self.stdin.take());
+        while !self.exited && Instant::now() < deadline {
+            match self.child.try_wait() {
+                Ok(Some(_)) | Err(_) => self.exited = true,
+                Ok(None) => thread::sleep(Duration::from_millis(20)),
+            }
+        }
+        if !self.exited {
+            eprintln!(
+                "client: the server did not exit within {} s; killing it",
+                EXIT_GRACE.as_secs()
+            );
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+            self.exited = true;
+        }
+    }
+
+    /// How the server ended, for the message about a closed stdout.
+    fn exit_status(&mut self) -> String {
+        // Its stdout closes a moment before the process is gone.
+        for _ in 0..50 {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.exited = true;
+                return format!("it exited: {status}");
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        "it is still running".to_owned()
+    }
+
+    fn log(&mut self, prefix: &str, text: &str) -> Outcome<()> {
+        match &mut self.log {
+            Some(file) => writeln!(file, "{prefix}{text}")
+                .map_err(|e| ProtocolError::new(format!("cannot write the log: {e}"))),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        self.stop(Instant::now() + EXIT_GRACE);
+    }
+}
+
+// ---- Strict checks of what the server sends
+
+/// Decodes a line as `M`, the `ServerMessage` of the revision spoken, and checks that the
+/// typed message encodes back to the same JSON: nothing the server sent was dropped or changed.
+fn decode_message<M>(line: &Line) -> Outcome<M>
+where
+    M: FromStr<Err = DecodeError> + Serialize,
+{
+    let message: M = line.text.parse().map_err(|error: DecodeError| {
+        ProtocolError::new(format!(
+            "line {}: not a valid server message: {error}\n  line: {}",
+            line.number, line.text
+        ))
+    })?;
+    same_json(line, "the message", &line.text, &message)?;
+    Ok(message)
+}
+
+/// Decodes the `result` of a response as the result type `R` pairs with: the type the request
+/// that was sent promises, rather than whatever type a result with these members could be.
+fn decode_result<R: Request>(line: &Line) -> Outcome<R::Result> {
+    let raw = RawMessage::parse(&line.text)
+        .map_err(|e| ProtocolError::new(format!("line {}: {e}", line.number)))?;
+    let result = raw.result.ok_or_else(|| {
+        ProtocolError::new(format!("line {}: a response without `result`", line.number))
+    })?;
+    let typed: R::Result = serde_json::from_str(result.get()).map_err(|error| {
+        ProtocolError::new(format!(
+            "line {}: the result of `{}` does not decode as its result type: {error}\n  result: {}",
+            line.number,
+            R::METHOD,
+            result.get()
+        ))
+    })?;
+    let what = format!("the result of `{}`", R::METHOD);
+    same_json(line, &what, result.get(), &typed)?;
+    Ok(typed)
+}
+
+/// `decoded` must encode to the JSON of `received`, compared as JSON values (a peer may order
+/// members or space its text differently; numbers must stay as written: `2.0` is not `2`).
+fn same_json(line: &Line, what: &str, received: &str, decoded: &impl Serialize) -> Outcome<()> {
+    let received: Value = serde_json::from_str(received)
+        .map_err(|e| ProtocolError::new(format!("line {}: not JSON: {e}", line.number)))?;
+    let encoded = serde_json::to_value(decoded).map_err(|e| {
+        ProtocolError::new(format!(
+            "line {}: {what} cannot be encoded again: {e}",
+            line.number
+        ))
+    })?;
+    match first_difference(&received, &encoded, String::new()) {
+        None => Ok(()),
+        Some((pointer, was, became)) => Err(ProtocolError::new(format!(
+            "line {}: {what} does not encode back to what was received: at `{pointer}` the server \
+             sent {was}, the decoded value writes {became}\n  line: {}",
+            line.number, line.text
+        ))),
+    }
+}
+
+/// Where two JSON values first differ: a JSON pointer and both sides (`absent` for a member
+/// one side lacks).
+fn first_difference(a: &Value, b: &Value, pointer: String) -> Option<(String, String, String)> {
+    match (a, b) {
+        (Value::Object(a), Value::Object(b)) => {
+            for key in a.keys().chain(b.keys()) {
+                let here = format!("{pointer}/{}", key.replace('~', "~0").replace('/', "~1"));
+                match (a.get(key), b.get(key)) {
+                    (Some(x), Some(y)) => {
+                        if let Some(found) = first_difference(x, y, here) {
+                            return Some(found);
+                        }
+                    }
+                    (x, y) => return Some((here, shown(x), shown(y))),
+                }
+            }
+            None
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (x, y))| first_difference(x, y, format!("{pointer}/{i}"))),
+        _ if a == b => None,
+        _ => Some((pointer, a.to_string(), b.to_string())),
+    }
+}
+
+fn shown(value: Option<&Value>) -> String {
+    value.map_or_else(|| "absent".to_owned(), Value::to_string)
+}
+
+/// The error response to one of our requests, as a message.
+fn error_text(method: &str, code: i64, message: &str) -> String {
+    format!("the server answered `{method}` with error {code}: {message}")
+}
+
+// ---- Tool arguments: a valid value for each required property of the tool's inputSchema
+
+/// The arguments of a call: the tool's `inputSchema` (any JSON Schema) is read as JSON, and
+/// each required property gets its `default`, or else a value its schema accepts.
+fn arguments_for(input_schema: &impl Serialize) -> Outcome<Map<String, Value>> {
+    let schema = serde_json::to_value(input_schema)
+        .map_err(|e| ProtocolError::new(format!("cannot read an inputSchema: {e}")))?;
+    Ok(sample_object(&schema, &schema, 0))
+}
+
+/// A value `schema` accepts. `root` is the whole input schema, for local `$ref`s. This is not
+/// a JSON Schema solver: it covers what tool schemas usually say (types, bounds, formats,
+/// enums, `anyOf` of a type and `null`, `$defs`).
+fn sample_value(schema: &Value, root: &Value, depth: usize) -> Value {
+    // `true` (or any non-object) accepts everything; deep recursion means a cycle of `$ref`s.
+    let Some(keywords) = schema.as_object().filter(|_| depth < 16) else {
+        return json!("text");
+    };
+    if let Some(value) = keywords.get("default").or_else(|| keywords.get("const")) {
+        return value.clone();
+    }
+    if let Some(first) = keywords
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|o| o.first())
+    {
+        return first.clone();
+    }
+    if let Some(target) = keywords
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.strip_prefix('#'))
+        .and_then(|pointer| root.pointer(pointer))
+    {
+        return sample_value(target, root, depth + 1);
+    }
+    for combinator in ["anyOf", "oneOf", "allOf"] {
+        if let Some(branches) = keywords.get(combinator).and_then(Value::as_array) {
+            // `Optional[T]` is `anyOf: [T, {"type": "null"}]`: prefer the branch with a value.
+            let not_null = branches
+                .iter()
+                .find(|b| b.get("type") != Some(&json!("null")));
+            if let Some(branch) = not_null.or(branches.first()) {
+                return sample_value(branch, root, depth + 1);
+            }
+        }
+    }
+    let kind = match keywords.get("type") {
+        Some(Value::String(kind)) => kind.as_str(),
+        Some(Value::Array(kinds)) => kinds
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|kind| *kind != "null")
+            .unwrap_or("null"),
+        _ if keywords.contains_key("properties") => "object",
+        _ => "string",
+    };
+    match kind {
+        "object" => Value::Object(sample_object(schema, root, depth)),
+        "array" => sample_array(keywords, root, depth),
+        "integer" => {
+            let low = bound(keywords, "minimum").map(f64::ceil);
+            let high = bound(keywords, "maximum").map(f64::floor);
+            json!(low.unwrap_or(1.0).min(high.unwrap_or(f64::MAX)) as i64)
+        }
+        // The bound as the schema wrote it (`minimum: 2` gives `2`, not `2.0`).
+        "number" => match (bound(keywords, "minimum"), bound(keywords, "maximum")) {
+            (Some(_), _) => keywords["minimum"].clone(),
+            (None, Some(high)) if high < 2.5 => keywords["maximum"].clone(),
+            _ => json!(2.5),
+        },
+        "boolean" => json!(true),
+        "null" => Value::Null,
+        _ => json!(sample_string(
+            keywords.get("format").and_then(Value::as_str),
+            bound(keywords, "minLength"),
+            bound(keywords, "maxLength"),
+        )),
+    }
+}
+
+/// The number a keyword holds.
+fn bound(keywords: &Map<String, Value>, name: &str) -> Option<f64> {
+    keywords.get(name).and_then(Value::as_f64)
+}
+
+/// An object with every required property filled in.
+fn sample_object(schema: &Value, root: &Value, depth: usize) -> Map<String, Value> {
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let required = schema.get("required").and_then(Value::as_array);
+    let mut object = Map::new();
+    for name in required.into_iter().flatten().filter_map(Value::as_str) {
+        let property = properties
+            .and_then(|p| p.get(name))
+            .unwrap_or(&Value::Bool(true));
+        object.insert(name.to_owned(), sample_value(property, root, depth + 1));
+    }
+    object
+}
+
+/// `[]`, or as many items as `minItems` asks for (distinct ones when the items are an enum).
+fn sample_array(keywords: &Map<String, Value>, root: &Value, depth: usize) -> Value {
+    let count = bound(keywords, "minItems").unwrap_or(0.0) as usize;
+    let items = keywords.get("items").unwrap_or(&Value::Bool(true));
+    let options = items.get("enum").and_then(Value::as_array);
+    let values = (0..count)
+        .map(|i| match options {
+            Some(options) if !options.is_empty() => options[i % options.len()].clone(),
+            _ => sample_value(items, root, depth + 1),
+        })
+        .collect();
+    Value::Array(values)
+}
+
+/// A string: a valid one for the four formats MCP forms know, else "text" padded to
+/// `min_length` and cut to `max_length` (in characters, as JSON Schema counts).
+fn sample_string(format: Option<&str>, min_length: Option<f64>, max_length: Option<f64>) -> String {
+    if let Some(text) = format.and_then(StringFormat::from_name).map(formatted) {
+        return text.to_owned();
+    }
+    let min = min_length.unwrap_or(0.0) as usize;
+    let max = max_length.map_or(usize::MAX, |max| max as usize);
+    "text".chars().cycle().take(min.max(4).min(max)).collect()
+}
+
+/// A valid value of each string format.
+fn formatted(format: StringFormat) -> &'static str {
+    match format {
+        StringFormat::Email => "user@example.com",
+        StringFormat::Uri => "https://example.com/",
+        StringFormat::Date => "2024-01-15",
+        StringFormat::DateTime => "2024-01-15T09:30:00Z",
+    }
+}
+
+// ---- Forms: answering a form-mode elicitation
+
+/// The answer to a form, in the form's order: each property's default, else a value made up
+/// within its constraints. The answer is validated with the form's own rules before it is
+/// sent: a server must never receive an answer that breaks its form.
+fn fill_form(requested_schema: &impl Serialize) -> Outcome<Vec<(String, Value)>> {
+    // Parsed from text rather than from a `serde_json::Value`, which sorts object members: the
+    // fields keep the server's order, as a user would see them.
+    let text = serde_json::to_string(requested_schema)
+        .map_err(|e| ProtocolError::new(format!("cannot encode a requestedSchema: {e}")))?;
+    let form = RequestedSchema::parse_str(&text).map_err(|error| {
+        ProtocolError::new(format!(
+            "the server's requestedSchema is not a form the spec allows: {error}\n  requestedSchema: {text}"
+        ))
+    })?;
+    let defaults = form.defaults();
+    let answer: Vec<(String, Value)> = form
+        .properties
+        .iter()
+        .map(|(name, property)| {
+            let value = defaults
+                .get(name)
+                .cloned()
+                .unwrap_or_else(|| made_up(property));
+            (name.clone(), value)
+        })
+        .collect();
+    let content: Map<String, Value> = answer.iter().cloned().collect();
+    if let Err(errors) = form.validator().validate(&content) {
+        // Our own answer is wrong: a bug of this client, reported like a protocol error.
+        return Err(ProtocolError::new(format!(
+            "this client's answer breaks the form: {errors}\n  answer: {}\n  requestedSchema: {text}",
+            Value::Object(content)
+        )));
+    }
+    Ok(answer)
+}
+
+/// A value that satisfies one property of a form.
+fn made_up(property: &PropertySchema) -> Value {
+    match property {
+        PropertySchema::String(string) => json!(sample_string(
+            string.format.map(StringFormat::as_str),
+            string.min_length.map(|n| n as f64),
+            string.max_length.map(|n| n as f64),
+        )),
+        PropertySchema::Number(number) => {
+            let low = number.minimum.as_ref().and_then(Number::as_f64);
+            let high = number.maximum.as_ref().and_then(Number::as_f64);
+            let within =
+                |x: f64| low.is_none_or(|low| x >= low) && high.is_none_or(|high| x <= high);
+            if number.integer {
+                // Its minimum (rounded up), else 1, else the maximum.
+                let value = low.map(f64::ceil).unwrap_or(1.0);
+                let value = if within(value) {
+                    value
+                } else {
+                    high.unwrap_or(value).floor()
+                };
+                json!(value as i64)
+            } else {
+                // A value with a fraction, which only a number field accepts: an answer that
+                // an integer field would take too tests less.
+                let candidates = [
+                    Some(3.5),
+                    low.map(|low| low + 0.5),
+                    high.map(|high| high - 0.5),
+                    low.zip(high).map(|(low, high)| (low + high) / 2.0),
+                ];
+                let value = candidates
+                    .into_iter()
+                    .flatten()
+                    .find(|&x| within(x) && x.fract() != 0.0)
+                    .or(low)
+                    .unwrap_or(3.5);
+                json!(value)
+            }
+        }
+        PropertySchema::Boolean(_) => json!(true),
+        PropertySchema::SingleSelect(select) => json!(select.options.values().next()),
+        PropertySchema::MultiSelect(select) => {
+            let wanted = select.min_items.unwrap_or(1).max(1) as usize;
+            let allowed = select.max_items.map_or(usize::MAX, |max| max as usize);
+            json!(select
+                .options
+                .values()
+                .take(wanted.min(allowed))
+                .collect::<Vec<_>>())
+        }
+    }
+}
+
+/// The one root this client offers: the current directory as a `file://` URI.
+fn cwd_root_uri() -> Outcome<String> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| ProtocolError::new(format!("cannot read the current directory: {e}")))?;
+    let path = cwd.to_string_lossy().replace('\\', "/");
+    let mut uri = String::from("file://");
+    if !path.starts_with('/') {
+        uri.push('/'); // a Windows drive: file:///C:/…
+    }
+    // Percent-encode everything but the characters a path may hold as they are (RFC 3986).
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' | b':' => {
+                uri.push(byte as char)
+            }
+            _ => uri.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    Ok(uri)
+}
+
+/// Shows what the server says while it works (log messages, progress) on stderr.
+fn show_log(level: &str, logger: Option<&str>, data: &Value) {
+    let text = data
+        .as_str()
+        .map_or_else(|| data.to_string(), str::to_owned);
+    match logger {
+        Some(logger) => eprintln!("client: server log [{level}] {logger}: {text}"),
+        None => eprintln!("client: server log [{level}] {text}"),
+    }
+}
+
+fn show_progress(progress: &Number, total: Option<&Number>, message: Option<&str>) {
+    let total = total.map(|total| format!("/{total}")).unwrap_or_default();
+    let message = message.map(|m| format!(" {m}")).unwrap_or_default();
+    eprintln!("client: progress {progress}{total}{message}");
+}
+
+// ---- 2025-11-25: a session, with requests from the server while a call runs
+
+mod era_2025_11_25 {
+    use mcp_schema::jsonrpc::{Request, METHOD_NOT_FOUND};
+    use mcp_schema::v2025_11_25::{
+        CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientCapabilitiesElicitation,
+        ClientCapabilitiesRoots, ClientMessage, ClientNotification, ClientRequest, ClientResult,
+        ContentBlock, CreateMessageResult, CreateMessageResultContent, ElicitRequestParams,
+        ElicitResult, ElicitResultAction, ElicitResultContentValue, Error, Implementation,
+        InitializeRequest, InitializeRequestParams, ListRootsResult, ListToolsRequest,
+        PaginatedRequestParams, RequestId, Result as EmptyResult, Role, Root, ServerMessage,
+        ServerNotification, ServerRequest, TextContent, Tool, ToolExecutionTaskSupport,
+        PROTOCOL_VERSION,
+    };
+    use mcp_schema::{IndexMap, RawObject};
+    use serde_json::Map;
+
+    use super::*;
+
+    pub(crate) fn run(connection: &mut Connection, tally: &mut Tally) -> Outcome<()> {
+        let initialized = request::<InitializeRequest>(
+            connection,
+            ClientRequest::Initialize(Box::new(InitializeRequestParams {
+                meta: None,
+                capabilities: capabilities(),
+                client_info: client_info(),
+                protocol_version: PROTOCOL_VERSION.to_owned(),
+                extra: Map::new(),
+            })),
+        )?
+        .map_err(fatal("initialize"))?;
+        // The server may offer another revision; this client speaks one, so it stops there.
+        if initialized.protocol_version != PROTOCOL_VERSION {
+            return Err(ProtocolError::new(format!(
+                "the server chose protocol {}; this client speaks {PROTOCOL_VERSION} only",
+                initialized.protocol_version
+            )));
+        }
+        let server = &initialized.server_info;
+        eprintln!(
+            "client: connected to {} {} (protocol {PROTOCOL_VERSION})",
+            server.name, server.version
+        );
+        connection.send(&ClientMessage::Notification(
+            ClientNotification::Initialized(None),
+        ))?;
+
+        for tool in list_tools(connection)? {
+            call_tool(connection, tally, &tool)?;
+        }
+        // Whatever the server still says must be valid too; its requests can no longer be
+        // answered (stdin is closed) and are not an error.
+        connection.finish(|line| decode_message::<ServerMessage>(line).map(drop))
+    }
+
+    /// What this client can do: forms and URL consent, sampling, and roots.
+    fn capabilities() -> ClientCapabilities {
+        ClientCapabilities {
+            elicitation: Some(ClientCapabilitiesElicitation {
+                form: Some(RawObject::new()),
+                url: Some(RawObject::new()),
+                extra: Map::new(),
+            }),
+            sampling: Some(Default::default()),
+            roots: Some(ClientCapabilitiesRoots {
+                list_changed: Some(false),
+                extra: Map::new(),
+            }),
+            ..Default::default()
+        }
+    }
+
+    fn client_info() -> Implementation {
+        Implementation {
+            name: CLIENT_NAME.to_owned(),
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            title: None,
+            description: None,
+            icons: None,
+            website_url: None,
+            extra: Map::new(),
+        }
+    }
+
+    /// Every tool, page after page.
+    fn list_tools(connection: &mut Connection) -> Outcome<Vec<Tool>> {
+        let mut tools = Vec::new();
+        let mut cursor = None;
+        loop {
+            let params = cursor.map(|cursor| {
+                Box::new(PaginatedRequestParams {
+                    meta: None,
+                    cursor: Some(cursor),
+                    extra: Map::new(),
+                })
+            });
+            let page = request::<ListToolsRequest>(connection, ClientRequest::ListTools(params))?
+                .map_err(fatal("tools/list"))?;
+            tools.extend(page.tools);
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => return Ok(tools),
+            }
+        }
+    }
+
+    fn call_tool(connection: &mut Connection, tally: &mut Tally, tool: &Tool) -> Outcome<()> {
+        // Such a tool MUST be called as a task (`params.task`, then `tasks/get` and
+        // `tasks/result`), which this client does not do: it declares no `tasks` capability.
+        let support = tool
+            .execution
+            .as_ref()
+            .and_then(|e| e.task_support.as_ref());
+        if support == Some(&ToolExecutionTaskSupport::Required) {
+            tally.skipped(&tool.name, "it must be called as a task");
+            return Ok(());
+        }
+        let arguments = arguments_for(&tool.input_schema)?;
+        let params = CallToolRequestParams {
+            meta: None,
+            arguments: Some(RawObject::from(arguments)),
+            name: tool.name.clone(),
+            task: None,
+            extra: Map::new(),
+        };
+        match request::<CallToolRequest>(connection, ClientRequest::CallTool(Box::new(params)))? {
+            Ok(result) => tally.result(
+                &tool.name,
+                &text_of(&result.content),
+                result.is_error == Some(true),
+            ),
+            Err(error) => tally.failed(
+                &tool.name,
+                error_text("tools/call", error.code, &error.message),
+            ),
+        }
+        Ok(())
+    }
+
+    /// The text blocks of a result, joined.
+    fn text_of(content: &[ContentBlock]) -> String {
+        let texts: Vec<&str> = content
+            .iter()
+            .filter_map(|block| match block {
+                ContentBlock::TextContent(text) => Some(text.text.as_str()),
+                _ => None,
+            })
+            .collect();
+        texts.join(" | ")
+    }
+
+    /// An error response to a request this client cannot go on without.
+    fn fatal(method: &'static str) -> impl FnOnce(Error) -> ProtocolError {
+        move |error| ProtocolError::new(error_text(method, error.code, &error.message))
+    }
+
+    /// Sends a request and waits for its response, answering the server's own requests
+    /// meanwhile. The outer error is a protocol error; the inner one the server's error
+    /// response, which the caller judges.
+    fn request<R: Request>(
+        connection: &mut Connection,
+        request: ClientRequest,
+    ) -> Outcome<Result<R::Result, Error>> {
+        let pending = connection.next_id();
+        connection.send(&ClientMessage::Request {
+            id: RequestId::Integer(pending),
+            request,
+        })?;
+        let deadline = Instant::now() + RESPONSE_TIMEOUT;
+        loop {
+            let line = connection.receive_for(R::METHOD, deadline)?;
+            match decode_message::<ServerMessage>(&line)? {
+                ServerMessage::Response {
+                    id: RequestId::Integer(answered),
+                    ..
+                } if answered == pending => return decode_result::<R>(&line).map(Ok),
+                ServerMessage::Error {
+                    id: Some(RequestId::Integer(answered)),
+                    error,
+                } if answered == pending => return Ok(Err(error)),
+                ServerMessage::Request { id, request } => {
+                    let reply = match answer(request)? {
+                        Ok(result) => ClientMessage::Response { id, result },
+                        Err(error) => ClientMessage::Error {
+                            id: Some(id),
+                            error,
+                        },
+                    };
+                    connection.send(&reply)?;
+                }
+                ServerMessage::Notification(notification) => show(&notification),
+                ServerMessage::Response { id, .. } | ServerMessage::Error { id: Some(id), .. } => {
+                    return Err(ProtocolError::new(format!(
+                        "line {}: a response to id {}, but the pending request is id {pending}",
+                        line.number,
+                        json!(id),
+                    )));
+                }
+                ServerMessage::Error { id: None, error } => {
+                    return Err(ProtocolError::new(format!(
+                        "line {}: the server reports error {}: {} (while `{}` was pending)",
+                        line.number,
+                        error.code,
+                        error.message,
+                        R::METHOD
+                    )));
+                }
+            }
+        }
+    }
+
+    /// The answer to a request of the server: a result, or an error response for what this
+    /// client does not do (it declared no `tasks` capability).
+    fn answer(request: ServerRequest) -> Outcome<Result<ClientResult, Error>> {
+        Ok(Ok(match request {
+            ServerRequest::Ping(_) => ClientResult::Empty(EmptyResult::default()),
+            ServerRequest::Elicit(params) => ClientResult::Elicit(elicit(&params)?),
+            ServerRequest::CreateMessage(_) => ClientResult::CreateMessage(Box::new(sampled())),
+            ServerRequest::ListRoots(_) => ClientResult::ListRoots(ListRootsResult {
+                meta: None,
+                roots: vec![Root {
+                    meta: None,
+                    name: Some(ROOT_NAME.to_owned()),
+                    uri: cwd_root_uri()?,
+                    extra: Map::new(),
+                }],
+                extra: Map::new(),
+            }),
+            other => {
+                return Ok(Err(Error {
+                    code: METHOD_NOT_FOUND,
+                    message: format!("this client does not serve `{}`", other.method()),
+                    data: None,
+                    extra: Map::new(),
+                }))
+            }
+        }))
+    }
+
+    /// Accepts a form with a valid answer, or a URL consent (the URL is shown, not opened).
+    fn elicit(params: &ElicitRequestParams) -> Outcome<ElicitResult> {
+        let content = match params {
+            ElicitRequestParams::Form(form) => Some(content(fill_form(&form.requested_schema)?)?),
+            ElicitRequestParams::Url(url) => {
+                eprintln!("client: {} → open {}", url.message, url.url);
+                None
+            }
+        };
+        Ok(ElicitResult {
+            meta: None,
+            action: ElicitResultAction::Accept,
+            content,
+            extra: Map::new(),
+        })
+    }
+
+    /// A form's answer as the typed `content` of an `ElicitResult`.
+    fn content(
+        answer: Vec<(String, Value)>,
+    ) -> Outcome<IndexMap<String, ElicitResultContentValue>> {
+        answer
+            .into_iter()
+            .map(|(name, value)| {
+                let typed = serde_json::from_value(value.clone()).map_err(|e| {
+                    ProtocolError::new(format!(
+                        "the answer {name} = {value} does not fit ElicitResult.content: {e}"
+                    ))
+                })?;
+                Ok((name, typed))
+            })
+            .collect()
+    }
+
+    /// This client has no LLM: every sampling request gets the same reply.
+    fn sampled() -> CreateMessageResult {
+        CreateMessageResult {
+            meta: None,
+            content: CreateMessageResultContent::Text(Box::new(TextContent {
+                meta: None,
+                annotations: None,
+                text: SAMPLED_REPLY.to_owned(),
+                extra: Map::new(),
+            })),
+            model: SAMPLING_MODEL.to_owned(),
+            role: Role::Assistant,
+            stop_reason: Some("endTurn".to_owned()),
+            extra: Map::new(),
+        }
+    }
+
+    fn show(notification: &ServerNotification) {
+        match notification {
+            ServerNotification::LoggingMessage(log) => {
+                show_log(log.level.as_str(), log.logger.as_deref(), &log.data)
+            }
+            ServerNotification::Progress(progress) => show_progress(
+                &progress.progress,
+                progress.total.as_ref(),
+                progress.message.as_deref(),
+            ),
+            ServerNotification::ElicitationComplete(done) => {
+                eprintln!("client: elicitation {} completed", done.elicitation_id)
+            }
+            // List changes, resource updates, cancellations, task status: nothing to do here.
+            _ => {}
+        }
+    }
+}
+
+// ---- 2026-07-28: no session; input is asked for in results, and the call is retried
+
+mod era_2026_07_28 {
+    use mcp_schema::jsonrpc::Request;
+    use mcp_schema::v2026_07_28::{
+        CallToolRequest, CallToolRequestParams, CallToolResultResponseResult, ClientCapabilities,
+        ClientCapabilitiesElicitation, ClientMessage, ClientRequest, ContentBlock,
+        CreateMessageResult, CreateMessageResultContent, DiscoverRequest, ElicitRequestParams,
+        ElicitResult, ElicitResultAction, ElicitResultContentValue, Error, Implementation,
+        InputRequest, InputRequiredResult, InputResponse, InputResponses, ListRootsResult,
+        ListToolsRequest, PaginatedRequestParams, RequestId, RequestMetaObject, RequestParams,
+        Role, Root, ServerMessage, ServerNotification, TextContent, Tool, PROTOCOL_VERSION,
+    };
+    use mcp_schema::{IndexMap, RawObject};
+    use serde_json::Map;
+
+    use super::*;
+
+    pub(crate) fn run(connection: &mut Connection, tally: &mut Tally) -> Outcome<()> {
+        // Optional for a client, but it says who the server is and whether it speaks this
+        // revision before anything else is sent.
+        let discovered = request::<DiscoverRequest>(
+            connection,
+            ClientRequest::Discover(Box::new(RequestParams {
+                meta: meta(),
+                extra: Map::new(),
+            })),
+        )?
+        .map_err(fatal("server/discover"))?;
+        if !discovered
+            .supported_versions
+            .iter()
+            .any(|v| v == PROTOCOL_VERSION)
+        {
+            return Err(ProtocolError::new(format!(
+                "the server supports {:?}, not {PROTOCOL_VERSION}",
+                discovered.supported_versions
+            )));
+        }
+        match discovered
+            .meta
+            .as_ref()
+            .and_then(|meta| meta.io_modelcontextprotocol_server_info.as_ref())
+        {
+            Some(server) => eprintln!(
+                "client: connected to {} {} (protocol {PROTOCOL_VERSION})",
+                server.name, server.version
+            ),
+            None => {
+                eprintln!("client: connected to an unnamed server (protocol {PROTOCOL_VERSION})")
+            }
+        }
+
+        for tool in list_tools(connection)? {
+            call_tool(connection, tally, &tool)?;
+        }
+        connection.finish(|line| decode_message::<ServerMessage>(line).map(drop))
+    }
+
+    /// The `_meta` every request carries: with no session, each request says which revision
+    /// it speaks, who sends it and what the client can do.
+    fn meta() -> RequestMetaObject {
+        RequestMetaObject {
+            io_modelcontextprotocol_protocol_version: PROTOCOL_VERSION.to_owned(),
+            io_modelcontextprotocol_client_info: Some(Implementation {
+                name: CLIENT_NAME.to_owned(),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                title: None,
+                description: None,
+                icons: None,
+                website_url: None,
+                extra: Map::new(),
+            }),
+            io_modelcontextprotocol_client_capabilities: ClientCapabilities {
+                elicitation: Some(ClientCapabilitiesElicitation {
+                    form: Some(Default::default()),
+                    url: Some(Default::default()),
+                    extra: Map::new(),
+                }),
+                sampling: Some(Default::default()),
+                // `{}`: 2026-07-28 has no `listChanged` for roots (a client sends no
+                // notifications but `cancelled` in this revision).
+                roots: Some(RawObject::new()),
+                ..Default::default()
+            },
+            io_modelcontextprotocol_log_level: None,
+            progress_token: None,
+            extra: Map::new(),
+        }
+    }
+
+    fn list_tools(connection: &mut Connection) -> Outcome<Vec<Tool>> {
+        let mut tools = Vec::new();
+        let mut cursor = None;
+        loop {
+            let params = PaginatedRequestParams {
+                meta: meta(),
+                cursor,
+                extra: Map::new(),
+            };
+            let page = request::<ListToolsRequest>(
+                connection,
+                ClientRequest::ListTools(Box::new(params)),
+            )?
+            .map_err(fatal("tools/list"))?;
+            tools.extend(page.tools);
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => return Ok(tools),
+            }
+        }
+    }
+
+    /// Calls a tool until it completes: each `InputRequiredResult` is answered and the same call
+    /// is sent again, with a new id, the answers under the server's keys and its state.
+    fn call_tool(connection: &mut Connection, tally: &mut Tally, tool: &Tool) -> Outcome<()> {
+        // The same arguments on every round: the server may bind its state to them.
+        let arguments = RawObject::from(arguments_for(&tool.input_schema)?);
+        let mut input_responses: Option<InputResponses> = None;
+        let mut request_state: Option<String> = None;
+        for round in 1..=MAX_ROUNDS {
+            let params = CallToolRequestParams {
+                meta: meta(),
+                arguments: Some(arguments.clone()),
+                input_responses: input_responses.take(),
+                name: tool.name.clone(),
+                // Echoed exactly as received: it is the server's, opaque to the client.
+                request_state: request_state.take(),
+                extra: Map::new(),
+            };
+            let response =
+                request::<CallToolRequest>(connection, ClientRequest::CallTool(Box::new(params)))?;
+            let asked = match response {
+                Ok(CallToolResultResponseResult::CallTool(result)) => {
+                    tally.result(
+                        &tool.name,
+                        &text_of(&result.content),
+                        result.is_error == Some(true),
+                    );
+                    return Ok(());
+                }
+                // The last round allowed: answering would be for nothing.
+                Ok(CallToolResultResponseResult::InputRequired(_)) if round == MAX_ROUNDS => break,
+                Ok(CallToolResultResponseResult::InputRequired(asked)) => asked,
+                Err(error) => {
+                    tally.failed(
+                        &tool.name,
+                        error_text("tools/call", error.code, &error.message),
+                    );
+                    return Ok(());
+                }
+            };
+            let InputRequiredResult {
+                input_requests,
+                request_state: state,
+                ..
+            } = *asked;
+            let requests = input_requests.unwrap_or_default();
+            if requests.is_empty() && state.is_none() {
+                return Err(ProtocolError::new(format!(
+                    "`{}`: an InputRequiredResult with neither inputRequests nor requestState",
+                    tool.name
+                )));
+            }
+            if requests.is_empty() {
+                // Nothing to answer: the server is still at work. Retry after a pause.
+                thread::sleep(STATE_ONLY_PAUSE * round);
+            } else {
+                let answers = requests
+                    .iter()
+                    .map(|(key, request)| Ok((key.clone(), answer(request)?)))
+                    .collect::<Outcome<InputResponses>>()?;
+                input_responses = Some(answers);
+            }
+            request_state = state;
+        }
+        tally.failed(
+            &tool.name,
+            format!("still asking for input after {MAX_ROUNDS} rounds"),
+        );
+        Ok(())
+    }
+
+    fn text_of(content: &[ContentBlock]) -> String {
+        let texts: Vec<&str> = content
+            .iter()
+            .filter_map(|block| match block {
+                ContentBlock::TextContent(text) => Some(text.text.as_str()),
+                _ => None,
+            })
+            .collect();
+        texts.join(" | ")
+    }
+
+    /// An error response to a request this client cannot go on without.
+    fn fatal(method: &'static str) -> impl FnOnce(Error) -> ProtocolError {
+        move |error| ProtocolError::new(error_text(method, error.code, &error.message))
+    }
+
+    /// Sends a request and waits for its response. 2026-07-28 servers send no requests, only
+    /// notifications besides the response.
+    fn request<R: Request>(
+        connection: &mut Connection,
+        request: ClientRequest,
+    ) -> Outcome<Result<R::Result, Error>> {
+        let pending = connection.next_id();
+        connection.send(&ClientMessage::Request {
+            id: RequestId::Integer(pending),
+            request,
+        })?;
+        let deadline = Instant::now() + RESPONSE_TIMEOUT;
+        loop {
+            let line = connection.receive_for(R::METHOD, deadline)?;
+            match decode_message::<ServerMessage>(&line)? {
+                ServerMessage::Response {
+                    id: RequestId::Integer(answered),
+                    ..
+                } if answered == pending => return decode_result::<R>(&line).map(Ok),
+                ServerMessage::Error {
+                    id: Some(RequestId::Integer(answered)),
+                    error,
+                } if answered == pending => return Ok(Err(error)),
+                ServerMessage::Notification(notification) => show(&notification),
+                ServerMessage::Response { id, .. } | ServerMessage::Error { id: Some(id), .. } => {
+                    return Err(ProtocolError::new(format!(
+                        "line {}: a response to id {}, but the pending request is id {pending}",
+                        line.number,
+                        json!(id),
+                    )));
+                }
+                ServerMessage::Error { id: None, error } => {
+                    return Err(ProtocolError::new(format!(
+                        "line {}: the server reports error {}: {} (while `{}` was pending)",
+                        line.number,
+                        error.code,
+                        error.message,
+                        R::METHOD
+                    )));
+                }
+            }
+        }
+    }
+
+    /// The answer to one input request.
+    fn answer(request: &InputRequest) -> Outcome<InputResponse> {
+        Ok(match request {
+            InputRequest::Elicit(elicit) => InputResponse::Elicit(match &elicit.params {
+                ElicitRequestParams::Form(form) => ElicitResult {
+                    action: ElicitResultAction::Accept,
+                    content: Some(content(fill_form(&form.requested_schema)?)?),
+                    extra: Map::new(),
+                },
+                ElicitRequestParams::Url(url) => {
+                    eprintln!("client: {} → open {}", url.message, url.url);
+                    ElicitResult {
+                        action: ElicitResultAction::Accept,
+                        content: None,
+                        extra: Map::new(),
+                    }
+                }
+            }),
+            InputRequest::CreateMessage(_) => InputResponse::CreateMessage(Box::new(sampled())),
+            InputRequest::ListRoots(_) => InputResponse::ListRoots(ListRootsResult {
+                roots: vec![Root {
+                    meta: None,
+                    name: Some(ROOT_NAME.to_owned()),
+                    uri: cwd_root_uri()?,
+                    extra: Map::new(),
+                }],
+                extra: Map::new(),
+            }),
+        })
+    }
+
+    /// A form's answer as the typed `content` of an `ElicitResult`.
+    fn content(
+        answer: Vec<(String, Value)>,
+    ) -> Outcome<IndexMap<String, ElicitResultContentValue>> {
+        answer
+            .into_iter()
+            .map(|(name, value)| {
+                let typed = serde_json::from_value(value.clone()).map_err(|e| {
+                    ProtocolError::new(format!(
+                        "the answer {name} = {value} does not fit ElicitResult.content: {e}"
+                    ))
+                })?;
+                Ok((name, typed))
+            })
+            .collect()
+    }
+
+    /// This client has no LLM: every sampling request gets the same reply.
+    fn sampled() -> CreateMessageResult {
+        CreateMessageResult {
+            meta: None,
+            content: CreateMessageResultContent::Text(Box::new(TextContent {
+                meta: None,
+                annotations: None,
+                text: SAMPLED_REPLY.to_owned(),
+                extra: Map::new(),
+            })),
+            model: SAMPLING_MODEL.to_owned(),
+            role: Role::Assistant,
+            stop_reason: Some("endTurn".to_owned()),
+            extra: Map::new(),
+        }
+    }
+
+    fn show(notification: &ServerNotification) {
+        match notification {
+            ServerNotification::LoggingMessage(log) => {
+                show_log(log.level.as_str(), log.logger.as_deref(), &log.data)
+            }
+            ServerNotification::Progress(progress) => show_progress(
+                &progress.progress,
+                progress.total.as_ref(),
+                progress.message.as_deref(),
+            ),
+            // List changes, resource updates, cancellations: nothing to do here.
+            _ => {}
+        }
+    }
+}
