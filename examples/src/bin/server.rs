@@ -126,7 +126,7 @@ enum Step<'c> {
     /// The text of the result, and whether it reports a failure of the tool.
     Done { text: String, is_error: bool },
     /// The input requests it still needs answered.
-    Ask(InputRequired<'c>),
+    Ask(Box<InputRequired<'c>>),
 }
 
 fn done(text: String) -> Result<Step<'static>, modern::Error> {
@@ -148,7 +148,7 @@ fn run_tool<'c>(
     let invalid = |e: mcp_schema::mrtr::ResponseError| e.to_jsonrpc_error();
     // A request kind the client cannot serve ends the call with an error result saying so.
     let asking = |result: Result<InputRequired<'c>, mcp_schema::mrtr::AskError>| match result {
-        Ok(ask) => Ok(Step::Ask(ask)),
+        Ok(ask) => Ok(Step::Ask(Box::new(ask))),
         Err(refused) => Ok(Step::Done {
             text: format!("{name}: cannot ask: {refused}"),
             is_error: true,
@@ -279,7 +279,7 @@ struct Legacy {
 enum Era {
     /// Nothing read yet: the first request decides.
     Unknown,
-    Legacy(Legacy),
+    Legacy(Box<Legacy>),
     Modern,
 }
 
@@ -303,7 +303,7 @@ impl Server {
             let first = mcp_schema::jsonrpc::RawMessage::parse(line).ok();
             let method = first.as_ref().and_then(|m| m.method.as_deref());
             self.era = match method {
-                Some("initialize") => Era::Legacy(Legacy::default()),
+                Some("initialize") => Era::Legacy(Box::default()),
                 Some(_) => Era::Modern,
                 // A response or junk first: answer it in the current era's terms.
                 None => Era::Modern,

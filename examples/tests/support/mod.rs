@@ -1,0 +1,331 @@
+//! What the peer tests share: the pinned Python SDK, installed on first use, and the check that
+//! every message that crossed the wire decodes into its specific type and re-encodes exactly.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// `tests/interop/python`: the peers' scripts and their pinned requirements.
+pub fn python_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/interop/python")
+}
+
+/// The Python of a virtual environment holding the pinned SDK (`requirements.txt`, hashes
+/// checked), made under `target/` on first use. Creating it runs `python3 -m venv` and `pip
+/// install --require-hashes`, once, under a lock shared by concurrent test processes; the
+/// commands are printed. A Python 3.10 or later must be on the PATH as `python3`.
+pub fn python() -> &'static Path {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let requirements = python_dir().join("requirements.txt");
+        let pinned = std::fs::read_to_string(&requirements).expect("requirements.txt");
+        let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("python-sdk-venv");
+        let python = venv.join("bin/python");
+        // A copy of the requirements it was made from marks a complete environment.
+        let marker = venv.join("installed-requirements.txt");
+        let ready = || std::fs::read_to_string(&marker).is_ok_and(|text| text == pinned);
+        if ready() {
+            return python;
+        }
+        let _lock = DirLock::acquire(&venv.with_extension("lock"));
+        if ready() {
+            return python; // another process made it meanwhile
+        }
+        let _ = std::fs::remove_dir_all(&venv);
+        let system = system_python();
+        run_step(Command::new(&system).args(["-m", "venv"]).arg(&venv));
+        run_step(
+            Command::new(&python)
+                .args([
+                    "-m",
+                    "pip",
+                    "install",
+                    "--quiet",
+                    "--disable-pip-version-check",
+                ])
+                .args(["--require-hashes", "--no-deps", "-r"])
+                .arg(&requirements),
+        );
+        std::fs::write(&marker, &pinned).expect("write the marker");
+        python
+    })
+}
+
+/// `python3`, checked to be 3.10 or later (what `mcp` 2.3.0 needs).
+fn system_python() -> PathBuf {
+    let version = Command::new("python3")
+        .args(["-c", "import sys; print(sys.version_info >= (3, 10))"])
+        .output()
+        .unwrap_or_else(|e| {
+            panic!("`python3` not found ({e}): install Python 3.10 or later (with venv) to run the Python SDK peer tests")
+        });
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout).trim(),
+        "True",
+        "python3 is older than 3.10: the Python SDK 2.3.0 needs 3.10 or later"
+    );
+    PathBuf::from("python3")
+}
+
+/// Runs one set-up command, saying so on the terminal (past the test harness's capture).
+fn run_step(command: &mut Command) {
+    let _ = writeln!(std::io::stderr(), "peer set-up: running {command:?}");
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("{command:?}: {e}"));
+    assert!(
+        out.status.success(),
+        "{command:?} failed ({}):\n{}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A lock between processes: a directory only one of them can create. A lock older than ten
+/// minutes is from a run that died, and is broken.
+struct DirLock(PathBuf);
+
+impl DirLock {
+    fn acquire(path: &Path) -> Self {
+        let started = Instant::now();
+        loop {
+            match std::fs::create_dir(path) {
+                Ok(()) => return Self(path.to_owned()),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    let stale = std::fs::metadata(path)
+                        .and_then(|m| m.modified())
+                        .is_ok_and(|t| t.elapsed().unwrap_or_default() > Duration::from_secs(600));
+                    if stale {
+                        let _ = std::fs::remove_dir(path);
+                    }
+                    assert!(
+                        started.elapsed() < Duration::from_secs(900),
+                        "waited 15 minutes for {}",
+                        path.display()
+                    );
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                Err(e) => panic!("cannot create {}: {e}", path.display()),
+            }
+        }
+    }
+}
+
+impl Drop for DirLock {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+/// Runs `command` to its end, killed after `limit`.
+pub fn run(command: &mut Command, limit: Duration) -> Output {
+    use std::process::Stdio;
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
+    let started = Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let out = child.wait_with_output().expect("output");
+            panic!(
+                "{command:?} did not finish within {limit:?}\nstdout:\n{}\nstderr:\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+/// One message of a wire log written by `tap.py`.
+#[derive(Debug)]
+pub struct Logged {
+    /// `true` from the client to the server.
+    pub from_client: bool,
+    pub message: Value,
+}
+
+/// Reads a `tap.py` log (JSON Lines: `{"dir": "client->server"|"server->client", "msg": …}`).
+pub fn read_log(path: &Path) -> Vec<Logged> {
+    let text = std::fs::read_to_string(path).expect("the wire log");
+    text.lines()
+        .map(|line| {
+            let entry: Value = serde_json::from_str(line).expect("a log entry is JSON");
+            let message = entry
+                .get("msg")
+                .cloned()
+                .unwrap_or_else(|| panic!("a line that is not JSON crossed the wire: {entry}"));
+            Logged {
+                from_client: entry["dir"] == "client->server",
+                message,
+            }
+        })
+        .collect()
+}
+
+/// The protocol era of a conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Era {
+    V2025_11_25,
+    V2026_07_28,
+}
+
+impl Era {
+    pub fn name(self) -> &'static str {
+        match self {
+            Era::V2025_11_25 => "2025-11-25",
+            Era::V2026_07_28 => "2026-07-28",
+        }
+    }
+}
+
+/// Every logged message decodes as a message of `era` in its direction, a response as the
+/// specific result of the request it answers (never the generic result), and re-encodes to the
+/// same JSON. Returns how many messages of each kind were checked, for the caller's asserts.
+pub fn check_wire(era: Era, log: &[Logged]) -> Vec<String> {
+    // The method of every request, by direction and id, to know what its response must be.
+    let mut methods = std::collections::HashMap::new();
+    let mut kinds = Vec::new();
+    for (index, logged) in log.iter().enumerate() {
+        let what = format!(
+            "message {index} ({}): {}",
+            if logged.from_client {
+                "client→server"
+            } else {
+                "server→client"
+            },
+            logged.message
+        );
+        let message = &logged.message;
+        if let (Some(id), Some(method)) = (message.get("id"), message["method"].as_str()) {
+            methods.insert((logged.from_client, id.to_string()), method.to_owned());
+        }
+        // A response answers a request that went the other way.
+        let answered = message
+            .get("id")
+            .filter(|_| message.get("method").is_none())
+            .and_then(|id| methods.get(&(!logged.from_client, id.to_string())))
+            .cloned();
+        let (kind, encoded) = decode(era, logged.from_client, message, answered.as_deref())
+            .unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(&encoded, message, "{what}: re-encoded differently");
+        kinds.push(kind);
+    }
+    kinds
+}
+
+/// Decodes one message; returns its kind (`request tools/call`, `response tools/call: CallTool`)
+/// and its re-encoding.
+fn decode(
+    era: Era,
+    from_client: bool,
+    message: &Value,
+    answered: Option<&str>,
+) -> Result<(String, Value), String> {
+    macro_rules! decode_in {
+        ($module:ident) => {{
+            use mcp_schema::$module as m;
+            if from_client {
+                let decoded =
+                    m::ClientMessage::from_value(message.clone()).map_err(|e| e.to_string())?;
+                let kind = match &decoded {
+                    m::ClientMessage::Request { request, .. } => {
+                        format!("request {}", request.method())
+                    }
+                    m::ClientMessage::Notification(n) => format!("notification {}", n.method()),
+                    // (2025-11-25 only: the answer to a live server request, or an error)
+                    #[allow(unreachable_patterns)]
+                    other if variant(other) == "Error" => "error".to_owned(),
+                    #[allow(unreachable_patterns)]
+                    other => {
+                        let debug = format!("{other:?}");
+                        let variant = debug
+                            .split_once("result: ")
+                            .map(|(_, rest)| variant_name(rest))
+                            .unwrap_or_default();
+                        let method = answered.ok_or("a response to no request")?;
+                        if !result_fits(method, &variant) {
+                            return Err(format!("the result of `{method}` decoded as {variant}"));
+                        }
+                        format!("response {method}: {variant}")
+                    }
+                };
+                Ok((
+                    kind,
+                    serde_json::to_value(&decoded).map_err(|e| e.to_string())?,
+                ))
+            } else {
+                let decoded =
+                    m::ServerMessage::from_value(message.clone()).map_err(|e| e.to_string())?;
+                let kind = match &decoded {
+                    m::ServerMessage::Response { result, .. } => {
+                        let variant = variant(result);
+                        let method = answered.ok_or("a response to no request")?;
+                        if !result_fits(method, &variant) {
+                            return Err(format!("the result of `{method}` decoded as {variant}"));
+                        }
+                        format!("response {method}: {variant}")
+                    }
+                    m::ServerMessage::Notification(n) => format!("notification {}", n.method()),
+                    m::ServerMessage::Error { .. } => "error".to_owned(),
+                    // (2025-11-25 only: a live server request)
+                    #[allow(unreachable_patterns)]
+                    _ => format!("request {}", message["method"].as_str().unwrap_or("?")),
+                };
+                Ok((
+                    kind,
+                    serde_json::to_value(&decoded).map_err(|e| e.to_string())?,
+                ))
+            }
+        }};
+    }
+    match era {
+        Era::V2025_11_25 => decode_in!(v2025_11_25),
+        Era::V2026_07_28 => decode_in!(v2026_07_28),
+    }
+}
+
+/// The name of an enum value's variant, from its `Debug` form (`CallTool(…)` → `CallTool`).
+fn variant(value: &impl std::fmt::Debug) -> String {
+    variant_name(&format!("{value:?}"))
+}
+
+fn variant_name(debug: &str) -> String {
+    debug
+        .split(['(', ' ', '{'])
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Whether a result of the variant `variant` is the specific answer to `method`: the generic
+/// (`Empty`) result only where the method's result is empty.
+fn result_fits(method: &str, variant: &str) -> bool {
+    let expected: &[&str] = match method {
+        "initialize" => &["Initialize"],
+        "server/discover" => &["Discover"],
+        "tools/list" => &["ListTools"],
+        "tools/call" => &["CallTool", "InputRequired"],
+        "resources/list" => &["ListResources"],
+        "resources/templates/list" => &["ListResourceTemplates"],
+        "resources/read" => &["ReadResource", "InputRequired"],
+        "prompts/list" => &["ListPrompts"],
+        "prompts/get" => &["GetPrompt", "InputRequired"],
+        "elicitation/create" => &["Elicit"],
+        "sampling/createMessage" => &["CreateMessage"],
+        "roots/list" => &["ListRoots"],
+        "ping" | "logging/setLevel" => &["Empty"],
+        _ => return variant != "Empty",
+    };
+    expected.contains(&variant)
+}
