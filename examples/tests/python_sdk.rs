@@ -13,7 +13,7 @@
 
 mod support;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
@@ -31,7 +31,7 @@ fn log_path(name: &str) -> PathBuf {
 }
 
 /// `python tap.py LOG -- command…`: the command, with its wire logged.
-fn tapped(log: &PathBuf, command: &[&str]) -> Vec<String> {
+fn tapped(log: &Path, command: &[&str]) -> Vec<String> {
     let mut args = vec![
         python().display().to_string(),
         python_dir().join("tap.py").display().to_string(),
