@@ -1,6 +1,6 @@
 //! Multi round-trip requests (`mcp_schema::mrtr`, 2026-07-28): asking with `InputRequired`,
-//! reading the retry with `Responses`, sealed `requestState` with `StateSealer`, and the
-//! stateless example server (`generated/examples/mrtr_server.rs`), driven in process.
+//! reading the retry with `Responses`, and sealed `requestState` with `StateSealer`. The example
+//! server that uses them is tested in `examples/tests/server.rs`.
 //!
 //! Needs mcp-schema's `seal` feature.
 
@@ -19,12 +19,6 @@ use mcp_schema::v2026_07_28::{
 use mcp_schema::Elicit;
 use proptest::prelude::*;
 use serde_json::{json, Value};
-
-// The example's `main` is not called here; its `cfg(feature = …)` gates are mcp-schema's
-// features, which this crate does not have (see the example).
-#[path = "../../generated/examples/mrtr_server.rs"]
-#[allow(dead_code, unexpected_cfgs)]
-mod mrtr_server;
 
 #[derive(Debug, PartialEq, Elicit)]
 struct Contact {
@@ -1099,132 +1093,6 @@ proptest! {
         prop_assert_eq!(
             sealer.open(&token, &elsewhere, now()).unwrap_err().kind(),
             OpenErrorKind::WrongPrincipal
-        );
-    }
-}
-
-// --- The example server ----------------------------------------------------------------------
-
-mod example {
-    use super::*;
-    use mrtr_server::server::{Server, KEY, TOOL, TTL};
-
-    const SECRET: [u8; 32] = [0x5a; 32];
-
-    fn first() -> Value {
-        json!({
-            "_meta": meta(json!({"elicitation": {}})),
-            "name": TOOL,
-            "arguments": {"restaurant": "Chez Ada"},
-        })
-    }
-
-    fn served(server: &Server, id: i64, params: &Value, at: SystemTime) -> Value {
-        let reply = server
-            .handle_line(&call(id, params), at)
-            .expect("a request is answered");
-        serde_json::from_str(&reply).unwrap()
-    }
-
-    fn with_answer(asked: &Value, answer: Value) -> Value {
-        let mut params = first();
-        params["inputResponses"] = json!({ KEY: answer });
-        params["requestState"] = asked["result"]["requestState"].clone();
-        params
-    }
-
-    fn text(reply: &Value) -> &str {
-        reply["result"]["content"][0]["text"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{reply}"))
-    }
-
-    #[test]
-    fn the_retry_is_served_by_a_fresh_instance() {
-        // First call: instance A asks.
-        let asked = served(&Server::new(SECRET), 1, &first(), now());
-        assert_eq!(asked["id"], 1);
-        assert_eq!(asked["result"]["resultType"], "input_required");
-        assert_eq!(
-            asked["result"]["inputRequests"][KEY]["params"]["requestedSchema"]["required"],
-            json!(["guests", "date"])
-        );
-
-        // Retry: instance B, which shares only the key, completes the call.
-        let answer = json!({"action": "accept", "content": {"guests": 4, "date": "2026-08-01"}});
-        let retry = with_answer(&asked, answer.clone());
-        let done = served(
-            &Server::new(SECRET),
-            2,
-            &retry,
-            now() + Duration::from_secs(40),
-        );
-        assert_eq!(done["id"], 2);
-        assert_eq!(done["result"]["resultType"], "complete");
-        assert_eq!(
-            text(&done),
-            "Booked a table for 4 at Chez Ada on 2026-08-01."
-        );
-
-        // A server with another key refuses the state, without saying why.
-        let refused = served(&Server::new([0x33; 32]), 2, &retry, now());
-        assert_eq!(refused["error"]["code"], -32602);
-        assert_eq!(refused["error"]["message"], "invalid requestState");
-
-        // So does any server when the arguments changed since the state was sealed.
-        let mut moved = retry.clone();
-        moved["arguments"]["restaurant"] = json!("Chez Bob");
-        let refused = served(&Server::new(SECRET), 2, &moved, now());
-        assert_eq!(refused["error"]["message"], "invalid requestState");
-    }
-
-    #[test]
-    fn missing_expired_declined_and_invalid_answers() {
-        let asked = served(&Server::new(SECRET), 1, &first(), now());
-
-        // Retried without the answer: asked again, with a new state.
-        let mut unanswered = first();
-        unanswered["requestState"] = asked["result"]["requestState"].clone();
-        let again = served(&Server::new(SECRET), 2, &unanswered, now());
-        assert_eq!(again["result"]["resultType"], "input_required");
-        assert_ne!(
-            again["result"]["requestState"],
-            asked["result"]["requestState"]
-        );
-
-        // Answered too late: the state expired, asked again.
-        let answer = json!({"action": "accept", "content": {"guests": 4, "date": "2026-08-01"}});
-        let late = served(
-            &Server::new(SECRET),
-            3,
-            &with_answer(&asked, answer),
-            now() + TTL,
-        );
-        assert_eq!(late["result"]["resultType"], "input_required");
-
-        // Declined.
-        let declined = served(
-            &Server::new(SECRET),
-            4,
-            &with_answer(&asked, json!({"action": "decline"})),
-            now(),
-        );
-        assert_eq!(text(&declined), "No table was booked.");
-
-        // An answer that breaks the form: -32602 with the path.
-        let invalid = served(
-            &Server::new(SECRET),
-            5,
-            &with_answer(
-                &asked,
-                json!({"action": "accept", "content": {"guests": 40, "date": "2026-08-01"}}),
-            ),
-            now(),
-        );
-        assert_eq!(invalid["error"]["code"], -32602);
-        assert_eq!(
-            invalid["error"]["data"]["path"],
-            "/params/inputResponses/reservation/content/guests"
         );
     }
 }
