@@ -221,9 +221,8 @@ const report = {};
     const refused = await call(client, 'register_contact');
     report.handlerError = { text: text(refused), isError: refused.isError ?? false };
 
-    // A fractional age: the SDK's result schema takes any number, the 2025-11-25 schema's
-    // ElicitResult only integers, so our server cannot read the answer. It must not answer
-    // the response, and must fail the tool call instead of waiting for ever.
+    // A fractional age for an integer field: the message decodes (any number is an answer),
+    // and the form refuses it: the tool call fails naming the member.
     state.answers.push(params => ({
         action: 'accept',
         content: filled(params.requestedSchema, { name: 'Ada', email: 'ada@example.com', age: 36.5 })

@@ -224,12 +224,12 @@ fn typescript_sdk_client_against_our_server() {
         &r["handlerError"]["text"],
         &["failed (-32603)", "the form could not be shown"],
     );
-    // An answer the 2025-11-25 schema cannot hold (a fractional integer): not answered as a
-    // message (the SDK saw no stray response), the call fails naming the member.
+    // A fractional answer to an integer field: the message decodes (erratum
+    // `elicit-number-answers`), and the form refuses the value, naming the member.
     assert_eq!(r["fractional"]["isError"], true);
     assert_contains(
         &r["fractional"]["text"],
-        &["unreadable answer", "(at /result/content/age)"],
+        &["Invalid contact details", "/age: expected an integer, found 36.5 (type)"],
     );
     // A call cancelled while its form was open is not answered afterwards.
     assert_eq!(r["cancelled"]["sdkErrors"], json!([]));
@@ -472,8 +472,8 @@ fn our_client_against_server_everything() {
     let form = &elicitations[0];
     assert_eq!(form["mode"], "form");
     assert_eq!(form["properties"].as_array().map(Vec::len), Some(13));
-    // `number` (default 3.14) is answered with an integer: see fill_property.
-    assert_eq!(form["content"]["number"], 3);
+    // `number` (default 3.14) is answered with its default, exactly.
+    assert_eq!(form["content"]["number"], 3.14);
     assert_eq!(form["content"]["legacyTitledEnum"], "pet-1");
     assert!(elicitations.iter().any(|e| e["mode"] == "url"));
     assert_eq!(r["sampling"].as_array().map(Vec::len), Some(2));

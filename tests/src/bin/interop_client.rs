@@ -960,31 +960,18 @@ fn fill_property(property: &PropertySchema, current: Option<&Value>) -> Value {
             json!(text)
         }
         PropertySchema::Number(n) => {
-            // `ElicitResult.content` holds integers only (the 2025-11-25 schema), so a
-            // fractional default is replaced by an integer within the bounds.
-            if let Some(value) = current.filter(|v| v.is_i64() || v.is_u64()) {
+            // The default as given (a fractional one included: the erratum
+            // `elicit-number-answers` lets `ElicitResult.content` hold any number), else the
+            // lower bound, an integer for an integer property.
+            if let Some(value) = current.filter(|v| !n.integer || v.is_i64() || v.is_u64()) {
                 return value.clone();
             }
-            let low = n
-                .minimum
-                .as_ref()
-                .and_then(Number::as_f64)
-                .unwrap_or(0.0)
-                .ceil();
-            let high = n
-                .maximum
-                .as_ref()
-                .and_then(Number::as_f64)
-                .unwrap_or(f64::MAX);
-            let pick = if current
-                .and_then(Value::as_f64)
-                .is_some_and(|d| d.round() >= low && d.round() <= high)
-            {
-                current.and_then(Value::as_f64).unwrap_or(low).round()
+            let low = n.minimum.as_ref().and_then(Number::as_f64).unwrap_or(0.0);
+            if n.integer {
+                json!(low.ceil() as i64)
             } else {
-                low.max(0.0_f64.min(high))
-            };
-            json!(pick as i64)
+                json!(low)
+            }
         }
         PropertySchema::Boolean(b) => current.cloned().unwrap_or(json!(b.default.unwrap_or(true))),
         PropertySchema::SingleSelect(s) => current
