@@ -205,7 +205,12 @@ fn check_name(name: &str) -> Result<(), FetchError> {
 
 /// Reads `<dir>/<rev.name>/schema.json`, refusing files over [`MAX_SCHEMA_BYTES`].
 fn read_mirror(dir: &Path, rev: &Revision) -> Result<(Vec<u8>, String), FetchError> {
-    let path = schema_path(dir, rev);
+    read_limited(&schema_path(dir, rev))
+}
+
+/// Reads a file of a mirror, refusing files over [`MAX_SCHEMA_BYTES`].
+fn read_limited(path: &Path) -> Result<(Vec<u8>, String), FetchError> {
+    let path = path.to_owned();
     let file = match std::fs::File::open(&path) {
         Ok(file) => file,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -306,4 +311,137 @@ fn write_temp_then_rename(dir: &Path, dest: &Path, bytes: &[u8]) -> Result<(), F
         source: e.error,
     })?;
     Ok(())
+}
+
+/// The file of `schema/` that pins the official examples: `sha256sum` lines
+/// (`<sha256>  <path relative to schema/>`), `#` comments.
+pub const EXAMPLES_MANIFEST: &str = "examples.sha256";
+
+/// A pinned file other than a schema: an official example.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PinnedFile {
+    /// Its path relative to `schema/` (`2026-07-28/examples/Tool/basic.json`).
+    pub path: String,
+    /// Its sha256, lower-case hex.
+    pub sha256: String,
+}
+
+/// Reads a manifest of pinned files (see [`EXAMPLES_MANIFEST`]).
+pub fn read_manifest(path: &Path) -> Result<Vec<PinnedFile>, FetchError> {
+    let text = std::fs::read_to_string(path).map_err(|source| FetchError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let invalid = |line: usize, what: &str| FetchError::Io {
+        path: path.to_owned(),
+        source: std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("line {line}: {what}"),
+        ),
+    };
+    let mut files = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let Some((sha256, file)) = line.split_once("  ") else {
+            return Err(invalid(index + 1, "expected `<sha256>  <path>`"));
+        };
+        if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(invalid(index + 1, "the sha256 must be 64 hex digits"));
+        }
+        // Each component an ordinary name: nothing is written outside `schema/`.
+        if file.split('/').any(|part| check_name(part).is_err()) {
+            return Err(invalid(
+                index + 1,
+                "the path must be relative, without `.` or `..`",
+            ));
+        }
+        files.push(PinnedFile {
+            path: file.to_owned(),
+            sha256: sha256.to_ascii_lowercase(),
+        });
+    }
+    Ok(files)
+}
+
+/// Ensures `<schema_root>/<file.path>` exists with the pinned sha256, from `source` (a mirror
+/// folder with the same layout, or the upstream commit) like [`fetch_revision`]: verified before
+/// it is written, written atomically, an existing good file untouched.
+pub fn fetch_file(
+    revisions: &Revisions,
+    file: &PinnedFile,
+    schema_root: &Path,
+    source: &SchemaSource,
+) -> Result<FetchOutcome, FetchError> {
+    let dest = schema_root.join(&file.path);
+    match std::fs::read(&dest) {
+        Ok(bytes) if sha256_hex(&bytes) == file.sha256 => return Ok(FetchOutcome::UpToDate),
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(source) => return Err(FetchError::Io { path: dest, source }),
+    }
+    let (bytes, origin) = match source {
+        SchemaSource::Dir(dir) => read_limited(&dir.join(&file.path))?,
+        SchemaSource::Download { url_override } => {
+            let url = match url_override {
+                Some(template) => template.replace("{revision}", &file.path),
+                None => revisions.url_of_file(&file.path),
+            };
+            let bytes = download(&url)?;
+            (bytes, url)
+        }
+    };
+    let actual = sha256_hex(&bytes);
+    if actual != file.sha256 {
+        return Err(FetchError::Sha256Mismatch {
+            revision: file.path.clone(),
+            expected: file.sha256.clone(),
+            actual,
+            origin,
+        });
+    }
+    write_atomically(&dest, &bytes)?;
+    Ok(FetchOutcome::Fetched { origin })
+}
+
+/// The manifest lines of every `*.json` file under `<dir>/<revision>/examples/`, sorted by path:
+/// what `mcp-codegen pin-examples` writes after a pin bump.
+pub fn manifest_of(dir: &Path, revision: &str) -> Result<String, FetchError> {
+    let root = dir.join(revision).join("examples");
+    let mut paths = Vec::new();
+    let mut pending = vec![root.clone()];
+    while let Some(folder) = pending.pop() {
+        let entries = std::fs::read_dir(&folder).map_err(|source| FetchError::Io {
+            path: folder.clone(),
+            source,
+        })?;
+        for entry in entries {
+            let path = entry
+                .map_err(|source| FetchError::Io {
+                    path: folder.clone(),
+                    source,
+                })?
+                .path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "json") {
+                paths.push(path);
+            }
+        }
+    }
+    paths.sort();
+    let mut out = String::new();
+    for path in paths {
+        let (bytes, _) = read_limited(&path)?;
+        let relative = path.strip_prefix(dir).expect("under dir");
+        let relative = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        out.push_str(&format!("{}  {relative}\n", sha256_hex(&bytes)));
+    }
+    Ok(out)
 }

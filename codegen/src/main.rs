@@ -25,11 +25,19 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Fills schema/<revision>/schema.json, verifying the pinned sha256.
+    /// Fills schema/<revision>/schema.json, and the official examples pinned by
+    /// schema/examples.sha256 (when no revision is named), verifying each pinned sha256.
     Fetch {
-        /// Only these revisions (default: all).
+        /// Only these revisions' schemas (default: all, and the examples).
         #[arg(long = "revision", value_name = "R")]
         revisions: Vec<String>,
+    },
+    /// Rewrites schema/examples.sha256 from the examples of a revision in the `--from` folder
+    /// (or `$MCP_SCHEMA_MIRROR`): after a pin bump, to pin the examples of the new commit.
+    PinExamples {
+        /// The revision whose examples are pinned.
+        #[arg(long = "revision", value_name = "R", default_value = "2026-07-28")]
+        revision: String,
     },
     /// Regenerates generated/src/gen/<module>.rs for every (or the named) revision; or, with
     /// `--schema`, generates from any schema file without touching the pins.
@@ -107,6 +115,44 @@ fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
                     }
                 }
             }
+            if revisions.is_empty() {
+                let examples = workspace.pinned_examples()?;
+                let mut fetched = 0;
+                for file in &examples {
+                    let outcome = mcp_codegen::fetch::fetch_file(
+                        &workspace.revisions,
+                        file,
+                        &workspace.schema_root(),
+                        &source,
+                    )?;
+                    fetched += usize::from(outcome != FetchOutcome::UpToDate);
+                }
+                println!("examples: {} pinned, {fetched} fetched", examples.len());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::PinExamples { revision } => {
+            let SchemaSource::Dir(dir) = &source else {
+                eprintln!("pin-examples reads a folder: give --from DIR or set $MCP_SCHEMA_MIRROR");
+                return Ok(ExitCode::from(2));
+            };
+            let lines = mcp_codegen::fetch::manifest_of(dir, &revision)?;
+            let header = "# The official example instances, pinned by sha256 (sha256sum format, \
+                          paths relative to schema/).\n\
+                          # `mcp-codegen fetch` fills them like the schemas, from the same mirror \
+                          or the same upstream commit;\n\
+                          # they are never committed. Regenerate after a pin bump: \
+                          `mcp-codegen pin-examples`.\n";
+            let path = workspace
+                .schema_root()
+                .join(mcp_codegen::fetch::EXAMPLES_MANIFEST);
+            std::fs::write(&path, format!("{header}{lines}")).map_err(|source| {
+                mcp_codegen::fetch::FetchError::Io {
+                    path: path.clone(),
+                    source,
+                }
+            })?;
+            println!("wrote {} ({} files)", path.display(), lines.lines().count());
             Ok(ExitCode::SUCCESS)
         }
         Command::Generate {

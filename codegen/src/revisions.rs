@@ -35,6 +35,9 @@ pub struct Upstream {
     pub commit: String,
     /// Download URL template with `{repository}`, `{commit}` and `{revision}` placeholders.
     pub url: String,
+    /// Download URL template of the other pinned files (`examples.sha256`), with `{repository}`,
+    /// `{commit}` and `{path}` (the file's path relative to `schema/`) placeholders.
+    pub files_url: String,
 }
 
 /// One pinned protocol revision.
@@ -121,6 +124,15 @@ impl Revisions {
             .iter()
             .find(|r| r.name == name)
             .ok_or_else(|| RevisionsError::Unknown(name.to_owned()))
+    }
+
+    /// The download URL of another pinned file, by its path relative to `schema/`.
+    pub fn url_of_file(&self, path: &str) -> String {
+        self.upstream
+            .files_url
+            .replace("{repository}", &self.upstream.repository)
+            .replace("{commit}", &self.upstream.commit)
+            .replace("{path}", path)
     }
 
     /// The download URL of a revision's schema.

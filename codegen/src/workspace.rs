@@ -61,7 +61,14 @@ impl Workspace {
     pub fn open(root: impl Into<PathBuf>) -> Result<Self, WorkspaceError> {
         let root = root.into();
         let revisions = Revisions::load(&root.join("schema/revisions.toml"))?;
-        let errata = Errata::load(&root.join("schema/errata.toml"))?;
+        // A repository without errata (a scratch copy of the pins) generates from the
+        // official schemas as they are.
+        let errata_path = root.join("schema/errata.toml");
+        let errata = if errata_path.exists() {
+            Errata::load(&errata_path)?
+        } else {
+            Errata::default()
+        };
         Ok(Self {
             root,
             revisions,
@@ -116,6 +123,26 @@ impl Workspace {
             &self.schema_root(),
             source,
         )?)
+    }
+
+    /// The official examples pinned by `schema/examples.sha256`.
+    pub fn pinned_examples(&self) -> Result<Vec<fetch::PinnedFile>, WorkspaceError> {
+        Ok(fetch::read_manifest(
+            &self.schema_root().join(fetch::EXAMPLES_MANIFEST),
+        )?)
+    }
+
+    /// Makes sure every pinned file is present and matches its pin: each revision's schema and
+    /// every official example. Returns the folder holding them (`schema/`), laid out as a
+    /// mirror: `<revision>/schema.json`, `<revision>/examples/<Definition>/<name>.json`.
+    pub fn fetch_all(&self, source: &SchemaSource) -> Result<PathBuf, WorkspaceError> {
+        for revision in &self.revisions.revisions {
+            self.fetch(revision, source)?;
+        }
+        for file in self.pinned_examples()? {
+            fetch::fetch_file(&self.revisions, &file, &self.schema_root(), source)?;
+        }
+        Ok(self.schema_root())
     }
 
     /// Generates a revision's module in memory.

@@ -1,24 +1,24 @@
 //! The command line and the builder API, on a scratch copy of the repository layout.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn mirror() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/mcp-schema"
-    ))
-}
+mod support;
+use support::mirror;
 
 /// A scratch repository with the real pins and no generated files yet.
 fn scratch_repo() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::create_dir_all(dir.path().join("schema")).expect("mkdir");
-    std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../schema/revisions.toml"),
-        dir.path().join("schema/revisions.toml"),
-    )
-    .expect("copy pins");
+    for pins in ["revisions.toml", "errata.toml", "examples.sha256"] {
+        std::fs::copy(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../schema")
+                .join(pins),
+            dir.path().join("schema").join(pins),
+        )
+        .expect("copy pins");
+    }
     dir
 }
 
@@ -89,6 +89,32 @@ fn fetch_fills_the_schema_folder() {
     assert!(repo.path().join("schema/2024-11-05/schema.json").is_file());
     let (_, out) = codegen(repo.path(), &["fetch", "--revision", "2024-11-05"]);
     assert!(out.contains("2024-11-05: up to date"), "{out}");
+}
+
+/// Without `--revision`, `fetch` also fills the official examples pinned by
+/// `schema/examples.sha256`, verified like the schemas.
+#[test]
+fn fetch_fills_the_pinned_examples() {
+    let repo = scratch_repo();
+    let (code, out) = codegen(repo.path(), &["fetch"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("examples: 129 pinned, 129 fetched"), "{out}");
+    let example = repo
+        .path()
+        .join("schema/2026-07-28/examples/CallToolRequest");
+    assert!(example.is_dir(), "{out}");
+    // A changed example is refused and replaced by the pinned one.
+    let file = std::fs::read_dir(&example)
+        .expect("examples")
+        .next()
+        .expect("one")
+        .expect("entry")
+        .path();
+    std::fs::write(&file, "{}").expect("tamper");
+    let (code, out) = codegen(repo.path(), &["fetch"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("examples: 129 pinned, 1 fetched"), "{out}");
+    assert_ne!(std::fs::read_to_string(&file).expect("read"), "{}");
 }
 
 #[test]

@@ -1,17 +1,13 @@
 //! `mcp-codegen diff`: what changed between two schemas, for Rust code.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use mcp_codegen::diff::{diff, render_markdown, render_text, Change, Impact, Section};
 use serde_json::{json, Value};
 
-fn mirror() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/mcp-schema"
-    ))
-}
+mod support;
+use support::mirror;
 
 fn revision(name: &str) -> mcp_codegen::ir::Module {
     mcp_codegen::load_schema_file(&mirror().join(name).join("schema.json")).expect("loads")
@@ -381,11 +377,21 @@ fn the_command_takes_revision_names_or_files() {
         "{out}"
     );
 
+    // A pinned revision is compared as generated, errata applied; a file as it is: the one
+    // differences between the two are what the errata change.
     let file = mirror().join("2026-07-28/schema.json");
     let (code, out, err) = codegen(&["diff", "2026-07-28", file.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("no changes"), "{out}");
+    assert!(
+        out.contains(": 2 changes, 2 breaking, 0 compatible"),
+        "{out}"
+    );
+    assert!(out.contains("StringSchema.pattern: removed"), "{out}");
+    assert!(out.contains("ElicitResultContentValue"), "{out}");
     assert!(!out.contains('\x1b'), "not a terminal: no colors");
+    let (code, out, err) = codegen(&["diff", file.to_str().unwrap(), file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("no changes"), "{out}");
 
     let (code, _, err) = codegen(&["diff", "2026-07-28", "no-such-revision"]);
     assert_eq!(code, 2);

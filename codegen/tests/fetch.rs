@@ -397,19 +397,17 @@ fn resolve_prefers_from_then_env_then_download() {
     }
 }
 
+/// The real pins are what the configured source serves (`$MCP_SCHEMA_MIRROR`, or the upstream
+/// commit), schemas and examples alike.
 #[test]
-fn real_pins_match_the_shared_mirror() {
+fn real_pins_match_the_configured_source() {
     let revs = Revisions::load(Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../schema/revisions.toml"
     )))
     .unwrap();
     assert!(!revs.revisions.is_empty());
-    let mirror = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/mcp-schema"
-    ));
-    let source = SchemaSource::Dir(mirror);
+    let source = SchemaSource::resolve(None);
     let root = tempfile::tempdir().unwrap();
     for rev in &revs.revisions {
         let outcome = fetch_revision(&revs, rev, root.path(), &source)
@@ -422,4 +420,74 @@ fn real_pins_match_the_shared_mirror() {
         assert_eq!(sha256_hex(&std::fs::read(&path).unwrap()), rev.sha256);
         assert!(revs.url_of(rev).contains(&rev.name));
     }
+}
+
+/// `examples.sha256`: each example is fetched like a schema (verified, atomic), and a manifest
+/// that is malformed or points outside `schema/` is refused.
+#[test]
+fn pinned_files_are_verified_and_confined() {
+    use mcp_codegen::fetch::{fetch_file, read_manifest, PinnedFile};
+    let revs = Revisions::load(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../schema/revisions.toml"
+    )))
+    .unwrap();
+    let mirror = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(mirror.path().join("r/examples/T")).unwrap();
+    std::fs::write(mirror.path().join("r/examples/T/a.json"), "{\"a\":1}").unwrap();
+    let good = PinnedFile {
+        path: "r/examples/T/a.json".into(),
+        sha256: sha256_hex(b"{\"a\":1}"),
+    };
+    let root = tempfile::tempdir().unwrap();
+    let source = SchemaSource::Dir(mirror.path().to_owned());
+    assert!(matches!(
+        fetch_file(&revs, &good, root.path(), &source).unwrap(),
+        FetchOutcome::Fetched { .. }
+    ));
+    assert_eq!(
+        fetch_file(&revs, &good, root.path(), &source).unwrap(),
+        FetchOutcome::UpToDate
+    );
+    let wrong = PinnedFile {
+        sha256: sha256_hex(b"other"),
+        ..good.clone()
+    };
+    let other_root = tempfile::tempdir().unwrap();
+    assert!(matches!(
+        fetch_file(&revs, &wrong, other_root.path(), &source),
+        Err(FetchError::Sha256Mismatch { .. })
+    ));
+    assert!(
+        !other_root.path().join(&good.path).exists(),
+        "nothing written"
+    );
+    assert!(revs
+        .url_of_file(&good.path)
+        .ends_with("/schema/r/examples/T/a.json"));
+
+    let manifest = root.path().join("m.sha256");
+    let sha = "0".repeat(64);
+    for (text, expected) in [
+        (format!("{sha}  ../etc/passwd\n"), "relative"),
+        (format!("{sha}  /etc/passwd\n"), "relative"),
+        (format!("{sha} one-space.json\n"), "expected"),
+        ("abc  a.json\n".to_owned(), "64 hex digits"),
+    ] {
+        std::fs::write(&manifest, &text).unwrap();
+        let error = read_manifest(&manifest).unwrap_err().to_string();
+        assert!(error.contains(expected), "{text}: {error}");
+    }
+    std::fs::write(
+        &manifest,
+        format!("# comment\n\n{sha}  r/examples/T/a.json\n"),
+    )
+    .unwrap();
+    assert_eq!(
+        read_manifest(&manifest).unwrap(),
+        [PinnedFile {
+            path: "r/examples/T/a.json".into(),
+            sha256: sha
+        }]
+    );
 }

@@ -24,6 +24,8 @@ use std::time::Instant;
 use mcp_codegen::{Config, GenerateError};
 use serde_json::{json, Map, Value};
 
+mod support;
+use support::mirror;
 /// Every revision the mutations run on: 2025-06-18 is the newest in the draft-07 dialect,
 /// 2025-11-25 the first in 2020-12, 2026-07-28 the newest (the message layer differs in each).
 const ALL: &[&str] = &["2025-06-18", "2025-11-25", "2026-07-28"];
@@ -34,13 +36,6 @@ const DIALECTS: &[&str] = &["2025-06-18", "2026-07-28"];
 const DRAFT_07: &[&str] = &["2025-06-18"];
 const V2025_11_25: &[&str] = &["2025-11-25"];
 const V2026_07_28: &[&str] = &["2026-07-28"];
-
-fn mirror() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/mcp-schema"
-    ))
-}
 
 // ---------------------------------------------------------------------------------------------
 // Editing schemas.

@@ -27,8 +27,14 @@ fn serve(key: &str, lines: &[Value]) -> Vec<Value> {
         writeln!(stdin, "{line}").expect("write");
     }
     drop(stdin);
-    let out = child.wait_with_output().expect("the server ends at end of input");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = child
+        .wait_with_output()
+        .expect("the server ends at end of input");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout)
         .expect("UTF-8")
         .lines()
@@ -97,7 +103,17 @@ fn the_retry_is_served_by_a_fresh_process() {
     sorted.sort_unstable();
     assert_eq!(
         sorted,
-        ["age", "donation", "email", "height", "name", "newsletter", "nickname", "plan", "topics"]
+        [
+            "age",
+            "donation",
+            "email",
+            "height",
+            "name",
+            "newsletter",
+            "nickname",
+            "plan",
+            "topics"
+        ]
     );
     assert_eq!(schema["properties"]["donation"]["default"], 2.5);
     assert_eq!(schema["properties"]["height"]["type"], "number");
@@ -142,8 +158,14 @@ fn declined_and_invalid_answers() {
     let invalid = &serve(KEY, &[retry(3, &asked, accepted(form))])[0];
     assert_eq!(invalid["error"]["code"], -32602, "{invalid}");
     let error = invalid["error"].to_string();
-    assert!(error.contains("/inputResponses/signup/content/age"), "{error}");
-    assert!(error.contains("/inputResponses/signup/content/height"), "{error}");
+    assert!(
+        error.contains("/inputResponses/signup/content/age"),
+        "{error}"
+    );
+    assert!(
+        error.contains("/inputResponses/signup/content/height"),
+        "{error}"
+    );
 
     // No answer at all: asked again, never failed.
     let mut unanswered = retry(4, &asked, Value::Null);
@@ -176,7 +198,10 @@ fn a_request_kind_the_client_did_not_declare_is_never_sent() {
                 "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
                 "clientInfo": {"name": "test", "version": "1"}}}),
             json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
-            call(2, json!({"name": "summarize", "arguments": {"text": "MCP"}})),
+            call(
+                2,
+                json!({"name": "summarize", "arguments": {"text": "MCP"}}),
+            ),
         ],
     );
     assert_eq!(replies.len(), 2, "{replies:?}");
@@ -212,9 +237,15 @@ fn live_requests_in_2025_11_25() {
             .unwrap_or_else(|| panic!("no reply to {id}: {replies:?}"))
     };
     // An older client gets its own version back.
-    assert_eq!(by_id(json!("init"))["result"]["protocolVersion"], "2025-06-18");
+    assert_eq!(
+        by_id(json!("init"))["result"]["protocolVersion"],
+        "2025-06-18"
+    );
     assert_eq!(by_id(json!("ping"))["result"], json!({}));
-    let asked: Vec<&Value> = replies.iter().filter(|r| r.get("method").is_some()).collect();
+    let asked: Vec<&Value> = replies
+        .iter()
+        .filter(|r| r.get("method").is_some())
+        .collect();
     assert_eq!(asked[0]["method"], "elicitation/create");
     assert_eq!(asked[0]["id"], 1);
     assert_eq!(asked[1]["method"], "roots/list");
@@ -235,7 +266,10 @@ fn lines_that_are_not_messages_are_answered_with_their_code() {
             json!({"jsonrpc": "2.0", "id": 2, "method": "tools/explode", "params": {"_meta": meta(json!({}))}}),
         ],
     );
-    assert_eq!(replies[0]["result"]["supportedVersions"], json!(["2026-07-28"]));
+    assert_eq!(
+        replies[0]["result"]["supportedVersions"],
+        json!(["2026-07-28"])
+    );
     assert_eq!(replies[1]["error"]["code"], -32600, "{:?}", replies[1]);
     assert_eq!(replies[2]["error"]["code"], -32601);
     assert_eq!(replies[2]["id"], 2);

@@ -6,25 +6,32 @@
 
 use std::path::PathBuf;
 
+pub mod installed;
+
 /// The repository root.
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The folder with the official schema files and examples: `$MCP_SCHEMA_MIRROR`, else
-/// `../shared/mcp-schema` beside the repository. The tests need it; a missing folder is a
-/// failure with this explanation, not a skip.
+/// The folder with the official schema files and examples: the repository's `schema/`, with
+/// every pinned file present and verified, fetched on first use (from `$MCP_SCHEMA_MIRROR`, or
+/// the pinned upstream commit), laid out as `<revision>/schema.json` and
+/// `2026-07-28/examples/<Definition>/<name>.json`.
 pub fn mirror() -> PathBuf {
-    let dir = match std::env::var_os("MCP_SCHEMA_MIRROR") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => repo_root().join("../shared/mcp-schema"),
-    };
-    assert!(
-        dir.join("2026-07-28/examples").is_dir(),
-        "official schema mirror not found at {} (set MCP_SCHEMA_MIRROR to the folder holding <revision>/schema.json and 2026-07-28/examples)",
-        dir.display()
-    );
-    dir
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let workspace =
+            mcp_codegen::workspace::Workspace::open(repo_root()).expect("schema/revisions.toml");
+        let source = mcp_codegen::fetch::SchemaSource::resolve(None);
+        workspace.fetch_all(&source).unwrap_or_else(|e| {
+            panic!(
+                "fetching the pinned schemas and examples: {e}\n(set MCP_SCHEMA_MIRROR to a \
+                 folder holding <revision>/schema.json and 2026-07-28/examples, or allow \
+                 downloads)"
+            )
+        })
+    })
+    .clone()
 }
 
 /// One official example instance of revision 2026-07-28.

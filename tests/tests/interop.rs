@@ -6,59 +6,25 @@
 //!   (`@modelcontextprotocol/server-everything`);
 //! - our server fed malformed lines directly.
 //!
-//! Both npm packages are pinned by `tests/interop/package-lock.json`. Node and the installed
-//! packages are required: without them these tests fail and say how to install them
-//! (`npm ci --prefix tests/interop`); they are never skipped.
+//! Both npm packages are pinned by `tests/interop/package-lock.json` and installed on first use
+//! (`npm ci`, see `mcp_schema_tests::installed`). Node 20 or later is required: without it these
+//! tests fail and say so; they are never skipped.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
+use mcp_schema_tests::installed as peers;
 use serde_json::{json, Value};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_interop-server");
 const CLIENT: &str = env!("CARGO_BIN_EXE_interop-client");
 /// Each peer run must end within this (they take a few seconds).
 const TIMEOUT: Duration = Duration::from_secs(30);
-const INSTALL: &str = "run `npm ci --prefix tests/interop` (Node 20 or later)";
 
 fn interop_dir() -> PathBuf {
-    mcp_schema_tests::repo_root().join("tests/interop")
-}
-
-/// `node`, checked to run.
-fn node() -> &'static str {
-    match Command::new("node").arg("--version").output() {
-        Ok(out) if out.status.success() => "node",
-        Ok(out) => panic!("`node --version` failed ({}): {INSTALL}", out.status),
-        Err(error) => panic!("`node` not found ({error}): install Node.js, then {INSTALL}"),
-    }
-}
-
-/// The installed package `name`, checked to be the version `package-lock.json` pins.
-fn installed(name: &str) -> PathBuf {
-    let dir = interop_dir();
-    let lock: Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("package-lock.json"))
-            .expect("tests/interop/package-lock.json"),
-    )
-    .expect("package-lock.json is JSON");
-    let key = format!("node_modules/{name}");
-    let pinned = lock["packages"][&key]["version"]
-        .as_str()
-        .unwrap_or_else(|| panic!("package-lock.json does not pin {name}"));
-    let package = dir.join(&key);
-    let manifest = std::fs::read_to_string(package.join("package.json")).unwrap_or_else(|_| {
-        panic!("{name} is not installed in tests/interop/node_modules: {INSTALL}")
-    });
-    let manifest: Value = serde_json::from_str(&manifest).expect("package.json is JSON");
-    assert_eq!(
-        manifest["version"].as_str(),
-        Some(pinned),
-        "{name}: installed version differs from package-lock.json: {INSTALL}"
-    );
-    package
+    peers::interop_dir()
 }
 
 struct Run {
@@ -133,8 +99,8 @@ fn assert_contains(haystack: &Value, needles: &[&str]) {
 
 #[test]
 fn typescript_sdk_client_against_our_server() {
-    let node = node();
-    installed("@modelcontextprotocol/sdk");
+    peers::npm_package("@modelcontextprotocol/sdk");
+    let node = peers::node();
     let mut command = Command::new(node);
     command
         .current_dir(interop_dir())
@@ -229,7 +195,10 @@ fn typescript_sdk_client_against_our_server() {
     assert_eq!(r["fractional"]["isError"], true);
     assert_contains(
         &r["fractional"]["text"],
-        &["Invalid contact details", "/age: expected an integer, found 36.5 (type)"],
+        &[
+            "Invalid contact details",
+            "/age: expected an integer, found 36.5 (type)",
+        ],
     );
     // A call cancelled while its form was open is not answered afterwards.
     assert_eq!(r["cancelled"]["sdkErrors"], json!([]));
@@ -305,8 +274,8 @@ const EVERYTHING_TOOLS: [&str; 19] = [
 
 #[test]
 fn our_client_against_server_everything() {
-    let node = node();
-    let everything = installed("@modelcontextprotocol/server-everything");
+    let node = peers::node();
+    let everything = peers::npm_package("@modelcontextprotocol/server-everything");
     let mut command = Command::new(CLIENT);
     command
         .arg(node)

@@ -1,126 +1,14 @@
-//! What the peer tests share: the pinned Python SDK, installed on first use, and the check that
-//! every message that crossed the wire decodes into its specific type and re-encodes exactly.
+//! What the peer tests share: the pinned Python SDK (installed on first use by
+//! `mcp_schema_tests::installed`), and the check that every message that crossed the wire decodes
+//! into its specific type and re-encodes exactly.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-/// `tests/interop/python`: the peers' scripts and their pinned requirements.
-pub fn python_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/interop/python")
-}
-
-/// The Python of a virtual environment holding the pinned SDK (`requirements.txt`, hashes
-/// checked), made under `target/` on first use. Creating it runs `python3 -m venv` and `pip
-/// install --require-hashes`, once, under a lock shared by concurrent test processes; the
-/// commands are printed. A Python 3.10 or later must be on the PATH as `python3`.
-pub fn python() -> &'static Path {
-    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
-    PYTHON.get_or_init(|| {
-        let requirements = python_dir().join("requirements.txt");
-        let pinned = std::fs::read_to_string(&requirements).expect("requirements.txt");
-        let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("python-sdk-venv");
-        let python = venv.join("bin/python");
-        // A copy of the requirements it was made from marks a complete environment.
-        let marker = venv.join("installed-requirements.txt");
-        let ready = || std::fs::read_to_string(&marker).is_ok_and(|text| text == pinned);
-        if ready() {
-            return python;
-        }
-        let _lock = DirLock::acquire(&venv.with_extension("lock"));
-        if ready() {
-            return python; // another process made it meanwhile
-        }
-        let _ = std::fs::remove_dir_all(&venv);
-        let system = system_python();
-        run_step(Command::new(&system).args(["-m", "venv"]).arg(&venv));
-        run_step(
-            Command::new(&python)
-                .args([
-                    "-m",
-                    "pip",
-                    "install",
-                    "--quiet",
-                    "--disable-pip-version-check",
-                ])
-                .args(["--require-hashes", "--no-deps", "-r"])
-                .arg(&requirements),
-        );
-        std::fs::write(&marker, &pinned).expect("write the marker");
-        python
-    })
-}
-
-/// `python3`, checked to be 3.10 or later (what `mcp` 2.3.0 needs).
-fn system_python() -> PathBuf {
-    let version = Command::new("python3")
-        .args(["-c", "import sys; print(sys.version_info >= (3, 10))"])
-        .output()
-        .unwrap_or_else(|e| {
-            panic!("`python3` not found ({e}): install Python 3.10 or later (with venv) to run the Python SDK peer tests")
-        });
-    assert_eq!(
-        String::from_utf8_lossy(&version.stdout).trim(),
-        "True",
-        "python3 is older than 3.10: the Python SDK 2.3.0 needs 3.10 or later"
-    );
-    PathBuf::from("python3")
-}
-
-/// Runs one set-up command, saying so on the terminal (past the test harness's capture).
-fn run_step(command: &mut Command) {
-    let _ = writeln!(std::io::stderr(), "peer set-up: running {command:?}");
-    let out = command
-        .output()
-        .unwrap_or_else(|e| panic!("{command:?}: {e}"));
-    assert!(
-        out.status.success(),
-        "{command:?} failed ({}):\n{}{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// A lock between processes: a directory only one of them can create. A lock older than ten
-/// minutes is from a run that died, and is broken.
-struct DirLock(PathBuf);
-
-impl DirLock {
-    fn acquire(path: &Path) -> Self {
-        let started = Instant::now();
-        loop {
-            match std::fs::create_dir(path) {
-                Ok(()) => return Self(path.to_owned()),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                    let stale = std::fs::metadata(path)
-                        .and_then(|m| m.modified())
-                        .is_ok_and(|t| t.elapsed().unwrap_or_default() > Duration::from_secs(600));
-                    if stale {
-                        let _ = std::fs::remove_dir(path);
-                    }
-                    assert!(
-                        started.elapsed() < Duration::from_secs(900),
-                        "waited 15 minutes for {}",
-                        path.display()
-                    );
-                    std::thread::sleep(Duration::from_millis(200));
-                }
-                Err(e) => panic!("cannot create {}: {e}", path.display()),
-            }
-        }
-    }
-}
-
-impl Drop for DirLock {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir(&self.0);
-    }
-}
+pub use mcp_schema_tests::installed::{python, python_dir};
 
 /// Runs `command` to its end, killed after `limit`.
 pub fn run(command: &mut Command, limit: Duration) -> Output {

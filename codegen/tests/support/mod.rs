@@ -1,0 +1,28 @@
+//! The pinned official files, for the tests that read them.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use mcp_codegen::fetch::SchemaSource;
+use mcp_codegen::workspace::Workspace;
+
+/// The repository's `schema/` folder with every pinned schema and example present and verified,
+/// fetched on first use from `$MCP_SCHEMA_MIRROR` or the pinned upstream commit. It is laid out
+/// as a mirror: `<revision>/schema.json`, `<revision>/examples/…`.
+pub fn mirror() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let workspace = Workspace::open(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+            .expect("schema/revisions.toml");
+        workspace
+            .fetch_all(&SchemaSource::resolve(None))
+            .unwrap_or_else(|e| {
+                panic!(
+                    "fetching the pinned schemas and examples: {e}\n(set MCP_SCHEMA_MIRROR to a \
+                     folder holding <revision>/schema.json and 2026-07-28/examples, or allow \
+                     downloads)"
+                )
+            })
+    })
+    .clone()
+}
