@@ -1,39 +1,51 @@
-//! A stdio MCP client built on `mcp-schema` alone: it starts a server, lists its tools, calls
-//! every one of them, answers whatever the server asks on the way (forms, URL consent, sampling,
-//! roots), and checks every message it receives against the official schema of the revision it
-//! speaks.
+//! A stdio MCP client built on `mcp-schema` alone: it starts a server, calls every one of its
+//! tools, reads every resource, gets every prompt, answers whatever the server asks on the way
+//! (forms, URL consent, sampling, roots), and checks every message it receives against the
+//! official schema of the revision it speaks.
 //!
 //! ```text
 //! cargo run -p mcp-schema-examples --bin client -- [--protocol 2026-07-28|2025-11-25] [--log FILE] <server command…>
 //! ```
 //!
 //! - **2025-11-25** (`--protocol 2025-11-25`): a session. `initialize`, `notifications/initialized`,
-//!   `tools/list`, then `tools/call` for each tool. While a call runs, the server may send its
+//!   `tools/list`, then `tools/call` for each tool. While a request runs, the server may send its
 //!   own requests (`elicitation/create`, `sampling/createMessage`, `roots/list`, `ping`): each is
 //!   answered at once.
 //! - **2026-07-28** (the default): no session. Every request carries the protocol version, the
 //!   client's name and its capabilities in `_meta`. A server that needs input answers a
-//!   `tools/call` with an `InputRequiredResult`; the client answers every input request and sends
-//!   the same call again with `inputResponses` and the server's `requestState`, for at most
-//!   ten rounds.
+//!   `tools/call`, `resources/read` or `prompts/get` with an `InputRequiredResult`; the client
+//!   answers every input request and sends the same request again with `inputResponses` and the
+//!   server's `requestState`, for at most ten rounds. A `tools/call` also asks for log messages
+//!   of level `info` and above (`io.modelcontextprotocol/logLevel`): without it, a server of this
+//!   revision sends none.
 //!
-//! It prints one line per tool on stdout, `<tool>: <text blocks joined by " | ">` (line breaks
-//! in a text written as `\n`); everything else (who the server is, URLs to open, log messages,
-//! failures) goes to stderr. Tool arguments are made up from each tool's `inputSchema`, form
-//! answers from the form's defaults and constraints; sampling gets a fixed reply, and the one
-//! root is the current directory. A 2025-11-25 tool that must be called as a task is skipped:
-//! this client does not do tasks.
+//! After the tools, and only if the server declares the capability: `resources/list` and a
+//! `resources/read` of each resource, `resources/templates/list` and a read of one instance of
+//! each template (every variable is `1`), `prompts/list` and a `prompts/get` of each prompt (each
+//! required argument is `text`).
+//!
+//! It prints one line per request on stdout: `<tool>: <text blocks joined by " | ">` (line
+//! breaks in a text written as `\n`), `resource <uri>: <first 60 characters of its text, or
+//! "<N bytes blob>">` and `prompt <name>: <N messages>` (`1 message`, `2 messages`). Everything else (who the server is,
+//! URLs to open, log messages, progress, failures) goes to stderr. Every `tools/call` asks for
+//! progress (`_meta.progressToken`, the request's id); the notifications are shown as they come
+//! and counted per tool. Tool arguments are made up from each tool's `inputSchema`, form answers
+//! from the form's defaults and constraints; sampling gets a fixed reply, and the one root is the
+//! current directory. A 2025-11-25 tool that must be called as a task is skipped: this client
+//! does not do tasks.
 //!
 //! **Strict checks.** Every line the server writes must decode as the revision's
 //! `ServerMessage`, and encode back to the same JSON. A response must also decode as the result
 //! type of the request it answers (`<R as mcp_schema::jsonrpc::Request>::Result`), so a
-//! `tools/call` answer is read as a `CallToolResult` and not as whatever a result with those
-//! members could be. Anything else is a protocol error: the client says which line and why,
-//! and exits 1. It also exits 1 when a tool fails (an error response, `isError`, too many
-//! rounds); 0 means every tool completed.
+//! `tools/call` answer is read as a `CallToolResult`, a `resources/read` answer as a
+//! `ReadResourceResult`, and not as whatever a result with those members could be. Anything
+//! else is a protocol error: the client says which line and why, and exits 1. It also exits 1
+//! when a tool, a resource or a prompt fails (an error response, `isError`, a blob that is not
+//! base64, too many rounds); 0 means every one completed.
 //!
 //! `--log FILE` appends every line sent (`> `) and received (`< `) to FILE.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufRead, BufReader, Write};
@@ -46,6 +58,7 @@ use std::time::{Duration, Instant};
 
 use mcp_schema::elicit::{PropertySchema, RequestedSchema, StringFormat};
 use mcp_schema::jsonrpc::{DecodeError, RawMessage, Request};
+use mcp_schema::IndexMap;
 use serde::Serialize;
 use serde_json::{json, Map, Number, Value};
 
@@ -53,8 +66,9 @@ use serde_json::{json, Map, Number, Value};
 const RESPONSE_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a server has to exit once its stdin is closed, before it is killed.
 const EXIT_GRACE: Duration = Duration::from_secs(5);
-/// The most `tools/call` requests one tool may take in 2026-07-28 (the first call and its
-/// retries): a server that keeps asking for input forever must not keep the client forever.
+/// The most requests one `tools/call`, `resources/read` or `prompts/get` may take in 2026-07-28
+/// (the first and its retries): a server that keeps asking for input forever must not keep the
+/// client forever.
 const MAX_ROUNDS: u32 = 10;
 /// The pause before retrying when the server sent state but asked nothing: it is working on
 /// something and will answer later. It grows with each round (100 ms, 200 ms, …).
@@ -67,6 +81,12 @@ const SAMPLING_MODEL: &str = "example-client";
 const SAMPLED_REPLY: &str = "sampled reply";
 /// The name of the one root this client offers: the directory it runs in.
 const ROOT_NAME: &str = "cwd";
+/// The value of every variable of a resource template: the kind of id a server likely has.
+const TEMPLATE_VALUE: &str = "1";
+/// The value of every required prompt argument.
+const PROMPT_ARGUMENT: &str = "text";
+/// How much of a resource's text its line shows, in characters.
+const RESOURCE_PREVIEW: usize = 60;
 
 fn main() -> ExitCode {
     let options = match Options::parse(std::env::args().skip(1)) {
@@ -104,15 +124,15 @@ fn main() -> ExitCode {
                 0 => String::new(),
                 n => format!(" ({n} skipped)"),
             };
-            eprintln!("client: all {} tools completed{skipped}", tally.completed);
+            eprintln!("client: all completed: {}{skipped}", tally.completed());
             ExitCode::SUCCESS
         }
         Ok(()) => {
             eprintln!(
-                "client: {} of {} tools failed: {}",
+                "client: {} failed: {} (completed: {})",
                 tally.failed.len(),
-                tally.completed + tally.failed.len(),
-                tally.failed.join(", ")
+                tally.failed.join(", "),
+                tally.completed()
             );
             ExitCode::FAILURE
         }
@@ -211,32 +231,51 @@ impl fmt::Display for ProtocolError {
 
 type Outcome<T> = Result<T, ProtocolError>;
 
-/// What became of the tools: each completed one is printed as it ends.
+/// What became of the tools, resources and prompts: each completed one is printed as it ends.
 #[derive(Debug, Default)]
 struct Tally {
-    completed: usize,
+    tools: usize,
+    resources: usize,
+    prompts: usize,
     skipped: usize,
+    /// What failed, each named as its failure message names it.
     failed: Vec<String>,
 }
 
 impl Tally {
     /// A tool that returned a result. A result with `isError` is the tool saying it failed: it
     /// is printed like any other, and counted as a failure.
-    fn result(&mut self, tool: &str, text: &str, is_error: bool) {
-        // One line per tool, whatever the text holds (pretty-printed JSON, lists).
-        let text = text.replace('\r', "\\r").replace('\n', "\\n");
-        println!("{tool}: {text}");
+    fn tool(&mut self, tool: &str, text: &str, is_error: bool) {
+        println!("{tool}: {}", one_line(text));
         if is_error {
             self.failed(tool, "the result has isError: true");
         } else {
-            self.completed += 1;
+            self.tools += 1;
         }
     }
 
-    /// A tool that did not return a result (an error response, too many rounds).
-    fn failed(&mut self, tool: &str, why: impl fmt::Display) {
-        eprintln!("client: `{tool}` failed: {why}");
-        self.failed.push(tool.to_owned());
+    /// A resource that was read: its first contents are shown.
+    fn resource(&mut self, uri: &str, contents: &[Contents]) {
+        match preview(contents) {
+            Ok(preview) => {
+                println!("resource {uri}: {preview}");
+                self.resources += 1;
+            }
+            Err(why) => self.failed(&format!("resource {uri}"), why),
+        }
+    }
+
+    /// A prompt that was got, with the number of its messages.
+    fn prompt(&mut self, name: &str, messages: usize) {
+        println!("prompt {name}: {}", counted(messages, "message"));
+        self.prompts += 1;
+    }
+
+    /// A request that did not complete (an error response, too many rounds), or whose result
+    /// says it failed.
+    fn failed(&mut self, what: &str, why: impl fmt::Display) {
+        eprintln!("client: `{what}` failed: {why}");
+        self.failed.push(what.to_owned());
     }
 
     /// A tool this client must not call (it is neither a success nor a failure).
@@ -244,6 +283,31 @@ impl Tally {
         eprintln!("client: `{tool}` skipped: {why}");
         self.skipped += 1;
     }
+
+    /// `3 tools, 2 resources, 1 prompt`: what completed.
+    fn completed(&self) -> String {
+        [
+            (self.tools, "tool"),
+            (self.resources, "resource"),
+            (self.prompts, "prompt"),
+        ]
+        .map(|(n, what)| counted(n, what))
+        .join(", ")
+    }
+}
+
+/// `1 message`, `2 messages`.
+fn counted(n: usize, what: &str) -> String {
+    match n {
+        1 => format!("1 {what}"),
+        n => format!("{n} {what}s"),
+    }
+}
+
+/// A text on one line, whatever it holds (pretty-printed JSON, lists): line breaks are written
+/// as `\r` and `\n`.
+fn one_line(text: &str) -> String {
+    text.replace('\r', "\\r").replace('\n', "\\n")
 }
 
 // ---- The connection: newline-delimited JSON-RPC over the server's stdio
@@ -790,21 +854,226 @@ fn show_progress(progress: &Number, total: Option<&Number>, message: Option<&str
     eprintln!("client: progress {progress}{total}{message}");
 }
 
-// ---- 2025-11-25: a session, with requests from the server while a call runs
+// ---- Progress and pages: the same in both eras
+
+/// After a tool call: how many `notifications/progress` came for it (nothing when none came).
+fn show_progress_count(tool: &str, received: usize) {
+    if received > 0 {
+        eprintln!(
+            "client: `{tool}` sent {}",
+            counted(received, "progress notification")
+        );
+    }
+}
+
+/// Counts a `notifications/progress` for the request in flight, whose token (when it asked for
+/// progress) is its id. Either era's `ProgressToken` is a string or an integer.
+fn count_progress(token: &impl Serialize, pending: i64, progress: &mut usize) {
+    let token = json!(token);
+    if token == json!(pending) {
+        *progress += 1;
+    } else {
+        // Late, or for a request this client never made: worth a word, not a failure.
+        eprintln!("client: progress for token {token}, not the pending request's ({pending})");
+    }
+}
+
+/// One page of a list: its items, and the cursor of the next page (`nextCursor`).
+type Page<T> = (Vec<T>, Option<String>);
+
+/// Every item of a paginated list: `fetch` gets the page at a cursor (`None` for the first) and
+/// returns its items and its `nextCursor`.
+fn collect_pages<T>(
+    method: &str,
+    mut fetch: impl FnMut(Option<String>) -> Outcome<Page<T>>,
+) -> Outcome<Vec<T>> {
+    let mut items = Vec::new();
+    // A cursor that comes back would have this client asking for pages forever.
+    let mut seen = HashSet::new();
+    let mut cursor = None;
+    loop {
+        let (page, next) = fetch(cursor)?;
+        items.extend(page);
+        match next {
+            None => return Ok(items),
+            Some(next) if !seen.insert(next.clone()) => {
+                return Err(ProtocolError::new(format!(
+                    "`{method}` gave the cursor {} a second time: its pages never end",
+                    json!(next)
+                )))
+            }
+            Some(next) => cursor = Some(next),
+        }
+    }
+}
+
+// ---- Resources and prompts: what is asked and printed, the same in both eras
+
+/// The requests about resources and prompts, as each era sends them and checks the answers.
+/// What to ask for, and what to make of the answers, is decided once: in [`read_resources`]
+/// and [`get_prompts`].
+trait Catalog {
+    /// The URI of every resource (`resources/list`, every page).
+    fn resources(&mut self) -> Outcome<Vec<String>>;
+    /// The `uriTemplate` of every resource template (`resources/templates/list`, every page).
+    fn resource_templates(&mut self) -> Outcome<Vec<String>>;
+    /// `resources/read`: the resource's contents, or why the server did not give them.
+    fn read(&mut self, uri: &str) -> Outcome<Result<Vec<Contents>, String>>;
+    /// Every prompt (`prompts/list`, every page): its name and its required arguments.
+    fn prompts(&mut self) -> Outcome<Vec<(String, Vec<String>)>>;
+    /// `prompts/get`: the number of messages of the prompt, or why the server did not give it.
+    fn get_prompt(
+        &mut self,
+        name: &str,
+        arguments: IndexMap<String, String>,
+    ) -> Outcome<Result<usize, String>>;
+}
+
+/// One item of a resource's `contents`, the same in both eras.
+#[derive(Debug)]
+enum Contents {
+    Text(String),
+    /// Base64, as the server sent it.
+    Blob(String),
+}
+
+/// Reads every resource, then one instance of every resource template.
+fn read_resources(catalog: &mut impl Catalog, tally: &mut Tally) -> Outcome<()> {
+    for uri in catalog.resources()? {
+        read_resource(catalog, tally, &uri)?;
+    }
+    for template in catalog.resource_templates()? {
+        read_resource(catalog, tally, &template_instance(&template))?;
+    }
+    Ok(())
+}
+
+fn read_resource(catalog: &mut impl Catalog, tally: &mut Tally, uri: &str) -> Outcome<()> {
+    match catalog.read(uri)? {
+        Ok(contents) => tally.resource(uri, &contents),
+        Err(why) => tally.failed(&format!("resource {uri}"), why),
+    }
+    Ok(())
+}
+
+/// Gets every prompt, with a value for each required argument only: the optional ones keep
+/// the server's defaults.
+fn get_prompts(catalog: &mut impl Catalog, tally: &mut Tally) -> Outcome<()> {
+    for (name, required) in catalog.prompts()? {
+        // Always an object, `{}` when nothing is required: a server that validates the
+        // arguments against a schema of optional ones may refuse none at all.
+        let arguments = required
+            .into_iter()
+            .map(|argument| (argument, PROMPT_ARGUMENT.to_owned()))
+            .collect();
+        match catalog.get_prompt(&name, arguments)? {
+            Ok(messages) => tally.prompt(&name, messages),
+            Err(why) => tally.failed(&format!("prompt {name}"), why),
+        }
+    }
+    Ok(())
+}
+
+/// What a resource's line shows of its contents: the first characters of its first text, or
+/// the size of its first blob. Further contents are counted (`(+2 more)`); none at all is said.
+fn preview(contents: &[Contents]) -> Result<String, String> {
+    let Some(first) = contents.first() else {
+        return Ok("<no contents>".to_owned());
+    };
+    let mut preview = match first {
+        Contents::Text(text) => one_line(&text.chars().take(RESOURCE_PREVIEW).collect::<String>()),
+        Contents::Blob(blob) => {
+            // The schema says base64 (`format: byte`); a blob that is not cannot be used.
+            let size = base64_size(blob).ok_or("its blob is not base64")?;
+            format!("<{size} bytes blob>")
+        }
+    };
+    if contents.len() > 1 {
+        preview.push_str(&format!(" (+{} more)", contents.len() - 1));
+    }
+    Ok(preview)
+}
+
+/// The number of bytes a base64 text (RFC 4648, padded) decodes to, or `None` if it is not one.
+fn base64_size(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let padding = bytes.iter().rev().take_while(|&&b| b == b'=').count();
+    let digits = &bytes[..bytes.len() - padding];
+    let valid = bytes.len() % 4 == 0
+        && padding <= 2
+        && digits
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/');
+    valid.then(|| bytes.len() / 4 * 3 - padding)
+}
+
+/// One URI of a resource template (RFC 6570): every variable has the value `1`.
+fn template_instance(template: &str) -> String {
+    let mut uri = String::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|at| open + at) else {
+            break; // not an expression: the rest is kept as it is
+        };
+        uri.push_str(&rest[..open]);
+        uri.push_str(&expand(&rest[open + 1..close]));
+        rest = &rest[close + 1..];
+    }
+    uri.push_str(rest);
+    uri
+}
+
+/// One expression of a URI template (`item_id`, `+path`, `?page,size`…) with every variable
+/// set to `1`, as its operator writes it (`1`, `?page=1&size=1`).
+fn expand(expression: &str) -> String {
+    // What comes first, what comes between the variables, whether each is written `name=value`.
+    let (first, between, named) = match expression.chars().next() {
+        Some('+') => ("", ",", false),
+        Some('#') => ("#", ",", false),
+        Some('.') => (".", ".", false),
+        Some('/') => ("/", "/", false),
+        Some(';') => (";", ";", true),
+        Some('?') => ("?", "&", true),
+        Some('&') => ("&", "&", true),
+        _ => ("", ",", false),
+    };
+    let variables = expression
+        .strip_prefix(['+', '#', '.', '/', ';', '?', '&'])
+        .unwrap_or(expression);
+    let values: Vec<String> = variables
+        .split(',')
+        .map(|variable| {
+            // A prefix (`:3`) or explode (`*`) modifier changes nothing for the value `1`.
+            let name = variable.split(':').next().unwrap_or(variable);
+            let name = name.trim_end_matches('*');
+            if named {
+                format!("{name}={TEMPLATE_VALUE}")
+            } else {
+                TEMPLATE_VALUE.to_owned()
+            }
+        })
+        .collect();
+    format!("{first}{}", values.join(between))
+}
+
+// ---- 2025-11-25: a session, with requests from the server while a request runs
 
 mod era_2025_11_25 {
     use mcp_schema::jsonrpc::{Request, METHOD_NOT_FOUND};
     use mcp_schema::v2025_11_25::{
-        CallToolRequest, CallToolRequestParams, ClientCapabilities, ClientCapabilitiesElicitation,
-        ClientCapabilitiesRoots, ClientMessage, ClientNotification, ClientRequest, ClientResult,
-        ContentBlock, CreateMessageResult, CreateMessageResultContent, ElicitRequestParams,
-        ElicitResult, ElicitResultAction, ElicitResultContentValue, Error, Implementation,
-        InitializeRequest, InitializeRequestParams, ListRootsResult, ListToolsRequest,
-        PaginatedRequestParams, RequestId, Result as EmptyResult, Role, Root, ServerMessage,
-        ServerNotification, ServerRequest, TextContent, Tool, ToolExecutionTaskSupport,
-        PROTOCOL_VERSION,
+        CallToolRequest, CallToolRequestParams, CallToolRequestParamsMeta, ClientCapabilities,
+        ClientCapabilitiesElicitation, ClientCapabilitiesRoots, ClientMessage, ClientNotification,
+        ClientRequest, ClientResult, ContentBlock, CreateMessageResult, CreateMessageResultContent,
+        ElicitRequestParams, ElicitResult, ElicitResultAction, ElicitResultContentValue, Error,
+        GetPromptRequest, GetPromptRequestParams, Implementation, InitializeRequest,
+        InitializeRequestParams, ListPromptsRequest, ListResourceTemplatesRequest,
+        ListResourcesRequest, ListRootsResult, ListToolsRequest, PaginatedRequestParams,
+        ProgressToken, PromptArgument, ReadResourceRequest, ReadResourceRequestParams,
+        ReadResourceResultContentsItem, RequestId, Result as EmptyResult, Role, Root,
+        ServerMessage, ServerNotification, ServerRequest, TextContent, Tool,
+        ToolExecutionTaskSupport, PROTOCOL_VERSION,
     };
-    use mcp_schema::{IndexMap, RawObject};
+    use mcp_schema::RawObject;
     use serde_json::Map;
 
     use super::*;
@@ -837,8 +1106,19 @@ mod era_2025_11_25 {
             ClientNotification::Initialized(None),
         ))?;
 
-        for tool in list_tools(connection)? {
+        let tools = list::<ListToolsRequest, _>(connection, ClientRequest::ListTools, |page| {
+            (page.tools, page.next_cursor)
+        })?;
+        for tool in tools {
             call_tool(connection, tally, &tool)?;
+        }
+        // Only what the server declared: a request for anything else is an error to it.
+        let offers = &initialized.capabilities;
+        if offers.resources.is_some() {
+            read_resources(&mut Peer(connection), tally)?;
+        }
+        if offers.prompts.is_some() {
+            get_prompts(&mut Peer(connection), tally)?;
         }
         // Whatever the server still says must be valid too; its requests can no longer be
         // answered (stdin is closed) and are not an error.
@@ -874,11 +1154,15 @@ mod era_2025_11_25 {
         }
     }
 
-    /// Every tool, page after page.
-    fn list_tools(connection: &mut Connection) -> Outcome<Vec<Tool>> {
-        let mut tools = Vec::new();
-        let mut cursor = None;
-        loop {
+    /// Every item of a list (`tools/list`, `resources/list`…), page after page. `variant` makes
+    /// the request of its params, `page` gives the items of a result and its `nextCursor`.
+    fn list<R: Request, T>(
+        connection: &mut Connection,
+        variant: fn(Option<Box<PaginatedRequestParams>>) -> ClientRequest,
+        page: fn(R::Result) -> Page<T>,
+    ) -> Outcome<Vec<T>> {
+        collect_pages(R::METHOD, |cursor| {
+            // The first page is asked for without params: this revision allows it.
             let params = cursor.map(|cursor| {
                 Box::new(PaginatedRequestParams {
                     meta: None,
@@ -886,14 +1170,9 @@ mod era_2025_11_25 {
                     extra: Map::new(),
                 })
             });
-            let page = request::<ListToolsRequest>(connection, ClientRequest::ListTools(params))?
-                .map_err(fatal("tools/list"))?;
-            tools.extend(page.tools);
-            match page.next_cursor {
-                Some(next) => cursor = Some(next),
-                None => return Ok(tools),
-            }
-        }
+            let result = request::<R>(connection, variant(params))?.map_err(fatal(R::METHOD))?;
+            Ok(page(result))
+        })
     }
 
     fn call_tool(connection: &mut Connection, tally: &mut Tally, tool: &Tool) -> Outcome<()> {
@@ -908,23 +1187,33 @@ mod era_2025_11_25 {
             return Ok(());
         }
         let arguments = arguments_for(&tool.input_schema)?;
+        let id = connection.next_id();
         let params = CallToolRequestParams {
-            meta: None,
+            // The request's own id: unique among the requests in flight, as a token must be.
+            meta: Some(CallToolRequestParamsMeta {
+                progress_token: Some(ProgressToken::Integer(id)),
+                extra: Map::new(),
+            }),
             arguments: Some(RawObject::from(arguments)),
             name: tool.name.clone(),
             task: None,
             extra: Map::new(),
         };
-        match request::<CallToolRequest>(connection, ClientRequest::CallTool(Box::new(params)))? {
-            Ok(result) => tally.result(
+        let mut progress = 0;
+        let response = exchange::<CallToolRequest>(
+            connection,
+            id,
+            ClientRequest::CallTool(Box::new(params)),
+            &mut progress,
+        )?;
+        show_progress_count(&tool.name, progress);
+        match response {
+            Ok(result) => tally.tool(
                 &tool.name,
                 &text_of(&result.content),
                 result.is_error == Some(true),
             ),
-            Err(error) => tally.failed(
-                &tool.name,
-                error_text("tools/call", error.code, &error.message),
-            ),
+            Err(error) => tally.failed(&tool.name, failure::<CallToolRequest>(error)),
         }
         Ok(())
     }
@@ -953,7 +1242,19 @@ mod era_2025_11_25 {
         connection: &mut Connection,
         request: ClientRequest,
     ) -> Outcome<Result<R::Result, Error>> {
-        let pending = connection.next_id();
+        let id = connection.next_id();
+        // It asks for no progress: any that comes anyway is shown, and not counted.
+        exchange::<R>(connection, id, request, &mut 0)
+    }
+
+    /// [`request`] with the id chosen by the caller, who may have made it the request's
+    /// progress token: `progress` counts the `notifications/progress` that carry it.
+    fn exchange<R: Request>(
+        connection: &mut Connection,
+        pending: i64,
+        request: ClientRequest,
+        progress: &mut usize,
+    ) -> Outcome<Result<R::Result, Error>> {
         connection.send(&ClientMessage::Request {
             id: RequestId::Integer(pending),
             request,
@@ -980,7 +1281,12 @@ mod era_2025_11_25 {
                     };
                     connection.send(&reply)?;
                 }
-                ServerMessage::Notification(notification) => show(&notification),
+                ServerMessage::Notification(notification) => {
+                    if let ServerNotification::Progress(update) = &notification {
+                        count_progress(&update.progress_token, pending, progress);
+                    }
+                    show(&notification);
+                }
                 ServerMessage::Response { id, .. } | ServerMessage::Error { id: Some(id), .. } => {
                     return Err(ProtocolError::new(format!(
                         "line {}: a response to id {}, but the pending request is id {pending}",
@@ -999,6 +1305,93 @@ mod era_2025_11_25 {
                 }
             }
         }
+    }
+
+    /// The connection, for the requests about resources and prompts.
+    struct Peer<'a>(&'a mut Connection);
+
+    impl Catalog for Peer<'_> {
+        fn resources(&mut self) -> Outcome<Vec<String>> {
+            let resources =
+                list::<ListResourcesRequest, _>(self.0, ClientRequest::ListResources, |page| {
+                    (page.resources, page.next_cursor)
+                })?;
+            Ok(resources.into_iter().map(|resource| resource.uri).collect())
+        }
+
+        fn resource_templates(&mut self) -> Outcome<Vec<String>> {
+            let templates = list::<ListResourceTemplatesRequest, _>(
+                self.0,
+                ClientRequest::ListResourceTemplates,
+                |page| (page.resource_templates, page.next_cursor),
+            )?;
+            Ok(templates.into_iter().map(|t| t.uri_template).collect())
+        }
+
+        fn read(&mut self, uri: &str) -> Outcome<Result<Vec<Contents>, String>> {
+            let params = ReadResourceRequestParams {
+                meta: None,
+                uri: uri.to_owned(),
+                extra: Map::new(),
+            };
+            let response = request::<ReadResourceRequest>(
+                self.0,
+                ClientRequest::ReadResource(Box::new(params)),
+            )?;
+            Ok(response
+                .map(|result| result.contents.into_iter().map(contents).collect())
+                .map_err(failure::<ReadResourceRequest>))
+        }
+
+        fn prompts(&mut self) -> Outcome<Vec<(String, Vec<String>)>> {
+            let prompts =
+                list::<ListPromptsRequest, _>(self.0, ClientRequest::ListPrompts, |page| {
+                    (page.prompts, page.next_cursor)
+                })?;
+            Ok(prompts
+                .into_iter()
+                .map(|prompt| (prompt.name, required(prompt.arguments)))
+                .collect())
+        }
+
+        fn get_prompt(
+            &mut self,
+            name: &str,
+            arguments: IndexMap<String, String>,
+        ) -> Outcome<Result<usize, String>> {
+            let params = GetPromptRequestParams {
+                meta: None,
+                arguments: Some(arguments),
+                name: name.to_owned(),
+                extra: Map::new(),
+            };
+            let response =
+                request::<GetPromptRequest>(self.0, ClientRequest::GetPrompt(Box::new(params)))?;
+            Ok(response
+                .map(|result| result.messages.len())
+                .map_err(failure::<GetPromptRequest>))
+        }
+    }
+
+    fn contents(item: ReadResourceResultContentsItem) -> Contents {
+        match item {
+            ReadResourceResultContentsItem::Text(text) => Contents::Text(text.text),
+            ReadResourceResultContentsItem::Blob(blob) => Contents::Blob(blob.blob),
+        }
+    }
+
+    /// The names of the arguments a prompt requires.
+    fn required(arguments: Option<Vec<PromptArgument>>) -> Vec<String> {
+        let arguments = arguments.unwrap_or_default().into_iter();
+        arguments
+            .filter(|argument| argument.required == Some(true))
+            .map(|argument| argument.name)
+            .collect()
+    }
+
+    /// An error response to a request whose failure is counted, not fatal.
+    fn failure<R: Request>(error: Error) -> String {
+        error_text(R::METHOD, error.code, &error.message)
     }
 
     /// The answer to a request of the server: a result, or an error response for what this
@@ -1104,15 +1497,20 @@ mod era_2025_11_25 {
 mod era_2026_07_28 {
     use mcp_schema::jsonrpc::Request;
     use mcp_schema::v2026_07_28::{
-        CallToolRequest, CallToolRequestParams, CallToolResultResponseResult, ClientCapabilities,
-        ClientCapabilitiesElicitation, ClientMessage, ClientRequest, ContentBlock,
-        CreateMessageResult, CreateMessageResultContent, DiscoverRequest, ElicitRequestParams,
-        ElicitResult, ElicitResultAction, ElicitResultContentValue, Error, Implementation,
-        InputRequest, InputRequiredResult, InputResponse, InputResponses, ListRootsResult,
-        ListToolsRequest, PaginatedRequestParams, RequestId, RequestMetaObject, RequestParams,
-        Role, Root, ServerMessage, ServerNotification, TextContent, Tool, PROTOCOL_VERSION,
+        CallToolRequest, CallToolRequestParams, CallToolResult, CallToolResultResponseResult,
+        ClientCapabilities, ClientCapabilitiesElicitation, ClientMessage, ClientRequest,
+        ContentBlock, CreateMessageResult, CreateMessageResultContent, DiscoverRequest,
+        ElicitRequestParams, ElicitResult, ElicitResultAction, ElicitResultContentValue, Error,
+        GetPromptRequest, GetPromptRequestParams, GetPromptResult, GetPromptResultResponseResult,
+        Implementation, InputRequest, InputRequiredResult, InputResponse, InputResponses,
+        ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListRootsResult,
+        ListToolsRequest, LoggingLevel, PaginatedRequestParams, ProgressToken, PromptArgument,
+        ReadResourceRequest, ReadResourceRequestParams, ReadResourceResult,
+        ReadResourceResultContentsItem, ReadResourceResultResponseResult, RequestId,
+        RequestMetaObject, RequestParams, Role, Root, ServerMessage, ServerNotification,
+        TextContent, Tool, PROTOCOL_VERSION,
     };
-    use mcp_schema::{IndexMap, RawObject};
+    use mcp_schema::RawObject;
     use serde_json::Map;
 
     use super::*;
@@ -1152,8 +1550,19 @@ mod era_2026_07_28 {
             }
         }
 
-        for tool in list_tools(connection)? {
+        let tools = list::<ListToolsRequest, _>(connection, ClientRequest::ListTools, |page| {
+            (page.tools, page.next_cursor)
+        })?;
+        for tool in tools {
             call_tool(connection, tally, &tool)?;
+        }
+        // Only what the server declared: a request for anything else is an error to it.
+        let offers = &discovered.capabilities;
+        if offers.resources.is_some() {
+            read_resources(&mut Peer(connection), tally)?;
+        }
+        if offers.prompts.is_some() {
+            get_prompts(&mut Peer(connection), tally)?;
         }
         connection.finish(|line| decode_message::<ServerMessage>(line).map(drop))
     }
@@ -1190,66 +1599,140 @@ mod era_2026_07_28 {
         }
     }
 
-    fn list_tools(connection: &mut Connection) -> Outcome<Vec<Tool>> {
-        let mut tools = Vec::new();
-        let mut cursor = None;
-        loop {
+    /// Every item of a list (`tools/list`, `resources/list`…), page after page. `variant` makes
+    /// the request of its params, `page` gives the items of a result and its `nextCursor`.
+    fn list<R: Request, T>(
+        connection: &mut Connection,
+        variant: fn(Box<PaginatedRequestParams>) -> ClientRequest,
+        page: fn(R::Result) -> Page<T>,
+    ) -> Outcome<Vec<T>> {
+        collect_pages(R::METHOD, |cursor| {
             let params = PaginatedRequestParams {
                 meta: meta(),
                 cursor,
                 extra: Map::new(),
             };
-            let page = request::<ListToolsRequest>(
-                connection,
-                ClientRequest::ListTools(Box::new(params)),
-            )?
-            .map_err(fatal("tools/list"))?;
-            tools.extend(page.tools);
-            match page.next_cursor {
-                Some(next) => cursor = Some(next),
-                None => return Ok(tools),
+            let result =
+                request::<R>(connection, variant(Box::new(params)))?.map_err(fatal(R::METHOD))?;
+            Ok(page(result))
+        })
+    }
+
+    fn call_tool(connection: &mut Connection, tally: &mut Tally, tool: &Tool) -> Outcome<()> {
+        // The same arguments on every round: the server may bind its state to them.
+        let arguments = RawObject::from(arguments_for(&tool.input_schema)?);
+        let mut progress = 0;
+        let called = until_complete::<CallToolRequest>(
+            connection,
+            &tool.name,
+            |round| {
+                ClientRequest::CallTool(Box::new(CallToolRequestParams {
+                    meta: RequestMetaObject {
+                        // The round's own id: unique among the requests in flight, as a token
+                        // must be.
+                        progress_token: Some(ProgressToken::Integer(round.id)),
+                        // Without a level, a server of this revision sends no log messages.
+                        io_modelcontextprotocol_log_level: Some(LoggingLevel::Info),
+                        ..meta()
+                    },
+                    arguments: Some(arguments.clone()),
+                    input_responses: round.input_responses,
+                    name: tool.name.clone(),
+                    request_state: round.request_state,
+                    extra: Map::new(),
+                }))
+            },
+            &mut progress,
+        )?;
+        show_progress_count(&tool.name, progress);
+        match called {
+            Ok(result) => tally.tool(
+                &tool.name,
+                &text_of(&result.content),
+                result.is_error == Some(true),
+            ),
+            Err(why) => tally.failed(&tool.name, why),
+        }
+        Ok(())
+    }
+
+    /// One request of [`until_complete`]: its id, and the answers and the state it carries
+    /// back to the server (none on the first).
+    struct Round {
+        id: i64,
+        input_responses: Option<InputResponses>,
+        request_state: Option<String>,
+    }
+
+    /// The result of a request that may ask for input instead of completing.
+    trait MayAskInput {
+        type Complete;
+        fn complete(self) -> Result<Self::Complete, Box<InputRequiredResult>>;
+    }
+
+    impl MayAskInput for CallToolResultResponseResult {
+        type Complete = CallToolResult;
+        fn complete(self) -> Result<CallToolResult, Box<InputRequiredResult>> {
+            match self {
+                Self::CallTool(result) => Ok(*result),
+                Self::InputRequired(asked) => Err(asked),
             }
         }
     }
 
-    /// Calls a tool until it completes: each `InputRequiredResult` is answered and the same call
-    /// is sent again, with a new id, the answers under the server's keys and its state.
-    fn call_tool(connection: &mut Connection, tally: &mut Tally, tool: &Tool) -> Outcome<()> {
-        // The same arguments on every round: the server may bind its state to them.
-        let arguments = RawObject::from(arguments_for(&tool.input_schema)?);
+    impl MayAskInput for ReadResourceResultResponseResult {
+        type Complete = ReadResourceResult;
+        fn complete(self) -> Result<ReadResourceResult, Box<InputRequiredResult>> {
+            match self {
+                Self::ReadResource(result) => Ok(*result),
+                Self::InputRequired(asked) => Err(asked),
+            }
+        }
+    }
+
+    impl MayAskInput for GetPromptResultResponseResult {
+        type Complete = GetPromptResult;
+        fn complete(self) -> Result<GetPromptResult, Box<InputRequiredResult>> {
+            match self {
+                Self::GetPrompt(result) => Ok(*result),
+                Self::InputRequired(asked) => Err(asked),
+            }
+        }
+    }
+
+    /// Sends a request (`tools/call`, `resources/read`, `prompts/get`) until it completes: each
+    /// `InputRequiredResult` is answered and the same request is sent again, made by `build`
+    /// with a new id, the answers under the server's keys and its state. `what` names the
+    /// request in messages; `progress` counts the notifications for the rounds' ids. The inner
+    /// error says why the request failed: an error response, or too many rounds.
+    fn until_complete<R>(
+        connection: &mut Connection,
+        what: &str,
+        mut build: impl FnMut(Round) -> ClientRequest,
+        progress: &mut usize,
+    ) -> Outcome<Result<<R::Result as MayAskInput>::Complete, String>>
+    where
+        R: Request,
+        R::Result: MayAskInput,
+    {
         let mut input_responses: Option<InputResponses> = None;
         let mut request_state: Option<String> = None;
         for round in 1..=MAX_ROUNDS {
-            let params = CallToolRequestParams {
-                meta: meta(),
-                arguments: Some(arguments.clone()),
+            let id = connection.next_id();
+            let request = build(Round {
+                id,
                 input_responses: input_responses.take(),
-                name: tool.name.clone(),
                 // Echoed exactly as received: it is the server's, opaque to the client.
                 request_state: request_state.take(),
-                extra: Map::new(),
-            };
-            let response =
-                request::<CallToolRequest>(connection, ClientRequest::CallTool(Box::new(params)))?;
-            let asked = match response {
-                Ok(CallToolResultResponseResult::CallTool(result)) => {
-                    tally.result(
-                        &tool.name,
-                        &text_of(&result.content),
-                        result.is_error == Some(true),
-                    );
-                    return Ok(());
-                }
-                // The last round allowed: answering would be for nothing.
-                Ok(CallToolResultResponseResult::InputRequired(_)) if round == MAX_ROUNDS => break,
-                Ok(CallToolResultResponseResult::InputRequired(asked)) => asked,
-                Err(error) => {
-                    tally.failed(
-                        &tool.name,
-                        error_text("tools/call", error.code, &error.message),
-                    );
-                    return Ok(());
-                }
+            });
+            let asked = match exchange::<R>(connection, id, request, progress)? {
+                Ok(result) => match result.complete() {
+                    Ok(complete) => return Ok(Ok(complete)),
+                    // The last round allowed: answering would be for nothing.
+                    Err(_) if round == MAX_ROUNDS => break,
+                    Err(asked) => asked,
+                },
+                Err(error) => return Ok(Err(failure::<R>(error))),
             };
             let InputRequiredResult {
                 input_requests,
@@ -1259,8 +1742,7 @@ mod era_2026_07_28 {
             let requests = input_requests.unwrap_or_default();
             if requests.is_empty() && state.is_none() {
                 return Err(ProtocolError::new(format!(
-                    "`{}`: an InputRequiredResult with neither inputRequests nor requestState",
-                    tool.name
+                    "`{what}`: an InputRequiredResult with neither inputRequests nor requestState"
                 )));
             }
             if requests.is_empty() {
@@ -1275,11 +1757,9 @@ mod era_2026_07_28 {
             }
             request_state = state;
         }
-        tally.failed(
-            &tool.name,
-            format!("still asking for input after {MAX_ROUNDS} rounds"),
-        );
-        Ok(())
+        Ok(Err(format!(
+            "still asking for input after {MAX_ROUNDS} rounds"
+        )))
     }
 
     fn text_of(content: &[ContentBlock]) -> String {
@@ -1304,7 +1784,19 @@ mod era_2026_07_28 {
         connection: &mut Connection,
         request: ClientRequest,
     ) -> Outcome<Result<R::Result, Error>> {
-        let pending = connection.next_id();
+        let id = connection.next_id();
+        // It asks for no progress: any that comes anyway is shown, and not counted.
+        exchange::<R>(connection, id, request, &mut 0)
+    }
+
+    /// [`request`] with the id chosen by the caller, who may have made it the request's
+    /// progress token: `progress` counts the `notifications/progress` that carry it.
+    fn exchange<R: Request>(
+        connection: &mut Connection,
+        pending: i64,
+        request: ClientRequest,
+        progress: &mut usize,
+    ) -> Outcome<Result<R::Result, Error>> {
         connection.send(&ClientMessage::Request {
             id: RequestId::Integer(pending),
             request,
@@ -1321,7 +1813,12 @@ mod era_2026_07_28 {
                     id: Some(RequestId::Integer(answered)),
                     error,
                 } if answered == pending => return Ok(Err(error)),
-                ServerMessage::Notification(notification) => show(&notification),
+                ServerMessage::Notification(notification) => {
+                    if let ServerNotification::Progress(update) = &notification {
+                        count_progress(&update.progress_token, pending, progress);
+                    }
+                    show(&notification);
+                }
                 ServerMessage::Response { id, .. } | ServerMessage::Error { id: Some(id), .. } => {
                     return Err(ProtocolError::new(format!(
                         "line {}: a response to id {}, but the pending request is id {pending}",
@@ -1340,6 +1837,102 @@ mod era_2026_07_28 {
                 }
             }
         }
+    }
+
+    /// The connection, for the requests about resources and prompts.
+    struct Peer<'a>(&'a mut Connection);
+
+    impl Catalog for Peer<'_> {
+        fn resources(&mut self) -> Outcome<Vec<String>> {
+            let resources =
+                list::<ListResourcesRequest, _>(self.0, ClientRequest::ListResources, |page| {
+                    (page.resources, page.next_cursor)
+                })?;
+            Ok(resources.into_iter().map(|resource| resource.uri).collect())
+        }
+
+        fn resource_templates(&mut self) -> Outcome<Vec<String>> {
+            let templates = list::<ListResourceTemplatesRequest, _>(
+                self.0,
+                ClientRequest::ListResourceTemplates,
+                |page| (page.resource_templates, page.next_cursor),
+            )?;
+            Ok(templates.into_iter().map(|t| t.uri_template).collect())
+        }
+
+        fn read(&mut self, uri: &str) -> Outcome<Result<Vec<Contents>, String>> {
+            let read = until_complete::<ReadResourceRequest>(
+                self.0,
+                uri,
+                |round| {
+                    ClientRequest::ReadResource(Box::new(ReadResourceRequestParams {
+                        meta: meta(),
+                        input_responses: round.input_responses,
+                        request_state: round.request_state,
+                        uri: uri.to_owned(),
+                        extra: Map::new(),
+                    }))
+                },
+                &mut 0,
+            )?;
+            Ok(read.map(|result| result.contents.into_iter().map(contents).collect()))
+        }
+
+        fn prompts(&mut self) -> Outcome<Vec<(String, Vec<String>)>> {
+            let prompts =
+                list::<ListPromptsRequest, _>(self.0, ClientRequest::ListPrompts, |page| {
+                    (page.prompts, page.next_cursor)
+                })?;
+            Ok(prompts
+                .into_iter()
+                .map(|prompt| (prompt.name, required(prompt.arguments)))
+                .collect())
+        }
+
+        fn get_prompt(
+            &mut self,
+            name: &str,
+            arguments: IndexMap<String, String>,
+        ) -> Outcome<Result<usize, String>> {
+            let got = until_complete::<GetPromptRequest>(
+                self.0,
+                name,
+                |round| {
+                    ClientRequest::GetPrompt(Box::new(GetPromptRequestParams {
+                        meta: meta(),
+                        // The same arguments on every round, like a tool's.
+                        arguments: Some(arguments.clone()),
+                        input_responses: round.input_responses,
+                        name: name.to_owned(),
+                        request_state: round.request_state,
+                        extra: Map::new(),
+                    }))
+                },
+                &mut 0,
+            )?;
+            Ok(got.map(|result| result.messages.len()))
+        }
+    }
+
+    fn contents(item: ReadResourceResultContentsItem) -> Contents {
+        match item {
+            ReadResourceResultContentsItem::Text(text) => Contents::Text(text.text),
+            ReadResourceResultContentsItem::Blob(blob) => Contents::Blob(blob.blob),
+        }
+    }
+
+    /// The names of the arguments a prompt requires.
+    fn required(arguments: Option<Vec<PromptArgument>>) -> Vec<String> {
+        let arguments = arguments.unwrap_or_default().into_iter();
+        arguments
+            .filter(|argument| argument.required == Some(true))
+            .map(|argument| argument.name)
+            .collect()
+    }
+
+    /// An error response to a request whose failure is counted, not fatal.
+    fn failure<R: Request>(error: Error) -> String {
+        error_text(R::METHOD, error.code, &error.message)
     }
 
     /// The answer to one input request.
@@ -1420,5 +2013,54 @@ mod era_2026_07_28 {
             // List changes, resource updates, cancellations: nothing to do here.
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_instances() {
+        let cases = [
+            ("interop://items/{item_id}", "interop://items/1"),
+            ("demo://{a}/{b}", "demo://1/1"),
+            ("file:///{+path}", "file:///1"),
+            ("x://list{?page,size}", "x://list?page=1&size=1"),
+            ("x://list?q=a{&page}", "x://list?q=a&page=1"),
+            ("x://doc{#part}", "x://doc#1"),
+            ("x://{/seg*}{.ext}", "x:///1.1"),
+            ("x://m{;v,w:3}", "x://m;v=1;w=1"),
+            ("x://plain", "x://plain"),
+            ("x://open{brace", "x://open{brace"),
+        ];
+        for (template, uri) in cases {
+            assert_eq!(template_instance(template), uri, "{template}");
+        }
+    }
+
+    #[test]
+    fn blob_sizes() {
+        assert_eq!(base64_size(""), Some(0));
+        assert_eq!(base64_size("aGk="), Some(2));
+        assert_eq!(base64_size("aGV5"), Some(3));
+        assert_eq!(base64_size("aA=="), Some(1));
+        assert_eq!(base64_size("aGk"), None);
+        assert_eq!(base64_size("a==="), None);
+        assert_eq!(base64_size("aG k"), None);
+    }
+
+    #[test]
+    fn previews() {
+        let long = "é".repeat(70) + "\nend";
+        let text = preview(&[Contents::Text(long)]).unwrap();
+        assert_eq!(text.chars().count(), RESOURCE_PREVIEW);
+        assert_eq!(
+            preview(&[Contents::Blob("aGk=".into()), Contents::Text("a\nb".into())]).unwrap(),
+            "<2 bytes blob> (+1 more)"
+        );
+        assert_eq!(preview(&[Contents::Text("a\nb".into())]).unwrap(), "a\\nb");
+        assert_eq!(preview(&[]).unwrap(), "<no contents>");
+        assert!(preview(&[Contents::Blob("not base64".into())]).is_err());
     }
 }
