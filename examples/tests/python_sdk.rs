@@ -168,12 +168,20 @@ fn our_client_against_python_server(era: Era) {
             "response roots/list: ListRoots",
             "notification notifications/elicitation/complete",
             "notification notifications/message",
+            "notification notifications/progress",
             "response tools/call: CallTool",
+            "response resources/read: ReadResource",
+            "response resources/templates/list: ListResourceTemplates",
+            "response prompts/get: GetPrompt",
         ],
         Era::V2026_07_28 => &[
             "response server/discover: Discover",
             "response tools/call: InputRequired",
             "response tools/call: CallTool",
+            "notification notifications/progress",
+            "notification notifications/message",
+            "response resources/read: ReadResource",
+            "response prompts/get: GetPrompt",
         ],
     };
     for kind in expected {
