@@ -24,7 +24,7 @@ export MCP_SCHEMA_MIRROR="${MCP_SCHEMA_MIRROR:-$(cd .. && pwd)/shared/mcp-schema
 
 build() { # bench [cargo args...] -> the path of the built bench binary
   local log
-  log=$(cargo bench -p mcp-schema --bench "$@" --no-run 2>&1) || {
+  log=$(cargo bench -p mcp-typed --bench "$@" --no-run 2>&1) || {
     printf '%s\n' "$log" >&2
     return 1
   }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compile-time and code-size budget of `mcp-schema` (generated/) and of `#[derive(Elicit)]`,
+# Compile-time and code-size budget of `mcp-typed` (generated/) and of `#[derive(Elicit)]`,
 # measured against rust-mcp-schema 2.0.0 in the same run (issue 9).
 #
 # What it measures, in a scratch directory (never in the repository), with its own
@@ -19,15 +19,15 @@
 #      the medians) of the same run. The goal pair (default, reference) gets
 #      --reps repetitions; the large configurations, whose ratios are far from any goal line and
 #      whose release builds take minutes, get --reps-large.
-#        default      mcp-schema, default features (v2026_07_28: its types and message enums)
-#        forms        mcp-schema, default features + derive + mrtr: also the elicitation forms
-#                     (`mcp_schema::elicit`, `#[derive(Elicit)]`) and the multi round-trip
+#        default      mcp-typed, default features (v2026_07_28: its types and message enums)
+#        forms        mcp-typed, default features + derive + mrtr: also the elicitation forms
+#                     (`mcp_typed::elicit`, `#[derive(Elicit)]`) and the multi round-trip
 #                     helpers, opt-in features, as they were in the default until 2026-11-22
-#        v2025_11_25  mcp-schema, default-features = false, features = ["v2025_11_25"]: the
+#        v2025_11_25  mcp-typed, default-features = false, features = ["v2025_11_25"]: the
 #                     revision the reference is measured with, nothing else
-#        six-revs     mcp-schema, all six revision features: the "all revisions" goal (the
+#        six-revs     mcp-typed, all six revision features: the "all revisions" goal (the
 #                     forms, derive + mrtr, add what they add to `default`: compare `forms`)
-#        all          mcp-schema, every feature of generated/Cargo.toml (six revisions, derive,
+#        all          mcp-typed, every feature of generated/Cargo.toml (six revisions, derive,
 #                     registry, schemars, seal). Only with --all-features: `registry` is a
 #                     #[doc(hidden)] test hook (`__roundtrip`, one monomorphized serde_json
 #                     round trip per type) and schemars/seal are integrations whose cost is
@@ -120,7 +120,7 @@ cat >"$dir/rustc-cpu" <<'EOF_WRAPPER'
 rustc=$1
 shift
 case " $* " in
-  *" --crate-name mcp_schema "* | *" --crate-name rust_mcp_schema "*)
+  *" --crate-name mcp_typed "* | *" --crate-name rust_mcp_schema "*)
     TIMEFORMAT='%U %S'
     { time "$rustc" "$@" 2>&3; } 3>&2 2>>"$BUDGET_CPU_LOG"
     ;;
@@ -136,19 +136,19 @@ die() { say "error: $*"; say "(log: $log)"; exit 1; }
 # ---------------------------------------------------------------------------------------------
 # Scratch crates
 
-# Every feature of mcp-schema, from the [features] table of generated/Cargo.toml.
+# Every feature of mcp-typed, from the [features] table of generated/Cargo.toml.
 all_features=$(awk '/^\[features\]/ { on = 1; next } /^\[/ { on = 0 } on && /^[a-z0-9_]+ *=/ { sub(/ *=.*/, ""); if ($0 != "default") printf "%s\"%s\"", (n++ ? ", " : ""), $0 }' "$repo/generated/Cargo.toml")
 six_revs='"v2024_11_05", "v2025_03_26", "v2025_06_18", "v2025_11_25", "v2026_07_28", "draft"'
 
 declare -A dep=(
-  [default]="mcp-schema = { path = \"$repo/generated\" }"
-  [forms]="mcp-schema = { path = \"$repo/generated\", features = [\"derive\", \"mrtr\"] }"
-  [v2025_11_25]="mcp-schema = { path = \"$repo/generated\", default-features = false, features = [\"v2025_11_25\"] }"
-  [six-revs]="mcp-schema = { path = \"$repo/generated\", features = [$six_revs] }"
-  [all]="mcp-schema = { path = \"$repo/generated\", features = [$all_features] }"
+  [default]="mcp-typed = { path = \"$repo/generated\" }"
+  [forms]="mcp-typed = { path = \"$repo/generated\", features = [\"derive\", \"mrtr\"] }"
+  [v2025_11_25]="mcp-typed = { path = \"$repo/generated\", default-features = false, features = [\"v2025_11_25\"] }"
+  [six-revs]="mcp-typed = { path = \"$repo/generated\", features = [$six_revs] }"
+  [all]="mcp-typed = { path = \"$repo/generated\", features = [$all_features] }"
   [reference]='rust-mcp-schema = { version = "=2.0.0", default-features = false, features = ["2025_11_25", "schema_utils"] }'
 )
-declare -A pkg=([default]=mcp-schema [forms]=mcp-schema [v2025_11_25]=mcp-schema [six-revs]=mcp-schema [all]=mcp-schema [reference]=rust-mcp-schema)
+declare -A pkg=([default]=mcp-typed [forms]=mcp-typed [v2025_11_25]=mcp-typed [six-revs]=mcp-typed [all]=mcp-typed [reference]=rust-mcp-schema)
 declare -A nreps=([default]=$reps [forms]=$reps_large [v2025_11_25]=$reps_large [six-revs]=$reps_large [all]=$reps_large [reference]=$reps)
 configs=()
 for c in default forms v2025_11_25 six-revs all; do
@@ -184,9 +184,9 @@ cargo_in() { # crate cargo-args... (output to the log)
 }
 
 say "scratch directory: $dir"
-# Warm-up: every dependency, built once per profile. mcp-schema's revision features do not reach
+# Warm-up: every dependency, built once per profile. mcp-typed's revision features do not reach
 # its dependencies, and derive + mrtr bring all the others but `all`'s (schemars and the seal
-# crates), so building `forms` (or, without it, the first mcp-schema configuration) builds the
+# crates), so building `forms` (or, without it, the first mcp-typed configuration) builds the
 # dependencies of all but `all`. This also builds the measured crates once, unmeasured.
 warm=(reference)
 for c in forms six-revs default v2025_11_25; do
@@ -328,7 +328,7 @@ fi
 # ---------------------------------------------------------------------------------------------
 # 3. Expanded size of the derive
 
-new_crate derive "mcp-schema = { path = \"$repo/generated\", features = [\"derive\"] }" 'serde = { version = "1", features = ["derive"] }'
+new_crate derive "mcp-typed = { path = \"$repo/generated\", features = [\"derive\"] }" 'serde = { version = "1", features = ["derive"] }'
 # form STRUCT_DERIVES ENUM_DERIVES: the #[elicit(...)] helper attributes are written where Elicit
 # is derived (elsewhere nothing declares them), #[serde(...)] where any of the two is.
 form() {
@@ -338,7 +338,7 @@ form() {
   cat <<EOF
 #![allow(dead_code)]
 #[allow(unused_imports)]
-use mcp_schema::Elicit;
+use mcp_typed::Elicit;
 #[allow(unused_imports)]
 use serde::Deserialize;
 

@@ -138,7 +138,7 @@ impl Gen {
                 self.table.push_str(&format!(
                     "    DerivedGroup {{\n        file: {},\n        index: {index},\n        \
                      description: {},\n        requested_schema: <{ident} as \
-                     ::mcp_schema::elicit::Elicit>::requested_schema,\n        from_content: \
+                     ::mcp_typed::elicit::Elicit>::requested_schema,\n        from_content: \
                      run_content::<{ident}>,\n        from_json_str: run_json::<{ident}>,\n        \
                      widened: &[{}],\n    }},\n",
                     lit(file),
@@ -236,7 +236,7 @@ impl Gen {
         };
         Ok((
             format!(
-                "{enums}#[derive(Debug, ::mcp_schema::Elicit)]\n#[allow(dead_code)]\n{deny}\
+                "{enums}#[derive(Debug, ::mcp_typed::Elicit)]\n#[allow(dead_code)]\n{deny}\
                  struct {ident} {{\n{fields}}}\n"
             ),
             widened,
@@ -365,7 +365,7 @@ impl Gen {
                     variants.push_str(&format!("    O{k},\n"));
                 }
                 enums.push_str(&format!(
-                    "#[derive(Debug, ::mcp_schema::Elicit)]\nenum {enum_ident} {{\n{variants}}}\n"
+                    "#[derive(Debug, ::mcp_typed::Elicit)]\nenum {enum_ident} {{\n{variants}}}\n"
                 ));
                 match (ty, default) {
                     (_, None) => {}

@@ -51,11 +51,11 @@ pub enum GenerateError {
 ///     .revision_name("2025-11-25")
 ///     .generate()
 ///     .expect("MCP types");
-/// // lib.rs: include!(concat!(env!("OUT_DIR"), "/mcp_schema.rs"));
+/// // lib.rs: include!(concat!(env!("OUT_DIR"), "/mcp_typed.rs"));
 /// ```
 ///
-/// The generated code refers to the runtime of the `mcp-schema` crate
-/// (`::mcp_schema::__private`), so the crate that includes it depends on `mcp-schema`.
+/// The generated code refers to the runtime of the `mcp-typed` crate
+/// (`::mcp_typed::__private`), so the crate that includes it depends on `mcp-typed`.
 #[derive(Debug, Clone, Default)]
 pub struct Config {
     schema_path: Option<PathBuf>,
@@ -85,7 +85,7 @@ impl Config {
         self
     }
 
-    /// Where [`Config::generate`] writes (default: `$OUT_DIR/mcp_schema.rs`).
+    /// Where [`Config::generate`] writes (default: `$OUT_DIR/mcp_typed.rs`).
     pub fn out_path(&mut self, path: impl Into<PathBuf>) -> &mut Self {
         self.out_path = Some(path.into());
         self
@@ -98,7 +98,7 @@ impl Config {
     }
 
     /// Also implement `schemars::JsonSchema` for every type, behind this cargo feature of the
-    /// crate that compiles the code (which must then enable `mcp-schema`'s feature `schemars`).
+    /// crate that compiles the code (which must then enable `mcp-typed`'s feature `schemars`).
     pub fn schemars_feature(&mut self, feature: impl Into<String>) -> &mut Self {
         self.schemars_feature = Some(feature.into());
         self
@@ -272,7 +272,7 @@ impl Config {
         let out = match &self.out_path {
             Some(p) => p.clone(),
             None => std::env::var_os("OUT_DIR")
-                .map(|d| PathBuf::from(d).join("mcp_schema.rs"))
+                .map(|d| PathBuf::from(d).join("mcp_typed.rs"))
                 .ok_or_else(|| {
                     GenerateError::Config(
                         "out_path is required outside a build script (no OUT_DIR)".into(),

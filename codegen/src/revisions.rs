@@ -48,7 +48,7 @@ pub struct Revision {
     pub name: String,
     /// The Rust module generated for it (`v2025_11_25`).
     pub module: String,
-    /// The cargo feature of `mcp-schema` that enables the module.
+    /// The cargo feature of `mcp-typed` that enables the module.
     pub feature: String,
     /// The JSON Schema dialect of its schema.
     pub dialect: Dialect,

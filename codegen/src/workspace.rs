@@ -8,10 +8,10 @@ use crate::fetch::{self, FetchError, SchemaSource};
 use crate::revisions::{Revision, Revisions, RevisionsError};
 use crate::schema::errata::{Errata, ErrataError};
 
-/// The cargo feature of `mcp-schema` that enables the hidden test lookup.
+/// The cargo feature of `mcp-typed` that enables the hidden test lookup.
 pub const REGISTRY_FEATURE: &str = "registry";
 
-/// The cargo feature of `mcp-schema` that implements `schemars::JsonSchema` for its types.
+/// The cargo feature of `mcp-typed` that implements `schemars::JsonSchema` for its types.
 pub const SCHEMARS_FEATURE: &str = "schemars";
 
 /// A checkout of this repository.

@@ -26,7 +26,8 @@ fn revisions(names: &[&str]) -> Revisions {
     let sha = sha256_hex(GOOD);
     let mut text = String::from(
         "[upstream]\nrepository = \"example/none\"\ncommit = \"0000\"\n\
-         url = \"http://127.0.0.1:9/{repository}/{commit}/{revision}/schema.json\"\n",
+         url = \"http://127.0.0.1:9/{repository}/{commit}/{revision}/schema.json\"\n\
+         files_url = \"http://127.0.0.1:9/{repository}/{commit}/{path}\"\n",
     );
     for name in names {
         text.push_str(&format!(

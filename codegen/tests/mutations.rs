@@ -1504,8 +1504,8 @@ fn write_crate(dir: &Path, modules: &[(&str, &str)]) {
          [package]\nname = \"mcp-mutations\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
          publish = false\n\n\
          [features]\ndefault = [\"registry\", \"schemars\"]\nregistry = []\n\
-         schemars = [\"mcp-schema/schemars\"]\n\n\
-         [dependencies]\nmcp-schema = {{ path = {}, default-features = false }}\n\n\
+         schemars = [\"mcp-typed/schemars\"]\n\n\
+         [dependencies]\nmcp-typed = {{ path = {}, default-features = false }}\n\n\
          # Not a member of the repository's workspace.\n[workspace]\n",
         toml::Value::String(generated.display().to_string())
     );
@@ -1517,7 +1517,7 @@ fn write_crate(dir: &Path, modules: &[(&str, &str)]) {
     }
     let mut lib = String::from(
         "//! The code generated from mutated schemas, one module per mutation and revision.\n\
-         // As strict as the `mcp-schema` crate, which includes the generated files.\n\
+         // As strict as the `mcp-typed` crate, which includes the generated files.\n\
          #![warn(missing_docs, missing_debug_implementations)]\n\
          #![deny(warnings)]\n\n",
     );

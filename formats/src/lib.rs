@@ -3,9 +3,9 @@
 //! addr-spec), `uri` (RFC 3986 absolute URI), `date` (RFC 3339 full-date) and `date-time`
 //! (RFC 3339 date-time).
 //!
-//! A crate of its own because two crates need the same answers: `mcp-schema` validates
-//! answers at run time, and `mcp-schema-macros` checks a string field's `default` against its
-//! `format` at compile time. Use it through `mcp_schema::elicit::StringFormat::is_valid`.
+//! A crate of its own because two crates need the same answers: `mcp-typed` validates
+//! answers at run time, and `mcp-typed-macros` checks a string field's `default` against its
+//! `format` at compile time. Use it through `mcp_typed::elicit::StringFormat::is_valid`.
 #![warn(missing_docs)]
 
 /// Whether `value` is valid for the format named `format` (`email`, `uri`, `date`,

@@ -18,7 +18,7 @@
 //! overall. Before any timing every content is checked to get the same verdict from (1) to (6)
 //! and the verdict written next to it, so every row does the same work.
 //!
-//! `cargo bench -p mcp-schema --bench elicit --features derive`; `BENCH_DETAIL=1` adds a line per content.
+//! `cargo bench -p mcp-typed --bench elicit --features derive`; `BENCH_DETAIL=1` adds a line per content.
 //! `BENCH_ONLY=<form>[/valid|/invalid]:<codec>` (scripts/bench-instructions.sh) runs one codec
 //! 100 times over one form's contents (or its valid or invalid ones) and nothing else, for an
 //! instruction count under callgrind; the codecs are `jsonschema-decode`, `decode`,
@@ -29,7 +29,7 @@ use std::collections::BTreeSet;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use mcp_schema::elicit::{Elicit, RequestedSchema};
+use mcp_typed::elicit::{Elicit, RequestedSchema};
 use serde_json::{Map, Value};
 
 // ---------------------------------------------------------------------------------------------
@@ -37,7 +37,7 @@ use serde_json::{Map, Value};
 
 /// The contact form of the specification (2025-06-18, "Elicitation").
 #[allow(dead_code)] // the fields are built, never read
-#[derive(Debug, mcp_schema::Elicit)]
+#[derive(Debug, mcp_typed::Elicit)]
 struct Contact {
     /// Your full name
     name: String,
@@ -49,7 +49,7 @@ struct Contact {
     age: Option<u32>,
 }
 
-#[derive(Debug, mcp_schema::Elicit)]
+#[derive(Debug, mcp_typed::Elicit)]
 #[serde(rename_all = "lowercase")]
 enum Plan {
     #[elicit(title = "Free")]
@@ -60,7 +60,7 @@ enum Plan {
     Team,
 }
 
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, mcp_schema::Elicit)]
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, mcp_typed::Elicit)]
 #[serde(rename_all = "lowercase")]
 enum Topic {
     Rust,
@@ -73,7 +73,7 @@ enum Topic {
 /// A signup and preferences form: pattern, lengths, the three string formats of a profile,
 /// integer and number bounds, a titled single select, a multi select with bounds, optionals.
 #[allow(dead_code)] // the fields are built, never read
-#[derive(Debug, mcp_schema::Elicit)]
+#[derive(Debug, mcp_typed::Elicit)]
 #[serde(rename_all = "camelCase")]
 struct Signup {
     /// Lower-case letters, digits and underscores, starting with a letter
@@ -104,7 +104,7 @@ struct Signup {
     volume: Option<f64>,
 }
 
-#[derive(Debug, mcp_schema::Elicit)]
+#[derive(Debug, mcp_typed::Elicit)]
 #[serde(rename_all = "lowercase")]
 enum Room {
     Atlas,
@@ -112,7 +112,7 @@ enum Room {
     Kiosk,
 }
 
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, mcp_schema::Elicit)]
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, mcp_typed::Elicit)]
 #[serde(rename_all = "lowercase")]
 enum Person {
     #[elicit(title = "Ada Lovelace")]
@@ -127,7 +127,7 @@ enum Person {
 
 /// A meeting form: date-time, an untitled single select, a titled multi select into a set.
 #[allow(dead_code)] // the fields are built, never read
-#[derive(Debug, mcp_schema::Elicit)]
+#[derive(Debug, mcp_typed::Elicit)]
 #[serde(rename_all = "camelCase")]
 struct Meeting {
     #[elicit(title = "Subject", min_length = 1, max_length = 120)]
@@ -153,7 +153,7 @@ struct Meeting {
 
 /// A yes/no confirmation.
 #[allow(dead_code)] // the fields are built, never read
-#[derive(Debug, mcp_schema::Elicit)]
+#[derive(Debug, mcp_typed::Elicit)]
 struct Confirm {
     /// Deploy the release to production now?
     #[elicit(title = "Confirm")]
@@ -278,7 +278,7 @@ struct Form {
     name: &'static str,
     cases: Vec<Case>,
     schema: &'static RequestedSchema,
-    prepared: mcp_schema::elicit::Validator<'static>,
+    prepared: mcp_typed::elicit::Validator<'static>,
     validator: jsonschema::Validator,
     decode: fn(&str) -> bool,
     from_content: fn(&Map<String, Value>) -> bool,

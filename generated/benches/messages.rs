@@ -2,7 +2,7 @@
 //! as time ratios against baselines measured in the same run: `serde_json::from_str` into
 //! `IgnoredAny` (the parse floor) and into `serde_json::Value`; encoding against `Value`.
 //!
-//! `cargo bench -p mcp-schema --bench messages --features v2025_11_25,v2026_07_28`
+//! `cargo bench -p mcp-typed --bench messages --features v2025_11_25,v2026_07_28`
 //! (the official examples are read from `$MCP_SCHEMA_MIRROR`, default `../shared/mcp-schema`).
 
 use std::hint::black_box;
@@ -107,7 +107,7 @@ fn minify(text: &str) -> String {
 
 /// The official 2026-07-28 examples that are JSON-RPC messages, split by the side that sends them.
 fn official_corpus() -> (Vec<String>, Vec<String>) {
-    use mcp_schema::v2026_07_28::{ClientMessage, ServerMessage};
+    use mcp_typed::v2026_07_28::{ClientMessage, ServerMessage};
     let mirror = std::env::var_os("MCP_SCHEMA_MIRROR")
         .map(PathBuf::from)
         .unwrap_or_else(|| {
@@ -190,10 +190,10 @@ where
 
 /// The corpus decoded into its direction's message type.
 enum Typed {
-    Server2025(Vec<mcp_schema::v2025_11_25::ServerMessage>),
-    Client2025(Vec<mcp_schema::v2025_11_25::ClientMessage>),
-    Server2026(Vec<mcp_schema::v2026_07_28::ServerMessage>),
-    Client2026(Vec<mcp_schema::v2026_07_28::ClientMessage>),
+    Server2025(Vec<mcp_typed::v2025_11_25::ServerMessage>),
+    Client2025(Vec<mcp_typed::v2025_11_25::ClientMessage>),
+    Server2026(Vec<mcp_typed::v2026_07_28::ServerMessage>),
+    Client2026(Vec<mcp_typed::v2026_07_28::ClientMessage>),
 }
 
 impl Typed {
@@ -240,7 +240,7 @@ fn time_encode<T: serde::Serialize>(items: &[T]) -> Duration {
 }
 
 fn main() {
-    use mcp_schema::{v2025_11_25, v2026_07_28};
+    use mcp_typed::{v2025_11_25, v2026_07_28};
     // `BENCH_ONLY=<corpus>:<codec>`: run one codec over one corpus 20 times and nothing else,
     // for an instruction count under callgrind (scripts/bench-instructions.sh), which unlike
     // wall-clock time is stable on a shared machine.

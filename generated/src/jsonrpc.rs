@@ -41,8 +41,8 @@ pub const INTERNAL_ERROR: i64 = -32603;
 ///
 /// ```
 /// # #[cfg(feature = "v2025_11_25")] {
-/// use mcp_schema::jsonrpc::Request;
-/// use mcp_schema::v2025_11_25::CallToolRequest;
+/// use mcp_typed::jsonrpc::Request;
+/// use mcp_typed::v2025_11_25::CallToolRequest;
 ///
 /// fn decode<R: Request>(result: &str) -> serde_json::Result<R::Result> {
 ///     serde_json::from_str(result)
@@ -163,15 +163,15 @@ impl DecodeError {
     ///
     /// ```
     /// # #[cfg(feature = "v2025_11_25")] {
-    /// use mcp_schema::v2025_11_25::ClientMessage;
+    /// use mcp_typed::v2025_11_25::ClientMessage;
     ///
     /// let unknown_notification = r#"{"jsonrpc":"2.0","method":"notifications/bogus"}"#;
     /// let error = unknown_notification.parse::<ClientMessage>().unwrap_err();
     /// assert_eq!(error.code(), -32601);
     /// assert!(error.to_reply().is_none());
-    /// // An answer to the server's elicitation with a fractional number, which the schema's
+    /// // An answer to the server's elicitation with an object value, which the schema's
     /// // `ElicitResult` cannot hold: not answered, but the id says which request failed.
-    /// let bad_answer = r#"{"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"age":36.5}}}"#;
+    /// let bad_answer = r#"{"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"age":{"years":36}}}}"#;
     /// let error = bad_answer.parse::<ClientMessage>().unwrap_err();
     /// assert!(error.to_reply().is_none() && error.is_response());
     /// assert_eq!(error.id(), Some(&serde_json::json!("e1")));
@@ -1113,7 +1113,7 @@ pub(crate) fn path_error<'a, T>(
 /// methods (`com.example/frobnicate`) and for routing before decoding. Borrows from the text.
 ///
 /// ```
-/// use mcp_schema::jsonrpc::RawMessage;
+/// use mcp_typed::jsonrpc::RawMessage;
 ///
 /// let text = r#"{"jsonrpc":"2.0","id":7,"method":"com.example/frobnicate","params":{"level":11}}"#;
 /// let raw = RawMessage::parse(text).unwrap();

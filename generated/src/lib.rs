@@ -6,7 +6,7 @@
 //!
 //! ```
 //! # #[cfg(feature = "v2026_07_28")] {
-//! use mcp_schema::v2026_07_28::ContentBlock;
+//! use mcp_typed::v2026_07_28::ContentBlock;
 //!
 //! let block: ContentBlock = serde_json::from_str(r#"{"type":"text","text":"hi"}"#).unwrap();
 //! assert!(matches!(&block, ContentBlock::TextContent(text) if text.text == "hi"));
@@ -16,7 +16,7 @@
 //! ```
 #![warn(missing_docs)]
 
-extern crate self as mcp_schema;
+extern crate self as mcp_typed;
 
 #[doc(hidden)]
 pub mod __private;
@@ -28,7 +28,7 @@ mod error_path;
 #[cfg(feature = "elicit")]
 pub use elicit::Elicit;
 #[cfg(feature = "derive")]
-pub use mcp_schema_macros::Elicit;
+pub use mcp_typed_macros::Elicit;
 #[cfg(feature = "schemars")]
 #[doc(hidden)]
 pub mod json_schema_impls;

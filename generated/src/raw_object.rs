@@ -25,7 +25,7 @@ use crate::buffer::{raw_text, RAW_VALUE_TOKEN};
 /// ([`from_serialize`](Self::from_serialize)).
 ///
 /// ```
-/// use mcp_schema::RawObject;
+/// use mcp_typed::RawObject;
 /// use serde_json::json;
 ///
 /// #[derive(serde::Deserialize)]

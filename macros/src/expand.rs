@@ -34,7 +34,7 @@ fn expand_enum(ident: &syn::Ident, variants: &[Variant]) -> TokenStream {
     });
     quote! {
         #[automatically_derived]
-        impl ::mcp_schema::__private::ElicitEnum for #ident {
+        impl ::mcp_typed::__private::ElicitEnum for #ident {
             const OPTIONS: &'static [(&'static str, ::core::option::Option<&'static str>)] = &[#(#options),*];
 
             fn from_value(value: &str) -> ::core::option::Option<Self> {
@@ -68,15 +68,15 @@ fn number(n: Num) -> TokenStream {
     match n {
         Num::Int(v) if v >= 0 => {
             let v = Literal::u64_suffixed(v as u64);
-            quote!(::mcp_schema::__private::serde_json::Number::from(#v))
+            quote!(::mcp_typed::__private::serde_json::Number::from(#v))
         }
         Num::Int(v) => {
             let v = Literal::i64_suffixed(v as i64);
-            quote!(::mcp_schema::__private::serde_json::Number::from(#v))
+            quote!(::mcp_typed::__private::serde_json::Number::from(#v))
         }
         Num::Float(f) => {
             let v = Literal::f64_suffixed(f);
-            quote!(::mcp_schema::__private::serde_json::Number::from_f64(#v)
+            quote!(::mcp_typed::__private::serde_json::Number::from_f64(#v)
                 .expect("a finite number"))
         }
     }
@@ -95,11 +95,11 @@ fn opt_number(n: Option<Num>) -> TokenStream {
 /// The options of an enum field's type, spanned at the field type so that a type that does
 /// not derive `Elicit` is reported there (with `ElicitEnum`'s `on_unimplemented` message).
 fn options_path(elem: &TokenStream, span: Span) -> TokenStream {
-    quote_spanned!(span=> <#elem as ::mcp_schema::__private::ElicitEnum>::OPTIONS)
+    quote_spanned!(span=> <#elem as ::mcp_typed::__private::ElicitEnum>::OPTIONS)
 }
 
 fn from_str_path(elem: &TokenStream, span: Span) -> TokenStream {
-    quote_spanned!(span=> <#elem as ::mcp_schema::__private::ElicitEnum>::from_value)
+    quote_spanned!(span=> <#elem as ::mcp_typed::__private::ElicitEnum>::from_value)
 }
 
 fn escape_pointer(name: &str) -> String {
@@ -118,7 +118,7 @@ fn description(field: &Field) -> Option<&str> {
 
 fn property_schema(field: &Field) -> TokenStream {
     let a = &field.attrs;
-    let e = quote!(::mcp_schema::elicit);
+    let e = quote!(::mcp_typed::elicit);
     let title = opt_str(a.title.as_ref().map(|t| t.value.as_str()));
     let description = opt_str(description(field));
     // A doc comment (written above the attributes) puts the description first; the options of
@@ -268,17 +268,17 @@ fn enum_options(elem: &TokenStream, span: Span) -> TokenStream {
     quote!({
         let options: &[(&str, ::core::option::Option<&str>)] = #path;
         if options.iter().any(|(_, title)| title.is_some()) {
-            ::mcp_schema::elicit::EnumOptions::Titled(
+            ::mcp_typed::elicit::EnumOptions::Titled(
                 options
                     .iter()
-                    .map(|&(value, title)| ::mcp_schema::elicit::TitledOption {
+                    .map(|&(value, title)| ::mcp_typed::elicit::TitledOption {
                         value: ::std::string::String::from(value),
                         title: ::std::string::String::from(title.unwrap_or(value)),
                     })
                     .collect(),
             )
         } else {
-            ::mcp_schema::elicit::EnumOptions::Untitled(
+            ::mcp_typed::elicit::EnumOptions::Untitled(
                 options
                     .iter()
                     .map(|&(value, _)| ::std::string::String::from(value))
@@ -366,11 +366,11 @@ fn const_checks(field: &Field) -> TokenStream {
 
 /// Code evaluating to `Option<inner type>` from `__value: &V` (`V: FormValue`, a parsed `Value`
 /// or a member read from text), pushing errors at the field's pointer. Each kind calls its check
-/// in `mcp_schema::__private` with the field's constraints as constants.
+/// in `mcp_typed::__private` with the field's constraints as constants.
 fn parse_value(field: &Field) -> TokenStream {
     let ptr = escape_pointer(&field.name);
     let a = &field.attrs;
-    let private = quote!(::mcp_schema::__private);
+    let private = quote!(::mcp_typed::__private);
     let some = |value: Option<TokenStream>| match value {
         Some(value) => quote!(::core::option::Option::Some(#value)),
         None => quote!(::core::option::Option::None),
@@ -393,7 +393,7 @@ fn parse_value(field: &Field) -> TokenStream {
                     "date" => quote!(Date),
                     _ => quote!(DateTime),
                 };
-                quote!(::mcp_schema::elicit::StringFormat::#variant)
+                quote!(::mcp_typed::elicit::StringFormat::#variant)
             }));
             // The pattern compiled when the macro ran (same engine, same `u` flag as
             // `RequestedSchema::validate`); at run time it is compiled once, on first use.
@@ -497,7 +497,7 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
             let missing = if field.optional {
                 quote!()
             } else {
-                quote!(::mcp_schema::__private::missing(#ptr, __errors);)
+                quote!(::mcp_typed::__private::missing(#ptr, __errors);)
             };
             quote! {
                 let #var: ::core::option::Option<#inner> = match __values[#index] {
@@ -526,8 +526,8 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
             (Kind::String, true) => quote!(#var.map(::std::string::String::from)),
             _ => quote!(#var),
         });
-    let private = quote!(::mcp_schema::__private);
-    let errors_ty = quote!(::mcp_schema::elicit::ValidationErrors);
+    let private = quote!(::mcp_typed::__private);
+    let errors_ty = quote!(::mcp_typed::elicit::ValidationErrors);
     let refuse = |names: TokenStream| {
         deny_unknown_fields.then(|| {
             quote! {
@@ -570,9 +570,9 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
             }
 
             #[automatically_derived]
-            impl ::mcp_schema::elicit::Elicit for #ident {
-                fn requested_schema() -> ::mcp_schema::elicit::RequestedSchema {
-                    ::mcp_schema::elicit::RequestedSchema {
+            impl ::mcp_typed::elicit::Elicit for #ident {
+                fn requested_schema() -> ::mcp_typed::elicit::RequestedSchema {
+                    ::mcp_typed::elicit::RequestedSchema {
                         properties: ::std::vec![#(#properties),*],
                         required: ::std::vec![#(::std::string::String::from(#required)),*],
                         additional_properties_forbidden: #deny_unknown_fields,
@@ -596,7 +596,7 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
 
                 fn from_json_str(
                     __json: &str,
-                ) -> ::core::result::Result<Self, ::mcp_schema::elicit::FromJsonError> {
+                ) -> ::core::result::Result<Self, ::mcp_typed::elicit::FromJsonError> {
                     const __NAMES: #private::Names<#count> = #private::Names::new([#(#names),*]);
                     let mut __decoded = #private::Content::<#count>::empty();
                     #private::decode_content(
@@ -610,7 +610,7 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
                     let __value = __build::<#private::Member<'_>>(__decoded.members(), &mut __errors);
                     #refuse_decoded
                     #private::finish(__value, __errors)
-                        .map_err(::mcp_schema::elicit::FromJsonError::Invalid)
+                        .map_err(::mcp_typed::elicit::FromJsonError::Invalid)
                 }
             }
         };

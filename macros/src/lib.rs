@@ -1,6 +1,6 @@
-//! `#[derive(Elicit)]` for `mcp-schema`: use it through `mcp_schema::Elicit`.
+//! `#[derive(Elicit)]` for `mcp-typed`: use it through `mcp_typed::Elicit`.
 //!
-//! On a struct with named fields it implements `mcp_schema::elicit::Elicit`: the form's
+//! On a struct with named fields it implements `mcp_typed::elicit::Elicit`: the form's
 //! `requestedSchema`, a compiled `from_content` check, and `from_json_str`, which reads the
 //! answer's JSON text in one pass (no intermediate map; keys matched while borrowed from the
 //! text) and runs the same checks, with the same errors. On a unit-only enum it generates the
@@ -37,7 +37,7 @@ mod expand;
 
 use proc_macro::TokenStream;
 
-/// Derives `mcp_schema::elicit::Elicit` for a struct, or the option table of a unit enum.
+/// Derives `mcp_typed::elicit::Elicit` for a struct, or the option table of a unit enum.
 #[proc_macro_derive(Elicit, attributes(elicit, serde))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
     let item: syn::Item = match syn::parse2(proc_macro2::TokenStream::from(input)) {

@@ -27,7 +27,7 @@ const ajv = new AjvJsonSchemaValidator();
 /** Connects a client declaring `elicitation` (undefined: no elicitation capability). */
 async function connect(elicitation, more = {}) {
     const capabilities = elicitation === undefined ? { ...more } : { elicitation, ...more };
-    const client = new Client({ name: 'mcp-schema-interop-sdk-client', version: '1.0.0' }, { capabilities });
+    const client = new Client({ name: 'mcp-typed-interop-sdk-client', version: '1.0.0' }, { capabilities });
     const state = { answers: [], requests: [], completions: [], events: [], waiters: [], negotiated: undefined, wire: [], errors: [] };
     // Protocol errors the SDK noticed (a response to an unknown id, a message it cannot read).
     client.onerror = error => state.errors.push(String(error));
@@ -114,7 +114,7 @@ const report = {};
     report.protocolVersion = state.negotiated;
     report.serverInfo = client.getServerVersion();
     assert.equal(report.protocolVersion, '2025-11-25');
-    assert.equal(report.serverInfo.name, 'mcp-schema-interop-server');
+    assert.equal(report.serverInfo.name, 'mcp-typed-interop-server');
     assert.deepEqual(await client.ping(), {});
 
     const { tools } = await client.listTools();

@@ -1,4 +1,4 @@
-//! Integration tests for `mcp-schema` and `mcp-codegen` (see `tests/`), and the helpers they
+//! Integration tests for `mcp-typed` and `mcp-codegen` (see `tests/`), and the helpers they
 //! share. The README's examples are compiled and run as this crate's doctests.
 #![doc = include_str!("../../README.md")]
 // The README shows a complete build script, `fn main` included.
@@ -79,7 +79,7 @@ pub fn official_examples() -> Vec<Example> {
 
 /// What the interop peers (`src/bin/`) share.
 pub mod peers {
-    use mcp_schema::v2025_11_25::Error;
+    use mcp_typed::v2025_11_25::Error;
     use serde_json::{Map, Value};
 
     /// A JSON-RPC error object without data.

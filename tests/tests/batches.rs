@@ -1,11 +1,11 @@
 //! JSON-RPC batches: a message in revision 2025-03-26 (its `JSONRPCMessage` includes
 //! `JSONRPCBatchRequest` and `JSONRPCBatchResponse`), refused elsewhere.
 
-use mcp_schema::jsonrpc::{DecodeErrorKind, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
-use mcp_schema::{v2025_03_26 as v, v2025_06_18};
+use mcp_typed::jsonrpc::{DecodeErrorKind, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
+use mcp_typed::{v2025_03_26 as v, v2025_06_18};
 use serde_json::{json, Value};
 
-fn client(text: &str) -> Result<v::ClientMessage, mcp_schema::jsonrpc::DecodeError> {
+fn client(text: &str) -> Result<v::ClientMessage, mcp_typed::jsonrpc::DecodeError> {
     text.parse()
 }
 

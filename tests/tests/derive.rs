@@ -5,8 +5,8 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use mcp_schema::elicit::{FromJsonError, RequestedSchema, ValidationErrors};
-use mcp_schema::Elicit;
+use mcp_typed::elicit::{FromJsonError, RequestedSchema, ValidationErrors};
+use mcp_typed::Elicit;
 use serde_json::{json, Map, Value};
 
 fn schema_json<T: Elicit>() -> String {
@@ -580,11 +580,9 @@ fn agrees_with_dynamic_validation() {
 /// undeclared keywords, so it passes as one.
 #[test]
 fn derived_schemas_are_valid_official_requested_schemas() {
-    use mcp_schema::elicit::Revision;
+    use mcp_typed::elicit::Revision;
     fn validator(revision: &str, pointer: &str) -> jsonschema::Validator {
-        let path = mcp_schema_tests::mirror()
-            .join(revision)
-            .join("schema.json");
+        let path = mcp_typed_tests::mirror().join(revision).join("schema.json");
         let mut root: Value =
             serde_json::from_str(&std::fs::read_to_string(path).expect("schema")).expect("json");
         root.as_object_mut()
@@ -655,7 +653,7 @@ fn derived_schemas_are_valid_official_requested_schemas() {
 // checks the model against); the keys of `#[elicit(...)]` are written in the order the spec's
 // text uses, which is the order the derived schema writes them in.
 mod spec_examples {
-    use mcp_schema::Elicit;
+    use mcp_typed::Elicit;
 
     const SPEC_CONTACT: &str = r#"{"type":"object","properties":{"name":{"type":"string","description":"Your full name"},"email":{"type":"string","format":"email","description":"Your email address"},"age":{"type":"number","minimum":18,"description":"Your age"}},"required":["name","email"]}"#;
 

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use mcp_schema::Elicit;
+use mcp_typed::Elicit;
 
 #[global_allocator]
 static ALLOCATOR: dhat::Alloc = dhat::Alloc;

@@ -23,9 +23,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use mcp_schema::elicit::{
-    Elicit, FromJsonError, PropertySchema, RequestedSchema, ValidationErrors,
-};
+use mcp_typed::elicit::{Elicit, FromJsonError, PropertySchema, RequestedSchema, ValidationErrors};
 use serde_json::{Map, Number, Value};
 
 /// `(pointer, keyword)` of every error, sorted.

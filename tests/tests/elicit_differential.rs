@@ -24,10 +24,10 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
-use mcp_schema::elicit::{
+use mcp_typed::elicit::{
     EnumOptions, FromJsonError, PropertySchema, RequestedSchema, StringFormat, ValidationErrors,
 };
-use mcp_schema::Elicit;
+use mcp_typed::Elicit;
 use proptest::prelude::*;
 use proptest::strategy::Union;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};

@@ -1,8 +1,8 @@
 //! `form_params`: a derived form as the typed `elicitation/create` params of each revision, with
 //! its fields in declaration order all the way to the wire.
 
-use mcp_schema::elicit::{RequestedSchema, ToRevisionError};
-use mcp_schema::{draft, v2025_06_18, v2025_11_25, v2026_07_28, Elicit};
+use mcp_typed::elicit::{RequestedSchema, ToRevisionError};
+use mcp_typed::{draft, v2025_06_18, v2025_11_25, v2026_07_28, Elicit};
 use serde_json::{json, Value};
 
 /// The specification's contact form, with the keywords in the spec's order.
@@ -70,7 +70,7 @@ fn property_order(json: &str) -> Vec<String> {
 
 #[test]
 fn the_contact_form_is_the_official_example() {
-    let official = mcp_schema_tests::mirror()
+    let official = mcp_typed_tests::mirror()
         .join("2026-07-28/examples/ElicitRequestFormParams/elicit-multiple-fields.json");
     let official: Value =
         serde_json::from_str(&std::fs::read_to_string(official).unwrap()).unwrap();
@@ -183,7 +183,7 @@ fn an_inconsistent_schema_is_refused_before_it_is_sent() {
 
 #[test]
 fn decoded_official_forms_keep_their_order_when_re_encoded() {
-    let dir = mcp_schema_tests::mirror().join("2026-07-28/examples/ElicitRequestFormParams");
+    let dir = mcp_typed_tests::mirror().join("2026-07-28/examples/ElicitRequestFormParams");
     for entry in std::fs::read_dir(dir).unwrap() {
         let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
         let params: v2026_07_28::ElicitRequestFormParams = serde_json::from_str(&text).unwrap();

@@ -1,10 +1,10 @@
-//! `mcp_schema::elicit`: the typed model of the form-mode `requestedSchema`.
+//! `mcp_typed::elicit`: the typed model of the form-mode `requestedSchema`.
 //!
 //! The expected JSON strings below are the specification's own examples (revision 2025-11-25,
 //! client/elicitation, "Requested Schema" and "Example: Structured Data Request"), written out
 //! by hand with the whitespace removed and the keys in the order the specification has them.
 
-use mcp_schema::elicit::{
+use mcp_typed::elicit::{
     BooleanSchema, EnumOptions, KeyOrder, Keyword, MultiSelectSchema, NumberSchema, PropertySchema,
     RequestedSchema, Revision, SchemaError, SingleSelectSchema, StringFormat, StringSchema,
     TitledOption, ToRevisionError,
@@ -184,7 +184,7 @@ fn spec_properties() -> Vec<(&'static str, PropertySchema, &'static str)> {
 /// re-encodes to the same JSON value.
 fn assert_generated_types_agree(json: &str) {
     let expected: Value = serde_json::from_str(json).expect("valid JSON");
-    let v11: mcp_schema::v2025_11_25::ElicitRequestFormParamsRequestedSchema =
+    let v11: mcp_typed::v2025_11_25::ElicitRequestFormParamsRequestedSchema =
         serde_json::from_str(json).expect("decodes into the 2025-11-25 type");
     // `additionalProperties` is the only top-level member the generated type does not declare.
     assert!(
@@ -192,7 +192,7 @@ fn assert_generated_types_agree(json: &str) {
         "no other undeclared members: {json}"
     );
     assert_eq!(serde_json::to_value(&v11).expect("encodes"), expected);
-    let v26: mcp_schema::v2026_07_28::ElicitRequestFormParamsRequestedSchema =
+    let v26: mcp_typed::v2026_07_28::ElicitRequestFormParamsRequestedSchema =
         serde_json::from_str(json).expect("decodes into the 2026-07-28 type");
     assert_eq!(serde_json::to_value(&v26).expect("encodes"), expected);
 }
@@ -287,7 +287,7 @@ fn serialized_examples_decode_into_the_generated_types() {
 
 #[test]
 fn serialized_enums_decode_into_the_matching_generated_variant() {
-    use mcp_schema::v2025_11_25::{
+    use mcp_typed::v2025_11_25::{
         ElicitRequestFormParamsRequestedSchema, PrimitiveSchemaDefinition,
     };
     let schema = RequestedSchema {
@@ -411,7 +411,7 @@ fn to_2025_06_18_writes_titled_enums_as_enum_names() {
         })
     );
     // It is what the 2025-06-18 generated type holds, and it reads back as the same model.
-    let decoded: mcp_schema::v2025_06_18::ElicitRequestParamsRequestedSchema =
+    let decoded: mcp_typed::v2025_06_18::ElicitRequestParamsRequestedSchema =
         serde_json::from_value(value.clone()).unwrap();
     assert_eq!(serde_json::to_value(&decoded).unwrap(), value);
     let mut back = RequestedSchema::parse(&value).unwrap();

@@ -2,7 +2,7 @@
 //! validated and built, decline and cancel never are, accept without content fails when the
 //! form has required members.
 
-use mcp_schema::elicit::{Action, Elicit, ElicitOutcome, RequestedSchema, ValidationErrors};
+use mcp_typed::elicit::{Action, Elicit, ElicitOutcome, RequestedSchema, ValidationErrors};
 use serde_json::{json, Map, Value};
 
 /// A form implemented by hand (the derive generates the same shape of impl).
@@ -32,7 +32,7 @@ impl Elicit for Contact {
 
 #[test]
 fn accept_is_validated_and_built() {
-    let result: mcp_schema::v2025_11_25::ElicitResult =
+    let result: mcp_typed::v2025_11_25::ElicitResult =
         serde_json::from_value(json!({"action": "accept", "content": {"name": "Ada", "age": 36}}))
             .expect("decodes");
     let outcome = ElicitOutcome::<Contact>::try_from(&result).expect("valid");
@@ -47,7 +47,7 @@ fn accept_is_validated_and_built() {
 
 #[test]
 fn invalid_accept_reports_every_problem() {
-    let result: mcp_schema::v2026_07_28::ElicitResult =
+    let result: mcp_typed::v2026_07_28::ElicitResult =
         serde_json::from_value(json!({"action": "accept", "content": {"name": "", "age": -1}}))
             .expect("decodes");
     let errors = ElicitOutcome::<Contact>::try_from(&result).expect_err("invalid");
@@ -61,7 +61,7 @@ fn invalid_accept_reports_every_problem() {
 
 #[test]
 fn accept_without_content_fails_when_members_are_required() {
-    let result: mcp_schema::v2025_06_18::ElicitResult =
+    let result: mcp_typed::v2025_06_18::ElicitResult =
         serde_json::from_value(json!({"action": "accept"})).expect("decodes");
     let errors = ElicitOutcome::<Contact>::try_from(&result).expect_err("name is required");
     assert_eq!(errors.errors()[0].pointer(), "/name");
@@ -75,7 +75,7 @@ fn decline_and_cancel_are_never_validated() {
         ("cancel", ElicitOutcome::Cancelled),
     ] {
         // Content that would be invalid is ignored: the user did not submit the form.
-        let result: mcp_schema::draft::ElicitResult =
+        let result: mcp_typed::draft::ElicitResult =
             serde_json::from_value(json!({"action": action, "content": {"name": 5}}))
                 .expect("decodes");
         assert_eq!(

@@ -4,8 +4,8 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use mcp_schema::elicit::{RequestedSchema, SchemaError};
-use mcp_schema::Elicit;
+use mcp_typed::elicit::{RequestedSchema, SchemaError};
+use mcp_typed::Elicit;
 use schemars::JsonSchema;
 use serde_json::json;
 

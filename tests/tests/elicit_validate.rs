@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mcp_schema::elicit::{
+use mcp_typed::elicit::{
     BooleanSchema, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema, RequestedSchema,
     SingleSelectSchema, StringFormat, StringSchema, TitledOption, ValidationError,
 };
@@ -732,7 +732,7 @@ fn string_format_is_valid_matches_validate() {
 /// backreferences and anchors, over arbitrary ASCII strings (control characters included).
 #[test]
 fn patterns_on_ascii_text_match_as_the_unicode_matcher_does() {
-    use mcp_schema::__private::regress::Regex;
+    use mcp_typed::__private::regress::Regex;
     use proptest::test_runner::{Config, TestRunner};
 
     let patterns = [
@@ -912,7 +912,7 @@ fn a_name_declared_twice_is_checked_against_both() {
 /// English message is rendered from the same data.
 #[test]
 fn errors_carry_their_problem_as_data() {
-    use mcp_schema::elicit::Problem;
+    use mcp_typed::elicit::Problem;
 
     // From text, so that the form keeps this order (a `json!` object sorts its members).
     let schema = RequestedSchema::parse_str(

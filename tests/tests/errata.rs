@@ -11,7 +11,7 @@ type Roundtrip = fn(&str, &str) -> Option<Result<Value, serde_json::Error>>;
 
 /// The generated `__roundtrip` lookup of a revision.
 fn roundtrip_of(revision: &str) -> Roundtrip {
-    use mcp_schema::{draft, v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
+    use mcp_typed::{draft, v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
     match revision {
         "2024-11-05" => v2024_11_05::__roundtrip,
         "2025-03-26" => v2025_03_26::__roundtrip,
@@ -24,8 +24,8 @@ fn roundtrip_of(revision: &str) -> Roundtrip {
 }
 
 fn workspace() -> (Workspace, SchemaSource) {
-    let workspace = Workspace::open(mcp_schema_tests::repo_root()).expect("revisions.toml");
-    (workspace, SchemaSource::Dir(mcp_schema_tests::mirror()))
+    let workspace = Workspace::open(mcp_typed_tests::repo_root()).expect("revisions.toml");
+    (workspace, SchemaSource::Dir(mcp_typed_tests::mirror()))
 }
 
 /// A validator of definition `name` in `root` (the whole schema with a root `$ref`).
@@ -43,9 +43,7 @@ fn validator(root: &Value, name: &str) -> jsonschema::Validator {
 }
 
 fn official_root(revision: &str) -> Value {
-    let path = mcp_schema_tests::mirror()
-        .join(revision)
-        .join("schema.json");
+    let path = mcp_typed_tests::mirror().join(revision).join("schema.json");
     serde_json::from_str(&std::fs::read_to_string(path).expect("schema")).expect("json")
 }
 
@@ -180,8 +178,8 @@ fn generated_code_names_its_errata() {
 /// a form's `pattern` is a typed member.
 #[test]
 fn float_answers_and_patterns_are_typed() {
-    use mcp_schema::v2025_11_25 as live;
-    use mcp_schema::v2026_07_28 as mrtr;
+    use mcp_typed::v2025_11_25 as live;
+    use mcp_typed::v2026_07_28 as mrtr;
 
     let line = r#"{"jsonrpc":"2.0","id":7,"result":{"action":"accept","content":{"amount":3.5,"ratio":50.0,"guests":4}}}"#;
     let result: live::ElicitResult = serde_json::from_str(

@@ -2,11 +2,11 @@
 //! by its folder and encodes back to an equal JSON value. One test case per file.
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use mcp_schema::v2026_07_28;
+use mcp_typed::v2026_07_28;
 
 fn main() {
     let args = Arguments::from_args();
-    let trials = mcp_schema_tests::official_examples()
+    let trials = mcp_typed_tests::official_examples()
         .into_iter()
         .map(|example| {
             let name = format!("{}/{}", example.definition, example.file_name);

@@ -7,8 +7,8 @@ use mcp_codegen::workspace::Workspace;
 
 #[test]
 fn checked_in_code_matches_a_fresh_generation() {
-    let workspace = Workspace::open(mcp_schema_tests::repo_root()).expect("revisions.toml");
-    let source = SchemaSource::Dir(mcp_schema_tests::mirror());
+    let workspace = Workspace::open(mcp_typed_tests::repo_root()).expect("revisions.toml");
+    let source = SchemaSource::Dir(mcp_typed_tests::mirror());
     assert_eq!(workspace.revisions.revisions.len(), 6);
     let mut stale = Vec::new();
     for revision in &workspace.revisions.revisions {
@@ -36,8 +36,8 @@ fn checked_in_code_matches_a_fresh_generation() {
 
 #[test]
 fn generation_is_deterministic() {
-    let workspace = Workspace::open(mcp_schema_tests::repo_root()).expect("revisions.toml");
-    let source = SchemaSource::Dir(mcp_schema_tests::mirror());
+    let workspace = Workspace::open(mcp_typed_tests::repo_root()).expect("revisions.toml");
+    let source = SchemaSource::Dir(mcp_typed_tests::mirror());
     let revision = workspace.revisions.get("2025-11-25").expect("pinned");
     let first = workspace.render(revision, &source).expect("generates").text;
     let second = workspace.render(revision, &source).expect("generates").text;
@@ -49,7 +49,7 @@ fn generation_is_deterministic() {
 /// its own feature and those of the revisions that re-export it.
 #[test]
 fn modules_are_gated_by_the_features_of_the_revisions_using_them() {
-    let workspace = Workspace::open(mcp_schema_tests::repo_root()).expect("revisions.toml");
+    let workspace = Workspace::open(mcp_typed_tests::repo_root()).expect("revisions.toml");
     let lib = std::fs::read_to_string(workspace.root.join("generated/src/lib.rs")).expect("lib.rs");
     for revision in &workspace.revisions.revisions {
         let declaration = format!("pub mod {};", revision.module);

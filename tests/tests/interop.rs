@@ -7,7 +7,7 @@
 //! - our server fed malformed lines directly.
 //!
 //! Both npm packages are pinned by `tests/interop/package-lock.json` and installed on first use
-//! (`npm ci`, see `mcp_schema_tests::installed`). Node 20 or later is required: without it these
+//! (`npm ci`, see `mcp_typed_tests::installed`). Node 20 or later is required: without it these
 //! tests fail and say so; they are never skipped.
 
 use std::io::{Read, Write};
@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use mcp_schema_tests::installed as peers;
+use mcp_typed_tests::installed as peers;
 use serde_json::{json, Value};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_interop-server");
@@ -119,7 +119,7 @@ fn typescript_sdk_client_against_our_server() {
     let r = report(&run, "sdk_client.mjs");
 
     assert_eq!(r["protocolVersion"], "2025-11-25");
-    assert_eq!(r["serverInfo"]["name"], "mcp-schema-interop-server");
+    assert_eq!(r["serverInfo"]["name"], "mcp-typed-interop-server");
     assert_eq!(
         r["tools"],
         json!(["register_contact", "connect_calendar", "link_account"])
@@ -308,7 +308,7 @@ fn our_client_against_server_everything() {
     for t in tools {
         assert_eq!(t["isError"], false, "{t}");
     }
-    assert_eq!(tool("echo")["text"], "Echo: hello from mcp-schema");
+    assert_eq!(tool("echo")["text"], "Echo: hello from mcp-typed");
     assert_eq!(tool("get-sum")["text"], "The sum of 2 and 2 is 4.");
     assert_eq!(
         tool("get-tiny-image")["content"],
@@ -332,7 +332,7 @@ fn our_client_against_server_everything() {
     );
     assert_contains(
         &tool("get-roots-list")["text"],
-        &["file:///tmp/mcp-schema-interop"],
+        &["file:///tmp/mcp-typed-interop"],
     );
     // Our answers reached the server's tools.
     assert_contains(
@@ -363,7 +363,7 @@ fn our_client_against_server_everything() {
     );
     assert_contains(
         &tool("simulate-research-query")["text"],
-        &["# Research Report: hello from mcp-schema (technical)"],
+        &["# Research Report: hello from mcp-typed (technical)"],
     );
     assert_eq!(
         r["task"],
@@ -562,7 +562,7 @@ fn our_server_answers_malformed_lines_and_keeps_serving() {
             "capabilities": {"tools": {"listChanged": false}},
             "instructions": "Tools that elicit a form, require a URL-mode elicitation, or send one.",
             "protocolVersion": "2025-11-25",
-            "serverInfo": {"name": "mcp-schema-interop-server", "title": "mcp-schema interop example", "version": env!("CARGO_PKG_VERSION")},
+            "serverInfo": {"name": "mcp-typed-interop-server", "title": "mcp-typed interop example", "version": env!("CARGO_PKG_VERSION")},
         }}))),
         (br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#, None),
         // This client declared no elicitation at all.

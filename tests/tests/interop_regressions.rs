@@ -1,8 +1,8 @@
 //! Regression tests for the bugs the interop peers exposed (`tests/interop.rs`), one test per
 //! bug, without the peers.
 
-use mcp_schema::jsonrpc::{DecodeError, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
-use mcp_schema::v2025_11_25::{ClientMessage, ClientResult, ServerMessage, ServerResult};
+use mcp_typed::jsonrpc::{DecodeError, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
+use mcp_typed::v2025_11_25::{ClientMessage, ClientResult, ServerMessage, ServerResult};
 use serde_json::{json, Value};
 
 fn refused<M: std::str::FromStr<Err = DecodeError> + std::fmt::Debug>(text: &str) -> DecodeError {
@@ -152,7 +152,7 @@ fn notifications_and_responses_are_never_answered() {
 /// notification; a batch of responses is not.
 #[test]
 fn batches_are_answered_unless_they_are_responses() {
-    use mcp_schema::v2025_03_26::ClientMessage;
+    use mcp_typed::v2025_03_26::ClientMessage;
     let calls = r#"[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/bogus"}]"#;
     let error = refused::<ClientMessage>(calls);
     assert_eq!(error.path(), Some("/1/method"));
@@ -163,14 +163,15 @@ fn batches_are_answered_unless_they_are_responses() {
     assert!(error.to_reply().is_none(), "{error}");
 }
 
-/// Bug 2: an elicitation answer the schema's `ElicitResult` cannot hold (the TypeScript SDK
-/// sends `36.5` for a number field; 2025-11-25's `content` values are string, integer, boolean
-/// or string array) decoded as the generic `ClientResult::Empty`, everything in `extra`: the
-/// server saw "not an elicitation result" with no reason. It is now an invalid response naming
-/// the member, with the request id, so that the server can fail the call that waited for it.
+/// Bug 2: an elicitation answer the schema's `ElicitResult` cannot hold (found with the
+/// TypeScript SDK's fractional numbers, which the erratum `elicit-number-answers` now admits;
+/// an object value stays outside the schema) decoded as the generic `ClientResult::Empty`,
+/// everything in `extra`: the server saw "not an elicitation result" with no reason. It is now
+/// an invalid response naming the member, with the request id, so that the server can fail the
+/// call that waited for it.
 #[test]
 fn a_result_refused_by_its_decided_type_is_not_the_generic_result() {
-    let text = r#"{"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"name":"Ada","age":36.5}}}"#;
+    let text = r#"{"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"name":"Ada","age":{"years":36}}}}"#;
     let error = refused::<ClientMessage>(text);
     assert_eq!(error.code(), INVALID_REQUEST);
     assert_eq!(error.path(), Some("/result/content/age"), "{error}");
@@ -237,7 +238,7 @@ fn a_result_refused_by_its_decided_type_is_not_the_generic_result() {
 /// spell the version themselves. Every released revision has it, equal to its name.
 #[test]
 fn every_released_revision_has_its_protocol_version() {
-    use mcp_schema::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
+    use mcp_typed::{v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
     assert_eq!(v2024_11_05::PROTOCOL_VERSION, "2024-11-05");
     assert_eq!(v2025_03_26::PROTOCOL_VERSION, "2025-03-26");
     assert_eq!(v2025_06_18::PROTOCOL_VERSION, "2025-06-18");
@@ -249,7 +250,7 @@ fn every_released_revision_has_its_protocol_version() {
 /// pending requests by them. `1` and `"1"` stay different keys.
 #[test]
 fn request_ids_key_maps_of_pending_requests() {
-    use mcp_schema::v2025_11_25::{ProgressToken, RequestId};
+    use mcp_typed::v2025_11_25::{ProgressToken, RequestId};
     use std::collections::{HashMap, HashSet};
     let mut pending = HashMap::new();
     pending.insert(RequestId::Integer(1), "tools/call");

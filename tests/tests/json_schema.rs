@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use mcp_schema::{draft, v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
+use mcp_typed::{draft, v2024_11_05, v2025_03_26, v2025_06_18, v2025_11_25, v2026_07_28};
 use schemars::generate::SchemaSettings;
 use schemars::{JsonSchema, Schema};
 use serde_json::{json, Value};
@@ -25,9 +25,9 @@ const REVISIONS: [(&str, SchemaOf); 6] = [
 /// The official schema of `revision`, corrected by `schema/errata.toml` as the generator
 /// corrects it (tests/tests/errata.rs shows each correction is needed).
 fn official_root(revision: &str) -> Value {
-    let workspace = mcp_codegen::workspace::Workspace::open(mcp_schema_tests::repo_root())
+    let workspace = mcp_codegen::workspace::Workspace::open(mcp_typed_tests::repo_root())
         .expect("revisions.toml");
-    let source = mcp_codegen::fetch::SchemaSource::Dir(mcp_schema_tests::mirror());
+    let source = mcp_codegen::fetch::SchemaSource::Dir(mcp_typed_tests::mirror());
     let revision = workspace
         .revisions
         .get(revision)
@@ -73,7 +73,7 @@ fn compile(schema: &Value) -> Result<jsonschema::Validator, jsonschema::Validati
 
 /// The official examples of 2026-07-28: (definition, file name, instance).
 fn examples() -> Vec<(String, String, Value)> {
-    mcp_schema_tests::official_examples()
+    mcp_typed_tests::official_examples()
         .into_iter()
         .map(|example| {
             let instance = serde_json::from_str(&example.text).expect("json");

@@ -1,10 +1,10 @@
 //! Malformed messages are refused with the JSON-RPC error a peer should answer with: the code,
 //! the JSON pointer of the offending member, and the request id whenever one could be read.
 
-use mcp_schema::jsonrpc::{
+use mcp_typed::jsonrpc::{
     DecodeError, DecodeErrorKind, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
 };
-use mcp_schema::v2025_11_25::{ClientMessage, ServerMessage};
+use mcp_typed::v2025_11_25::{ClientMessage, ServerMessage};
 use serde_json::{json, Value};
 
 /// Decodes `text` as a client message (what a server reads) and returns the error.
@@ -241,7 +241,7 @@ fn responses_need_an_id_and_a_valid_result() {
 #[test]
 fn a_2026_client_sends_no_responses() {
     let error = r#"{"jsonrpc":"2.0","id":1,"result":{}}"#
-        .parse::<mcp_schema::v2026_07_28::ClientMessage>()
+        .parse::<mcp_typed::v2026_07_28::ClientMessage>()
         .expect_err("no server requests in 2026-07-28");
     assert_error(&error, INVALID_REQUEST, None, Some(json!(1)));
 }
@@ -298,7 +298,7 @@ fn nothing_panics_on_arbitrary_input() {
 
 #[test]
 fn extension_methods_through_the_raw_envelope() {
-    use mcp_schema::jsonrpc::RawMessage;
+    use mcp_typed::jsonrpc::RawMessage;
     let text =
         r#"{"jsonrpc":"2.0","id":"e1","method":"com.example/frobnicate","params":{"level":11}}"#;
     // The typed envelope does not know the method …

@@ -14,9 +14,7 @@ struct Schema {
 
 impl Schema {
     fn load(revision: &str) -> Schema {
-        let path = mcp_schema_tests::mirror()
-            .join(revision)
-            .join("schema.json");
+        let path = mcp_typed_tests::mirror().join(revision).join("schema.json");
         let root: Value =
             serde_json::from_str(&std::fs::read_to_string(&path).expect("schema")).expect("json");
         let (key, prefix) = if root.get("$defs").is_some() {
@@ -142,7 +140,7 @@ macro_rules! every_message {
     ($test:ident, $module:ident, $revision:literal) => {
         #[test]
         fn $test() {
-            use mcp_schema::$module::{ClientMessage, ServerMessage};
+            use mcp_typed::$module::{ClientMessage, ServerMessage};
             let schema = Schema::load($revision);
             let mut checked = 0;
             for (union, side) in [("ClientRequest", "Client"), ("ServerRequest", "Server"), ("ClientNotification", "Client"), ("ServerNotification", "Server")] {
@@ -201,7 +199,7 @@ macro_rules! every_message {
 /// its encoding.
 fn decode<M>(text: &str) -> (String, Value)
 where
-    M: std::str::FromStr<Err = mcp_schema::jsonrpc::DecodeError>
+    M: std::str::FromStr<Err = mcp_typed::jsonrpc::DecodeError>
         + serde::Serialize
         + std::fmt::Debug,
 {
@@ -223,9 +221,9 @@ every_message!(every_message_draft, draft, "draft");
 /// variant of their method or result, and encode back unchanged.
 #[test]
 fn official_examples_decode_through_the_envelopes() {
-    use mcp_schema::v2026_07_28::{ClientMessage, ServerMessage};
+    use mcp_typed::v2026_07_28::{ClientMessage, ServerMessage};
     let mut decoded_count = 0;
-    for example in mcp_schema_tests::official_examples() {
+    for example in mcp_typed_tests::official_examples() {
         let (definition, text) = (&example.definition, &example.text);
         let value: Value = serde_json::from_str(text).expect("json");
         if value.get("jsonrpc").is_none()
@@ -249,7 +247,7 @@ fn official_examples_decode_through_the_envelopes() {
         if let Some(stem) = definition.strip_suffix("ResultResponse") {
             // The result decodes as its own type whenever that type accepts it.
             let result_text = value["result"].to_string();
-            if mcp_schema::v2026_07_28::__roundtrip(&format!("{stem}Result"), &result_text)
+            if mcp_typed::v2026_07_28::__roundtrip(&format!("{stem}Result"), &result_text)
                 .is_some_and(|r| r.is_ok())
             {
                 assert!(
@@ -273,27 +271,27 @@ fn official_examples_decode_through_the_envelopes() {
 /// every request of every revision, through the generated `Request` impls' encodings.
 #[test]
 fn requests_pair_with_their_results() {
-    use mcp_schema::jsonrpc::Request;
+    use mcp_typed::jsonrpc::Request;
     fn result_of<R: Request>(result: Value) -> Result<Value, serde_json::Error> {
         let decoded: R::Result = serde_json::from_value(result)?;
         serde_json::to_value(decoded)
     }
     // Spot checks of the types themselves.
     assert_eq!(
-        <mcp_schema::v2024_11_05::CallToolRequest as Request>::METHOD,
+        <mcp_typed::v2024_11_05::CallToolRequest as Request>::METHOD,
         "tools/call"
     );
-    let r = result_of::<mcp_schema::v2024_11_05::CallToolRequest>(json!({"content": []}))
+    let r = result_of::<mcp_typed::v2024_11_05::CallToolRequest>(json!({"content": []}))
         .expect("CallToolResult");
     assert_eq!(r, json!({"content": []}));
     assert!(
-        result_of::<mcp_schema::v2024_11_05::ListToolsRequest>(json!({"content": []})).is_err(),
+        result_of::<mcp_typed::v2024_11_05::ListToolsRequest>(json!({"content": []})).is_err(),
         "ListToolsResult needs tools"
     );
-    let r = result_of::<mcp_schema::v2025_11_25::PingRequest>(json!({})).expect("empty result");
+    let r = result_of::<mcp_typed::v2025_11_25::PingRequest>(json!({})).expect("empty result");
     assert_eq!(r, json!({}));
     // 2026-07-28: tools/call may be answered with an InputRequiredResult.
-    let r = result_of::<mcp_schema::v2026_07_28::CallToolRequest>(
+    let r = result_of::<mcp_typed::v2026_07_28::CallToolRequest>(
         json!({"resultType": "input_required", "requestState": "s"}),
     )
     .expect("input required");
@@ -308,7 +306,7 @@ fn requests_pair_with_their_results() {
         "2026-07-28",
     ] {
         let schema = Schema::load(revision);
-        let generated = std::fs::read_to_string(mcp_schema_tests::repo_root().join(format!(
+        let generated = std::fs::read_to_string(mcp_typed_tests::repo_root().join(format!(
             "generated/src/gen/v{}.rs",
             revision.replace('-', "_")
         )))
@@ -355,13 +353,13 @@ fn rust_name(schema_name: &str) -> String {
 
 #[test]
 fn a_result_without_result_type_is_complete_in_2026_07_28() {
-    use mcp_schema::v2026_07_28::ServerMessage;
+    use mcp_typed::v2026_07_28::ServerMessage;
     let message: ServerMessage =
         r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"4"}]}}"#
             .parse()
             .expect("decodes");
     let ServerMessage::Response {
-        result: mcp_schema::v2026_07_28::ServerResult::CallTool(result),
+        result: mcp_typed::v2026_07_28::ServerResult::CallTool(result),
         ..
     } = message
     else {
@@ -377,7 +375,7 @@ fn a_result_without_result_type_is_complete_in_2026_07_28() {
 
 #[test]
 fn elicitation_capability_empty_object_means_form_only() {
-    use mcp_schema::v2025_11_25::ClientCapabilities;
+    use mcp_typed::v2025_11_25::ClientCapabilities;
     let caps: ClientCapabilities =
         serde_json::from_value(json!({"elicitation": {}})).expect("decodes");
     let elicitation = caps.elicitation.expect("declared");
@@ -394,7 +392,7 @@ fn elicitation_capability_empty_object_means_form_only() {
 
 #[test]
 fn elicitation_request_without_mode_is_form_mode() {
-    use mcp_schema::v2025_11_25::{ElicitRequestParams, ServerMessage, ServerRequest};
+    use mcp_typed::v2025_11_25::{ElicitRequestParams, ServerMessage, ServerRequest};
     let text = r#"{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object","properties":{"name":{"type":"string"}}}}}"#;
     let message: ServerMessage = text.parse().expect("decodes");
     let ServerMessage::Request {
@@ -412,7 +410,7 @@ fn elicitation_request_without_mode_is_form_mode() {
 
 #[test]
 fn params_before_method_and_id_last_still_decode() {
-    use mcp_schema::v2025_11_25::{ClientMessage, ClientRequest, RequestId};
+    use mcp_typed::v2025_11_25::{ClientMessage, ClientRequest, RequestId};
     let text = r#"{"params":{"name":"add","arguments":{"a":1}},"method":"tools/call","jsonrpc":"2.0","id":"x"}"#;
     let message: ClientMessage = text.parse().expect("decodes");
     let ClientMessage::Request {
@@ -428,7 +426,7 @@ fn params_before_method_and_id_last_still_decode() {
 
 #[test]
 fn serde_and_from_str_agree() {
-    use mcp_schema::v2025_11_25::ServerMessage;
+    use mcp_typed::v2025_11_25::ServerMessage;
     for text in [
         r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"}}]}}"#,
         r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":2}}"#,

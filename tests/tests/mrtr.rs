@@ -1,22 +1,22 @@
-//! Multi round-trip requests (`mcp_schema::mrtr`, 2026-07-28): asking with `InputRequired`,
+//! Multi round-trip requests (`mcp_typed::mrtr`, 2026-07-28): asking with `InputRequired`,
 //! reading the retry with `Responses`, and sealed `requestState` with `StateSealer`. The example
 //! server that uses them is tested in `examples/tests/server.rs`.
 //!
-//! Needs mcp-schema's `seal` feature.
+//! Needs mcp-typed's `seal` feature.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use mcp_schema::elicit::ElicitOutcome;
-use mcp_schema::mrtr::seal::{
+use mcp_typed::elicit::ElicitOutcome;
+use mcp_typed::mrtr::seal::{
     MemoryReplayStore, OpenError, OpenErrorKind, ParamsDigest, SealContext, SealingKey, StateSealer,
 };
-use mcp_schema::mrtr::{AskError, InputRequired, ResponseError, Responses, RetryParams};
-use mcp_schema::v2026_07_28::{
+use mcp_typed::mrtr::{AskError, InputRequired, ResponseError, Responses, RetryParams};
+use mcp_typed::v2026_07_28::{
     CallToolRequestParams, ClientCapabilities, ClientMessage, ClientRequest,
     CreateMessageRequestParams, ElicitRequestParams, InputRequest, InputRequiredResult,
     InputResponses, RequestId, ServerMessage, ServerResult,
 };
-use mcp_schema::Elicit;
+use mcp_typed::Elicit;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -464,7 +464,7 @@ fn a_fractional_number_answer_decodes_typed_and_raw() {
         Some(ElicitOutcome::Accepted(Rating { stars: 4.5 }))
     );
 
-    let raw = mcp_schema::jsonrpc::RawMessage::parse(&text).unwrap();
+    let raw = mcp_typed::jsonrpc::RawMessage::parse(&text).unwrap();
     let params: Value = serde_json::from_str(raw.params.unwrap().get()).unwrap();
     let responses = Responses::from_json(params.get("inputResponses")).unwrap();
     assert_eq!(

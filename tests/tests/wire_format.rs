@@ -15,7 +15,7 @@ fn roundtrip<T: serde::Serialize + serde::de::DeserializeOwned>(value: Value) ->
 
 #[test]
 fn request_unions_dispatch_on_method() {
-    use mcp_schema::v2024_11_05::{ClientRequest, ServerRequest};
+    use mcp_typed::v2024_11_05::{ClientRequest, ServerRequest};
     // typify 0.8 routed this to PingRequest: the first variant that structurally matched.
     let (req, _) = roundtrip::<ClientRequest>(
         json!({"method": "tools/call", "params": {"name": "add", "arguments": {"a": 1}}}),
@@ -36,7 +36,7 @@ fn request_unions_dispatch_on_method() {
 
 #[test]
 fn tag_after_other_members_still_dispatches() {
-    use mcp_schema::v2024_11_05::ClientRequest;
+    use mcp_typed::v2024_11_05::ClientRequest;
     let (req, _) =
         roundtrip::<ClientRequest>(json!({"params": {"name": "add"}, "method": "tools/call"}));
     assert!(matches!(req, ClientRequest::CallTool(_)));
@@ -46,7 +46,7 @@ fn tag_after_other_members_still_dispatches() {
 /// reader): the union decodes again from the object's text, to the same result as from text.
 #[test]
 fn members_before_the_tag_from_input_that_lends_no_text() {
-    use mcp_schema::v2025_11_25::{ContentBlock, EmbeddedResourceResource};
+    use mcp_typed::v2025_11_25::{ContentBlock, EmbeddedResourceResource};
     let block = json!({"annotations": {"priority": 0.5}, "text": "hi \"there\"", "type": "text", "_meta": {"k": [1]}});
     let (decoded, _) = roundtrip::<ContentBlock>(block.clone());
     let ContentBlock::TextContent(text) = &decoded else {
@@ -74,7 +74,7 @@ fn members_before_the_tag_from_input_that_lends_no_text() {
 
 #[test]
 fn unknown_tag_and_missing_tag_are_errors() {
-    use mcp_schema::v2024_11_05::ClientRequest;
+    use mcp_typed::v2024_11_05::ClientRequest;
     let err = serde_json::from_value::<ClientRequest>(json!({"method": "tools/explode"}))
         .expect_err("unknown method");
     assert!(
@@ -88,7 +88,7 @@ fn unknown_tag_and_missing_tag_are_errors() {
 
 #[test]
 fn constants_are_checked_on_decode_and_written_on_encode() {
-    use mcp_schema::v2026_07_28::{JsonRpcNotification, TextContent};
+    use mcp_typed::v2026_07_28::{JsonRpcNotification, TextContent};
     let err =
         serde_json::from_value::<JsonRpcNotification>(json!({"jsonrpc": "1.0", "method": "x"}))
             .expect_err("bad jsonrpc");
@@ -118,7 +118,7 @@ fn constants_are_checked_on_decode_and_written_on_encode() {
 
 #[test]
 fn integer_constants_are_checked() {
-    use mcp_schema::v2025_11_25::UrlElicitationRequiredError;
+    use mcp_typed::v2025_11_25::UrlElicitationRequiredError;
     let ok = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32042, "message": "needs URL", "data": {"elicitations": []}}});
     roundtrip::<UrlElicitationRequiredError>(ok);
     let wrong = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32600, "message": "x", "data": {"elicitations": []}}});
@@ -128,7 +128,7 @@ fn integer_constants_are_checked() {
 
 #[test]
 fn unknown_members_and_meta_keys_survive() {
-    use mcp_schema::v2026_07_28::CallToolResult;
+    use mcp_typed::v2026_07_28::CallToolResult;
     let value = json!({
         "resultType": "complete",
         "content": [{"type": "text", "text": "4", "x-vendor": {"deep": [1, 2]}}],
@@ -141,7 +141,7 @@ fn unknown_members_and_meta_keys_survive() {
 
 #[test]
 fn empty_capability_objects_stay_empty_objects() {
-    use mcp_schema::v2024_11_05::ServerCapabilities;
+    use mcp_typed::v2024_11_05::ServerCapabilities;
     // typify 0.8 dropped `"logging": {}`, which changes what the server declares.
     let (caps, _) = roundtrip::<ServerCapabilities>(
         json!({"logging": {}, "tools": {}, "experimental": {"x": {}}}),
@@ -155,7 +155,7 @@ fn empty_capability_objects_stay_empty_objects() {
 
 #[test]
 fn elicitation_without_mode_is_form_mode() {
-    use mcp_schema::v2025_11_25::{ElicitRequestFormParamsMode, ElicitRequestParams};
+    use mcp_typed::v2025_11_25::{ElicitRequestFormParamsMode, ElicitRequestParams};
     let form = json!({"message": "Name?", "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}}});
     let (params, _) = roundtrip::<ElicitRequestParams>(form);
     let ElicitRequestParams::Form(form) = params else {
@@ -181,7 +181,7 @@ fn elicitation_without_mode_is_form_mode() {
 
 #[test]
 fn structural_unions_pick_by_members() {
-    use mcp_schema::v2025_11_25::EmbeddedResourceResource;
+    use mcp_typed::v2025_11_25::EmbeddedResourceResource;
     let (r, _) = roundtrip::<EmbeddedResourceResource>(json!({"uri": "file:///a", "text": "x"}));
     assert!(matches!(r, EmbeddedResourceResource::Text(_)));
     let (r, _) = roundtrip::<EmbeddedResourceResource>(
@@ -199,7 +199,7 @@ fn structural_unions_pick_by_members() {
 
 #[test]
 fn primitive_unions_dispatch_on_the_json_kind() {
-    use mcp_schema::v2025_11_25::RequestId;
+    use mcp_typed::v2025_11_25::RequestId;
     assert_eq!(
         roundtrip::<RequestId>(json!("abc")).0,
         RequestId::String("abc".into())
@@ -212,7 +212,7 @@ fn primitive_unions_dispatch_on_the_json_kind() {
 
 #[test]
 fn json_rpc_batches_decode_in_2025_03_26() {
-    use mcp_schema::v2025_03_26::JsonRpcMessage;
+    use mcp_typed::v2025_03_26::JsonRpcMessage;
     let batch = json!([{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"jsonrpc": "2.0", "method": "notifications/initialized"}]);
     assert!(
         matches!(roundtrip::<JsonRpcMessage>(batch).0, JsonRpcMessage::BatchRequest(b) if b.len() == 2)
@@ -230,7 +230,7 @@ fn json_rpc_batches_decode_in_2025_03_26() {
 
 #[test]
 fn required_nullable_members_keep_null() {
-    use mcp_schema::v2025_11_25::Task;
+    use mcp_typed::v2025_11_25::Task;
     let task = json!({"taskId": "t1", "status": "working", "createdAt": "2025-01-01T00:00:00Z", "lastUpdatedAt": "2025-01-01T00:00:00Z", "ttl": null});
     let (task, _) = roundtrip::<Task>(task);
     assert_eq!(task.ttl, None);
@@ -241,7 +241,7 @@ fn required_nullable_members_keep_null() {
 
 #[test]
 fn numbers_keep_their_representation() {
-    use mcp_schema::v2026_07_28::ProgressNotificationParams;
+    use mcp_typed::v2026_07_28::ProgressNotificationParams;
     let (p, _) = roundtrip::<ProgressNotificationParams>(
         json!({"progressToken": 1, "progress": 50, "total": 100.5}),
     );
@@ -251,7 +251,7 @@ fn numbers_keep_their_representation() {
 
 #[test]
 fn string_enums_refuse_unknown_values() {
-    use mcp_schema::v2026_07_28::LoggingLevel;
+    use mcp_typed::v2026_07_28::LoggingLevel;
     assert_eq!(
         roundtrip::<LoggingLevel>(json!("warning")).0,
         LoggingLevel::Warning
@@ -264,7 +264,7 @@ fn string_enums_refuse_unknown_values() {
 
 #[test]
 fn duplicate_members_are_refused() {
-    use mcp_schema::v2026_07_28::TextContent;
+    use mcp_typed::v2026_07_28::TextContent;
     let err = serde_json::from_str::<TextContent>(r#"{"type":"text","text":"a","text":"b"}"#)
         .expect_err("duplicate");
     assert!(err.to_string().contains("duplicate field `text`"), "{err}");
@@ -272,7 +272,7 @@ fn duplicate_members_are_refused() {
 
 #[test]
 fn extra_members_that_shadow_declared_ones_are_refused_on_encode() {
-    use mcp_schema::v2026_07_28::TextContent;
+    use mcp_typed::v2026_07_28::TextContent;
     let mut text = TextContent {
         text: "a".into(),
         annotations: None,
@@ -289,7 +289,7 @@ fn extra_members_that_shadow_declared_ones_are_refused_on_encode() {
 /// deserializers than serde_json's text (a `Value`).
 #[test]
 fn free_form_objects_decode_through_serde_buffering() {
-    use mcp_schema::v2025_11_25::CallToolRequestParams;
+    use mcp_typed::v2025_11_25::CallToolRequestParams;
     #[derive(serde::Deserialize)]
     struct Envelope {
         id: u32,

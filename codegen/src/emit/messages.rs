@@ -351,7 +351,7 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
         }
 
         /// Error codes this revision's schema defines (the JSON-RPC ones are in
-        /// `mcp_schema::jsonrpc`).
+        /// `mcp_typed::jsonrpc`).
         pub mod error_codes {
             #(#code_consts)*
         }

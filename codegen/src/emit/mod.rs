@@ -3,7 +3,7 @@
 //! The serde impls are written out rather than derived: constant members are checked and
 //! written without being stored, undeclared members are kept, and unions dispatch on the kind
 //! of JSON value and on their tag member instead of trying each variant in turn. The shared
-//! logic lives in `mcp_schema::__private`, so each type emits only its own member list.
+//! logic lives in `mcp_typed::__private`, so each type emits only its own member list.
 
 mod docs;
 mod json_schema;
@@ -23,7 +23,7 @@ pub struct EmitOptions {
     /// decode an instance as the definition a string names.
     pub registry_feature: Option<String>,
     /// Implement `schemars::JsonSchema` for every type behind `#[cfg(feature = "<this>")]`
-    /// (with `mcp-schema`'s feature `schemars` enabled).
+    /// (with `mcp-typed`'s feature `schemars` enabled).
     pub schemars_feature: Option<String>,
 }
 
@@ -53,7 +53,7 @@ pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
         #![allow(clippy::large_enum_variant)]
 
         #[allow(unused_imports)]
-        use ::mcp_schema::__private as __rt;
+        use ::mcp_typed::__private as __rt;
 
         #(#items)*
         #message_layer

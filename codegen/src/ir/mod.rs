@@ -300,7 +300,7 @@ pub enum ObjectDispatch {
     /// No discriminating constant. The first member name that only one union member declares
     /// decides (`tools` → `ListToolsResult`); an object with no such member is matched
     /// structurally against every object member: by the members they require and declare (see
-    /// `mcp_schema::__private::structural`).
+    /// `mcp_typed::__private::structural`).
     Keyed {
         /// Member name → variant index, for names exactly one object member declares.
         deciding: Vec<(String, usize)>,
@@ -358,7 +358,7 @@ pub enum TypeExpr {
     /// `array` with `items` → `Vec<T>`.
     Array(Box<TypeExpr>),
     /// An object without declared members whose values all have one type → `IndexMap<String, T>`
-    /// (`mcp_schema::RawObject`, the object's text, when the values are [`TypeExpr::Any`]).
+    /// (`mcp_typed::RawObject`, the object's text, when the values are [`TypeExpr::Any`]).
     Map(Box<TypeExpr>),
     /// `T` or `null` → `Option<T>`.
     Nullable(Box<TypeExpr>),

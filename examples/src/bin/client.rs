@@ -1,10 +1,10 @@
-//! A stdio MCP client built on `mcp-schema` alone: it starts a server, calls every one of its
+//! A stdio MCP client built on `mcp-typed` alone: it starts a server, calls every one of its
 //! tools, reads every resource, gets every prompt, answers whatever the server asks on the way
 //! (forms, URL consent, sampling, roots), and checks every message it receives against the
 //! official schema of the revision it speaks.
 //!
 //! ```text
-//! cargo run -p mcp-schema-examples --bin client -- [--protocol 2026-07-28|2025-11-25] [--log FILE] <server command…>
+//! cargo run -p mcp-typed-examples --bin client -- [--protocol 2026-07-28|2025-11-25] [--log FILE] <server command…>
 //! ```
 //!
 //! - **2025-11-25** (`--protocol 2025-11-25`): a session. `initialize`, `notifications/initialized`,
@@ -36,7 +36,7 @@
 //!
 //! **Strict checks.** Every line the server writes must decode as the revision's
 //! `ServerMessage`, and encode back to the same JSON. A response must also decode as the result
-//! type of the request it answers (`<R as mcp_schema::jsonrpc::Request>::Result`), so a
+//! type of the request it answers (`<R as mcp_typed::jsonrpc::Request>::Result`), so a
 //! `tools/call` answer is read as a `CallToolResult`, a `resources/read` answer as a
 //! `ReadResourceResult`, and not as whatever a result with those members could be. Anything
 //! else is a protocol error: the client says which line and why, and exits 1. It also exits 1
@@ -56,9 +56,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use mcp_schema::elicit::{PropertySchema, RequestedSchema, StringFormat};
-use mcp_schema::jsonrpc::{DecodeError, RawMessage, Request};
-use mcp_schema::IndexMap;
+use mcp_typed::elicit::{PropertySchema, RequestedSchema, StringFormat};
+use mcp_typed::jsonrpc::{DecodeError, RawMessage, Request};
+use mcp_typed::IndexMap;
 use serde::Serialize;
 use serde_json::{json, Map, Number, Value};
 
@@ -75,7 +75,7 @@ const MAX_ROUNDS: u32 = 10;
 const STATE_ONLY_PAUSE: Duration = Duration::from_millis(100);
 
 /// Who this client says it is (`clientInfo`).
-const CLIENT_NAME: &str = "mcp-schema-example-client";
+const CLIENT_NAME: &str = "mcp-typed-example-client";
 /// The model name and text of every sampling answer: this client has no LLM.
 const SAMPLING_MODEL: &str = "example-client";
 const SAMPLED_REPLY: &str = "sampled reply";
@@ -1059,8 +1059,8 @@ fn expand(expression: &str) -> String {
 // ---- 2025-11-25: a session, with requests from the server while a request runs
 
 mod era_2025_11_25 {
-    use mcp_schema::jsonrpc::{Request, METHOD_NOT_FOUND};
-    use mcp_schema::v2025_11_25::{
+    use mcp_typed::jsonrpc::{Request, METHOD_NOT_FOUND};
+    use mcp_typed::v2025_11_25::{
         CallToolRequest, CallToolRequestParams, CallToolRequestParamsMeta, ClientCapabilities,
         ClientCapabilitiesElicitation, ClientCapabilitiesRoots, ClientMessage, ClientNotification,
         ClientRequest, ClientResult, ContentBlock, CreateMessageResult, CreateMessageResultContent,
@@ -1073,7 +1073,7 @@ mod era_2025_11_25 {
         ServerMessage, ServerNotification, ServerRequest, TextContent, Tool,
         ToolExecutionTaskSupport, PROTOCOL_VERSION,
     };
-    use mcp_schema::RawObject;
+    use mcp_typed::RawObject;
     use serde_json::Map;
 
     use super::*;
@@ -1495,8 +1495,8 @@ mod era_2025_11_25 {
 // ---- 2026-07-28: no session; input is asked for in results, and the call is retried
 
 mod era_2026_07_28 {
-    use mcp_schema::jsonrpc::Request;
-    use mcp_schema::v2026_07_28::{
+    use mcp_typed::jsonrpc::Request;
+    use mcp_typed::v2026_07_28::{
         CallToolRequest, CallToolRequestParams, CallToolResult, CallToolResultResponseResult,
         ClientCapabilities, ClientCapabilitiesElicitation, ClientMessage, ClientRequest,
         ContentBlock, CreateMessageResult, CreateMessageResultContent, DiscoverRequest,
@@ -1510,7 +1510,7 @@ mod era_2026_07_28 {
         RequestMetaObject, RequestParams, Role, Root, ServerMessage, ServerNotification,
         TextContent, Tool, PROTOCOL_VERSION,
     };
-    use mcp_schema::RawObject;
+    use mcp_typed::RawObject;
     use serde_json::Map;
 
     use super::*;

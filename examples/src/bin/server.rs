@@ -1,7 +1,7 @@
 //! A stdio MCP server that speaks both protocol eras with one set of tool handlers.
 //!
 //! ```text
-//! cargo run -p mcp-schema-examples --bin server
+//! cargo run -p mcp-typed-examples --bin server
 //! ```
 //!
 //! It reads one JSON-RPC message per line on stdin and writes its messages to stdout.
@@ -34,17 +34,17 @@ use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::time::{Duration, SystemTime};
 
-use mcp_schema::elicit::ElicitOutcome;
-use mcp_schema::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND};
-use mcp_schema::mrtr::seal::{OpenError, SealContext, SealingKey, StateSealer};
-use mcp_schema::mrtr::{InputRequired, Responses, RetryParams};
-use mcp_schema::v2025_11_25 as legacy;
-use mcp_schema::v2026_07_28 as modern;
-use mcp_schema::{Elicit, RawObject};
+use mcp_typed::elicit::ElicitOutcome;
+use mcp_typed::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND};
+use mcp_typed::mrtr::seal::{OpenError, SealContext, SealingKey, StateSealer};
+use mcp_typed::mrtr::{InputRequired, Responses, RetryParams};
+use mcp_typed::v2025_11_25 as legacy;
+use mcp_typed::v2026_07_28 as modern;
+use mcp_typed::{Elicit, RawObject};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-const SERVER_NAME: &str = "mcp-schema-example-server";
+const SERVER_NAME: &str = "mcp-typed-example-server";
 /// What a 2025-era client may ask for in `initialize`; anything else gets the newest of these.
 const LEGACY_VERSIONS: [&str; 4] = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"];
 /// How long a 2026-07-28 client has to answer before its state expires.
@@ -145,9 +145,9 @@ fn run_tool<'c>(
     ask: InputRequired<'c>,
 ) -> Result<Step<'c>, modern::Error> {
     // An answer that breaks the form, or is of the wrong kind, is the client's error: -32602.
-    let invalid = |e: mcp_schema::mrtr::ResponseError| e.to_jsonrpc_error();
+    let invalid = |e: mcp_typed::mrtr::ResponseError| e.to_jsonrpc_error();
     // A request kind the client cannot serve ends the call with an error result saying so.
-    let asking = |result: Result<InputRequired<'c>, mcp_schema::mrtr::AskError>| match result {
+    let asking = |result: Result<InputRequired<'c>, mcp_typed::mrtr::AskError>| match result {
         Ok(ask) => Ok(Step::Ask(Box::new(ask))),
         Err(refused) => Ok(Step::Done {
             text: format!("{name}: cannot ask: {refused}"),
@@ -300,7 +300,7 @@ impl Server {
 
     fn handle_line(&mut self, line: &str) -> std::io::Result<()> {
         if matches!(self.era, Era::Unknown) {
-            let first = mcp_schema::jsonrpc::RawMessage::parse(line).ok();
+            let first = mcp_typed::jsonrpc::RawMessage::parse(line).ok();
             let method = first.as_ref().and_then(|m| m.method.as_deref());
             self.era = match method {
                 Some("initialize") => Era::Legacy(Box::default()),
@@ -584,7 +584,7 @@ impl Server {
     }
 
     /// Answers a line that is not a message we can serve (or nothing, for a notification).
-    fn refuse(&mut self, refused: mcp_schema::jsonrpc::DecodeError) -> std::io::Result<()> {
+    fn refuse(&mut self, refused: mcp_typed::jsonrpc::DecodeError) -> std::io::Result<()> {
         match refused.to_reply() {
             Some(reply) => self.send(&reply),
             None => Ok(()),

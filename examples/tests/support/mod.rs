@@ -1,5 +1,5 @@
 //! What the peer tests share: the pinned Python SDK (installed on first use by
-//! `mcp_schema_tests::installed`), and the check that every message that crossed the wire decodes
+//! `mcp_typed_tests::installed`), and the check that every message that crossed the wire decodes
 //! into its specific type and re-encodes exactly.
 
 use std::path::Path;
@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-pub use mcp_schema_tests::installed::{python, python_dir};
+pub use mcp_typed_tests::installed::{python, python_dir};
 
 /// Runs `command` to its end, killed after `limit`.
 pub fn run(command: &mut Command, limit: Duration) -> Output {
@@ -122,7 +122,7 @@ fn decode(
 ) -> Result<(String, Value), String> {
     macro_rules! decode_in {
         ($module:ident) => {{
-            use mcp_schema::$module as m;
+            use mcp_typed::$module as m;
             if from_client {
                 let decoded =
                     m::ClientMessage::from_value(message.clone()).map_err(|e| e.to_string())?;

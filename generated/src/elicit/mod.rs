@@ -14,7 +14,7 @@
 //!   rejects everything else with the JSON pointer of the offending part.
 //!
 //! ```
-//! use mcp_schema::elicit::{PropertySchema, RequestedSchema, StringFormat, StringSchema};
+//! use mcp_typed::elicit::{PropertySchema, RequestedSchema, StringFormat, StringSchema};
 //!
 //! let schema = RequestedSchema {
 //!     properties: vec![(

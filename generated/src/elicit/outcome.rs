@@ -10,7 +10,7 @@ use super::{FormParams, RequestedSchema, ToRevisionError, ValidationErrors};
 /// A Rust type that is an elicitation form: it knows its `requestedSchema` and builds itself
 /// from the `content` of an accepted answer, checking every constraint of the schema.
 ///
-/// Implemented by `#[derive(Elicit)]` (feature `derive`); see the `mcp_schema_macros` docs.
+/// Implemented by `#[derive(Elicit)]` (feature `derive`); see the `mcp_typed_macros` docs.
 pub trait Elicit: Sized {
     /// The form's schema.
     fn requested_schema() -> RequestedSchema;

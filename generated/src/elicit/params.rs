@@ -33,8 +33,8 @@ impl RequestedSchema {
     ///
     /// ```
     /// # #[cfg(feature = "v2025_11_25")] {
-    /// use mcp_schema::elicit::{PropertySchema, RequestedSchema, StringSchema};
-    /// use mcp_schema::v2025_11_25::ElicitRequestFormParams;
+    /// use mcp_typed::elicit::{PropertySchema, RequestedSchema, StringSchema};
+    /// use mcp_typed::v2025_11_25::ElicitRequestFormParams;
     ///
     /// let schema = RequestedSchema {
     ///     properties: vec![("name".into(), PropertySchema::String(StringSchema::default()))],

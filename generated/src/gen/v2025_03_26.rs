@@ -5,7 +5,7 @@
 
 #![allow(clippy::large_enum_variant)]
 #[allow(unused_imports)]
-use ::mcp_schema::__private as __rt;
+use ::mcp_typed::__private as __rt;
 /// Optional annotations for the client. The client can use annotations to inform how objects are used or displayed
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Annotations {
@@ -10642,7 +10642,7 @@ pub mod methods {
     pub const ROOTS_LIST: &str = "roots/list";
 }
 /// Error codes this revision's schema defines (the JSON-RPC ones are in
-/// `mcp_schema::jsonrpc`).
+/// `mcp_typed::jsonrpc`).
 pub mod error_codes {}
 #[cfg(feature = "schemars")]
 __rt::json_schema! {

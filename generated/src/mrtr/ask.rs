@@ -23,9 +23,9 @@ use crate::v2026_07_28::{
 ///
 /// ```
 /// # #[cfg(feature = "derive")] {
-/// use mcp_schema::mrtr::{AskError, InputRequired};
-/// use mcp_schema::v2026_07_28::ClientCapabilities;
-/// use mcp_schema::Elicit;
+/// use mcp_typed::mrtr::{AskError, InputRequired};
+/// use mcp_typed::v2026_07_28::ClientCapabilities;
+/// use mcp_typed::Elicit;
 ///
 /// #[derive(Debug, Elicit)]
 /// struct Login {

@@ -39,11 +39,11 @@
 //! # #[cfg(all(feature = "derive", feature = "seal"))] {
 //! use std::time::{Duration, SystemTime};
 //!
-//! use mcp_schema::elicit::ElicitOutcome;
-//! use mcp_schema::mrtr::seal::{SealContext, SealingKey, StateSealer};
-//! use mcp_schema::mrtr::{InputRequired, Responses};
-//! use mcp_schema::v2026_07_28::CallToolRequestParams;
-//! use mcp_schema::Elicit;
+//! use mcp_typed::elicit::ElicitOutcome;
+//! use mcp_typed::mrtr::seal::{SealContext, SealingKey, StateSealer};
+//! use mcp_typed::mrtr::{InputRequired, Responses};
+//! use mcp_typed::v2026_07_28::CallToolRequestParams;
+//! use mcp_typed::Elicit;
 //!
 //! #[derive(Debug, Elicit)]
 //! struct Confirm {

@@ -30,10 +30,10 @@ use crate::v2026_07_28::{
 ///
 /// ```
 /// # #[cfg(feature = "derive")] {
-/// use mcp_schema::elicit::ElicitOutcome;
-/// use mcp_schema::mrtr::{ResponseError, Responses};
-/// use mcp_schema::v2026_07_28::InputResponses;
-/// use mcp_schema::Elicit;
+/// use mcp_typed::elicit::ElicitOutcome;
+/// use mcp_typed::mrtr::{ResponseError, Responses};
+/// use mcp_typed::v2026_07_28::InputResponses;
+/// use mcp_typed::Elicit;
 ///
 /// #[derive(Debug, Elicit)]
 /// struct Login {

@@ -1,4 +1,4 @@
-//! An MCP client built on `mcp-schema` alone, probing a server over stdio: it initializes
+//! An MCP client built on `mcp-typed` alone, probing a server over stdio: it initializes
 //! (asking for 2025-11-25), lists and calls every tool, prompt and resource the server offers,
 //! answers the server's requests (roots, sampling, form and URL elicitation, task-augmented
 //! elicitation and sampling with `tasks/get` and `tasks/result`), and checks that
@@ -22,9 +22,9 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use mcp_schema::elicit::{PropertySchema, RequestedSchema, StringFormat};
-use mcp_schema::jsonrpc::{Request, METHOD_NOT_FOUND};
-use mcp_schema::v2025_11_25::{
+use mcp_typed::elicit::{PropertySchema, RequestedSchema, StringFormat};
+use mcp_typed::jsonrpc::{Request, METHOD_NOT_FOUND};
+use mcp_typed::v2025_11_25::{
     CallToolRequest, CallToolResult, ClientMessage, ClientNotification, ClientRequest,
     ClientResult, CompleteRequest, ContentBlock, CreateTaskResult, ElicitRequestParams, Error,
     GetPromptRequest, GetTaskRequest, InitializeRequest, InitializeResult, ListPromptsRequest,
@@ -33,13 +33,13 @@ use mcp_schema::v2025_11_25::{
     SetLevelRequest, SubscribeRequest, TaskStatus, Tool, UnsubscribeRequest,
     UrlElicitationRequiredErrorErrorData, PROTOCOL_VERSION,
 };
-use mcp_schema_tests::peers::{error, from_json};
+use mcp_typed_tests::peers::{error, from_json};
 use serde_json::{json, Map, Number, Value};
 
 /// The longest wait for one response.
 const TIMEOUT: Duration = Duration::from_secs(20);
 /// The root this client offers.
-const ROOT_URI: &str = "file:///tmp/mcp-schema-interop";
+const ROOT_URI: &str = "file:///tmp/mcp-typed-interop";
 /// The model name of sampling answers, so that the report can find them in tool results.
 const MODEL: &str = "mcp-schema-probe-model";
 
@@ -323,7 +323,7 @@ impl Probe {
         // Reported as working, so that the server polls with `tasks/get` before `tasks/result`.
         let created: CreateTaskResult = from_json(json!({"task": task_json(&task_id, "working")}));
         self.tasks.push((task_id, result));
-        let mut generic = mcp_schema::v2025_11_25::Result::default();
+        let mut generic = mcp_typed::v2025_11_25::Result::default();
         generic.extra.insert(
             "task".into(),
             serde_json::to_value(&created.task).unwrap_or_default(),
@@ -448,7 +448,7 @@ impl Probe {
                             "sampling": {"createMessage": {}},
                         }},
                     },
-                    "clientInfo": {"name": "mcp-schema-interop-client", "version": env!("CARGO_PKG_VERSION")},
+                    "clientInfo": {"name": "mcp-typed-interop-client", "version": env!("CARGO_PKG_VERSION")},
                 })))),
                 "Initialize",
             )?
@@ -907,7 +907,7 @@ fn arguments_for(tool: &Tool) -> Map<String, Value> {
                 Some("string") if property.get("format").and_then(Value::as_str) == Some("uri") => {
                     json!("https://example.com/")
                 }
-                _ => json!("hello from mcp-schema"),
+                _ => json!("hello from mcp-typed"),
             }
         };
         arguments.insert(name.clone(), value);

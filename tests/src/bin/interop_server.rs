@@ -1,10 +1,10 @@
-//! An MCP server built on `mcp-schema` alone: newline-delimited JSON-RPC over stdio, revision
+//! An MCP server built on `mcp-typed` alone: newline-delimited JSON-RPC over stdio, revision
 //! 2025-11-25. Every line is decoded with `v2025_11_25::ClientMessage` and every answer is a
 //! `ServerMessage`. `tests/tests/interop.rs` drives it with the official TypeScript SDK as the
 //! client (`tests/interop/sdk_client.mjs`) and with malformed lines.
 //!
 //! ```text
-//! cargo run -p mcp-schema-tests --bin interop-server
+//! cargo run -p mcp-typed-tests --bin interop-server
 //! ```
 //!
 //! Tools:
@@ -33,17 +33,17 @@ use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
-use mcp_schema::elicit::{ElicitOutcome, ValidationErrors};
-use mcp_schema::jsonrpc::{INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR};
-use mcp_schema::v2025_11_25::{
+use mcp_typed::elicit::{ElicitOutcome, ValidationErrors};
+use mcp_typed::jsonrpc::{INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR};
+use mcp_typed::v2025_11_25::{
     error_codes, CallToolRequestParams, CallToolResult, ClientCapabilities, ClientMessage,
     ClientNotification, ClientRequest, ClientResult, ContentBlock, ElicitRequestParams,
     ElicitRequestUrlParams, ElicitationCompleteNotificationParams, Error, InitializeRequestParams,
     InitializeResult, ListToolsResult, RequestId, ServerMessage, ServerNotification, ServerRequest,
     ServerResult, TextContent, Tool, UrlElicitationRequiredErrorErrorData, PROTOCOL_VERSION,
 };
-use mcp_schema::{Elicit, RawObject};
-use mcp_schema_tests::peers::{error, from_json};
+use mcp_typed::{Elicit, RawObject};
+use mcp_typed_tests::peers::{error, from_json};
 use serde_json::{json, Map, Value};
 
 /// A single select with titles (`oneOf` of `const`/`title`).
@@ -341,8 +341,8 @@ impl Server {
             "protocolVersion": PROTOCOL_VERSION,
             "capabilities": { "tools": { "listChanged": false } },
             "serverInfo": {
-                "name": "mcp-schema-interop-server",
-                "title": "mcp-schema interop example",
+                "name": "mcp-typed-interop-server",
+                "title": "mcp-typed interop example",
                 "version": env!("CARGO_PKG_VERSION"),
             },
             "instructions": "Tools that elicit a form, require a URL-mode elicitation, or send one.",
@@ -526,7 +526,7 @@ impl Server {
                 },
                 Ok(ClientResult::Elicit(result)),
             ) => {
-                use mcp_schema::v2025_11_25::ElicitResultAction as A;
+                use mcp_typed::v2025_11_25::ElicitResultAction as A;
                 match result.action {
                     // The user agreed to open the URL; the tool finishes when the out-of-band
                     // step does.

@@ -1,4 +1,4 @@
-use mcp_schema::Elicit;
+use mcp_typed::Elicit;
 
 #[derive(Elicit)]
 struct Form {

@@ -1,6 +1,6 @@
 use std::collections::{BTreeSet, HashSet};
 
-use mcp_schema::Elicit;
+use mcp_typed::Elicit;
 
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Elicit)]
 #[serde(rename_all = "lowercase")]
@@ -11,7 +11,7 @@ enum Topic {
 }
 
 mod inner {
-    #[derive(Debug, PartialEq, mcp_schema::Elicit)]
+    #[derive(Debug, PartialEq, mcp_typed::Elicit)]
     pub enum Size {
         Small,
         Large,
@@ -42,7 +42,7 @@ struct Signup {
 }
 
 fn main() {
-    let schema = <Signup as mcp_schema::elicit::Elicit>::requested_schema();
+    let schema = <Signup as mcp_typed::elicit::Elicit>::requested_schema();
     assert_eq!(schema.properties.len(), 10);
     assert!(schema.check().is_ok());
 }

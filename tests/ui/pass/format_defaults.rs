@@ -1,8 +1,8 @@
-use mcp_schema::elicit::{Elicit, PropertySchema};
+use mcp_typed::elicit::{Elicit, PropertySchema};
 
 /// Defaults that satisfy their `format`, checked at compile time, in a form that refuses
 /// undeclared members.
-#[derive(Debug, mcp_schema::Elicit)]
+#[derive(Debug, mcp_typed::Elicit)]
 #[serde(deny_unknown_fields)]
 struct Form {
     #[elicit(format = "email", default = "ann@example.com")]

@@ -71,7 +71,7 @@
 //! ```
 //! use std::time::{Duration, SystemTime};
 //!
-//! use mcp_schema::mrtr::seal::{
+//! use mcp_typed::mrtr::seal::{
 //!     OpenErrorKind, ParamsDigest, SealContext, SealingKey, StateSealer,
 //! };
 //!
