@@ -213,7 +213,7 @@ fn elicit(params: ElicitRequestParams) -> InputRequest {
 }
 
 /// `Err((method, capability))` when the client did not declare what `request` needs.
-fn check_capability(
+pub(crate) fn check_capability(
     capabilities: &ClientCapabilities,
     request: &InputRequest,
 ) -> Result<(), (&'static str, &'static str)> {

@@ -91,9 +91,12 @@
 //! ```
 
 mod ask;
+pub mod client;
 mod responses;
 #[cfg(feature = "seal")]
 pub mod seal;
+#[cfg(feature = "seal")]
+pub mod serve;
 
 pub use ask::{AskError, InputRequired};
 pub use responses::{ResponseError, Responses};
@@ -123,6 +126,10 @@ pub trait RetryParams {
     /// none).
     fn request_state(&self) -> Option<&str>;
 
+    /// Makes these params a retry: sets `inputResponses` and `requestState` (for a client
+    /// building its retry; see [`client::Retrier`]).
+    fn set_retry(&mut self, responses: Option<InputResponses>, state: Option<String>);
+
     /// The capabilities the client declared on this request. In 2026-07-28 they are declared
     /// per request, and a server MUST NOT infer them from earlier requests.
     fn client_capabilities(&self) -> &ClientCapabilities {
@@ -147,6 +154,11 @@ macro_rules! retry_params {
 
             fn request_state(&self) -> Option<&str> {
                 self.request_state.as_deref()
+            }
+
+            fn set_retry(&mut self, responses: Option<InputResponses>, state: Option<String>) {
+                self.input_responses = responses;
+                self.request_state = state;
             }
         }
     )*};

@@ -22,11 +22,9 @@ use crate::v2026_07_28::{
 ///
 /// Read typed params with [`Responses::of`] (or [`Responses::new`]). The generated
 /// `InputResponse` type decodes the whole request or nothing: a client whose answer does not
-/// fit it makes the request fail with -32602 before any key is read. That includes an answer
-/// of `4.5` to a `number` field, since the 2026-07-28 schema's `ElicitResult.content` allows
-/// only integers. [`Responses::from_json`] reads the raw JSON instead (from
-/// [`RawMessage`](crate::jsonrpc::RawMessage) params, say), so that such an answer is read and
-/// one bad answer is reported on its own, with its path.
+/// fit it makes the request fail with -32602 before any key is read. [`Responses::from_json`]
+/// reads the raw JSON instead (from [`RawMessage`](crate::jsonrpc::RawMessage) params, say), so
+/// that one bad answer is reported on its own, with its path.
 ///
 /// ```
 /// # #[cfg(feature = "derive")] {

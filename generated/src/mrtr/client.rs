@@ -1,0 +1,385 @@
+//! The client half of multi round-trip requests: given the `InputRequiredResult` a server
+//! answered a `tools/call`, `prompts/get` or `resources/read` with, answer each input request
+//! through an [`Answerer`] and build the retry.
+//!
+//! [`Retrier::retry`] checks every request against the capabilities the client declared (a
+//! server must not ask for what was not declared), hands a form over with its parsed
+//! [`RequestedSchema`], applies the schema's defaults to the user's answer and validates it
+//! before anything is sent, and builds the retry params: the same method, name and arguments,
+//! `inputResponses` under the server's keys, `requestState` echoed byte for byte. The caller
+//! sends them with a new request id, after [`Retry::pause`]. Rounds are bounded (10 by
+//! default), and a round that carries only state (the server is still working) waits longer
+//! each time.
+//!
+//! ```
+//! # #[cfg(feature = "v2026_07_28")] {
+//! use mcp_typed::elicit::RequestedSchema;
+//! use mcp_typed::mrtr::client::{Answerer, FormAnswer, Retrier};
+//! use mcp_typed::v2026_07_28::{
+//!     CallToolRequestParams, CreateMessageRequestParams, CreateMessageResult,
+//!     ElicitResultAction, InputRequiredResult, Root,
+//! };
+//! use serde_json::{json, Map};
+//!
+//! /// What the user would type.
+//! struct User;
+//!
+//! impl Answerer for User {
+//!     fn form(&mut self, _key: &str, _message: &str, _schema: &RequestedSchema) -> FormAnswer {
+//!         let mut content = Map::new();
+//!         content.insert("repository".into(), json!("demo"));
+//!         FormAnswer::Accept(content)
+//!     }
+//!     fn url(&mut self, _key: &str, _message: &str, _url: &str) -> ElicitResultAction {
+//!         ElicitResultAction::Decline
+//!     }
+//!     fn sample(&mut self, _key: &str, _params: &CreateMessageRequestParams) -> Result<CreateMessageResult, String> {
+//!         Err("no model here".into())
+//!     }
+//!     fn roots(&mut self, _key: &str) -> Vec<Root> {
+//!         Vec::new()
+//!     }
+//! }
+//!
+//! let first: CallToolRequestParams = serde_json::from_str(
+//!     r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},
+//!         "io.modelcontextprotocol/protocolVersion":"2026-07-28"},
+//!         "name":"delete_repo","arguments":{"repo":"demo"}}"#,
+//! )?;
+//! let asked: InputRequiredResult = serde_json::from_str(
+//!     r#"{"resultType":"input_required","requestState":"opaque-1",
+//!         "inputRequests":{"confirm":{"method":"elicitation/create","params":{
+//!           "message":"Sure?","requestedSchema":{"type":"object",
+//!           "properties":{"repository":{"type":"string"}},"required":["repository"]}}}}}"#,
+//! )?;
+//! let mut retrier = Retrier::for_request(&first);
+//! let retry = retrier.retry(&first, &asked, &mut User)?;
+//! assert_eq!(retry.params.name, "delete_repo");
+//! assert_eq!(retry.params.request_state.as_deref(), Some("opaque-1"));
+//! assert_eq!(
+//!     serde_json::to_value(&retry.params.input_responses)?,
+//!     json!({"confirm": {"action": "accept", "content": {"repository": "demo"}}})
+//! );
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+use std::time::Duration;
+
+use serde_json::{Map, Value};
+
+use super::ask::check_capability;
+use super::RetryParams;
+use crate::elicit::{RequestedSchema, SchemaError, ValidationErrors};
+use crate::v2026_07_28::{
+    ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
+    ElicitResult, ElicitResultAction, InputRequest, InputRequiredResult, InputResponse,
+    InputResponses, ListRootsResult, Root,
+};
+
+/// What the user did with a form.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FormAnswer {
+    /// Submitted these values (the schema's defaults fill what is missing).
+    Accept(Map<String, Value>),
+    /// Declined to answer.
+    Decline,
+    /// Dismissed the form.
+    Cancel,
+}
+
+/// Answers the input requests of a server: the client application's side (its user interface,
+/// its model, its roots).
+pub trait Answerer {
+    /// A form-mode elicitation under `key`: show `message` and the form `schema`.
+    fn form(&mut self, key: &str, message: &str, schema: &RequestedSchema) -> FormAnswer;
+
+    /// A URL-mode elicitation under `key`: offer to open `url` (an absolute URI the server
+    /// chose; show its host), with `message`. Accept means the user went there.
+    fn url(&mut self, key: &str, message: &str, url: &str) -> ElicitResultAction;
+
+    /// A `sampling/createMessage` under `key`: the model's reply, or why there is none (the
+    /// retry is not built then).
+    fn sample(
+        &mut self,
+        key: &str,
+        params: &CreateMessageRequestParams,
+    ) -> Result<CreateMessageResult, String>;
+
+    /// A `roots/list` under `key`: the client's roots.
+    fn roots(&mut self, key: &str) -> Vec<Root>;
+}
+
+/// Drives the retries of one request.
+#[derive(Debug, Clone)]
+pub struct Retrier {
+    capabilities: ClientCapabilities,
+    max_rounds: u32,
+    pause: Duration,
+    rounds: u32,
+    state_only_rounds: u32,
+}
+
+/// The next attempt of a request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Retry<P> {
+    /// The params to send, with a new request id: the first attempt's, with `inputResponses`
+    /// and the echoed `requestState`.
+    pub params: P,
+    /// How long to wait before sending them: zero after a round with input requests, growing
+    /// with each round that carried only state.
+    pub pause: Duration,
+}
+
+/// Why a request cannot be retried.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RetryError {
+    /// The server asked for more rounds than allowed ([`Retrier::max_rounds`]).
+    TooManyRounds {
+        /// The rounds answered so far.
+        rounds: u32,
+    },
+    /// The result has neither input requests nor state: there is nothing to retry with.
+    Empty,
+    /// The server asked for something the client did not declare.
+    Undeclared {
+        /// The key of the request.
+        key: String,
+        /// Its method.
+        method: &'static str,
+        /// The capability it needs (`"elicitation.url"`, `"sampling"`, …).
+        capability: &'static str,
+    },
+    /// The form the server sent is not a restricted elicitation schema.
+    Schema {
+        /// The key of the request.
+        key: String,
+        /// What is wrong, with its pointer.
+        error: SchemaError,
+    },
+    /// The user's answer (defaults applied) breaks the form: nothing is sent.
+    Answer {
+        /// The key of the request.
+        key: String,
+        /// Every problem, with its pointer into the content.
+        errors: ValidationErrors,
+    },
+    /// A member of the answer is of a kind `ElicitResult.content` cannot carry (an object, a
+    /// null, an array of non-strings): nothing is sent rather than the member dropped.
+    Unsendable {
+        /// The key of the request.
+        key: String,
+        /// The member.
+        member: String,
+    },
+    /// The sampling request could not be answered.
+    Sampling {
+        /// The key of the request.
+        key: String,
+        /// Why, as the [`Answerer`] said.
+        message: String,
+    },
+}
+
+impl fmt::Display for RetryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RetryError::TooManyRounds { rounds } => {
+                write!(f, "the server asked for input {rounds} times: giving up")
+            }
+            RetryError::Empty => {
+                f.write_str("the input-required result has neither inputRequests nor requestState")
+            }
+            RetryError::Undeclared {
+                key,
+                method,
+                capability,
+            } => write!(
+                f,
+                "input request `{key}`: the server sent `{method}`, which needs `{capability}`, \
+                 a capability this client did not declare"
+            ),
+            RetryError::Schema { key, error } => {
+                write!(f, "input request `{key}`: the form is invalid: {error}")
+            }
+            RetryError::Answer { key, errors } => {
+                write!(
+                    f,
+                    "input request `{key}`: the answer breaks the form: {errors}"
+                )
+            }
+            RetryError::Unsendable { key, member } => write!(
+                f,
+                "input request `{key}`: member `{member}` of the answer cannot be sent in an \
+                 elicitation result"
+            ),
+            RetryError::Sampling { key, message } => {
+                write!(f, "input request `{key}`: no sampling reply: {message}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RetryError {}
+
+impl Retrier {
+    /// Retries for a client that declared `capabilities`.
+    pub fn new(capabilities: ClientCapabilities) -> Self {
+        Self {
+            capabilities,
+            max_rounds: 10,
+            pause: Duration::from_millis(100),
+            rounds: 0,
+            state_only_rounds: 0,
+        }
+    }
+
+    /// Retries of `first`, with the capabilities it declares.
+    pub fn for_request<P: RetryParams>(first: &P) -> Self {
+        Self::new(first.client_capabilities().clone())
+    }
+
+    /// At most `rounds` retries (default 10).
+    pub fn max_rounds(mut self, rounds: u32) -> Self {
+        self.max_rounds = rounds;
+        self
+    }
+
+    /// The pause after the first round that carries only state (default 100 ms); each further
+    /// such round in a row waits once more.
+    pub fn pause(mut self, pause: Duration) -> Self {
+        self.pause = pause;
+        self
+    }
+
+    /// How many retries were built so far.
+    pub fn rounds(&self) -> u32 {
+        self.rounds
+    }
+
+    /// Answers every input request of `result` and builds the retry of `first`.
+    pub fn retry<P: RetryParams + Clone>(
+        &mut self,
+        first: &P,
+        result: &InputRequiredResult,
+        answerer: &mut impl Answerer,
+    ) -> Result<Retry<P>, RetryError> {
+        if self.rounds >= self.max_rounds {
+            return Err(RetryError::TooManyRounds {
+                rounds: self.rounds,
+            });
+        }
+        let requests = result.input_requests.as_ref().filter(|r| !r.is_empty());
+        if requests.is_none() && result.request_state.is_none() {
+            return Err(RetryError::Empty);
+        }
+        let mut responses = InputResponses::default();
+        for (key, request) in requests.into_iter().flatten() {
+            if let Err((method, capability)) = check_capability(&self.capabilities, request) {
+                return Err(RetryError::Undeclared {
+                    key: key.clone(),
+                    method,
+                    capability,
+                });
+            }
+            responses.insert(key.clone(), answer(key, request, answerer)?);
+        }
+        self.rounds += 1;
+        let pause = if responses.is_empty() {
+            self.state_only_rounds += 1;
+            self.pause * self.state_only_rounds
+        } else {
+            self.state_only_rounds = 0;
+            Duration::ZERO
+        };
+        let mut params = first.clone();
+        params.set_retry(
+            (!responses.is_empty()).then_some(responses),
+            result.request_state.clone(),
+        );
+        Ok(Retry { params, pause })
+    }
+}
+
+/// The answer to one input request.
+fn answer(
+    key: &str,
+    request: &InputRequest,
+    answerer: &mut impl Answerer,
+) -> Result<InputResponse, RetryError> {
+    match request {
+        InputRequest::Elicit(request) => match &request.params {
+            ElicitRequestParams::Form(form) => {
+                // The typed schema keeps the server's property order; its text is parsed as
+                // any schema a server sends (inconsistent ones included: the answer is still
+                // validated).
+                let text = serde_json::to_string(&form.requested_schema).unwrap_or_default();
+                let schema =
+                    RequestedSchema::parse_str(&text).map_err(|error| RetryError::Schema {
+                        key: key.to_owned(),
+                        error,
+                    })?;
+                let (action, content) = match answerer.form(key, &form.message, &schema) {
+                    FormAnswer::Accept(mut content) => {
+                        for (name, default) in schema.defaults() {
+                            content.entry(name).or_insert(default);
+                        }
+                        schema
+                            .validate(&content)
+                            .map_err(|errors| RetryError::Answer {
+                                key: key.to_owned(),
+                                errors,
+                            })?;
+                        (ElicitResultAction::Accept, Some(content))
+                    }
+                    FormAnswer::Decline => (ElicitResultAction::Decline, None),
+                    FormAnswer::Cancel => (ElicitResultAction::Cancel, None),
+                };
+                Ok(InputResponse::Elicit(elicit_result(key, action, content)?))
+            }
+            ElicitRequestParams::Url(url) => {
+                let action = answerer.url(key, &url.message, &url.url);
+                Ok(InputResponse::Elicit(elicit_result(key, action, None)?))
+            }
+        },
+        InputRequest::CreateMessage(request) => answerer
+            .sample(key, &request.params)
+            .map(|reply| InputResponse::CreateMessage(Box::new(reply)))
+            .map_err(|message| RetryError::Sampling {
+                key: key.to_owned(),
+                message,
+            }),
+        InputRequest::ListRoots(_) => Ok(InputResponse::ListRoots(ListRootsResult {
+            roots: answerer.roots(key),
+            extra: Map::new(),
+        })),
+    }
+}
+
+fn elicit_result(
+    key: &str,
+    action: ElicitResultAction,
+    content: Option<Map<String, Value>>,
+) -> Result<ElicitResult, RetryError> {
+    let content = match content {
+        None => None,
+        Some(content) => Some(
+            content
+                .into_iter()
+                .map(|(member, value)| match serde_json::from_value(value) {
+                    Ok(value) => Ok((member, value)),
+                    Err(_) => Err(RetryError::Unsendable {
+                        key: key.to_owned(),
+                        member,
+                    }),
+                })
+                .collect::<Result<_, _>>()?,
+        ),
+    };
+    Ok(ElicitResult {
+        action,
+        content,
+        extra: Map::new(),
+    })
+}

@@ -1,0 +1,582 @@
+//! One handler for every protocol era: a tool (or prompt, or resource) that needs input from
+//! the client is written once, against [`Input`], and served
+//!
+//! - to a 2026-07-28 client by [`serve`]: the handler's questions go out in an
+//!   `InputRequiredResult` with a sealed `requestState` that carries the answers so far; the
+//!   retry, on any server instance holding the key, runs the handler again with them;
+//! - to a 2025-11-25 (or older) client by [`LiveCall`]: the same questions go out as live
+//!   `elicitation/create`, `sampling/createMessage` and `roots/list` requests in the middle of the
+//!   call, and their responses run the handler again.
+//!
+//! The handler asks with [`Input::elicit`], [`Input::sample`], … Each returns the answer when the
+//! client has given one *to this exact question*, and otherwise records the question and returns
+//! [`Need::Asked`], which the handler passes on with `?` (several questions asked before the
+//! first `?` go out together). An answer is pinned to a digest of the question it answers: a
+//! question that changed since (another message, another form) is asked again, never answered
+//! by a stale answer; an answer to a key nobody asked is dropped.
+//!
+//! A request kind the client did not declare is never sent, in either era: the question is
+//! refused with [`Need::Refused`], which the handler may catch to do without.
+//!
+//! ```
+//! # #[cfg(feature = "derive")] {
+//! use std::time::{Duration, SystemTime};
+//!
+//! use mcp_typed::elicit::ElicitOutcome;
+//! use mcp_typed::mrtr::seal::{SealingKey, StateSealer};
+//! use mcp_typed::mrtr::serve::{serve, Input, Need, Sealing, Served};
+//! use mcp_typed::v2026_07_28::CallToolRequestParams;
+//! use mcp_typed::Elicit;
+//!
+//! #[derive(Debug, Elicit)]
+//! struct Confirm {
+//!     /// Type the name of the repository to confirm
+//!     repository: String,
+//! }
+//!
+//! /// The tool, for both eras.
+//! fn delete_repo(input: &mut Input<'_>) -> Result<String, Need> {
+//!     match input.elicit::<Confirm>("confirm", "Deleting a repository cannot be undone")? {
+//!         ElicitOutcome::Accepted(confirm) => Ok(format!("deleted {}", confirm.repository)),
+//!         ElicitOutcome::Declined | ElicitOutcome::Cancelled => Ok("kept".to_owned()),
+//!     }
+//! }
+//!
+//! let sealer = StateSealer::new(SealingKey::new(1, [7; 32]));
+//! let sealing = Sealing { sealer: &sealer, principal: "user-42", ttl: Duration::from_secs(600) };
+//! let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+//! let first: CallToolRequestParams = serde_json::from_str(
+//!     r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},
+//!         "io.modelcontextprotocol/protocolVersion":"2026-07-28"},
+//!         "name":"delete_repo","arguments":{"repo":"demo"}}"#,
+//! )?;
+//! let Served::InputRequired(asked) = serve(&first, &sealing, now, delete_repo)? else {
+//!     unreachable!("the first call asks")
+//! };
+//!
+//! // The client answers under the same key and echoes the state.
+//! let mut retry = first.clone();
+//! retry.input_responses = Some(serde_json::from_str(
+//!     r#"{"confirm":{"action":"accept","content":{"repository":"demo"}}}"#,
+//! )?);
+//! retry.request_state = asked.request_state.clone();
+//! let done = serve(&retry, &sealing, now + Duration::from_secs(5), delete_repo)?;
+//! assert!(matches!(done, Served::Complete(text) if text == "deleted demo"));
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::{Duration, SystemTime};
+
+use serde::Serialize;
+use serde_json::{json, Map, Value};
+
+use super::seal::{OpenError, ParamsDigest, SealContext, StateSealer};
+use super::{AskError, InputRequired, ResponseError, Responses, RetryParams};
+use crate::elicit::{Elicit, ElicitOutcome};
+use crate::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
+use crate::v2026_07_28::{
+    ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, Error, InputRequest,
+    InputRequests, InputRequiredResult, Root,
+};
+
+/// An answer, with the digest of the question it answers.
+#[derive(Debug, Clone, PartialEq)]
+struct Pinned {
+    /// [`question_digest`] of the input request, hex.
+    q: String,
+    /// The client's result, as JSON.
+    a: Value,
+}
+
+/// What the handler's questions see: the answers given so far, and what this round asks.
+#[derive(Debug)]
+pub struct Input<'a> {
+    capabilities: &'a ClientCapabilities,
+    answers: &'a BTreeMap<String, Pinned>,
+    asked: InputRequests,
+    pins: BTreeMap<String, String>,
+}
+
+/// Why a question has no answer for the handler.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Need {
+    /// Not answered yet: the question goes out with this round's others. Pass it on with `?`.
+    Asked,
+    /// The question cannot be sent: the client did not declare what it needs, the form or the
+    /// URL is invalid, or the key is used twice.
+    Refused(AskError),
+    /// The client's answer is malformed, of the wrong kind, or breaks the form.
+    Invalid(ResponseError),
+}
+
+impl From<AskError> for Need {
+    fn from(error: AskError) -> Self {
+        Need::Refused(error)
+    }
+}
+
+impl From<ResponseError> for Need {
+    fn from(error: ResponseError) -> Self {
+        Need::Invalid(error)
+    }
+}
+
+impl fmt::Display for Need {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Need::Asked => f.write_str("the client has not answered yet"),
+            Need::Refused(error) => error.fmt(f),
+            Need::Invalid(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Need {}
+
+impl<'a> Input<'a> {
+    fn new(capabilities: &'a ClientCapabilities, answers: &'a BTreeMap<String, Pinned>) -> Self {
+        Self {
+            capabilities,
+            answers,
+            asked: InputRequests::default(),
+            pins: BTreeMap::new(),
+        }
+    }
+
+    /// The capabilities the client declared (per request in 2026-07-28, at `initialize`
+    /// before).
+    pub fn capabilities(&self) -> &ClientCapabilities {
+        self.capabilities
+    }
+
+    /// The user's answer to the form of `T` shown with `message`, asked under `key`: accepted
+    /// (validated and built), declined or cancelled.
+    pub fn elicit<T: Elicit>(
+        &mut self,
+        key: &str,
+        message: impl Into<String>,
+    ) -> Result<ElicitOutcome<T>, Need> {
+        let asking = InputRequired::new(self.capabilities).elicit::<T>(key, message)?;
+        self.answer(key, asking, |responses| responses.elicited::<T>(key))
+    }
+
+    /// Whether the user accepted (went to `url`), declined or cancelled a URL-mode
+    /// elicitation asked under `key`.
+    pub fn elicit_url(
+        &mut self,
+        key: &str,
+        message: impl Into<String>,
+        url: impl Into<String>,
+    ) -> Result<ElicitOutcome<()>, Need> {
+        let asking = InputRequired::new(self.capabilities).elicit_url(key, message, url)?;
+        self.answer(key, asking, |responses| responses.url_elicited(key))
+    }
+
+    /// The client's model's reply to a `sampling/createMessage` asked under `key`.
+    pub fn sample(
+        &mut self,
+        key: &str,
+        params: CreateMessageRequestParams,
+    ) -> Result<CreateMessageResult, Need> {
+        let asking = InputRequired::new(self.capabilities).sample(key, params)?;
+        self.answer(key, asking, |responses| responses.sampled(key))
+    }
+
+    /// The client's roots, from a `roots/list` asked under `key`.
+    pub fn list_roots(&mut self, key: &str) -> Result<Vec<Root>, Need> {
+        let asking = InputRequired::new(self.capabilities).list_roots(key)?;
+        self.answer(key, asking, |responses| responses.roots(key))
+    }
+
+    /// The answer to the one request of `asking` when one pinned to it is there; else the
+    /// request joins this round's questions.
+    fn answer<T>(
+        &mut self,
+        key: &str,
+        asking: InputRequired<'_>,
+        read: impl FnOnce(&Responses<'_>) -> Result<Option<T>, ResponseError>,
+    ) -> Result<T, Need> {
+        let (_, request) = asking
+            .requests()
+            .iter()
+            .next()
+            .expect("the builder holds the one request just added");
+        let question = question_digest(request);
+        if let Some(pinned) = self.answers.get(key).filter(|p| p.q == question) {
+            let mut one = Map::new();
+            one.insert(key.to_owned(), pinned.a.clone());
+            let one = Value::Object(one);
+            let responses = Responses::from_json(Some(&one))?;
+            if let Some(answer) = read(&responses)? {
+                return Ok(answer);
+            }
+        }
+        if self.pins.contains_key(key) {
+            return Err(Need::Refused(AskError::DuplicateKey {
+                key: key.to_owned(),
+            }));
+        }
+        self.asked.insert(key.to_owned(), request.clone());
+        self.pins.insert(key.to_owned(), question);
+        Err(Need::Asked)
+    }
+}
+
+/// The digest an answer is pinned to: of the input request's canonical JSON (method and
+/// params), so a reworded message or a changed form is another question.
+fn question_digest(request: &InputRequest) -> String {
+    let digest = ParamsDigest::of(request).unwrap_or_else(|_| ParamsDigest::from_bytes([0; 32]));
+    digest
+        .as_bytes()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2026-07-28
+
+/// How a server seals the state of its multi round-trip requests.
+#[derive(Debug, Clone, Copy)]
+pub struct Sealing<'a> {
+    /// The sealer (every instance that may serve a retry holds the key).
+    pub sealer: &'a StateSealer,
+    /// The authenticated principal of the request (see [`SealContext::principal`]).
+    pub principal: &'a str,
+    /// How long the client has to answer.
+    pub ttl: Duration,
+}
+
+/// What [`serve`] answers.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Served<R> {
+    /// The handler finished: the request's own result.
+    Complete(R),
+    /// The handler needs answers: send this result; the client retries.
+    InputRequired(InputRequiredResult),
+}
+
+/// Why a request could not be served.
+#[derive(Debug)]
+pub enum ServeError {
+    /// The `requestState` was not sealed by us for this principal, method and parameters
+    /// (tampered, foreign, replayed on other arguments). An expired state is not an error: the
+    /// handler starts over.
+    InvalidState(OpenError),
+    /// The handler passed on a question that cannot be sent ([`Need::Refused`]).
+    Refused(AskError),
+    /// The client's answer is malformed, of the wrong kind, or breaks the form.
+    Invalid(ResponseError),
+    /// The client answered a live request (2025-11-25) with an error: the call cannot go on.
+    ClientError {
+        /// The key of the question.
+        key: String,
+        /// The client's error.
+        error: Error,
+    },
+    /// The state could not be sealed or the params digested (a bug or a broken key).
+    Internal(String),
+}
+
+impl ServeError {
+    /// The JSON-RPC error to answer the request with: -32602 for what the client sent (an
+    /// invalid state or answer), -32603 for the rest. The details of a refused state stay in
+    /// the server's logs: the client gets one generic message.
+    pub fn to_jsonrpc_error(&self) -> Error {
+        let (code, message) = match self {
+            ServeError::InvalidState(_) => (INVALID_PARAMS, "invalid requestState".to_owned()),
+            ServeError::Invalid(error) => return error.to_jsonrpc_error(),
+            ServeError::Refused(error) => (INTERNAL_ERROR, error.to_string()),
+            ServeError::ClientError { key, error } => (
+                INTERNAL_ERROR,
+                format!(
+                    "the client refused input request `{key}`: {}",
+                    error.message
+                ),
+            ),
+            ServeError::Internal(message) => (INTERNAL_ERROR, message.clone()),
+        };
+        Error {
+            code,
+            data: None,
+            message,
+            extra: Map::new(),
+        }
+    }
+}
+
+impl fmt::Display for ServeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServeError::InvalidState(error) => write!(f, "invalid requestState: {error}"),
+            ServeError::Refused(error) => error.fmt(f),
+            ServeError::Invalid(error) => error.fmt(f),
+            ServeError::ClientError { key, error } => write!(
+                f,
+                "the client refused input request `{key}`: {} ({})",
+                error.message, error.code
+            ),
+            ServeError::Internal(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
+/// What the sealed `requestState` holds between rounds.
+#[derive(Debug, Default)]
+struct State {
+    /// Every answer so far, pinned to its question.
+    answers: BTreeMap<String, Pinned>,
+    /// The questions of the last round, by key: only these keys' answers are read.
+    asked: BTreeMap<String, String>,
+}
+
+impl State {
+    /// `{"answers":{key:{"q":digest,"a":answer}},"asked":{key:digest}}`.
+    fn to_json(&self) -> Value {
+        let answers: Map<String, Value> = (self.answers.iter())
+            .map(|(key, p)| (key.clone(), json!({"q": p.q, "a": p.a})))
+            .collect();
+        json!({"answers": answers, "asked": self.asked})
+    }
+
+    /// The state [`State::to_json`] wrote. Only a state we sealed gets here, so a shape it
+    /// does not have is a bug or a key compromise: refused all the same.
+    fn from_json(value: &Value) -> Option<Self> {
+        let mut state = State::default();
+        for (key, pinned) in value.get("answers")?.as_object()? {
+            let pinned = Pinned {
+                q: pinned.get("q")?.as_str()?.to_owned(),
+                a: pinned.get("a")?.clone(),
+            };
+            state.answers.insert(key.clone(), pinned);
+        }
+        for (key, question) in value.get("asked")?.as_object()? {
+            state
+                .asked
+                .insert(key.clone(), question.as_str()?.to_owned());
+        }
+        Some(state)
+    }
+}
+
+/// Serves a 2026-07-28 request (`tools/call`, `prompts/get`, `resources/read`) whose handler may
+/// need input: opens the state of earlier rounds (an expired one starts over), pins the answers
+/// of this retry to the questions they answer, and runs `handler`. It finishes, or its
+/// questions go out in an `InputRequiredResult` with the answers so far sealed in the state.
+pub fn serve<P, R>(
+    params: &P,
+    sealing: &Sealing<'_>,
+    now: SystemTime,
+    handler: impl FnOnce(&mut Input<'_>) -> Result<R, Need>,
+) -> Result<Served<R>, ServeError>
+where
+    P: RetryParams + Serialize,
+{
+    let context = SealContext::for_request(sealing.principal, params, sealing.ttl)
+        .map_err(|e| ServeError::Internal(format!("digesting the params: {e}")))?;
+    let mut state = match params.request_state() {
+        None => State::default(),
+        Some(token) => match sealing.sealer.open_json::<Value>(token, &context, now) {
+            Ok(state) => State::from_json(&state)
+                .ok_or_else(|| ServeError::Internal("a sealed state of another shape".into()))?,
+            // An honest client that took too long: start over.
+            Err(OpenError::Expired { .. }) => State::default(),
+            Err(refused) => return Err(ServeError::InvalidState(refused)),
+        },
+    };
+    if let Some(responses) = params.input_responses() {
+        for (key, response) in responses {
+            // Only an answer to a question of the last round is pinned; others are dropped.
+            let Some(question) = state.asked.get(key) else {
+                continue;
+            };
+            let answer = serde_json::to_value(response)
+                .map_err(|e| ServeError::Internal(format!("re-encoding an answer: {e}")))?;
+            state.answers.insert(
+                key.clone(),
+                Pinned {
+                    q: question.clone(),
+                    a: answer,
+                },
+            );
+        }
+    }
+    let mut input = Input::new(params.client_capabilities(), &state.answers);
+    match handler(&mut input) {
+        Ok(result) => Ok(Served::Complete(result)),
+        Err(Need::Refused(error)) => Err(ServeError::Refused(error)),
+        Err(Need::Invalid(error)) => Err(ServeError::Invalid(error)),
+        Err(Need::Asked) => {
+            let Input { asked, pins, .. } = input;
+            let next = State {
+                answers: state.answers,
+                asked: pins,
+            };
+            let token = sealing
+                .sealer
+                .seal_json(&next.to_json(), &context, now)
+                .map_err(|e| ServeError::Internal(format!("sealing the state: {e}")))?;
+            let mut asking = InputRequired::new(params.client_capabilities());
+            for (key, request) in asked {
+                asking = asking.request(key, request).map_err(ServeError::Refused)?;
+            }
+            let result = asking.state(token).build().map_err(ServeError::Refused)?;
+            Ok(Served::InputRequired(result))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2025-11-25 and older
+
+#[cfg(feature = "v2025_11_25")]
+pub use live::{Live, LiveAnswer, LiveCall};
+
+#[cfg(feature = "v2025_11_25")]
+mod live {
+    use std::collections::BTreeMap;
+
+    use serde_json::{json, Value};
+
+    use super::{Input, Need, Pinned, ServeError};
+    use crate::v2025_11_25 as legacy;
+    use crate::v2026_07_28::ClientCapabilities;
+
+    /// A call of the 2025-11-25 era (or older) whose handler asks through live server requests.
+    ///
+    /// [`LiveCall::run`] runs the handler: it finishes, or gives the requests to send (with ids
+    /// the transport chose). Each response goes to [`LiveCall::answer`]; once every request of
+    /// the round is answered, run the handler again, with the same answers and the new ones. A
+    /// timeout or a cancellation is an error response the transport makes up.
+    #[derive(Debug, Clone)]
+    pub struct LiveCall {
+        capabilities: ClientCapabilities,
+        answers: BTreeMap<String, Pinned>,
+        /// The requests sent and not answered: their id, key and question.
+        waiting: Vec<(legacy::RequestId, String, String)>,
+    }
+
+    /// What [`LiveCall::run`] gives.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum Live<R> {
+        /// The handler finished.
+        Complete(R),
+        /// Send these requests; their responses go to [`LiveCall::answer`].
+        Send(Vec<legacy::ServerMessage>),
+    }
+
+    /// What [`LiveCall::answer`] made of a response.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum LiveAnswer {
+        /// Not a response to a request of this call.
+        NotOurs,
+        /// Filed; other requests of the round are still unanswered.
+        Waiting,
+        /// Every request of the round is answered: run the handler again.
+        Ready,
+    }
+
+    impl LiveCall {
+        /// A call from a client that declared `capabilities` at `initialize`.
+        pub fn new(capabilities: &legacy::ClientCapabilities) -> Self {
+            // The same capabilities in the model the questions are checked against; a member
+            // that revision does not know is simply not declared.
+            let capabilities = serde_json::to_value(capabilities)
+                .ok()
+                .and_then(|value| serde_json::from_value(value).ok())
+                .unwrap_or_default();
+            Self {
+                capabilities,
+                answers: BTreeMap::new(),
+                waiting: Vec::new(),
+            }
+        }
+
+        /// Whether requests of this call are waiting for their responses.
+        pub fn is_waiting(&self) -> bool {
+            !self.waiting.is_empty()
+        }
+
+        /// Runs the handler with the answers so far. `next_id` gives the id of each request
+        /// to send.
+        pub fn run<R>(
+            &mut self,
+            mut next_id: impl FnMut() -> legacy::RequestId,
+            handler: impl FnOnce(&mut Input<'_>) -> Result<R, Need>,
+        ) -> Result<Live<R>, ServeError> {
+            let mut input = Input::new(&self.capabilities, &self.answers);
+            let (asked, pins) = match handler(&mut input) {
+                Ok(result) => return Ok(Live::Complete(result)),
+                Err(Need::Refused(error)) => return Err(ServeError::Refused(error)),
+                Err(Need::Invalid(error)) => return Err(ServeError::Invalid(error)),
+                Err(Need::Asked) => (input.asked, input.pins),
+            };
+            let mut messages = Vec::new();
+            for (key, request) in asked {
+                let id = next_id();
+                let mut message = serde_json::to_value(&request)
+                    .map_err(|e| ServeError::Internal(format!("encoding `{key}`: {e}")))?;
+                message["jsonrpc"] = json!("2.0");
+                message["id"] = serde_json::to_value(&id).unwrap_or(Value::Null);
+                // In 2025-11-25 a URL-mode elicitation names itself, for its completion notice.
+                if message["params"]["mode"] == "url" {
+                    message["params"]["elicitationId"] = json!(format!("{key}-{}", message["id"]));
+                }
+                let message = legacy::ServerMessage::from_value(message).map_err(|e| {
+                    ServeError::Internal(format!("`{key}` is not a 2025-11-25 request: {e}"))
+                })?;
+                let question = pins.get(&key).cloned().unwrap_or_default();
+                self.waiting.push((id, key, question));
+                messages.push(message);
+            }
+            Ok(Live::Send(messages))
+        }
+
+        /// Files the client's response to request `id`. An error response ends the call:
+        /// [`ServeError::ClientError`].
+        pub fn answer(
+            &mut self,
+            id: &legacy::RequestId,
+            response: Result<legacy::ClientResult, legacy::Error>,
+        ) -> Result<LiveAnswer, ServeError> {
+            let Some(index) = self.waiting.iter().position(|(sent, ..)| sent == id) else {
+                return Ok(LiveAnswer::NotOurs);
+            };
+            let (_, key, question) = self.waiting.remove(index);
+            match response {
+                Ok(result) => {
+                    let answer = serde_json::to_value(&result)
+                        .map_err(|e| ServeError::Internal(format!("re-encoding `{key}`: {e}")))?;
+                    self.answers.insert(
+                        key,
+                        Pinned {
+                            q: question,
+                            a: answer,
+                        },
+                    );
+                }
+                Err(error) => {
+                    return Err(ServeError::ClientError {
+                        key,
+                        error: crate::v2026_07_28::Error {
+                            code: error.code,
+                            data: error.data,
+                            message: error.message,
+                            extra: error.extra,
+                        },
+                    })
+                }
+            }
+            Ok(if self.waiting.is_empty() {
+                LiveAnswer::Ready
+            } else {
+                LiveAnswer::Waiting
+            })
+        }
+    }
+}
