@@ -323,7 +323,7 @@ fn ask_once(
     handler: impl Fn(&mut Input<'_>) -> Result<String, Need>,
 ) -> InputRequiredResult {
     match serve(first, &sealing(&sealer()), now(), handler).unwrap() {
-        Served::InputRequired(asked) => asked,
+        Served::InputRequired(asked) => *asked,
         Served::Complete(result) => panic!("answered without asking: {result}"),
     }
 }

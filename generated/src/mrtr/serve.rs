@@ -256,7 +256,7 @@ pub enum Served<R> {
     /// The handler finished: the request's own result.
     Complete(R),
     /// The handler needs answers: send this result; the client retries.
-    InputRequired(InputRequiredResult),
+    InputRequired(Box<InputRequiredResult>),
 }
 
 /// Why a request could not be served.
@@ -426,7 +426,7 @@ where
                 asking = asking.request(key, request).map_err(ServeError::Refused)?;
             }
             let result = asking.state(token).build().map_err(ServeError::Refused)?;
-            Ok(Served::InputRequired(result))
+            Ok(Served::InputRequired(Box::new(result)))
         }
     }
 }
