@@ -15,8 +15,10 @@
 //!   `requestState` holding the answers so far), and the client retries the call with the
 //!   answers. Any server instance holding the key can serve the retry.
 //!
-//! The tools are written once, for both: a handler gets the answers it has so far and either
-//! finishes or says what else it needs ([`Step`]). Run again with more answers, it goes on.
+//! The tools are written once, for both, with `mcp_typed::mrtr::serve`: a handler asks through
+//! an `Input` and gets the answers the client has given so far, or stops with `Need::Asked`;
+//! `serve` (2026-07-28) and `LiveCall` (2025-11-25) send its questions and run it again with
+//! the answers. Each answer is pinned to the question it answers.
 //!
 //! | tool | needs | result |
 //! |---|---|---|
@@ -30,14 +32,13 @@
 //! result saying what is missing. State sealed by `MRTR_STATE_KEY` (64 hex digits; a random key
 //! per process when unset).
 
-use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::time::{Duration, SystemTime};
 
 use mcp_typed::elicit::ElicitOutcome;
 use mcp_typed::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND};
-use mcp_typed::mrtr::seal::{OpenError, SealContext, SealingKey, StateSealer};
-use mcp_typed::mrtr::{InputRequired, Responses, RetryParams};
+use mcp_typed::mrtr::seal::{SealingKey, StateSealer};
+use mcp_typed::mrtr::serve::{serve, Input, Live, LiveAnswer, LiveCall, Need, Sealing, Served};
 use mcp_typed::v2025_11_25 as legacy;
 use mcp_typed::v2026_07_28 as modern;
 use mcp_typed::{Elicit, RawObject};
@@ -121,39 +122,33 @@ fn tool_list() -> Value {
     ])
 }
 
-/// What a tool handler does with the answers it has: finish, or ask for more.
-enum Step<'c> {
-    /// The text of the result, and whether it reports a failure of the tool.
-    Done { text: String, is_error: bool },
-    /// The input requests it still needs answered.
-    Ask(Box<InputRequired<'c>>),
+/// A tool's result: its text, and whether it reports a failure of the tool.
+struct ToolOutput {
+    text: String,
+    is_error: bool,
 }
 
-fn done(text: String) -> Result<Step<'static>, modern::Error> {
-    Ok(Step::Done {
+fn done(text: String) -> Result<ToolOutput, Need> {
+    Ok(ToolOutput {
         text,
         is_error: false,
     })
 }
 
-/// Runs tool `name`. `answers` holds every answer given so far, under the keys the tool asked
-/// with; `ask` starts an input request, checked against the client's capabilities.
-fn run_tool<'c>(
+fn failed(text: String) -> Result<ToolOutput, Need> {
+    Ok(ToolOutput {
+        text,
+        is_error: true,
+    })
+}
+
+/// Runs tool `name`: it asks through `input` and gets the answers the client has given so far
+/// (the same code for a 2026-07-28 retry and for a 2025-11-25 live request).
+fn run_tool(
     name: &str,
     arguments: Option<&RawObject>,
-    answers: &Responses<'_>,
-    ask: InputRequired<'c>,
-) -> Result<Step<'c>, modern::Error> {
-    // An answer that breaks the form, or is of the wrong kind, is the client's error: -32602.
-    let invalid = |e: mcp_typed::mrtr::ResponseError| e.to_jsonrpc_error();
-    // A request kind the client cannot serve ends the call with an error result saying so.
-    let asking = |result: Result<InputRequired<'c>, mcp_typed::mrtr::AskError>| match result {
-        Ok(ask) => Ok(Step::Ask(Box::new(ask))),
-        Err(refused) => Ok(Step::Done {
-            text: format!("{name}: cannot ask: {refused}"),
-            is_error: true,
-        }),
-    };
+    input: &mut Input<'_>,
+) -> Result<ToolOutput, Need> {
     match name {
         "add" => {
             #[derive(Deserialize)]
@@ -161,11 +156,13 @@ fn run_tool<'c>(
                 a: i64,
                 b: i64,
             }
-            let Add { a, b } = decode_arguments(arguments)?;
-            done(format!("add: {a} + {b} = {}", a.saturating_add(b)))
+            match decode_arguments::<Add>(arguments) {
+                Ok(Add { a, b }) => done(format!("add: {a} + {b} = {}", a.saturating_add(b))),
+                Err(message) => failed(message),
+            }
         }
-        "signup" => match answers.elicited::<Signup>("signup").map_err(invalid)? {
-            Some(ElicitOutcome::Accepted(form)) => done(format!(
+        "signup" => match input.elicit::<Signup>("signup", "Please sign up")? {
+            ElicitOutcome::Accepted(form) => done(format!(
                 "signup: name={}, email={}, age={}, donation={}, height={}, newsletter={}, plan={:?}, topics={:?}, nickname={}",
                 form.name,
                 form.email,
@@ -177,61 +174,66 @@ fn run_tool<'c>(
                 form.topics,
                 form.nickname.as_deref().unwrap_or("-"),
             )),
-            Some(ElicitOutcome::Declined) => done("signup: declined".into()),
-            Some(ElicitOutcome::Cancelled) => done("signup: cancelled".into()),
-            None => asking(ask.elicit::<Signup>("signup", "Please sign up")),
+            ElicitOutcome::Declined => done("signup: declined".into()),
+            ElicitOutcome::Cancelled => done("signup: cancelled".into()),
         },
         "summarize" => {
             #[derive(Deserialize)]
             struct Summarize {
                 text: String,
             }
-            let Summarize { text } = decode_arguments(arguments)?;
-            match answers.sampled("summary").map_err(invalid)? {
-                Some(reply) => done(format!("summarize: {}", content_text(&reply.content))),
-                None => {
-                    let params: modern::CreateMessageRequestParams = serde_json::from_value(json!({
-                        "messages": [{"role": "user", "content": {"type": "text",
-                            "text": format!("Summarize in one sentence: {text}")}}],
-                        "maxTokens": 100
-                    }))
-                    .map_err(|e| error(INVALID_PARAMS, e.to_string()))?;
-                    asking(ask.sample("summary", params))
-                }
-            }
+            let text = match decode_arguments::<Summarize>(arguments) {
+                Ok(Summarize { text }) => text,
+                Err(message) => return failed(message),
+            };
+            let params: modern::CreateMessageRequestParams = serde_json::from_value(json!({
+                "messages": [{"role": "user", "content": {"type": "text",
+                    "text": format!("Summarize in one sentence: {text}")}}],
+                "maxTokens": 100
+            }))
+            .expect("valid sampling params");
+            let reply = input.sample("summary", params)?;
+            done(format!("summarize: {}", content_text(&reply.content)))
         }
-        "list_roots" => match answers.roots("roots").map_err(invalid)? {
-            Some(roots) => {
-                let uris: Vec<&str> = roots.iter().map(|root| root.uri.as_str()).collect();
-                done(format!("list_roots: {}", uris.join(", ")))
-            }
-            None => asking(ask.list_roots("roots")),
+        "list_roots" => {
+            let roots = input.list_roots("roots")?;
+            let uris: Vec<&str> = roots.iter().map(|root| root.uri.as_str()).collect();
+            done(format!("list_roots: {}", uris.join(", ")))
+        }
+        "connect_account" => match input.elicit_url(
+            "connect",
+            "Connect your account on our site",
+            "https://example.com/connect?session=demo",
+        )? {
+            ElicitOutcome::Accepted(()) => done("connect_account: accepted".into()),
+            ElicitOutcome::Declined => done("connect_account: declined".into()),
+            ElicitOutcome::Cancelled => done("connect_account: cancelled".into()),
         },
-        "connect_account" => match answers.url_elicited("connect").map_err(invalid)? {
-            Some(ElicitOutcome::Accepted(())) => done("connect_account: accepted".into()),
-            Some(ElicitOutcome::Declined) => done("connect_account: declined".into()),
-            Some(ElicitOutcome::Cancelled) => done("connect_account: cancelled".into()),
-            None => asking(ask.elicit_url(
-                "connect",
-                "Connect your account on our site",
-                "https://example.com/connect?session=demo",
-            )),
-        },
-        other => Ok(Step::Done {
-            text: format!("unknown tool `{other}`"),
-            is_error: true,
-        }),
+        other => failed(format!("unknown tool `{other}`")),
+    }
+}
+
+/// [`run_tool`], with a question the client cannot be asked (a capability it did not declare)
+/// turned into a tool error that says what is missing.
+fn tool(
+    name: &str,
+    arguments: Option<&RawObject>,
+    input: &mut Input<'_>,
+) -> Result<ToolOutput, Need> {
+    match run_tool(name, arguments, input) {
+        Err(Need::Refused(refused)) => failed(format!("{name}: cannot ask: {refused}")),
+        other => other,
     }
 }
 
 fn decode_arguments<T: serde::de::DeserializeOwned>(
     arguments: Option<&RawObject>,
-) -> Result<T, modern::Error> {
+) -> Result<T, String> {
     let empty = RawObject::default();
     arguments
         .unwrap_or(&empty)
         .decode()
-        .map_err(|e| error(INVALID_PARAMS, format!("invalid arguments: {e}")))
+        .map_err(|e| format!("invalid arguments: {e}"))
 }
 
 fn content_text(content: &impl serde::Serialize) -> String {
@@ -255,23 +257,20 @@ fn error(code: i64, message: String) -> modern::Error {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The connection: which era, and each era's way of asking.
+// The connection: which era, and each era's way of answering.
 
 /// A tool call of the 2025 era waiting for the responses to its live requests.
 struct PendingCall {
     /// The id of the client's `tools/call`.
     id: legacy::RequestId,
     params: Box<legacy::CallToolRequestParams>,
-    /// The answers so far, by key.
-    answers: Map<String, Value>,
-    /// Our live requests not answered yet: their id → their key.
-    waiting: HashMap<i64, String>,
+    live: LiveCall,
 }
 
 #[derive(Default)]
 struct Legacy {
-    /// The capabilities from `initialize`, in the 2026 model the handlers check against.
-    capabilities: modern::ClientCapabilities,
+    /// The capabilities the client declared at `initialize`.
+    capabilities: legacy::ClientCapabilities,
     next_id: i64,
     pending: Vec<PendingCall>,
 }
@@ -304,9 +303,8 @@ impl Server {
             let method = first.as_ref().and_then(|m| m.method.as_deref());
             self.era = match method {
                 Some("initialize") => Era::Legacy(Box::default()),
-                Some(_) => Era::Modern,
-                // A response or junk first: answer it in the current era's terms.
-                None => Era::Modern,
+                // Anything else, junk included, is answered in the current era's terms.
+                _ => Era::Modern,
             };
         }
         match self.era {
@@ -346,52 +344,22 @@ impl Server {
         &mut self,
         params: &modern::CallToolRequestParams,
     ) -> Result<modern::ServerResult, modern::Error> {
-        let context = SealContext::for_request(PRINCIPAL, params, STATE_TTL)
-            .map_err(|e| error(INVALID_PARAMS, e.to_string()))?;
-        // The answers of earlier rounds travel in the sealed state; only a state we sealed, for
-        // this principal and these arguments, is believed.
-        let mut answers = match params.request_state() {
-            None => Map::new(),
-            Some(token) => {
-                match self.sealer.open_json::<Map<String, Value>>(
-                    token,
-                    &context,
-                    SystemTime::now(),
-                ) {
-                    Ok(answers) => answers,
-                    // An honest client that took too long: start over.
-                    Err(OpenError::Expired { .. }) => Map::new(),
-                    Err(refused) => {
-                        eprintln!("{SERVER_NAME}: refused requestState: {refused}");
-                        return Err(error(INVALID_PARAMS, "invalid requestState".into()));
-                    }
-                }
-            }
+        let sealing = Sealing {
+            sealer: &self.sealer,
+            principal: PRINCIPAL,
+            ttl: STATE_TTL,
         };
-        if let Some(responses) = &params.input_responses {
-            for (key, answer) in responses {
-                let answer = serde_json::to_value(answer)
-                    .map_err(|e| error(INVALID_PARAMS, e.to_string()))?;
-                answers.insert(key.clone(), answer);
-            }
-        }
-        let answers_value = Value::Object(answers);
-        let responses =
-            Responses::from_json(Some(&answers_value)).map_err(|e| e.to_jsonrpc_error())?;
-        let ask = InputRequired::for_request(params);
-        match run_tool(&params.name, params.arguments.as_ref(), &responses, ask)? {
-            Step::Done { text, is_error } => typed(tool_result(&text, is_error, true))
+        let served = serve(params, &sealing, SystemTime::now(), |input| {
+            tool(&params.name, params.arguments.as_ref(), input)
+        });
+        match served {
+            Ok(Served::Complete(output)) => typed(tool_result(&output.text, output.is_error, true))
                 .map(|r| modern::ServerResult::CallTool(Box::new(r))),
-            Step::Ask(ask) => {
-                let state = self
-                    .sealer
-                    .seal_json(&answers_value, &context, SystemTime::now())
-                    .map_err(|e| error(INVALID_PARAMS, e.to_string()))?;
-                let result = ask
-                    .state(state)
-                    .build()
-                    .map_err(|e| error(INVALID_PARAMS, e.to_string()))?;
-                Ok(modern::ServerResult::InputRequired(Box::new(result)))
+            Ok(Served::InputRequired(result)) => Ok(modern::ServerResult::InputRequired(result)),
+            Err(refused) => {
+                // The details (a tampered state, say) for our log; the client gets the code.
+                eprintln!("{SERVER_NAME}: {refused}");
+                Err(refused.to_jsonrpc_error())
             }
         }
     }
@@ -409,7 +377,7 @@ impl Server {
                 let result = match request {
                     ClientRequest::Initialize(params) => {
                         if let Era::Legacy(state) = &mut self.era {
-                            state.capabilities = convert(&params.capabilities).unwrap_or_default();
+                            state.capabilities = params.capabilities.clone();
                         }
                         let version = LEGACY_VERSIONS
                             .iter()
@@ -427,13 +395,11 @@ impl Server {
                         typed(json!({"tools": tool_list()})).map(ServerResult::ListTools)
                     }
                     ClientRequest::CallTool(params) => {
-                        let call = PendingCall {
-                            id,
-                            params,
-                            answers: Map::new(),
-                            waiting: HashMap::new(),
+                        let Era::Legacy(state) = &self.era else {
+                            return Ok(());
                         };
-                        return self.legacy_run(call);
+                        let live = LiveCall::new(&state.capabilities);
+                        return self.legacy_run(PendingCall { id, params, live });
                     }
                     other => Err(error(
                         METHOD_NOT_FOUND,
@@ -449,10 +415,7 @@ impl Server {
                 }
             }
             // The answer to one of our live requests: its call may go on.
-            ClientMessage::Response { id, result } => {
-                let answer = serde_json::to_value(&result).map_err(std::io::Error::other)?;
-                self.legacy_answer(&id, Ok(answer))
-            }
+            ClientMessage::Response { id, result } => self.legacy_answer(&id, Ok(result)),
             ClientMessage::Error {
                 id: Some(id),
                 error,
@@ -462,53 +425,40 @@ impl Server {
     }
 
     /// Files the response to live request `id` with its call, and runs the call again once
-    /// every request it sent is answered.
+    /// every request of its round is answered.
     fn legacy_answer(
         &mut self,
         id: &legacy::RequestId,
-        answer: Result<Value, legacy::Error>,
+        answer: Result<legacy::ClientResult, legacy::Error>,
     ) -> std::io::Result<()> {
         let Era::Legacy(state) = &mut self.era else {
             return Ok(());
         };
-        let legacy::RequestId::Integer(number) = id else {
-            return Ok(()); // we only send integer ids
-        };
-        let Some(index) = state
-            .pending
-            .iter()
-            .position(|c| c.waiting.contains_key(number))
-        else {
-            eprintln!("{SERVER_NAME}: a response to no request of ours ({number})");
-            return Ok(());
-        };
-        let mut call = state.pending.swap_remove(index);
-        let key = call.waiting.remove(number).expect("found above");
-        match answer {
-            Ok(answer) => {
-                call.answers.insert(key, answer);
-            }
-            // The client could not answer: the call fails with its reason.
-            Err(refused) => {
-                let text = format!(
-                    "{}: the client refused `{key}`: {}",
-                    call.params.name, refused.message
-                );
-                let result = typed(tool_result(&text, true, false)).map_err(io_error)?;
-                return self.send(&legacy::ServerMessage::Response {
-                    id: call.id,
-                    result: legacy::ServerResult::CallTool(Box::new(result)),
-                });
+        for index in 0..state.pending.len() {
+            let outcome = state.pending[index].live.answer(id, answer.clone());
+            match outcome {
+                Ok(LiveAnswer::NotOurs) => continue,
+                Ok(LiveAnswer::Waiting) => return Ok(()),
+                Ok(LiveAnswer::Ready) => {
+                    let call = state.pending.swap_remove(index);
+                    return self.legacy_run(call);
+                }
+                // The client could not answer: the call fails with its reason.
+                Err(refused) => {
+                    let call = state.pending.swap_remove(index);
+                    let text = format!("{}: {refused}", call.params.name);
+                    return self.legacy_output(
+                        call.id,
+                        ToolOutput {
+                            text,
+                            is_error: true,
+                        },
+                    );
+                }
             }
         }
-        if call.waiting.is_empty() {
-            self.legacy_run(call)
-        } else {
-            if let Era::Legacy(state) = &mut self.era {
-                state.pending.push(call);
-            }
-            Ok(())
-        }
+        eprintln!("{SERVER_NAME}: a response to no request of ours");
+        Ok(())
     }
 
     /// Runs a call with the answers it has: answers it, or sends its live requests and waits.
@@ -516,71 +466,36 @@ impl Server {
         let Era::Legacy(state) = &mut self.era else {
             return Ok(());
         };
-        let capabilities = state.capabilities.clone();
-        let answers = Value::Object(call.answers.clone());
-        let outcome = Responses::from_json(Some(&answers))
-            .map_err(|e| e.to_jsonrpc_error())
-            .and_then(|responses| {
-                let ask = InputRequired::new(&capabilities);
-                match run_tool(
-                    &call.params.name,
-                    call.params.arguments.as_ref(),
-                    &responses,
-                    ask,
-                )? {
-                    Step::Done { text, is_error } => Ok(Err(tool_result(&text, is_error, false))),
-                    // The requests, as they will go on the wire: `method` and `params`.
-                    Step::Ask(ask) => Ok(Ok(ask
-                        .requests()
-                        .iter()
-                        .map(|(key, request)| (key.clone(), serde_json::to_value(request)))
-                        .collect::<Vec<_>>())),
+        let next_id = &mut state.next_id;
+        let outcome = call.live.run(
+            || {
+                *next_id += 1;
+                legacy::RequestId::Integer(*next_id)
+            },
+            |input| tool(&call.params.name, call.params.arguments.as_ref(), input),
+        );
+        match outcome {
+            Ok(Live::Complete(output)) => self.legacy_output(call.id, output),
+            Ok(Live::Send(requests)) => {
+                state.pending.push(call);
+                for request in requests {
+                    self.send(&request)?;
                 }
-            });
-        let requests = match outcome {
-            Ok(Ok(requests)) => requests,
-            Ok(Err(result)) => {
-                let result = typed(result).map_err(io_error)?;
-                return self.send(&legacy::ServerMessage::Response {
-                    id: call.id,
-                    result: legacy::ServerResult::CallTool(Box::new(result)),
-                });
+                Ok(())
             }
-            Err(refused) => {
-                return self.send(&legacy::ServerMessage::Error {
-                    id: Some(call.id),
-                    error: legacy_error(refused),
-                })
-            }
-        };
-        let mut lines = Vec::new();
-        for (key, request) in requests {
-            let Era::Legacy(state) = &mut self.era else {
-                return Ok(());
-            };
-            state.next_id += 1;
-            let id = state.next_id;
-            let mut request = request.map_err(std::io::Error::other)?;
-            request["jsonrpc"] = json!("2.0");
-            request["id"] = json!(id);
-            // In 2025-11-25 a URL-mode elicitation names itself, for its completion notice.
-            if request["params"]["mode"] == "url" {
-                request["params"]["elicitationId"] = json!(format!("{key}-{id}"));
-            }
-            // Typed on the way out as well: what we send is a 2025-11-25 server request.
-            let message = legacy::ServerMessage::from_value(request).map_err(|refused| {
-                std::io::Error::other(format!("not a 2025-11-25 request: {refused}"))
-            })?;
-            call.waiting.insert(id, key);
-            lines.push(message);
+            Err(refused) => self.send(&legacy::ServerMessage::Error {
+                id: Some(call.id),
+                error: legacy_error(refused.to_jsonrpc_error()),
+            }),
         }
-        if let Era::Legacy(state) = &mut self.era {
-            state.pending.push(call);
-        }
-        for message in lines {
-            self.send(&message)?;
-        }
-        Ok(())
+    }
+
+    fn legacy_output(&mut self, id: legacy::RequestId, output: ToolOutput) -> std::io::Result<()> {
+        let result = typed(tool_result(&output.text, output.is_error, false)).map_err(io_error)?;
+        self.send(&legacy::ServerMessage::Response {
+            id,
+            result: legacy::ServerResult::CallTool(Box::new(result)),
+        })
     }
 
     /// Answers a line that is not a message we can serve (or nothing, for a notification).
@@ -621,13 +536,6 @@ fn tool_result(text: &str, is_error: bool, modern: bool) -> Value {
 /// types check them.
 fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, modern::Error> {
     serde_json::from_value(value).map_err(|e| error(INVALID_PARAMS, e.to_string()))
-}
-
-/// The same JSON in another revision's type.
-fn convert<T: serde::de::DeserializeOwned>(value: &impl serde::Serialize) -> Option<T> {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| serde_json::from_value(v).ok())
 }
 
 fn io_error(error: modern::Error) -> std::io::Error {
