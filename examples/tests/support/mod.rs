@@ -2,6 +2,9 @@
 //! `mcp_typed_tests::installed`), and the check that every message that crossed the wire decodes
 //! into its specific type and re-encodes exactly.
 
+// Each test file uses a part of it.
+#![allow(dead_code, unused_imports)]
+
 use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
