@@ -58,6 +58,8 @@ use std::time::{Duration, Instant};
 
 use mcp_typed::elicit::{PropertySchema, RequestedSchema, StringFormat};
 use mcp_typed::jsonrpc::{DecodeError, RawMessage, Request};
+use mcp_typed::mrtr::client::{Answerer, FormAnswer};
+use mcp_typed::v2026_07_28 as v2026;
 use mcp_typed::IndexMap;
 use serde::Serialize;
 use serde_json::{json, Map, Number, Value};
@@ -70,9 +72,6 @@ const EXIT_GRACE: Duration = Duration::from_secs(5);
 /// (the first and its retries): a server that keeps asking for input forever must not keep the
 /// client forever.
 const MAX_ROUNDS: u32 = 10;
-/// The pause before retrying when the server sent state but asked nothing: it is working on
-/// something and will answer later. It grows with each round (100 ms, 200 ms, …).
-const STATE_ONLY_PAUSE: Duration = Duration::from_millis(100);
 
 /// Who this client says it is (`clientInfo`).
 const CLIENT_NAME: &str = "mcp-typed-example-client";
@@ -724,42 +723,83 @@ fn formatted(format: StringFormat) -> &'static str {
     }
 }
 
-// ---- Forms: answering a form-mode elicitation
+// ---- Answers: what this client says when a server asks for input, in both eras
 
-/// The answer to a form, in the form's order: each property's default, else a value made up
-/// within its constraints. The answer is validated with the form's own rules before it is
-/// sent: a server must never receive an answer that breaks its form.
-fn fill_form(requested_schema: &impl Serialize) -> Outcome<Vec<(String, Value)>> {
-    // Parsed from text rather than from a `serde_json::Value`, which sorts object members: the
-    // fields keep the server's order, as a user would see them.
-    let text = serde_json::to_string(requested_schema)
-        .map_err(|e| ProtocolError::new(format!("cannot encode a requestedSchema: {e}")))?;
-    let form = RequestedSchema::parse_str(&text).map_err(|error| {
-        ProtocolError::new(format!(
-            "the server's requestedSchema is not a form the spec allows: {error}\n  requestedSchema: {text}"
-        ))
-    })?;
-    let defaults = form.defaults();
-    let answer: Vec<(String, Value)> = form
-        .properties
-        .iter()
-        .map(|(name, property)| {
-            let value = defaults
-                .get(name)
-                .cloned()
-                .unwrap_or_else(|| made_up(property));
-            (name.clone(), value)
-        })
-        .collect();
-    let content: Map<String, Value> = answer.iter().cloned().collect();
-    if let Err(errors) = form.validator().validate(&content) {
-        // Our own answer is wrong: a bug of this client, reported like a protocol error.
-        return Err(ProtocolError::new(format!(
-            "this client's answer breaks the form: {errors}\n  answer: {}\n  requestedSchema: {text}",
-            Value::Object(content)
-        )));
+/// The answers of this client, which has no user and no LLM: forms are filled in, URLs
+/// accepted (shown, not opened), sampling gets a fixed reply, the one root is the current
+/// directory. They are written once, in the types of [`Answerer`] (2026-07-28's): a
+/// `Retrier` puts them in the retries of 2026-07-28, and the live requests of 2025-11-25
+/// are converted to them (`era_2025_11_25::answer`).
+#[derive(Debug, Default)]
+struct Answers {
+    /// `Answerer::roots` cannot fail: an unreadable current directory is kept here, and
+    /// reported once the answers are in ([`Answers::checked`]).
+    error: Option<ProtocolError>,
+}
+
+impl Answers {
+    /// Whether every answer could be given.
+    fn checked(&mut self) -> Outcome<()> {
+        self.error.take().map_or(Ok(()), Err)
     }
-    Ok(answer)
+}
+
+impl Answerer for Answers {
+    /// Every field without a default gets a value made up within its constraints; the others
+    /// are left out, as a user leaves a pre-filled field: the caller applies the defaults and
+    /// validates the whole answer before it is sent (a server must never receive an answer
+    /// that breaks its form).
+    fn form(&mut self, _key: &str, _message: &str, schema: &RequestedSchema) -> FormAnswer {
+        let defaults = schema.defaults();
+        let content = schema
+            .properties
+            .iter()
+            .filter(|(name, _)| !defaults.contains_key(name))
+            .map(|(name, property)| (name.clone(), made_up(property)))
+            .collect();
+        FormAnswer::Accept(content)
+    }
+
+    fn url(&mut self, _key: &str, message: &str, url: &str) -> v2026::ElicitResultAction {
+        eprintln!("client: {message} → open {url}");
+        v2026::ElicitResultAction::Accept
+    }
+
+    /// Every sampling request gets the same reply.
+    fn sample(
+        &mut self,
+        _key: &str,
+        _params: &v2026::CreateMessageRequestParams,
+    ) -> Result<v2026::CreateMessageResult, String> {
+        Ok(v2026::CreateMessageResult {
+            meta: None,
+            content: v2026::CreateMessageResultContent::Text(Box::new(v2026::TextContent {
+                meta: None,
+                annotations: None,
+                text: SAMPLED_REPLY.to_owned(),
+                extra: Map::new(),
+            })),
+            model: SAMPLING_MODEL.to_owned(),
+            role: v2026::Role::Assistant,
+            stop_reason: Some("endTurn".to_owned()),
+            extra: Map::new(),
+        })
+    }
+
+    fn roots(&mut self, _key: &str) -> Vec<v2026::Root> {
+        match cwd_root_uri() {
+            Ok(uri) => vec![v2026::Root {
+                meta: None,
+                name: Some(ROOT_NAME.to_owned()),
+                uri,
+                extra: Map::new(),
+            }],
+            Err(error) => {
+                self.error = Some(error);
+                Vec::new()
+            }
+        }
+    }
 }
 
 /// A value that satisfies one property of a form.
@@ -1063,17 +1103,17 @@ mod era_2025_11_25 {
     use mcp_typed::v2025_11_25::{
         CallToolRequest, CallToolRequestParams, CallToolRequestParamsMeta, ClientCapabilities,
         ClientCapabilitiesElicitation, ClientCapabilitiesRoots, ClientMessage, ClientNotification,
-        ClientRequest, ClientResult, ContentBlock, CreateMessageResult, CreateMessageResultContent,
-        ElicitRequestParams, ElicitResult, ElicitResultAction, ElicitResultContentValue, Error,
-        GetPromptRequest, GetPromptRequestParams, Implementation, InitializeRequest,
-        InitializeRequestParams, ListPromptsRequest, ListResourceTemplatesRequest,
-        ListResourcesRequest, ListRootsResult, ListToolsRequest, PaginatedRequestParams,
-        ProgressToken, PromptArgument, ReadResourceRequest, ReadResourceRequestParams,
-        ReadResourceResultContentsItem, RequestId, Result as EmptyResult, Role, Root,
-        ServerMessage, ServerNotification, ServerRequest, TextContent, Tool,
+        ClientRequest, ClientResult, ContentBlock, ElicitRequestParams, ElicitResult,
+        ElicitResultAction, ElicitResultContentValue, Error, GetPromptRequest,
+        GetPromptRequestParams, Implementation, InitializeRequest, InitializeRequestParams,
+        ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListRootsResult,
+        ListToolsRequest, PaginatedRequestParams, ProgressToken, PromptArgument,
+        ReadResourceRequest, ReadResourceRequestParams, ReadResourceResultContentsItem, RequestId,
+        Result as EmptyResult, ServerMessage, ServerNotification, ServerRequest, Tool,
         ToolExecutionTaskSupport, PROTOCOL_VERSION,
     };
     use mcp_typed::RawObject;
+    use serde::de::DeserializeOwned;
     use serde_json::Map;
 
     use super::*;
@@ -1272,7 +1312,7 @@ mod era_2025_11_25 {
                     error,
                 } if answered == pending => return Ok(Err(error)),
                 ServerMessage::Request { id, request } => {
-                    let reply = match answer(request)? {
+                    let reply = match answer(&id, request)? {
                         Ok(result) => ClientMessage::Response { id, result },
                         Err(error) => ClientMessage::Error {
                             id: Some(id),
@@ -1395,20 +1435,27 @@ mod era_2025_11_25 {
     }
 
     /// The answer to a request of the server: a result, or an error response for what this
-    /// client does not do (it declared no `tasks` capability).
-    fn answer(request: ServerRequest) -> Outcome<Result<ClientResult, Error>> {
-        Ok(Ok(match request {
+    /// client does not do (it declared no `tasks` capability). Forms, URLs, sampling and roots
+    /// get the [`Answers`] of 2026-07-28's input requests: this revision's requests and
+    /// results are the same JSON, converted.
+    fn answer(id: &RequestId, request: ServerRequest) -> Outcome<Result<ClientResult, Error>> {
+        // A live request has no key of its own: its id stands for one.
+        let key = json!(id).to_string();
+        let mut answers = Answers::default();
+        let result = match request {
             ServerRequest::Ping(_) => ClientResult::Empty(EmptyResult::default()),
-            ServerRequest::Elicit(params) => ClientResult::Elicit(elicit(&params)?),
-            ServerRequest::CreateMessage(_) => ClientResult::CreateMessage(Box::new(sampled())),
+            ServerRequest::Elicit(params) => {
+                ClientResult::Elicit(elicit(&mut answers, &key, &params)?)
+            }
+            ServerRequest::CreateMessage(params) => {
+                let reply = answers
+                    .sample(&key, &convert(&*params)?)
+                    .map_err(|why| ProtocolError::new(format!("no sampling reply: {why}")))?;
+                ClientResult::CreateMessage(Box::new(convert(&reply)?))
+            }
             ServerRequest::ListRoots(_) => ClientResult::ListRoots(ListRootsResult {
                 meta: None,
-                roots: vec![Root {
-                    meta: None,
-                    name: Some(ROOT_NAME.to_owned()),
-                    uri: cwd_root_uri()?,
-                    extra: Map::new(),
-                }],
+                roots: convert(&answers.roots(&key))?,
                 extra: Map::new(),
             }),
             other => {
@@ -1419,31 +1466,69 @@ mod era_2025_11_25 {
                     extra: Map::new(),
                 }))
             }
-        }))
+        };
+        answers.checked()?;
+        Ok(Ok(result))
     }
 
-    /// Accepts a form with a valid answer, or a URL consent (the URL is shown, not opened).
-    fn elicit(params: &ElicitRequestParams) -> Outcome<ElicitResult> {
-        let content = match params {
-            ElicitRequestParams::Form(form) => Some(content(fill_form(&form.requested_schema)?)?),
+    /// A form or a URL consent, answered by [`Answers`]. A live request has no `Retrier` to
+    /// check a form's answer, so this does what it does: the form is parsed as the spec allows
+    /// it, the defaults fill what the answer leaves out, and the answer must pass the form.
+    fn elicit(
+        answers: &mut Answers,
+        key: &str,
+        params: &ElicitRequestParams,
+    ) -> Outcome<ElicitResult> {
+        let (action, content) = match params {
+            ElicitRequestParams::Form(form) => {
+                // Parsed from text rather than from a `serde_json::Value`, which sorts object
+                // members: the fields keep the server's order, as a user would see them.
+                let text = serde_json::to_string(&form.requested_schema).map_err(|e| {
+                    ProtocolError::new(format!("cannot encode a requestedSchema: {e}"))
+                })?;
+                let schema = RequestedSchema::parse_str(&text).map_err(|error| {
+                    ProtocolError::new(format!(
+                        "the server's requestedSchema is not a form the spec allows: {error}\n  requestedSchema: {text}"
+                    ))
+                })?;
+                match answers.form(key, &form.message, &schema) {
+                    FormAnswer::Accept(mut content) => {
+                        for (name, default) in schema.defaults() {
+                            content.entry(name).or_insert(default);
+                        }
+                        if let Err(errors) = schema.validate(&content) {
+                            // Our own answer is wrong: a bug of this client, reported like a
+                            // protocol error.
+                            return Err(ProtocolError::new(format!(
+                                "this client's answer breaks the form: {errors}\n  answer: {}\n  requestedSchema: {text}",
+                                Value::Object(content)
+                            )));
+                        }
+                        (ElicitResultAction::Accept, Some(typed(content, &schema)?))
+                    }
+                    FormAnswer::Decline => (ElicitResultAction::Decline, None),
+                    FormAnswer::Cancel => (ElicitResultAction::Cancel, None),
+                }
+            }
             ElicitRequestParams::Url(url) => {
-                eprintln!("client: {} → open {}", url.message, url.url);
-                None
+                (convert(&answers.url(key, &url.message, &url.url))?, None)
             }
         };
         Ok(ElicitResult {
             meta: None,
-            action: ElicitResultAction::Accept,
+            action,
             content,
             extra: Map::new(),
         })
     }
 
-    /// A form's answer as the typed `content` of an `ElicitResult`.
-    fn content(
-        answer: Vec<(String, Value)>,
+    /// A form's answer as the typed `content` of an `ElicitResult`, in the form's order (a
+    /// `serde_json::Map` sorts its members).
+    fn typed(
+        content: Map<String, Value>,
+        schema: &RequestedSchema,
     ) -> Outcome<IndexMap<String, ElicitResultContentValue>> {
-        answer
+        let mut typed = content
             .into_iter()
             .map(|(name, value)| {
                 let typed = serde_json::from_value(value.clone()).map_err(|e| {
@@ -1453,24 +1538,20 @@ mod era_2025_11_25 {
                 })?;
                 Ok((name, typed))
             })
-            .collect()
+            .collect::<Outcome<IndexMap<_, _>>>()?;
+        typed.sort_by_cached_key(|name, _| schema.properties.iter().position(|(n, _)| n == name));
+        Ok(typed)
     }
 
-    /// This client has no LLM: every sampling request gets the same reply.
-    fn sampled() -> CreateMessageResult {
-        CreateMessageResult {
-            meta: None,
-            content: CreateMessageResultContent::Text(Box::new(TextContent {
-                meta: None,
-                annotations: None,
-                text: SAMPLED_REPLY.to_owned(),
-                extra: Map::new(),
-            })),
-            model: SAMPLING_MODEL.to_owned(),
-            role: Role::Assistant,
-            stop_reason: Some("endTurn".to_owned()),
-            extra: Map::new(),
-        }
+    /// A value of one revision as the same JSON in the other's type.
+    fn convert<T: Serialize, U: DeserializeOwned>(value: &T) -> Outcome<U> {
+        serde_json::to_value(value)
+            .and_then(serde_json::from_value)
+            .map_err(|e| {
+                ProtocolError::new(format!(
+                    "cannot convert between 2025-11-25 and 2026-07-28: {e}"
+                ))
+            })
     }
 
     fn show(notification: &ServerNotification) {
@@ -1496,19 +1577,18 @@ mod era_2025_11_25 {
 
 mod era_2026_07_28 {
     use mcp_typed::jsonrpc::Request;
+    use mcp_typed::mrtr::client::{Retrier, RetryError};
+    use mcp_typed::mrtr::RetryParams;
     use mcp_typed::v2026_07_28::{
         CallToolRequest, CallToolRequestParams, CallToolResult, CallToolResultResponseResult,
         ClientCapabilities, ClientCapabilitiesElicitation, ClientMessage, ClientRequest,
-        ContentBlock, CreateMessageResult, CreateMessageResultContent, DiscoverRequest,
-        ElicitRequestParams, ElicitResult, ElicitResultAction, ElicitResultContentValue, Error,
-        GetPromptRequest, GetPromptRequestParams, GetPromptResult, GetPromptResultResponseResult,
-        Implementation, InputRequest, InputRequiredResult, InputResponse, InputResponses,
-        ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListRootsResult,
-        ListToolsRequest, LoggingLevel, PaginatedRequestParams, ProgressToken, PromptArgument,
-        ReadResourceRequest, ReadResourceRequestParams, ReadResourceResult,
-        ReadResourceResultContentsItem, ReadResourceResultResponseResult, RequestId,
-        RequestMetaObject, RequestParams, Role, Root, ServerMessage, ServerNotification,
-        TextContent, Tool, PROTOCOL_VERSION,
+        ContentBlock, DiscoverRequest, Error, GetPromptRequest, GetPromptRequestParams,
+        GetPromptResult, GetPromptResultResponseResult, Implementation, InputRequiredResult,
+        ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest,
+        LoggingLevel, PaginatedRequestParams, ProgressToken, PromptArgument, ReadResourceRequest,
+        ReadResourceRequestParams, ReadResourceResult, ReadResourceResultContentsItem,
+        ReadResourceResultResponseResult, RequestId, RequestMetaObject, RequestParams,
+        ServerMessage, ServerNotification, Tool, PROTOCOL_VERSION,
     };
     use mcp_typed::RawObject;
     use serde_json::Map;
@@ -1619,28 +1699,29 @@ mod era_2026_07_28 {
     }
 
     fn call_tool(connection: &mut Connection, tally: &mut Tally, tool: &Tool) -> Outcome<()> {
-        // The same arguments on every round: the server may bind its state to them.
-        let arguments = RawObject::from(arguments_for(&tool.input_schema)?);
+        // Every round sends these again (the `Retrier` retries `first`): the same arguments, as
+        // the server may bind its state to them.
+        let first = CallToolRequestParams {
+            meta: RequestMetaObject {
+                // Without a level, a server of this revision sends no log messages.
+                io_modelcontextprotocol_log_level: Some(LoggingLevel::Info),
+                ..meta()
+            },
+            arguments: Some(RawObject::from(arguments_for(&tool.input_schema)?)),
+            input_responses: None,
+            name: tool.name.clone(),
+            request_state: None,
+            extra: Map::new(),
+        };
         let mut progress = 0;
         let called = until_complete::<CallToolRequest>(
             connection,
             &tool.name,
-            |round| {
-                ClientRequest::CallTool(Box::new(CallToolRequestParams {
-                    meta: RequestMetaObject {
-                        // The round's own id: unique among the requests in flight, as a token
-                        // must be.
-                        progress_token: Some(ProgressToken::Integer(round.id)),
-                        // Without a level, a server of this revision sends no log messages.
-                        io_modelcontextprotocol_log_level: Some(LoggingLevel::Info),
-                        ..meta()
-                    },
-                    arguments: Some(arguments.clone()),
-                    input_responses: round.input_responses,
-                    name: tool.name.clone(),
-                    request_state: round.request_state,
-                    extra: Map::new(),
-                }))
+            first,
+            |mut params, id| {
+                // The round's own id: unique among the requests in flight, as a token must be.
+                params.meta.progress_token = Some(ProgressToken::Integer(id));
+                ClientRequest::CallTool(Box::new(params))
             },
             &mut progress,
         )?;
@@ -1654,14 +1735,6 @@ mod era_2026_07_28 {
             Err(why) => tally.failed(&tool.name, why),
         }
         Ok(())
-    }
-
-    /// One request of [`until_complete`]: its id, and the answers and the state it carries
-    /// back to the server (none on the first).
-    struct Round {
-        id: i64,
-        input_responses: Option<InputResponses>,
-        request_state: Option<String>,
     }
 
     /// The result of a request that may ask for input instead of completing.
@@ -1700,66 +1773,57 @@ mod era_2026_07_28 {
         }
     }
 
-    /// Sends a request (`tools/call`, `resources/read`, `prompts/get`) until it completes: each
-    /// `InputRequiredResult` is answered and the same request is sent again, made by `build`
-    /// with a new id, the answers under the server's keys and its state. `what` names the
-    /// request in messages; `progress` counts the notifications for the rounds' ids. The inner
-    /// error says why the request failed: an error response, or too many rounds.
+    /// Sends `first` (a `tools/call`, `resources/read` or `prompts/get`) until it completes.
+    /// Each `InputRequiredResult` goes to a [`Retrier`], which checks what the server asks
+    /// against the capabilities `first` declares, has [`Answers`] answer it, validates every
+    /// form's answer, and makes the retry: `first` with the answers under the server's keys and
+    /// its state. `request` makes each round's params a request for that round's id. `what`
+    /// names the request in messages; `progress` counts the notifications for the rounds' ids.
+    /// The inner error says why the request failed: an error response, or too many rounds.
     fn until_complete<R>(
         connection: &mut Connection,
         what: &str,
-        mut build: impl FnMut(Round) -> ClientRequest,
+        first: R::Params,
+        request: impl Fn(R::Params, i64) -> ClientRequest,
         progress: &mut usize,
     ) -> Outcome<Result<<R::Result as MayAskInput>::Complete, String>>
     where
         R: Request,
+        R::Params: RetryParams + Clone,
         R::Result: MayAskInput,
     {
-        let mut input_responses: Option<InputResponses> = None;
-        let mut request_state: Option<String> = None;
-        for round in 1..=MAX_ROUNDS {
+        // The `Retrier` counts the retries; `MAX_ROUNDS` counts the first request too. Once
+        // they are spent, the last input asked for is not answered: it would be for nothing.
+        let mut retrier = Retrier::for_request(&first).max_rounds(MAX_ROUNDS - 1);
+        let mut params = first.clone();
+        loop {
             let id = connection.next_id();
-            let request = build(Round {
-                id,
-                input_responses: input_responses.take(),
-                // Echoed exactly as received: it is the server's, opaque to the client.
-                request_state: request_state.take(),
-            });
-            let asked = match exchange::<R>(connection, id, request, progress)? {
+            let asked = match exchange::<R>(connection, id, request(params, id), progress)? {
                 Ok(result) => match result.complete() {
                     Ok(complete) => return Ok(Ok(complete)),
-                    // The last round allowed: answering would be for nothing.
-                    Err(_) if round == MAX_ROUNDS => break,
                     Err(asked) => asked,
                 },
                 Err(error) => return Ok(Err(failure::<R>(error))),
             };
-            let InputRequiredResult {
-                input_requests,
-                request_state: state,
-                ..
-            } = *asked;
-            let requests = input_requests.unwrap_or_default();
-            if requests.is_empty() && state.is_none() {
-                return Err(ProtocolError::new(format!(
-                    "`{what}`: an InputRequiredResult with neither inputRequests nor requestState"
-                )));
-            }
-            if requests.is_empty() {
-                // Nothing to answer: the server is still at work. Retry after a pause.
-                thread::sleep(STATE_ONLY_PAUSE * round);
-            } else {
-                let answers = requests
-                    .iter()
-                    .map(|(key, request)| Ok((key.clone(), answer(request)?)))
-                    .collect::<Outcome<InputResponses>>()?;
-                input_responses = Some(answers);
-            }
-            request_state = state;
+            let mut answers = Answers::default();
+            let retry = match retrier.retry(&first, &asked, &mut answers) {
+                Ok(retry) => retry,
+                Err(RetryError::TooManyRounds { .. }) => {
+                    return Ok(Err(format!(
+                        "still asking for input after {MAX_ROUNDS} rounds"
+                    )))
+                }
+                // The server broke the protocol (a result with nothing to answer, a request
+                // this client did not declare, a form the spec does not allow), or this
+                // client's answer breaks the form, a bug reported alike: nothing is sent.
+                Err(error) => return Err(ProtocolError::new(format!("`{what}`: {error}"))),
+            };
+            answers.checked()?;
+            // Zero after answers; when only state came back the server is still at work, and
+            // each such round in a row waits longer.
+            thread::sleep(retry.pause);
+            params = retry.params;
         }
-        Ok(Err(format!(
-            "still asking for input after {MAX_ROUNDS} rounds"
-        )))
     }
 
     fn text_of(content: &[ContentBlock]) -> String {
@@ -1861,18 +1925,18 @@ mod era_2026_07_28 {
         }
 
         fn read(&mut self, uri: &str) -> Outcome<Result<Vec<Contents>, String>> {
+            let first = ReadResourceRequestParams {
+                meta: meta(),
+                input_responses: None,
+                request_state: None,
+                uri: uri.to_owned(),
+                extra: Map::new(),
+            };
             let read = until_complete::<ReadResourceRequest>(
                 self.0,
                 uri,
-                |round| {
-                    ClientRequest::ReadResource(Box::new(ReadResourceRequestParams {
-                        meta: meta(),
-                        input_responses: round.input_responses,
-                        request_state: round.request_state,
-                        uri: uri.to_owned(),
-                        extra: Map::new(),
-                    }))
-                },
+                first,
+                |params, _| ClientRequest::ReadResource(Box::new(params)),
                 &mut 0,
             )?;
             Ok(read.map(|result| result.contents.into_iter().map(contents).collect()))
@@ -1894,20 +1958,20 @@ mod era_2026_07_28 {
             name: &str,
             arguments: IndexMap<String, String>,
         ) -> Outcome<Result<usize, String>> {
+            let first = GetPromptRequestParams {
+                meta: meta(),
+                // The same arguments on every round, like a tool's.
+                arguments: Some(arguments),
+                input_responses: None,
+                name: name.to_owned(),
+                request_state: None,
+                extra: Map::new(),
+            };
             let got = until_complete::<GetPromptRequest>(
                 self.0,
                 name,
-                |round| {
-                    ClientRequest::GetPrompt(Box::new(GetPromptRequestParams {
-                        meta: meta(),
-                        // The same arguments on every round, like a tool's.
-                        arguments: Some(arguments.clone()),
-                        input_responses: round.input_responses,
-                        name: name.to_owned(),
-                        request_state: round.request_state,
-                        extra: Map::new(),
-                    }))
-                },
+                first,
+                |params, _| ClientRequest::GetPrompt(Box::new(params)),
                 &mut 0,
             )?;
             Ok(got.map(|result| result.messages.len()))
@@ -1933,71 +1997,6 @@ mod era_2026_07_28 {
     /// An error response to a request whose failure is counted, not fatal.
     fn failure<R: Request>(error: Error) -> String {
         error_text(R::METHOD, error.code, &error.message)
-    }
-
-    /// The answer to one input request.
-    fn answer(request: &InputRequest) -> Outcome<InputResponse> {
-        Ok(match request {
-            InputRequest::Elicit(elicit) => InputResponse::Elicit(match &elicit.params {
-                ElicitRequestParams::Form(form) => ElicitResult {
-                    action: ElicitResultAction::Accept,
-                    content: Some(content(fill_form(&form.requested_schema)?)?),
-                    extra: Map::new(),
-                },
-                ElicitRequestParams::Url(url) => {
-                    eprintln!("client: {} → open {}", url.message, url.url);
-                    ElicitResult {
-                        action: ElicitResultAction::Accept,
-                        content: None,
-                        extra: Map::new(),
-                    }
-                }
-            }),
-            InputRequest::CreateMessage(_) => InputResponse::CreateMessage(Box::new(sampled())),
-            InputRequest::ListRoots(_) => InputResponse::ListRoots(ListRootsResult {
-                roots: vec![Root {
-                    meta: None,
-                    name: Some(ROOT_NAME.to_owned()),
-                    uri: cwd_root_uri()?,
-                    extra: Map::new(),
-                }],
-                extra: Map::new(),
-            }),
-        })
-    }
-
-    /// A form's answer as the typed `content` of an `ElicitResult`.
-    fn content(
-        answer: Vec<(String, Value)>,
-    ) -> Outcome<IndexMap<String, ElicitResultContentValue>> {
-        answer
-            .into_iter()
-            .map(|(name, value)| {
-                let typed = serde_json::from_value(value.clone()).map_err(|e| {
-                    ProtocolError::new(format!(
-                        "the answer {name} = {value} does not fit ElicitResult.content: {e}"
-                    ))
-                })?;
-                Ok((name, typed))
-            })
-            .collect()
-    }
-
-    /// This client has no LLM: every sampling request gets the same reply.
-    fn sampled() -> CreateMessageResult {
-        CreateMessageResult {
-            meta: None,
-            content: CreateMessageResultContent::Text(Box::new(TextContent {
-                meta: None,
-                annotations: None,
-                text: SAMPLED_REPLY.to_owned(),
-                extra: Map::new(),
-            })),
-            model: SAMPLING_MODEL.to_owned(),
-            role: Role::Assistant,
-            stop_reason: Some("endTurn".to_owned()),
-            extra: Map::new(),
-        }
     }
 
     fn show(notification: &ServerNotification) {
