@@ -653,3 +653,37 @@ fn rounds_are_bounded_and_state_only_rounds_wait_longer() {
     let error = drive(&first, &mut Client::new(json!(1)), endless).unwrap_err();
     assert!(error.contains("10 times"), "{error}");
 }
+
+/// The answer goes out in the form's order (not the `Map`'s sorted order), and the same
+/// answering serves a live request of 2025-11-25 through `client::answer`.
+#[test]
+fn answers_keep_the_form_order_and_serve_live_requests_too() {
+    let capabilities: mcp_typed::v2026_07_28::ClientCapabilities =
+        serde_json::from_value(all_capabilities()).unwrap();
+    // From text: a `Value` would sort the properties before the test begins.
+    let request: mcp_typed::v2026_07_28::InputRequest = serde_json::from_str(
+        r#"{"method": "elicitation/create", "params": {"message": "Order",
+            "requestedSchema": {"type": "object", "properties": {
+                "zeta": {"type": "integer", "default": 1},
+                "guests": {"type": "integer"}}}}}"#,
+    )
+    .unwrap();
+    let response =
+        mcp_typed::mrtr::client::answer(&capabilities, "k", &request, &mut Client::new(json!(3)))
+            .unwrap();
+    assert_eq!(
+        serde_json::to_string(&response).unwrap(),
+        r#"{"action":"accept","content":{"zeta":1,"guests":3}}"#
+    );
+    let form_only: mcp_typed::v2026_07_28::ClientCapabilities =
+        serde_json::from_value(json!({"elicitation": {}})).unwrap();
+    let roots: mcp_typed::v2026_07_28::InputRequest =
+        serde_json::from_value(json!({"method": "roots/list"})).unwrap();
+    assert!(matches!(
+        mcp_typed::mrtr::client::answer(&form_only, "r", &roots, &mut Client::new(json!(3))),
+        Err(RetryError::Undeclared {
+            capability: "roots",
+            ..
+        })
+    ));
+}

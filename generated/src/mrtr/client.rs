@@ -276,14 +276,10 @@ impl Retrier {
         }
         let mut responses = InputResponses::default();
         for (key, request) in requests.into_iter().flatten() {
-            if let Err((method, capability)) = check_capability(&self.capabilities, request) {
-                return Err(RetryError::Undeclared {
-                    key: key.clone(),
-                    method,
-                    capability,
-                });
-            }
-            responses.insert(key.clone(), answer(key, request, answerer)?);
+            responses.insert(
+                key.clone(),
+                answer(&self.capabilities, key, request, answerer)?,
+            );
         }
         self.rounds += 1;
         let pause = if responses.is_empty() {
@@ -302,12 +298,23 @@ impl Retrier {
     }
 }
 
-/// The answer to one input request.
-fn answer(
+/// The answer to one input request under `key`, with the checks of [`Retrier::retry`]: the
+/// request must need only what `capabilities` declares, a form is parsed and the answer,
+/// defaults applied, validated. For a client that answers the same requests sent live
+/// (2025-11-25's `elicitation/create`, … in the middle of a call) with the same [`Answerer`].
+pub fn answer(
+    capabilities: &ClientCapabilities,
     key: &str,
     request: &InputRequest,
     answerer: &mut impl Answerer,
 ) -> Result<InputResponse, RetryError> {
+    if let Err((method, capability)) = check_capability(capabilities, request) {
+        return Err(RetryError::Undeclared {
+            key: key.to_owned(),
+            method,
+            capability,
+        });
+    }
     match request {
         InputRequest::Elicit(request) => match &request.params {
             ElicitRequestParams::Form(form) => {
@@ -331,7 +338,15 @@ fn answer(
                                 key: key.to_owned(),
                                 errors,
                             })?;
-                        (ElicitResultAction::Accept, Some(content))
+                        // Written in the form's order, then anything else the user added.
+                        let mut ordered = Vec::with_capacity(content.len());
+                        for (name, _) in &schema.properties {
+                            if let Some(value) = content.remove(name) {
+                                ordered.push((name.clone(), value));
+                            }
+                        }
+                        ordered.extend(content);
+                        (ElicitResultAction::Accept, Some(ordered))
                     }
                     FormAnswer::Decline => (ElicitResultAction::Decline, None),
                     FormAnswer::Cancel => (ElicitResultAction::Cancel, None),
@@ -360,7 +375,7 @@ fn answer(
 fn elicit_result(
     key: &str,
     action: ElicitResultAction,
-    content: Option<Map<String, Value>>,
+    content: Option<Vec<(String, Value)>>,
 ) -> Result<ElicitResult, RetryError> {
     let content = match content {
         None => None,
