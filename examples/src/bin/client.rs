@@ -1103,12 +1103,11 @@ mod era_2025_11_25 {
     use mcp_typed::v2025_11_25::{
         CallToolRequest, CallToolRequestParams, CallToolRequestParamsMeta, ClientCapabilities,
         ClientCapabilitiesElicitation, ClientCapabilitiesRoots, ClientMessage, ClientNotification,
-        ClientRequest, ClientResult, ContentBlock, ElicitRequestParams, ElicitResult,
-        ElicitResultAction, ElicitResultContentValue, Error, GetPromptRequest,
-        GetPromptRequestParams, Implementation, InitializeRequest, InitializeRequestParams,
-        ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListRootsResult,
-        ListToolsRequest, PaginatedRequestParams, ProgressToken, PromptArgument,
-        ReadResourceRequest, ReadResourceRequestParams, ReadResourceResultContentsItem, RequestId,
+        ClientRequest, ClientResult, ContentBlock, Error, GetPromptRequest, GetPromptRequestParams,
+        Implementation, InitializeRequest, InitializeRequestParams, ListPromptsRequest,
+        ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest,
+        PaginatedRequestParams, ProgressToken, PromptArgument, ReadResourceRequest,
+        ReadResourceRequestParams, ReadResourceResultContentsItem, RequestId,
         Result as EmptyResult, ServerMessage, ServerNotification, ServerRequest, Tool,
         ToolExecutionTaskSupport, PROTOCOL_VERSION,
     };
@@ -1434,30 +1433,16 @@ mod era_2025_11_25 {
         error_text(R::METHOD, error.code, &error.message)
     }
 
-    /// The answer to a request of the server: a result, or an error response for what this
-    /// client does not do (it declared no `tasks` capability). Forms, URLs, sampling and roots
-    /// get the [`Answers`] of 2026-07-28's input requests: this revision's requests and
-    /// results are the same JSON, converted.
+    /// A live request, answered as a 2026-07-28 retry answers the same request: converted to
+    /// that revision's `InputRequest` (the same JSON), answered by [`Answers`] through
+    /// `mcp_typed::mrtr::client::answer` (capability checked, form parsed, defaults applied,
+    /// answer validated), and converted back.
     fn answer(id: &RequestId, request: ServerRequest) -> Outcome<Result<ClientResult, Error>> {
-        // A live request has no key of its own: its id stands for one.
-        let key = json!(id).to_string();
-        let mut answers = Answers::default();
-        let result = match request {
-            ServerRequest::Ping(_) => ClientResult::Empty(EmptyResult::default()),
-            ServerRequest::Elicit(params) => {
-                ClientResult::Elicit(elicit(&mut answers, &key, &params)?)
-            }
-            ServerRequest::CreateMessage(params) => {
-                let reply = answers
-                    .sample(&key, &convert(&*params)?)
-                    .map_err(|why| ProtocolError::new(format!("no sampling reply: {why}")))?;
-                ClientResult::CreateMessage(Box::new(convert(&reply)?))
-            }
-            ServerRequest::ListRoots(_) => ClientResult::ListRoots(ListRootsResult {
-                meta: None,
-                roots: convert(&answers.roots(&key))?,
-                extra: Map::new(),
-            }),
+        match request {
+            ServerRequest::Ping(_) => return Ok(Ok(ClientResult::Empty(EmptyResult::default()))),
+            ServerRequest::Elicit(_)
+            | ServerRequest::CreateMessage(_)
+            | ServerRequest::ListRoots(_) => {}
             other => {
                 return Ok(Err(Error {
                     code: METHOD_NOT_FOUND,
@@ -1466,81 +1451,18 @@ mod era_2025_11_25 {
                     extra: Map::new(),
                 }))
             }
-        };
+        }
+        // A live request has no key of its own: its id stands for one.
+        let key = json!(id).to_string();
+        let asked: mcp_typed::v2026_07_28::InputRequest = convert(&request)?;
+        let mut answers = Answers::default();
+        let response =
+            mcp_typed::mrtr::client::answer(&convert(&capabilities())?, &key, &asked, &mut answers)
+                .map_err(|error| {
+                    ProtocolError::new(format!("cannot answer {}: {error}", request.method()))
+                })?;
         answers.checked()?;
-        Ok(Ok(result))
-    }
-
-    /// A form or a URL consent, answered by [`Answers`]. A live request has no `Retrier` to
-    /// check a form's answer, so this does what it does: the form is parsed as the spec allows
-    /// it, the defaults fill what the answer leaves out, and the answer must pass the form.
-    fn elicit(
-        answers: &mut Answers,
-        key: &str,
-        params: &ElicitRequestParams,
-    ) -> Outcome<ElicitResult> {
-        let (action, content) = match params {
-            ElicitRequestParams::Form(form) => {
-                // Parsed from text rather than from a `serde_json::Value`, which sorts object
-                // members: the fields keep the server's order, as a user would see them.
-                let text = serde_json::to_string(&form.requested_schema).map_err(|e| {
-                    ProtocolError::new(format!("cannot encode a requestedSchema: {e}"))
-                })?;
-                let schema = RequestedSchema::parse_str(&text).map_err(|error| {
-                    ProtocolError::new(format!(
-                        "the server's requestedSchema is not a form the spec allows: {error}\n  requestedSchema: {text}"
-                    ))
-                })?;
-                match answers.form(key, &form.message, &schema) {
-                    FormAnswer::Accept(mut content) => {
-                        for (name, default) in schema.defaults() {
-                            content.entry(name).or_insert(default);
-                        }
-                        if let Err(errors) = schema.validate(&content) {
-                            // Our own answer is wrong: a bug of this client, reported like a
-                            // protocol error.
-                            return Err(ProtocolError::new(format!(
-                                "this client's answer breaks the form: {errors}\n  answer: {}\n  requestedSchema: {text}",
-                                Value::Object(content)
-                            )));
-                        }
-                        (ElicitResultAction::Accept, Some(typed(content, &schema)?))
-                    }
-                    FormAnswer::Decline => (ElicitResultAction::Decline, None),
-                    FormAnswer::Cancel => (ElicitResultAction::Cancel, None),
-                }
-            }
-            ElicitRequestParams::Url(url) => {
-                (convert(&answers.url(key, &url.message, &url.url))?, None)
-            }
-        };
-        Ok(ElicitResult {
-            meta: None,
-            action,
-            content,
-            extra: Map::new(),
-        })
-    }
-
-    /// A form's answer as the typed `content` of an `ElicitResult`, in the form's order (a
-    /// `serde_json::Map` sorts its members).
-    fn typed(
-        content: Map<String, Value>,
-        schema: &RequestedSchema,
-    ) -> Outcome<IndexMap<String, ElicitResultContentValue>> {
-        let mut typed = content
-            .into_iter()
-            .map(|(name, value)| {
-                let typed = serde_json::from_value(value.clone()).map_err(|e| {
-                    ProtocolError::new(format!(
-                        "the answer {name} = {value} does not fit ElicitResult.content: {e}"
-                    ))
-                })?;
-                Ok((name, typed))
-            })
-            .collect::<Outcome<IndexMap<_, _>>>()?;
-        typed.sort_by_cached_key(|name, _| schema.properties.iter().position(|(n, _)| n == name));
-        Ok(typed)
+        Ok(Ok(convert(&response)?))
     }
 
     /// A value of one revision as the same JSON in the other's type.
