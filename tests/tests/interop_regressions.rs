@@ -268,3 +268,28 @@ fn request_ids_key_maps_of_pending_requests() {
     .collect();
     assert_eq!(tokens.len(), 2);
 }
+
+/// Bug 3 (found by the fuzz targets' seeds, Python SDK traffic): a result without
+/// `resultType`, as a server of 2025-11-25 sends it, decoded as a 2026-07-28 `CallToolResult`
+/// through `FromStr` (the spec: an absent `resultType` is `"complete"`) but was refused through
+/// serde's `Deserialize` ("required members missing"): the structural match counted
+/// `resultType` as required. Every way of decoding now gives the same message.
+#[test]
+fn a_result_without_result_type_decodes_the_same_every_way() {
+    use mcp_typed::v2026_07_28 as modern;
+    let text = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"text":"echo: text","type":"text"}],"isError":false}}"#;
+    let parsed: modern::ServerMessage = text.parse().expect("FromStr");
+    let through_serde: modern::ServerMessage = serde_json::from_str(text).expect("Deserialize");
+    let from_value =
+        modern::ServerMessage::from_value(serde_json::from_str(text).unwrap()).expect("from_value");
+    assert_eq!(parsed, through_serde);
+    assert_eq!(parsed, from_value);
+    let modern::ServerMessage::Response {
+        result: modern::ServerResult::CallTool(result),
+        ..
+    } = parsed
+    else {
+        panic!("not a CallToolResult: {parsed:?}")
+    };
+    assert_eq!(result.result_type, "complete");
+}

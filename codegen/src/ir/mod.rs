@@ -156,7 +156,19 @@ impl Struct {
             .chain(self.fields.iter().map(|f| f.json_name.as_str()))
     }
 
-    /// Names of the members that must be present.
+    /// The members a value must carry to decode: the required ones, less those a spec rule
+    /// fills in when absent (`resultType` of 2026-07-28).
+    pub fn must_carry_names(&self) -> Vec<&str> {
+        let implied: Vec<&str> = (self.fields.iter())
+            .filter(|f| f.default_when_absent.is_some())
+            .map(|f| f.json_name.as_str())
+            .collect();
+        let mut names = self.required_names();
+        names.retain(|name| !implied.contains(name));
+        names
+    }
+
+    /// Names of the members the schema requires.
     pub fn required_names(&self) -> Vec<&str> {
         self.consts
             .iter()

@@ -195,9 +195,10 @@ pub fn load(root: &Value, dialect: Dialect) -> Result<Module, SchemaError> {
         messages: None,
     };
     check_alias_cycles(&module)?;
+    // Before the unions: a member a spec rule fills in does not decide a shape.
+    spec_rules(&mut module);
     unions::finalize(&mut module)?;
     messages::derive(&mut module)?;
-    spec_rules(&mut module);
     layout::box_large_members(&mut module);
     mark_boxed_fields(&mut module);
     Ok(module)

@@ -190,7 +190,12 @@ fn keyed(
         .map(|&i| {
             let (required, declared) = match struct_of(module, &variants[i].ty) {
                 Some(s) => (
-                    s.required_names().into_iter().map(str::to_owned).collect(),
+                    // A member a spec rule fills in is not needed to match the shape: the type
+                    // decodes without it (a 2025-11-25 result read as a 2026-07-28 one).
+                    s.must_carry_names()
+                        .into_iter()
+                        .map(str::to_owned)
+                        .collect(),
                     s.wire_names().map(str::to_owned).collect(),
                 ),
                 None => (Vec::new(), Vec::new()),

@@ -1060,12 +1060,12 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
                     &[
                         __rt::Shape {
                             deciding: 0b10100,
-                            required: 0b100000,
+                            required: 0b0,
                             declared: 0b110101,
                         },
                         __rt::Shape {
                             deciding: 0b1001010,
-                            required: 0b100010,
+                            required: 0b10,
                             declared: 0b1101011,
                         },
                     ],
@@ -5019,12 +5019,12 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
                     &[
                         __rt::Shape {
                             deciding: 0b10100,
-                            required: 0b100000,
+                            required: 0b0,
                             declared: 0b110101,
                         },
                         __rt::Shape {
                             deciding: 0b1010,
-                            required: 0b101000,
+                            required: 0b1000,
                             declared: 0b101011,
                         },
                     ],
@@ -12035,12 +12035,12 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                     &[
                         __rt::Shape {
                             deciding: 0b11000,
-                            required: 0b100000,
+                            required: 0b0,
                             declared: 0b111001,
                         },
                         __rt::Shape {
                             deciding: 0b1000110,
-                            required: 0b1100110,
+                            required: 0b1000110,
                             declared: 0b1100111,
                         },
                     ],
@@ -14519,62 +14519,62 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                     &[
                         __rt::Shape {
                             deciding: 0b0,
-                            required: 0b10000000000000000,
+                            required: 0b0,
                             declared: 0b10000000000000001,
                         },
                         __rt::Shape {
                             deciding: 0b10000010000000,
-                            required: 0b10000000000000000,
+                            required: 0b0,
                             declared: 0b10010000010000001,
                         },
                         __rt::Shape {
                             deciding: 0b1000000000100000100,
-                            required: 0b101010000000000000110,
+                            required: 0b101000000000000000110,
                             declared: 0b101010000000100000111,
                         },
                         __rt::Shape {
                             deciding: 0b1000000000000000,
-                            required: 0b100011000000000000010,
+                            required: 0b100001000000000000010,
                             declared: 0b100011000100000000011,
                         },
                         __rt::Shape {
                             deciding: 0b100000000000000,
-                            required: 0b100010100000000000010,
+                            required: 0b100000100000000000010,
                             declared: 0b100010100100000000011,
                         },
                         __rt::Shape {
                             deciding: 0b100000,
-                            required: 0b100010000000000100010,
+                            required: 0b100000000000000100010,
                             declared: 0b100010000000000100011,
                         },
                         __rt::Shape {
                             deciding: 0b0,
-                            required: 0b10000000000000001,
+                            required: 0b1,
                             declared: 0b10000000000000001,
                         },
                         __rt::Shape {
                             deciding: 0b1000000000000,
-                            required: 0b100010001000000000010,
+                            required: 0b100000001000000000010,
                             declared: 0b100010001100000000011,
                         },
                         __rt::Shape {
                             deciding: 0b10001000000,
-                            required: 0b10000010000000000,
+                            required: 0b10000000000,
                             declared: 0b10000010001000001,
                         },
                         __rt::Shape {
                             deciding: 0b10000000000000000000,
-                            required: 0b110010000000000000010,
+                            required: 0b110000000000000000010,
                             declared: 0b110010000100000000011,
                         },
                         __rt::Shape {
                             deciding: 0b100000001000010000,
-                            required: 0b10000000000010000,
+                            required: 0b10000,
                             declared: 0b110000001000010001,
                         },
                         __rt::Shape {
                             deciding: 0b1000,
-                            required: 0b10000000000001000,
+                            required: 0b1000,
                             declared: 0b10000000000001001,
                         },
                     ],

@@ -1,0 +1,2 @@
+//! The properties the fuzz targets check (see `checks`).
+pub mod checks;
