@@ -800,7 +800,7 @@ fn mutations() -> Vec<Mutation> {
                 s.defs().remove("ClientNotification");
                 generates()
                     .lacks("pub enum ClientNotification")
-                    .has("type Notification = __rt::jsonrpc::NoCalls;")
+                    .has("type Notification = __rt::codec::NoCalls;")
             },
         },
         Mutation {
