@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::{DecodeError, DecodeErrorKind};
 use crate::buffer::without_position;
+use crate::error_path::escape;
 
 pub(super) const BATCH_UNSUPPORTED: &str =
     "not a JSON-RPC message: a batch (array); only revision 2025-03-26 has batches";
@@ -135,7 +136,7 @@ pub(super) fn diagnose(
         return error(
             InvalidRequest,
             format!("unknown member `{key}`"),
-            Some(format!("/{key}")),
+            Some(format!("/{}", escape(key))),
         );
     }
     let present = |k: &str| object.contains_key(k);
@@ -257,4 +258,19 @@ pub(crate) fn path_error<'a, T>(
     let mut de = serde_json::Deserializer::from_str(text);
     crate::error_path::tracked(|| decode(&mut de))
         .map_err(|(error, pointer)| (without_position(&error), pointer))
+}
+
+#[cfg(all(test, feature = "v2026_07_28"))]
+mod tests {
+    use crate::jsonrpc::INVALID_REQUEST;
+    use crate::v2026_07_28::ClientMessage;
+
+    #[test]
+    fn an_unknown_member_is_pointed_at_by_its_escaped_name() {
+        let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","a/b~c":0}"#;
+        let error = text.parse::<ClientMessage>().unwrap_err();
+        assert_eq!(error.code(), INVALID_REQUEST);
+        assert_eq!(error.message(), "unknown member `a/b~c`");
+        assert_eq!(error.path(), Some("/a~1b~0c"));
+    }
 }
