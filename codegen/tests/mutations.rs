@@ -21,6 +21,7 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::time::Instant;
 
+use mcp_codegen::pointer::escape;
 use mcp_codegen::{Config, GenerateError};
 use serde_json::{json, Map, Value};
 
@@ -48,10 +49,6 @@ struct Schema {
     root: Value,
     /// `definitions` (draft-07) or `$defs` (2020-12).
     key: &'static str,
-}
-
-fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
 }
 
 impl Schema {
