@@ -4,8 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::types::{resolve_alias, type_tokens};
-use super::{ident, Std};
+use super::{ident, resolve_alias, type_tokens, Std};
 use crate::ir::{CallKind, CallSet, Messages, Module, ObjectDispatch, TypeExpr, TypeKind};
 
 pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet) -> TokenStream {
