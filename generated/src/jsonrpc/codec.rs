@@ -15,6 +15,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::diagnosis::{diagnose, path_error, Probe, BATCH_EMPTY, BATCH_MIXED, BATCH_UNSUPPORTED};
+use super::raw::{Version, MEMBERS};
 use super::{DecodeError, DecodeErrorKind};
 use crate::__private::{Captured, Key};
 use crate::buffer::{lose_position, replay, without_position};
@@ -437,20 +438,14 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<M, A::Error> {
-        let mut jsonrpc = false;
+        let mut version = Version::default();
         let mut id: Option<Option<M::Id>> = None;
         let mut call = MethodParams::<Call<M>>::default();
         let mut result: Option<M::Result> = None;
         let mut error: Option<M::Error> = None;
         while let Some(key) = map.next_key::<Key<'de>>()? {
             match key.as_str() {
-                "jsonrpc" => {
-                    let version: Key<'de> = map.next_value()?;
-                    if jsonrpc || version.as_str() != "2.0" {
-                        return Err(A::Error::custom("`jsonrpc` must be \"2.0\" (once)"));
-                    }
-                    jsonrpc = true;
-                }
+                "jsonrpc" => version.read(&mut map)?,
                 "id" => {
                     if id.is_some() {
                         return Err(A::Error::duplicate_field("id"));
@@ -476,17 +471,10 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
                     }
                     error = Some(map.next_value()?);
                 }
-                other => {
-                    return Err(A::Error::unknown_field(
-                        other,
-                        &["jsonrpc", "id", "method", "params", "result", "error"],
-                    ));
-                }
+                other => return Err(A::Error::unknown_field(other, MEMBERS)),
             }
         }
-        if !jsonrpc {
-            return Err(A::Error::missing_field("jsonrpc"));
-        }
+        version.finish()?;
         let has_params = call.has_params();
         let parts = match (call.finish()?, result, error) {
             (Some(call), None, None) => match (call, id) {

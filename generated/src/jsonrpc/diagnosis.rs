@@ -7,6 +7,7 @@ use serde_json::de::StrRead;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::raw::MEMBERS;
 use super::{DecodeError, DecodeErrorKind};
 use crate::buffer::without_position;
 use crate::error_path::escape;
@@ -114,6 +115,15 @@ pub(super) fn diagnose(
         notification: false,
         response: false,
     };
+    let invalid = |message: &str| error(InvalidRequest, message.to_owned(), None);
+    // A `result` or `error` (`member`) that its type refused with `message` at `path`.
+    let invalid_response = |what: &str, member: &str, (message, path): (String, String)| {
+        error(
+            InvalidResponse,
+            format!("invalid {what}: {message}"),
+            Some(format!("/{member}{path}")),
+        )
+    };
     if object.get("jsonrpc") != Some(&Value::from("2.0")) {
         return error(
             InvalidRequest,
@@ -131,8 +141,7 @@ pub(super) fn diagnose(
             Some("/id".into()),
         );
     }
-    let allowed = ["jsonrpc", "id", "method", "params", "result", "error"];
-    if let Some(key) = object.keys().find(|k| !allowed.contains(&k.as_str())) {
+    if let Some(key) = object.keys().find(|k| !MEMBERS.contains(&k.as_str())) {
         return error(
             InvalidRequest,
             format!("unknown member `{key}`"),
@@ -191,7 +200,7 @@ pub(super) fn diagnose(
                         format!("invalid params for `{name}`: {message}"),
                         Some(format!("/params{path}")),
                     ),
-                    Ok(()) => error(InvalidRequest, fallback.to_owned(), None),
+                    Ok(()) => invalid(fallback),
                 }
             };
             let mut refused = diagnose_call();
@@ -200,49 +209,25 @@ pub(super) fn diagnose(
         }
         (false, true, false) if probe.responds() => {
             match member("result").map(|r| probe.check_result(r)) {
-                Some(Err((message, path))) => error(
-                    InvalidResponse,
-                    format!("invalid result: {message}"),
-                    Some(format!("/result{path}")),
-                ),
+                Some(Err(refused)) => invalid_response("result", "result", refused),
                 _ if !present("id") || object["id"].is_null() => error(
                     InvalidRequest,
                     "a response needs the `id` of its request".into(),
                     Some("/id".into()),
                 ),
-                _ => error(InvalidRequest, fallback.to_owned(), None),
+                _ => invalid(fallback),
             }
         }
         (false, false, true) if probe.responds() => {
             match member("error").map(|e| probe.check_error(e)) {
-                Some(Err((message, path))) => error(
-                    InvalidResponse,
-                    format!("invalid error object: {message}"),
-                    Some(format!("/error{path}")),
-                ),
-                _ => error(InvalidRequest, fallback.to_owned(), None),
+                Some(Err(refused)) => invalid_response("error object", "error", refused),
+                _ => invalid(fallback),
             }
         }
-        (false, true, true) => error(
-            InvalidRequest,
-            "a response has either `result` or `error`, not both".into(),
-            None,
-        ),
-        (false, false, false) => error(
-            InvalidRequest,
-            "no `method`, `result` or `error`".into(),
-            None,
-        ),
-        (false, _, _) => error(
-            InvalidRequest,
-            "this side sends no responses in this revision".into(),
-            None,
-        ),
-        (true, _, _) => error(
-            InvalidRequest,
-            "a message with `method` has no `result` or `error`".into(),
-            None,
-        ),
+        (false, true, true) => invalid("a response has either `result` or `error`, not both"),
+        (false, false, false) => invalid("no `method`, `result` or `error`"),
+        (false, _, _) => invalid("this side sends no responses in this revision"),
+        (true, _, _) => invalid("a message with `method` has no `result` or `error`"),
     };
     // Framed as a response: answering it could start two peers answering each other's errors.
     refused.response = !present("method") && (present("result") || present("error"));

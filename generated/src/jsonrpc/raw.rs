@@ -40,6 +40,36 @@ pub struct RawMessage<'a> {
     pub error: Option<&'a RawValue>,
 }
 
+/// The members a JSON-RPC 2.0 message may have.
+pub(super) const MEMBERS: &[&str] = &["jsonrpc", "id", "method", "params", "result", "error"];
+
+/// The `jsonrpc` member of a message being read: `"2.0"`, exactly once.
+#[derive(Default)]
+pub(super) struct Version {
+    read: bool,
+}
+
+impl Version {
+    /// Reads the member's value.
+    pub(super) fn read<'de, A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<(), A::Error> {
+        let version: Key<'de> = map.next_value()?;
+        if self.read || version.as_str() != "2.0" {
+            return Err(A::Error::custom("`jsonrpc` must be \"2.0\" (once)"));
+        }
+        self.read = true;
+        Ok(())
+    }
+
+    /// At the end of the message: whether the member was there.
+    pub(super) fn finish<E: de::Error>(self) -> Result<(), E> {
+        if self.read {
+            Ok(())
+        } else {
+            Err(E::missing_field("jsonrpc"))
+        }
+    }
+}
+
 impl<'a> RawMessage<'a> {
     /// Reads the framing of a message: `jsonrpc` must be `"2.0"`, `id` a string, an integer or
     /// `null`, and nothing else may be at the top level; the rest is left raw.
@@ -65,16 +95,10 @@ impl<'de: 'a, 'a> de::Deserialize<'de> for RawMessage<'a> {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawMessage<'a>, A::Error> {
                 let mut out = RawMessage::default();
-                let mut jsonrpc = false;
+                let mut version = Version::default();
                 while let Some(key) = map.next_key::<Key<'de>>()? {
                     match key.as_str() {
-                        "jsonrpc" => {
-                            let version: Key<'de> = map.next_value()?;
-                            if jsonrpc || version.as_str() != "2.0" {
-                                return Err(A::Error::custom("`jsonrpc` must be \"2.0\" (once)"));
-                            }
-                            jsonrpc = true;
-                        }
+                        "jsonrpc" => version.read(&mut map)?,
                         "id" => {
                             let id: Value = map.next_value()?;
                             if !(id.is_string() || id.as_i64().is_some() || id.is_null())
@@ -90,17 +114,10 @@ impl<'de: 'a, 'a> de::Deserialize<'de> for RawMessage<'a> {
                         "params" => out.params = Some(map.next_value()?),
                         "result" => out.result = Some(map.next_value()?),
                         "error" => out.error = Some(map.next_value()?),
-                        other => {
-                            return Err(A::Error::unknown_field(
-                                other,
-                                &["jsonrpc", "id", "method", "params", "result", "error"],
-                            ))
-                        }
+                        other => return Err(A::Error::unknown_field(other, MEMBERS)),
                     }
                 }
-                if !jsonrpc {
-                    return Err(A::Error::missing_field("jsonrpc"));
-                }
+                version.finish()?;
                 Ok(out)
             }
         }
