@@ -13,6 +13,7 @@ pub mod emit;
 pub mod fetch;
 pub mod ir;
 pub mod naming;
+pub mod pointer;
 pub mod revisions;
 pub mod schema;
 pub mod workspace;

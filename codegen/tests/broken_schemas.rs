@@ -1,6 +1,7 @@
 //! Schemas the generator cannot turn into Rust are refused with the JSON pointer of the
 //! offending part and what was expected; nothing panics.
 
+use mcp_codegen::pointer::escape;
 use mcp_codegen::revisions::Dialect;
 use mcp_codegen::schema::{self, SchemaError};
 use serde_json::{json, Value};
@@ -287,7 +288,7 @@ fn collect_pointers(value: &Value, at: String, out: &mut Vec<String>) {
     match value {
         Value::Object(map) => {
             for (k, v) in map {
-                let p = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+                let p = format!("{at}/{}", escape(k));
                 out.push(p.clone());
                 collect_pointers(v, p, out);
             }

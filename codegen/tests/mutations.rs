@@ -8,19 +8,24 @@
 //! JSON pointer. Generation runs inside `catch_unwind`, so a panic is a failure of its own.
 //! Everything generated is then compiled once, as the modules of one throwaway crate whose build
 //! directory persists under `CARGO_TARGET_TMPDIR` (`target/tmp/mcp-mutations`), so that warm
-//! reruns are incremental; a compile error is reported under the module (mutation and revision)
-//! it occurs in. Output that fails a check is kept in `target/tmp/mcp-mutations-failed`.
+//! reruns are incremental. Output that fails a check is kept in `target/tmp/mcp-mutations-failed`.
 //!
-//! `MCP_MUTATIONS=add_enum_value,odd_names cargo test -p mcp-codegen --test mutations` runs only
-//! the named mutations.
+//! Each mutation on each of its revisions is a test case of its own (libtest-mimic), named
+//! `<mutation>/<revision>`; it fails with its own generator error, failed check or compile
+//! errors (those in its module). Cases are filtered as usual:
+//! `cargo test -p mcp-codegen --test mutations -- add_enum_value` runs the cases whose names
+//! contain `add_enum_value`, `-- --exact odd_names/2025-11-25` one case. The selected cases are
+//! still generated in one go, on all cores, and compiled by one `cargo check`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
+use libtest_mimic::{Arguments, Failed, Trial};
+use mcp_codegen::pointer::escape;
 use mcp_codegen::{Config, GenerateError};
 use serde_json::{json, Map, Value};
 
@@ -48,10 +53,6 @@ struct Schema {
     root: Value,
     /// `definitions` (draft-07) or `$defs` (2020-12).
     key: &'static str,
-}
-
-fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
 }
 
 impl Schema {
@@ -800,7 +801,7 @@ fn mutations() -> Vec<Mutation> {
                 s.defs().remove("ClientNotification");
                 generates()
                     .lacks("pub enum ClientNotification")
-                    .has("type Notification = __rt::jsonrpc::NoCalls;")
+                    .has("type Notification = __rt::codec::NoCalls;")
             },
         },
         Mutation {
@@ -1339,13 +1340,13 @@ fn mutations() -> Vec<Mutation> {
 struct Case {
     /// `<mutation>_<revision>`: the module name in the throwaway crate.
     module: String,
-    label: String,
     outcome: Outcome,
 }
 
 enum Outcome {
     Generated(String),
-    Refused(String),
+    /// Refused as expected.
+    Refused,
     Failed(String),
 }
 
@@ -1363,7 +1364,6 @@ fn run_case(mutation: &Mutation, revision: &'static str) -> Case {
         mutation.name,
         revision.replace('-', "_").trim_start_matches('v')
     );
-    let label = format!("{} on {revision}", mutation.name);
     let mut schema = Schema::load(revision);
     let expect = (mutation.apply)(&mut schema);
     let bytes = serde_json::to_vec_pretty(&schema.root).expect("serialize");
@@ -1403,7 +1403,7 @@ fn run_case(mutation: &Mutation, revision: &'static str) -> Case {
         )),
         (Ok(Err(GenerateError::Schema { source, .. })), Expect::Refused { pointers, message }) => {
             if pointers.contains(&source.pointer) && source.message.contains(&message) {
-                Outcome::Refused(source.to_string())
+                Outcome::Refused
             } else {
                 Outcome::Failed(format!(
                     "refused with `{source}`, but a refusal at {pointers:?} mentioning \
@@ -1413,37 +1413,17 @@ fn run_case(mutation: &Mutation, revision: &'static str) -> Case {
         }
         (Ok(Err(error)), _) => Outcome::Failed(format!("unexpected error: {error}")),
     };
-    Case {
-        module,
-        label,
-        outcome,
-    }
+    Case { module, outcome }
 }
 
-/// `MCP_MUTATIONS=name,name`: run only these mutations (while working on one; the count of
-/// mutations is still checked on the full list).
-fn selected() -> Option<Vec<String>> {
-    let only = std::env::var("MCP_MUTATIONS").ok()?;
-    Some(only.split(',').map(|s| s.trim().to_owned()).collect())
+/// The name of the test case of `mutation` on `revision` (`drop_definition/2025-06-18`).
+fn case_name(mutation: &Mutation, revision: &str) -> String {
+    format!("{}/{revision}", mutation.name)
 }
 
-/// Runs every (selected) mutation on its revisions, on all cores.
-fn run_all() -> Vec<Case> {
-    let only = selected();
-    let jobs: Vec<(usize, &'static str)> = {
-        let list = mutations();
-        for name in only.iter().flatten() {
-            assert!(
-                list.iter().any(|m| m.name == name),
-                "MCP_MUTATIONS names `{name}`, which is not a mutation"
-            );
-        }
-        list.iter()
-            .enumerate()
-            .filter(|(_, m)| only.as_ref().is_none_or(|o| o.iter().any(|n| n == m.name)))
-            .flat_map(|(i, m)| m.revisions.iter().map(move |r| (i, *r)))
-            .collect()
-    };
+/// Runs the mutations of `jobs` (index in [`mutations`], revision), on all cores; the cases
+/// come back in the order of `jobs`.
+fn run_all(jobs: &[(usize, &'static str)]) -> Vec<Case> {
     let next = Mutex::new(0usize);
     let results = Mutex::new(Vec::new());
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(8));
@@ -1454,29 +1434,30 @@ fn run_all() -> Vec<Case> {
                 loop {
                     let job = {
                         let mut n = next.lock().unwrap();
-                        let job = jobs.get(*n).copied();
+                        let job = jobs.get(*n).copied().map(|job| (*n, job));
                         *n += 1;
                         job
                     };
-                    let Some((i, revision)) = job else { break };
+                    let Some((at, (i, revision))) = job else {
+                        break;
+                    };
                     // `run_case` catches the generator's panics; this catches the mutation's.
                     let case = catch_unwind(AssertUnwindSafe(|| run_case(&list[i], revision)))
                         .unwrap_or_else(|payload| Case {
                             module: String::new(),
-                            label: format!("{} on {revision}", list[i].name),
                             outcome: Outcome::Failed(format!(
                                 "the mutation itself panicked (a bug in this test): {}",
                                 panic_message(payload.as_ref())
                             )),
                         });
-                    results.lock().unwrap().push((i, revision, case));
+                    results.lock().unwrap().push((at, case));
                 }
             });
         }
     });
     let mut results = results.into_inner().unwrap();
-    results.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-    results.into_iter().map(|(_, _, c)| c).collect()
+    results.sort_by_key(|(at, _)| *at);
+    results.into_iter().map(|(_, case)| case).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1536,8 +1517,17 @@ fn write_crate(dir: &Path, modules: &[(&str, &str)]) {
     }
 }
 
-/// `cargo check` on the throwaway crate: per module, the compiler's errors and warnings.
-fn check_crate(dir: &Path) -> Result<(), String> {
+/// What `cargo check` said of the throwaway crate.
+struct Checked {
+    /// The compiler's errors and warnings, by the module (file stem) of their primary span.
+    by_module: BTreeMap<String, Vec<String>>,
+    /// Why the crate does not compile, when some of that is in no case's module (or cargo said
+    /// nothing per module): every generated case fails with it.
+    unattributed: Option<String>,
+}
+
+/// `cargo check` on the throwaway crate whose case modules are `modules`.
+fn check_crate(dir: &Path, modules: &BTreeSet<&str>) -> Checked {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .current_dir(dir)
@@ -1548,11 +1538,14 @@ fn check_crate(dir: &Path) -> Result<(), String> {
         .env_remove("CARGO_BUILD_TARGET_DIR")
         .output()
         .expect("cargo runs");
+    let mut by_module: BTreeMap<String, Vec<String>> = BTreeMap::new();
     if output.status.success() {
-        return Ok(());
+        return Checked {
+            by_module,
+            unattributed: None,
+        };
     }
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let mut by_module: std::collections::BTreeMap<String, Vec<String>> = Default::default();
     for line in stdout.lines() {
         let Ok(message) = serde_json::from_str::<Value>(line) else {
             continue;
@@ -1561,6 +1554,20 @@ fn check_crate(dir: &Path) -> Result<(), String> {
             continue;
         }
         let diagnostic = &message["message"];
+        // A dependency's warnings fail nothing; its errors are reported.
+        let own = message["target"]["name"]
+            .as_str()
+            .is_some_and(|name| name.replace('-', "_") == "mcp_mutations");
+        let level = diagnostic["level"].as_str().unwrap_or("");
+        if level == "failure-note" || (!own && level != "error") {
+            continue;
+        }
+        // rustc's closing count (`aborting due to 2 previous errors`, `1 warning emitted`).
+        let text = diagnostic["message"].as_str().unwrap_or("");
+        let no_spans = diagnostic["spans"].as_array().is_none_or(Vec::is_empty);
+        if no_spans && (text.starts_with("aborting due to") || text.ends_with(" emitted")) {
+            continue;
+        }
         let file = diagnostic["spans"]
             .as_array()
             .and_then(|spans| spans.iter().find(|s| s["is_primary"] == true))
@@ -1572,79 +1579,163 @@ fn check_crate(dir: &Path) -> Result<(), String> {
         let rendered = diagnostic["rendered"].as_str().unwrap_or("").to_owned();
         by_module.entry(module).or_default().push(rendered);
     }
-    let mut report = format!(
-        "the generated code does not compile ({} module(s) with diagnostics):\n",
-        by_module.len()
-    );
-    for (module, diagnostics) in &by_module {
-        report.push_str(&format!("\n=== module `{module}`\n"));
-        for d in diagnostics.iter().take(5) {
-            report.push_str(d);
+    let elsewhere: Vec<&String> = by_module
+        .keys()
+        .filter(|m| !modules.contains(m.as_str()))
+        .collect();
+    let unattributed = (by_module.is_empty() || !elsewhere.is_empty()).then(|| {
+        let mut report = String::from("the crate of generated code does not compile");
+        for module in elsewhere {
+            report.push_str(&format!("\n\n=== `{module}`\n"));
+            report.push_str(&diagnostics(&by_module[module]));
         }
-        if diagnostics.len() > 5 {
-            report.push_str(&format!("… and {} more\n", diagnostics.len() - 5));
-        }
+        format!(
+            "{report}\n(crate: {})\n{}",
+            dir.display(),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    Checked {
+        by_module,
+        unattributed,
     }
-    report.push_str(&format!(
-        "\n(crate: {})\n{}",
-        dir.display(),
-        String::from_utf8_lossy(&output.stderr)
-    ));
-    Err(report)
 }
 
-#[test]
-fn mutated_schemas_generate_compiling_code_or_a_precise_error() {
-    let started = Instant::now();
-    let cases = run_all();
-    let generated_in = started.elapsed();
-    let mut failures = Vec::new();
-    let mut modules = Vec::new();
-    let mut summary = String::new();
-    for case in &cases {
+/// The first five of `rendered` (compiler diagnostics), and how many more there are.
+fn diagnostics(rendered: &[String]) -> String {
+    let mut text: String = rendered.iter().take(5).map(String::as_str).collect();
+    if rendered.len() > 5 {
+        text.push_str(&format!("… and {} more\n", rendered.len() - 5));
+    }
+    text
+}
+
+// ---------------------------------------------------------------------------------------------
+// The test cases.
+// ---------------------------------------------------------------------------------------------
+
+/// The selected cases, generated together on first demand and then compiled together: one
+/// `cargo check` of one crate for all of them, whose result each case reports for its module.
+struct Batch {
+    /// (index in [`mutations`], revision) of every selected case.
+    jobs: Vec<(usize, &'static str)>,
+    /// Whether that is every case (else the selection gets a crate of its own: compiling a few
+    /// modules in the full crate would make rustc's incremental cache forget the others).
+    all: bool,
+    cases: OnceLock<Vec<Case>>,
+    checked: OnceLock<Checked>,
+}
+
+impl Batch {
+    fn cases(&self) -> &[Case] {
+        self.cases.get_or_init(|| {
+            let started = Instant::now();
+            let cases = run_all(&self.jobs);
+            println!(
+                "{} cases generated in {:.1?}",
+                cases.len(),
+                started.elapsed()
+            );
+            cases
+        })
+    }
+
+    fn checked(&self) -> &Checked {
+        self.checked.get_or_init(|| {
+            let modules: Vec<(&str, &str)> = self
+                .cases()
+                .iter()
+                .filter_map(|case| match &case.outcome {
+                    Outcome::Generated(source) => Some((case.module.as_str(), source.as_str())),
+                    _ => None,
+                })
+                .collect();
+            let name = if self.all {
+                "mcp-mutations"
+            } else {
+                "mcp-mutations-selected"
+            };
+            let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+            write_crate(&dir, &modules);
+            let started = Instant::now();
+            let checked = check_crate(&dir, &modules.iter().map(|(m, _)| *m).collect());
+            println!(
+                "{} modules checked in {:.1?}",
+                modules.len(),
+                started.elapsed()
+            );
+            checked
+        })
+    }
+
+    /// The outcome of the case at `at` in `jobs`: generated as expected and compiled without a
+    /// diagnostic in its module, or refused as expected.
+    fn run(&self, at: usize) -> Result<(), Failed> {
+        let case = &self.cases()[at];
         match &case.outcome {
-            Outcome::Generated(source) => {
-                summary.push_str(&format!("  generates  {}\n", case.label));
-                modules.push((case.module.as_str(), source.as_str()));
-            }
-            Outcome::Refused(error) => {
-                summary.push_str(&format!("  refused    {}: {error}\n", case.label));
-            }
-            Outcome::Failed(why) => {
-                summary.push_str(&format!("  FAILED     {}\n", case.label));
-                failures.push(format!("{}: {why}", case.label));
+            Outcome::Failed(why) => Err(why.as_str().into()),
+            Outcome::Refused => Ok(()),
+            Outcome::Generated(_) => {
+                let checked = self.checked();
+                if let Some(rendered) = checked.by_module.get(&case.module) {
+                    return Err(format!(
+                        "the generated code (module `{}`) does not compile:\n{}",
+                        case.module,
+                        diagnostics(rendered)
+                    )
+                    .into());
+                }
+                match &checked.unattributed {
+                    Some(report) => Err(report.as_str().into()),
+                    None => Ok(()),
+                }
             }
         }
     }
-    println!("{summary}");
-    let names: BTreeSet<&str> = mutations().iter().map(|m| m.name).collect();
-    assert_eq!(names.len(), mutations().len(), "mutation names are unique");
-    assert!(names.len() >= 20, "only {} mutations", names.len());
-    assert!(
-        failures.is_empty(),
-        "{} case(s) failed:\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+}
 
-    // A selection gets a crate of its own: compiling a few modules in the full crate would make
-    // rustc's incremental cache forget the others.
-    let name = if selected().is_some() {
-        "mcp-mutations-selected"
-    } else {
-        "mcp-mutations"
+fn main() {
+    let args = Arguments::from_args();
+    let list = mutations();
+    let every: Vec<(usize, &'static str)> = list
+        .iter()
+        .enumerate()
+        .flat_map(|(i, m)| m.revisions.iter().map(move |r| (i, *r)))
+        .collect();
+    // The cases libtest will run (it filters with the same function), for the batch to generate.
+    let runs = |name: String| {
+        let probe = Trial::test(name, || Ok(()));
+        !args.is_filtered_out(&probe) && !args.is_ignored(&probe)
     };
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    write_crate(&dir, &modules);
-    let compile_started = Instant::now();
-    let checked = check_crate(&dir);
-    println!(
-        "{} cases: generated in {generated_in:.1?}, {} modules checked in {:.1?}",
-        cases.len(),
-        modules.len(),
-        compile_started.elapsed()
-    );
-    if let Err(report) = checked {
-        panic!("{report}");
+    let jobs: Vec<(usize, &'static str)> = every
+        .iter()
+        .copied()
+        .filter(|&(i, revision)| runs(case_name(&list[i], revision)))
+        .collect();
+    let batch = Arc::new(Batch {
+        all: jobs.len() == every.len(),
+        jobs,
+        cases: OnceLock::new(),
+        checked: OnceLock::new(),
+    });
+    let mut trials = vec![Trial::test("mutation_names_are_unique", || {
+        let names: BTreeSet<&str> = mutations().iter().map(|m| m.name).collect();
+        if names.len() != mutations().len() {
+            return Err("two mutations have the same name".into());
+        }
+        if names.len() < 20 {
+            return Err(format!("only {} mutations", names.len()).into());
+        }
+        Ok(())
+    })];
+    for &(i, revision) in &every {
+        let name = case_name(&list[i], revision);
+        let at = batch.jobs.iter().position(|&job| job == (i, revision));
+        let batch = Arc::clone(&batch);
+        trials.push(Trial::test(name, move || match at {
+            Some(at) => batch.run(at),
+            None => Err("not selected, yet run: the selection differs from libtest's".into()),
+        }));
     }
+    libtest_mimic::run(&args, trials).exit();
 }

@@ -21,6 +21,14 @@ use crate::buffer::{replay, str_deserializer};
 pub use crate::error_path::{forget_since, mark as path_mark};
 use crate::error_path::{note_index, note_member};
 pub use crate::jsonrpc;
+/// The JSON-RPC codec the generated message enums implement and call (`jsonrpc` above is the
+/// public API they name: `Request`, `DecodeError`).
+pub mod codec {
+    pub use crate::jsonrpc::codec::{
+        deserialize, deserialize_call, from_str, from_value, optional_params, required_params,
+        serialize, serialize_call, Calls, Direction, FastResult, NoCalls, Parts, PartsRef,
+    };
+}
 pub use crate::RawObject;
 #[cfg(feature = "schemars")]
 pub use {crate::__json_schema as json_schema, crate::json_schema_impls, schemars};

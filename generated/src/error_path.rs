@@ -9,6 +9,7 @@
 //!
 //! [`DecodeError`]: crate::jsonrpc::DecodeError
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 enum Segment {
@@ -43,12 +44,21 @@ fn stop(outer: Option<Vec<Segment>>) -> String {
         match segment {
             Segment::Member(name) => {
                 pointer.push('/');
-                pointer.push_str(&name.replace('~', "~0").replace('/', "~1"));
+                pointer.push_str(&escape(name));
             }
             Segment::Index(index) => pointer.push_str(&format!("/{index}")),
         }
     }
     pointer
+}
+
+/// `name` as a token of a JSON pointer (RFC 6901): `~` is written `~0`, `/` is written `~1`.
+pub(crate) fn escape(name: &str) -> Cow<'_, str> {
+    if name.contains(['~', '/']) {
+        Cow::Owned(name.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(name)
+    }
 }
 
 fn note(segment: impl FnOnce() -> Segment) {

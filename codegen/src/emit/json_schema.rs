@@ -22,7 +22,7 @@ use serde_json::{json, Map, Value};
 
 use super::ident;
 use crate::ir::{CallKind, CallSet, DirectionModel, Messages, Module, TypeExpr, TypeKind};
-use crate::schema::escape;
+use crate::pointer::escape;
 
 /// The prefix of a reference to a generated type in the emitted schema text.
 const MARKER: &str = "mcp:";
@@ -198,7 +198,7 @@ impl<'a> Builder<'a> {
         })
     }
 
-    /// A JSON-RPC message of one side, as `jsonrpc::serialize` writes it.
+    /// A JSON-RPC message of one side, as the JSON-RPC codec (`__private::codec::serialize`) writes it.
     fn envelope(&self, m: &Messages, d: &DirectionModel, deps: &mut BTreeSet<String>) -> Value {
         let version = json!({"const": "2.0"});
         let mut calls = Vec::new();

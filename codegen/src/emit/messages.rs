@@ -4,8 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::types::{resolve_alias, type_tokens};
-use super::{ident, Std};
+use super::{ident, resolve_alias, type_tokens, Std};
 use crate::ir::{CallKind, CallSet, Messages, Module, ObjectDispatch, TypeExpr, TypeKind};
 
 pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet) -> TokenStream {
@@ -49,9 +48,9 @@ pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet
         let variant = ident(&c.variant);
         let method = &c.method;
         match (&c.params, c.params_required) {
-            (Some(_), true) => quote!(#method => __rt::jsonrpc::required_params(params).map(Self::#variant),),
-            (Some(_), false) => quote!(#method => __rt::jsonrpc::optional_params(params).map(Self::#variant),),
-            (None, _) => quote!(#method => __rt::jsonrpc::optional_params::<__rt::serde::de::IgnoredAny, D>(params).and_then(|p| match p {
+            (Some(_), true) => quote!(#method => __rt::codec::required_params(params).map(Self::#variant),),
+            (Some(_), false) => quote!(#method => __rt::codec::optional_params(params).map(Self::#variant),),
+            (None, _) => quote!(#method => __rt::codec::optional_params::<__rt::serde::de::IgnoredAny, D>(params).and_then(|p| match p {
                 #some(_) => ::core::result::Result::Err(__rt::serde::de::Error::custom("this method takes no params")),
                 #none => #ok(Self::#variant),
             }),),
@@ -93,7 +92,7 @@ pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet
             }
         }
 
-        impl __rt::jsonrpc::Calls for #name_ident {
+        impl __rt::codec::Calls for #name_ident {
             fn has_method(method: &str) -> bool {
                 matches!(method, #(#methods)|*)
             }
@@ -118,13 +117,13 @@ pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet
 
         impl __rt::serde::Serialize for #name_ident {
             fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {
-                __rt::jsonrpc::serialize_call(self, serializer)
+                __rt::codec::serialize_call(self, serializer)
             }
         }
 
         impl<'de> __rt::serde::Deserialize<'de> for #name_ident {
             fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
-                __rt::jsonrpc::deserialize_call(deserializer)
+                __rt::codec::deserialize_call(deserializer)
             }
         }
     }
@@ -149,8 +148,8 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
             d.side.to_lowercase(),
             if d.responds { ", result responses and error responses" } else { "" }
         );
-        let request_ty = d.requests.as_deref().map_or_else(|| quote!(__rt::jsonrpc::NoCalls), |r| { let r = ident(r); quote!(#r) });
-        let notification_ty = d.notifications.as_deref().map_or_else(|| quote!(__rt::jsonrpc::NoCalls), |r| { let r = ident(r); quote!(#r) });
+        let request_ty = d.requests.as_deref().map_or_else(|| quote!(__rt::codec::NoCalls), |r| { let r = ident(r); quote!(#r) });
+        let notification_ty = d.notifications.as_deref().map_or_else(|| quote!(__rt::codec::NoCalls), |r| { let r = ident(r); quote!(#r) });
         let result_ty = type_tokens(std, &d.results);
         let request_variant = d.requests.as_ref().map(|_| quote! {
             /// A request: answered with a response carrying the same `id`.
@@ -182,28 +181,28 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
             },
         });
         let build_request = if d.requests.is_some() {
-            quote!(__rt::jsonrpc::Parts::Request(id, request) => #some(Self::Request { id, request }),)
+            quote!(__rt::codec::Parts::Request(id, request) => #some(Self::Request { id, request }),)
         } else {
-            quote!(__rt::jsonrpc::Parts::Request(_, never) => match never {},)
+            quote!(__rt::codec::Parts::Request(_, never) => match never {},)
         };
         let build_notification = if d.notifications.is_some() {
-            quote!(__rt::jsonrpc::Parts::Notification(n) => #some(Self::Notification(n)),)
+            quote!(__rt::codec::Parts::Notification(n) => #some(Self::Notification(n)),)
         } else {
-            quote!(__rt::jsonrpc::Parts::Notification(never) => match never {},)
+            quote!(__rt::codec::Parts::Notification(never) => match never {},)
         };
         let build_responses = if d.responds {
             quote! {
-                __rt::jsonrpc::Parts::Response(id, result) => #some(Self::Response { id, result }),
-                __rt::jsonrpc::Parts::Error(id, error) => #some(Self::Error { id, error }),
+                __rt::codec::Parts::Response(id, result) => #some(Self::Response { id, result }),
+                __rt::codec::Parts::Error(id, error) => #some(Self::Error { id, error }),
             }
         } else {
-            quote!(__rt::jsonrpc::Parts::Response(..) | __rt::jsonrpc::Parts::Error(..) => #none,)
+            quote!(__rt::codec::Parts::Response(..) | __rt::codec::Parts::Error(..) => #none,)
         };
-        let parts_request = d.requests.as_ref().map(|_| quote!(Self::Request { id, request } => __rt::jsonrpc::PartsRef::Request(id, request),));
-        let parts_notification = d.notifications.as_ref().map(|_| quote!(Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),));
+        let parts_request = d.requests.as_ref().map(|_| quote!(Self::Request { id, request } => __rt::codec::PartsRef::Request(id, request),));
+        let parts_notification = d.notifications.as_ref().map(|_| quote!(Self::Notification(n) => __rt::codec::PartsRef::Notification(n),));
         let parts_responses = d.responds.then(|| quote! {
-            Self::Response { id, result } => __rt::jsonrpc::PartsRef::Response(id, result),
-            Self::Error { id, error } => __rt::jsonrpc::PartsRef::Error(id.as_ref(), error),
+            Self::Response { id, result } => __rt::codec::PartsRef::Response(id, result),
+            Self::Error { id, error } => __rt::codec::PartsRef::Error(id.as_ref(), error),
         });
         let responds = d.responds;
         let batches = messages.batches;
@@ -213,11 +212,11 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
             Batch(#vec<Self>),
         });
         let build_batch = if batches {
-            quote!(__rt::jsonrpc::Parts::Batch(items) => #some(Self::Batch(items)),)
+            quote!(__rt::codec::Parts::Batch(items) => #some(Self::Batch(items)),)
         } else {
-            quote!(__rt::jsonrpc::Parts::Batch(_) => #none,)
+            quote!(__rt::codec::Parts::Batch(_) => #none,)
         };
-        let parts_batch = batches.then(|| quote!(Self::Batch(items) => __rt::jsonrpc::PartsRef::Batch(items),));
+        let parts_batch = batches.then(|| quote!(Self::Batch(items) => __rt::codec::PartsRef::Batch(items),));
         let fast = fast_result(module, std, &d.results);
         quote! {
             #[doc = #doc]
@@ -232,30 +231,30 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
             impl #name {
                 /// Decodes a message from a parsed JSON value, with errors in JSON-RPC terms.
                 pub fn from_value(value: __rt::serde_json::Value) -> #result<Self, __rt::jsonrpc::DecodeError> {
-                    __rt::jsonrpc::from_value(value)
+                    __rt::codec::from_value(value)
                 }
             }
 
             impl ::core::str::FromStr for #name {
                 type Err = __rt::jsonrpc::DecodeError;
                 fn from_str(text: &str) -> #result<Self, Self::Err> {
-                    __rt::jsonrpc::from_str(text)
+                    __rt::codec::from_str(text)
                 }
             }
 
             impl __rt::serde::Serialize for #name {
                 fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {
-                    __rt::jsonrpc::serialize(self, serializer)
+                    __rt::codec::serialize(self, serializer)
                 }
             }
 
             impl<'de> __rt::serde::Deserialize<'de> for #name {
                 fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
-                    __rt::jsonrpc::deserialize(deserializer)
+                    __rt::codec::deserialize(deserializer)
                 }
             }
 
-            impl __rt::jsonrpc::Direction for #name {
+            impl __rt::codec::Direction for #name {
                 type Id = #id_ty;
                 type Request = #request_ty;
                 type Notification = #notification_ty;
@@ -264,7 +263,7 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
                 const RESPONDS: bool = #responds;
                 const BATCHES: bool = #batches;
 
-                fn build(parts: __rt::jsonrpc::Parts<Self>) -> #option<Self> {
+                fn build(parts: __rt::codec::Parts<Self>) -> #option<Self> {
                     match parts {
                         #build_request
                         #build_notification
@@ -273,7 +272,7 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
                     }
                 }
 
-                fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+                fn parts(&self) -> __rt::codec::PartsRef<'_, Self> {
                     match self {
                         #parts_request
                         #parts_notification
@@ -395,7 +394,7 @@ fn fast_result(module: &Module, std: &Std, results: &TypeExpr) -> TokenStream {
     {
         let target_ident = ident(&target);
         return quote! {
-            impl __rt::jsonrpc::FastResult for #target_ident {
+            impl __rt::codec::FastResult for #target_ident {
                 fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
                     #body
                 }
@@ -403,7 +402,7 @@ fn fast_result(module: &Module, std: &Std, results: &TypeExpr) -> TokenStream {
         };
     }
     quote! {
-        impl __rt::jsonrpc::FastResult for #ty {
+        impl __rt::codec::FastResult for #ty {
             fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
                 #body
             }

@@ -4,6 +4,10 @@
 //! written without being stored, undeclared members are kept, and unions dispatch on the kind
 //! of JSON value and on their tag member instead of trying each variant in turn. The shared
 //! logic lives in `mcp_typed::__private`, so each type emits only its own member list.
+//!
+//! This file drives the emission (`emit_type` hands each type to the part for its kind) and
+//! holds what the parts share (`Std`, `ident`, `type_tokens`, `resolve_alias`): `types`,
+//! `messages` and `json_schema` use it and `docs`, never each other.
 
 mod docs;
 mod json_schema;
@@ -14,7 +18,8 @@ use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 use serde_json::Value;
 
-use crate::ir::Module;
+use self::docs::doc_attrs;
+use crate::ir::{Module, TypeDef, TypeExpr, TypeKind};
 
 /// What the emitted body carries besides the types.
 #[derive(Debug, Clone, Default)]
@@ -31,10 +36,7 @@ pub struct EmitOptions {
 /// is the schema the module was loaded from (the JSON Schema impls copy parts of it).
 pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
     let std = Std::for_module(module);
-    let items = module
-        .types
-        .iter()
-        .map(|t| types::emit_type(&std, t, module));
+    let items = module.types.iter().map(|t| emit_type(&std, t, module));
     let registry = options
         .registry_feature
         .as_deref()
@@ -285,4 +287,83 @@ pub(crate) fn ident(name: &str) -> Ident {
         None if name == "Self" => Ident::new("Self_", Span::call_site()),
         None => Ident::new(name, Span::call_site()),
     }
+}
+
+/// One named type → its Rust definition and serde impls: the doc comment, then the items of
+/// its kind (`types` for structs, string enums and unions, `messages` for call sets).
+fn emit_type(std: &Std, t: &TypeDef, module: &Module) -> TokenStream {
+    let fallback = match &t.schema_name {
+        Some(schema_name) => format!("The `{schema_name}` definition of the schema."),
+        None => format!("Inline schema at `{}`.", t.pointer),
+    };
+    let mut doc = t.doc.clone().unwrap_or(fallback);
+    for note in &t.errata {
+        doc.push_str("\n\n");
+        doc.push_str(note);
+    }
+    let doc = doc_attrs(Some(&doc));
+    let alias = match &t.schema_name {
+        Some(schema_name) if *schema_name != t.name => quote!(#[doc(alias = #schema_name)]),
+        _ => TokenStream::new(),
+    };
+    let head = quote!(#doc #alias);
+    match &t.kind {
+        TypeKind::Struct(s) => types::emit_struct(std, &t.name, head, s, module),
+        TypeKind::StringEnum(values) => types::emit_string_enum(std, &t.name, head, values),
+        TypeKind::Union(u) => types::emit_union(std, &t.name, head, u),
+        TypeKind::Calls(set) => messages::emit_calls(std, &t.name, head, set),
+        TypeKind::Alias(ty) => {
+            let name = ident(&t.name);
+            let ty = type_tokens(std, ty);
+            quote!(#head pub type #name = #ty;)
+        }
+    }
+}
+
+/// The Rust type of a type expression.
+pub(crate) fn type_tokens(std: &Std, ty: &TypeExpr) -> TokenStream {
+    let Std {
+        option,
+        string,
+        vec,
+        ..
+    } = std;
+    match ty {
+        TypeExpr::String => quote!(#string),
+        TypeExpr::Integer => quote!(i64),
+        TypeExpr::Number => quote!(__rt::serde_json::Number),
+        TypeExpr::Boolean => quote!(bool),
+        TypeExpr::Any => quote!(__rt::serde_json::Value),
+        TypeExpr::Array(item) => {
+            let item = type_tokens(std, item);
+            quote!(#vec<#item>)
+        }
+        // A free-form object is kept as its text: no map to build, nothing to re-encode.
+        TypeExpr::Map(value) if **value == TypeExpr::Any => quote!(__rt::RawObject),
+        TypeExpr::Map(value) => {
+            let value = type_tokens(std, value);
+            quote!(__rt::IndexMap<#string, #value>)
+        }
+        TypeExpr::Nullable(inner) => {
+            let inner = type_tokens(std, inner);
+            quote!(#option<#inner>)
+        }
+        TypeExpr::Named(name) => {
+            let name = ident(name);
+            quote!(#name)
+        }
+    }
+}
+
+/// `ty`, or the type expression it names where it names an alias (through at most 16 aliases,
+/// so that a cycle cannot hang the generator).
+pub(crate) fn resolve_alias<'a>(module: &'a Module, mut ty: &'a TypeExpr) -> &'a TypeExpr {
+    for _ in 0..16 {
+        let TypeExpr::Named(name) = ty else { break };
+        match module.get(name).map(|t| &t.kind) {
+            Some(TypeKind::Alias(target)) => ty = target,
+            _ => break,
+        }
+    }
+    ty
 }

@@ -1,77 +1,13 @@
-//! One named type → its Rust definition and serde impls.
+//! Structs, string enums and unions → their Rust definitions and serde impls.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::docs::doc_attrs;
-use super::{ident, Std};
+use super::{ident, resolve_alias, type_tokens, Std};
 use crate::ir::{
-    Additional, ConstValue, JsonKind, Module, ObjectDispatch, Struct, TypeDef, TypeExpr, TypeKind,
-    Union,
+    Additional, ConstValue, JsonKind, Module, ObjectDispatch, Struct, TypeExpr, Union,
 };
-
-pub(super) fn emit_type(std: &Std, t: &TypeDef, module: &Module) -> TokenStream {
-    let fallback = match &t.schema_name {
-        Some(schema_name) => format!("The `{schema_name}` definition of the schema."),
-        None => format!("Inline schema at `{}`.", t.pointer),
-    };
-    let mut doc = t.doc.clone().unwrap_or(fallback);
-    for note in &t.errata {
-        doc.push_str("\n\n");
-        doc.push_str(note);
-    }
-    let doc = doc_attrs(Some(&doc));
-    let alias = match &t.schema_name {
-        Some(schema_name) if *schema_name != t.name => quote!(#[doc(alias = #schema_name)]),
-        _ => TokenStream::new(),
-    };
-    let head = quote!(#doc #alias);
-    match &t.kind {
-        TypeKind::Struct(s) => emit_struct(std, &t.name, head, s, module),
-        TypeKind::StringEnum(values) => emit_string_enum(std, &t.name, head, values),
-        TypeKind::Union(u) => emit_union(std, &t.name, head, u),
-        TypeKind::Calls(set) => super::messages::emit_calls(std, &t.name, head, set),
-        TypeKind::Alias(ty) => {
-            let name = ident(&t.name);
-            let ty = type_tokens(std, ty);
-            quote!(#head pub type #name = #ty;)
-        }
-    }
-}
-
-pub(super) fn type_tokens(std: &Std, ty: &TypeExpr) -> TokenStream {
-    let Std {
-        option,
-        string,
-        vec,
-        ..
-    } = std;
-    match ty {
-        TypeExpr::String => quote!(#string),
-        TypeExpr::Integer => quote!(i64),
-        TypeExpr::Number => quote!(__rt::serde_json::Number),
-        TypeExpr::Boolean => quote!(bool),
-        TypeExpr::Any => quote!(__rt::serde_json::Value),
-        TypeExpr::Array(item) => {
-            let item = type_tokens(std, item);
-            quote!(#vec<#item>)
-        }
-        // A free-form object is kept as its text: no map to build, nothing to re-encode.
-        TypeExpr::Map(value) if **value == TypeExpr::Any => quote!(__rt::RawObject),
-        TypeExpr::Map(value) => {
-            let value = type_tokens(std, value);
-            quote!(__rt::IndexMap<#string, #value>)
-        }
-        TypeExpr::Nullable(inner) => {
-            let inner = type_tokens(std, inner);
-            quote!(#option<#inner>)
-        }
-        TypeExpr::Named(name) => {
-            let name = ident(name);
-            quote!(#name)
-        }
-    }
-}
 
 /// `members` as a bit set over `names` (sorted, at most 64), written `0b…`.
 fn name_set<'a>(names: &[String], members: impl IntoIterator<Item = &'a String>) -> TokenStream {
@@ -103,7 +39,7 @@ fn local(rust_name: &str) -> proc_macro2::Ident {
     )
 }
 
-fn emit_struct(
+pub(super) fn emit_struct(
     std: &Std,
     name: &str,
     head: TokenStream,
@@ -344,19 +280,6 @@ fn emit_struct(
     }
 }
 
-/// `ty`, or the type expression it names where it names an alias (through at most 16 aliases,
-/// so that a cycle cannot hang the generator).
-pub(super) fn resolve_alias<'a>(module: &'a Module, mut ty: &'a TypeExpr) -> &'a TypeExpr {
-    for _ in 0..16 {
-        let TypeExpr::Named(name) = ty else { break };
-        match module.get(name).map(|t| &t.kind) {
-            Some(TypeKind::Alias(target)) => ty = target,
-            _ => break,
-        }
-    }
-    ty
-}
-
 /// The Rust type of a field, with `Option` for optional members and `Box` to break cycles.
 fn field_type(std: &Std, f: &crate::ir::Field) -> TokenStream {
     let Std { option, boxed, .. } = std;
@@ -385,7 +308,7 @@ fn slot_type(std: &Std, f: &crate::ir::Field) -> TokenStream {
     quote!(#option<#inner>)
 }
 
-fn emit_string_enum(
+pub(super) fn emit_string_enum(
     std: &Std,
     name: &str,
     head: TokenStream,
@@ -455,7 +378,7 @@ fn emit_string_enum(
     }
 }
 
-fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStream {
+pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) -> TokenStream {
     let Std {
         option,
         some,

@@ -12,8 +12,9 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{escape, SchemaError};
+use super::SchemaError;
 use crate::ir::Module;
+use crate::pointer::{escape, unescape};
 use crate::revisions::Dialect;
 
 /// The whole errata list.
@@ -162,7 +163,7 @@ pub fn apply(
             message: format!("erratum `{}`: {message}", erratum.id),
         };
         let (parent_at, last) = at.rsplit_once('/').expect("an absolute pointer has a `/`");
-        let key = last.replace("~1", "/").replace("~0", "~");
+        let key = unescape(last);
         let Some(parent) = root.pointer_mut(parent_at) else {
             return Err(fail(format!("no `{parent_at}` in the official schema")));
         };

@@ -7,6 +7,7 @@ use crate::ir::{
     Call, CallKind, CallSet, ConstValue, DirectionModel, Messages, Module, TypeExpr, TypeKind,
 };
 use crate::naming;
+use crate::pointer::unescape;
 
 /// Replaces the direction unions by call sets and records the message layer. A schema without
 /// them (not an MCP schema, or a fragment) gets no message layer.
@@ -278,13 +279,7 @@ fn error_codes(module: &Module) -> Vec<(String, i64)> {
         };
         for c in &s.consts {
             if let ("code", ConstValue::Integer(code)) = (&c.json_name[..], &c.value) {
-                let owner = t
-                    .pointer
-                    .split('/')
-                    .nth(2)
-                    .unwrap_or(&t.name)
-                    .replace("~1", "/")
-                    .replace("~0", "~");
+                let owner = unescape(t.pointer.split('/').nth(2).unwrap_or(&t.name));
                 if !codes.iter().any(|(n, _)| *n == owner) {
                     codes.push((owner, *code));
                 }

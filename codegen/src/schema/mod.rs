@@ -19,6 +19,7 @@ use crate::ir::{
     TypeExpr, TypeKind, Union, Variant,
 };
 use crate::naming;
+use crate::pointer::{escape, unescape};
 use crate::revisions::Dialect;
 
 /// Keywords that only annotate.
@@ -95,11 +96,6 @@ pub(crate) fn check_identifier(name: &str, pointer: &str, what: &str) -> Result<
         pointer,
         format!("{what} `{name}` is not a valid Rust identifier"),
     )
-}
-
-/// Escapes a name for use in a JSON pointer (RFC 6901).
-pub(crate) fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
 }
 
 /// Detects the dialect from the root's `$schema`.
@@ -333,7 +329,7 @@ impl<'a> Loader<'a> {
                 format!("unsupported reference `{reference}` (expected `{prefix}<Name>`)"),
             );
         };
-        let name = name.replace("~1", "/").replace("~0", "~");
+        let name = unescape(name);
         match self.defs.get_key_value(&name) {
             Some((k, v)) => Ok((k.as_str(), v)),
             None => err(

@@ -893,7 +893,7 @@ impl ClientNotification {
         }
     }
 }
-impl __rt::jsonrpc::Calls for ClientNotification {
+impl __rt::codec::Calls for ClientNotification {
     fn has_method(method: &str) -> bool {
         matches!(
             method, "notifications/cancelled" | "notifications/initialized" |
@@ -906,16 +906,16 @@ impl __rt::jsonrpc::Calls for ClientNotification {
     ) -> ::core::result::Result<Self, D::Error> {
         match method {
             "notifications/cancelled" => {
-                __rt::jsonrpc::required_params(params).map(Self::Cancelled)
+                __rt::codec::required_params(params).map(Self::Cancelled)
             }
             "notifications/initialized" => {
-                __rt::jsonrpc::optional_params(params).map(Self::Initialized)
+                __rt::codec::optional_params(params).map(Self::Initialized)
             }
             "notifications/progress" => {
-                __rt::jsonrpc::required_params(params).map(Self::Progress)
+                __rt::codec::required_params(params).map(Self::Progress)
             }
             "notifications/roots/list_changed" => {
-                __rt::jsonrpc::optional_params(params).map(Self::RootsListChanged)
+                __rt::codec::optional_params(params).map(Self::RootsListChanged)
             }
             _ => {
                 ::core::result::Result::Err(
@@ -946,14 +946,14 @@ impl __rt::serde::Serialize for ClientNotification {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize_call(self, serializer)
+        __rt::codec::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize_call(deserializer)
+        __rt::codec::deserialize_call(deserializer)
     }
 }
 /// The `ClientRequest` definition of the schema.
@@ -1022,7 +1022,7 @@ impl ClientRequest {
         }
     }
 }
-impl __rt::jsonrpc::Calls for ClientRequest {
+impl __rt::codec::Calls for ClientRequest {
     fn has_method(method: &str) -> bool {
         matches!(
             method, "initialize" | "ping" | "resources/list" | "resources/templates/list"
@@ -1036,34 +1036,32 @@ impl __rt::jsonrpc::Calls for ClientRequest {
         params: Option<D>,
     ) -> ::core::result::Result<Self, D::Error> {
         match method {
-            "initialize" => __rt::jsonrpc::required_params(params).map(Self::Initialize),
-            "ping" => __rt::jsonrpc::optional_params(params).map(Self::Ping),
+            "initialize" => __rt::codec::required_params(params).map(Self::Initialize),
+            "ping" => __rt::codec::optional_params(params).map(Self::Ping),
             "resources/list" => {
-                __rt::jsonrpc::optional_params(params).map(Self::ListResources)
+                __rt::codec::optional_params(params).map(Self::ListResources)
             }
             "resources/templates/list" => {
-                __rt::jsonrpc::optional_params(params).map(Self::ListResourceTemplates)
+                __rt::codec::optional_params(params).map(Self::ListResourceTemplates)
             }
             "resources/read" => {
-                __rt::jsonrpc::required_params(params).map(Self::ReadResource)
+                __rt::codec::required_params(params).map(Self::ReadResource)
             }
             "resources/subscribe" => {
-                __rt::jsonrpc::required_params(params).map(Self::Subscribe)
+                __rt::codec::required_params(params).map(Self::Subscribe)
             }
             "resources/unsubscribe" => {
-                __rt::jsonrpc::required_params(params).map(Self::Unsubscribe)
+                __rt::codec::required_params(params).map(Self::Unsubscribe)
             }
-            "prompts/list" => {
-                __rt::jsonrpc::optional_params(params).map(Self::ListPrompts)
-            }
-            "prompts/get" => __rt::jsonrpc::required_params(params).map(Self::GetPrompt),
-            "tools/list" => __rt::jsonrpc::optional_params(params).map(Self::ListTools),
-            "tools/call" => __rt::jsonrpc::required_params(params).map(Self::CallTool),
+            "prompts/list" => __rt::codec::optional_params(params).map(Self::ListPrompts),
+            "prompts/get" => __rt::codec::required_params(params).map(Self::GetPrompt),
+            "tools/list" => __rt::codec::optional_params(params).map(Self::ListTools),
+            "tools/call" => __rt::codec::required_params(params).map(Self::CallTool),
             "logging/setLevel" => {
-                __rt::jsonrpc::required_params(params).map(Self::SetLevel)
+                __rt::codec::required_params(params).map(Self::SetLevel)
             }
             "completion/complete" => {
-                __rt::jsonrpc::required_params(params).map(Self::Complete)
+                __rt::codec::required_params(params).map(Self::Complete)
             }
             _ => {
                 ::core::result::Result::Err(
@@ -1105,14 +1103,14 @@ impl __rt::serde::Serialize for ClientRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize_call(self, serializer)
+        __rt::codec::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize_call(deserializer)
+        __rt::codec::deserialize_call(deserializer)
     }
 }
 /// The `ClientResult` definition of the schema.
@@ -8868,7 +8866,7 @@ impl ServerNotification {
         }
     }
 }
-impl __rt::jsonrpc::Calls for ServerNotification {
+impl __rt::codec::Calls for ServerNotification {
     fn has_method(method: &str) -> bool {
         matches!(
             method, "notifications/cancelled" | "notifications/progress" |
@@ -8883,25 +8881,25 @@ impl __rt::jsonrpc::Calls for ServerNotification {
     ) -> ::core::result::Result<Self, D::Error> {
         match method {
             "notifications/cancelled" => {
-                __rt::jsonrpc::required_params(params).map(Self::Cancelled)
+                __rt::codec::required_params(params).map(Self::Cancelled)
             }
             "notifications/progress" => {
-                __rt::jsonrpc::required_params(params).map(Self::Progress)
+                __rt::codec::required_params(params).map(Self::Progress)
             }
             "notifications/resources/list_changed" => {
-                __rt::jsonrpc::optional_params(params).map(Self::ResourceListChanged)
+                __rt::codec::optional_params(params).map(Self::ResourceListChanged)
             }
             "notifications/resources/updated" => {
-                __rt::jsonrpc::required_params(params).map(Self::ResourceUpdated)
+                __rt::codec::required_params(params).map(Self::ResourceUpdated)
             }
             "notifications/prompts/list_changed" => {
-                __rt::jsonrpc::optional_params(params).map(Self::PromptListChanged)
+                __rt::codec::optional_params(params).map(Self::PromptListChanged)
             }
             "notifications/tools/list_changed" => {
-                __rt::jsonrpc::optional_params(params).map(Self::ToolListChanged)
+                __rt::codec::optional_params(params).map(Self::ToolListChanged)
             }
             "notifications/message" => {
-                __rt::jsonrpc::required_params(params).map(Self::LoggingMessage)
+                __rt::codec::required_params(params).map(Self::LoggingMessage)
             }
             _ => {
                 ::core::result::Result::Err(
@@ -8939,14 +8937,14 @@ impl __rt::serde::Serialize for ServerNotification {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize_call(self, serializer)
+        __rt::codec::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize_call(deserializer)
+        __rt::codec::deserialize_call(deserializer)
     }
 }
 /// The `ServerRequest` definition of the schema.
@@ -8975,7 +8973,7 @@ impl ServerRequest {
         }
     }
 }
-impl __rt::jsonrpc::Calls for ServerRequest {
+impl __rt::codec::Calls for ServerRequest {
     fn has_method(method: &str) -> bool {
         matches!(method, "ping" | "sampling/createMessage" | "roots/list")
     }
@@ -8984,11 +8982,11 @@ impl __rt::jsonrpc::Calls for ServerRequest {
         params: Option<D>,
     ) -> ::core::result::Result<Self, D::Error> {
         match method {
-            "ping" => __rt::jsonrpc::optional_params(params).map(Self::Ping),
+            "ping" => __rt::codec::optional_params(params).map(Self::Ping),
             "sampling/createMessage" => {
-                __rt::jsonrpc::required_params(params).map(Self::CreateMessage)
+                __rt::codec::required_params(params).map(Self::CreateMessage)
             }
-            "roots/list" => __rt::jsonrpc::optional_params(params).map(Self::ListRoots),
+            "roots/list" => __rt::codec::optional_params(params).map(Self::ListRoots),
             _ => {
                 ::core::result::Result::Err(
                     __rt::serde::de::Error::custom(
@@ -9017,14 +9015,14 @@ impl __rt::serde::Serialize for ServerRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize_call(self, serializer)
+        __rt::codec::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize_call(deserializer)
+        __rt::codec::deserialize_call(deserializer)
     }
 }
 /// The `ServerResult` definition of the schema.
@@ -10344,13 +10342,13 @@ impl ClientMessage {
     pub fn from_value(
         value: __rt::serde_json::Value,
     ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
-        __rt::jsonrpc::from_value(value)
+        __rt::codec::from_value(value)
     }
 }
 impl ::core::str::FromStr for ClientMessage {
     type Err = __rt::jsonrpc::DecodeError;
     fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
-        __rt::jsonrpc::from_str(text)
+        __rt::codec::from_str(text)
     }
 }
 impl __rt::serde::Serialize for ClientMessage {
@@ -10358,17 +10356,17 @@ impl __rt::serde::Serialize for ClientMessage {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize(self, serializer)
+        __rt::codec::serialize(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientMessage {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize(deserializer)
+        __rt::codec::deserialize(deserializer)
     }
 }
-impl __rt::jsonrpc::Direction for ClientMessage {
+impl __rt::codec::Direction for ClientMessage {
     type Id = RequestId;
     type Request = ClientRequest;
     type Notification = ClientNotification;
@@ -10376,36 +10374,30 @@ impl __rt::jsonrpc::Direction for ClientMessage {
     type Error = JsonRpcErrorError;
     const RESPONDS: bool = true;
     const BATCHES: bool = true;
-    fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
+    fn build(parts: __rt::codec::Parts<Self>) -> Option<Self> {
         match parts {
-            __rt::jsonrpc::Parts::Request(id, request) => {
+            __rt::codec::Parts::Request(id, request) => {
                 Some(Self::Request { id, request })
             }
-            __rt::jsonrpc::Parts::Notification(n) => Some(Self::Notification(n)),
-            __rt::jsonrpc::Parts::Response(id, result) => {
+            __rt::codec::Parts::Notification(n) => Some(Self::Notification(n)),
+            __rt::codec::Parts::Response(id, result) => {
                 Some(Self::Response { id, result })
             }
-            __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
-            __rt::jsonrpc::Parts::Batch(items) => Some(Self::Batch(items)),
+            __rt::codec::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::codec::Parts::Batch(items) => Some(Self::Batch(items)),
         }
     }
-    fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+    fn parts(&self) -> __rt::codec::PartsRef<'_, Self> {
         match self {
-            Self::Request { id, request } => {
-                __rt::jsonrpc::PartsRef::Request(id, request)
-            }
-            Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),
-            Self::Response { id, result } => {
-                __rt::jsonrpc::PartsRef::Response(id, result)
-            }
-            Self::Error { id, error } => {
-                __rt::jsonrpc::PartsRef::Error(id.as_ref(), error)
-            }
-            Self::Batch(items) => __rt::jsonrpc::PartsRef::Batch(items),
+            Self::Request { id, request } => __rt::codec::PartsRef::Request(id, request),
+            Self::Notification(n) => __rt::codec::PartsRef::Notification(n),
+            Self::Response { id, result } => __rt::codec::PartsRef::Response(id, result),
+            Self::Error { id, error } => __rt::codec::PartsRef::Error(id.as_ref(), error),
+            Self::Batch(items) => __rt::codec::PartsRef::Batch(items),
         }
     }
 }
-impl __rt::jsonrpc::FastResult for ClientResult {
+impl __rt::codec::FastResult for ClientResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
@@ -10447,13 +10439,13 @@ impl ServerMessage {
     pub fn from_value(
         value: __rt::serde_json::Value,
     ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
-        __rt::jsonrpc::from_value(value)
+        __rt::codec::from_value(value)
     }
 }
 impl ::core::str::FromStr for ServerMessage {
     type Err = __rt::jsonrpc::DecodeError;
     fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
-        __rt::jsonrpc::from_str(text)
+        __rt::codec::from_str(text)
     }
 }
 impl __rt::serde::Serialize for ServerMessage {
@@ -10461,17 +10453,17 @@ impl __rt::serde::Serialize for ServerMessage {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize(self, serializer)
+        __rt::codec::serialize(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ServerMessage {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize(deserializer)
+        __rt::codec::deserialize(deserializer)
     }
 }
-impl __rt::jsonrpc::Direction for ServerMessage {
+impl __rt::codec::Direction for ServerMessage {
     type Id = RequestId;
     type Request = ServerRequest;
     type Notification = ServerNotification;
@@ -10479,36 +10471,30 @@ impl __rt::jsonrpc::Direction for ServerMessage {
     type Error = JsonRpcErrorError;
     const RESPONDS: bool = true;
     const BATCHES: bool = true;
-    fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
+    fn build(parts: __rt::codec::Parts<Self>) -> Option<Self> {
         match parts {
-            __rt::jsonrpc::Parts::Request(id, request) => {
+            __rt::codec::Parts::Request(id, request) => {
                 Some(Self::Request { id, request })
             }
-            __rt::jsonrpc::Parts::Notification(n) => Some(Self::Notification(n)),
-            __rt::jsonrpc::Parts::Response(id, result) => {
+            __rt::codec::Parts::Notification(n) => Some(Self::Notification(n)),
+            __rt::codec::Parts::Response(id, result) => {
                 Some(Self::Response { id, result })
             }
-            __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
-            __rt::jsonrpc::Parts::Batch(items) => Some(Self::Batch(items)),
+            __rt::codec::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::codec::Parts::Batch(items) => Some(Self::Batch(items)),
         }
     }
-    fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+    fn parts(&self) -> __rt::codec::PartsRef<'_, Self> {
         match self {
-            Self::Request { id, request } => {
-                __rt::jsonrpc::PartsRef::Request(id, request)
-            }
-            Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),
-            Self::Response { id, result } => {
-                __rt::jsonrpc::PartsRef::Response(id, result)
-            }
-            Self::Error { id, error } => {
-                __rt::jsonrpc::PartsRef::Error(id.as_ref(), error)
-            }
-            Self::Batch(items) => __rt::jsonrpc::PartsRef::Batch(items),
+            Self::Request { id, request } => __rt::codec::PartsRef::Request(id, request),
+            Self::Notification(n) => __rt::codec::PartsRef::Notification(n),
+            Self::Response { id, result } => __rt::codec::PartsRef::Response(id, result),
+            Self::Error { id, error } => __rt::codec::PartsRef::Error(id.as_ref(), error),
+            Self::Batch(items) => __rt::codec::PartsRef::Batch(items),
         }
     }
 }
-impl __rt::jsonrpc::FastResult for ServerResult {
+impl __rt::codec::FastResult for ServerResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {

@@ -1004,7 +1004,7 @@ impl ClientNotification {
         }
     }
 }
-impl __rt::jsonrpc::Calls for ClientNotification {
+impl __rt::codec::Calls for ClientNotification {
     fn has_method(method: &str) -> bool {
         matches!(
             method, "notifications/cancelled" | "notifications/initialized" |
@@ -1017,16 +1017,16 @@ impl __rt::jsonrpc::Calls for ClientNotification {
     ) -> ::core::result::Result<Self, D::Error> {
         match method {
             "notifications/cancelled" => {
-                __rt::jsonrpc::required_params(params).map(Self::Cancelled)
+                __rt::codec::required_params(params).map(Self::Cancelled)
             }
             "notifications/initialized" => {
-                __rt::jsonrpc::optional_params(params).map(Self::Initialized)
+                __rt::codec::optional_params(params).map(Self::Initialized)
             }
             "notifications/progress" => {
-                __rt::jsonrpc::required_params(params).map(Self::Progress)
+                __rt::codec::required_params(params).map(Self::Progress)
             }
             "notifications/roots/list_changed" => {
-                __rt::jsonrpc::optional_params(params).map(Self::RootsListChanged)
+                __rt::codec::optional_params(params).map(Self::RootsListChanged)
             }
             _ => {
                 ::core::result::Result::Err(
@@ -1057,14 +1057,14 @@ impl __rt::serde::Serialize for ClientNotification {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize_call(self, serializer)
+        __rt::codec::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize_call(deserializer)
+        __rt::codec::deserialize_call(deserializer)
     }
 }
 /// The `ClientRequest` definition of the schema.
@@ -1133,7 +1133,7 @@ impl ClientRequest {
         }
     }
 }
-impl __rt::jsonrpc::Calls for ClientRequest {
+impl __rt::codec::Calls for ClientRequest {
     fn has_method(method: &str) -> bool {
         matches!(
             method, "initialize" | "ping" | "resources/list" | "resources/templates/list"
@@ -1147,34 +1147,32 @@ impl __rt::jsonrpc::Calls for ClientRequest {
         params: Option<D>,
     ) -> ::core::result::Result<Self, D::Error> {
         match method {
-            "initialize" => __rt::jsonrpc::required_params(params).map(Self::Initialize),
-            "ping" => __rt::jsonrpc::optional_params(params).map(Self::Ping),
+            "initialize" => __rt::codec::required_params(params).map(Self::Initialize),
+            "ping" => __rt::codec::optional_params(params).map(Self::Ping),
             "resources/list" => {
-                __rt::jsonrpc::optional_params(params).map(Self::ListResources)
+                __rt::codec::optional_params(params).map(Self::ListResources)
             }
             "resources/templates/list" => {
-                __rt::jsonrpc::optional_params(params).map(Self::ListResourceTemplates)
+                __rt::codec::optional_params(params).map(Self::ListResourceTemplates)
             }
             "resources/read" => {
-                __rt::jsonrpc::required_params(params).map(Self::ReadResource)
+                __rt::codec::required_params(params).map(Self::ReadResource)
             }
             "resources/subscribe" => {
-                __rt::jsonrpc::required_params(params).map(Self::Subscribe)
+                __rt::codec::required_params(params).map(Self::Subscribe)
             }
             "resources/unsubscribe" => {
-                __rt::jsonrpc::required_params(params).map(Self::Unsubscribe)
+                __rt::codec::required_params(params).map(Self::Unsubscribe)
             }
-            "prompts/list" => {
-                __rt::jsonrpc::optional_params(params).map(Self::ListPrompts)
-            }
-            "prompts/get" => __rt::jsonrpc::required_params(params).map(Self::GetPrompt),
-            "tools/list" => __rt::jsonrpc::optional_params(params).map(Self::ListTools),
-            "tools/call" => __rt::jsonrpc::required_params(params).map(Self::CallTool),
+            "prompts/list" => __rt::codec::optional_params(params).map(Self::ListPrompts),
+            "prompts/get" => __rt::codec::required_params(params).map(Self::GetPrompt),
+            "tools/list" => __rt::codec::optional_params(params).map(Self::ListTools),
+            "tools/call" => __rt::codec::required_params(params).map(Self::CallTool),
             "logging/setLevel" => {
-                __rt::jsonrpc::required_params(params).map(Self::SetLevel)
+                __rt::codec::required_params(params).map(Self::SetLevel)
             }
             "completion/complete" => {
-                __rt::jsonrpc::required_params(params).map(Self::Complete)
+                __rt::codec::required_params(params).map(Self::Complete)
             }
             _ => {
                 ::core::result::Result::Err(
@@ -1216,14 +1214,14 @@ impl __rt::serde::Serialize for ClientRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize_call(self, serializer)
+        __rt::codec::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize_call(deserializer)
+        __rt::codec::deserialize_call(deserializer)
     }
 }
 /// The `ClientResult` definition of the schema.
@@ -9947,7 +9945,7 @@ impl ServerNotification {
         }
     }
 }
-impl __rt::jsonrpc::Calls for ServerNotification {
+impl __rt::codec::Calls for ServerNotification {
     fn has_method(method: &str) -> bool {
         matches!(
             method, "notifications/cancelled" | "notifications/progress" |
@@ -9962,25 +9960,25 @@ impl __rt::jsonrpc::Calls for ServerNotification {
     ) -> ::core::result::Result<Self, D::Error> {
         match method {
             "notifications/cancelled" => {
-                __rt::jsonrpc::required_params(params).map(Self::Cancelled)
+                __rt::codec::required_params(params).map(Self::Cancelled)
             }
             "notifications/progress" => {
-                __rt::jsonrpc::required_params(params).map(Self::Progress)
+                __rt::codec::required_params(params).map(Self::Progress)
             }
             "notifications/resources/list_changed" => {
-                __rt::jsonrpc::optional_params(params).map(Self::ResourceListChanged)
+                __rt::codec::optional_params(params).map(Self::ResourceListChanged)
             }
             "notifications/resources/updated" => {
-                __rt::jsonrpc::required_params(params).map(Self::ResourceUpdated)
+                __rt::codec::required_params(params).map(Self::ResourceUpdated)
             }
             "notifications/prompts/list_changed" => {
-                __rt::jsonrpc::optional_params(params).map(Self::PromptListChanged)
+                __rt::codec::optional_params(params).map(Self::PromptListChanged)
             }
             "notifications/tools/list_changed" => {
-                __rt::jsonrpc::optional_params(params).map(Self::ToolListChanged)
+                __rt::codec::optional_params(params).map(Self::ToolListChanged)
             }
             "notifications/message" => {
-                __rt::jsonrpc::required_params(params).map(Self::LoggingMessage)
+                __rt::codec::required_params(params).map(Self::LoggingMessage)
             }
             _ => {
                 ::core::result::Result::Err(
@@ -10018,14 +10016,14 @@ impl __rt::serde::Serialize for ServerNotification {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize_call(self, serializer)
+        __rt::codec::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize_call(deserializer)
+        __rt::codec::deserialize_call(deserializer)
     }
 }
 /// The `ServerRequest` definition of the schema.
@@ -10058,7 +10056,7 @@ impl ServerRequest {
         }
     }
 }
-impl __rt::jsonrpc::Calls for ServerRequest {
+impl __rt::codec::Calls for ServerRequest {
     fn has_method(method: &str) -> bool {
         matches!(
             method, "ping" | "sampling/createMessage" | "roots/list" |
@@ -10070,13 +10068,13 @@ impl __rt::jsonrpc::Calls for ServerRequest {
         params: Option<D>,
     ) -> ::core::result::Result<Self, D::Error> {
         match method {
-            "ping" => __rt::jsonrpc::optional_params(params).map(Self::Ping),
+            "ping" => __rt::codec::optional_params(params).map(Self::Ping),
             "sampling/createMessage" => {
-                __rt::jsonrpc::required_params(params).map(Self::CreateMessage)
+                __rt::codec::required_params(params).map(Self::CreateMessage)
             }
-            "roots/list" => __rt::jsonrpc::optional_params(params).map(Self::ListRoots),
+            "roots/list" => __rt::codec::optional_params(params).map(Self::ListRoots),
             "elicitation/create" => {
-                __rt::jsonrpc::required_params(params).map(Self::Elicit)
+                __rt::codec::required_params(params).map(Self::Elicit)
             }
             _ => {
                 ::core::result::Result::Err(
@@ -10107,14 +10105,14 @@ impl __rt::serde::Serialize for ServerRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize_call(self, serializer)
+        __rt::codec::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize_call(deserializer)
+        __rt::codec::deserialize_call(deserializer)
     }
 }
 /// The `ServerResult` definition of the schema.
@@ -11724,13 +11722,13 @@ impl ClientMessage {
     pub fn from_value(
         value: __rt::serde_json::Value,
     ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
-        __rt::jsonrpc::from_value(value)
+        __rt::codec::from_value(value)
     }
 }
 impl ::core::str::FromStr for ClientMessage {
     type Err = __rt::jsonrpc::DecodeError;
     fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
-        __rt::jsonrpc::from_str(text)
+        __rt::codec::from_str(text)
     }
 }
 impl __rt::serde::Serialize for ClientMessage {
@@ -11738,17 +11736,17 @@ impl __rt::serde::Serialize for ClientMessage {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize(self, serializer)
+        __rt::codec::serialize(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientMessage {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize(deserializer)
+        __rt::codec::deserialize(deserializer)
     }
 }
-impl __rt::jsonrpc::Direction for ClientMessage {
+impl __rt::codec::Direction for ClientMessage {
     type Id = RequestId;
     type Request = ClientRequest;
     type Notification = ClientNotification;
@@ -11756,35 +11754,29 @@ impl __rt::jsonrpc::Direction for ClientMessage {
     type Error = JsonRpcErrorError;
     const RESPONDS: bool = true;
     const BATCHES: bool = false;
-    fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
+    fn build(parts: __rt::codec::Parts<Self>) -> Option<Self> {
         match parts {
-            __rt::jsonrpc::Parts::Request(id, request) => {
+            __rt::codec::Parts::Request(id, request) => {
                 Some(Self::Request { id, request })
             }
-            __rt::jsonrpc::Parts::Notification(n) => Some(Self::Notification(n)),
-            __rt::jsonrpc::Parts::Response(id, result) => {
+            __rt::codec::Parts::Notification(n) => Some(Self::Notification(n)),
+            __rt::codec::Parts::Response(id, result) => {
                 Some(Self::Response { id, result })
             }
-            __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
-            __rt::jsonrpc::Parts::Batch(_) => None,
+            __rt::codec::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::codec::Parts::Batch(_) => None,
         }
     }
-    fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+    fn parts(&self) -> __rt::codec::PartsRef<'_, Self> {
         match self {
-            Self::Request { id, request } => {
-                __rt::jsonrpc::PartsRef::Request(id, request)
-            }
-            Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),
-            Self::Response { id, result } => {
-                __rt::jsonrpc::PartsRef::Response(id, result)
-            }
-            Self::Error { id, error } => {
-                __rt::jsonrpc::PartsRef::Error(id.as_ref(), error)
-            }
+            Self::Request { id, request } => __rt::codec::PartsRef::Request(id, request),
+            Self::Notification(n) => __rt::codec::PartsRef::Notification(n),
+            Self::Response { id, result } => __rt::codec::PartsRef::Response(id, result),
+            Self::Error { id, error } => __rt::codec::PartsRef::Error(id.as_ref(), error),
         }
     }
 }
-impl __rt::jsonrpc::FastResult for ClientResult {
+impl __rt::codec::FastResult for ClientResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
@@ -11823,13 +11815,13 @@ impl ServerMessage {
     pub fn from_value(
         value: __rt::serde_json::Value,
     ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
-        __rt::jsonrpc::from_value(value)
+        __rt::codec::from_value(value)
     }
 }
 impl ::core::str::FromStr for ServerMessage {
     type Err = __rt::jsonrpc::DecodeError;
     fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
-        __rt::jsonrpc::from_str(text)
+        __rt::codec::from_str(text)
     }
 }
 impl __rt::serde::Serialize for ServerMessage {
@@ -11837,17 +11829,17 @@ impl __rt::serde::Serialize for ServerMessage {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize(self, serializer)
+        __rt::codec::serialize(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ServerMessage {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize(deserializer)
+        __rt::codec::deserialize(deserializer)
     }
 }
-impl __rt::jsonrpc::Direction for ServerMessage {
+impl __rt::codec::Direction for ServerMessage {
     type Id = RequestId;
     type Request = ServerRequest;
     type Notification = ServerNotification;
@@ -11855,35 +11847,29 @@ impl __rt::jsonrpc::Direction for ServerMessage {
     type Error = JsonRpcErrorError;
     const RESPONDS: bool = true;
     const BATCHES: bool = false;
-    fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
+    fn build(parts: __rt::codec::Parts<Self>) -> Option<Self> {
         match parts {
-            __rt::jsonrpc::Parts::Request(id, request) => {
+            __rt::codec::Parts::Request(id, request) => {
                 Some(Self::Request { id, request })
             }
-            __rt::jsonrpc::Parts::Notification(n) => Some(Self::Notification(n)),
-            __rt::jsonrpc::Parts::Response(id, result) => {
+            __rt::codec::Parts::Notification(n) => Some(Self::Notification(n)),
+            __rt::codec::Parts::Response(id, result) => {
                 Some(Self::Response { id, result })
             }
-            __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
-            __rt::jsonrpc::Parts::Batch(_) => None,
+            __rt::codec::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::codec::Parts::Batch(_) => None,
         }
     }
-    fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+    fn parts(&self) -> __rt::codec::PartsRef<'_, Self> {
         match self {
-            Self::Request { id, request } => {
-                __rt::jsonrpc::PartsRef::Request(id, request)
-            }
-            Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),
-            Self::Response { id, result } => {
-                __rt::jsonrpc::PartsRef::Response(id, result)
-            }
-            Self::Error { id, error } => {
-                __rt::jsonrpc::PartsRef::Error(id.as_ref(), error)
-            }
+            Self::Request { id, request } => __rt::codec::PartsRef::Request(id, request),
+            Self::Notification(n) => __rt::codec::PartsRef::Notification(n),
+            Self::Response { id, result } => __rt::codec::PartsRef::Response(id, result),
+            Self::Error { id, error } => __rt::codec::PartsRef::Error(id.as_ref(), error),
         }
     }
 }
-impl __rt::jsonrpc::FastResult for ServerResult {
+impl __rt::codec::FastResult for ServerResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {

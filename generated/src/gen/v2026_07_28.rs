@@ -1557,7 +1557,7 @@ impl ClientNotification {
         }
     }
 }
-impl __rt::jsonrpc::Calls for ClientNotification {
+impl __rt::codec::Calls for ClientNotification {
     fn has_method(method: &str) -> bool {
         matches!(method, "notifications/cancelled")
     }
@@ -1567,7 +1567,7 @@ impl __rt::jsonrpc::Calls for ClientNotification {
     ) -> ::core::result::Result<Self, D::Error> {
         match method {
             "notifications/cancelled" => {
-                __rt::jsonrpc::required_params(params).map(Self::Cancelled)
+                __rt::codec::required_params(params).map(Self::Cancelled)
             }
             _ => {
                 ::core::result::Result::Err(
@@ -1595,14 +1595,14 @@ impl __rt::serde::Serialize for ClientNotification {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize_call(self, serializer)
+        __rt::codec::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize_call(deserializer)
+        __rt::codec::deserialize_call(deserializer)
     }
 }
 /// The `ClientRequest` definition of the schema.
@@ -1659,7 +1659,7 @@ impl ClientRequest {
         }
     }
 }
-impl __rt::jsonrpc::Calls for ClientRequest {
+impl __rt::codec::Calls for ClientRequest {
     fn has_method(method: &str) -> bool {
         matches!(
             method, "server/discover" | "resources/list" | "resources/templates/list" |
@@ -1672,29 +1672,25 @@ impl __rt::jsonrpc::Calls for ClientRequest {
         params: Option<D>,
     ) -> ::core::result::Result<Self, D::Error> {
         match method {
-            "server/discover" => {
-                __rt::jsonrpc::required_params(params).map(Self::Discover)
-            }
+            "server/discover" => __rt::codec::required_params(params).map(Self::Discover),
             "resources/list" => {
-                __rt::jsonrpc::required_params(params).map(Self::ListResources)
+                __rt::codec::required_params(params).map(Self::ListResources)
             }
             "resources/templates/list" => {
-                __rt::jsonrpc::required_params(params).map(Self::ListResourceTemplates)
+                __rt::codec::required_params(params).map(Self::ListResourceTemplates)
             }
             "resources/read" => {
-                __rt::jsonrpc::required_params(params).map(Self::ReadResource)
+                __rt::codec::required_params(params).map(Self::ReadResource)
             }
             "subscriptions/listen" => {
-                __rt::jsonrpc::required_params(params).map(Self::SubscriptionsListen)
+                __rt::codec::required_params(params).map(Self::SubscriptionsListen)
             }
-            "prompts/list" => {
-                __rt::jsonrpc::required_params(params).map(Self::ListPrompts)
-            }
-            "prompts/get" => __rt::jsonrpc::required_params(params).map(Self::GetPrompt),
-            "tools/list" => __rt::jsonrpc::required_params(params).map(Self::ListTools),
-            "tools/call" => __rt::jsonrpc::required_params(params).map(Self::CallTool),
+            "prompts/list" => __rt::codec::required_params(params).map(Self::ListPrompts),
+            "prompts/get" => __rt::codec::required_params(params).map(Self::GetPrompt),
+            "tools/list" => __rt::codec::required_params(params).map(Self::ListTools),
+            "tools/call" => __rt::codec::required_params(params).map(Self::CallTool),
             "completion/complete" => {
-                __rt::jsonrpc::required_params(params).map(Self::Complete)
+                __rt::codec::required_params(params).map(Self::Complete)
             }
             _ => {
                 ::core::result::Result::Err(
@@ -1731,14 +1727,14 @@ impl __rt::serde::Serialize for ClientRequest {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize_call(self, serializer)
+        __rt::codec::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize_call(deserializer)
+        __rt::codec::deserialize_call(deserializer)
     }
 }
 /// Common result fields.
@@ -14317,7 +14313,7 @@ impl ServerNotification {
         }
     }
 }
-impl __rt::jsonrpc::Calls for ServerNotification {
+impl __rt::codec::Calls for ServerNotification {
     fn has_method(method: &str) -> bool {
         matches!(
             method, "notifications/cancelled" | "notifications/progress" |
@@ -14333,29 +14329,28 @@ impl __rt::jsonrpc::Calls for ServerNotification {
     ) -> ::core::result::Result<Self, D::Error> {
         match method {
             "notifications/cancelled" => {
-                __rt::jsonrpc::required_params(params).map(Self::Cancelled)
+                __rt::codec::required_params(params).map(Self::Cancelled)
             }
             "notifications/progress" => {
-                __rt::jsonrpc::required_params(params).map(Self::Progress)
+                __rt::codec::required_params(params).map(Self::Progress)
             }
             "notifications/resources/list_changed" => {
-                __rt::jsonrpc::optional_params(params).map(Self::ResourceListChanged)
+                __rt::codec::optional_params(params).map(Self::ResourceListChanged)
             }
             "notifications/subscriptions/acknowledged" => {
-                __rt::jsonrpc::required_params(params)
-                    .map(Self::SubscriptionsAcknowledged)
+                __rt::codec::required_params(params).map(Self::SubscriptionsAcknowledged)
             }
             "notifications/resources/updated" => {
-                __rt::jsonrpc::required_params(params).map(Self::ResourceUpdated)
+                __rt::codec::required_params(params).map(Self::ResourceUpdated)
             }
             "notifications/prompts/list_changed" => {
-                __rt::jsonrpc::optional_params(params).map(Self::PromptListChanged)
+                __rt::codec::optional_params(params).map(Self::PromptListChanged)
             }
             "notifications/tools/list_changed" => {
-                __rt::jsonrpc::optional_params(params).map(Self::ToolListChanged)
+                __rt::codec::optional_params(params).map(Self::ToolListChanged)
             }
             "notifications/message" => {
-                __rt::jsonrpc::required_params(params).map(Self::LoggingMessage)
+                __rt::codec::required_params(params).map(Self::LoggingMessage)
             }
             _ => {
                 ::core::result::Result::Err(
@@ -14396,14 +14391,14 @@ impl __rt::serde::Serialize for ServerNotification {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize_call(self, serializer)
+        __rt::codec::serialize_call(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize_call(deserializer)
+        __rt::codec::deserialize_call(deserializer)
     }
 }
 /// The `ServerResult` definition of the schema.
@@ -17757,13 +17752,13 @@ impl ClientMessage {
     pub fn from_value(
         value: __rt::serde_json::Value,
     ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
-        __rt::jsonrpc::from_value(value)
+        __rt::codec::from_value(value)
     }
 }
 impl ::core::str::FromStr for ClientMessage {
     type Err = __rt::jsonrpc::DecodeError;
     fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
-        __rt::jsonrpc::from_str(text)
+        __rt::codec::from_str(text)
     }
 }
 impl __rt::serde::Serialize for ClientMessage {
@@ -17771,17 +17766,17 @@ impl __rt::serde::Serialize for ClientMessage {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize(self, serializer)
+        __rt::codec::serialize(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ClientMessage {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize(deserializer)
+        __rt::codec::deserialize(deserializer)
     }
 }
-impl __rt::jsonrpc::Direction for ClientMessage {
+impl __rt::codec::Direction for ClientMessage {
     type Id = RequestId;
     type Request = ClientRequest;
     type Notification = ClientNotification;
@@ -17789,26 +17784,24 @@ impl __rt::jsonrpc::Direction for ClientMessage {
     type Error = Error;
     const RESPONDS: bool = false;
     const BATCHES: bool = false;
-    fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
+    fn build(parts: __rt::codec::Parts<Self>) -> Option<Self> {
         match parts {
-            __rt::jsonrpc::Parts::Request(id, request) => {
+            __rt::codec::Parts::Request(id, request) => {
                 Some(Self::Request { id, request })
             }
-            __rt::jsonrpc::Parts::Notification(n) => Some(Self::Notification(n)),
-            __rt::jsonrpc::Parts::Response(..) | __rt::jsonrpc::Parts::Error(..) => None,
-            __rt::jsonrpc::Parts::Batch(_) => None,
+            __rt::codec::Parts::Notification(n) => Some(Self::Notification(n)),
+            __rt::codec::Parts::Response(..) | __rt::codec::Parts::Error(..) => None,
+            __rt::codec::Parts::Batch(_) => None,
         }
     }
-    fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+    fn parts(&self) -> __rt::codec::PartsRef<'_, Self> {
         match self {
-            Self::Request { id, request } => {
-                __rt::jsonrpc::PartsRef::Request(id, request)
-            }
-            Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),
+            Self::Request { id, request } => __rt::codec::PartsRef::Request(id, request),
+            Self::Notification(n) => __rt::codec::PartsRef::Notification(n),
         }
     }
 }
-impl __rt::jsonrpc::FastResult for Result {
+impl __rt::codec::FastResult for Result {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
@@ -17840,13 +17833,13 @@ impl ServerMessage {
     pub fn from_value(
         value: __rt::serde_json::Value,
     ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
-        __rt::jsonrpc::from_value(value)
+        __rt::codec::from_value(value)
     }
 }
 impl ::core::str::FromStr for ServerMessage {
     type Err = __rt::jsonrpc::DecodeError;
     fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
-        __rt::jsonrpc::from_str(text)
+        __rt::codec::from_str(text)
     }
 }
 impl __rt::serde::Serialize for ServerMessage {
@@ -17854,48 +17847,44 @@ impl __rt::serde::Serialize for ServerMessage {
         &self,
         serializer: S,
     ) -> ::core::result::Result<S::Ok, S::Error> {
-        __rt::jsonrpc::serialize(self, serializer)
+        __rt::codec::serialize(self, serializer)
     }
 }
 impl<'de> __rt::serde::Deserialize<'de> for ServerMessage {
     fn deserialize<D: __rt::serde::Deserializer<'de>>(
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
-        __rt::jsonrpc::deserialize(deserializer)
+        __rt::codec::deserialize(deserializer)
     }
 }
-impl __rt::jsonrpc::Direction for ServerMessage {
+impl __rt::codec::Direction for ServerMessage {
     type Id = RequestId;
-    type Request = __rt::jsonrpc::NoCalls;
+    type Request = __rt::codec::NoCalls;
     type Notification = ServerNotification;
     type Result = ServerResult;
     type Error = Error;
     const RESPONDS: bool = true;
     const BATCHES: bool = false;
-    fn build(parts: __rt::jsonrpc::Parts<Self>) -> Option<Self> {
+    fn build(parts: __rt::codec::Parts<Self>) -> Option<Self> {
         match parts {
-            __rt::jsonrpc::Parts::Request(_, never) => match never {}
-            __rt::jsonrpc::Parts::Notification(n) => Some(Self::Notification(n)),
-            __rt::jsonrpc::Parts::Response(id, result) => {
+            __rt::codec::Parts::Request(_, never) => match never {}
+            __rt::codec::Parts::Notification(n) => Some(Self::Notification(n)),
+            __rt::codec::Parts::Response(id, result) => {
                 Some(Self::Response { id, result })
             }
-            __rt::jsonrpc::Parts::Error(id, error) => Some(Self::Error { id, error }),
-            __rt::jsonrpc::Parts::Batch(_) => None,
+            __rt::codec::Parts::Error(id, error) => Some(Self::Error { id, error }),
+            __rt::codec::Parts::Batch(_) => None,
         }
     }
-    fn parts(&self) -> __rt::jsonrpc::PartsRef<'_, Self> {
+    fn parts(&self) -> __rt::codec::PartsRef<'_, Self> {
         match self {
-            Self::Notification(n) => __rt::jsonrpc::PartsRef::Notification(n),
-            Self::Response { id, result } => {
-                __rt::jsonrpc::PartsRef::Response(id, result)
-            }
-            Self::Error { id, error } => {
-                __rt::jsonrpc::PartsRef::Error(id.as_ref(), error)
-            }
+            Self::Notification(n) => __rt::codec::PartsRef::Notification(n),
+            Self::Response { id, result } => __rt::codec::PartsRef::Response(id, result),
+            Self::Error { id, error } => __rt::codec::PartsRef::Error(id.as_ref(), error),
         }
     }
 }
-impl __rt::jsonrpc::FastResult for ServerResult {
+impl __rt::codec::FastResult for ServerResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {

@@ -1,0 +1,653 @@
+//! The codec that the generated message enums call (through `crate::__private::codec`): the
+//! traits they implement ([`Calls`], [`Direction`], [`FastResult`]), their `Serialize` and
+//! `Deserialize`, and `FromStr` with its fast path. When a message is refused, the
+//! [diagnosis](super::diagnosis) says why, with the [`Probe`] of the message's direction.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess,
+    Visitor,
+};
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use super::diagnosis::{diagnose, path_error, Probe, BATCH_EMPTY, BATCH_MIXED, BATCH_UNSUPPORTED};
+use super::raw::{Version, MEMBERS};
+use super::{DecodeError, DecodeErrorKind};
+use crate::__private::{Captured, Key};
+use crate::buffer::{lose_position, replay, without_position};
+
+/// The requests or notifications of one direction (generated `ClientRequest`, …): decoded from a
+/// method name and its params.
+pub trait Calls: Sized {
+    /// Whether `method` is one of them.
+    fn has_method(method: &str) -> bool;
+    /// Decodes the params of `method` (`None`: the message had no `params`). Only called for a
+    /// method for which [`Calls::has_method`] holds.
+    fn from_params<'de, D: Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> Result<Self, D::Error>;
+    /// The method name.
+    fn method(&self) -> &'static str;
+    /// Writes `"params"` (when there are params).
+    fn serialize_params<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error>;
+}
+
+/// The requests of a side that sends none (2026-07-28 servers): no value exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoCalls {}
+
+impl Calls for NoCalls {
+    fn has_method(_: &str) -> bool {
+        false
+    }
+    fn from_params<'de, D: Deserializer<'de>>(
+        method: &str,
+        _: Option<D>,
+    ) -> Result<Self, D::Error> {
+        Err(D::Error::custom(format_args!("unknown method `{method}`")))
+    }
+    fn method(&self) -> &'static str {
+        match *self {}
+    }
+    fn serialize_params<M: SerializeMap>(&self, _: &mut M) -> Result<(), M::Error> {
+        match *self {}
+    }
+}
+
+/// Result types that can be streamed into the member their first deciding member names.
+pub trait FastResult: Sized + DeserializeOwned {
+    /// `Ok(None)`: no deciding member, decode again with `Deserialize`.
+    fn decode_fast<'de, A: MapAccess<'de>>(map: A) -> Result<Option<Self>, A::Error>;
+}
+
+/// One direction's message enum (`ClientMessage`, `ServerMessage`).
+pub trait Direction: Sized {
+    /// The `id` type.
+    type Id: DeserializeOwned + serde::Serialize;
+    /// Requests it sends.
+    type Request: Calls;
+    /// Notifications it sends.
+    type Notification: Calls;
+    /// Results it sends.
+    type Result: FastResult + serde::Serialize;
+    /// The `error` object of error responses.
+    type Error: DeserializeOwned + serde::Serialize;
+    /// Whether it sends responses at all (2026-07-28 clients answer no server requests).
+    const RESPONDS: bool;
+    /// Whether a JSON-RPC batch (an array of messages) is a message (2025-03-26 only).
+    const BATCHES: bool;
+    /// Builds the message; `None` for a response from a side that sends none.
+    fn build(parts: Parts<Self>) -> Option<Self>;
+    /// Takes it apart, for encoding.
+    fn parts(&self) -> PartsRef<'_, Self>;
+}
+
+/// The four kinds of JSON-RPC message, by value.
+#[derive(Debug)]
+pub enum Parts<M: Direction> {
+    /// A request with its id.
+    Request(M::Id, M::Request),
+    /// A notification.
+    Notification(M::Notification),
+    /// A successful response.
+    Response(M::Id, M::Result),
+    /// An error response (no id when the request's could not be read).
+    Error(Option<M::Id>, M::Error),
+    /// A batch: requests and notifications, or responses; never empty, never nested.
+    Batch(Vec<M>),
+}
+
+/// The four kinds of JSON-RPC message, by reference.
+#[derive(Debug)]
+pub enum PartsRef<'a, M: Direction> {
+    /// A request with its id.
+    Request(&'a M::Id, &'a M::Request),
+    /// A notification.
+    Notification(&'a M::Notification),
+    /// A successful response.
+    Response(&'a M::Id, &'a M::Result),
+    /// An error response.
+    Error(Option<&'a M::Id>, &'a M::Error),
+    /// A batch.
+    Batch(&'a [M]),
+}
+
+/// Encodes a message: `jsonrpc`, `id`, then `method` + `params`, `result` or `error`.
+pub fn serialize<M: Direction, S: serde::Serializer>(
+    message: &M,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let parts = message.parts();
+    if let PartsRef::Batch(items) = parts {
+        let mut seq = serializer.serialize_seq(Some(items.len()))?;
+        for item in items {
+            seq.serialize_element(&Serialized(item))?;
+        }
+        return seq.end();
+    }
+    let mut map = serializer.serialize_map(None)?;
+    map.serialize_entry("jsonrpc", "2.0")?;
+    match parts {
+        PartsRef::Request(id, request) => {
+            map.serialize_entry("id", id)?;
+            map.serialize_entry("method", request.method())?;
+            request.serialize_params(&mut map)?;
+        }
+        PartsRef::Notification(notification) => {
+            map.serialize_entry("method", notification.method())?;
+            notification.serialize_params(&mut map)?;
+        }
+        PartsRef::Response(id, result) => {
+            map.serialize_entry("id", id)?;
+            map.serialize_entry("result", result)?;
+        }
+        PartsRef::Error(id, error) => {
+            map.serialize_entry("id", &id)?;
+            map.serialize_entry("error", error)?;
+        }
+        PartsRef::Batch(_) => unreachable!("handled above"),
+    }
+    map.end()
+}
+
+/// A batch member, encoded as a message (the message enums' `Serialize` is generated code).
+struct Serialized<'a, M>(&'a M);
+
+impl<M: Direction> serde::Serialize for Serialized<'_, M> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serialize(self.0, serializer)
+    }
+}
+
+/// Encodes a request or notification enum on its own: `{"method": …, "params": …}`.
+pub fn serialize_call<C: Calls, S: serde::Serializer>(
+    call: &C,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(None)?;
+    map.serialize_entry("method", call.method())?;
+    call.serialize_params(&mut map)?;
+    map.end()
+}
+
+/// Decodes a request or notification enum on its own, from `{"method": …, "params": …}`.
+pub fn deserialize_call<'de, C: Calls, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<C, D::Error> {
+    deserializer.deserialize_map(CallVisitor(PhantomData))
+}
+
+struct CallVisitor<C>(PhantomData<C>);
+
+impl<'de, C: Calls> Visitor<'de> for CallVisitor<C> {
+    type Value = C;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an object with `method` and `params`")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<C, A::Error> {
+        let mut call = MethodParams::<C>::default();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            match key.as_str() {
+                "method" => call.read_method(&mut map)?,
+                "params" => call.read_params(&mut map)?,
+                other => return Err(A::Error::unknown_field(other, &["method", "params"])),
+            }
+        }
+        call.finish()?
+            .ok_or_else(|| A::Error::missing_field("method"))
+    }
+}
+
+/// What a call can be decoded into from a method name and its params (`None`: absent): a
+/// direction's requests or notifications, or either (the envelope, before it knows the id).
+trait DecodeCall: Sized {
+    /// Whether `method` is one of them.
+    fn knows(method: &str) -> bool;
+    /// Decodes the params of a known method.
+    fn decode<'de, D: Deserializer<'de>>(method: &str, params: Option<D>)
+        -> Result<Self, D::Error>;
+}
+
+impl<C: Calls> DecodeCall for C {
+    fn knows(method: &str) -> bool {
+        C::has_method(method)
+    }
+    fn decode<'de, D: Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> Result<Self, D::Error> {
+        C::from_params(method, params)
+    }
+}
+
+/// The `method` and `params` members of a message, in either order: `params` after `method`
+/// are decoded straight into the method's type; `params` before it are captured raw and
+/// decoded once the method is known.
+struct MethodParams<'de, T> {
+    method: Option<Key<'de>>,
+    call: Option<T>,
+    raw: Option<Box<RawValue>>,
+}
+
+impl<T> Default for MethodParams<'_, T> {
+    fn default() -> Self {
+        MethodParams {
+            method: None,
+            call: None,
+            raw: None,
+        }
+    }
+}
+
+impl<'de, T: DecodeCall> MethodParams<'de, T> {
+    fn read_method<A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<(), A::Error> {
+        if self.method.is_some() {
+            return Err(A::Error::duplicate_field("method"));
+        }
+        let name: Key<'de> = map.next_value()?;
+        if !T::knows(name.as_str()) {
+            return Err(A::Error::custom(format_args!(
+                "unknown method `{}`",
+                name.as_str()
+            )));
+        }
+        self.method = Some(name);
+        Ok(())
+    }
+
+    fn read_params<A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<(), A::Error> {
+        if self.has_params() {
+            return Err(A::Error::duplicate_field("params"));
+        }
+        match &self.method {
+            Some(name) => {
+                self.call = Some(map.next_value_seed(ParamsSeed::<T>(name.as_str(), PhantomData))?)
+            }
+            None => self.raw = Some(map.next_value()?),
+        }
+        Ok(())
+    }
+
+    fn has_params(&self) -> bool {
+        self.call.is_some() || self.raw.is_some()
+    }
+
+    /// The call, when the message had a `method`.
+    fn finish<E: de::Error>(self) -> Result<Option<T>, E> {
+        let Some(method) = self.method else {
+            return Ok(None);
+        };
+        let call = match (self.call, self.raw) {
+            (Some(call), _) => call,
+            (None, Some(raw)) => {
+                let mut de = serde_json::Deserializer::from_str(raw.get());
+                T::decode(method.as_str(), Some(&mut de)).map_err(E::custom)?
+            }
+            (None, None) => T::decode(method.as_str(), None::<de::value::UnitDeserializer<E>>)?,
+        };
+        Ok(Some(call))
+    }
+}
+
+/// Decodes params of a known method from the value position of a map.
+struct ParamsSeed<'a, C>(&'a str, PhantomData<C>);
+
+impl<'de, C: DecodeCall> DeserializeSeed<'de> for ParamsSeed<'_, C> {
+    type Value = C;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<C, D::Error> {
+        C::decode(self.0, Some(deserializer))
+    }
+}
+
+/// Decodes a params value (`None`: absent) that the method requires.
+pub fn required_params<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
+    params: Option<D>,
+) -> Result<T, D::Error> {
+    match params {
+        Some(params) => T::deserialize(params),
+        None => Err(D::Error::missing_field("params")),
+    }
+}
+
+/// Decodes a params value (`None`: absent) that the method may omit.
+pub fn optional_params<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
+    params: Option<D>,
+) -> Result<Option<T>, D::Error> {
+    params.map(T::deserialize).transpose()
+}
+
+/// The `Deserialize` of a message enum: the schema's full semantics, for any serde_json input.
+pub fn deserialize<'de, M: Direction, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<M, D::Error> {
+    deserializer.deserialize_any(MessageVisitor::<M> {
+        fast: false,
+        in_batch: false,
+        _marker: PhantomData,
+    })
+}
+
+/// Decodes a message from text: the fast path, then the full semantics, then the diagnosis.
+pub fn from_str<M: Direction>(text: &str) -> Result<M, DecodeError> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let fast = de
+        .deserialize_any(MessageVisitor::<M> {
+            fast: true,
+            in_batch: false,
+            _marker: PhantomData,
+        })
+        .and_then(|m| de.end().map(|()| m));
+    if let Ok(message) = fast {
+        return Ok(message);
+    }
+    // The fast path commits to the result type its first deciding member names; the full
+    // `anyOf` semantics may still accept the message.
+    let refused = match full_semantics::<M>(text) {
+        Ok(message) => return Ok(message),
+        Err(error) => error,
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => Err(diagnose(
+            &Probes::<M>(PhantomData),
+            text,
+            &value,
+            &without_position(&refused),
+        )),
+        Err(e) => Err(DecodeError::new(
+            DecodeErrorKind::Parse,
+            format!("not JSON: {e}"),
+        )),
+    }
+}
+
+/// Decodes a message from a parsed JSON value, with the full semantics and the diagnosis. The
+/// value is decoded from its text: the one deserializer the message types are compiled for.
+pub fn from_value<M: Direction>(value: Value) -> Result<M, DecodeError> {
+    from_str(&value.to_string())
+}
+
+fn full_semantics<M: Direction>(text: &str) -> Result<M, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    deserialize::<M, _>(&mut de).and_then(|m| de.end().map(|()| m))
+}
+
+struct MessageVisitor<M> {
+    /// Stream results into the member their first deciding member names (text input, where a
+    /// failure can be retried with the full semantics).
+    fast: bool,
+    /// Reading the members of a batch, which cannot be batches themselves.
+    in_batch: bool,
+    _marker: PhantomData<M>,
+}
+
+impl<'de, M: Direction> DeserializeSeed<'de> for MessageVisitor<M> {
+    type Value = M;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<M, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+/// Either kind of call, while `id` may still come.
+enum Call<M: Direction> {
+    Request(M::Request),
+    Notification(M::Notification),
+}
+
+impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
+    type Value = M;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON-RPC 2.0 message object")
+    }
+
+    /// A batch, where the revision has them: every member is read as a message of its own.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<M, A::Error> {
+        if !M::BATCHES {
+            return Err(A::Error::custom(BATCH_UNSUPPORTED));
+        }
+        if self.in_batch {
+            return Err(A::Error::custom("a batch cannot hold a batch"));
+        }
+        let mut items = Vec::new();
+        let mut calls = None;
+        while let Some(item) = seq.next_element_seed(MessageVisitor::<M> {
+            fast: self.fast,
+            in_batch: true,
+            _marker: PhantomData,
+        })? {
+            let is_call = matches!(
+                item.parts(),
+                PartsRef::Request(..) | PartsRef::Notification(..)
+            );
+            if *calls.get_or_insert(is_call) != is_call {
+                return Err(A::Error::custom(BATCH_MIXED));
+            }
+            items.push(item);
+        }
+        if items.is_empty() {
+            return Err(A::Error::custom(BATCH_EMPTY));
+        }
+        M::build(Parts::Batch(items)).ok_or_else(|| A::Error::custom(BATCH_UNSUPPORTED))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<M, A::Error> {
+        let mut version = Version::default();
+        let mut id: Option<Option<M::Id>> = None;
+        let mut call = MethodParams::<Call<M>>::default();
+        let mut result: Option<M::Result> = None;
+        let mut error: Option<M::Error> = None;
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            match key.as_str() {
+                "jsonrpc" => version.read(&mut map)?,
+                "id" => {
+                    if id.is_some() {
+                        return Err(A::Error::duplicate_field("id"));
+                    }
+                    id = Some(map.next_value()?);
+                }
+                "method" => call.read_method(&mut map)?,
+                "params" => call.read_params(&mut map)?,
+                "result" => {
+                    if result.is_some() {
+                        return Err(A::Error::duplicate_field("result"));
+                    }
+                    result = Some(if self.fast {
+                        map.next_value_seed(FastResultSeed::<M::Result>(PhantomData))?
+                    } else {
+                        let object: Captured<'de> = map.next_value()?;
+                        decode_result::<M::Result>(object.text()).map_err(A::Error::custom)?
+                    });
+                }
+                "error" => {
+                    if error.is_some() {
+                        return Err(A::Error::duplicate_field("error"));
+                    }
+                    error = Some(map.next_value()?);
+                }
+                other => return Err(A::Error::unknown_field(other, MEMBERS)),
+            }
+        }
+        version.finish()?;
+        let has_params = call.has_params();
+        let parts = match (call.finish()?, result, error) {
+            (Some(call), None, None) => match (call, id) {
+                (Call::Request(request), Some(Some(id))) => Parts::Request(id, request),
+                (Call::Notification(notification), None) => Parts::Notification(notification),
+                (Call::Request(_), _) => {
+                    return Err(A::Error::custom("a request needs a string or integer `id`"))
+                }
+                (Call::Notification(_), Some(_)) => {
+                    return Err(A::Error::custom("a notification has no `id`"))
+                }
+            },
+            (None, Some(result), None) if M::RESPONDS && !has_params => match id {
+                Some(Some(id)) => Parts::Response(id, result),
+                _ => return Err(A::Error::custom("a response needs the `id` of its request")),
+            },
+            (None, None, Some(error)) if M::RESPONDS && !has_params => {
+                Parts::Error(id.flatten(), error)
+            }
+            _ => {
+                return Err(A::Error::custom(
+                    "not a request, notification, result response or error response",
+                ))
+            }
+        };
+        M::build(parts)
+            .ok_or_else(|| A::Error::custom("this side sends no responses in this revision"))
+    }
+}
+
+impl<M: Direction> DecodeCall for Call<M> {
+    fn knows(method: &str) -> bool {
+        M::Request::has_method(method) || M::Notification::has_method(method)
+    }
+    fn decode<'de, D: Deserializer<'de>>(
+        method: &str,
+        params: Option<D>,
+    ) -> Result<Self, D::Error> {
+        if M::Request::has_method(method) {
+            M::Request::from_params(method, params).map(Call::Request)
+        } else if M::Notification::has_method(method) {
+            M::Notification::from_params(method, params).map(Call::Notification)
+        } else {
+            Err(D::Error::custom(format_args!("unknown method `{method}`")))
+        }
+    }
+}
+
+struct FastResultSeed<R>(PhantomData<R>);
+
+impl<'de, R: FastResult> DeserializeSeed<'de> for FastResultSeed<R> {
+    type Value = R;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<R, D::Error> {
+        struct V<R>(PhantomData<R>);
+        impl<'de, R: FastResult> Visitor<'de> for V<R> {
+            type Value = R;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a result object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<R, A::Error> {
+                R::decode_fast(map)?
+                    .ok_or_else(|| A::Error::custom("no member decides the result type"))
+            }
+        }
+        deserializer.deserialize_map(V(PhantomData))
+    }
+}
+
+/// Decodes a result with the schema's full `anyOf` semantics, except for the one fallback that
+/// would hide an error: where the generic result accepts any object (and would keep everything
+/// in its `extra`), a result carrying a member that only one result type declares
+/// (`action` → `ElicitResult`) but that this type refuses is an error (that type's), never the
+/// generic result. A specific type that accepts the result is taken.
+///
+/// It reads the result's JSON text (`object`) with the decoders of text input, so that no copy
+/// of them is compiled for a buffered object.
+fn decode_result<R: FastResult>(object: &str) -> Result<R, serde_json::Error> {
+    struct Decided<R>(PhantomData<R>);
+    impl<'de, R: FastResult> Visitor<'de> for Decided<R> {
+        type Value = Option<R>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a result object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<R>, A::Error> {
+            R::decode_fast(map)
+        }
+    }
+    let full: R = replay(object, PhantomData)?;
+    // The generic result is the variant an empty object decodes into. Where none does (the
+    // generic result of 2026-07-28 requires `resultType`), the full semantics alone decide.
+    let Ok(generic) = replay::<PhantomData<R>>("{}", PhantomData) else {
+        return Ok(full);
+    };
+    // A result a specific type accepts costs no second decode.
+    if std::mem::discriminant(&generic) != std::mem::discriminant(&full) {
+        return Ok(full);
+    }
+    // Taken as the generic result: the type its deciding member names has the last word.
+    let decided =
+        serde_json::Deserializer::from_str(object).deserialize_map(Decided::<R>(PhantomData));
+    match decided.map_err(lose_position) {
+        Ok(Some(result)) => Ok(result),
+        Ok(None) => Ok(full),
+        Err(error) => Err(error),
+    }
+}
+
+/// The [`Probe`] of direction `M`.
+struct Probes<M>(PhantomData<M>);
+
+impl<M: Direction> Probe for Probes<M> {
+    fn batches(&self) -> bool {
+        M::BATCHES
+    }
+    fn check_message(&self, text: &str) -> Result<(), String> {
+        full_semantics::<M>(text)
+            .map(drop)
+            .map_err(|error| without_position(&error))
+    }
+    fn responds(&self) -> bool {
+        M::RESPONDS
+    }
+    fn is_request(&self, method: &str) -> bool {
+        M::Request::has_method(method)
+    }
+    fn is_notification(&self, method: &str) -> bool {
+        M::Notification::has_method(method)
+    }
+    fn check_params(
+        &self,
+        request: bool,
+        method: &str,
+        params: Option<&str>,
+    ) -> Result<(), (String, String)> {
+        fn check<C: Calls>(method: &str, params: Option<&str>) -> Result<(), (String, String)> {
+            match params {
+                Some(p) => path_error(|d| C::from_params(method, Some(d)).map(drop), p),
+                None => C::from_params(
+                    method,
+                    None::<de::value::UnitDeserializer<serde_json::Error>>,
+                )
+                .map(drop)
+                .map_err(|e| (e.to_string(), String::new())),
+            }
+        }
+        if request {
+            check::<M::Request>(method, params)
+        } else {
+            check::<M::Notification>(method, params)
+        }
+    }
+    fn check_result(&self, result: &str) -> Result<(), (String, String)> {
+        path_error(
+            |d| <M::Result as de::Deserialize>::deserialize(d).map(drop),
+            result,
+        )
+        .and_then(|()| match decode_result::<M::Result>(result) {
+            Ok(_) => Ok(()),
+            // Refused by the type its deciding member names: that type's error and path.
+            Err(_) => path_error(
+                |d| {
+                    FastResultSeed::<M::Result>(PhantomData)
+                        .deserialize(d)
+                        .map(drop)
+                },
+                result,
+            ),
+        })
+    }
+    fn check_error(&self, error: &str) -> Result<(), (String, String)> {
+        path_error(
+            |d| <M::Error as de::Deserialize>::deserialize(d).map(drop),
+            error,
+        )
+    }
+}

@@ -1,0 +1,212 @@
+//! JSON-RPC 2.0 framing shared by every revision: error codes, [`DecodeError`], the [`Request`]
+//! trait, and the decoder behind each revision's `ClientMessage` / `ServerMessage`.
+//!
+//! Decoding reads the members of a message once, in whatever order they come. As soon as
+//! `method` is known, `params` is decoded straight into that method's params type; `params`
+//! that come before `method` are captured raw (`RawValue`) and decoded once the method is known.
+//! Results are streamed into the result type their first deciding member names (`content` →
+//! `CallToolResult`). When that fast path fails, the message is decoded again with the schema's
+//! full `anyOf` semantics (but where the generic result accepts any object, a result that the
+//! type its deciding member names refuses is not taken as the generic result), and if that fails
+//! too, [`DecodeError`] says why in JSON-RPC terms.
+
+// The machinery the generated message enums call: reached from outside only through
+// `crate::__private::codec`, never as part of this public module.
+pub(crate) mod codec;
+mod diagnosis;
+mod raw;
+
+use std::fmt;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+// For the decoding of multi round-trip answers, which report pointers the same way.
+#[cfg(feature = "mrtr")]
+pub(crate) use diagnosis::path_error;
+pub use raw::RawMessage;
+
+/// Invalid JSON was received.
+pub const PARSE_ERROR: i64 = -32700;
+/// The JSON sent is not a valid JSON-RPC 2.0 request.
+pub const INVALID_REQUEST: i64 = -32600;
+/// The method does not exist or is not available.
+pub const METHOD_NOT_FOUND: i64 = -32601;
+/// Invalid method parameters.
+pub const INVALID_PARAMS: i64 = -32602;
+/// Internal JSON-RPC error.
+pub const INTERNAL_ERROR: i64 = -32603;
+
+/// A request type of some revision: its method, its params type, and the result a response to
+/// it carries. Lets a client decode a response as the result of the request it sent:
+///
+/// ```
+/// # #[cfg(feature = "v2025_11_25")] {
+/// use mcp_typed::jsonrpc::Request;
+/// use mcp_typed::v2025_11_25::CallToolRequest;
+///
+/// fn decode<R: Request>(result: &str) -> serde_json::Result<R::Result> {
+///     serde_json::from_str(result)
+/// }
+/// let result = decode::<CallToolRequest>(r#"{"content":[{"type":"text","text":"4"}]}"#).unwrap();
+/// assert_eq!(result.content.len(), 1);
+/// assert_eq!(CallToolRequest::METHOD, "tools/call");
+/// # }
+/// ```
+pub trait Request {
+    /// The method name (`tools/call`).
+    const METHOD: &'static str;
+    /// The params type (`()` for a request without params).
+    type Params;
+    /// The result type of a successful response.
+    type Result: DeserializeOwned + serde::Serialize;
+}
+
+/// What kind of problem a message had.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DecodeErrorKind {
+    /// Not JSON (-32700).
+    Parse,
+    /// JSON, but not a valid JSON-RPC 2.0 message of this direction (-32600).
+    InvalidRequest,
+    /// A request or notification for a method this direction does not have (-32601).
+    MethodNotFound,
+    /// A known method with params that do not fit its params type (-32602).
+    InvalidParams,
+    /// A response whose `result` or `error` does not fit (-32600: there is no reply to a
+    /// response, but the code says the message was invalid).
+    InvalidResponse,
+}
+
+/// Why a message could not be decoded, in JSON-RPC terms: [`code`](Self::code) is the error
+/// code to answer with, [`id`](Self::id) the request id when one was read, so that a server can
+/// answer the failed request, and [`path`](Self::path) the JSON pointer of the first bad member.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DecodeError {
+    kind: DecodeErrorKind,
+    message: String,
+    id: Option<Value>,
+    method: Option<String>,
+    path: Option<String>,
+    notification: bool,
+    response: bool,
+}
+
+impl DecodeError {
+    fn new(kind: DecodeErrorKind, message: impl Into<String>) -> Self {
+        DecodeError {
+            kind,
+            message: message.into(),
+            id: None,
+            method: None,
+            path: None,
+            notification: false,
+            response: false,
+        }
+    }
+
+    /// The kind of problem.
+    pub fn kind(&self) -> DecodeErrorKind {
+        self.kind
+    }
+
+    /// The JSON-RPC error code for it.
+    pub fn code(&self) -> i64 {
+        match self.kind {
+            DecodeErrorKind::Parse => PARSE_ERROR,
+            DecodeErrorKind::InvalidRequest | DecodeErrorKind::InvalidResponse => INVALID_REQUEST,
+            DecodeErrorKind::MethodNotFound => METHOD_NOT_FOUND,
+            DecodeErrorKind::InvalidParams => INVALID_PARAMS,
+        }
+    }
+
+    /// The message's `id` (a string or an integer) when one was read.
+    pub fn id(&self) -> Option<&Value> {
+        self.id.as_ref()
+    }
+
+    /// The message's `method`, when it had one.
+    pub fn method(&self) -> Option<&str> {
+        self.method.as_deref()
+    }
+
+    /// JSON pointer of the offending member (`/params/arguments`), when there is one.
+    pub fn path(&self) -> Option<&str> {
+        self.path.as_deref()
+    }
+
+    /// What went wrong, for a human.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// Whether the refused message was a notification: `"jsonrpc": "2.0"`, a string `method`
+    /// and no `id` member, refused for its method (unknown, or a request's method) or its
+    /// params. JSON-RPC 2.0 never answers a notification, not even an invalid one; a message
+    /// that is not a well-formed request object (an unknown top-level member, a non-string
+    /// `method`, `"id": null`) is not one, and is answered with -32600 and `id: null`.
+    pub fn is_notification(&self) -> bool {
+        self.notification
+    }
+
+    /// Whether the refused message was framed as a response (`result` or `error`, no
+    /// `method`): a [`DecodeErrorKind::InvalidResponse`], or a response without a usable `id`.
+    /// JSON-RPC never answers a response; [`id`](Self::id) tells which request of the
+    /// receiver's it was meant to answer, when it could be read, so that the receiver can fail
+    /// that request instead of waiting for it.
+    pub fn is_response(&self) -> bool {
+        self.response
+    }
+
+    /// What a receiver sends back: [`to_error_response`](Self::to_error_response), or `None`
+    /// when the message was a notification ([`is_notification`](Self::is_notification)) or a
+    /// response ([`is_response`](Self::is_response)).
+    ///
+    /// ```
+    /// # #[cfg(feature = "v2025_11_25")] {
+    /// use mcp_typed::v2025_11_25::ClientMessage;
+    ///
+    /// let unknown_notification = r#"{"jsonrpc":"2.0","method":"notifications/bogus"}"#;
+    /// let error = unknown_notification.parse::<ClientMessage>().unwrap_err();
+    /// assert_eq!(error.code(), -32601);
+    /// assert!(error.to_reply().is_none());
+    /// // An answer to the server's elicitation with an object value, which the schema's
+    /// // `ElicitResult` cannot hold: not answered, but the id says which request failed.
+    /// let bad_answer = r#"{"jsonrpc":"2.0","id":"e1","result":{"action":"accept","content":{"age":{"years":36}}}}"#;
+    /// let error = bad_answer.parse::<ClientMessage>().unwrap_err();
+    /// assert!(error.to_reply().is_none() && error.is_response());
+    /// assert_eq!(error.id(), Some(&serde_json::json!("e1")));
+    /// let unknown_request = r#"{"jsonrpc":"2.0","id":3,"method":"bogus"}"#;
+    /// let reply = unknown_request.parse::<ClientMessage>().unwrap_err().to_reply().unwrap();
+    /// assert_eq!((reply["id"].as_i64(), reply["error"]["code"].as_i64()), (Some(3), Some(-32601)));
+    /// # }
+    /// ```
+    pub fn to_reply(&self) -> Option<Value> {
+        (!self.notification && !self.response).then(|| self.to_error_response())
+    }
+
+    /// The JSON-RPC error response for this error (`id` is `null` when none was read). A
+    /// receiver must not send it for a notification or a response: see
+    /// [`to_reply`](Self::to_reply).
+    pub fn to_error_response(&self) -> Value {
+        let mut error = serde_json::Map::new();
+        error.insert("code".into(), self.code().into());
+        error.insert("message".into(), self.message.clone().into());
+        if let Some(path) = &self.path {
+            error.insert("data".into(), serde_json::json!({ "path": path }));
+        }
+        serde_json::json!({ "jsonrpc": "2.0", "id": self.id.clone().unwrap_or(Value::Null), "error": error })
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.code())?;
+        if let Some(path) = &self.path {
+            write!(f, " at {path}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for DecodeError {}
