@@ -290,7 +290,8 @@ fn check_field(cx: &Ctxt, field: &Field) {
                     }
                     if let Some(format) = &attrs.format {
                         // The very check the form runs on answers (same crate).
-                        if mcp_schema_formats::is_valid(&format.value, s) == Some(false) {
+                        let parsed = format.value.parse::<mcp_elicit::StringFormat>();
+                        if parsed.is_ok_and(|parsed| !parsed.is_valid(s)) {
                             cx.error(
                                 d.span,
                                 format!(

@@ -34,7 +34,7 @@ fn expand_enum(ident: &syn::Ident, variants: &[Variant]) -> TokenStream {
     });
     quote! {
         #[automatically_derived]
-        impl ::mcp_typed::__private::ElicitEnum for #ident {
+        impl ::mcp_typed::elicit::__private::ElicitEnum for #ident {
             const OPTIONS: &'static [(&'static str, ::core::option::Option<&'static str>)] = &[#(#options),*];
 
             fn from_value(value: &str) -> ::core::option::Option<Self> {
@@ -68,15 +68,15 @@ fn number(n: Num) -> TokenStream {
     match n {
         Num::Int(v) if v >= 0 => {
             let v = Literal::u64_suffixed(v as u64);
-            quote!(::mcp_typed::__private::serde_json::Number::from(#v))
+            quote!(::mcp_typed::elicit::__private::serde_json::Number::from(#v))
         }
         Num::Int(v) => {
             let v = Literal::i64_suffixed(v as i64);
-            quote!(::mcp_typed::__private::serde_json::Number::from(#v))
+            quote!(::mcp_typed::elicit::__private::serde_json::Number::from(#v))
         }
         Num::Float(f) => {
             let v = Literal::f64_suffixed(f);
-            quote!(::mcp_typed::__private::serde_json::Number::from_f64(#v)
+            quote!(::mcp_typed::elicit::__private::serde_json::Number::from_f64(#v)
                 .expect("a finite number"))
         }
     }
@@ -95,11 +95,11 @@ fn opt_number(n: Option<Num>) -> TokenStream {
 /// The options of an enum field's type, spanned at the field type so that a type that does
 /// not derive `Elicit` is reported there (with `ElicitEnum`'s `on_unimplemented` message).
 fn options_path(elem: &TokenStream, span: Span) -> TokenStream {
-    quote_spanned!(span=> <#elem as ::mcp_typed::__private::ElicitEnum>::OPTIONS)
+    quote_spanned!(span=> <#elem as ::mcp_typed::elicit::__private::ElicitEnum>::OPTIONS)
 }
 
 fn from_str_path(elem: &TokenStream, span: Span) -> TokenStream {
-    quote_spanned!(span=> <#elem as ::mcp_typed::__private::ElicitEnum>::from_value)
+    quote_spanned!(span=> <#elem as ::mcp_typed::elicit::__private::ElicitEnum>::from_value)
 }
 
 fn escape_pointer(name: &str) -> String {
@@ -366,11 +366,11 @@ fn const_checks(field: &Field) -> TokenStream {
 
 /// Code evaluating to `Option<inner type>` from `__value: &V` (`V: FormValue`, a parsed `Value`
 /// or a member read from text), pushing errors at the field's pointer. Each kind calls its check
-/// in `mcp_typed::__private` with the field's constraints as constants.
+/// in `mcp_typed::elicit::__private` with the field's constraints as constants.
 fn parse_value(field: &Field) -> TokenStream {
     let ptr = escape_pointer(&field.name);
     let a = &field.attrs;
-    let private = quote!(::mcp_typed::__private);
+    let private = quote!(::mcp_typed::elicit::__private);
     let some = |value: Option<TokenStream>| match value {
         Some(value) => quote!(::core::option::Option::Some(#value)),
         None => quote!(::core::option::Option::None),
@@ -497,7 +497,7 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
             let missing = if field.optional {
                 quote!()
             } else {
-                quote!(::mcp_typed::__private::missing(#ptr, __errors);)
+                quote!(::mcp_typed::elicit::__private::missing(#ptr, __errors);)
             };
             quote! {
                 let #var: ::core::option::Option<#inner> = match __values[#index] {
@@ -526,7 +526,7 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
             (Kind::String, true) => quote!(#var.map(::std::string::String::from)),
             _ => quote!(#var),
         });
-    let private = quote!(::mcp_typed::__private);
+    let private = quote!(::mcp_typed::elicit::__private);
     let errors_ty = quote!(::mcp_typed::elicit::ValidationErrors);
     let refuse = |names: TokenStream| {
         deny_unknown_fields.then(|| {

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use serde_json::{Map, Number, Value};
 
 use super::{Member, Names};
-use crate::elicit::same_bytes;
+use crate::same_bytes;
 
 /// Reads a `content` object into `members` (by property index, the last occurrence of each),
 /// recording the undeclared names in `undeclared` when asked; `None` when the text is not of
@@ -337,7 +337,7 @@ fn find_special(bytes: &[u8], mut at: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::{find_special, read_content, Scanner};
-    use crate::elicit::decode::{Member, Names};
+    use crate::decode::{Member, Names};
 
     /// The members `read_content` keeps for a form of `names` (strings as their text, others
     /// as `Debug`), or `None` when it gives up; `index` is a plain search, as the derive's

@@ -17,29 +17,6 @@ use super::{
 
 type Content = Map<String, Value>;
 
-impl StringFormat {
-    /// Whether `value` is valid for this format, as [`RequestedSchema::validate`] asserts it:
-    ///
-    /// - `email`: an RFC 5321 `Mailbox` (the SMTP form of the RFC 5322 addr-spec): a dot-atom
-    ///   or quoted-string local part, exactly one unquoted `@`, and a host name (letters,
-    ///   digits and inner hyphens per label) or an address literal (`[192.0.2.1]`,
-    ///   `[IPv6:::1]`); no display name, comments or unquoted white space, ASCII only;
-    /// - `uri`: an RFC 3986 `URI`, so a scheme is required (`/a/b` and `example.com` are
-    ///   relative references, not URIs), with every character and percent-encoding checked,
-    ///   ASCII only;
-    /// - `date`: an RFC 3339 `full-date` that exists in the Gregorian calendar;
-    /// - `date-time`: an RFC 3339 `date-time`, `T`/`Z` in either case, an offset required,
-    ///   fractional seconds allowed, and a leap second (`:60`) only at 23:59 UTC.
-    pub fn is_valid(self, value: &str) -> bool {
-        match self {
-            StringFormat::Email => mcp_schema_formats::is_email(value),
-            StringFormat::Uri => mcp_schema_formats::is_uri(value),
-            StringFormat::Date => mcp_schema_formats::is_date(value),
-            StringFormat::DateTime => mcp_schema_formats::is_date_time(value),
-        }
-    }
-}
-
 /// A [`RequestedSchema`] compiled for validating many answers, from
 /// [`RequestedSchema::validator`]; [`Validator::validate`] is [`RequestedSchema::validate`].
 ///

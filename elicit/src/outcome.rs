@@ -10,7 +10,8 @@ use super::{FormParams, RequestedSchema, ToRevisionError, ValidationErrors};
 /// A Rust type that is an elicitation form: it knows its `requestedSchema` and builds itself
 /// from the `content` of an accepted answer, checking every constraint of the schema.
 ///
-/// Implemented by `#[derive(Elicit)]` (feature `derive`); see the `mcp_typed_macros` docs.
+/// Implemented by `#[derive(Elicit)]` (feature `derive` of `mcp-typed`); see the
+/// `mcp_typed_macros` docs.
 pub trait Elicit: Sized {
     /// The form's schema.
     fn requested_schema() -> RequestedSchema;
@@ -20,8 +21,9 @@ pub trait Elicit: Sized {
     fn from_content(content: &Map<String, Value>) -> Result<Self, ValidationErrors>;
 
     /// The params of a form-mode `elicitation/create` request asking `message` with this form,
-    /// typed for the revision of `P`: `v2025_06_18::ElicitRequestParams`, or the
-    /// `ElicitRequestFormParams` / `ElicitRequestParams` of 2025-11-25, 2026-07-28 or the draft.
+    /// typed for the revision of `P` (with `mcp-typed`: `v2025_06_18::ElicitRequestParams`, or
+    /// the `ElicitRequestFormParams` / `ElicitRequestParams` of 2025-11-25, 2026-07-28 or the
+    /// draft).
     /// The properties keep their declaration order. What `P`'s revision cannot express (a multi
     /// select or a non-boolean default in 2025-06-18) is an error naming the property.
     fn form_params<P: FormParams + serde::de::DeserializeOwned>(
@@ -97,7 +99,8 @@ pub enum Action {
 }
 
 impl<T: Elicit> ElicitOutcome<T> {
-    /// The outcome of an answer: an accepted answer is validated and built with
+    /// The outcome of an answer (`mcp-typed` builds it from the generated `ElicitResult` of each
+    /// revision with `TryFrom`): an accepted answer is validated and built with
     /// [`Elicit::from_content`] (an accept without `content` is checked as an empty object, so
     /// it fails when the form has required members); a decline or a cancel is never validated.
     pub fn from_parts(
@@ -114,44 +117,3 @@ impl<T: Elicit> ElicitOutcome<T> {
         }
     }
 }
-
-/// `ElicitOutcome<T>` from the generated `ElicitResult` of each revision with elicitation.
-macro_rules! outcome_from_result {
-    ($($module:ident: $cfg:meta),*) => {$(
-        #[cfg($cfg)]
-        impl<T: Elicit> TryFrom<&crate::$module::ElicitResult> for ElicitOutcome<T> {
-            type Error = ValidationErrors;
-
-            fn try_from(result: &crate::$module::ElicitResult) -> Result<Self, ValidationErrors> {
-                use crate::$module::ElicitResultAction as A;
-                let action = match result.action {
-                    A::Accept => Action::Accept,
-                    A::Decline => Action::Decline,
-                    A::Cancel => Action::Cancel,
-                };
-                let mut errors = ValidationErrors::default();
-                let content = result.content.as_ref().map(|content| {
-                    let mut map = Map::new();
-                    for (name, value) in content {
-                        match serde_json::to_value(value) {
-                            Ok(value) => {
-                                map.insert(name.clone(), value);
-                            }
-                            Err(e) => errors.push(super::pointer("", name), "type", e.to_string()),
-                        }
-                    }
-                    map
-                });
-                errors.into_result()?;
-                ElicitOutcome::from_parts(action, content.as_ref())
-            }
-        }
-    )*};
-}
-
-// The draft's types are 2026-07-28's (re-exported, the schemas being the same).
-outcome_from_result!(
-    v2025_06_18: feature = "v2025_06_18",
-    v2025_11_25: feature = "v2025_11_25",
-    v2026_07_28: any(feature = "v2026_07_28", feature = "draft")
-);

@@ -202,13 +202,10 @@ fn parse_string(members: &Members, at: &str) -> Result<StringSchema, SchemaError
             }
             "format" => {
                 let name = string(value, &key_at)?;
-                let Some(format) = StringFormat::from_name(&name) else {
-                    return fail(
-                        key_at,
-                        format!("unknown format `{name}` (supported: email, uri, date, date-time)"),
-                    );
-                };
-                s.format = Some(format);
+                match name.parse::<StringFormat>() {
+                    Ok(format) => s.format = Some(format),
+                    Err(unknown) => return fail(key_at, unknown.to_string()),
+                }
                 order.push(Keyword::Format);
             }
             "default" => {

@@ -3,21 +3,85 @@
 //! addr-spec), `uri` (RFC 3986 absolute URI), `date` (RFC 3339 full-date) and `date-time`
 //! (RFC 3339 date-time).
 //!
-//! A crate of its own because two crates need the same answers: `mcp-typed` validates
-//! answers at run time, and `mcp-typed-macros` checks a string field's `default` against its
-//! `format` at compile time. Use it through `mcp_typed::elicit::StringFormat::is_valid`.
-#![warn(missing_docs)]
+//! The answers are the same at run time (validation of an answer) and at compile time
+//! (`#[derive(Elicit)]` checks a string field's `default` against its `format` through
+//! [`RequestedSchema::problems`](crate::RequestedSchema::problems)). Use them through
+//! [`StringFormat::is_valid`]; the names of the formats are [`StringFormat`]'s alone.
 
-/// Whether `value` is valid for the format named `format` (`email`, `uri`, `date`,
-/// `date-time`); `None` for any other name.
-pub fn is_valid(format: &str, value: &str) -> Option<bool> {
-    Some(match format {
-        "email" => is_email(value),
-        "uri" => is_uri(value),
-        "date" => is_date(value),
-        "date-time" => is_date_time(value),
-        _ => return None,
-    })
+use std::fmt;
+use std::str::FromStr;
+
+use crate::StringFormat;
+
+impl StringFormat {
+    /// Whether `value` is valid for this format, as [`RequestedSchema::validate`] asserts it:
+    ///
+    /// - `email`: an RFC 5321 `Mailbox` (the SMTP form of the RFC 5322 addr-spec): a dot-atom
+    ///   or quoted-string local part, exactly one unquoted `@`, and a host name (letters,
+    ///   digits and inner hyphens per label) or an address literal (`[192.0.2.1]`,
+    ///   `[IPv6:::1]`); no display name, comments or unquoted white space, ASCII only;
+    /// - `uri`: an RFC 3986 `URI`, so a scheme is required (`/a/b` and `example.com` are
+    ///   relative references, not URIs), with every character and percent-encoding checked,
+    ///   ASCII only;
+    /// - `date`: an RFC 3339 `full-date` that exists in the Gregorian calendar;
+    /// - `date-time`: an RFC 3339 `date-time`, `T`/`Z` in either case, an offset required,
+    ///   fractional seconds allowed, and a leap second (`:60`) only at 23:59 UTC.
+    ///
+    /// [`RequestedSchema::validate`]: crate::RequestedSchema::validate
+    pub fn is_valid(self, value: &str) -> bool {
+        match self {
+            StringFormat::Email => is_email(value),
+            StringFormat::Uri => is_uri(value),
+            StringFormat::Date => is_date(value),
+            StringFormat::DateTime => is_date_time(value),
+        }
+    }
+
+    /// What a value of the format looks like, for messages: `an RFC 5321 mailbox such as
+    /// `name@example.com``.
+    pub fn description(self) -> &'static str {
+        match self {
+            StringFormat::Email => "an RFC 5321 mailbox such as `name@example.com`",
+            StringFormat::Uri => {
+                "an RFC 3986 absolute URI, with a scheme, such as `https://example.com/`"
+            }
+            StringFormat::Date => "an RFC 3339 full-date that exists, such as `2024-02-29`",
+            StringFormat::DateTime => {
+                "an RFC 3339 date-time with an offset, such as `2024-02-29T12:00:00Z`"
+            }
+        }
+    }
+}
+
+/// A `format` name that is not one of the four of the elicitation subset, from
+/// [`StringFormat`]'s [`FromStr`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownFormat(pub String);
+
+impl fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown format `{}`: form mode allows only ", self.0)?;
+        for (i, format) in StringFormat::ALL.iter().enumerate() {
+            let separator = match i {
+                0 => "",
+                _ if i + 1 == StringFormat::ALL.len() => " and ",
+                _ => ", ",
+            };
+            write!(f, "{separator}`{format}`")?;
+        }
+        f.write_str("; use `pattern` for anything else")
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
+impl FromStr for StringFormat {
+    type Err = UnknownFormat;
+
+    /// The format named `name` (`"date-time"`), or the error that says which names there are.
+    fn from_str(name: &str) -> Result<StringFormat, UnknownFormat> {
+        StringFormat::from_name(name).ok_or_else(|| UnknownFormat(name.to_owned()))
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -109,7 +173,7 @@ fn is(b: u8, class: u16) -> bool {
 /// RFC 5321 `Mailbox = Local-part "@" ( Domain / address-literal )`, which is the RFC 5322
 /// addr-spec without comments, folding white space or obsolete forms: the local part is a
 /// dot-atom or a quoted string, the domain a host name or a bracketed address literal.
-pub fn is_email(value: &str) -> bool {
+fn is_email(value: &str) -> bool {
     let domain = if value.starts_with('"') {
         match split_quoted_mailbox(value) {
             Some((local, domain)) if is_local_part(local) => domain,
@@ -349,7 +413,7 @@ fn split_at_byte(text: &str, byte: u8) -> Option<(&str, &str)> {
 /// RFC 3986 `URI = scheme ":" hier-part [ "?" query ] [ "#" fragment ]`, in one pass: the
 /// scheme, the authority when `//` follows it, then the path, query and fragment, each byte
 /// checked against the class of the part it is in.
-pub fn is_uri(value: &str) -> bool {
+fn is_uri(value: &str) -> bool {
     let bytes = value.as_bytes();
     // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )
     if !bytes.first().is_some_and(u8::is_ascii_alphabetic) {
@@ -489,7 +553,7 @@ fn days_in_month(year: u32, month: u32) -> u32 {
 
 /// RFC 3339 `full-date = date-fullyear "-" date-month "-" date-mday`, with the real number of
 /// days of the month (leap years by the Gregorian rule).
-pub fn is_date(value: &str) -> bool {
+fn is_date(value: &str) -> bool {
     let Ok(date) = value.as_bytes().try_into() else {
         return false;
     };
@@ -515,7 +579,7 @@ fn is_full_date(date: &[u8; 10]) -> bool {
 
 /// RFC 3339 `date-time = full-date "T" full-time` (`T` and `Z` case-insensitive, as RFC 3339
 /// § 5.6 allows); a leap second (`:60`) is accepted where it can occur, at 23:59 UTC.
-pub fn is_date_time(value: &str) -> bool {
+fn is_date_time(value: &str) -> bool {
     // full-date "T" partial-time, up to the seconds: `2026-03-02T09:30:00`.
     let Some((date, time)) = value.as_bytes().split_first_chunk::<10>() else {
         return false;

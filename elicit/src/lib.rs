@@ -1,5 +1,10 @@
-//! The restricted JSON Schema of form-mode elicitation (`requestedSchema`), as one typed,
-//! revision-neutral model.
+//! Elicitation forms of the [Model Context Protocol](https://modelcontextprotocol.io): the
+//! restricted JSON Schema of form-mode elicitation (`requestedSchema`), as one typed,
+//! revision-neutral model, with everything that reads, checks and answers it. Nothing here
+//! names a generated protocol type: `mcp-typed` re-exports this crate as `mcp_typed::elicit`
+//! (feature `elicit`) and converts between it and the types of each revision (outcomes from
+//! `ElicitResult`, [`FormParams`] for the `elicitation/create` params); its `derive` feature
+//! adds `#[derive(Elicit)]`, which runs this crate's consistency checks at compile time.
 //!
 //! A form is a flat object whose properties are strings, numbers or integers, booleans, or enums
 //! (single select with `enum` or titled `oneOf`, multi select with `type: "array"` and `items`
@@ -11,10 +16,13 @@
 //!   enums to the legacy `enumNames` for 2025-06-18 and refusing what that revision cannot say;
 //! - [`RequestedSchema::parse`] (and [`RequestedSchema::parse_str`], which also keeps the order
 //!   of properties and keywords) is for clients: it accepts the subset of every revision and
-//!   rejects everything else with the JSON pointer of the offending part.
+//!   rejects everything else with the JSON pointer of the offending part;
+//! - [`RequestedSchema::problems`] lists the consistency rules a schema breaks (the rules
+//!   `#[derive(Elicit)]` enforces at compile time, with the same messages);
+//! - [`RequestedSchema::validate`] checks an answer with JSON Schema 2020-12 semantics.
 //!
 //! ```
-//! use mcp_typed::elicit::{PropertySchema, RequestedSchema, StringFormat, StringSchema};
+//! use mcp_elicit::{PropertySchema, RequestedSchema, StringFormat, StringSchema};
 //!
 //! let schema = RequestedSchema {
 //!     properties: vec![(
@@ -34,13 +42,15 @@
 //! );
 //! assert_eq!(RequestedSchema::parse_str(&json).unwrap(), schema);
 //! ```
+#![warn(missing_docs)]
 
+#[doc(hidden)]
+pub mod __private;
 mod check;
-#[doc(hidden)]
-pub mod decode;
-#[doc(hidden)]
-pub mod derived;
+mod decode;
+mod derived;
 mod error;
+mod formats;
 mod json_schema;
 mod node;
 mod outcome;
@@ -51,9 +61,12 @@ mod ser;
 mod validate;
 
 pub use error::{Problem, Text, ValidationError, ValidationErrors};
+pub use formats::UnknownFormat;
 pub use outcome::{Action, Elicit, ElicitOutcome, FromJsonError};
 pub use params::FormParams;
 pub use validate::Validator;
+
+pub(crate) use __private::json_kind;
 
 use std::fmt;
 
@@ -565,22 +578,9 @@ impl<'de> serde::Deserialize<'de> for RequestedSchema {
     }
 }
 
-/// The JSON type of a value, for messages (`a string`, `null`).
-pub(crate) fn json_kind(value: &serde_json::Value) -> &'static str {
-    use serde_json::Value;
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// Whether two strings are equal, for the short names and options of a form: up to 16 bytes
 /// compared as two overlapping words each, inline, rather than with a call to `memcmp` per
-/// comparison (8–9% of `Validator::validate` on the benchmark's forms).
+/// comparison, which is what most of a validation does on short names.
 #[inline(always)]
 pub(crate) fn same_text(a: &str, b: &str) -> bool {
     same_bytes(a.as_bytes(), b.as_bytes())
@@ -617,8 +617,12 @@ pub(crate) fn item_pointer(base: &str, index: usize) -> String {
     out
 }
 
-/// Appends `segment` to the JSON pointer `base`, escaping `~` and `/` (RFC 6901).
-pub(crate) fn pointer(base: &str, segment: &str) -> String {
+/// Appends `segment` to the JSON pointer `base`, escaping `~` and `/` (RFC 6901):
+/// `pointer("/properties", "a/b")` is `/properties/a~1b`, `pointer("", "email")` is `/email`.
+///
+/// The one escaper of the elicitation world: the pointers of [`SchemaError`]s and
+/// [`ValidationError`]s, and those `#[derive(Elicit)]` compiles in, are all made with it.
+pub fn pointer(base: &str, segment: &str) -> String {
     let mut out = String::with_capacity(base.len() + segment.len() + 1);
     out.push_str(base);
     out.push('/');
