@@ -2,8 +2,8 @@
 //! flag and searched for anywhere in the string, as JSON Schema 2020-12 asks.
 //!
 //! regress is the engine. It is a backtracking matcher that sets up and allocates its state on
-//! every search, about a thousand instructions for a five-letter username, over a quarter of
-//! validating a signup form. The patterns forms use are mostly a sequence of characters
+//! every search, which costs more than the rest of checking a short field. The patterns forms
+//! use are mostly a sequence of characters
 //! and classes with quantifiers (`^[a-z][a-z0-9_]*$`, `^\d{5}$`, `^\+?[0-9 ]{7,15}$`), so those are
 //! also compiled into a bit-parallel automaton ([`Sequence`]: one bit per position in the pattern,
 //! one table look-up and a few shifts per character, no allocation); every other pattern, and
