@@ -1,6 +1,7 @@
 //! For `#[derive(Elicit)]` and `mcp-typed`, not a public API: the runtime that derived forms
 //! call (their expansions reach it as `::mcp_typed::elicit::__private`, so a user depends on
-//! `mcp-typed` alone), and the seal of [`FormParams`](crate::FormParams).
+//! `mcp-typed` alone), the checks the macro runs when it expands ([`derive`]), and the seal of
+//! [`FormParams`](crate::FormParams).
 
 pub use serde_json;
 
@@ -10,6 +11,58 @@ pub use crate::decode::{
 pub use crate::derived::{
     boolean, float, integer, members, missing, multi_select, select, string, Pattern, StringRules,
 };
+
+/// What `#[derive(Elicit)]` asks of this crate when it expands: the consistency rules of
+/// [`RequestedSchema::problems`](crate::RequestedSchema::problems), run on the model of the
+/// struct, each problem with the index of its field.
+pub mod derive {
+    use crate::check::{self, Options};
+    use crate::{RequestedSchema, SchemaError};
+
+    /// Every rule `schema` breaks, with the index of the property at fault (`None` for one of
+    /// `required`), but those that need the options of its enum properties: the macro does not
+    /// know them (they are the variants of another type), so it checks in constants, with
+    /// [`has_option`](super::has_option) and the two messages below, that each default is an
+    /// option and that `minItems` is not more than the options.
+    pub fn problems(schema: &RequestedSchema) -> Vec<(Option<usize>, SchemaError)> {
+        let mut found = Vec::new();
+        check::each_problem(schema, Options::Deferred, &mut |index, problem| {
+            found.push((index, problem))
+        });
+        found
+    }
+
+    /// The message of a default that is not one of the options of its enum.
+    pub fn not_an_option(value: &str) -> String {
+        check::not_an_option(value)
+    }
+
+    /// The message of a multi select whose `minItems` is more than its options.
+    pub fn more_min_items_than_options(min_items: u64) -> String {
+        check::more_min_items_than_options(min_items)
+    }
+}
+
+/// Whether `value` is the value of one of `options` (those of an `ElicitEnum`), in constants:
+/// a derived form checks its enum fields' defaults with it.
+pub const fn has_option(options: &[(&str, Option<&str>)], value: &str) -> bool {
+    let mut i = 0;
+    while i < options.len() {
+        let option = options[i].0.as_bytes();
+        let value = value.as_bytes();
+        if option.len() == value.len() {
+            let mut at = 0;
+            while at < value.len() && option[at] == value[at] {
+                at += 1;
+            }
+            if at == value.len() {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
 
 /// Seals [`FormParams`](crate::FormParams): `mcp-typed` implements both for the params types of
 /// the revisions it generates.

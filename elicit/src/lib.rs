@@ -528,11 +528,12 @@ impl RequestedSchema {
 
     /// Every consistency rule the schema breaks, each with its pointer: unique property names,
     /// at least one option and unique option values per enum, `required` naming existing
-    /// properties once each, `min ≤ max` for every pair of bounds, and defaults that satisfy
-    /// the property's own bounds and options (`pattern` and `format` are not checked against
-    /// the default). Empty for a consistent schema. [`RequestedSchema::parse`] accepts a schema
-    /// that breaks them; `#[derive(Elicit)]` refuses to compile one, and
-    /// [`RequestedSchema::to_revision`] to write one.
+    /// properties once each, `min ≤ max` for every pair of bounds, a multi select's `minItems`
+    /// no more than its options, a `pattern` that compiles (ECMA-262, `u` flag), and defaults
+    /// that satisfy the property's own bounds, options, `pattern` and `format`. Empty for a
+    /// consistent schema. [`RequestedSchema::parse`] accepts a schema that breaks them;
+    /// `#[derive(Elicit)]` refuses to compile one (with these messages, at the field or
+    /// attribute at fault), and [`RequestedSchema::to_revision`] to write one.
     pub fn problems(&self) -> Vec<SchemaError> {
         check::problems(self)
     }
