@@ -222,16 +222,20 @@ fn check_property(
                     }
                 }
                 let count = default.len() as u64;
+                let selected = match count {
+                    1 => "1 option".to_owned(),
+                    _ => format!("{count} options"),
+                };
                 if let Some(min) = m.min_items.filter(|&min| count < min) {
                     report(
                         default_at.clone(),
-                        format!("the default selects {count} options, fewer than minItems {min}"),
+                        format!("the default selects {selected}, fewer than minItems {min}"),
                     );
                 }
                 if let Some(max) = m.max_items.filter(|&max| count > max) {
                     report(
                         default_at,
-                        format!("the default selects {count} options, more than maxItems {max}"),
+                        format!("the default selects {selected}, more than maxItems {max}"),
                     );
                 }
             }
