@@ -12,6 +12,7 @@ use std::cmp::Ordering;
 use serde_json::Number;
 
 use super::pattern::Matcher;
+use super::validate::compare;
 use super::{pointer, EnumOptions, PropertySchema, RequestedSchema, SchemaError};
 
 /// Whether the options of the enum properties are known. `#[derive(Elicit)]` builds the model
@@ -155,7 +156,7 @@ fn check_property(
         }
         PropertySchema::Number(n) => {
             if let (Some(min), Some(max)) = (&n.minimum, &n.maximum) {
-                if compare(min, max) == Some(Ordering::Greater) {
+                if compare(min, max) == Ordering::Greater {
                     report(
                         pointer(at, "minimum"),
                         format!(
@@ -174,7 +175,7 @@ fn check_property(
                     );
                 }
                 if let Some(min) = &n.minimum {
-                    if compare(default, min) == Some(Ordering::Less) {
+                    if compare(default, min) == Ordering::Less {
                         report(
                             at.clone(),
                             format!("the default {default} is below minimum {min}"),
@@ -182,7 +183,7 @@ fn check_property(
                     }
                 }
                 if let Some(max) = &n.maximum {
-                    if compare(default, max) == Some(Ordering::Greater) {
+                    if compare(default, max) == Ordering::Greater {
                         report(at, format!("the default {default} is above maximum {max}"));
                     }
                 }
@@ -311,22 +312,4 @@ pub(crate) fn is_integral(n: &Number) -> bool {
         || n.is_u64()
         || n.as_f64()
             .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
-}
-
-/// Compares two JSON numbers exactly when both are integers, by value otherwise.
-pub(crate) fn compare(a: &Number, b: &Number) -> Option<Ordering> {
-    if let (Some(x), Some(y)) = (a.as_i64(), b.as_i64()) {
-        return Some(x.cmp(&y));
-    }
-    if let (Some(x), Some(y)) = (a.as_u64(), b.as_u64()) {
-        return Some(x.cmp(&y));
-    }
-    // One negative i64 against a u64 above i64::MAX.
-    if a.as_i64().is_some() && b.as_u64().is_some() {
-        return Some(Ordering::Less);
-    }
-    if a.as_u64().is_some() && b.as_i64().is_some() {
-        return Some(Ordering::Greater);
-    }
-    a.as_f64()?.partial_cmp(&b.as_f64()?)
 }

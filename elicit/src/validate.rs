@@ -633,9 +633,10 @@ fn as_integer(number: &Number) -> Option<i128> {
         .or_else(|| number.as_u64().map(i128::from))
 }
 
-/// Compares two JSON numbers exactly (no rounding of large integers through `f64`).
+/// Compares two JSON numbers exactly (no rounding of large integers through `f64`): the bounds
+/// of an answer, and those of a schema against each other and its default (`problems()`).
 #[inline(never)]
-fn compare(a: &Number, b: &Number) -> Ordering {
+pub(crate) fn compare(a: &Number, b: &Number) -> Ordering {
     match (as_integer(a), as_integer(b)) {
         (Some(x), Some(y)) => x.cmp(&y),
         (Some(x), None) => compare_float_int(b.as_f64().unwrap_or(0.0), x).reverse(),
