@@ -68,6 +68,11 @@ pub use validate::Validator;
 
 pub(crate) use __private::json_kind;
 
+/// The examples of the crate's README, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 use std::fmt;
 
 use serde_json::Number;
