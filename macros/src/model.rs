@@ -113,19 +113,6 @@ fn property(cx: &Ctxt, field: &Field) -> PropertySchema {
         .or(a.doc.as_ref())
         .map(|description| description.value.clone());
     let key_order = key_order(field);
-    let default = a.default.as_ref();
-    let wrong_default = |expected: &str| {
-        if let Some(d) = default {
-            cx.error(
-                d.span,
-                format!(
-                    "`default` of {} must be {expected}, found {}",
-                    field.kind.describe(),
-                    d.value.describe()
-                ),
-            );
-        }
-    };
     let string = "string fields";
     let number_kinds = "integer and number fields";
     let multi = "multi-select fields (Vec/BTreeSet/HashSet of an enum)";
@@ -160,27 +147,19 @@ fn property(cx: &Ctxt, field: &Field) -> PropertySchema {
                         None
                     }
                 }),
-            default: match default.map(|d| &d.value) {
-                None => None,
-                Some(DefaultValue::Str(s)) => Some(s.clone()),
-                Some(_) => {
-                    wrong_default("a string literal");
-                    None
-                }
-            },
+            default: default(cx, field, "a string literal", |d| match d {
+                DefaultValue::Str(s) => Some(s.clone()),
+                _ => None,
+            }),
             key_order,
         }),
         Kind::Bool => PropertySchema::Boolean(BooleanSchema {
             title,
             description,
-            default: match default.map(|d| &d.value) {
-                None => None,
-                Some(DefaultValue::Bool(b)) => Some(*b),
-                Some(_) => {
-                    wrong_default("`true` or `false`");
-                    None
-                }
-            },
+            default: default(cx, field, "`true` or `false`", |d| match d {
+                DefaultValue::Bool(b) => Some(*b),
+                _ => None,
+            }),
             key_order,
         }),
         Kind::Int(int) => {
@@ -213,14 +192,10 @@ fn property(cx: &Ctxt, field: &Field) -> PropertySchema {
                 description,
                 minimum: Some(number(Num::Int(minimum))),
                 maximum: Some(number(Num::Int(maximum))),
-                default: match default.map(|d| &d.value) {
-                    None => None,
-                    Some(DefaultValue::Num(n @ Num::Int(_))) => Some(number(*n)),
-                    Some(_) => {
-                        wrong_default("an integer literal");
-                        None
-                    }
-                },
+                default: default(cx, field, "an integer literal", |d| match d {
+                    DefaultValue::Num(n @ Num::Int(_)) => Some(number(*n)),
+                    _ => None,
+                }),
                 key_order,
             })
         }
@@ -230,14 +205,10 @@ fn property(cx: &Ctxt, field: &Field) -> PropertySchema {
             description,
             minimum: a.minimum.as_ref().map(|m| number(m.value)),
             maximum: a.maximum.as_ref().map(|m| number(m.value)),
-            default: match default.map(|d| &d.value) {
-                None => None,
-                Some(DefaultValue::Num(n)) => Some(number(*n)),
-                Some(_) => {
-                    wrong_default("a number literal");
-                    None
-                }
-            },
+            default: default(cx, field, "a number literal", |d| match d {
+                DefaultValue::Num(n) => Some(number(*n)),
+                _ => None,
+            }),
             key_order,
         }),
         // The options are the variants of the field's type, which the expansion asks the type
@@ -246,14 +217,15 @@ fn property(cx: &Ctxt, field: &Field) -> PropertySchema {
             title,
             description,
             options: EnumOptions::default(),
-            default: match default.map(|d| &d.value) {
-                None => None,
-                Some(DefaultValue::Str(s)) => Some(s.clone()),
-                Some(_) => {
-                    wrong_default("a string literal naming an option value");
-                    None
-                }
-            },
+            default: default(
+                cx,
+                field,
+                "a string literal naming an option value",
+                |d| match d {
+                    DefaultValue::Str(s) => Some(s.clone()),
+                    _ => None,
+                },
+            ),
             key_order,
         }),
         Kind::Multi(..) => PropertySchema::MultiSelect(MultiSelectSchema {
@@ -262,17 +234,40 @@ fn property(cx: &Ctxt, field: &Field) -> PropertySchema {
             options: EnumOptions::default(),
             min_items: a.min_items.as_ref().map(|v| v.value),
             max_items: a.max_items.as_ref().map(|v| v.value),
-            default: match default.map(|d| &d.value) {
-                None => None,
-                Some(DefaultValue::List(values)) => Some(values.clone()),
-                Some(_) => {
-                    wrong_default("a list of option values (`[\"a\", \"b\"]`)");
-                    None
-                }
-            },
+            default: default(
+                cx,
+                field,
+                "a list of option values (`[\"a\", \"b\"]`)",
+                |d| match d {
+                    DefaultValue::List(values) => Some(values.clone()),
+                    _ => None,
+                },
+            ),
             key_order,
         }),
     }
+}
+
+/// The default of `field`, when its literal is what `pick` takes; else reported as `expected`.
+fn default<T>(
+    cx: &Ctxt,
+    field: &Field,
+    expected: &str,
+    pick: impl Fn(&DefaultValue) -> Option<T>,
+) -> Option<T> {
+    let d = field.attrs.default.as_ref()?;
+    let value = pick(&d.value);
+    if value.is_none() {
+        cx.error(
+            d.span,
+            format!(
+                "`default` of {} must be {expected}, found {}",
+                field.kind.describe(),
+                d.value.describe()
+            ),
+        );
+    }
+    value
 }
 
 fn wrong_kind<T>(cx: &Ctxt, attr: &Option<Sp<T>>, name: &str, applies: &str, field: &Field) {
