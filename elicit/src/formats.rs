@@ -37,8 +37,8 @@ impl StringFormat {
         }
     }
 
-    /// What a value of the format looks like, for messages: `an RFC 5321 mailbox such as
-    /// `name@example.com``.
+    /// What a value of the format looks like, for messages (for `email`: an RFC 5321 mailbox
+    /// such as `name@example.com`).
     pub fn description(self) -> &'static str {
         match self {
             StringFormat::Email => "an RFC 5321 mailbox such as `name@example.com`",
