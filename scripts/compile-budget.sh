@@ -22,7 +22,10 @@
 #        default      mcp-typed, default features (v2026_07_28: its types and message enums)
 #        forms        mcp-typed, default features + derive + mrtr: also the elicitation forms
 #                     (`mcp_typed::elicit`, `#[derive(Elicit)]`) and the multi round-trip
-#                     helpers, opt-in features, as they were in the default until 2026-11-22
+#                     helpers, opt-in features, as they were in the default until 2026-11-22.
+#                     The forms are the crates mcp-elicit and mcp-typed-macros: this
+#                     configuration measures the sum of the rustc times of the three crates
+#                     (mcp-elicit twice: for the macro, on the host, and for mcp-typed)
 #        v2025_11_25  mcp-typed, default-features = false, features = ["v2025_11_25"]: the
 #                     revision the reference is measured with, nothing else
 #        six-revs     mcp-typed, all six revision features: the "all revisions" goal (the
@@ -120,7 +123,7 @@ cat >"$dir/rustc-cpu" <<'EOF_WRAPPER'
 rustc=$1
 shift
 case " $* " in
-  *" --crate-name mcp_typed "* | *" --crate-name rust_mcp_schema "*)
+  *" --crate-name mcp_typed "* | *" --crate-name mcp_elicit "* | *" --crate-name mcp_typed_macros "* | *" --crate-name rust_mcp_schema "*)
     TIMEFORMAT='%U %S'
     { time "$rustc" "$@" 2>&3; } 3>&2 2>>"$BUDGET_CPU_LOG"
     ;;
@@ -148,7 +151,7 @@ declare -A dep=(
   [all]="mcp-typed = { path = \"$repo/generated\", features = [$all_features] }"
   [reference]='rust-mcp-schema = { version = "=2.0.0", default-features = false, features = ["2025_11_25", "schema_utils"] }'
 )
-declare -A pkg=([default]=mcp-typed [forms]=mcp-typed [v2025_11_25]=mcp-typed [six-revs]=mcp-typed [all]=mcp-typed [reference]=rust-mcp-schema)
+declare -A pkg=([default]=mcp-typed [forms]="mcp-typed mcp-elicit mcp-typed-macros" [v2025_11_25]=mcp-typed [six-revs]=mcp-typed [all]=mcp-typed [reference]=rust-mcp-schema)
 declare -A nreps=([default]=$reps [forms]=$reps_large [v2025_11_25]=$reps_large [six-revs]=$reps_large [all]=$reps_large [reference]=$reps)
 configs=()
 for c in default forms v2025_11_25 six-revs all; do
@@ -202,15 +205,15 @@ done
 # ---------------------------------------------------------------------------------------------
 # 1. Compile time
 
-# The rustc time of `name` and the end of its frontend section, from the last timings report.
-unit_time() { # name -> "duration frontend_end"
-  awk -v name="$1" '
-    $0 ~ "\"name\": \"" name "\"," { on = 1; front = ""; next }
-    on && /"name":/ { exit }
-    on && /"duration":/ && dur == "" { v = $2; sub(/,/, "", v); dur = v }
+# The rustc time of the crate `name` and the end of its frontend section, from the last timings
+# report; for several names (or a crate built twice), the sum of their times and no frontend.
+unit_time() { # name... -> "duration frontend_end"
+  awk -v names=" $* " '
+    /"name": "/ { v = $0; sub(/.*"name": "/, "", v); sub(/".*/, "", v); on = index(names, " " v " ") > 0; dur = ""; front = ""; next }
+    on && /"duration":/ && dur == "" { v = $2; sub(/,/, "", v); dur = v; total += v; units++ }
     on && /"frontend"/ { in_front = 1 }
     on && in_front && /"end":/ { v = $2; sub(/,/, "", v); front = v; in_front = 0 }
-    END { if (dur != "") print dur, (front == "" ? "nan" : front) }
+    END { if (units) print total, (units == 1 && front != "" ? front : "nan") }
   ' "$CARGO_TARGET_DIR/cargo-timings/cargo-timing.html"
 }
 
@@ -218,12 +221,15 @@ declare -A samples=() fronts=() cpus=()
 measure() { # config profile(dev|release)
   local c=$1 profile=$2 flag=() t0 t1 got cpu
   [[ $profile == release ]] && flag=(--release)
-  cargo_in "$c" clean -p "${pkg[$c]}" "${flag[@]}"
+  local packages=()
+  for p in ${pkg[$c]}; do packages+=(-p "$p"); done
+  cargo_in "$c" clean "${packages[@]}" "${flag[@]}"
   : >"$cpu_log"
   t0=$(date +%s.%N)
   cargo_in "$c" build "${flag[@]}" --timings
   t1=$(date +%s.%N)
-  got=$(unit_time "${pkg[$c]}")
+  # shellcheck disable=SC2086 # the names of the measured crates
+  got=$(unit_time ${pkg[$c]})
   # Fallback (no timings data): the wall time of `cargo build`.
   [[ -n $got ]] || got="$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }') nan"
   cpu=$(awk '{ s += $1 + $2 } END { printf "%.2f", s }' "$cpu_log")

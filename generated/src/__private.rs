@@ -11,8 +11,6 @@ use serde::ser::SerializeMap;
 use serde_json::{Map, Value};
 
 pub use indexmap::IndexMap;
-#[cfg(feature = "elicit")]
-pub use regress;
 pub use serde;
 pub use serde_json;
 
@@ -657,29 +655,3 @@ impl<'de, T: MapDecode<'de>> MapDecode<'de> for Box<T> {
         T::decode_map(map, consumed).map(Box::new)
     }
 }
-
-/// A unit-only enum that derives `Elicit`: the options of a select field of its type. The
-/// derive on a struct asks its enum-typed fields for this, so a field of any other type is
-/// reported with the message below.
-#[cfg(feature = "elicit")]
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be a field of an elicitation form",
-    label = "not a string, number, integer, boolean, or unit-only enum deriving `Elicit`",
-    note = "form mode accepts only a flat object of primitive fields (MCP elicitation, requested schema): no nested objects, maps, tuples or free-form arrays",
-    note = "a unit-only enum becomes a select field when it has `#[derive(Elicit)]`"
-)]
-pub trait ElicitEnum: Sized {
-    /// `(value, title)` of every variant, in declaration order.
-    const OPTIONS: &'static [(&'static str, Option<&'static str>)];
-    /// The variant whose value is `value`.
-    fn from_value(value: &str) -> Option<Self>;
-}
-
-#[cfg(feature = "elicit")]
-pub use crate::elicit::decode::{
-    decode_content, finish, refuse_undeclared, Content, FormValue, Member, Names,
-};
-#[cfg(feature = "elicit")]
-pub use crate::elicit::derived::{
-    boolean, float, integer, members, missing, multi_select, select, string, Pattern, StringRules,
-};

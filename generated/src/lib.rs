@@ -21,8 +21,15 @@ extern crate self as mcp_typed;
 #[doc(hidden)]
 pub mod __private;
 mod buffer;
+/// Elicitation forms: the `mcp-elicit` crate, re-exported (feature `elicit`). The conversions
+/// between its types and the generated types of each revision are implemented here:
+/// `ElicitOutcome<T>: TryFrom<&ElicitResult>` and [`FormParams`](elicit::FormParams) for the
+/// form-mode `elicitation/create` params of every revision with elicitation.
 #[cfg(feature = "elicit")]
-pub mod elicit;
+#[doc(inline)]
+pub use mcp_elicit as elicit;
+#[cfg(feature = "elicit")]
+mod elicit_revisions;
 mod error_path;
 // The trait and, with the `derive` feature, the derive macro share the name, as in serde.
 #[cfg(feature = "elicit")]

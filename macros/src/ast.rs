@@ -383,13 +383,6 @@ pub fn parse(cx: &Ctxt, input: &Input) -> Option<Item> {
                     attrs,
                 });
             }
-            if all.is_empty() {
-                cx.error(
-                    input.ident.span(),
-                    "#[derive(Elicit)] on an enum needs at least one variant: a select needs \
-                     at least one option",
-                );
-            }
             Some(Item::Enum(variants))
         }
         Data::Union => {

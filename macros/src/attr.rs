@@ -5,6 +5,7 @@ use syn::spanned::Spanned as _;
 use syn::{Attribute, Expr, Lit, Token, UnOp};
 
 use crate::ctxt::Ctxt;
+use crate::model::KEYS;
 
 /// A value with the span of where it was written (`key` is the attribute name).
 #[derive(Debug, Clone)]
@@ -19,24 +20,6 @@ pub struct Sp<T> {
 pub enum Num {
     Int(i128),
     Float(f64),
-}
-
-impl Num {
-    pub fn as_f64(self) -> f64 {
-        match self {
-            Num::Int(i) => i as f64,
-            Num::Float(f) => f,
-        }
-    }
-}
-
-impl std::fmt::Display for Num {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Num::Int(i) => write!(f, "{i}"),
-            Num::Float(x) => write!(f, "{x:?}"),
-        }
-    }
 }
 
 /// A `default = ...` literal.
@@ -81,6 +64,29 @@ pub struct FieldAttrs {
     /// keywords in this order (then the others in the canonical order), so a form can match a
     /// given JSON text byte for byte.
     pub order: Vec<String>,
+}
+
+impl FieldAttrs {
+    /// The span of the value of `#[elicit(key = ...)]`, when it was written.
+    pub fn value_span(&self, key: &str) -> Option<Span> {
+        fn span<T>(attr: &Option<Sp<T>>) -> Option<Span> {
+            attr.as_ref().map(|attr| attr.span)
+        }
+        match key {
+            "title" => span(&self.title),
+            "description" => span(&self.description).or(span(&self.doc)),
+            "min_length" => span(&self.min_length),
+            "max_length" => span(&self.max_length),
+            "pattern" => span(&self.pattern),
+            "format" => span(&self.format),
+            "minimum" => span(&self.minimum),
+            "maximum" => span(&self.maximum),
+            "min_items" => span(&self.min_items),
+            "max_items" => span(&self.max_items),
+            "default" => span(&self.default),
+            _ => None,
+        }
+    }
 }
 
 /// The attributes of a variant.
@@ -369,26 +375,13 @@ pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                 out.not_sensitive = true;
                 return Ok(());
             }
-            let known = [
-                "title",
-                "description",
-                "min_length",
-                "max_length",
-                "pattern",
-                "format",
-                "minimum",
-                "maximum",
-                "min_items",
-                "max_items",
-                "default",
-            ];
-            if !known.contains(&name.as_str()) {
+            if !KEYS.iter().any(|(known, ..)| *known == name) {
+                let known: Vec<&str> = KEYS.iter().map(|(known, ..)| *known).collect();
                 cx.error(
                     key,
                     format!(
-                        "unknown #[elicit] attribute `{name}`: expected one of title, description, \
-                         min_length, max_length, pattern, format, minimum, maximum, min_items, \
-                         max_items, default, not_sensitive"
+                        "unknown #[elicit] attribute `{name}`: expected one of {}, not_sensitive",
+                        known.join(", ")
                     ),
                 );
                 return skip_value(meta.input);

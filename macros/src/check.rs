@@ -1,10 +1,18 @@
 //! The specification's rules that a form must satisfy, checked at compile time.
+//!
+//! The consistency rules of a form (bounds, defaults, options, patterns, formats) are
+//! `mcp-elicit`'s: the model of the form (`model.rs`) goes through the checks of
+//! `RequestedSchema::problems`, and each problem's JSON pointer is mapped back to the field or
+//! attribute at fault, with the message `mcp-elicit` gives to a client that checks the same form.
+//! Two lints are the macro's own, because only the Rust source has them: names that ask for
+//! secrets, and URLs in the texts a client shows.
 
-use crate::ast::{Field, Item, Kind, Variant};
-use crate::attr::{DefaultValue, Num, Sp};
+use mcp_elicit::RequestedSchema;
+
+use crate::ast::{Data, Field, Input, Item, Variant};
+use crate::attr::Sp;
 use crate::ctxt::Ctxt;
-
-const FORMATS: [&str; 4] = ["email", "uri", "date", "date-time"];
+use crate::model;
 
 /// Single words of a field name that ask for a secret.
 const SECRET_WORDS: [&str; 13] = [
@@ -34,42 +42,56 @@ const SECRET_PAIRS: [(&str, &str); 7] = [
     ("security", "code"),
 ];
 
-pub fn check(cx: &Ctxt, item: &Item) {
+/// Checks a struct (with `schema`, its model) or an enum.
+pub fn check(cx: &Ctxt, input: &Input, item: &Item, schema: Option<&RequestedSchema>) {
     match item {
         Item::Struct(fields, _) => {
-            for (index, field) in fields.iter().enumerate() {
-                if fields[..index].iter().any(|f| f.name == field.name) {
-                    cx.error(
-                        field.ident.span(),
-                        format!(
-                            "duplicate property name `{}`: two fields are written under the same \
-                             name; rename one of them",
-                            field.name
-                        ),
-                    );
+            for field in fields {
+                lint_field(cx, field);
+            }
+            if let Some(schema) = schema {
+                for (index, problem) in mcp_elicit::__private::derive::problems(schema) {
+                    // A problem of `required` (`index` is `None`), which the macro writes from
+                    // the fields, follows from a duplicate property, reported at its field.
+                    if let Some(field) = index.and_then(|index| fields.get(index)) {
+                        cx.error(model::span(field, &problem.pointer), problem.message);
+                    }
                 }
-                check_field(cx, field);
             }
         }
-        Item::Enum(variants) => check_variants(cx, variants),
+        Item::Enum(variants) => {
+            for variant in variants {
+                if let Some(title) = &variant.attrs.title {
+                    no_url(cx, title, "title");
+                }
+            }
+            // A variant with data was refused already: the options would be incomplete.
+            let declared = match input.data {
+                Data::Enum(all) => all.len(),
+                _ => variants.len(),
+            };
+            if declared == variants.len() {
+                check_options(cx, input, variants);
+            }
+        }
     }
 }
 
-fn check_variants(cx: &Ctxt, variants: &[Variant]) {
-    for (index, variant) in variants.iter().enumerate() {
-        if variants[..index].iter().any(|v| v.value == variant.value) {
-            cx.error(
-                variant.ident.span(),
-                format!(
-                    "duplicate option value `{}`: each variant needs a distinct value; rename \
-                     one of them",
-                    variant.value
-                ),
-            );
-        }
-        if let Some(title) = &variant.attrs.title {
-            no_url(cx, title, "title");
-        }
+/// The options of an enum are those of a select field of its type: checked as such a field.
+fn check_options(cx: &Ctxt, input: &Input, variants: &[Variant]) {
+    let name = input.ident.to_string();
+    let schema = model::select(&name, model::options(variants));
+    let property = mcp_elicit::pointer("/properties", &name);
+    for problem in schema.problems() {
+        // `/enum/<index>` or `/oneOf/<index>/const`: that variant; the list itself: the enum.
+        let variant = problem
+            .pointer
+            .strip_prefix(property.as_str())
+            .and_then(|rest| rest.split('/').nth(2))
+            .and_then(|index| index.parse::<usize>().ok())
+            .and_then(|index| variants.get(index));
+        let span = variant.map_or_else(|| input.ident.span(), |variant| variant.ident.span());
+        cx.error(span, problem.message);
     }
 }
 
@@ -126,45 +148,8 @@ fn sensitive(name: &str) -> Option<String> {
     None
 }
 
-fn wrong_kind<T>(cx: &Ctxt, attr: &Option<Sp<T>>, name: &str, applies: &str, field: &Field) {
-    if let Some(attr) = attr {
-        cx.error(
-            attr.key,
-            format!(
-                "`{name}` applies to {applies}, but `{}` is {}; remove it",
-                field.ident,
-                field.kind.describe()
-            ),
-        );
-    }
-}
-
-fn bounds(cx: &Ctxt, min: &Option<Sp<u64>>, max: &Option<Sp<u64>>, min_name: &str, max_name: &str) {
-    if let (Some(min), Some(max)) = (min, max) {
-        if min.value > max.value {
-            cx.error(
-                min.span,
-                format!(
-                    "contradictory bounds: {min_name} = {} is greater than {max_name} = {}; no \
-                     answer could satisfy both",
-                    min.value, max.value
-                ),
-            );
-        }
-    }
-}
-
-/// What a value of each format looks like, for the message of a default that is not one.
-fn format_rule(format: &str) -> &'static str {
-    match format {
-        "email" => "an RFC 5321 mailbox such as `name@example.com`",
-        "uri" => "an RFC 3986 absolute URI, with a scheme, such as `https://example.com/`",
-        "date" => "an RFC 3339 full-date that exists, such as `2024-02-29`",
-        _ => "an RFC 3339 date-time with an offset, such as `2024-02-29T12:00:00Z`",
-    }
-}
-
-fn check_field(cx: &Ctxt, field: &Field) {
+/// The lints of a field: URLs in its texts, a name that asks for a secret.
+fn lint_field(cx: &Ctxt, field: &Field) {
     let attrs = &field.attrs;
     if let Some(title) = &attrs.title {
         no_url(cx, title, "title");
@@ -186,246 +171,6 @@ fn check_field(cx: &Ctxt, field: &Field) {
                     field.ident
                 ),
             );
-        }
-    }
-
-    let string = "string fields";
-    let number = "integer and number fields";
-    let multi = "multi-select fields (Vec/BTreeSet/HashSet of an enum)";
-    if !matches!(field.kind, Kind::String) {
-        wrong_kind(cx, &attrs.min_length, "min_length", string, field);
-        wrong_kind(cx, &attrs.max_length, "max_length", string, field);
-        wrong_kind(cx, &attrs.pattern, "pattern", string, field);
-        wrong_kind(cx, &attrs.format, "format", string, field);
-    }
-    if !matches!(field.kind, Kind::Int(_) | Kind::Float(_)) {
-        wrong_kind(cx, &attrs.minimum, "minimum", number, field);
-        wrong_kind(cx, &attrs.maximum, "maximum", number, field);
-    }
-    if !matches!(field.kind, Kind::Multi(..)) {
-        wrong_kind(cx, &attrs.min_items, "min_items", multi, field);
-        wrong_kind(cx, &attrs.max_items, "max_items", multi, field);
-    }
-
-    let default = attrs.default.as_ref();
-    let wrong_default = |expected: &str| {
-        if let Some(d) = default {
-            cx.error(
-                d.span,
-                format!(
-                    "`default` of {} must be {expected}, found {}",
-                    field.kind.describe(),
-                    d.value.describe()
-                ),
-            );
-        }
-    };
-
-    match &field.kind {
-        Kind::String => {
-            bounds(
-                cx,
-                &attrs.min_length,
-                &attrs.max_length,
-                "min_length",
-                "max_length",
-            );
-            if let Some(format) = &attrs.format {
-                if !FORMATS.contains(&format.value.as_str()) {
-                    cx.error(
-                        format.span,
-                        format!(
-                            "unknown format `{}`: form mode allows only \"email\", \"uri\", \
-                             \"date\" and \"date-time\"; use `pattern` for anything else",
-                            format.value
-                        ),
-                    );
-                }
-            }
-            let regex =
-                attrs.pattern.as_ref().and_then(|pattern| {
-                    match regress::Regex::with_flags(&pattern.value, "u") {
-                        Ok(regex) => Some(regex),
-                        Err(error) => {
-                            cx.error(
-                                pattern.span,
-                                format!(
-                                    "invalid `pattern`: {error}; it must be an ECMA-262 regular \
-                                 expression"
-                                ),
-                            );
-                            None
-                        }
-                    }
-                });
-            match default.map(|d| &d.value) {
-                None => {}
-                Some(DefaultValue::Str(s)) => {
-                    let d = default.expect("present");
-                    let length = s.chars().count() as u64;
-                    if let Some(min) = attrs.min_length.as_ref().filter(|m| length < m.value) {
-                        cx.error(
-                            d.span,
-                            format!(
-                                "`default` is outside the bounds: {length} characters, shorter \
-                                 than min_length = {}",
-                                min.value
-                            ),
-                        );
-                    }
-                    if let Some(max) = attrs.max_length.as_ref().filter(|m| length > m.value) {
-                        cx.error(
-                            d.span,
-                            format!(
-                                "`default` is outside the bounds: {length} characters, longer \
-                                 than max_length = {}",
-                                max.value
-                            ),
-                        );
-                    }
-                    if let Some(regex) = &regex {
-                        if regex.find(s).is_none() {
-                            cx.error(d.span, "`default` does not match `pattern`");
-                        }
-                    }
-                    if let Some(format) = &attrs.format {
-                        // The very check the form runs on answers (same crate).
-                        if mcp_schema_formats::is_valid(&format.value, s) == Some(false) {
-                            cx.error(
-                                d.span,
-                                format!(
-                                    "`default` is not a valid `{}`: the client would pre-fill an \
-                                     answer the form's own `format` check rejects; write {}, or \
-                                     remove the default",
-                                    format.value,
-                                    format_rule(&format.value)
-                                ),
-                            );
-                        }
-                    }
-                }
-                Some(_) => wrong_default("a string literal"),
-            }
-        }
-        Kind::Bool => {
-            if !matches!(
-                default.map(|d| &d.value),
-                None | Some(DefaultValue::Bool(_))
-            ) {
-                wrong_default("`true` or `false`");
-            }
-        }
-        Kind::Int(int) => {
-            let mut lo = int.min;
-            let mut hi = int.max;
-            for (attr, name) in [(&attrs.minimum, "minimum"), (&attrs.maximum, "maximum")] {
-                let Some(attr) = attr else { continue };
-                match attr.value {
-                    Num::Float(_) => cx.error(
-                        attr.span,
-                        format!("`{name}` of an integer field must be an integer literal"),
-                    ),
-                    Num::Int(v) if v < int.min || v > int.max => cx.error(
-                        attr.span,
-                        format!(
-                            "`{name}` = {v} is outside the range of `{}` ({}..={}): narrow the \
-                             range or use a wider integer type",
-                            int.name, int.min, int.max
-                        ),
-                    ),
-                    Num::Int(v) => {
-                        if name == "minimum" {
-                            lo = v;
-                        } else {
-                            hi = v;
-                        }
-                    }
-                }
-            }
-            if let (Some(min), Some(_)) = (&attrs.minimum, &attrs.maximum) {
-                if lo > hi {
-                    cx.error(
-                        min.span,
-                        format!(
-                            "contradictory bounds: minimum = {lo} is greater than maximum = \
-                             {hi}; no answer could satisfy both"
-                        ),
-                    );
-                }
-            }
-            match default.map(|d| &d.value) {
-                None => {}
-                Some(DefaultValue::Num(Num::Int(v))) if *v < lo || *v > hi => {
-                    cx.error(
-                        default.expect("present").span,
-                        format!("`default` = {v} is outside the bounds {lo}..={hi}"),
-                    );
-                }
-                Some(DefaultValue::Num(Num::Int(_))) => {}
-                Some(_) => wrong_default("an integer literal"),
-            }
-        }
-        Kind::Float(_) => {
-            let lo = attrs.minimum.as_ref().map(|m| m.value.as_f64());
-            let hi = attrs.maximum.as_ref().map(|m| m.value.as_f64());
-            if let (Some(min), Some(max)) = (&attrs.minimum, &attrs.maximum) {
-                if min.value.as_f64() > max.value.as_f64() {
-                    cx.error(
-                        min.span,
-                        format!(
-                            "contradictory bounds: minimum = {} is greater than maximum = {}; \
-                             no answer could satisfy both",
-                            min.value, max.value
-                        ),
-                    );
-                }
-            }
-            match default.map(|d| &d.value) {
-                None => {}
-                Some(DefaultValue::Num(n)) => {
-                    let v = n.as_f64();
-                    if lo.is_some_and(|lo| v < lo) || hi.is_some_and(|hi| v > hi) {
-                        cx.error(
-                            default.expect("present").span,
-                            format!("`default` = {n} is outside the bounds (minimum/maximum)"),
-                        );
-                    }
-                }
-                Some(_) => wrong_default("a number literal"),
-            }
-        }
-        Kind::Enum(..) => {
-            if !matches!(default.map(|d| &d.value), None | Some(DefaultValue::Str(_))) {
-                wrong_default("a string literal naming an option value");
-            }
-        }
-        Kind::Multi(..) => {
-            bounds(
-                cx,
-                &attrs.min_items,
-                &attrs.max_items,
-                "min_items",
-                "max_items",
-            );
-            match default.map(|d| &d.value) {
-                None => {}
-                Some(DefaultValue::List(values)) => {
-                    let d = default.expect("present");
-                    let n = values.len() as u64;
-                    if attrs.min_items.as_ref().is_some_and(|m| n < m.value)
-                        || attrs.max_items.as_ref().is_some_and(|m| n > m.value)
-                    {
-                        cx.error(
-                            d.span,
-                            format!(
-                                "`default` selects {n} options, outside the bounds \
-                                 (min_items/max_items)"
-                            ),
-                        );
-                    }
-                }
-                Some(_) => wrong_default("a list of option values (`[\"a\", \"b\"]`)"),
-            }
         }
     }
 }

@@ -3,15 +3,22 @@
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use crate::ast::{Field, Item, Kind, Variant};
-use crate::attr::{DefaultValue, Num, Sp};
+use mcp_elicit::__private::derive;
+use mcp_elicit::{KeyOrder, PropertySchema, RequestedSchema, StringFormat};
+use serde_json::Number;
 
-pub fn expand(input: &crate::ast::Input, item: &Item) -> TokenStream {
-    match item {
-        Item::Struct(fields, deny_unknown_fields) => {
-            expand_struct(input.ident, fields, *deny_unknown_fields)
-        }
-        Item::Enum(variants) => expand_enum(input.ident, variants),
+use crate::ast::{Field, Item, Kind, Variant};
+
+/// The code of the derive: of a struct from `schema`, its model.
+pub fn expand(
+    input: &crate::ast::Input,
+    item: &Item,
+    schema: Option<&RequestedSchema>,
+) -> TokenStream {
+    match (item, schema) {
+        (Item::Struct(fields, _), Some(schema)) => expand_struct(input.ident, fields, schema),
+        (Item::Enum(variants), _) => expand_enum(input.ident, variants),
+        (Item::Struct(..), None) => unreachable!("a struct has a model"),
     }
 }
 
@@ -34,7 +41,7 @@ fn expand_enum(ident: &syn::Ident, variants: &[Variant]) -> TokenStream {
     });
     quote! {
         #[automatically_derived]
-        impl ::mcp_typed::__private::ElicitEnum for #ident {
+        impl ::mcp_typed::elicit::__private::ElicitEnum for #ident {
             const OPTIONS: &'static [(&'static str, ::core::option::Option<&'static str>)] = &[#(#options),*];
 
             fn from_value(value: &str) -> ::core::option::Option<Self> {
@@ -64,25 +71,22 @@ fn opt_u64(value: Option<u64>) -> TokenStream {
     }
 }
 
-fn number(n: Num) -> TokenStream {
-    match n {
-        Num::Int(v) if v >= 0 => {
-            let v = Literal::u64_suffixed(v as u64);
-            quote!(::mcp_typed::__private::serde_json::Number::from(#v))
-        }
-        Num::Int(v) => {
-            let v = Literal::i64_suffixed(v as i64);
-            quote!(::mcp_typed::__private::serde_json::Number::from(#v))
-        }
-        Num::Float(f) => {
-            let v = Literal::f64_suffixed(f);
-            quote!(::mcp_typed::__private::serde_json::Number::from_f64(#v)
-                .expect("a finite number"))
-        }
+/// A number of the model, as the code that makes it.
+fn number(n: &Number) -> TokenStream {
+    let json = quote!(::mcp_typed::elicit::__private::serde_json::Number);
+    if let Some(v) = n.as_u64() {
+        let v = Literal::u64_suffixed(v);
+        quote!(#json::from(#v))
+    } else if let Some(v) = n.as_i64() {
+        let v = Literal::i64_suffixed(v);
+        quote!(#json::from(#v))
+    } else {
+        let v = Literal::f64_suffixed(n.as_f64().unwrap_or(0.0));
+        quote!(#json::from_f64(#v).expect("a finite number"))
     }
 }
 
-fn opt_number(n: Option<Num>) -> TokenStream {
+fn opt_number(n: Option<&Number>) -> TokenStream {
     match n {
         Some(n) => {
             let n = number(n);
@@ -92,89 +96,54 @@ fn opt_number(n: Option<Num>) -> TokenStream {
     }
 }
 
+/// `StringFormat::<variant>`: the variant's name is its `Debug`.
+fn format(format: StringFormat) -> TokenStream {
+    let variant = format_ident!("{format:?}");
+    quote!(::mcp_typed::elicit::StringFormat::#variant)
+}
+
 /// The options of an enum field's type, spanned at the field type so that a type that does
 /// not derive `Elicit` is reported there (with `ElicitEnum`'s `on_unimplemented` message).
 fn options_path(elem: &TokenStream, span: Span) -> TokenStream {
-    quote_spanned!(span=> <#elem as ::mcp_typed::__private::ElicitEnum>::OPTIONS)
+    quote_spanned!(span=> <#elem as ::mcp_typed::elicit::__private::ElicitEnum>::OPTIONS)
 }
 
 fn from_str_path(elem: &TokenStream, span: Span) -> TokenStream {
-    quote_spanned!(span=> <#elem as ::mcp_typed::__private::ElicitEnum>::from_value)
+    quote_spanned!(span=> <#elem as ::mcp_typed::elicit::__private::ElicitEnum>::from_value)
 }
 
-fn escape_pointer(name: &str) -> String {
-    format!("/{}", name.replace('~', "~0").replace('/', "~1"))
-}
-
-/// Description: the attribute, else the doc comment.
-fn description(field: &Field) -> Option<&str> {
-    field
-        .attrs
-        .description
-        .as_ref()
-        .or(field.attrs.doc.as_ref())
-        .map(|d| d.value.as_str())
-}
-
-fn property_schema(field: &Field) -> TokenStream {
-    let a = &field.attrs;
+/// The code that makes a field's property schema: the model's, with the options of an enum
+/// field taken from its type.
+fn property_schema(field: &Field, property: &PropertySchema) -> TokenStream {
     let e = quote!(::mcp_typed::elicit);
-    let title = opt_str(a.title.as_ref().map(|t| t.value.as_str()));
-    let description = opt_str(description(field));
-    // A doc comment (written above the attributes) puts the description first; the options of
-    // an enum field, implied by its type, come right before `default`, as in the spec's text.
-    let doc_first = a.description.is_none() && a.doc.is_some();
-    let order: Vec<&str> = doc_first
-        .then_some("description")
-        .into_iter()
-        .chain(a.order.iter().map(String::as_str))
-        .flat_map(|key| {
-            if key == "default" {
-                vec!["options", key]
-            } else {
-                vec![key]
-            }
-        })
-        .collect();
-    let keywords = order.iter().filter_map(|key| {
-        let keyword = match *key {
-            "title" => quote!(Title),
-            "description" => quote!(Description),
-            "min_length" => quote!(MinLength),
-            "max_length" => quote!(MaxLength),
-            "pattern" => quote!(Pattern),
-            "format" => quote!(Format),
-            "minimum" => quote!(Minimum),
-            "maximum" => quote!(Maximum),
-            "min_items" => quote!(MinItems),
-            "max_items" => quote!(MaxItems),
-            "options" => quote!(Options),
-            "default" => quote!(Default),
-            _ => return None,
+    let common = |title: &Option<String>, description: &Option<String>, order: &KeyOrder| {
+        let title = opt_str(title.as_deref());
+        let description = opt_str(description.as_deref());
+        let keywords = order.0.iter().map(|keyword| {
+            let keyword = format_ident!("{keyword:?}");
+            quote!(#e::Keyword::#keyword)
+        });
+        let key_order = if order.0.is_empty() {
+            quote!(::core::default::Default::default())
+        } else {
+            quote!(#e::KeyOrder::new([#(#keywords),*]))
         };
-        Some(quote!(#e::Keyword::#keyword))
-    });
-    let key_order = if order.is_empty() {
-        quote!(::core::default::Default::default())
-    } else {
-        quote!(#e::KeyOrder::new([#(#keywords),*]))
+        (title, description, key_order)
     };
-    match &field.kind {
-        Kind::String => {
-            let min_length = opt_u64(a.min_length.as_ref().map(|v| v.value));
-            let max_length = opt_u64(a.max_length.as_ref().map(|v| v.value));
-            let pattern = opt_str(a.pattern.as_ref().map(|p| p.value.as_str()));
-            let format = match a.format.as_ref().map(|f| f.value.as_str()) {
-                Some("email") => quote!(::core::option::Option::Some(#e::StringFormat::Email)),
-                Some("uri") => quote!(::core::option::Option::Some(#e::StringFormat::Uri)),
-                Some("date") => quote!(::core::option::Option::Some(#e::StringFormat::Date)),
-                Some(_) => quote!(::core::option::Option::Some(#e::StringFormat::DateTime)),
+    match (property, &field.kind) {
+        (PropertySchema::String(s), _) => {
+            let (title, description, key_order) = common(&s.title, &s.description, &s.key_order);
+            let min_length = opt_u64(s.min_length);
+            let max_length = opt_u64(s.max_length);
+            let pattern = opt_str(s.pattern.as_deref());
+            let format = match s.format {
+                Some(f) => {
+                    let f = format(f);
+                    quote!(::core::option::Option::Some(#f))
+                }
                 None => quote!(::core::option::Option::None),
             };
-            let default = opt_str(match a.default.as_ref().map(|d| &d.value) {
-                Some(DefaultValue::Str(s)) => Some(s.as_str()),
-                _ => None,
-            });
+            let default = opt_str(s.default.as_deref());
             quote!(#e::PropertySchema::String(#e::StringSchema {
                 title: #title,
                 description: #description,
@@ -186,10 +155,11 @@ fn property_schema(field: &Field) -> TokenStream {
                 key_order: #key_order,
             }))
         }
-        Kind::Bool => {
-            let default = match a.default.as_ref().map(|d| &d.value) {
-                Some(DefaultValue::Bool(b)) => quote!(::core::option::Option::Some(#b)),
-                _ => quote!(::core::option::Option::None),
+        (PropertySchema::Boolean(b), _) => {
+            let (title, description, key_order) = common(&b.title, &b.description, &b.key_order);
+            let default = match b.default {
+                Some(b) => quote!(::core::option::Option::Some(#b)),
+                None => quote!(::core::option::Option::None),
             };
             quote!(#e::PropertySchema::Boolean(#e::BooleanSchema {
                 title: #title,
@@ -198,24 +168,12 @@ fn property_schema(field: &Field) -> TokenStream {
                 key_order: #key_order,
             }))
         }
-        Kind::Int(_) | Kind::Float(_) => {
-            let integer = matches!(field.kind, Kind::Int(_));
-            let (lo, hi) = match &field.kind {
-                Kind::Int(int) => (
-                    Some(a.minimum.as_ref().map_or(Num::Int(int.min), |m| m.value)),
-                    Some(a.maximum.as_ref().map_or(Num::Int(int.max), |m| m.value)),
-                ),
-                _ => (
-                    a.minimum.as_ref().map(|m| m.value),
-                    a.maximum.as_ref().map(|m| m.value),
-                ),
-            };
-            let minimum = opt_number(lo);
-            let maximum = opt_number(hi);
-            let default = opt_number(match a.default.as_ref().map(|d| &d.value) {
-                Some(DefaultValue::Num(n)) => Some(*n),
-                _ => None,
-            });
+        (PropertySchema::Number(n), _) => {
+            let (title, description, key_order) = common(&n.title, &n.description, &n.key_order);
+            let integer = n.integer;
+            let minimum = opt_number(n.minimum.as_ref());
+            let maximum = opt_number(n.maximum.as_ref());
+            let default = opt_number(n.default.as_ref());
             quote!(#e::PropertySchema::Number(#e::NumberSchema {
                 integer: #integer,
                 title: #title,
@@ -226,12 +184,10 @@ fn property_schema(field: &Field) -> TokenStream {
                 key_order: #key_order,
             }))
         }
-        Kind::Enum(elem, span) => {
+        (PropertySchema::SingleSelect(s), Kind::Enum(elem, span)) => {
+            let (title, description, key_order) = common(&s.title, &s.description, &s.key_order);
             let options = enum_options(elem, *span);
-            let default = opt_str(match a.default.as_ref().map(|d| &d.value) {
-                Some(DefaultValue::Str(s)) => Some(s.as_str()),
-                _ => None,
-            });
+            let default = opt_str(s.default.as_deref());
             quote!(#e::PropertySchema::SingleSelect(#e::SingleSelectSchema {
                 title: #title,
                 description: #description,
@@ -240,15 +196,16 @@ fn property_schema(field: &Field) -> TokenStream {
                 key_order: #key_order,
             }))
         }
-        Kind::Multi(_, elem, span) => {
+        (PropertySchema::MultiSelect(m), Kind::Multi(_, elem, span)) => {
+            let (title, description, key_order) = common(&m.title, &m.description, &m.key_order);
             let options = enum_options(elem, *span);
-            let min_items = opt_u64(a.min_items.as_ref().map(|v| v.value));
-            let max_items = opt_u64(a.max_items.as_ref().map(|v| v.value));
-            let default = match a.default.as_ref().map(|d| &d.value) {
-                Some(DefaultValue::List(values)) => quote!(::core::option::Option::Some(
+            let min_items = opt_u64(m.min_items);
+            let max_items = opt_u64(m.max_items);
+            let default = match &m.default {
+                Some(values) => quote!(::core::option::Option::Some(
                     ::std::vec![#(::std::string::String::from(#values)),*]
                 )),
-                _ => quote!(::core::option::Option::None),
+                None => quote!(::core::option::Option::None),
             };
             quote!(#e::PropertySchema::MultiSelect(#e::MultiSelectSchema {
                 title: #title,
@@ -260,6 +217,8 @@ fn property_schema(field: &Field) -> TokenStream {
                 key_order: #key_order,
             }))
         }
+        // The model of a select field is built from its kind.
+        _ => unreachable!("a select property of a field that is not an enum"),
     }
 }
 
@@ -288,42 +247,43 @@ fn enum_options(elem: &TokenStream, span: Span) -> TokenStream {
     })
 }
 
-/// Compile-time checks that need the variants of another enum: defaults are options, and
-/// `min_items` does not exceed the number of options.
-fn const_checks(field: &Field) -> TokenStream {
+/// A message as the literal format string of `assert!`.
+fn assert_message(message: &str) -> String {
+    message.replace('{', "{{").replace('}', "}}")
+}
+
+/// The rules of `mcp-elicit` that need the variants of another enum (its defaults are options,
+/// `minItems` is not more than the options), checked when the compiler evaluates constants,
+/// with `mcp-elicit`'s messages, at the attribute at fault.
+fn const_checks(field: &Field, property: &PropertySchema) -> TokenStream {
     let a = &field.attrs;
-    let mut asserts = Vec::new();
-    let (elem, span, multi) = match &field.kind {
-        Kind::Enum(elem, span) => (elem, *span, false),
-        Kind::Multi(_, elem, span) => (elem, *span, true),
+    let (elem, span, defaults, min_items) = match (property, &field.kind) {
+        (PropertySchema::SingleSelect(s), Kind::Enum(elem, span)) => {
+            (elem, *span, s.default.iter().cloned().collect(), None)
+        }
+        (PropertySchema::MultiSelect(m), Kind::Multi(_, elem, span)) => (
+            elem,
+            *span,
+            m.default.clone().unwrap_or_default(),
+            m.min_items,
+        ),
         _ => return TokenStream::new(),
     };
     let path = options_path(elem, span);
+    let private = quote!(::mcp_typed::elicit::__private);
+    let mut asserts = Vec::new();
     if let Some(default) = &a.default {
-        let values: Vec<&String> = match &default.value {
-            DefaultValue::Str(s) if !multi => vec![s],
-            DefaultValue::List(values) if multi => values.iter().collect(),
-            _ => Vec::new(),
-        };
-        for value in values {
-            let message = format!(
-                "`default` of field `{}`: \"{value}\" is not a variant of the enum (not one of \
-                 its option values)",
-                field.ident
-            );
+        for value in &defaults {
+            let message = assert_message(&derive::not_an_option(value));
             asserts.push(quote_spanned!(default.span=>
-                ::core::assert!(__elicit_has(#path, #value), #message);
+                ::core::assert!(#private::has_option(#path, #value), #message);
             ));
         }
     }
-    if let Some(min_items) = &a.min_items {
-        let n = Literal::usize_unsuffixed(min_items.value as usize);
-        let message = format!(
-            "`min_items` of field `{}` = {} is larger than the number of variants: no answer \
-             could satisfy it",
-            field.ident, min_items.value
-        );
-        asserts.push(quote_spanned!(min_items.span=>
+    if let (Some(min_items), Some(attr)) = (min_items, &a.min_items) {
+        let n = Literal::usize_unsuffixed(min_items as usize);
+        let message = assert_message(&derive::more_min_items_than_options(min_items));
+        asserts.push(quote_spanned!(attr.span=>
             ::core::assert!(#n <= #path.len(), #message);
         ));
     }
@@ -332,33 +292,6 @@ fn const_checks(field: &Field) -> TokenStream {
     }
     quote! {
         const _: () = {
-            const fn __elicit_eq(a: &str, b: &str) -> bool {
-                let (a, b) = (a.as_bytes(), b.as_bytes());
-                if a.len() != b.len() {
-                    return false;
-                }
-                let mut i = 0;
-                while i < a.len() {
-                    if a[i] != b[i] {
-                        return false;
-                    }
-                    i += 1;
-                }
-                true
-            }
-            const fn __elicit_has(
-                options: &[(&str, ::core::option::Option<&str>)],
-                value: &str,
-            ) -> bool {
-                let mut i = 0;
-                while i < options.len() {
-                    if __elicit_eq(options[i].0, value) {
-                        return true;
-                    }
-                    i += 1;
-                }
-                false
-            }
             #(#asserts)*
         };
     }
@@ -366,45 +299,26 @@ fn const_checks(field: &Field) -> TokenStream {
 
 /// Code evaluating to `Option<inner type>` from `__value: &V` (`V: FormValue`, a parsed `Value`
 /// or a member read from text), pushing errors at the field's pointer. Each kind calls its check
-/// in `mcp_typed::__private` with the field's constraints as constants.
-fn parse_value(field: &Field) -> TokenStream {
-    let ptr = escape_pointer(&field.name);
-    let a = &field.attrs;
-    let private = quote!(::mcp_typed::__private);
+/// in `mcp_typed::elicit::__private` with the field's constraints, the model's, as constants.
+fn parse_value(field: &Field, property: &PropertySchema) -> TokenStream {
+    let ptr = mcp_elicit::pointer("", &field.name);
+    let private = quote!(::mcp_typed::elicit::__private);
     let some = |value: Option<TokenStream>| match value {
         Some(value) => quote!(::core::option::Option::Some(#value)),
         None => quote!(::core::option::Option::None),
     };
-    // An optional `u64` bound as an `Option<u64>` expression.
-    let bound = |value: &Option<Sp<u64>>| {
-        some(value.as_ref().map(|v| {
-            let v = Literal::u64_suffixed(v.value);
-            quote!(#v)
-        }))
-    };
-    match &field.kind {
-        Kind::String => {
-            let min_length = bound(&a.min_length);
-            let max_length = bound(&a.max_length);
-            let format = some(a.format.as_ref().map(|f| {
-                let variant = match f.value.as_str() {
-                    "email" => quote!(Email),
-                    "uri" => quote!(Uri),
-                    "date" => quote!(Date),
-                    _ => quote!(DateTime),
-                };
-                quote!(::mcp_typed::elicit::StringFormat::#variant)
-            }));
+    match (property, &field.kind) {
+        (PropertySchema::String(s), _) => {
+            let min_length = opt_u64(s.min_length);
+            let max_length = opt_u64(s.max_length);
+            let format = some(s.format.map(format));
             // The pattern compiled when the macro ran (same engine, same `u` flag as
             // `RequestedSchema::validate`); at run time it is compiled once, on first use.
-            let (pattern_static, pattern) = match &a.pattern {
-                Some(p) => {
-                    let source = &p.value;
-                    (
-                        quote!(static __PATTERN: #private::Pattern = #private::Pattern::new(#source);),
-                        quote!(::core::option::Option::Some(&__PATTERN)),
-                    )
-                }
+            let (pattern_static, pattern) = match &s.pattern {
+                Some(source) => (
+                    quote!(static __PATTERN: #private::Pattern = #private::Pattern::new(#source);),
+                    quote!(::core::option::Option::Some(&__PATTERN)),
+                ),
                 None => (quote!(), quote!(::core::option::Option::None)),
             };
             quote! {{
@@ -418,86 +332,96 @@ fn parse_value(field: &Field) -> TokenStream {
                 #private::string(__value, #ptr, &__RULES, __errors)
             }}
         }
-        Kind::Bool => quote!(#private::boolean(__value, #ptr, __errors)),
-        Kind::Int(int) => {
-            let lo = match a.minimum.as_ref().map(|m| m.value) {
-                Some(Num::Int(v)) => v,
-                _ => int.min,
+        (PropertySchema::Boolean(_), _) => quote!(#private::boolean(__value, #ptr, __errors)),
+        (PropertySchema::Number(n), Kind::Int(int)) => {
+            // The model's bounds of an integer field are integers of its type.
+            let bound = |bound: Option<&Number>, absent: i128| {
+                let exact =
+                    bound.and_then(|b| b.as_i64().map(i128::from).or(b.as_u64().map(i128::from)));
+                Literal::i128_suffixed(exact.unwrap_or(absent))
             };
-            let hi = match a.maximum.as_ref().map(|m| m.value) {
-                Some(Num::Int(v)) => v,
-                _ => int.max,
-            };
-            let lo = Literal::i128_suffixed(lo);
-            let hi = Literal::i128_suffixed(hi);
+            let lo = bound(n.minimum.as_ref(), int.min);
+            let hi = bound(n.maximum.as_ref(), int.max);
             let prim = format_ident!("{}", int.name);
             quote! {
                 #private::integer(__value, #ptr, #lo, #hi, __errors)
                     .map(|__i| __i as ::core::primitive::#prim)
             }
         }
-        Kind::Float(f32) => {
-            let float_bound = |bound: &Option<Sp<Num>>| {
-                some(bound.as_ref().map(|b| {
-                    let v = Literal::f64_suffixed(b.value.as_f64());
+        (PropertySchema::Number(n), kind) => {
+            let float_bound = |bound: Option<&Number>| {
+                some(bound.and_then(Number::as_f64).map(|v| {
+                    let v = Literal::f64_suffixed(v);
                     quote!(#v)
                 }))
             };
-            let (min, max) = (float_bound(&a.minimum), float_bound(&a.maximum));
-            let cast = if *f32 { quote!(as f32) } else { quote!() };
+            let (min, max) = (
+                float_bound(n.minimum.as_ref()),
+                float_bound(n.maximum.as_ref()),
+            );
+            let cast = if matches!(kind, Kind::Float(true)) {
+                quote!(as f32)
+            } else {
+                quote!()
+            };
             quote! {
                 #private::float(__value, #ptr, #min, #max, __errors).map(|__f| __f #cast)
             }
         }
-        Kind::Enum(elem, span) => {
+        (PropertySchema::SingleSelect(_), Kind::Enum(elem, span)) => {
             let from_str = from_str_path(elem, *span);
             quote!(#private::select(__value, #ptr, #from_str, __errors))
         }
-        Kind::Multi(container, elem, span) => {
+        (PropertySchema::MultiSelect(m), Kind::Multi(container, elem, span)) => {
             let from_str = from_str_path(elem, *span);
-            let (min, max) = (bound(&a.min_items), bound(&a.max_items));
+            let (min, max) = (opt_u64(m.min_items), opt_u64(m.max_items));
             quote! {
                 #private::multi_select::<_, _, #container>(
                     __value, #ptr, #min, #max, #from_str, __errors,
                 )
             }
         }
+        // The model of a select field is built from its kind.
+        _ => unreachable!("a select property of a field that is not an enum"),
     }
 }
 
-fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool) -> TokenStream {
-    let properties = fields.iter().map(|field| {
+fn expand_struct(ident: &syn::Ident, fields: &[Field], schema: &RequestedSchema) -> TokenStream {
+    // One property per field, in order (`model::form`).
+    let fields: Vec<(&Field, &PropertySchema)> = fields
+        .iter()
+        .zip(schema.properties.iter().map(|(_, property)| property))
+        .collect();
+    let properties = fields.iter().map(|(field, property)| {
         let name = &field.name;
-        let schema = property_schema(field);
+        let schema = property_schema(field, property);
         quote!((::std::string::String::from(#name), #schema))
     });
-    let required = fields
+    let required = &schema.required;
+    let deny_unknown_fields = schema.additional_properties_forbidden;
+    let checks = fields
         .iter()
-        .filter(|f| !f.optional)
-        .map(|f| &f.name)
-        .collect::<Vec<_>>();
-    let checks = fields.iter().map(const_checks);
+        .map(|(field, property)| const_checks(field, property));
     let count = fields.len();
-    let names: Vec<&String> = fields.iter().map(|f| &f.name).collect();
+    let names: Vec<&String> = fields.iter().map(|(f, _)| &f.name).collect();
     let indices = 0..count;
     let vars: Vec<_> = (0..count).map(|i| format_ident!("__field{}", i)).collect();
     let lets = fields
         .iter()
         .zip(&vars)
         .enumerate()
-        .map(|(index, (field, var))| {
-            let name = &field.name;
-            let ptr = escape_pointer(name);
+        .map(|(index, ((field, property), var))| {
+            let ptr = mcp_elicit::pointer("", &field.name);
             // A string stays borrowed until the value is built (see `build`).
             let inner = match field.kind {
                 Kind::String => quote!(&str),
                 _ => field.inner.clone(),
             };
-            let parse = parse_value(field);
+            let parse = parse_value(field, property);
             let missing = if field.optional {
                 quote!()
             } else {
-                quote!(::mcp_typed::__private::missing(#ptr, __errors);)
+                quote!(::mcp_typed::elicit::__private::missing(#ptr, __errors);)
             };
             quote! {
                 let #var: ::core::option::Option<#inner> = match __values[#index] {
@@ -509,24 +433,25 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], deny_unknown_fields: bool
                 };
             }
         });
-    let patterns = fields.iter().zip(&vars).map(|(field, var)| {
+    let patterns = fields.iter().zip(&vars).map(|((field, _), var)| {
         if field.optional {
             quote!(#var)
         } else {
             quote!(::core::option::Option::Some(#var))
         }
     });
-    let idents = fields.iter().map(|field| &field.ident);
+    let idents = fields.iter().map(|(field, _)| &field.ident);
     // The strings are copied only when every check passed: a rejected answer copies none.
-    let build = fields
-        .iter()
-        .zip(&vars)
-        .map(|(field, var)| match (&field.kind, field.optional) {
-            (Kind::String, false) => quote!(::std::string::String::from(#var)),
-            (Kind::String, true) => quote!(#var.map(::std::string::String::from)),
-            _ => quote!(#var),
-        });
-    let private = quote!(::mcp_typed::__private);
+    let build =
+        fields
+            .iter()
+            .zip(&vars)
+            .map(|((field, _), var)| match (&field.kind, field.optional) {
+                (Kind::String, false) => quote!(::std::string::String::from(#var)),
+                (Kind::String, true) => quote!(#var.map(::std::string::String::from)),
+                _ => quote!(#var),
+            });
+    let private = quote!(::mcp_typed::elicit::__private);
     let errors_ty = quote!(::mcp_typed::elicit::ValidationErrors);
     let refuse = |names: TokenStream| {
         deny_unknown_fields.then(|| {

@@ -25,7 +25,9 @@
 //! offending field, type or attribute: unsupported types, contradictory bounds, defaults
 //! outside the constraints, not an option or not valid for their `format`, invalid patterns,
 //! unknown formats, constraints on the wrong kind of field, names that ask for secrets (form
-//! mode must not collect sensitive data), and URLs in titles or descriptions.
+//! mode must not collect sensitive data), and URLs in titles or descriptions. The rules of a
+//! form's consistency are `mcp-elicit`'s, run on the model of the form: a client that checks
+//! the same form with `RequestedSchema::problems` gets the same messages.
 #![warn(missing_docs)]
 
 mod ast;
@@ -34,6 +36,7 @@ mod case;
 mod check;
 mod ctxt;
 mod expand;
+mod model;
 
 use proc_macro::TokenStream;
 
@@ -54,11 +57,18 @@ pub fn derive_elicit(input: TokenStream) -> TokenStream {
     };
     let cx = ctxt::Ctxt::default();
     let item = ast::parse(&cx, &input);
+    // The model of a struct's form: what the checks check and the expansion writes.
+    let schema = match &item {
+        Some(ast::Item::Struct(fields, deny_unknown_fields)) => {
+            Some(model::form(&cx, fields, *deny_unknown_fields))
+        }
+        _ => None,
+    };
     if let Some(item) = &item {
-        check::check(&cx, item);
+        check::check(&cx, &input, item, schema.as_ref());
     }
     match (cx.check(), item) {
-        (Ok(()), Some(item)) => expand::expand(&input, &item).into(),
+        (Ok(()), Some(item)) => expand::expand(&input, &item, schema.as_ref()).into(),
         (Err(error), _) => error.into_compile_error().into(),
         (Ok(()), None) => TokenStream::new(),
     }

@@ -65,6 +65,17 @@ fn spec_string() -> PropertySchema {
     })
 }
 
+/// The spec's string example with a pattern its default matches: the example's own pattern
+/// (`^[A-Za-z]+$`) refuses its default (`user@example.com`), which `problems()` reports (see
+/// `the_spec_string_example_breaks_its_own_pattern`), so `check()` and `to_revision` refuse it.
+fn consistent_spec_string() -> PropertySchema {
+    let mut string = spec_string();
+    if let PropertySchema::String(s) = &mut string {
+        s.pattern = Some("^[a-z]+@[a-z.]+$".into());
+    }
+    string
+}
+
 fn spec_number() -> PropertySchema {
     PropertySchema::Number(NumberSchema {
         integer: false,
@@ -473,7 +484,7 @@ fn to_2025_06_18_refuses_multi_select() {
 #[test]
 fn to_2025_06_18_refuses_defaults_except_on_booleans() {
     assert_unsupported(
-        single("name", spec_string()),
+        single("name", consistent_spec_string()),
         "name",
         "/properties/name/pattern",
     );
@@ -502,12 +513,32 @@ fn to_2025_06_18_refuses_defaults_except_on_booleans() {
         .is_ok());
 }
 
+/// The spec's string example lists every keyword of a string, but its default does not match
+/// its pattern: it parses and serializes as it is, and `problems()` says so.
+#[test]
+fn the_spec_string_example_breaks_its_own_pattern() {
+    let schema = single("name", spec_string());
+    let problems = schema.problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].pointer, "/properties/name/default");
+    assert_eq!(
+        problems[0].message,
+        "the default does not match the pattern"
+    );
+    assert!(single("name", consistent_spec_string())
+        .problems()
+        .is_empty());
+}
+
 #[test]
 fn to_2025_11_25_and_2026_07_28_equal_serialize() {
     let schema = RequestedSchema {
         properties: spec_properties()
             .into_iter()
-            .map(|(name, property, _)| (name.to_owned(), property))
+            .map(|(name, property, _)| match name {
+                "string" => (name.to_owned(), consistent_spec_string()),
+                _ => (name.to_owned(), property),
+            })
             .collect(),
         required: vec!["string".into()],
         additional_properties_forbidden: true,
@@ -667,6 +698,26 @@ inconsistent!(
     inconsistent_required_twice,
     {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a", "a"]},
     "/required/1"
+);
+inconsistent!(
+    inconsistent_pattern_does_not_compile,
+    {"type": "object", "properties": {"code": {"type": "string", "pattern": "([a-z]+"}}},
+    "/properties/code/pattern"
+);
+inconsistent!(
+    inconsistent_default_does_not_match_pattern,
+    {"type": "object", "properties": {"code": {"type": "string", "pattern": "^[0-9]+$", "default": "abc"}}},
+    "/properties/code/default"
+);
+inconsistent!(
+    inconsistent_default_not_of_its_format,
+    {"type": "object", "properties": {"day": {"type": "string", "format": "date", "default": "2023-02-29"}}},
+    "/properties/day/default"
+);
+inconsistent!(
+    inconsistent_min_items_above_options,
+    {"type": "object", "properties": {"c": {"type": "array", "minItems": 3, "items": {"type": "string", "enum": ["a", "b"]}}}},
+    "/properties/c/minItems"
 );
 reject!(
     reject_nested_object,
@@ -1025,7 +1076,7 @@ fn parse_of_value_sorts_properties_parse_str_keeps_them() {
 fn everything() -> RequestedSchema {
     RequestedSchema {
         properties: vec![
-            ("zname".into(), spec_string()),
+            ("zname".into(), consistent_spec_string()),
             ("age".into(), spec_number()),
             ("ok".into(), spec_boolean()),
             ("color".into(), spec_single(false)),

@@ -732,8 +732,8 @@ fn string_format_is_valid_matches_validate() {
 /// backreferences and anchors, over arbitrary ASCII strings (control characters included).
 #[test]
 fn patterns_on_ascii_text_match_as_the_unicode_matcher_does() {
-    use mcp_typed::__private::regress::Regex;
     use proptest::test_runner::{Config, TestRunner};
+    use regress::Regex;
 
     let patterns = [
         r"^[a-z][a-z0-9_]*$",

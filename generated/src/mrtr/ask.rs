@@ -5,7 +5,7 @@ use std::fmt;
 use serde_json::Map;
 
 use super::{RetryParams, INPUT_REQUIRED};
-use crate::elicit::{Elicit, ToRevisionError};
+use crate::elicit::{Elicit, StringFormat, ToRevisionError};
 use crate::v2026_07_28::{
     ClientCapabilities, CreateMessageRequest, CreateMessageRequestParams,
     CreateMessageRequestParamsIncludeContext, ElicitRequest, ElicitRequestFormParams,
@@ -109,7 +109,7 @@ impl<'a> InputRequired<'a> {
     ) -> Result<Self, AskError> {
         let key = key.into();
         let url = url.into();
-        if !mcp_schema_formats::is_uri(&url) {
+        if !StringFormat::Uri.is_valid(&url) {
             return Err(AskError::InvalidUrl { key, url });
         }
         let params = ElicitRequestUrlParams {

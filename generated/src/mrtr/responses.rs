@@ -5,7 +5,8 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::RetryParams;
-use crate::elicit::{json_kind as kind, pointer, Action, Elicit, ElicitOutcome, ValidationErrors};
+use crate::elicit::__private::json_kind as kind;
+use crate::elicit::{pointer, Action, Elicit, ElicitOutcome, ValidationErrors};
 use crate::jsonrpc::INVALID_PARAMS;
 use crate::v2026_07_28::{
     CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ElicitResultAction,

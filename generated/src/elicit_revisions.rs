@@ -1,0 +1,113 @@
+//! What ties the elicitation forms of `mcp-elicit` (re-exported as [`crate::elicit`]) to the
+//! generated types of each revision: outcomes from each `ElicitResult`, and [`FormParams`] for
+//! each revision's form-mode `elicitation/create` params.
+//!
+//! ```
+//! # #[cfg(feature = "v2025_11_25")] {
+//! use mcp_typed::elicit::{PropertySchema, RequestedSchema, StringSchema};
+//! use mcp_typed::v2025_11_25::ElicitRequestFormParams;
+//!
+//! let schema = RequestedSchema {
+//!     properties: vec![("name".into(), PropertySchema::String(StringSchema::default()))],
+//!     required: vec!["name".into()],
+//!     additional_properties_forbidden: false,
+//! };
+//! let params: ElicitRequestFormParams = schema.form_params("Who are you?").unwrap();
+//! assert_eq!(params.message, "Who are you?");
+//! assert!(params.requested_schema.properties.contains_key("name"));
+//! # }
+//! ```
+
+#[allow(unused_imports)] // with no revision that has elicitation
+use serde_json::Map;
+
+#[allow(unused_imports)]
+use crate::elicit::{
+    __private::Sealed, pointer, Action, Elicit, ElicitOutcome, FormParams, Revision,
+    ValidationErrors,
+};
+
+/// `ElicitOutcome<T>` from the generated `ElicitResult` of each revision with elicitation.
+macro_rules! outcome_from_result {
+    ($($module:ident: $cfg:meta),*) => {$(
+        #[cfg($cfg)]
+        impl<T: Elicit> TryFrom<&crate::$module::ElicitResult> for ElicitOutcome<T> {
+            type Error = ValidationErrors;
+
+            fn try_from(result: &crate::$module::ElicitResult) -> Result<Self, ValidationErrors> {
+                use crate::$module::ElicitResultAction as A;
+                let action = match result.action {
+                    A::Accept => Action::Accept,
+                    A::Decline => Action::Decline,
+                    A::Cancel => Action::Cancel,
+                };
+                let mut errors = ValidationErrors::default();
+                let content = result.content.as_ref().map(|content| {
+                    let mut map = Map::new();
+                    for (name, value) in content {
+                        match serde_json::to_value(value) {
+                            Ok(value) => {
+                                map.insert(name.clone(), value);
+                            }
+                            Err(e) => errors.push(pointer("", name), "type", e.to_string()),
+                        }
+                    }
+                    map
+                });
+                errors.into_result()?;
+                ElicitOutcome::from_parts(action, content.as_ref())
+            }
+        }
+    )*};
+}
+
+// The draft's types are 2026-07-28's (re-exported, the schemas being the same).
+outcome_from_result!(
+    v2025_06_18: feature = "v2025_06_18",
+    v2025_11_25: feature = "v2025_11_25",
+    v2026_07_28: any(feature = "v2026_07_28", feature = "draft")
+);
+
+macro_rules! form_params {
+    ($cfg:meta, $module:ident :: $ty:ident, $revision:ident, $mode:literal) => {
+        #[cfg($cfg)]
+        impl Sealed for crate::$module::$ty {}
+        #[cfg($cfg)]
+        impl FormParams for crate::$module::$ty {
+            const REVISION: Revision = Revision::$revision;
+            const HAS_MODE: bool = $mode;
+        }
+    };
+}
+
+form_params!(
+    feature = "v2025_06_18",
+    v2025_06_18::ElicitRequestParams,
+    V2025_06_18,
+    false
+);
+form_params!(
+    feature = "v2025_11_25",
+    v2025_11_25::ElicitRequestFormParams,
+    V2025_11_25,
+    true
+);
+form_params!(
+    feature = "v2025_11_25",
+    v2025_11_25::ElicitRequestParams,
+    V2025_11_25,
+    true
+);
+form_params!(
+    any(feature = "v2026_07_28", feature = "draft"),
+    v2026_07_28::ElicitRequestFormParams,
+    V2026_07_28,
+    true
+);
+form_params!(
+    any(feature = "v2026_07_28", feature = "draft"),
+    v2026_07_28::ElicitRequestParams,
+    V2026_07_28,
+    true
+);
+// The draft's types are 2026-07-28's (re-exported, the schemas being the same).

@@ -1,0 +1,15 @@
+use mcp_typed::Elicit;
+
+#[derive(Elicit)]
+enum Color {
+    Red,
+    Green,
+}
+
+#[derive(Elicit)]
+struct Form {
+    #[elicit(default = ["Red", "Red"])]
+    colors: Vec<Color>,
+}
+
+fn main() {}
