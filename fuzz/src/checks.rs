@@ -12,8 +12,11 @@ use mcp_typed::Elicit;
 use mcp_typed::RawObject;
 use serde_json::Value;
 
+/// A target's check.
+pub type Check = fn(&[u8]);
+
 /// The targets, by name: what `scripts/fuzz.sh` runs and the regression test replays.
-pub const TARGETS: [(&str, fn(&[u8])); 6] = [
+pub const TARGETS: [(&str, Check); 6] = [
     ("messages", messages),
     ("requested_schema", requested_schema),
     ("derived_form", derived_form),
