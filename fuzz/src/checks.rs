@@ -182,7 +182,10 @@ pub fn raw_object(data: &[u8]) {
                 Err(refused) => assert!(raw.decode::<Value>().is_err(), "{text}: {refused}"),
             }
         }
-        Err(_) => assert!(!matches!(value, Ok(Value::Object(_))), "{text}: refused an object"),
+        Err(_) => assert!(
+            !matches!(value, Ok(Value::Object(_))),
+            "{text}: refused an object"
+        ),
     }
 }
 

@@ -241,7 +241,10 @@ fn official_examples_decode_through_the_envelopes() {
         if example.file_name == "read-resource-result-response.json" {
             let error = server.expect_err("refused by the result its `contents` name");
             assert_eq!(error.path(), Some("/result"), "{error}");
-            assert!(error.to_string().contains("missing field `cacheScope`"), "{error}");
+            assert!(
+                error.to_string().contains("missing field `cacheScope`"),
+                "{error}"
+            );
             assert!(serde_json::from_str::<ServerMessage>(text).is_err());
             decoded_count += 1;
             continue;
