@@ -18,7 +18,11 @@ fn client_against_server(protocol: &str) {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{protocol}: {}\n{stdout}\n{stderr}", out.status);
+    assert!(
+        out.status.success(),
+        "{protocol}: {}\n{stdout}\n{stderr}",
+        out.status
+    );
     for line in [
         "add: add: 2 + 3 = 5",
         "signup: signup: name=",
