@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Instruction counts (valgrind callgrind) of the benchmarks in generated/benches. Instruction
-# counts are stable on a shared machine; wall-clock ratios here vary by 2x between runs.
+# counts are stable on a shared machine: a second view beside the clock of
+# scripts/bench-decode.sh, which decides.
 #
 # messages: decoding and encoding the message corpora of generated/benches/messages.rs: typed
-# `ClientMessage`/`ServerMessage` against `serde_json::from_str::<IgnoredAny>` (the parse floor)
-# and `serde_json::Value`, in the same run. Each count runs the codec 20 times over the corpus.
+# `ClientMessage`/`ServerMessage` (by `FromStr` and by `serde_json::from_str`) against
+# `serde_json::from_str::<IgnoredAny>` (the parse floor) and `serde_json::Value`. Each count runs the codec 20 times over the corpus.
 # The last two rows count each direction's corpus whole: its synthetic messages and the official
 # examples that side sends (the decode goal, <= 2.5x the floor, is per direction).
 #
@@ -17,10 +18,10 @@
 # In both, the setup (reading the corpus; building the forms and validators) is counted once
 # with the codec `none` and subtracted.
 # Usage: scripts/bench-instructions.sh [messages] [elicit]   (default both; needs valgrind;
-# MCP_SCHEMA_MIRROR for the examples; honours CARGO_TARGET_DIR)
+# the official examples are fetched into schema/ first; honours CARGO_TARGET_DIR)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export MCP_SCHEMA_MIRROR="${MCP_SCHEMA_MIRROR:-$(cd .. && pwd)/shared/mcp-schema}"
+cargo run --quiet -p mcp-codegen -- fetch > /dev/null # the official examples, into schema/
 
 build() { # bench [cargo args...] -> the path of the built bench binary
   local log
@@ -37,35 +38,29 @@ count() { # binary BENCH_ONLY -> instructions
 }
 
 messages() {
-  local bin corpus none ignored value typed enc_value enc_typed
-  local -A sum=() # "<direction>:<floor|value|typed|enc_value|enc_typed>" -> net instructions
+  local bin corpus none codec
+  local -A net=() # "<corpus>:<codec>" -> net instructions (the setup, codec `none`, subtracted)
+  local codecs=(ignored value typed serde encode-value encode-typed)
   bin=$(build messages --features v2025_11_25,v2026_07_28)
-  printf '%-16s %16s %12s %12s %18s\n' corpus "IgnoredAny instr" "Value ×" "typed ×" "encode typed/Value"
+  printf '%-16s %16s %10s %10s %10s %18s\n' corpus "IgnoredAny instr" "Value ×" "FromStr ×" "serde ×" "encode typed/Value"
   for corpus in server client official-server official-client; do
     none=$(count "$bin" "$corpus:none")
-    ignored=$(count "$bin" "$corpus:ignored")
-    value=$(count "$bin" "$corpus:value")
-    typed=$(count "$bin" "$corpus:typed")
-    enc_value=$(count "$bin" "$corpus:encode-value")
-    enc_typed=$(count "$bin" "$corpus:encode-typed")
-    row "$corpus" $((ignored - none)) $((value - none)) $((typed - none)) $((enc_value - none)) $((enc_typed - none))
-    local direction=${corpus#official-}
-    sum[$direction:floor]=$((${sum[$direction:floor]:-0} + ignored - none))
-    sum[$direction:value]=$((${sum[$direction:value]:-0} + value - none))
-    sum[$direction:typed]=$((${sum[$direction:typed]:-0} + typed - none))
-    sum[$direction:enc_value]=$((${sum[$direction:enc_value]:-0} + enc_value - none))
-    sum[$direction:enc_typed]=$((${sum[$direction:enc_typed]:-0} + enc_typed - none))
+    for codec in "${codecs[@]}"; do
+      net[$corpus:$codec]=$(($(count "$bin" "$corpus:$codec") - none))
+      # Each direction's corpus as a whole: its synthetic messages and the official examples.
+      local direction=${corpus#official-}
+      net[$direction-all:$codec]=$((${net[$direction-all:$codec]:-0} + ${net[$corpus:$codec]}))
+    done
   done
-  # Each direction's corpus as a whole: its synthetic messages and the official examples.
-  for direction in server client; do
-    row "$direction, all" "${sum[$direction:floor]}" "${sum[$direction:value]}" "${sum[$direction:typed]}" \
-      "${sum[$direction:enc_value]}" "${sum[$direction:enc_typed]}"
+  for corpus in server client official-server official-client server-all client-all; do
+    row "$corpus" "${net[$corpus:ignored]}" "${net[$corpus:value]}" "${net[$corpus:typed]}" \
+      "${net[$corpus:serde]}" "${net[$corpus:encode-value]}" "${net[$corpus:encode-typed]}"
   done
 }
 
-row() { # name floor value typed enc_value enc_typed (net instructions)
-  awk -v c="$1" -v i="$2" -v v="$3" -v t="$4" -v ev="$5" -v et="$6" 'BEGIN {
-    printf "%-16s %16d %11.2fx %11.2fx %17.2fx\n", c, i, v / i, t / i, et / ev
+row() { # name floor value typed serde enc_value enc_typed (net instructions)
+  awk -v c="$1" -v i="$2" -v v="$3" -v t="$4" -v s="$5" -v ev="$6" -v et="$7" 'BEGIN {
+    printf "%-16s %16d %9.2fx %9.2fx %9.2fx %17.2fx\n", c, i, v / i, t / i, s / i, et / ev
   }'
 }
 

@@ -110,15 +110,7 @@ fn check_property(
             );
             let matcher = s.pattern.as_deref().and_then(|pattern| {
                 Matcher::new(pattern)
-                    .map_err(|error| {
-                        report(
-                            pointer(at, "pattern"),
-                            format!(
-                                "the pattern is not a valid ECMA-262 regular expression (with \
-                                 the `u` flag): {error}"
-                            ),
-                        )
-                    })
+                    .map_err(|error| report(pointer(at, "pattern"), error.to_string()))
                     .ok()
             });
             if let Some(default) = &s.default {
@@ -136,11 +128,13 @@ fn check_property(
                         format!("the default has {length} code points, more than maxLength {max}"),
                     );
                 }
-                if matcher.is_some_and(|matcher| !matcher.is_match(default)) {
-                    report(
+                match matcher.map(|matcher| matcher.find(default)) {
+                    Some(Ok(false)) => report(
                         default_at.clone(),
                         "the default does not match the pattern".into(),
-                    );
+                    ),
+                    Some(Err(error)) => report(default_at.clone(), error.to_string()),
+                    Some(Ok(true)) | None => {}
                 }
                 if let Some(format) = s.format.filter(|format| !format.is_valid(default)) {
                     report(

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use serde_json::{Map, Number, Value};
 
 use super::decode::FormValue;
-use super::pattern::Matcher;
+use super::pattern::{Matcher, PatternError};
 use super::validate::{check_item_count, check_lengths};
 use super::{item_pointer, Problem, StringFormat, Text, ValidationErrors};
 
@@ -18,7 +18,7 @@ use super::{item_pointer, Problem, StringFormat, Text, ValidationErrors};
 #[derive(Debug)]
 pub struct Pattern {
     source: &'static str,
-    matcher: OnceLock<Option<Matcher>>,
+    matcher: OnceLock<Result<Matcher, PatternError>>,
 }
 
 impl Pattern {
@@ -30,11 +30,22 @@ impl Pattern {
         }
     }
 
-    fn is_match(&self, text: &str) -> bool {
-        self.matcher
-            .get_or_init(|| Matcher::new(self.source).ok())
-            .as_ref()
-            .is_some_and(|matcher| matcher.is_match(text))
+    /// `None` when `text` matches; otherwise the problem to report.
+    fn check(&self, text: &str) -> Option<Problem> {
+        let source = Text::Static(self.source);
+        let verdict = match self.matcher.get_or_init(|| Matcher::new(self.source)) {
+            Ok(matcher) => matcher.find(text),
+            // The derive compiled the pattern already, so this is out of reach.
+            Err(error) => Err(error.clone()),
+        };
+        match verdict {
+            Ok(true) => None,
+            Ok(false) => Some(Problem::NoMatch(source)),
+            Err(error) => Some(Problem::BadPattern {
+                pattern: source,
+                error: error.to_string().into(),
+            }),
+        }
     }
 }
 
@@ -100,8 +111,8 @@ pub fn string<'v, V: FormValue>(
     );
     check_lengths(text, min, max, |problem| errors.report(at, problem));
     if let Some(pattern) = rules.pattern {
-        if !pattern.is_match(text) {
-            errors.report(at, Problem::NoMatch(Text::Static(pattern.source)));
+        if let Some(problem) = pattern.check(text) {
+            errors.report(at, problem);
         }
     }
     if let Some(format) = rules.format {

@@ -104,11 +104,12 @@ pub enum Problem {
     },
     /// `pattern`: the string does not match.
     NoMatch(Text),
-    /// `pattern`: the pattern is not an ECMA-262 regular expression.
+    /// `pattern`: the pattern is not an ECMA-262 regular expression, or cannot be run in bounded
+    /// time (on any answer, or on this one).
     BadPattern {
         /// The pattern.
         pattern: Text,
-        /// Why it does not compile.
+        /// Why it cannot be used.
         error: Text,
     },
     /// `format`: the string is not of the format.
@@ -202,11 +203,13 @@ impl Problem {
                 write!(f, "must be at most {max} characters long, is {length}")
             }
             Problem::NoMatch(pattern) => write!(f, "does not match the pattern `{}`", &**pattern),
-            Problem::BadPattern { pattern, error } => write!(
-                f,
-                "the pattern `{}` is not a valid ECMA-262 regular expression: {}",
-                &**pattern, &**error
-            ),
+            Problem::BadPattern { pattern, error } => {
+                write!(
+                    f,
+                    "cannot be checked against `{}`: {}",
+                    &**pattern, &**error
+                )
+            }
             Problem::Format(format) => write!(f, "is not a valid `{format}`"),
             Problem::Below { minimum, value } => {
                 write!(f, "must be at least {minimum}, is {value}")

@@ -360,6 +360,12 @@ fn parse_single_select(members: &Members, at: &str) -> Result<SingleSelectSchema
                     ),
                 );
             }
+            // Titled options are written as `oneOf`, whose rule a repeated value breaks (see
+            // `oneOf` above); and which title a repeated value means is unclear.
+            let values_at = pointer(at, "enum");
+            unique(values.iter().map(String::as_str), |i| {
+                pointer(&values_at, &i.to_string())
+            })?;
             EnumOptions::Titled(
                 values
                     .into_iter()

@@ -1,44 +1,428 @@
 //! Matching a string property's `pattern`: an ECMA-262 regular expression compiled with the `u`
 //! flag and searched for anywhere in the string, as JSON Schema 2020-12 asks.
 //!
-//! regress is the engine. It is a backtracking matcher that sets up and allocates its state on
-//! every search, which costs more than the rest of checking a short field. The patterns forms
-//! use are mostly a sequence of characters
-//! and classes with quantifiers (`^[a-z][a-z0-9_]*$`, `^\d{5}$`, `^\+?[0-9 ]{7,15}$`), so those are
-//! also compiled into a bit-parallel automaton ([`Sequence`]: one bit per position in the pattern,
-//! one table look-up and a few shifts per character, no allocation); every other pattern, and
-//! every construct the automaton does not read exactly as ECMA-262 does, goes to regress. The
-//! tests compare the two on every string up to three characters over an alphabet of ASCII,
-//! white space, line terminators and non-ASCII letters, for thousands of patterns.
+//! The pattern and the answer may both come from the other side of a connection, so the time a
+//! match takes must be bounded whatever they are: a plain backtracking engine takes seconds on
+//! the eight-character answer `abcdefg0` to `^(a|||||a){6,}$`. The work is shared out so:
+//! - regress, an ECMA-262 engine, decides whether a pattern is valid; its parser is the
+//!   reference, its matcher (which has no step limit) never runs on an answer;
+//! - a sequence of characters and classes with quantifiers, what most forms use
+//!   (`^[a-z][a-z0-9_]*$`, `^\d{5}$`, `^\+?[0-9 ]{7,15}$`), is compiled into a bit-parallel
+//!   automaton ([`Sequence`]: one bit per position in the pattern, one table look-up and a few
+//!   shifts per character, no allocation);
+//! - any other pattern is translated ([`to_rust_syntax`]) and run by the `regex` crate, in time
+//!   linear in the answer;
+//! - lookaround, which `regex` lacks (`^(?=.*\d)(?=.*[a-z]).{8,}$`, `^(?!admin$)`), is run by
+//!   fancy-regex with at most [`BACKTRACK_LIMIT`] steps; past that the answer is refused with
+//!   the reason. Backreferences are refused outright: fancy-regex reads one to a group that did
+//!   not take part as failing, ECMA-262 as matching the empty string.
+//!
+//! The tests compare every matcher with regress on every string up to three characters over an
+//! alphabet of ASCII, white space, line terminators and non-ASCII letters, for thousands of
+//! patterns.
+
+use std::fmt;
+use std::fmt::Write as _;
+
+/// The most backtracking steps one match of a pattern with lookaround may take: a few
+/// milliseconds.
+pub(crate) const BACKTRACK_LIMIT: usize = 1_000_000;
+
+/// The most memory one compiled pattern may take, in bytes: a form from a peer can hold any
+/// pattern, and `(?:a{1000}){1000}` is short to write.
+pub(crate) const COMPILED_SIZE_LIMIT: usize = 1 << 20;
+
+/// Why a `pattern` cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum PatternError {
+    /// Not an ECMA-262 regular expression with the `u` flag (regress's reason).
+    Invalid(String),
+    /// Valid, but beyond what can be run with bounded time and memory.
+    Unsupported(String),
+}
+
+impl fmt::Display for PatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PatternError::Invalid(reason) => write!(
+                f,
+                "the pattern is not a valid ECMA-262 regular expression (with the `u` flag): \
+                 {reason}"
+            ),
+            PatternError::Unsupported(reason) => {
+                write!(f, "the pattern cannot be run in bounded time: {reason}")
+            }
+        }
+    }
+}
 
 /// A compiled `pattern`.
 #[derive(Debug)]
-pub(crate) struct Matcher {
-    regex: regress::Regex,
-    sequence: Option<Box<Sequence>>,
+pub(crate) enum Matcher {
+    /// A sequence of classes with quantifiers.
+    Sequence(Box<Sequence>),
+    /// A pattern without lookaround, in linear time.
+    Linear(regex::Regex),
+    /// A pattern with lookaround, with at most [`BACKTRACK_LIMIT`] steps.
+    Bounded(Box<fancy_regex::Regex>),
 }
 
 impl Matcher {
-    /// Compiles `source` with the `u` flag; regress's error when it is not a valid pattern.
-    pub(crate) fn new(source: &str) -> Result<Matcher, regress::Error> {
-        let regex = regress::Regex::with_flags(source, "u")?;
-        Ok(Matcher {
-            regex,
-            sequence: Sequence::parse(source).map(Box::new),
-        })
+    /// Compiles `source` with the `u` flag.
+    pub(crate) fn new(source: &str) -> Result<Matcher, PatternError> {
+        regress::Regex::with_flags(source, "u")
+            .map_err(|error| PatternError::Invalid(error.to_string()))?;
+        if let Some(sequence) = Sequence::parse(source) {
+            return Ok(Matcher::Sequence(Box::new(sequence)));
+        }
+        let linear = to_rust_syntax(source, Dialect::Regex)?;
+        match regex::RegexBuilder::new(&linear)
+            .size_limit(COMPILED_SIZE_LIMIT)
+            .dfa_size_limit(COMPILED_SIZE_LIMIT)
+            .build()
+        {
+            Ok(regex) => return Ok(Matcher::Linear(regex)),
+            Err(regex::Error::CompiledTooBig(_)) => return Err(too_big()),
+            // Lookaround; fancy-regex below says so if it is anything else.
+            Err(_) => {}
+        }
+        // fancy-regex writes out counted repetitions around lookaround in a program of its own,
+        // with no size limit: bound the copies before it compiles anything.
+        let copies = repetition_product(source);
+        if copies.saturating_mul(source.len() as u64) > MAX_WRITTEN_OUT {
+            return Err(PatternError::Unsupported(format!(
+                "with lookaround, counted repetitions may write out at most {MAX_WRITTEN_OUT} \
+                 characters of pattern; this one repeats a piece {copies} times"
+            )));
+        }
+        let bounded = to_rust_syntax(source, Dialect::FancyRegex)?;
+        fancy_regex::RegexBuilder::new(&bounded)
+            .backtrack_limit(BACKTRACK_LIMIT)
+            .delegate_size_limit(COMPILED_SIZE_LIMIT)
+            .delegate_dfa_size_limit(COMPILED_SIZE_LIMIT)
+            .build()
+            .map(|regex| Matcher::Bounded(Box::new(regex)))
+            .map_err(|error| {
+                PatternError::Unsupported(format!(
+                    "fancy-regex cannot run its translation `{bounded}`: {error}"
+                ))
+            })
     }
 
-    /// Whether the pattern matches anywhere in `text`.
+    /// Whether the pattern matches anywhere in `text`; an error when that takes more than
+    /// [`BACKTRACK_LIMIT`] steps.
     #[inline]
-    pub(crate) fn is_match(&self, text: &str) -> bool {
-        match &self.sequence {
-            Some(sequence) => sequence.is_match(text),
-            // On ASCII text the ASCII matcher runs the same program over bytes; it differs only
-            // in case folding, which the `u` flag alone (no `i`) never asks for.
-            None if text.is_ascii() => self.regex.find_ascii(text).is_some(),
-            None => self.regex.find(text).is_some(),
+    pub(crate) fn find(&self, text: &str) -> Result<bool, PatternError> {
+        match self {
+            Matcher::Sequence(sequence) => Ok(sequence.is_match(text)),
+            Matcher::Linear(regex) => Ok(regex.is_match(text)),
+            Matcher::Bounded(regex) => regex.is_match(text).map_err(|_| {
+                PatternError::Unsupported(format!(
+                    "matching this answer takes more than {BACKTRACK_LIMIT} backtracking steps"
+                ))
+            }),
         }
     }
+}
+
+/// How much pattern text a lookaround pattern's counted repetitions may write out: the size
+/// of fancy-regex's program grows with it, unchecked.
+const MAX_WRITTEN_OUT: u64 = 100_000;
+
+/// The largest product of the bounds of counted repetitions (`{n}`, `{n,m}`; `{n,}` counts `n`)
+/// nested in one another: how many copies of a piece a compiler that writes repetitions out
+/// makes. Reads a valid ECMA-262 pattern; escapes and classes are skipped.
+fn repetition_product(source: &str) -> u64 {
+    let bytes = source.as_bytes();
+    // The largest product inside each open group, the whole pattern at the bottom.
+    let mut levels: Vec<u64> = vec![1];
+    // The product of the item just read: 1 for an atom, the inside's for a group.
+    let mut last = 1u64;
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => {
+                at += 1;
+                // `\u{…}`, `\p{…}`, `\k<…>` hold braces or brackets of their own.
+                if matches!(bytes.get(at), Some(b'u' | b'p' | b'P' | b'k'))
+                    && matches!(bytes.get(at + 1), Some(b'{' | b'<'))
+                {
+                    while at < bytes.len() && !matches!(bytes[at], b'}' | b'>') {
+                        at += 1;
+                    }
+                }
+                last = 1;
+            }
+            b'[' => {
+                at += 1;
+                while at < bytes.len() && bytes[at] != b']' {
+                    at += if bytes[at] == b'\\' { 2 } else { 1 };
+                }
+                last = 1;
+            }
+            b'(' => {
+                levels.push(1);
+                last = 1;
+            }
+            b')' => {
+                let inside = if levels.len() > 1 {
+                    levels.pop().unwrap_or(1)
+                } else {
+                    1
+                };
+                if let Some(outer) = levels.last_mut() {
+                    *outer = (*outer).max(inside);
+                }
+                last = inside;
+            }
+            b'{' => {
+                let end = bytes[at..]
+                    .iter()
+                    .position(|&b| b == b'}')
+                    .map_or(bytes.len(), |e| at + e);
+                let bound = source[at + 1..end]
+                    .split(',')
+                    .filter_map(|n| {
+                        n.parse::<u64>()
+                            .ok()
+                            .or_else(|| (!n.is_empty()).then_some(u64::MAX))
+                    })
+                    .max()
+                    .unwrap_or(1);
+                last = last.saturating_mul(bound);
+                if let Some(level) = levels.last_mut() {
+                    *level = (*level).max(last);
+                }
+                at = end;
+            }
+            _ => last = 1,
+        }
+        at += 1;
+    }
+    levels[0]
+}
+
+fn too_big() -> PatternError {
+    PatternError::Unsupported(format!(
+        "compiled, it would take more than {COMPILED_SIZE_LIMIT} bytes"
+    ))
+}
+
+/// Which engine a translation is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    Regex,
+    FancyRegex,
+}
+
+/// ECMA-262's classes `\d`, `\w` and `\s` (`\s`: white space and line terminators).
+const ECMA_DIGIT: &str = "0-9";
+const ECMA_WORD: &str = "A-Za-z0-9_";
+const ECMA_SPACE: &str =
+    r"\t-\r \x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}\x{feff}";
+
+/// `source`, a valid ECMA-262 pattern (`u` flag), in the syntax of `regex` or fancy-regex with
+/// the same meaning, token by token: the classes `\d \w \s` are ASCII or ECMA-262's own set, `.`
+/// stops at all four line terminators, `\b` is between ASCII word characters, and the class
+/// syntax of the Rust crates (`[[`, `&&`, `--`, `~~`) is escaped. Refused: backreferences, and
+/// the inline modifiers `(?i:…)` whose case folding would have to be checked character by
+/// character.
+fn to_rust_syntax(source: &str, dialect: Dialect) -> Result<String, PatternError> {
+    let unsupported = |what: &str| Err(PatternError::Unsupported(what.to_owned()));
+    let mut out = String::with_capacity(source.len() * 2);
+    let mut chars = source.chars().peekable();
+    // Inside a class: whether the previous item was a single character (a possible range start),
+    // and whether a `-` range operator follows it.
+    let mut class: Option<(bool, bool)> = None;
+    while let Some(c) = chars.next() {
+        let Some((after_char, in_range)) = class else {
+            match c {
+                '\\' => {
+                    let Some(escaped) = chars.next() else {
+                        return unsupported("a trailing backslash");
+                    };
+                    match escaped {
+                        'd' | 'D' | 'w' | 'W' | 's' | 'S' => push_class_escape(&mut out, escaped),
+                        'b' | 'B' => push_word_boundary(&mut out, escaped == 'B', dialect),
+                        '1'..='9' | 'k' => return unsupported("a backreference"),
+                        _ => push_escape(&mut out, escaped, &mut chars)?,
+                    }
+                }
+                '.' => out.push_str(r"[^\n\r\x{2028}\x{2029}]"),
+                '[' => {
+                    let negated = chars.next_if_eq(&'^').is_some();
+                    if chars.next_if_eq(&']').is_some() {
+                        // `[]` matches nothing, `[^]` any character.
+                        out.push_str(if negated {
+                            r"[\x{0}-\x{10ffff}]"
+                        } else {
+                            r"[^\x{0}-\x{10ffff}]"
+                        });
+                        continue;
+                    }
+                    out.push_str(if negated { "[^" } else { "[" });
+                    class = Some((false, false));
+                }
+                '(' if chars.peek() == Some(&'?') => {
+                    out.push_str("(?");
+                    chars.next();
+                    match chars.peek() {
+                        Some(':' | '=' | '!') => {}
+                        Some('<') => {}
+                        _ => return unsupported("inline modifiers"),
+                    }
+                }
+                _ => out.push(c),
+            }
+            continue;
+        };
+        // Inside a class.
+        let single = match c {
+            ']' => {
+                out.push(']');
+                class = None;
+                continue;
+            }
+            '-' if after_char && !in_range && chars.peek() != Some(&']') => {
+                out.push('-');
+                class = Some((false, true));
+                continue;
+            }
+            '\\' => {
+                let Some(escaped) = chars.next() else {
+                    return unsupported("a trailing backslash");
+                };
+                match escaped {
+                    'd' | 'D' | 'w' | 'W' | 's' | 'S' => {
+                        push_class_escape(&mut out, escaped);
+                        false
+                    }
+                    'b' => {
+                        out.push_str(r"\x{8}");
+                        true
+                    }
+                    'p' | 'P' => {
+                        push_escape(&mut out, escaped, &mut chars)?;
+                        false
+                    }
+                    _ => {
+                        push_escape(&mut out, escaped, &mut chars)?;
+                        true
+                    }
+                }
+            }
+            '[' | '&' | '~' | '-' => {
+                out.push('\\');
+                out.push(c);
+                true
+            }
+            _ => {
+                out.push(c);
+                true
+            }
+        };
+        class = Some((single && !in_range, false));
+    }
+    Ok(out)
+}
+
+/// `\d \D \w \W \s \S` as a bracketed class, which both crates also accept inside a class.
+fn push_class_escape(out: &mut String, letter: char) {
+    let set = match letter.to_ascii_lowercase() {
+        'd' => ECMA_DIGIT,
+        'w' => ECMA_WORD,
+        _ => ECMA_SPACE,
+    };
+    let negated = if letter.is_ascii_uppercase() { "^" } else { "" };
+    let _ = write!(out, "[{negated}{set}]");
+}
+
+fn push_word_boundary(out: &mut String, negated: bool, dialect: Dialect) {
+    out.push_str(match (dialect, negated) {
+        (Dialect::Regex, false) => r"(?-u:\b)",
+        (Dialect::Regex, true) => r"(?-u:\B)",
+        // fancy-regex cannot switch Unicode off inline: the same assertion from lookaround.
+        (Dialect::FancyRegex, false) => {
+            r"(?:(?<=[A-Za-z0-9_])(?![A-Za-z0-9_])|(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]))"
+        }
+        (Dialect::FancyRegex, true) => {
+            r"(?:(?<=[A-Za-z0-9_])(?=[A-Za-z0-9_])|(?<![A-Za-z0-9_])(?![A-Za-z0-9_]))"
+        }
+    });
+}
+
+/// Any other escape after its backslash: character escapes become `\x{…}`, property escapes
+/// are copied, and an escaped syntax character stays escaped.
+fn push_escape(
+    out: &mut String,
+    escaped: char,
+    chars: &mut std::iter::Peekable<std::str::Chars<'_>>,
+) -> Result<(), PatternError> {
+    let hex = |digits: usize, chars: &mut std::iter::Peekable<std::str::Chars<'_>>| {
+        let text: String = (0..digits).filter_map(|_| chars.next()).collect();
+        u32::from_str_radix(&text, 16).ok()
+    };
+    let code = match escaped {
+        't' => 0x09,
+        'n' => 0x0a,
+        'v' => 0x0b,
+        'f' => 0x0c,
+        'r' => 0x0d,
+        '0' => 0,
+        'c' => chars.next().map_or(0, |letter| u32::from(letter) % 32),
+        'x' => hex(2, chars).unwrap_or(0),
+        'u' if chars.next_if_eq(&'{').is_some() => {
+            let text: String = chars.by_ref().take_while(|&c| c != '}').collect();
+            u32::from_str_radix(&text, 16).unwrap_or(0)
+        }
+        'u' => {
+            let first = hex(4, chars).unwrap_or(0);
+            // A surrogate pair written as two escapes is one code point under the `u` flag.
+            let mut lookahead = chars.clone();
+            if (0xd800..0xdc00).contains(&first)
+                && lookahead.next() == Some('\\')
+                && lookahead.next() == Some('u')
+            {
+                let second = hex(4, &mut lookahead).unwrap_or(0);
+                if (0xdc00..0xe000).contains(&second) {
+                    *chars = lookahead;
+                    0x10000 + ((first - 0xd800) << 10) + (second - 0xdc00)
+                } else {
+                    first
+                }
+            } else {
+                first
+            }
+        }
+        'p' | 'P' => {
+            out.push('\\');
+            out.push(escaped);
+            for c in chars.by_ref() {
+                out.push(c);
+                if c == '}' {
+                    break;
+                }
+            }
+            return Ok(());
+        }
+        _ if escaped.is_ascii_punctuation() => {
+            out.push('\\');
+            out.push(escaped);
+            return Ok(());
+        }
+        _ => {
+            return Err(PatternError::Unsupported(format!(
+                "the escape `\\{escaped}` has no counterpart"
+            )))
+        }
+    };
+    if char::from_u32(code).is_none() {
+        return Err(PatternError::Unsupported(
+            "a lone surrogate has no counterpart".into(),
+        ));
+    }
+    let _ = write!(out, r"\x{{{code:x}}}");
+    Ok(())
 }
 
 /// Which characters beyond ASCII a class contains.
@@ -148,7 +532,7 @@ fn escaped_char(letter: u8, in_brackets: bool) -> Option<u8> {
 /// alternatives, assertions or back-references, ASCII source. Compiled to a Shift-And automaton
 /// over the positions of the sequence, with `x{2,4}` written out as `xxx?x?` and `x+` as `xx*`.
 #[derive(Debug)]
-struct Sequence {
+pub(crate) struct Sequence {
     /// For each ASCII character, the positions whose class contains it (bit `i`: item `i`).
     ascii: [u64; 128],
     /// For the characters beyond ASCII, by [`Beyond`]: the positions whose class contains all
@@ -438,16 +822,70 @@ mod tests {
         all
     }
 
-    /// Asserts that the automaton of `pattern` exists and agrees with regress on `texts`.
+    /// The pattern run by `regex`, as [`Matcher`] would if the automaton did not read it.
+    fn linear(pattern: &str) -> Option<regex::Regex> {
+        regex::Regex::new(&to_rust_syntax(pattern, Dialect::Regex).ok()?).ok()
+    }
+
+    /// The pattern run by fancy-regex, as [`Matcher`] would if it had lookaround.
+    fn bounded(pattern: &str) -> Option<fancy_regex::Regex> {
+        fancy_regex::RegexBuilder::new(&to_rust_syntax(pattern, Dialect::FancyRegex).ok()?)
+            .backtrack_limit(BACKTRACK_LIMIT)
+            .build()
+            .ok()
+    }
+
+    /// Asserts that every engine that reads `pattern` agrees with regress on `texts`, and
+    /// returns how many read it (of the automaton, `regex` and fancy-regex).
+    fn engines_agree(pattern: &str, regex: &regress::Regex, texts: &[String]) -> usize {
+        let sequence = Sequence::parse(pattern);
+        let linear = linear(pattern);
+        let bounded = bounded(pattern);
+        for text in texts {
+            let expected = regex.find(text).is_some();
+            if let Some(sequence) = &sequence {
+                assert_eq!(sequence.is_match(text), expected, "{pattern:?} on {text:?}");
+            }
+            if let Some(linear) = &linear {
+                assert_eq!(
+                    linear.is_match(text),
+                    expected,
+                    "regex: {pattern:?} on {text:?}"
+                );
+            }
+            if let Some(bounded) = &bounded {
+                assert_eq!(
+                    bounded.is_match(text).ok(),
+                    Some(expected),
+                    "fancy-regex: {pattern:?} on {text:?}"
+                );
+            }
+        }
+        usize::from(sequence.is_some())
+            + usize::from(linear.is_some())
+            + usize::from(bounded.is_some())
+    }
+
+    /// Asserts that the automaton, `regex` and fancy-regex all read `pattern` and agree with
+    /// regress on `texts`.
     fn agrees(pattern: &str, texts: &[String]) {
         let regex = regress::Regex::with_flags(pattern, "u")
             .unwrap_or_else(|error| panic!("{pattern:?} does not compile: {error}"));
-        let sequence =
-            Sequence::parse(pattern).unwrap_or_else(|| panic!("{pattern:?} has no automaton"));
+        assert_eq!(engines_agree(pattern, &regex, texts), 3, "{pattern:?}");
+    }
+
+    /// Asserts that `pattern` compiles to `engine` and that every engine that reads it agrees
+    /// with regress on `texts`.
+    fn runs_on(engine: fn(&Matcher) -> bool, pattern: &str, texts: &[String]) {
+        let regex = regress::Regex::with_flags(pattern, "u")
+            .unwrap_or_else(|error| panic!("{pattern:?} does not compile: {error}"));
+        let matcher = Matcher::new(pattern).unwrap_or_else(|error| panic!("{pattern:?}: {error}"));
+        assert!(engine(&matcher), "{pattern:?} compiles to {matcher:?}");
+        engines_agree(pattern, &regex, texts);
         for text in texts {
             assert_eq!(
-                sequence.is_match(text),
-                regex.find(text).is_some(),
+                matcher.find(text),
+                Ok(regex.find(text).is_some()),
                 "{pattern:?} on {text:?}"
             );
         }
@@ -568,37 +1006,166 @@ mod tests {
         }
         patterns.push("a{18446744073709551615}".to_owned());
         patterns.push("a{18446744073709551615,}".to_owned());
-        let mut read = 0;
+        let (mut valid, mut read, mut translated) = (0, 0, 0);
         for pattern in &patterns {
-            let sequence = Sequence::parse(pattern);
             let Ok(regex) = regress::Regex::with_flags(pattern, "u") else {
                 continue;
             };
-            if let Some(sequence) = sequence {
-                read += 1;
-                for text in &texts {
-                    assert_eq!(
-                        sequence.is_match(text),
-                        regex.find(text).is_some(),
-                        "{pattern:?} on {text:?}"
-                    );
-                }
-            }
+            valid += 1;
+            read += usize::from(Sequence::parse(pattern).is_some());
+            translated += usize::from(Matcher::new(pattern).is_ok());
+            engines_agree(pattern, &regex, &texts);
         }
         assert!(read > 5_000, "only {read} patterns read");
+        // What is refused is a backreference (`\1`).
+        assert!(
+            translated * 100 > valid * 95,
+            "{translated} of {valid} translated"
+        );
+    }
+
+    fn more_texts() -> Vec<String> {
+        let mut texts = texts(3);
+        texts.extend(
+            [
+                "ab cd",
+                "word",
+                "a word.",
+                "éword",
+                "aé",
+                "abab",
+                "aba",
+                "$100",
+                "abcdefg1",
+                "admin",
+                "administrator",
+                "a\u{1F600}b",
+            ]
+            .map(str::to_owned),
+        );
+        texts
     }
 
     #[test]
-    fn what_the_automaton_does_not_read_goes_to_regress() {
+    fn what_the_automaton_does_not_read_regex_runs_as_ecma_262_says() {
+        let texts = more_texts();
+        let linear = |matcher: &Matcher| matches!(matcher, Matcher::Linear(_));
+        for pattern in [
+            "^(?:ab)+$",
+            "(a)",
+            "a|b",
+            r"\bword",
+            r"\Bor",
+            r"a\b",
+            r"\b",
+            "a$b",
+            "a^",
+            r"\u0041",
+            r"\x41",
+            r"\u{e9}",
+            r"\uD83D\uDE00",
+            r"\p{L}",
+            r"\P{L}",
+            r"\p{Script=Latin}+",
+            "é",
+            "(a.b)",
+            "^(.*)$",
+            r"^(\s|a)+$",
+            "(?<name>a|é)+",
+            "^(a|||||a){6,}$",
+            "^(a|aa)+$",
+            r"([a&&b])+",
+            r"[a~~b]|c",
+            r"([\w&&])+",
+            r"[+--]|x",
+            r"[\b]|\cJ",
+            r"([.\s])",
+            r"[\d\-z]|[[]",
+            "^a{2,}?(b|)$",
+            "(a)|[]",
+            "(a)|[^]",
+            r"(\0)",
+        ] {
+            runs_on(linear, pattern, &texts);
+        }
+    }
+
+    #[test]
+    fn lookaround_runs_in_bounded_steps_as_ecma_262_says() {
+        let texts = more_texts();
+        let bounded = |matcher: &Matcher| matches!(matcher, Matcher::Bounded(_));
+        for pattern in [
+            r"^(?=.*\d)(?=.*[a-z]).{8,}$",
+            r"^(?!admin$).*",
+            r"(?<=\$)\d+",
+            r"(?<!a)b",
+            r"a(?=b)",
+            r"a(?!\s)",
+            r"(?<=\bw)o",
+            r"\b(?=\w)é?",
+            r"(?<=é)",
+            r"^(?=.)[^\s]*\p{L}?$",
+        ] {
+            runs_on(bounded, pattern, &texts);
+        }
+        // A pattern that makes backtracking explode meets the limit, and says so.
+        let matcher = Matcher::new("^(?:(?=a)a|(?=a)a|(?=a)a)+$").unwrap();
+        assert_eq!(matcher.find("aaa"), Ok(true));
+        let error = matcher.find(&format!("{}b", "a".repeat(30))).unwrap_err();
+        assert!(error.to_string().contains("backtracking steps"), "{error}");
+    }
+
+    #[test]
+    fn repetition_products_multiply_along_nesting() {
+        for (pattern, product) in [
+            ("abc", 1),
+            ("a{5}", 5),
+            ("(?:a{2}){3}", 6),
+            ("a{5}|b{7,9}", 9),
+            ("(a{4}|b){3}c{2}", 12),
+            (r"\u{41}{3}", 3),
+            (r"[{}]{2}", 2),
+            (r"\p{L}{2,}", 2),
+            ("((ab){100}c){100}", 10_000),
+            ("a{99999999999999999999999}", u64::MAX),
+        ] {
+            assert_eq!(repetition_product(pattern), product, "{pattern:?}");
+        }
+    }
+
+    #[test]
+    fn what_cannot_run_in_bounded_time_is_refused_with_the_reason() {
+        for (pattern, reason) in [
+            (r"(a)\1", "backreference"),
+            (r"(?<n>a)\k<n>", "backreference"),
+            ("(?i:a)", "modifiers"),
+            ("(?:a{1000}){1000}", "bytes"),
+            // Found by fuzzing: fancy-regex wrote the repetition out until memory ran out.
+            (r"(?<=a4{672921851})\d+", "repeats a piece"),
+            (r"(?=((ab){100}c){100})", "repeats a piece"),
+        ] {
+            match Matcher::new(pattern) {
+                Err(PatternError::Unsupported(text)) => {
+                    assert!(text.contains(reason), "{pattern:?}: {text}")
+                }
+                other => panic!("{pattern:?}: {other:?}"),
+            }
+        }
+        for pattern in ["(", "a{2,1}", r"[\d-z]", "a**"] {
+            match Matcher::new(pattern) {
+                Err(PatternError::Invalid(_)) => {}
+                other => panic!("{pattern:?}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn what_the_automaton_does_not_read() {
         for pattern in [
             "(a)", "(?:a)", "a|b", r"\bword", r"(a)\1", "a(?=b)", "a$b", "a^", r"\u0041", r"\x41",
             r"\p{L}", "é", r"[\d-z]", "[a-]z[", "[[]", "a{2,1}", "a**", "a{64}", r"[\t\u]",
         ] {
             assert!(Sequence::parse(pattern).is_none(), "{pattern:?}");
         }
-        // Through `Matcher`, such patterns still match as ECMA-262 says.
-        let matcher = Matcher::new("^(?:ab)+$").unwrap();
-        assert!(matcher.is_match("abab"));
-        assert!(!matcher.is_match("aba"));
     }
 }

@@ -348,14 +348,19 @@ impl Compiled<'_> {
             } => match value {
                 Value::String(text) => {
                     check_lengths(text, *min_length, *max_length, &mut report);
-                    match pattern.as_deref() {
-                        Some((_, Ok(matcher))) if matcher.is_match(text) => {}
-                        Some((source, Ok(_))) => report(Problem::NoMatch(source.into())),
-                        Some((source, Err(error))) => report(Problem::BadPattern {
-                            pattern: source.into(),
-                            error: error.into(),
-                        }),
-                        None => {}
+                    if let Some((source, matcher)) = pattern.as_deref() {
+                        match matcher.as_ref().map(|matcher| matcher.find(text)) {
+                            Ok(Ok(true)) => {}
+                            Ok(Ok(false)) => report(Problem::NoMatch(source.into())),
+                            Ok(Err(error)) => report(Problem::BadPattern {
+                                pattern: source.into(),
+                                error: error.to_string().into(),
+                            }),
+                            Err(error) => report(Problem::BadPattern {
+                                pattern: source.into(),
+                                error: error.into(),
+                            }),
+                        }
                     }
                     if let Some(format) = format.filter(|format| !format.is_valid(text)) {
                         report(Problem::Format(format));

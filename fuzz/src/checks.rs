@@ -26,8 +26,8 @@ pub const TARGETS: [(&str, Check); 6] = [
 ];
 
 /// Every revision's `ClientMessage` and `ServerMessage`, from text (`FromStr`) and through serde
-/// (`Deserialize`): both paths agree, and whatever decodes re-encodes and decodes again to an
-/// equal value.
+/// (`Deserialize`, by `from_str`, `from_slice` and `from_reader`): all agree, and whatever
+/// decodes re-encodes and decodes again to an equal value.
 pub fn messages(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -63,6 +63,18 @@ where
         through_serde.is_ok(),
         "FromStr and Deserialize disagree on {text:?}: {parsed:?} / {through_serde:?}"
     );
+    // serde_json's other readers give what its `from_str` gives, refusals included.
+    let from_slice = serde_json::from_slice::<M>(text.as_bytes());
+    let from_reader = serde_json::from_reader::<_, M>(text.as_bytes());
+    for (reader, decoded) in [("from_slice", from_slice), ("from_reader", from_reader)] {
+        match (&decoded, &through_serde) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{reader} on {text:?}"),
+            (Err(_), Err(_)) => {}
+            _ => panic!(
+                "{reader} and from_str disagree on {text:?}: {decoded:?} / {through_serde:?}"
+            ),
+        }
+    }
     let Ok(message) = parsed else {
         return;
     };

@@ -864,6 +864,13 @@ reject!(
     {"type": "object", "properties": {"color": {"type": "string", "oneOf": [{"const": "r", "title": "Red"}, {"const": "r", "title": "Rouge"}]}}},
     "/properties/color/oneOf/1/const"
 );
+// Titled by `enumNames`, the options are written as `oneOf`: a repeated value is refused as
+// there (found by fuzzing: the written form did not parse again).
+reject!(
+    reject_duplicate_enum_value_with_enum_names,
+    {"type": "object", "properties": {"color": {"type": "string", "enum": ["r", "g", "r"], "enumNames": ["Red", "Green", "Rouge"]}}},
+    "/properties/color/enum/2"
+);
 inconsistent!(
     inconsistent_duplicate_any_of_const,
     {"type": "object", "properties": {"c": {"type": "array", "items": {"anyOf": [{"const": "r", "title": "Red"}, {"const": "r", "title": "Rouge"}]}}}},

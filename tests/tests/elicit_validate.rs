@@ -388,6 +388,57 @@ fn invalid_pattern_is_a_pattern_error() {
     assert!(schema.validate(&Map::new()).is_ok());
 }
 
+/// A pattern runs in bounded time or is refused, by `problems()` and by validation, with the
+/// reason: `^(a|||||a){6,}$` took a backtracking engine seconds on eight characters.
+#[test]
+fn patterns_that_cannot_run_in_bounded_time_are_refused_with_the_reason() {
+    let form = |source: &str| RequestedSchema {
+        properties: vec![(
+            "v".into(),
+            string(StringSchema {
+                pattern: text(source),
+                ..Default::default()
+            }),
+        )],
+        ..Default::default()
+    };
+    for source in [r"(\w)\1", r"(?<n>\w)\k<n>"] {
+        let schema = form(source);
+        let problems = schema.problems();
+        assert_eq!(problems.len(), 1, "{source}: {problems:?}");
+        assert_eq!(problems[0].pointer, "/properties/v/pattern");
+        assert!(
+            problems[0].message.contains("backreference"),
+            "{}",
+            problems[0]
+        );
+        let errors = schema
+            .validate(&content(json!({"v": "bob"})))
+            .expect_err("a pattern that cannot run cannot be satisfied");
+        assert_eq!(errors.errors()[0].pointer(), "/v");
+        assert_eq!(errors.errors()[0].keyword(), "pattern");
+        assert!(
+            errors.errors()[0].message().contains("backreference"),
+            "{errors}"
+        );
+    }
+    let schema = form("^(a|||||a|b|||c){6,}$");
+    assert!(schema.problems().is_empty());
+    assert!(schema.validate(&content(json!({"v": "abcabc"}))).is_ok());
+    assert!(schema.validate(&content(json!({"v": "abcdefg0"}))).is_err());
+    // Lookaround runs with a step limit; past it, this answer is refused and says why.
+    let schema = form("^(?:(?=a)a|(?=a)a|(?=a)a)+$");
+    assert!(schema.validate(&content(json!({"v": "aaaa"}))).is_ok());
+    let errors = schema
+        .validate(&content(json!({"v": format!("{}b", "a".repeat(30))})))
+        .expect_err("past the step limit an answer is refused");
+    assert_eq!(errors.errors()[0].keyword(), "pattern");
+    assert!(
+        errors.errors()[0].message().contains("backtracking steps"),
+        "{errors}"
+    );
+}
+
 #[test]
 fn display_lists_every_error() {
     let schema = full_form();
@@ -726,12 +777,13 @@ fn string_format_is_valid_matches_validate() {
 // ---------------------------------------------------------------------------------------------
 // Patterns on ASCII text.
 
-/// ASCII text is matched by regress's ASCII matcher, which differs from the Unicode one only
-/// in case folding; with the `u` flag alone the two must agree. Checked against the Unicode
-/// matcher on patterns that exercise classes, property escapes, word boundaries, lookaround,
-/// backreferences and anchors, over arbitrary ASCII strings (control characters included).
+/// regress reads a pattern and says whether it is valid; what runs on an answer is the
+/// automaton, or the `regex` crate or fancy-regex on a translation. Checked against regress's own
+/// matcher on patterns that exercise classes, property escapes, word boundaries, alternation,
+/// lookaround and anchors, over
+/// arbitrary strings (control characters, line terminators and non-ASCII letters included).
 #[test]
-fn patterns_on_ascii_text_match_as_the_unicode_matcher_does() {
+fn patterns_match_as_regress_reads_them() {
     use proptest::test_runner::{Config, TestRunner};
     use regress::Regex;
 
@@ -741,18 +793,19 @@ fn patterns_on_ascii_text_match_as_the_unicode_matcher_does() {
         r"^\P{Lu}*$",
         r"\w+\b",
         r"\bfoo\b",
-        r"(?<=a)b",
-        r"a(?!b)",
         r"^.$",
         r"[^\d\s]",
         r"[\s\S]{3}",
         r"\u{41}",
         r"^(?:[A-Z]{2}-)?\d{3,5}$",
         r"(a|ab)(c|bcd)(d*)",
-        r"(\w)\1",
         r"^\s*$",
         r"[\u0000-\u001f]",
         r"^[^@\s]+@[^@\s]+$",
+        r"^(a|||||a){6,}$",
+        r"(?<=a)b",
+        r"a(?!b)",
+        r"^(?=.*\d)(?=.*[a-z]).{8,}$",
     ];
     let mut runner = TestRunner::new(Config {
         cases: 2000,
@@ -773,8 +826,10 @@ fn patterns_on_ascii_text_match_as_the_unicode_matcher_does() {
             additional_properties_forbidden: false,
         };
         let validator = schema.validator();
-        let text = proptest::string::string_regex("[\\x00-\\x7f]{0,12}|(foo|ab|a|b|AB|12-345| )*")
-            .expect("a valid strategy");
+        let text = proptest::string::string_regex(
+            "[\\x00-\\x7f]{0,12}|(foo|ab|a|b|AB|12-345| |é|\u{2028}|\u{a0})*",
+        )
+        .expect("a valid strategy");
         runner
             .run(&text, |text| {
                 let content = as_object(json!({ "p": text }), "content");

@@ -562,23 +562,30 @@ fn decode_result<R: FastResult>(object: &str) -> Result<R, serde_json::Error> {
             R::decode_fast(map)
         }
     }
+    // First what the fast path of `FromStr` takes: the type the first deciding member names,
+    // streamed from the text. Both entry points so decide alike, and the full semantics (a
+    // trial of each type in turn) run only where no member decides or that type refuses.
+    let refusal = match serde_json::Deserializer::from_str(object)
+        .deserialize_map(Decided::<R>(PhantomData))
+    {
+        Ok(Some(result)) => return Ok(result),
+        Ok(None) => None,
+        Err(error) => Some(error),
+    };
     let full: R = replay(object, PhantomData)?;
     // The generic result is the variant an empty object decodes into. Where none does (the
     // generic result of 2026-07-28 requires `resultType`), the full semantics alone decide.
     let Ok(generic) = replay::<PhantomData<R>>("{}", PhantomData) else {
         return Ok(full);
     };
-    // A result a specific type accepts costs no second decode.
+    // A specific type that accepts the result is taken.
     if std::mem::discriminant(&generic) != std::mem::discriminant(&full) {
         return Ok(full);
     }
     // Taken as the generic result: the type its deciding member names has the last word.
-    let decided =
-        serde_json::Deserializer::from_str(object).deserialize_map(Decided::<R>(PhantomData));
-    match decided.map_err(lose_position) {
-        Ok(Some(result)) => Ok(result),
-        Ok(None) => Ok(full),
-        Err(error) => Err(error),
+    match refusal {
+        Some(error) => Err(lose_position(error)),
+        None => Ok(full),
     }
 }
 

@@ -135,11 +135,14 @@ pub(super) fn diagnose(
         .get("id")
         .filter(|v| !(v.is_string() || v.as_i64().is_some() || v.is_null()))
     {
-        return error(
-            InvalidRequest,
-            format!("`id` must be a string or an integer, found {bad}"),
-            Some("/id".into()),
-        );
+        // Integer ids are `i64`, as in every other MCP SDK: JavaScript peers cannot even
+        // write integers past 2^53 exactly.
+        let message = if bad.is_u64() {
+            format!("an integer `id` must fit in 64 bits, signed (at most 2^63 - 1), found {bad}")
+        } else {
+            format!("`id` must be a string or an integer, found {bad}")
+        };
+        return error(InvalidRequest, message, Some("/id".into()));
     }
     if let Some(key) = object.keys().find(|k| !MEMBERS.contains(&k.as_str())) {
         return error(

@@ -8,7 +8,9 @@
 //! `CallToolResult`). When that fast path fails, the message is decoded again with the schema's
 //! full `anyOf` semantics (but where the generic result accepts any object, a result that the
 //! type its deciding member names refuses is not taken as the generic result), and if that fails
-//! too, [`DecodeError`] says why in JSON-RPC terms.
+//! too, [`DecodeError`] says why in JSON-RPC terms. Through serde's `Deserialize`, which cannot
+//! read its input twice, the result's text is captured first and decoded the same way, fast path
+//! first: every entry point gives the same message.
 
 // The machinery the generated message enums call: reached from outside only through
 // `crate::__private::codec`, never as part of this public module.

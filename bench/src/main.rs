@@ -1,0 +1,415 @@
+//! Decoding and encoding MCP messages by the clock, in one run: every public way to decode a
+//! message with mcp-typed (`FromStr`, serde's `from_str`, `from_slice`, `from_reader`, and
+//! `from_value` from a parsed value), against serde_json's parse floor (`IgnoredAny`), its
+//! `Value`, and rmcp; encoding against `Value`'s.
+//!
+//! `scripts/bench-decode.sh` runs it. Each round times one pass of every codec over each
+//! direction's whole corpus, in a rotated order (interleaved, so that a slow stretch of the
+//! machine hits every codec alike); a codec's ratio is its time over the floor's in the same
+//! round, and the table gives the median over the rounds with the lowest and highest.
+
+#[path = "../../generated/benches/corpus/mod.rs"]
+mod corpus;
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use serde::de::{DeserializeOwned, IgnoredAny};
+use serde::Serialize;
+use serde_json::Value;
+
+/// A sub-corpus decoded as one message type.
+struct Part {
+    texts: Vec<String>,
+    /// Times one pass of `codec` over the texts.
+    run: fn(&[String], &[Value], Codec) -> Duration,
+    values: Vec<Value>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Codec {
+    Floor,
+    FloorSlice,
+    FloorReader,
+    Value,
+    FromStr,
+    SerdeFromStr,
+    SerdeFromSlice,
+    SerdeFromReader,
+    FromValue,
+    Rmcp,
+    EncodeValue,
+    EncodeTyped,
+}
+
+const CODECS: [(Codec, &str); 12] = [
+    (Codec::Floor, "serde_json::from_str::<IgnoredAny> (floor)"),
+    (Codec::FloorSlice, "serde_json::from_slice::<IgnoredAny>"),
+    (
+        Codec::FloorReader,
+        "serde_json::from_reader::<_, IgnoredAny>",
+    ),
+    (Codec::Value, "serde_json::from_str::<Value>"),
+    (Codec::FromStr, "text.parse::<M>() (FromStr)"),
+    (Codec::SerdeFromStr, "serde_json::from_str::<M>"),
+    (Codec::SerdeFromSlice, "serde_json::from_slice::<M>"),
+    (Codec::SerdeFromReader, "serde_json::from_reader::<_, M>"),
+    (
+        Codec::FromValue,
+        "M::from_value(value) (value parsed before)",
+    ),
+    (Codec::Rmcp, "rmcp 3.11.0 (serde_json::from_str)"),
+    (Codec::EncodeValue, "encode: serde_json::to_string(&Value)"),
+    (Codec::EncodeTyped, "encode: serde_json::to_string(&M)"),
+];
+
+/// The message type `M` of a part, its direction's rmcp type `R`, and what `from_value` is.
+trait Message: DeserializeOwned + Serialize + std::str::FromStr + PartialEq + std::fmt::Debug {
+    type Rmcp: DeserializeOwned;
+    fn from_value(value: Value) -> Option<Self>;
+}
+
+macro_rules! message {
+    ($m:ty, $rmcp:ty) => {
+        impl Message for $m {
+            type Rmcp = $rmcp;
+            fn from_value(value: Value) -> Option<Self> {
+                <$m>::from_value(value).ok()
+            }
+        }
+    };
+}
+message!(
+    mcp_typed::v2025_11_25::ClientMessage,
+    rmcp::model::ClientJsonRpcMessage
+);
+message!(
+    mcp_typed::v2025_11_25::ServerMessage,
+    rmcp::model::ServerJsonRpcMessage
+);
+message!(
+    mcp_typed::v2026_07_28::ClientMessage,
+    rmcp::model::ClientJsonRpcMessage
+);
+message!(
+    mcp_typed::v2026_07_28::ServerMessage,
+    rmcp::model::ServerJsonRpcMessage
+);
+
+/// Passes over the corpus per timing: enough that a timing lasts milliseconds.
+const PASSES: u32 = 200;
+
+fn time<T>(texts: &[String], mut decode: impl FnMut(&str) -> T) -> Duration {
+    let start = Instant::now();
+    for _ in 0..PASSES {
+        for text in texts {
+            black_box(decode(black_box(text)));
+        }
+    }
+    start.elapsed()
+}
+
+fn run<M: Message>(texts: &[String], values: &[Value], codec: Codec) -> Duration
+where
+    <M as std::str::FromStr>::Err: std::fmt::Debug,
+{
+    match codec {
+        Codec::Floor => time(texts, |t| serde_json::from_str::<IgnoredAny>(t).unwrap()),
+        Codec::FloorSlice => time(texts, |t| {
+            serde_json::from_slice::<IgnoredAny>(t.as_bytes()).unwrap()
+        }),
+        Codec::FloorReader => time(texts, |t| {
+            serde_json::from_reader::<_, IgnoredAny>(t.as_bytes()).unwrap()
+        }),
+        Codec::Value => time(texts, |t| serde_json::from_str::<Value>(t).unwrap()),
+        Codec::FromStr => time(texts, |t| t.parse::<M>().unwrap()),
+        Codec::SerdeFromStr => time(texts, |t| serde_json::from_str::<M>(t).unwrap()),
+        Codec::SerdeFromSlice => time(texts, |t| {
+            serde_json::from_slice::<M>(t.as_bytes()).unwrap()
+        }),
+        Codec::SerdeFromReader => time(texts, |t| {
+            serde_json::from_reader::<_, M>(t.as_bytes()).unwrap()
+        }),
+        Codec::FromValue => {
+            // The values are copied before the clock starts: `from_value` consumes its value.
+            let mut copies: Vec<Value> = (0..PASSES).flat_map(|_| values.iter().cloned()).collect();
+            let start = Instant::now();
+            for value in copies.drain(..) {
+                black_box(M::from_value(value).unwrap());
+            }
+            start.elapsed()
+        }
+        // rmcp refuses some messages (those of 2026-07-28 it does not know); it is timed on what
+        // it accepts, in a part of its own.
+        Codec::Rmcp => time(texts, |t| serde_json::from_str::<M::Rmcp>(t).ok()),
+        Codec::EncodeValue => {
+            let start = Instant::now();
+            for _ in 0..PASSES {
+                for value in values {
+                    black_box(serde_json::to_string(value).unwrap());
+                }
+            }
+            start.elapsed()
+        }
+        Codec::EncodeTyped => {
+            let typed: Vec<M> = texts.iter().map(|t| t.parse().unwrap()).collect();
+            let start = Instant::now();
+            for _ in 0..PASSES {
+                for message in &typed {
+                    black_box(serde_json::to_string(message).unwrap());
+                }
+            }
+            start.elapsed()
+        }
+    }
+}
+
+/// A part for message type `M`, after checking that every entry point gives the same message
+/// and that it re-encodes to the text.
+fn part<M: Message>(texts: Vec<String>) -> Part
+where
+    <M as std::str::FromStr>::Err: std::fmt::Debug,
+{
+    let values: Vec<Value> = texts
+        .iter()
+        .map(|t| serde_json::from_str(t).unwrap())
+        .collect();
+    for (text, value) in texts.iter().zip(&values) {
+        let short = &text[..text.len().min(120)];
+        let parsed: M = text.parse().unwrap_or_else(|e| panic!("{e:?}: {short}"));
+        let through_serde: M = serde_json::from_str(text).unwrap();
+        assert!(
+            parsed == through_serde,
+            "FromStr and from_str differ: {short}"
+        );
+        assert!(
+            M::from_value(value.clone()).as_ref() == Some(&parsed),
+            "from_value: {short}"
+        );
+        // The types write members in their own order, so the comparison is of values.
+        assert!(
+            serde_json::to_value(&parsed).unwrap() == *value,
+            "re-encoded differently: {short}"
+        );
+    }
+    Part {
+        texts,
+        run: run::<M>,
+        values,
+    }
+}
+
+/// Only the texts rmcp decodes, for its own row.
+fn rmcp_part<M: Message>(texts: &[String]) -> Part
+where
+    <M as std::str::FromStr>::Err: std::fmt::Debug,
+{
+    let accepted: Vec<String> = texts
+        .iter()
+        .filter(|t| serde_json::from_str::<M::Rmcp>(t).is_ok())
+        .cloned()
+        .collect();
+    let values = accepted
+        .iter()
+        .map(|t| serde_json::from_str(t).unwrap())
+        .collect();
+    Part {
+        texts: accepted,
+        run: run::<M>,
+        values,
+    }
+}
+
+struct Direction {
+    name: &'static str,
+    parts: Vec<Part>,
+    /// The same parts, cut to what rmcp accepts.
+    rmcp: Vec<Part>,
+}
+
+impl Direction {
+    fn messages(&self) -> usize {
+        self.parts.iter().map(|p| p.texts.len()).sum()
+    }
+    fn bytes(&self) -> usize {
+        self.parts
+            .iter()
+            .flat_map(|p| &p.texts)
+            .map(String::len)
+            .sum()
+    }
+    fn time(&self, codec: Codec) -> Duration {
+        let parts = if codec == Codec::Rmcp {
+            &self.rmcp
+        } else {
+            &self.parts
+        };
+        parts
+            .iter()
+            .map(|p| (p.run)(&p.texts, &p.values, codec))
+            .sum()
+    }
+    /// The floor on what rmcp accepts.
+    fn rmcp_floor(&self) -> Duration {
+        self.rmcp
+            .iter()
+            .map(|p| (p.run)(&p.texts, &p.values, Codec::Floor))
+            .sum()
+    }
+}
+
+fn direction<C: Message, S: Message>(
+    name: &'static str,
+    texts_2025: Vec<String>,
+    texts_2026: Vec<String>,
+) -> Direction
+where
+    <C as std::str::FromStr>::Err: std::fmt::Debug,
+    <S as std::str::FromStr>::Err: std::fmt::Debug,
+{
+    let rmcp = vec![rmcp_part::<C>(&texts_2025), rmcp_part::<S>(&texts_2026)];
+    Direction {
+        name,
+        parts: vec![part::<C>(texts_2025), part::<S>(texts_2026)],
+        rmcp,
+    }
+}
+
+/// `BENCH_DETAIL=1`: the messages where `FromStr` costs most over the floor, worst first.
+fn detail(directions: &[Direction]) {
+    let mut rows = Vec::new();
+    for direction in directions {
+        for part in &direction.parts {
+            for (text, value) in part.texts.iter().zip(&part.values) {
+                let one = std::slice::from_ref(text);
+                let value = std::slice::from_ref(value);
+                let floor = (part.run)(one, value, Codec::Floor).as_secs_f64();
+                let typed = (part.run)(one, value, Codec::FromStr).as_secs_f64();
+                let serde = (part.run)(one, value, Codec::SerdeFromStr).as_secs_f64();
+                rows.push((typed / floor, serde / floor, direction.name, text));
+            }
+        }
+    }
+    rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+    for (typed, serde, name, text) in rows.iter().take(25) {
+        println!(
+            "{typed:6.2}x {serde:6.2}x  {name}  {}",
+            &text[..text.len().min(110)]
+        );
+    }
+}
+
+fn median_and_range(mut ratios: Vec<f64>) -> (f64, f64, f64) {
+    ratios.sort_by(f64::total_cmp);
+    (
+        ratios[ratios.len() / 2],
+        ratios[0],
+        ratios[ratios.len() - 1],
+    )
+}
+
+fn main() {
+    use mcp_typed::{v2025_11_25, v2026_07_28};
+    let rounds: usize = std::env::var("BENCH_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(21);
+    let [py_client_2025, py_server_2025, py_client_2026, py_server_2026] =
+        corpus::python_sdk_traffic();
+    let (ts_client_2025, ts_server_2025) = corpus::typescript_sdk_traffic();
+    let (official_client, official_server) = corpus::official_corpus();
+    let mut server_2025 = corpus::server_corpus();
+    server_2025.extend(py_server_2025.into_iter().chain(ts_server_2025));
+    let mut server_2026 = official_server;
+    server_2026.extend(py_server_2026);
+    let mut client_2025 = corpus::client_corpus();
+    client_2025.extend(py_client_2025.into_iter().chain(ts_client_2025));
+    let mut client_2026 = official_client;
+    client_2026.extend(py_client_2026);
+    let directions = [
+        direction::<v2025_11_25::ServerMessage, v2026_07_28::ServerMessage>(
+            "server -> client",
+            server_2025,
+            server_2026,
+        ),
+        direction::<v2025_11_25::ClientMessage, v2026_07_28::ClientMessage>(
+            "client -> server",
+            client_2025,
+            client_2026,
+        ),
+    ];
+
+    if std::env::var_os("BENCH_DETAIL").is_some() {
+        detail(&directions);
+        return;
+    }
+    // ratios[direction][codec]: one ratio to the floor per round.
+    let mut ratios = vec![vec![Vec::new(); CODECS.len()]; directions.len()];
+    let mut floors = vec![Vec::new(); directions.len()];
+    for round in 0..rounds {
+        for (d, direction) in directions.iter().enumerate() {
+            let mut times = vec![Duration::ZERO; CODECS.len()];
+            let mut rmcp_floor = Duration::ZERO;
+            for k in 0..=CODECS.len() {
+                let index = (k + round) % (CODECS.len() + 1);
+                if index == CODECS.len() {
+                    rmcp_floor = direction.rmcp_floor();
+                } else {
+                    times[index] = direction.time(CODECS[index].0);
+                }
+            }
+            let floor = times[0].as_secs_f64();
+            floors[d].push(direction.bytes() as f64 * f64::from(PASSES) / floor / 1e6);
+            for (index, (codec, _)) in CODECS.iter().enumerate() {
+                let ratio = match codec {
+                    Codec::Rmcp => times[index].as_secs_f64() / rmcp_floor.as_secs_f64(),
+                    // Encoding is compared with encoding a `Value`.
+                    Codec::EncodeTyped => {
+                        times[index].as_secs_f64() / times[index - 1].as_secs_f64()
+                    }
+                    _ => times[index].as_secs_f64() / floor,
+                };
+                ratios[d][index].push(ratio);
+            }
+        }
+    }
+
+    println!(
+        "{rounds} interleaved rounds, each {PASSES} passes per codec; median ratio [lowest–highest]"
+    );
+    print!("| entry point |");
+    for direction in &directions {
+        print!(
+            " {} ({} msgs, {} kB) |",
+            direction.name,
+            direction.messages(),
+            direction.bytes() / 1000
+        );
+    }
+    println!("\n|---|---|---|");
+    for (index, (codec, name)) in CODECS.iter().enumerate() {
+        let unit = match codec {
+            Codec::EncodeValue => continue,
+            Codec::EncodeTyped => "× `Value`'s encode",
+            Codec::Floor => "",
+            _ => "× floor",
+        };
+        print!("| {name} |");
+        for (d, direction) in directions.iter().enumerate() {
+            if *codec == Codec::Floor {
+                let (median, low, high) = median_and_range(floors[d].clone());
+                print!(" {median:.0} MB/s [{low:.0}–{high:.0}] |");
+                continue;
+            }
+            let (median, low, high) = median_and_range(ratios[d][index].clone());
+            let note = if *codec == Codec::Rmcp {
+                let accepted: usize = direction.rmcp.iter().map(|p| p.texts.len()).sum();
+                format!(" ({accepted} msgs it decodes)")
+            } else {
+                String::new()
+            };
+            print!(" {median:.2}{unit} [{low:.2}–{high:.2}]{note} |");
+        }
+        println!();
+    }
+}

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Decoding and encoding MCP messages by the clock (bench/, see its src/main.rs): every public way
+# to decode a message with mcp-typed (`FromStr`, serde_json's `from_str`, `from_slice`,
+# `from_reader`, and `from_value`), serde_json's parse floor (`IgnoredAny`), `Value` and rmcp,
+# interleaved in one run, over each direction's whole corpus: synthetic 2025-11-25 traffic, the
+# official 2026-07-28 examples, and the traffic of the Python SDK 2.3.0 with our peers. Prints a
+# Markdown table of median ratios with the lowest and highest of the rounds.
+#
+#   scripts/bench-decode.sh [ROUNDS]   (default 21; the official examples are fetched as
+#   `cargo run -p mcp-codegen -- fetch` does: from $MCP_SCHEMA_MIRROR, or the pinned upstream)
+#
+# Run it on an otherwise idle machine: the ratios are of wall-clock times.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# The official examples, into schema/ (checked against their sha256).
+cargo run --quiet -p mcp-codegen -- fetch > /dev/null
+cargo build --quiet --release --manifest-path bench/Cargo.toml
+BENCH_ROUNDS="${1:-21}" bench/target/release/mcp-typed-bench
