@@ -3,11 +3,15 @@
 # to decode a message with mcp-typed (`FromStr`, serde_json's `from_str`, `from_slice`,
 # `from_reader`, and `from_value`), serde_json's parse floor (`IgnoredAny`), `Value` and rmcp,
 # interleaved in one run, over each direction's whole corpus: synthetic 2025-11-25 traffic, the
-# official 2026-07-28 examples, and the traffic of the Python SDK 2.3.0 with our peers. Prints a
-# Markdown table of median ratios with the lowest and highest of the rounds.
+# official 2026-07-28 examples, and the captured traffic of the Python SDK 2.3.0 and the
+# TypeScript SDK 1.32.2 with our peers. Prints a Markdown table of median ratios with the lowest
+# and highest of the rounds.
 #
 #   scripts/bench-decode.sh [ROUNDS]   (default 21; the official examples are fetched as
 #   `cargo run -p mcp-codegen -- fetch` does: from $MCP_SCHEMA_MIRROR, or the pinned upstream)
+#   BENCH_DETAIL=1 scripts/bench-decode.sh [ROUNDS]   instead: `FromStr` against the floor by
+#   kind of message (method, or the members that name a result), with each kind's share of the
+#   time spent over the floor: where decoding is slow.
 #
 # Run it on an otherwise idle machine: the ratios are of wall-clock times.
 set -euo pipefail

@@ -275,26 +275,109 @@ where
     }
 }
 
-/// `BENCH_DETAIL=1`: the messages where `FromStr` costs most over the floor, worst first.
-fn detail(directions: &[Direction]) {
-    let mut rows = Vec::new();
-    for direction in directions {
-        for part in &direction.parts {
-            for (text, value) in part.texts.iter().zip(&part.values) {
-                let one = std::slice::from_ref(text);
-                let value = std::slice::from_ref(value);
-                let floor = (part.run)(one, value, Codec::Floor).as_secs_f64();
-                let typed = (part.run)(one, value, Codec::FromStr).as_secs_f64();
-                let serde = (part.run)(one, value, Codec::SerdeFromStr).as_secs_f64();
-                rows.push((typed / floor, serde / floor, direction.name, text));
-            }
+/// The kind of a message, for `BENCH_DETAIL`: its method, or the members that name its result.
+fn kind(text: &str) -> String {
+    let value: Value = serde_json::from_str(text).expect("the corpus is JSON");
+    if let Some(method) = value.get("method").and_then(Value::as_str) {
+        return method.to_owned();
+    }
+    match value.get("result").and_then(Value::as_object) {
+        Some(result) => {
+            // The first two members in name order, `_meta` aside: `{content,isError}`.
+            let mut names: Vec<&str> = result
+                .keys()
+                .map(String::as_str)
+                .filter(|name| !name.starts_with('_'))
+                .collect();
+            names.sort_unstable();
+            names.truncate(2);
+            format!("result {{{}}}", names.join(","))
+        }
+        None => "error".to_owned(),
+    }
+}
+
+/// `BENCH_DETAIL=1`: where `FromStr` spends its time over the floor, by kind of message (both
+/// directions together): each kind's share of the corpus, its own ratio to the floor (median of
+/// interleaved rounds), and its share of all the time `FromStr` spends over the floor.
+fn detail(directions: &[Direction], rounds: usize) {
+    // kind → (messages, bytes, one `Part` per message type holding that kind's texts).
+    let mut kinds: std::collections::BTreeMap<String, (usize, usize, Vec<Part>)> =
+        std::collections::BTreeMap::new();
+    for part in directions.iter().flat_map(|d| &d.parts) {
+        let mut by_kind: std::collections::BTreeMap<String, (Vec<String>, Vec<Value>)> =
+            std::collections::BTreeMap::new();
+        for (text, value) in part.texts.iter().zip(&part.values) {
+            let entry = by_kind.entry(kind(text)).or_default();
+            entry.0.push(text.clone());
+            entry.1.push(value.clone());
+        }
+        for (name, (texts, values)) in by_kind {
+            let entry = kinds.entry(name).or_insert((0, 0, Vec::new()));
+            entry.0 += texts.len();
+            entry.1 += texts.iter().map(String::len).sum::<usize>();
+            entry.2.push(Part {
+                texts,
+                run: part.run,
+                values,
+            });
         }
     }
-    rows.sort_by(|a, b| b.0.total_cmp(&a.0));
-    for (typed, serde, name, text) in rows.iter().take(25) {
+    let time = |parts: &[Part], codec| -> f64 {
+        parts
+            .iter()
+            .map(|p| (p.run)(&p.texts, &p.values, codec).as_secs_f64())
+            .sum()
+    };
+    // Per kind: the ratio of each round, and the time over the floor summed over the rounds.
+    let mut ratios = vec![Vec::new(); kinds.len()];
+    let mut excess = vec![0.0; kinds.len()];
+    for round in 0..rounds {
+        for (k, (_, _, parts)) in kinds.values().enumerate() {
+            let (floor, typed) = if round % 2 == 0 {
+                let floor = time(parts, Codec::Floor);
+                (floor, time(parts, Codec::FromStr))
+            } else {
+                let typed = time(parts, Codec::FromStr);
+                (time(parts, Codec::Floor), typed)
+            };
+            ratios[k].push(typed / floor);
+            excess[k] += typed - floor;
+        }
+    }
+    let total_excess: f64 = excess.iter().sum();
+    let total_bytes: usize = kinds.values().map(|(_, bytes, _)| bytes).sum();
+    struct Row<'a> {
+        name: &'a str,
+        messages: usize,
+        bytes: usize,
+        ratio: (f64, f64, f64),
+        excess: f64,
+    }
+    let mut rows: Vec<Row> = kinds
+        .iter()
+        .zip(ratios)
+        .zip(excess)
+        .map(|(((name, (messages, bytes, _)), ratios), excess)| Row {
+            name,
+            messages: *messages,
+            bytes: *bytes,
+            ratio: median_and_range(ratios),
+            excess,
+        })
+        .collect();
+    rows.sort_by(|a, b| b.excess.total_cmp(&a.excess));
+    println!("{rounds} interleaved rounds; `FromStr` by kind of message, by its share of the time over the floor");
+    println!("| kind | messages | share of bytes | `FromStr` × floor [lowest–highest] | share of the time over the floor |");
+    println!("|---|---|---|---|---|");
+    for row in rows.iter().take(25) {
+        let (median, low, high) = row.ratio;
         println!(
-            "{typed:6.2}x {serde:6.2}x  {name}  {}",
-            &text[..text.len().min(110)]
+            "| `{}` | {} | {:.1} % | {median:.2} [{low:.2}–{high:.2}] | {:.1} % |",
+            row.name,
+            row.messages,
+            100.0 * row.bytes as f64 / total_bytes as f64,
+            100.0 * row.excess / total_excess
         );
     }
 }
@@ -340,7 +423,7 @@ fn main() {
     ];
 
     if std::env::var_os("BENCH_DETAIL").is_some() {
-        detail(&directions);
+        detail(&directions, rounds);
         return;
     }
     // ratios[direction][codec]: one ratio to the floor per round.

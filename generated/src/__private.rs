@@ -487,6 +487,47 @@ fn read_to_tag<'de, A: MapAccess<'de>>(
     }
 }
 
+/// What [`read_partition`] found.
+#[derive(Debug)]
+pub enum Partitioned<'de, A> {
+    /// The partitioning member's string value (`None`: absent, or not a string), and the map of
+    /// every member, that one included, for the union member (or members) it leaves.
+    Read(Option<Cow<'de, str>>, TaggedRest<'de, A>),
+    /// A member read ahead came from input that lent no text: the object's JSON text.
+    Text(String),
+}
+
+/// Reads members until `tag`, a member that every object member of a structural union requires
+/// with a string of its own set (`type` of a form field: `"boolean"`, `"number" | "integer"`,
+/// …), and gives its value with the whole map: the tag is replayed too, as the union member that
+/// it leaves may keep it (`NumberSchema::type`).
+pub fn read_partition<'de, A: MapAccess<'de>>(
+    mut map: A,
+    tag: &'static str,
+) -> Result<Partitioned<'de, A>, A::Error> {
+    let mut buffered = Buffered::default();
+    let mut value = None;
+    while let Some(key) = map.next_key::<Key<'de>>()? {
+        let member: Captured<'de> = map.next_value()?;
+        let found = key.as_str() == tag;
+        if found {
+            value = member.as_str();
+        }
+        buffered.push(key, member);
+        if found {
+            break;
+        }
+    }
+    if buffered.all_lent() {
+        Ok(Partitioned::Read(
+            value,
+            TaggedRest::new(buffered, None, map),
+        ))
+    } else {
+        buffered.into_text(map).map(Partitioned::Text)
+    }
+}
+
 /// The error for a tag value no variant has.
 pub fn unknown_tag<E: de::Error>(
     tag: &'static str,
@@ -554,15 +595,16 @@ pub fn decode_keyed<'de, A: MapAccess<'de>>(
     Ok(Keyed::Exhausted(buffered))
 }
 
-/// Orders the union members that can match a buffered object: only members whose required
-/// members are all present; members with a deciding member present first, then the one that
-/// declares the most of the present members, then the one that requires more, then schema
-/// order. The caller decodes the
-/// first that succeeds: the schema's `anyOf` semantics, tried in the most likely order.
+/// Orders the union members that can match a buffered object: only the `candidates` (bit `i`
+/// stands for `shapes[i]`) whose required members are all present; members with a deciding
+/// member present first, then the one that declares the most of the present members, then the
+/// one that requires more, then schema order. The caller decodes the first that succeeds: the
+/// schema's `anyOf` semantics, tried in the most likely order.
 pub fn structural<'de>(
     object: Buffered<'de>,
     names: &[&str],
     shapes: &[Shape],
+    candidates: u64,
 ) -> (Buffered<'de>, Vec<usize>) {
     debug_assert!(names.len() <= 64 && names.is_sorted(), "sorted, at most 64");
     let present = object
@@ -574,7 +616,7 @@ pub fn structural<'de>(
     let mut order: Vec<_> = shapes
         .iter()
         .enumerate()
-        .filter(|(_, shape)| shape.required & !present == 0)
+        .filter(|&(i, shape)| candidates >> i & 1 == 1 && shape.required & !present == 0)
         .map(|(i, shape)| {
             let decided = shape.deciding & present != 0;
             let known = (shape.declared & present).count_ones();

@@ -122,6 +122,16 @@ impl<'de> Captured<'de> {
         replay(&self.0, seed)
     }
 
+    /// The value, if it is a string: borrowed from the input where it has no escapes.
+    pub(crate) fn as_str(&self) -> Option<Cow<'de, str>> {
+        if let Cow::Borrowed(text) = self.0 {
+            if let Ok(value) = serde_json::from_str::<&'de str>(text) {
+                return Some(Cow::Borrowed(value));
+            }
+        }
+        serde_json::from_str::<String>(&self.0).ok().map(Cow::Owned)
+    }
+
     /// The text.
     pub(crate) fn text(&self) -> &str {
         &self.0

@@ -197,6 +197,81 @@ fn structural_unions_pick_by_members() {
     );
 }
 
+/// A form field's `type` narrows the structural match of `PrimitiveSchemaDefinition`: a value
+/// one member allows streams into it, wherever `type` stands; a value several allow is matched
+/// among them; others are refused by name.
+#[test]
+fn a_member_with_its_own_values_narrows_a_structural_union() {
+    use mcp_typed::v2025_11_25::{NumberSchemaType, PrimitiveSchemaDefinition as Field};
+    // Python writes members in name order: `type` last.
+    let (field, _) = roundtrip::<Field>(json!({"minimum": 0, "title": "Age", "type": "integer"}));
+    let Field::Number(number) = field else {
+        panic!("{field:?}")
+    };
+    assert_eq!(number.r#type, NumberSchemaType::Integer);
+    assert_eq!(number.minimum.map(|m| m.as_i64()), Some(Some(0)));
+    let (field, _) = roundtrip::<Field>(json!({"type": "boolean", "default": true, "x-ui": 1}));
+    assert!(matches!(&field, Field::Boolean(b) if b.default == Some(true) && b.extra.len() == 1));
+    let (field, _) = roundtrip::<Field>(json!({"type": "string", "enum": ["a", "b"]}));
+    assert!(
+        matches!(field, Field::UntitledSingleSelectEnum(_)),
+        "{field:?}"
+    );
+    let (field, _) = roundtrip::<Field>(json!({"title": "Name", "type": "string"}));
+    assert!(matches!(field, Field::String(_)), "{field:?}");
+    let (field, _) =
+        roundtrip::<Field>(json!({"type": "array", "items": {"type": "string", "enum": ["a"]}}));
+    assert!(
+        matches!(field, Field::UntitledMultiSelectEnum(_)),
+        "{field:?}"
+    );
+
+    let refused = |value: Value| {
+        let from_value = serde_json::from_value::<Field>(value.clone()).expect_err("refused");
+        let from_text = serde_json::from_str::<Field>(&value.to_string()).expect_err("refused");
+        let bare = |e: serde_json::Error| {
+            let text = e.to_string();
+            text.split(" at line ")
+                .next()
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let (from_value, from_text) = (bare(from_value), bare(from_text));
+        assert_eq!(
+            from_value, from_text,
+            "the same refusal from a value and from text"
+        );
+        from_text
+    };
+    // The one member that allows the value gives its own error.
+    let error = refused(json!({"type": "number", "minimum": "zero"}));
+    assert!(error.contains("invalid type: string \"zero\""), "{error}");
+    let error = refused(json!({"type": "date"}));
+    assert!(
+        error.contains(r#"unknown `type` "date", expected one of "array", "boolean", "integer", "number", "string""#),
+        "{error}"
+    );
+    // No `type`, or not a string: the structural match over every member, as before.
+    let error = refused(json!({"title": "x"}));
+    assert!(
+        error.contains("no variant of PrimitiveSchemaDefinition matched"),
+        "{error}"
+    );
+    let error = refused(json!({"type": 5}));
+    assert!(
+        error.contains("no variant of PrimitiveSchemaDefinition matched"),
+        "{error}"
+    );
+    // `type` twice is refused however the match goes.
+    for twice in [
+        r#"{"type":"boolean","type":"boolean"}"#,
+        r#"{"type":"string","title":"t","type":"string"}"#,
+    ] {
+        let error = serde_json::from_str::<Field>(twice).expect_err("duplicate");
+        assert!(error.to_string().contains("duplicate"), "{error}");
+    }
+}
+
 #[test]
 fn primitive_unions_dispatch_on_the_json_kind() {
     use mcp_typed::v2025_11_25::RequestId;

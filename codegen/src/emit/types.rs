@@ -591,6 +591,7 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
             deciding,
             fallback,
             names,
+            partition,
         } => {
             let shapes = fallback.iter().map(|c| {
                 let own = deciding
@@ -606,27 +607,64 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
                 let variant = ident(&u.variants[c.variant].name);
                 quote!(#case => __rt::serde::Deserialize::deserialize(&value).map(#name_ident::#variant),)
             });
-            Some(quote! {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(object, &[#(#names),*], &[#(#shapes),*]);
-                let mark = __rt::path_mark();
-                let mut closest = #none;
-                for case in order {
-                    let attempt = match case {
-                        #(#arms)*
-                        _ => continue,
-                    };
-                    match attempt {
-                        #ok(found) => return #ok(found),
-                        #err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = #some(error);
+            // The structural match among the `candidates` (bit `i`: `fallback[i]`).
+            let matched = quote! {
+                fn matched<E: __rt::serde::de::Error>(object: __rt::Buffered<'_>, candidates: u64) -> #result<#name_ident, E> {
+                    let (value, order) = __rt::structural(object, &[#(#names),*], &[#(#shapes),*], candidates);
+                    let mark = __rt::path_mark();
+                    let mut closest = #none;
+                    for case in order {
+                        let attempt = match case {
+                            #(#arms)*
+                            _ => continue,
+                        };
+                        match attempt {
+                            #ok(found) => return #ok(found),
+                            #err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = #some(error);
+                                }
                             }
                         }
                     }
+                    #err(__rt::no_member_matched(#name, closest))
                 }
-                #err(__rt::no_member_matched(#name, closest))
+            };
+            Some(match partition {
+                None => quote! {
+                    #matched
+                    matched(__rt::buffer_object(map)?, !0)
+                },
+                Some(partition) => {
+                    let tag = &partition.tag;
+                    let arms = partition.cases.iter().map(|(value, cases)| match cases[..] {
+                        // One member allows the value: the object streams into it.
+                        [case] => {
+                            let variant = ident(&u.variants[fallback[case].variant].name);
+                            quote!(#some(#value) => __rt::MapDecode::decode_map(rest, #none).map(#name_ident::#variant),)
+                        }
+                        _ => {
+                            let set = cases.iter().fold(0u64, |set, case| set | 1 << case);
+                            let set = syn::LitInt::new(&format!("{set:#b}"), proc_macro2::Span::call_site());
+                            quote!(#some(#value) => matched(__rt::buffer_object(rest)?, #set),)
+                        }
+                    });
+                    let values = partition.cases.iter().map(|(value, _)| value);
+                    quote! {
+                        #matched
+                        match __rt::read_partition(map, #tag)? {
+                            __rt::Partitioned::Read(value, rest) => match value.as_deref() {
+                                #(#arms)*
+                                #some(other) => #err(__rt::unknown_tag(#tag, #some(other), &[#(#values),*])),
+                                // Absent, or not a string: the structural match says which
+                                // member comes closest.
+                                #none => matched(__rt::buffer_object(rest)?, !0),
+                            },
+                            __rt::Partitioned::Text(text) => __rt::from_text(&text),
+                        }
+                    }
+                }
             })
         }
     };

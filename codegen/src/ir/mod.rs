@@ -321,7 +321,21 @@ pub enum ObjectDispatch {
         /// Every member name the object members declare or require, sorted (at most 64): the
         /// bit positions of the runtime's member sets.
         names: Vec<String>,
+        /// A member whose value narrows the structural match, where there is one.
+        partition: Option<Partition>,
     },
+}
+
+/// A member that every object member of a structurally matched union requires with a string
+/// from a set of its own (`type` of a form field: `"string"` for four members, `"number" |
+/// "integer"` for one, …). Its value leaves only the members that allow it: where one is left,
+/// the object streams into it; where several are, the structural match runs among them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Partition {
+    /// The member's name on the wire.
+    pub tag: String,
+    /// Each value the members allow → the positions in `fallback` of the members that allow it.
+    pub cases: Vec<(String, Vec<usize>)>,
 }
 
 /// One object member of a structurally decoded union.

@@ -3,7 +3,9 @@
 use std::collections::{BTreeSet, HashMap};
 
 use super::{err, SchemaError};
-use crate::ir::{ConstValue, JsonKind, Module, ObjectDispatch, StructuralCase, TypeExpr, TypeKind};
+use crate::ir::{
+    ConstValue, JsonKind, Module, ObjectDispatch, Partition, StructuralCase, TypeExpr, TypeKind,
+};
 use crate::naming;
 
 /// Variant names: a named member is called after its type, with the words every named member
@@ -235,11 +237,89 @@ fn keyed(
             ),
         );
     }
+    let partition = partition(module, variants, &fallback);
     Ok(ObjectDispatch::Keyed {
         deciding,
         fallback,
         names,
+        partition,
     })
+}
+
+/// The first member name (in name order) that every case requires with a string from a fixed
+/// set, and whose value leaves fewer cases than all of them for at least one value.
+fn partition(
+    module: &Module,
+    variants: &[crate::ir::Variant],
+    fallback: &[StructuralCase],
+) -> Option<Partition> {
+    // The runtime passes the cases left as a 64-bit set.
+    if fallback.len() > 64 {
+        return None;
+    }
+    let structs: Vec<&crate::ir::Struct> = fallback
+        .iter()
+        .map(|case| struct_of(module, &variants[case.variant].ty))
+        .collect::<Option<_>>()?;
+    let mut names: Vec<&str> = structs[0].wire_names().collect();
+    names.sort_unstable();
+    'names: for tag in names {
+        let mut by_value: Vec<(String, Vec<usize>)> = Vec::new();
+        for (position, s) in structs.iter().enumerate() {
+            let Some(values) = string_values(module, s, tag) else {
+                continue 'names;
+            };
+            for value in values {
+                match by_value.iter_mut().find(|(v, _)| *v == value) {
+                    Some((_, cases)) => cases.push(position),
+                    None => by_value.push((value, vec![position])),
+                }
+            }
+        }
+        if by_value
+            .iter()
+            .any(|(_, cases)| cases.len() < fallback.len())
+        {
+            by_value.sort();
+            return Some(Partition {
+                tag: tag.to_owned(),
+                cases: by_value,
+            });
+        }
+    }
+    None
+}
+
+/// The strings a struct allows for its member `name`, where it requires the member (no spec
+/// rule fills it in) and fixes it to a constant or to a string enum.
+fn string_values(module: &Module, s: &crate::ir::Struct, name: &str) -> Option<Vec<String>> {
+    if !s.must_carry_names().contains(&name) {
+        return None;
+    }
+    if let Some(c) = s.consts.iter().find(|c| c.json_name == name) {
+        return match &c.value {
+            ConstValue::String(value) => Some(vec![value.clone()]),
+            _ => None,
+        };
+    }
+    let field = s
+        .fields
+        .iter()
+        .find(|f| f.json_name == name && f.required)?;
+    let mut ty = &field.ty;
+    for _ in 0..64 {
+        let TypeExpr::Named(type_name) = ty else {
+            return None;
+        };
+        match &module.get(type_name)?.kind {
+            TypeKind::StringEnum(values) => {
+                return Some(values.iter().map(|v| v.value.clone()).collect())
+            }
+            TypeKind::Alias(inner) => ty = inner,
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// A member name that every object member fixes to its own string constant (at most one of

@@ -1156,61 +1156,67 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["_meta", "content", "model", "role", "roots", "stopReason"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b1,
-                        },
-                        __rt::Shape {
-                            deciding: 0b101110,
-                            required: 0b1110,
-                            declared: 0b101111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000,
-                            required: 0b10000,
-                            declared: 0b10001,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::Empty)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::CreateMessage)
-                        }
-                        2usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::ListRoots)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<ClientResult, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["_meta", "content", "model", "role", "roots", "stopReason"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b0,
+                                declared: 0b1,
+                            },
+                            __rt::Shape {
+                                deciding: 0b101110,
+                                required: 0b1110,
+                                declared: 0b101111,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10000,
+                                required: 0b10000,
+                                declared: 0b10001,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ClientResult::Empty)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ClientResult::CreateMessage)
+                            }
+                            2usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ClientResult::ListRoots)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("ClientResult", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("ClientResult", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -2271,52 +2277,58 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b100,
-                            required: 0b1100,
-                            declared: 0b1110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b1001,
-                            declared: 0b1011,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(EmbeddedResourceResource::Text)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(EmbeddedResourceResource::Blob)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<EmbeddedResourceResource, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["blob", "mimeType", "text", "uri"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b100,
+                                required: 0b1100,
+                                declared: 0b1110,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1,
+                                required: 0b1001,
+                                declared: 0b1011,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(EmbeddedResourceResource::Text)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(EmbeddedResourceResource::Blob)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("EmbeddedResourceResource", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("EmbeddedResourceResource", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -3181,52 +3193,58 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchRequestItem {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["id", "jsonrpc", "method", "params"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b111,
-                            declared: 0b1111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b110,
-                            declared: 0b1110,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcBatchRequestItem::Request)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcBatchRequestItem::Notification)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<JsonRpcBatchRequestItem, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["id", "jsonrpc", "method", "params"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b1,
+                                required: 0b111,
+                                declared: 0b1111,
+                            },
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b110,
+                                declared: 0b1110,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcBatchRequestItem::Request)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcBatchRequestItem::Notification)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("JsonRpcBatchRequestItem", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("JsonRpcBatchRequestItem", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -3301,52 +3319,58 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchResponseItem {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["error", "id", "jsonrpc", "result"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b1110,
-                            declared: 0b1110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b111,
-                            declared: 0b111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcBatchResponseItem::Response)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcBatchResponseItem::Error)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<JsonRpcBatchResponseItem, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["error", "id", "jsonrpc", "result"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b1000,
+                                required: 0b1110,
+                                declared: 0b1110,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1,
+                                required: 0b111,
+                                declared: 0b111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcBatchResponseItem::Response)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcBatchResponseItem::Error)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("JsonRpcBatchResponseItem", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("JsonRpcBatchResponseItem", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -3651,70 +3675,76 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["error", "id", "jsonrpc", "method", "params", "result"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1110,
-                            declared: 0b11110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1100,
-                            declared: 0b11100,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000,
-                            required: 0b100110,
-                            declared: 0b100110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b111,
-                            declared: 0b111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcMessage::Request)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcMessage::Notification)
-                        }
-                        2usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcMessage::Response)
-                        }
-                        3usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcMessage::Error)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<JsonRpcMessage, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["error", "id", "jsonrpc", "method", "params", "result"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1110,
+                                declared: 0b11110,
+                            },
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1100,
+                                declared: 0b11100,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100000,
+                                required: 0b100110,
+                                declared: 0b100110,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1,
+                                required: 0b111,
+                                declared: 0b111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcMessage::Request)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcMessage::Notification)
+                            }
+                            2usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcMessage::Response)
+                            }
+                            3usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcMessage::Error)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("JsonRpcMessage", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("JsonRpcMessage", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_any(UnionVisitor)
@@ -7159,52 +7189,61 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b100,
-                            required: 0b1100,
-                            declared: 0b1110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b1001,
-                            declared: 0b1011,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ReadResourceResultContentsItem::Text)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ReadResourceResultContentsItem::Blob)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<ReadResourceResultContentsItem, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["blob", "mimeType", "text", "uri"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b100,
+                                required: 0b1100,
+                                declared: 0b1110,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1,
+                                required: 0b1001,
+                                declared: 0b1011,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ReadResourceResultContentsItem::Text)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ReadResourceResultContentsItem::Blob)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched(
+                            "ReadResourceResultContentsItem",
+                            closest,
+                        ),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("ReadResourceResultContentsItem", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -9101,141 +9140,147 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "capabilities",
-                        "completion",
-                        "content",
-                        "contents",
-                        "description",
-                        "instructions",
-                        "isError",
-                        "messages",
-                        "nextCursor",
-                        "prompts",
-                        "protocolVersion",
-                        "resourceTemplates",
-                        "resources",
-                        "serverInfo",
-                        "tools",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b1,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100100001000010,
-                            required: 0b100100000000010,
-                            declared: 0b100100001000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000000,
-                            required: 0b10000000000000,
-                            declared: 0b10001000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000,
-                            required: 0b1000000000000,
-                            declared: 0b1001000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000,
-                            required: 0b10000,
-                            declared: 0b10001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000,
-                            required: 0b10000000000,
-                            declared: 0b11000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100100000,
-                            required: 0b100000000,
-                            declared: 0b100100001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000000,
-                            required: 0b1000000000000000,
-                            declared: 0b1000001000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10001000,
-                            required: 0b1000,
-                            declared: 0b10001001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100,
-                            required: 0b100,
-                            declared: 0b101,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::Empty)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::Initialize)
-                        }
-                        2usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListResources)
-                        }
-                        3usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListResourceTemplates)
-                        }
-                        4usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ReadResource)
-                        }
-                        5usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListPrompts)
-                        }
-                        6usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::GetPrompt)
-                        }
-                        7usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListTools)
-                        }
-                        8usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::CallTool)
-                        }
-                        9usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::Complete)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<ServerResult, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &[
+                            "_meta",
+                            "capabilities",
+                            "completion",
+                            "content",
+                            "contents",
+                            "description",
+                            "instructions",
+                            "isError",
+                            "messages",
+                            "nextCursor",
+                            "prompts",
+                            "protocolVersion",
+                            "resourceTemplates",
+                            "resources",
+                            "serverInfo",
+                            "tools",
+                        ],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b0,
+                                declared: 0b1,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100100001000010,
+                                required: 0b100100000000010,
+                                declared: 0b100100001000011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10000000000000,
+                                required: 0b10000000000000,
+                                declared: 0b10001000000001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1000000000000,
+                                required: 0b1000000000000,
+                                declared: 0b1001000000001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10000,
+                                required: 0b10000,
+                                declared: 0b10001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10000000000,
+                                required: 0b10000000000,
+                                declared: 0b11000000001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100100000,
+                                required: 0b100000000,
+                                declared: 0b100100001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1000000000000000,
+                                required: 0b1000000000000000,
+                                declared: 0b1000001000000001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10001000,
+                                required: 0b1000,
+                                declared: 0b10001001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100,
+                                required: 0b100,
+                                declared: 0b101,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::Empty)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::Initialize)
+                            }
+                            2usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ListResources)
+                            }
+                            3usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ListResourceTemplates)
+                            }
+                            4usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ReadResource)
+                            }
+                            5usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ListPrompts)
+                            }
+                            6usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::GetPrompt)
+                            }
+                            7usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ListTools)
+                            }
+                            8usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::CallTool)
+                            }
+                            9usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::Complete)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("ServerResult", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("ServerResult", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)

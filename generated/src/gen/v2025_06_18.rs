@@ -1272,78 +1272,84 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "action",
-                        "content",
-                        "model",
-                        "role",
-                        "roots",
-                        "stopReason",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b1,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1011000,
-                            required: 0b11100,
-                            declared: 0b1011101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000,
-                            required: 0b100000,
-                            declared: 0b100001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10,
-                            declared: 0b111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::Empty)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::CreateMessage)
-                        }
-                        2usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::ListRoots)
-                        }
-                        3usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ClientResult::Elicit)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<ClientResult, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &[
+                            "_meta",
+                            "action",
+                            "content",
+                            "model",
+                            "role",
+                            "roots",
+                            "stopReason",
+                        ],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b0,
+                                declared: 0b1,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1011000,
+                                required: 0b11100,
+                                declared: 0b1011101,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100000,
+                                required: 0b100000,
+                                declared: 0b100001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10,
+                                required: 0b10,
+                                declared: 0b111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ClientResult::Empty)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ClientResult::CreateMessage)
+                            }
+                            2usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ClientResult::ListRoots)
+                            }
+                            3usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ClientResult::Elicit)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("ClientResult", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("ClientResult", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -3063,52 +3069,58 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["_meta", "blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b11000,
-                            declared: 0b11101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10010,
-                            declared: 0b10111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(EmbeddedResourceResource::Text)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(EmbeddedResourceResource::Blob)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<EmbeddedResourceResource, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["_meta", "blob", "mimeType", "text", "uri"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b1000,
+                                required: 0b11000,
+                                declared: 0b11101,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10,
+                                required: 0b10010,
+                                declared: 0b10111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(EmbeddedResourceResource::Text)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(EmbeddedResourceResource::Blob)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("EmbeddedResourceResource", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("EmbeddedResourceResource", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -4254,70 +4266,76 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["error", "id", "jsonrpc", "method", "params", "result"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1110,
-                            declared: 0b11110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1100,
-                            declared: 0b11100,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000,
-                            required: 0b100110,
-                            declared: 0b100110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b111,
-                            declared: 0b111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcMessage::Request)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcMessage::Notification)
-                        }
-                        2usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcMessage::Response)
-                        }
-                        3usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcMessage::Error)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<JsonRpcMessage, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["error", "id", "jsonrpc", "method", "params", "result"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1110,
+                                declared: 0b11110,
+                            },
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1100,
+                                declared: 0b11100,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100000,
+                                required: 0b100110,
+                                declared: 0b100110,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1,
+                                required: 0b111,
+                                declared: 0b111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcMessage::Request)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcMessage::Notification)
+                            }
+                            2usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcMessage::Response)
+                            }
+                            3usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcMessage::Error)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("JsonRpcMessage", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("JsonRpcMessage", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -6951,82 +6969,117 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "default",
-                        "description",
-                        "enum",
-                        "enumNames",
-                        "format",
-                        "maxLength",
-                        "maximum",
-                        "minLength",
-                        "minimum",
-                        "title",
-                        "type",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b10110000,
-                            required: 0b10000000000,
-                            declared: 0b11010110010,
-                        },
-                        __rt::Shape {
-                            deciding: 0b101000000,
-                            required: 0b10000000000,
-                            declared: 0b11101000010,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b10000000000,
-                            declared: 0b11000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1100,
-                            required: 0b10000000100,
-                            declared: 0b11000001110,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(PrimitiveSchemaDefinition::String)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(PrimitiveSchemaDefinition::Number)
-                        }
-                        2usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(PrimitiveSchemaDefinition::Boolean)
-                        }
-                        3usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(PrimitiveSchemaDefinition::Enum)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<PrimitiveSchemaDefinition, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &[
+                            "default",
+                            "description",
+                            "enum",
+                            "enumNames",
+                            "format",
+                            "maxLength",
+                            "maximum",
+                            "minLength",
+                            "minimum",
+                            "title",
+                            "type",
+                        ],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b10110000,
+                                required: 0b10000000000,
+                                declared: 0b11010110010,
+                            },
+                            __rt::Shape {
+                                deciding: 0b101000000,
+                                required: 0b10000000000,
+                                declared: 0b11101000010,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1,
+                                required: 0b10000000000,
+                                declared: 0b11000000011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1100,
+                                required: 0b10000000100,
+                                declared: 0b11000001110,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(PrimitiveSchemaDefinition::String)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(PrimitiveSchemaDefinition::Number)
+                            }
+                            2usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(PrimitiveSchemaDefinition::Boolean)
+                            }
+                            3usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(PrimitiveSchemaDefinition::Enum)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("PrimitiveSchemaDefinition", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("PrimitiveSchemaDefinition", closest),
-                )
+                match __rt::read_partition(map, "type")? {
+                    __rt::Partitioned::Read(value, rest) => {
+                        match value.as_deref() {
+                            Some("boolean") => {
+                                __rt::MapDecode::decode_map(rest, None)
+                                    .map(PrimitiveSchemaDefinition::Boolean)
+                            }
+                            Some("integer") => {
+                                __rt::MapDecode::decode_map(rest, None)
+                                    .map(PrimitiveSchemaDefinition::Number)
+                            }
+                            Some("number") => {
+                                __rt::MapDecode::decode_map(rest, None)
+                                    .map(PrimitiveSchemaDefinition::Number)
+                            }
+                            Some("string") => matched(__rt::buffer_object(rest)?, 0b1001),
+                            Some(other) => {
+                                ::core::result::Result::Err(
+                                    __rt::unknown_tag(
+                                        "type",
+                                        Some(other),
+                                        &["boolean", "integer", "number", "string"],
+                                    ),
+                                )
+                            }
+                            None => matched(__rt::buffer_object(rest)?, !0),
+                        }
+                    }
+                    __rt::Partitioned::Text(text) => __rt::from_text(&text),
+                }
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -8035,52 +8088,61 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["_meta", "blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b11000,
-                            declared: 0b11101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10010,
-                            declared: 0b10111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ReadResourceResultContentsItem::Text)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ReadResourceResultContentsItem::Blob)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<ReadResourceResultContentsItem, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["_meta", "blob", "mimeType", "text", "uri"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b1000,
+                                required: 0b11000,
+                                declared: 0b11101,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10,
+                                required: 0b10010,
+                                declared: 0b10111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ReadResourceResultContentsItem::Text)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ReadResourceResultContentsItem::Blob)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched(
+                            "ReadResourceResultContentsItem",
+                            closest,
+                        ),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("ReadResourceResultContentsItem", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -10191,142 +10253,148 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "capabilities",
-                        "completion",
-                        "content",
-                        "contents",
-                        "description",
-                        "instructions",
-                        "isError",
-                        "messages",
-                        "nextCursor",
-                        "prompts",
-                        "protocolVersion",
-                        "resourceTemplates",
-                        "resources",
-                        "serverInfo",
-                        "structuredContent",
-                        "tools",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b1,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100100001000010,
-                            required: 0b100100000000010,
-                            declared: 0b100100001000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000000,
-                            required: 0b10000000000000,
-                            declared: 0b10001000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000,
-                            required: 0b1000000000000,
-                            declared: 0b1001000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000,
-                            required: 0b10000,
-                            declared: 0b10001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000,
-                            required: 0b10000000000,
-                            declared: 0b11000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100100000,
-                            required: 0b100000000,
-                            declared: 0b100100001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000000000,
-                            required: 0b10000000000000000,
-                            declared: 0b10000001000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000010001000,
-                            required: 0b1000,
-                            declared: 0b1000000010001001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100,
-                            required: 0b100,
-                            declared: 0b101,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::Empty)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::Initialize)
-                        }
-                        2usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListResources)
-                        }
-                        3usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListResourceTemplates)
-                        }
-                        4usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ReadResource)
-                        }
-                        5usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListPrompts)
-                        }
-                        6usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::GetPrompt)
-                        }
-                        7usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListTools)
-                        }
-                        8usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::CallTool)
-                        }
-                        9usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::Complete)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<ServerResult, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &[
+                            "_meta",
+                            "capabilities",
+                            "completion",
+                            "content",
+                            "contents",
+                            "description",
+                            "instructions",
+                            "isError",
+                            "messages",
+                            "nextCursor",
+                            "prompts",
+                            "protocolVersion",
+                            "resourceTemplates",
+                            "resources",
+                            "serverInfo",
+                            "structuredContent",
+                            "tools",
+                        ],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b0,
+                                declared: 0b1,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100100001000010,
+                                required: 0b100100000000010,
+                                declared: 0b100100001000011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10000000000000,
+                                required: 0b10000000000000,
+                                declared: 0b10001000000001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1000000000000,
+                                required: 0b1000000000000,
+                                declared: 0b1001000000001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10000,
+                                required: 0b10000,
+                                declared: 0b10001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10000000000,
+                                required: 0b10000000000,
+                                declared: 0b11000000001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100100000,
+                                required: 0b100000000,
+                                declared: 0b100100001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10000000000000000,
+                                required: 0b10000000000000000,
+                                declared: 0b10000001000000001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1000000010001000,
+                                required: 0b1000,
+                                declared: 0b1000000010001001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100,
+                                required: 0b100,
+                                declared: 0b101,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::Empty)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::Initialize)
+                            }
+                            2usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ListResources)
+                            }
+                            3usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ListResourceTemplates)
+                            }
+                            4usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ReadResource)
+                            }
+                            5usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ListPrompts)
+                            }
+                            6usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::GetPrompt)
+                            }
+                            7usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ListTools)
+                            }
+                            8usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::CallTool)
+                            }
+                            9usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::Complete)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("ServerResult", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("ServerResult", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)

@@ -1045,60 +1045,66 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "content",
-                        "inputRequests",
-                        "isError",
-                        "requestState",
-                        "resultType",
-                        "structuredContent",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b10100,
-                            required: 0b0,
-                            declared: 0b110101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1001010,
-                            required: 0b10,
-                            declared: 0b1101011,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(CallToolResultResponseResult::InputRequired)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(CallToolResultResponseResult::CallTool)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<CallToolResultResponseResult, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &[
+                            "_meta",
+                            "content",
+                            "inputRequests",
+                            "isError",
+                            "requestState",
+                            "resultType",
+                            "structuredContent",
+                        ],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b10100,
+                                required: 0b0,
+                                declared: 0b110101,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1001010,
+                                required: 0b10,
+                                declared: 0b1101011,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(CallToolResultResponseResult::InputRequired)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(CallToolResultResponseResult::CallTool)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("CallToolResultResponseResult", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("CallToolResultResponseResult", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -4243,52 +4249,58 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["_meta", "blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b11000,
-                            declared: 0b11101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10010,
-                            declared: 0b10111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(EmbeddedResourceResource::Text)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(EmbeddedResourceResource::Blob)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<EmbeddedResourceResource, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["_meta", "blob", "mimeType", "text", "uri"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b1000,
+                                required: 0b11000,
+                                declared: 0b11101,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10,
+                                required: 0b10010,
+                                declared: 0b10111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(EmbeddedResourceResource::Text)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(EmbeddedResourceResource::Blob)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("EmbeddedResourceResource", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("EmbeddedResourceResource", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -4387,90 +4399,112 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "default",
-                        "description",
-                        "enum",
-                        "enumNames",
-                        "items",
-                        "maxItems",
-                        "minItems",
-                        "oneOf",
-                        "title",
-                        "type",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000100,
-                            declared: 0b1100000111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000,
-                            required: 0b1010000000,
-                            declared: 0b1110000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000010000,
-                            declared: 0b1101110011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000010000,
-                            declared: 0b1101110011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b1000000100,
-                            declared: 0b1100001111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(EnumSchema::UntitledSingleSelect)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(EnumSchema::TitledSingleSelect)
-                        }
-                        2usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(EnumSchema::UntitledMultiSelect)
-                        }
-                        3usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(EnumSchema::TitledMultiSelect)
-                        }
-                        4usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(EnumSchema::LegacyTitled)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<EnumSchema, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &[
+                            "default",
+                            "description",
+                            "enum",
+                            "enumNames",
+                            "items",
+                            "maxItems",
+                            "minItems",
+                            "oneOf",
+                            "title",
+                            "type",
+                        ],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1000000100,
+                                declared: 0b1100000111,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10000000,
+                                required: 0b1010000000,
+                                declared: 0b1110000011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1000010000,
+                                declared: 0b1101110011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1000010000,
+                                declared: 0b1101110011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1000,
+                                required: 0b1000000100,
+                                declared: 0b1100001111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(EnumSchema::UntitledSingleSelect)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(EnumSchema::TitledSingleSelect)
+                            }
+                            2usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(EnumSchema::UntitledMultiSelect)
+                            }
+                            3usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(EnumSchema::TitledMultiSelect)
+                            }
+                            4usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(EnumSchema::LegacyTitled)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("EnumSchema", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("EnumSchema", closest),
-                )
+                match __rt::read_partition(map, "type")? {
+                    __rt::Partitioned::Read(value, rest) => {
+                        match value.as_deref() {
+                            Some("array") => matched(__rt::buffer_object(rest)?, 0b1100),
+                            Some("string") => {
+                                matched(__rt::buffer_object(rest)?, 0b10011)
+                            }
+                            Some(other) => {
+                                ::core::result::Result::Err(
+                                    __rt::unknown_tag("type", Some(other), &["array", "string"]),
+                                )
+                            }
+                            None => matched(__rt::buffer_object(rest)?, !0),
+                        }
+                    }
+                    __rt::Partitioned::Text(text) => __rt::from_text(&text),
+                }
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -5001,59 +5035,65 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "description",
-                        "inputRequests",
-                        "messages",
-                        "requestState",
-                        "resultType",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b10100,
-                            required: 0b0,
-                            declared: 0b110101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1010,
-                            required: 0b1000,
-                            declared: 0b101011,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(GetPromptResultResponseResult::InputRequired)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(GetPromptResultResponseResult::GetPrompt)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<GetPromptResultResponseResult, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &[
+                            "_meta",
+                            "description",
+                            "inputRequests",
+                            "messages",
+                            "requestState",
+                            "resultType",
+                        ],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b10100,
+                                required: 0b0,
+                                declared: 0b110101,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1010,
+                                required: 0b1000,
+                                declared: 0b101011,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(GetPromptResultResponseResult::InputRequired)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(GetPromptResultResponseResult::GetPrompt)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("GetPromptResultResponseResult", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("GetPromptResultResponseResult", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -5932,69 +5972,75 @@ impl<'de> __rt::serde::Deserialize<'de> for InputResponse {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "action",
-                        "content",
-                        "model",
-                        "role",
-                        "roots",
-                        "stopReason",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1011001,
-                            required: 0b11100,
-                            declared: 0b1011101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000,
-                            required: 0b100000,
-                            declared: 0b100000,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10,
-                            declared: 0b110,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(InputResponse::CreateMessage)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(InputResponse::ListRoots)
-                        }
-                        2usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(InputResponse::Elicit)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<InputResponse, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &[
+                            "_meta",
+                            "action",
+                            "content",
+                            "model",
+                            "role",
+                            "roots",
+                            "stopReason",
+                        ],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b1011001,
+                                required: 0b11100,
+                                declared: 0b1011101,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100000,
+                                required: 0b100000,
+                                declared: 0b100000,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10,
+                                required: 0b10,
+                                declared: 0b110,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(InputResponse::CreateMessage)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(InputResponse::ListRoots)
+                            }
+                            2usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(InputResponse::Elicit)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("InputResponse", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("InputResponse", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -6522,70 +6568,76 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["error", "id", "jsonrpc", "method", "params", "result"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1110,
-                            declared: 0b11110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1100,
-                            declared: 0b11100,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000,
-                            required: 0b100110,
-                            declared: 0b100110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b101,
-                            declared: 0b111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcMessage::Request)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcMessage::Notification)
-                        }
-                        2usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcMessage::ResultResponse)
-                        }
-                        3usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcMessage::ErrorResponse)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<JsonRpcMessage, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["error", "id", "jsonrpc", "method", "params", "result"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1110,
+                                declared: 0b11110,
+                            },
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1100,
+                                declared: 0b11100,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100000,
+                                required: 0b100110,
+                                declared: 0b100110,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1,
+                                required: 0b101,
+                                declared: 0b111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcMessage::Request)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcMessage::Notification)
+                            }
+                            2usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcMessage::ResultResponse)
+                            }
+                            3usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcMessage::ErrorResponse)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("JsonRpcMessage", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("JsonRpcMessage", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -6838,52 +6890,58 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["error", "id", "jsonrpc", "result"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b1110,
-                            declared: 0b1110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b101,
-                            declared: 0b111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcResponse::Result)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(JsonRpcResponse::Error)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<JsonRpcResponse, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["error", "id", "jsonrpc", "result"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b1000,
+                                required: 0b1110,
+                                declared: 0b1110,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1,
+                                required: 0b101,
+                                declared: 0b111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcResponse::Result)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(JsonRpcResponse::Error)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("JsonRpcResponse", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("JsonRpcResponse", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -9722,60 +9780,66 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "default",
-                        "description",
-                        "items",
-                        "maxItems",
-                        "minItems",
-                        "title",
-                        "type",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000100,
-                            declared: 0b1111111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000100,
-                            declared: 0b1111111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(MultiSelectEnumSchema::Untitled)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(MultiSelectEnumSchema::Titled)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<MultiSelectEnumSchema, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &[
+                            "default",
+                            "description",
+                            "items",
+                            "maxItems",
+                            "minItems",
+                            "title",
+                            "type",
+                        ],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1000100,
+                                declared: 0b1111111,
+                            },
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1000100,
+                                declared: 0b1111111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(MultiSelectEnumSchema::Untitled)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(MultiSelectEnumSchema::Titled)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("MultiSelectEnumSchema", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("MultiSelectEnumSchema", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -10530,123 +10594,163 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "default",
-                        "description",
-                        "enum",
-                        "enumNames",
-                        "format",
-                        "items",
-                        "maxItems",
-                        "maxLength",
-                        "maximum",
-                        "minItems",
-                        "minLength",
-                        "minimum",
-                        "oneOf",
-                        "pattern",
-                        "title",
-                        "type",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b10010010010000,
-                            required: 0b1000000000000000,
-                            declared: 0b1110010010010011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100100000000,
-                            required: 0b1000000000000000,
-                            declared: 0b1100100100000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000000000000,
-                            declared: 0b1100000000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000000000100,
-                            declared: 0b1100000000000111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000,
-                            required: 0b1001000000000000,
-                            declared: 0b1101000000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000000100000,
-                            declared: 0b1100001001100011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000000100000,
-                            declared: 0b1100001001100011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b1000000000000100,
-                            declared: 0b1100000000001111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(PrimitiveSchemaDefinition::String)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(PrimitiveSchemaDefinition::Number)
-                        }
-                        2usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(PrimitiveSchemaDefinition::Boolean)
-                        }
-                        3usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(PrimitiveSchemaDefinition::UntitledSingleSelectEnum)
-                        }
-                        4usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(PrimitiveSchemaDefinition::TitledSingleSelectEnum)
-                        }
-                        5usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(PrimitiveSchemaDefinition::UntitledMultiSelectEnum)
-                        }
-                        6usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(PrimitiveSchemaDefinition::TitledMultiSelectEnum)
-                        }
-                        7usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(PrimitiveSchemaDefinition::LegacyTitledEnum)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<PrimitiveSchemaDefinition, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &[
+                            "default",
+                            "description",
+                            "enum",
+                            "enumNames",
+                            "format",
+                            "items",
+                            "maxItems",
+                            "maxLength",
+                            "maximum",
+                            "minItems",
+                            "minLength",
+                            "minimum",
+                            "oneOf",
+                            "pattern",
+                            "title",
+                            "type",
+                        ],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b10010010010000,
+                                required: 0b1000000000000000,
+                                declared: 0b1110010010010011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100100000000,
+                                required: 0b1000000000000000,
+                                declared: 0b1100100100000011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1000000000000000,
+                                declared: 0b1100000000000011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1000000000000100,
+                                declared: 0b1100000000000111,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1000000000000,
+                                required: 0b1001000000000000,
+                                declared: 0b1101000000000011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1000000000100000,
+                                declared: 0b1100001001100011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1000000000100000,
+                                declared: 0b1100001001100011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1000,
+                                required: 0b1000000000000100,
+                                declared: 0b1100000000001111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(PrimitiveSchemaDefinition::String)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(PrimitiveSchemaDefinition::Number)
+                            }
+                            2usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(PrimitiveSchemaDefinition::Boolean)
+                            }
+                            3usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(PrimitiveSchemaDefinition::UntitledSingleSelectEnum)
+                            }
+                            4usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(PrimitiveSchemaDefinition::TitledSingleSelectEnum)
+                            }
+                            5usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(PrimitiveSchemaDefinition::UntitledMultiSelectEnum)
+                            }
+                            6usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(PrimitiveSchemaDefinition::TitledMultiSelectEnum)
+                            }
+                            7usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(PrimitiveSchemaDefinition::LegacyTitledEnum)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("PrimitiveSchemaDefinition", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("PrimitiveSchemaDefinition", closest),
-                )
+                match __rt::read_partition(map, "type")? {
+                    __rt::Partitioned::Read(value, rest) => {
+                        match value.as_deref() {
+                            Some("array") => {
+                                matched(__rt::buffer_object(rest)?, 0b1100000)
+                            }
+                            Some("boolean") => {
+                                __rt::MapDecode::decode_map(rest, None)
+                                    .map(PrimitiveSchemaDefinition::Boolean)
+                            }
+                            Some("integer") => {
+                                __rt::MapDecode::decode_map(rest, None)
+                                    .map(PrimitiveSchemaDefinition::Number)
+                            }
+                            Some("number") => {
+                                __rt::MapDecode::decode_map(rest, None)
+                                    .map(PrimitiveSchemaDefinition::Number)
+                            }
+                            Some("string") => {
+                                matched(__rt::buffer_object(rest)?, 0b10011001)
+                            }
+                            Some(other) => {
+                                ::core::result::Result::Err(
+                                    __rt::unknown_tag(
+                                        "type",
+                                        Some(other),
+                                        &["array", "boolean", "integer", "number", "string"],
+                                    ),
+                                )
+                            }
+                            None => matched(__rt::buffer_object(rest)?, !0),
+                        }
+                    }
+                    __rt::Partitioned::Text(text) => __rt::from_text(&text),
+                }
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -11806,52 +11910,61 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["_meta", "blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b11000,
-                            declared: 0b11101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10010,
-                            declared: 0b10111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ReadResourceResultContentsItem::Text)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ReadResourceResultContentsItem::Blob)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<ReadResourceResultContentsItem, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["_meta", "blob", "mimeType", "text", "uri"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b1000,
+                                required: 0b11000,
+                                declared: 0b11101,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10,
+                                required: 0b10010,
+                                declared: 0b10111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ReadResourceResultContentsItem::Text)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ReadResourceResultContentsItem::Blob)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched(
+                            "ReadResourceResultContentsItem",
+                            closest,
+                        ),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("ReadResourceResultContentsItem", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -12016,60 +12129,69 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "cacheScope",
-                        "contents",
-                        "inputRequests",
-                        "requestState",
-                        "resultType",
-                        "ttlMs",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b11000,
-                            required: 0b0,
-                            declared: 0b111001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000110,
-                            required: 0b1000110,
-                            declared: 0b1100111,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ReadResourceResultResponseResult::InputRequired)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ReadResourceResultResponseResult::ReadResource)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<ReadResourceResultResponseResult, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &[
+                            "_meta",
+                            "cacheScope",
+                            "contents",
+                            "inputRequests",
+                            "requestState",
+                            "resultType",
+                            "ttlMs",
+                        ],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b11000,
+                                required: 0b0,
+                                declared: 0b111001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1000110,
+                                required: 0b1000110,
+                                declared: 0b1100111,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ReadResourceResultResponseResult::InputRequired)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ReadResourceResultResponseResult::ReadResource)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched(
+                            "ReadResourceResultResponseResult",
+                            closest,
+                        ),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("ReadResourceResultResponseResult", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -14485,164 +14607,170 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "cacheScope",
-                        "capabilities",
-                        "completion",
-                        "content",
-                        "contents",
-                        "description",
-                        "inputRequests",
-                        "instructions",
-                        "isError",
-                        "messages",
-                        "nextCursor",
-                        "prompts",
-                        "requestState",
-                        "resourceTemplates",
-                        "resources",
-                        "resultType",
-                        "structuredContent",
-                        "supportedVersions",
-                        "tools",
-                        "ttlMs",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b10000000000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000010000000,
-                            required: 0b0,
-                            declared: 0b10010000010000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000100000100,
-                            required: 0b101000000000000000110,
-                            declared: 0b101010000000100000111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000000,
-                            required: 0b100001000000000000010,
-                            declared: 0b100011000100000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000000000000,
-                            required: 0b100000100000000000010,
-                            declared: 0b100010100100000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000,
-                            required: 0b100000000000000100010,
-                            declared: 0b100010000000000100011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1,
-                            declared: 0b10000000000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000,
-                            required: 0b100000001000000000010,
-                            declared: 0b100010001100000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10001000000,
-                            required: 0b10000000000,
-                            declared: 0b10000010001000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000000000000,
-                            required: 0b110000000000000000010,
-                            declared: 0b110010000100000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000001000010000,
-                            required: 0b10000,
-                            declared: 0b110000001000010001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b1000,
-                            declared: 0b10000000000001001,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::Empty)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::InputRequired)
-                        }
-                        2usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::Discover)
-                        }
-                        3usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListResources)
-                        }
-                        4usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListResourceTemplates)
-                        }
-                        5usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ReadResource)
-                        }
-                        6usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::SubscriptionsListen)
-                        }
-                        7usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListPrompts)
-                        }
-                        8usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::GetPrompt)
-                        }
-                        9usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::ListTools)
-                        }
-                        10usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::CallTool)
-                        }
-                        11usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(ServerResult::Complete)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<ServerResult, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &[
+                            "_meta",
+                            "cacheScope",
+                            "capabilities",
+                            "completion",
+                            "content",
+                            "contents",
+                            "description",
+                            "inputRequests",
+                            "instructions",
+                            "isError",
+                            "messages",
+                            "nextCursor",
+                            "prompts",
+                            "requestState",
+                            "resourceTemplates",
+                            "resources",
+                            "resultType",
+                            "structuredContent",
+                            "supportedVersions",
+                            "tools",
+                            "ttlMs",
+                        ],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b0,
+                                declared: 0b10000000000000001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10000010000000,
+                                required: 0b0,
+                                declared: 0b10010000010000001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1000000000100000100,
+                                required: 0b101000000000000000110,
+                                declared: 0b101010000000100000111,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1000000000000000,
+                                required: 0b100001000000000000010,
+                                declared: 0b100011000100000000011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100000000000000,
+                                required: 0b100000100000000000010,
+                                declared: 0b100010100100000000011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100000,
+                                required: 0b100000000000000100010,
+                                declared: 0b100010000000000100011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b0,
+                                required: 0b1,
+                                declared: 0b10000000000000001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1000000000000,
+                                required: 0b100000001000000000010,
+                                declared: 0b100010001100000000011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10001000000,
+                                required: 0b10000000000,
+                                declared: 0b10000010001000001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b10000000000000000000,
+                                required: 0b110000000000000000010,
+                                declared: 0b110010000100000000011,
+                            },
+                            __rt::Shape {
+                                deciding: 0b100000001000010000,
+                                required: 0b10000,
+                                declared: 0b110000001000010001,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1000,
+                                required: 0b1000,
+                                declared: 0b10000000000001001,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::Empty)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::InputRequired)
+                            }
+                            2usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::Discover)
+                            }
+                            3usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ListResources)
+                            }
+                            4usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ListResourceTemplates)
+                            }
+                            5usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ReadResource)
+                            }
+                            6usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::SubscriptionsListen)
+                            }
+                            7usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ListPrompts)
+                            }
+                            8usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::GetPrompt)
+                            }
+                            9usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::ListTools)
+                            }
+                            10usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::CallTool)
+                            }
+                            11usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(ServerResult::Complete)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("ServerResult", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("ServerResult", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
@@ -14770,52 +14898,58 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                let object = __rt::buffer_object(map)?;
-                let (value, order) = __rt::structural(
-                    object,
-                    &["default", "description", "enum", "oneOf", "title", "type"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b100,
-                            required: 0b100100,
-                            declared: 0b110111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b101000,
-                            declared: 0b111011,
-                        },
-                    ],
-                );
-                let mark = __rt::path_mark();
-                let mut closest = None;
-                for case in order {
-                    let attempt = match case {
-                        0usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(SingleSelectEnumSchema::Untitled)
-                        }
-                        1usize => {
-                            __rt::serde::Deserialize::deserialize(&value)
-                                .map(SingleSelectEnumSchema::Titled)
-                        }
-                        _ => continue,
-                    };
-                    match attempt {
-                        ::core::result::Result::Ok(found) => {
-                            return ::core::result::Result::Ok(found);
-                        }
-                        ::core::result::Result::Err(error) => {
-                            __rt::forget_since(mark);
-                            if closest.is_none() {
-                                closest = Some(error);
+                fn matched<E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'_>,
+                    candidates: u64,
+                ) -> ::core::result::Result<SingleSelectEnumSchema, E> {
+                    let (value, order) = __rt::structural(
+                        object,
+                        &["default", "description", "enum", "oneOf", "title", "type"],
+                        &[
+                            __rt::Shape {
+                                deciding: 0b100,
+                                required: 0b100100,
+                                declared: 0b110111,
+                            },
+                            __rt::Shape {
+                                deciding: 0b1000,
+                                required: 0b101000,
+                                declared: 0b111011,
+                            },
+                        ],
+                        candidates,
+                    );
+                    let mark = __rt::path_mark();
+                    let mut closest = None;
+                    for case in order {
+                        let attempt = match case {
+                            0usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(SingleSelectEnumSchema::Untitled)
+                            }
+                            1usize => {
+                                __rt::serde::Deserialize::deserialize(&value)
+                                    .map(SingleSelectEnumSchema::Titled)
+                            }
+                            _ => continue,
+                        };
+                        match attempt {
+                            ::core::result::Result::Ok(found) => {
+                                return ::core::result::Result::Ok(found);
+                            }
+                            ::core::result::Result::Err(error) => {
+                                __rt::forget_since(mark);
+                                if closest.is_none() {
+                                    closest = Some(error);
+                                }
                             }
                         }
                     }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched("SingleSelectEnumSchema", closest),
+                    )
                 }
-                ::core::result::Result::Err(
-                    __rt::no_member_matched("SingleSelectEnumSchema", closest),
-                )
+                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
