@@ -12,11 +12,13 @@
 #   BENCH_DETAIL=1 scripts/bench-decode.sh [ROUNDS]   instead: `FromStr` against the floor by
 #   kind of message (method, or the members that name a result), with each kind's share of the
 #   time spent over the floor: where decoding is slow.
+#   BENCH_FEATURES=mimalloc scripts/bench-decode.sh [ROUNDS]   every codec under mimalloc
+#   instead of the system allocator.
 #
 # Run it on an otherwise idle machine: the ratios are of wall-clock times.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The official examples, into schema/ (checked against their sha256).
 cargo run --quiet -p mcp-codegen -- fetch > /dev/null
-cargo build --quiet --release --manifest-path bench/Cargo.toml
+cargo build --quiet --release --manifest-path bench/Cargo.toml ${BENCH_FEATURES:+--features "$BENCH_FEATURES"}
 BENCH_ROUNDS="${1:-21}" bench/target/release/mcp-typed-bench

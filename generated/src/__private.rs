@@ -490,17 +490,18 @@ fn read_to_tag<'de, A: MapAccess<'de>>(
 /// What [`read_partition`] found.
 #[derive(Debug)]
 pub enum Partitioned<'de, A> {
-    /// The partitioning member's string value (`None`: absent, or not a string), and the map of
-    /// every member, that one included, for the union member (or members) it leaves.
-    Read(Option<Cow<'de, str>>, TaggedRest<'de, A>),
+    /// The partitioning member's string value (`None`: absent, or not a string), the members
+    /// read so far (that one included: the union member it leaves may keep it, as
+    /// `NumberSchema::type` does), and the rest of the map: for [`stream_rest`] into the one
+    /// union member left, or [`buffer_rest`] for the structural match among several.
+    Read(Option<Cow<'de, str>>, Buffered<'de>, A),
     /// A member read ahead came from input that lent no text: the object's JSON text.
     Text(String),
 }
 
 /// Reads members until `tag`, a member that every object member of a structural union requires
 /// with a string of its own set (`type` of a form field: `"boolean"`, `"number" | "integer"`,
-/// …), and gives its value with the whole map: the tag is replayed too, as the union member that
-/// it leaves may keep it (`NumberSchema::type`).
+/// …).
 pub fn read_partition<'de, A: MapAccess<'de>>(
     mut map: A,
     tag: &'static str,
@@ -519,13 +520,30 @@ pub fn read_partition<'de, A: MapAccess<'de>>(
         }
     }
     if buffered.all_lent() {
-        Ok(Partitioned::Read(
-            value,
-            TaggedRest::new(buffered, None, map),
-        ))
+        Ok(Partitioned::Read(value, buffered, map))
     } else {
         buffered.into_text(map).map(Partitioned::Text)
     }
+}
+
+/// The map of a [`Partitioned::Read`] object for the one union member it leaves: the members
+/// read so far, then the rest.
+pub fn stream_rest<'de, A>(buffered: Buffered<'de>, map: A) -> TaggedRest<'de, A> {
+    TaggedRest::new(buffered, None, map)
+}
+
+/// The whole [`Partitioned::Read`] object, for the structural match among the union members it
+/// leaves.
+pub fn buffer_rest<'de, A: MapAccess<'de>>(
+    mut buffered: Buffered<'de>,
+    mut map: A,
+) -> Result<Buffered<'de>, A::Error> {
+    while let Some(key) = map.next_key::<Key<'de>>()? {
+        let value: Captured<'de> = map.next_value()?;
+        buffered.push(key, value);
+    }
+    buffered.check_unique()?;
+    Ok(buffered)
 }
 
 /// The error for a tag value no variant has.

@@ -125,6 +125,12 @@ impl<'de> Captured<'de> {
     /// The value, if it is a string: borrowed from the input where it has no escapes.
     pub(crate) fn as_str(&self) -> Option<Cow<'de, str>> {
         if let Cow::Borrowed(text) = self.0 {
+            // Well-formed JSON text: a string without escapes is its text between the quotes.
+            if let Some(plain) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+                if !plain.contains('\\') {
+                    return Some(Cow::Borrowed(plain));
+                }
+            }
             if let Ok(value) = serde_json::from_str::<&'de str>(text) {
                 return Some(Cow::Borrowed(value));
             }

@@ -642,24 +642,24 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
                         // One member allows the value: the object streams into it.
                         [case] => {
                             let variant = ident(&u.variants[fallback[case].variant].name);
-                            quote!(#some(#value) => __rt::MapDecode::decode_map(rest, #none).map(#name_ident::#variant),)
+                            quote!(#some(#value) => __rt::MapDecode::decode_map(__rt::stream_rest(read, map), #none).map(#name_ident::#variant),)
                         }
                         _ => {
                             let set = cases.iter().fold(0u64, |set, case| set | 1 << case);
                             let set = syn::LitInt::new(&format!("{set:#b}"), proc_macro2::Span::call_site());
-                            quote!(#some(#value) => matched(__rt::buffer_object(rest)?, #set),)
+                            quote!(#some(#value) => matched(__rt::buffer_rest(read, map)?, #set),)
                         }
                     });
                     let values = partition.cases.iter().map(|(value, _)| value);
                     quote! {
                         #matched
                         match __rt::read_partition(map, #tag)? {
-                            __rt::Partitioned::Read(value, rest) => match value.as_deref() {
+                            __rt::Partitioned::Read(value, read, map) => match value.as_deref() {
                                 #(#arms)*
                                 #some(other) => #err(__rt::unknown_tag(#tag, #some(other), &[#(#values),*])),
                                 // Absent, or not a string: the structural match says which
                                 // member comes closest.
-                                #none => matched(__rt::buffer_object(rest)?, !0),
+                                #none => matched(__rt::buffer_rest(read, map)?, !0),
                             },
                             __rt::Partitioned::Text(text) => __rt::from_text(&text),
                         }

@@ -7051,21 +7051,32 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                     )
                 }
                 match __rt::read_partition(map, "type")? {
-                    __rt::Partitioned::Read(value, rest) => {
+                    __rt::Partitioned::Read(value, read, map) => {
                         match value.as_deref() {
                             Some("boolean") => {
-                                __rt::MapDecode::decode_map(rest, None)
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(PrimitiveSchemaDefinition::Boolean)
                             }
                             Some("integer") => {
-                                __rt::MapDecode::decode_map(rest, None)
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(PrimitiveSchemaDefinition::Number)
                             }
                             Some("number") => {
-                                __rt::MapDecode::decode_map(rest, None)
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(PrimitiveSchemaDefinition::Number)
                             }
-                            Some("string") => matched(__rt::buffer_object(rest)?, 0b1001),
+                            Some("string") => {
+                                matched(__rt::buffer_rest(read, map)?, 0b1001)
+                            }
                             Some(other) => {
                                 ::core::result::Result::Err(
                                     __rt::unknown_tag(
@@ -7075,7 +7086,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                                     ),
                                 )
                             }
-                            None => matched(__rt::buffer_object(rest)?, !0),
+                            None => matched(__rt::buffer_rest(read, map)?, !0),
                         }
                     }
                     __rt::Partitioned::Text(text) => __rt::from_text(&text),

@@ -5098,18 +5098,20 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
                     )
                 }
                 match __rt::read_partition(map, "type")? {
-                    __rt::Partitioned::Read(value, rest) => {
+                    __rt::Partitioned::Read(value, read, map) => {
                         match value.as_deref() {
-                            Some("array") => matched(__rt::buffer_object(rest)?, 0b1100),
+                            Some("array") => {
+                                matched(__rt::buffer_rest(read, map)?, 0b1100)
+                            }
                             Some("string") => {
-                                matched(__rt::buffer_object(rest)?, 0b10011)
+                                matched(__rt::buffer_rest(read, map)?, 0b10011)
                             }
                             Some(other) => {
                                 ::core::result::Result::Err(
                                     __rt::unknown_tag("type", Some(other), &["array", "string"]),
                                 )
                             }
-                            None => matched(__rt::buffer_object(rest)?, !0),
+                            None => matched(__rt::buffer_rest(read, map)?, !0),
                         }
                     }
                     __rt::Partitioned::Text(text) => __rt::from_text(&text),
@@ -10099,25 +10101,34 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                     )
                 }
                 match __rt::read_partition(map, "type")? {
-                    __rt::Partitioned::Read(value, rest) => {
+                    __rt::Partitioned::Read(value, read, map) => {
                         match value.as_deref() {
                             Some("array") => {
-                                matched(__rt::buffer_object(rest)?, 0b1100000)
+                                matched(__rt::buffer_rest(read, map)?, 0b1100000)
                             }
                             Some("boolean") => {
-                                __rt::MapDecode::decode_map(rest, None)
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(PrimitiveSchemaDefinition::Boolean)
                             }
                             Some("integer") => {
-                                __rt::MapDecode::decode_map(rest, None)
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(PrimitiveSchemaDefinition::Number)
                             }
                             Some("number") => {
-                                __rt::MapDecode::decode_map(rest, None)
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(PrimitiveSchemaDefinition::Number)
                             }
                             Some("string") => {
-                                matched(__rt::buffer_object(rest)?, 0b10011001)
+                                matched(__rt::buffer_rest(read, map)?, 0b10011001)
                             }
                             Some(other) => {
                                 ::core::result::Result::Err(
@@ -10128,7 +10139,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
                                     ),
                                 )
                             }
-                            None => matched(__rt::buffer_object(rest)?, !0),
+                            None => matched(__rt::buffer_rest(read, map)?, !0),
                         }
                     }
                     __rt::Partitioned::Text(text) => __rt::from_text(&text),
