@@ -14,7 +14,7 @@ pub use indexmap::IndexMap;
 pub use serde;
 pub use serde_json;
 
-pub use crate::buffer::{buffer_object, Buffered, Captured};
+pub use crate::buffer::{buffer_object, buffer_rest, Buffered, Captured};
 use crate::buffer::{replay, str_deserializer};
 pub use crate::error_path::{forget_since, mark as path_mark};
 use crate::error_path::{note_index, note_member};
@@ -493,7 +493,8 @@ pub enum Partitioned<'de, A> {
     /// The partitioning member's string value (`None`: absent, or not a string), the members
     /// read so far (that one included: the union member it leaves may keep it, as
     /// `NumberSchema::type` does), and the rest of the map: for [`stream_rest`] into the one
-    /// union member left, or [`buffer_rest`] for the structural match among several.
+    /// union member left, or [`buffer_rest`] for the structural match among several (it refuses a
+    /// member twice).
     Read(Option<Cow<'de, str>>, Buffered<'de>, A),
     /// A member read ahead came from input that lent no text: the object's JSON text.
     Text(String),
@@ -530,20 +531,6 @@ pub fn read_partition<'de, A: MapAccess<'de>>(
 /// read so far, then the rest.
 pub fn stream_rest<'de, A>(buffered: Buffered<'de>, map: A) -> TaggedRest<'de, A> {
     TaggedRest::new(buffered, None, map)
-}
-
-/// The whole [`Partitioned::Read`] object, for the structural match among the union members it
-/// leaves.
-pub fn buffer_rest<'de, A: MapAccess<'de>>(
-    mut buffered: Buffered<'de>,
-    mut map: A,
-) -> Result<Buffered<'de>, A::Error> {
-    while let Some(key) = map.next_key::<Key<'de>>()? {
-        let value: Captured<'de> = map.next_value()?;
-        buffered.push(key, value);
-    }
-    buffered.check_unique()?;
-    Ok(buffered)
 }
 
 /// The error for a tag value no variant has.

@@ -276,12 +276,18 @@ impl<'de> Buffered<'de> {
         self.members.into_iter()
     }
 
-    /// Reads the rest of `map` into the object, then writes the object as JSON text.
-    pub(crate) fn into_text<A: MapAccess<'de>>(mut self, mut map: A) -> Result<String, A::Error> {
+    /// Reads the rest of `map` into the object.
+    fn read_rest<A: MapAccess<'de>>(&mut self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key::<Key<'de>>()? {
             let value: Captured<'de> = map.next_value()?;
             self.push(key, value);
         }
+        Ok(())
+    }
+
+    /// Reads the rest of `map` into the object, then writes the object as JSON text.
+    pub(crate) fn into_text<A: MapAccess<'de>>(mut self, map: A) -> Result<String, A::Error> {
+        self.read_rest(map)?;
         Ok(self.to_text())
     }
 
@@ -330,14 +336,18 @@ impl<'de> Buffered<'de> {
 }
 
 /// Reads a whole object into a [`Buffered`].
-pub fn buffer_object<'de, A: MapAccess<'de>>(mut map: A) -> Result<Buffered<'de>, A::Error> {
-    let mut object = Buffered::default();
-    while let Some(key) = map.next_key::<Key<'de>>()? {
-        let value: Captured<'de> = map.next_value()?;
-        object.push(key, value);
-    }
-    object.check_unique()?;
-    Ok(object)
+pub fn buffer_object<'de, A: MapAccess<'de>>(map: A) -> Result<Buffered<'de>, A::Error> {
+    buffer_rest(Buffered::default(), map)
+}
+
+/// Reads the rest of an object into the members already read (`read`).
+pub fn buffer_rest<'de, A: MapAccess<'de>>(
+    mut read: Buffered<'de>,
+    map: A,
+) -> Result<Buffered<'de>, A::Error> {
+    read.read_rest(map)?;
+    read.check_unique()?;
+    Ok(read)
 }
 
 impl<'de> Deserialize<'de> for Buffered<'de> {
