@@ -225,6 +225,11 @@ fn a_member_with_its_own_values_narrows_a_structural_union() {
         matches!(field, Field::UntitledMultiSelectEnum(_)),
         "{field:?}"
     );
+    // A reader lends no text: the members before `type` are read again from the object's text.
+    let text = r#"{"title":"Age","description":"In years","type":"integer"}"#;
+    let from_reader: Field = serde_json::from_reader(text.as_bytes()).expect("decodes");
+    assert_eq!(from_reader, serde_json::from_str::<Field>(text).unwrap());
+    assert!(matches!(from_reader, Field::Number(_)), "{from_reader:?}");
 
     let refused = |value: Value| {
         let from_value = serde_json::from_value::<Field>(value.clone()).expect_err("refused");
