@@ -2,7 +2,6 @@
 //! helpers so that each type carries only its own field list, not a copy of the decoding logic.
 
 use std::borrow::Cow;
-use std::cmp::Reverse;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -605,31 +604,69 @@ pub fn decode_keyed<'de, A: MapAccess<'de>>(
 /// member present first, then the one that declares the most of the present members, then the
 /// one that requires more, then schema order. The caller decodes the first that succeeds: the
 /// schema's `anyOf` semantics, tried in the most likely order.
-pub fn structural<'de>(
+pub fn structural<'de, 's>(
     object: Buffered<'de>,
     names: &[&str],
-    shapes: &[Shape],
+    shapes: &'s [Shape],
     candidates: u64,
-) -> (Buffered<'de>, Vec<usize>) {
+) -> (Buffered<'de>, TrialOrder<'s>) {
     debug_assert!(names.len() <= 64 && names.is_sorted(), "sorted, at most 64");
+    debug_assert!(shapes.len() <= 64, "at most 64 shapes");
     let present = object
         .keys()
         .filter_map(|key| names.binary_search(&key).ok())
         .fold(0u64, |set, i| set | 1 << i);
-    // Deciding member present, then most present members declared, then the more constrained
-    // (more required members, all present), then schema order.
-    let mut order: Vec<_> = shapes
-        .iter()
-        .enumerate()
-        .filter(|&(i, shape)| candidates >> i & 1 == 1 && shape.required & !present == 0)
-        .map(|(i, shape)| {
-            let decided = shape.deciding & present != 0;
-            let known = (shape.declared & present).count_ones();
-            (Reverse((decided, known, shape.required.count_ones())), i)
-        })
-        .collect();
-    order.sort_unstable();
-    (object, order.into_iter().map(|(_, i)| i).collect())
+    let mut left = 0u64;
+    for (i, shape) in shapes.iter().enumerate().take(64) {
+        if candidates >> i & 1 == 1 && shape.required & !present == 0 {
+            left |= 1 << i;
+        }
+    }
+    let order = TrialOrder {
+        shapes,
+        present,
+        left,
+    };
+    (object, order)
+}
+
+/// The union members to try, best first (see [`structural`]). The best is picked anew at each
+/// step, without a sorted list: the first is usually the one, and a form has many fields that
+/// are matched this way.
+#[derive(Debug)]
+pub struct TrialOrder<'s> {
+    shapes: &'s [Shape],
+    /// The members present in the object.
+    present: u64,
+    /// The members not tried yet.
+    left: u64,
+}
+
+impl Iterator for TrialOrder<'_> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        // Deciding member present, then most present members declared, then the more
+        // constrained (more required members, all present), then schema order.
+        let mut best: Option<(usize, (bool, u32, u32))> = None;
+        let mut left = self.left;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            left &= left - 1;
+            let shape = &self.shapes[i];
+            let rank = (
+                shape.deciding & self.present != 0,
+                (shape.declared & self.present).count_ones(),
+                shape.required.count_ones(),
+            );
+            // Ties keep the lower index, met first.
+            if best.is_none_or(|(_, best)| rank > best) {
+                best = Some((i, rank));
+            }
+        }
+        let (i, _) = best?;
+        self.left &= !(1 << i);
+        Some(i)
+    }
 }
 
 /// The error when no union member matched.

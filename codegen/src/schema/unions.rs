@@ -227,7 +227,17 @@ fn keyed(
         .collect();
     names.sort();
     names.dedup();
-    // The runtime matches an object against the members as bit sets over these names.
+    // The runtime matches an object against the members as bit sets over these names, and
+    // orders at most 64 members.
+    if fallback.len() > 64 {
+        return err(
+            pointer,
+            format!(
+                "this union has {} object members; structural matching handles at most 64",
+                fallback.len()
+            ),
+        );
+    }
     if names.len() > 64 {
         return err(
             pointer,
