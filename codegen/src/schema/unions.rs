@@ -121,20 +121,27 @@ fn kinds_inner(
     }
 }
 
-/// Resolves aliases down to the struct a type names, if it names one.
-fn struct_of<'m>(module: &'m Module, ty: &TypeExpr) -> Option<&'m crate::ir::Struct> {
+/// Resolves aliases down to the kind of the type a type expression names, if it names one.
+fn named_kind<'m>(module: &'m Module, ty: &TypeExpr) -> Option<&'m TypeKind> {
     let mut ty = ty;
     for _ in 0..64 {
         let TypeExpr::Named(name) = ty else {
             return None;
         };
         match &module.get(name)?.kind {
-            TypeKind::Struct(s) => return Some(s),
             TypeKind::Alias(inner) => ty = inner,
-            _ => return None,
+            kind => return Some(kind),
         }
     }
     None
+}
+
+/// The struct a type names, through aliases.
+fn struct_of<'m>(module: &'m Module, ty: &TypeExpr) -> Option<&'m crate::ir::Struct> {
+    match named_kind(module, ty)? {
+        TypeKind::Struct(s) => Some(s),
+        _ => None,
+    }
 }
 
 /// Computes every union's member kinds and object dispatch, refusing unions whose members
@@ -227,22 +234,14 @@ fn keyed(
         .collect();
     names.sort();
     names.dedup();
-    // The runtime matches an object against the members as bit sets over these names, and
-    // orders at most 64 members.
-    if fallback.len() > 64 {
+    // The runtime matches an object against the members, and the members against it, as bit
+    // sets of at most 64.
+    if names.len() > 64 || fallback.len() > 64 {
         return err(
             pointer,
             format!(
-                "this union has {} object members; structural matching handles at most 64",
-                fallback.len()
-            ),
-        );
-    }
-    if names.len() > 64 {
-        return err(
-            pointer,
-            format!(
-                "the object members of this union declare {} member names; structural matching handles at most 64",
+                "this union has {} object members declaring {} member names; structural matching handles at most 64 of each",
+                fallback.len(),
                 names.len()
             ),
         );
@@ -263,10 +262,6 @@ fn partition(
     variants: &[crate::ir::Variant],
     fallback: &[StructuralCase],
 ) -> Option<Partition> {
-    // The runtime passes the cases left as a 64-bit set.
-    if fallback.len() > 64 {
-        return None;
-    }
     let structs: Vec<&crate::ir::Struct> = fallback
         .iter()
         .map(|case| struct_of(module, &variants[case.variant].ty))
@@ -316,20 +311,10 @@ fn string_values(module: &Module, s: &crate::ir::Struct, name: &str) -> Option<V
         .fields
         .iter()
         .find(|f| f.json_name == name && f.required)?;
-    let mut ty = &field.ty;
-    for _ in 0..64 {
-        let TypeExpr::Named(type_name) = ty else {
-            return None;
-        };
-        match &module.get(type_name)?.kind {
-            TypeKind::StringEnum(values) => {
-                return Some(values.iter().map(|v| v.value.clone()).collect())
-            }
-            TypeKind::Alias(inner) => ty = inner,
-            _ => return None,
-        }
+    match named_kind(module, &field.ty)? {
+        TypeKind::StringEnum(values) => Some(values.iter().map(|v| v.value.clone()).collect()),
+        _ => None,
     }
-    None
 }
 
 /// A member name that every object member fixes to its own string constant (at most one of
