@@ -386,6 +386,25 @@ fn detail(directions: &[Direction], rounds: usize) {
     }
 }
 
+/// `BENCH_PROFILE=CODEC[,DIRECTION]`: one codec alone over one direction's corpus (0, server to
+/// client, by default; 1, client to server) for about ten seconds, for a sampling profiler
+/// (`perf record`). CODEC is a row's name as `Debug` writes it: `FromStr`, `Floor`, `Value`…
+fn profile(directions: &[Direction], spec: &str) {
+    let (name, d) = spec.split_once(',').unwrap_or((spec, "0"));
+    let direction = &directions[d.parse::<usize>().expect("a direction: 0 or 1")];
+    let (codec, _) = CODECS
+        .iter()
+        .find(|(codec, _)| format!("{codec:?}") == name)
+        .unwrap_or_else(|| panic!("no codec named {name}"));
+    let start = Instant::now();
+    let mut timings = 0;
+    while start.elapsed() < Duration::from_secs(10) {
+        direction.time(*codec);
+        timings += 1;
+    }
+    println!("{name} over {}: {timings} timings in 10 s", direction.name);
+}
+
 fn median_and_range(mut ratios: Vec<f64>) -> (f64, f64, f64) {
     ratios.sort_by(f64::total_cmp);
     (
@@ -426,6 +445,10 @@ fn main() {
         ),
     ];
 
+    if let Ok(spec) = std::env::var("BENCH_PROFILE") {
+        profile(&directions, &spec);
+        return;
+    }
     if std::env::var_os("BENCH_DETAIL").is_some() {
         detail(&directions, rounds);
         return;

@@ -432,6 +432,37 @@ pub fn from_text<T: de::DeserializeOwned, E: de::Error>(text: &str) -> Result<T,
     replay(text, PhantomData::<T>).map_err(E::custom)
 }
 
+/// A union of objects that members of its own tell apart (a direction's results: `tools`,
+/// `content`, `action`…), decoded in one pass: see the generated impls.
+pub trait KeyedUnion: Sized {
+    /// Streams the object into the member its first deciding member names, buffering the
+    /// members before that one; an object without one is matched structurally. `Ok(None)`: a
+    /// deciding member named no member of the union (the generated tables name none such).
+    fn decode_keyed<'de, M: MapAccess<'de>>(map: M) -> Result<Option<Self>, M::Error>;
+}
+
+/// [`KeyedUnion::decode_keyed`] again from the JSON text of the object, where a member read
+/// ahead came from input that lent no text: the same decision as from text input.
+pub fn keyed_from_text<T: KeyedUnion, E: de::Error>(text: &str) -> Result<Option<T>, E> {
+    struct Again<T>(PhantomData<T>);
+    impl<'de, T: KeyedUnion> DeserializeSeed<'de> for Again<T> {
+        type Value = Option<T>;
+        fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<T>, D::Error> {
+            deserializer.deserialize_map(self)
+        }
+    }
+    impl<'de, T: KeyedUnion> Visitor<'de> for Again<T> {
+        type Value = Option<T>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<Option<T>, M::Error> {
+            T::decode_keyed(map)
+        }
+    }
+    replay(text, Again(PhantomData)).map_err(E::custom)
+}
+
 /// Reads members until `tag` and calls `dispatch` with the tag's value (`None` if the object has
 /// no such member) and the remaining map. Members before the tag are buffered; a tag in first
 /// position, as every MCP implementation writes it, costs nothing extra.

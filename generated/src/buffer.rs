@@ -138,11 +138,6 @@ impl<'de> Captured<'de> {
         serde_json::from_str::<String>(&self.0).ok().map(Cow::Owned)
     }
 
-    /// The text.
-    pub(crate) fn text(&self) -> &str {
-        &self.0
-    }
-
     /// The text, where the input lent it for `'de`.
     pub(crate) fn lent(&self) -> Option<&'de str> {
         match self.0 {

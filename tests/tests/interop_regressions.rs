@@ -233,6 +233,76 @@ fn a_result_refused_by_its_decided_type_is_not_the_generic_result() {
     assert!(matches!(result, ServerResult::CallTool(_)));
 }
 
+/// The member that decides a result's type has the last word over every other type too, not
+/// only over the generic result, and every entry point decides alike: `FromStr`, serde_json's
+/// `from_str`, `from_slice` and `from_reader`, and `from_value`. (With the anyOf of the schema,
+/// a `content` that `CallToolResult` refuses would still make a `ListToolsResult` with
+/// `content` kept in its `extra`; text input then took one pass and serde's `Deserialize` two.)
+#[test]
+fn the_deciding_member_names_the_result_type_by_every_entry_point() {
+    fn every_entry_point(text: &str) -> Vec<(&'static str, Result<ServerMessage, String>)> {
+        let value: Value = serde_json::from_str(text).unwrap();
+        vec![
+            (
+                "FromStr",
+                text.parse().map_err(|e: DecodeError| e.to_string()),
+            ),
+            (
+                "from_str",
+                serde_json::from_str(text).map_err(|e| e.to_string()),
+            ),
+            (
+                "from_slice",
+                serde_json::from_slice(text.as_bytes()).map_err(|e| e.to_string()),
+            ),
+            (
+                "from_reader",
+                serde_json::from_reader(text.as_bytes()).map_err(|e| e.to_string()),
+            ),
+            (
+                "serde from_value",
+                serde_json::from_value(value.clone()).map_err(|e| e.to_string()),
+            ),
+            (
+                "from_value",
+                ServerMessage::from_value(value).map_err(|e| e.to_string()),
+            ),
+        ]
+    }
+    // `content` comes first and names CallToolResult, which refuses a text block without
+    // `text`; `_meta` before it is read ahead (from a reader: as owned text).
+    for text in [
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text"}],"tools":[]}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"k":1},"content":[{"type":"text"}],"tools":[]}}"#,
+    ] {
+        for (entry, decoded) in every_entry_point(text) {
+            let error = decoded.expect_err(&format!("{entry} must refuse {text}"));
+            assert!(error.contains("text"), "{entry}: {error}");
+        }
+        assert_eq!(
+            refused::<ServerMessage>(text).path(),
+            Some("/result/content/0")
+        );
+    }
+    // `tools` first names ListToolsResult, which keeps `content` among its undeclared members.
+    // A `Value` holds its members sorted by name (serde_json without `preserve_order`): from
+    // it, `content` comes first, as in the cases above.
+    let text = r#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"k":1},"tools":[],"content":[{"type":"text"}]}}"#;
+    for (entry, decoded) in every_entry_point(text) {
+        match decoded {
+            Ok(ServerMessage::Response {
+                result: ServerResult::ListTools(list),
+                ..
+            }) if !entry.contains("from_value") => {
+                assert!(list.tools.is_empty());
+                assert_eq!(list.extra["content"], json!([{"type": "text"}]), "{entry}");
+            }
+            Err(error) if entry.contains("from_value") => assert!(error.contains("text")),
+            other => panic!("{entry}: {other:?}"),
+        }
+    }
+}
+
 /// Bug 3: the generated modules lacked the `PROTOCOL_VERSION` constant the README documents
 /// (bodies are shared between identical schemas, so it was never emitted); the peers had to
 /// spell the version themselves. Every released revision has it, equal to its name.

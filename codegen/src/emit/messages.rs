@@ -358,14 +358,11 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
 }
 
 /// `FastResult` for a direction's result type: stream into the member the first deciding
-/// member names; a plain struct streams directly.
+/// member names; a plain struct streams directly; any other type is decoded by its own
+/// `Deserialize` from the map.
 fn fast_result(module: &Module, std: &Std, results: &TypeExpr) -> TokenStream {
     let Std {
-        result,
-        ok,
-        some,
-        none,
-        ..
+        result, some, none, ..
     } = std;
     let TypeExpr::Named(name) = results else {
         return TokenStream::new();
@@ -380,9 +377,11 @@ fn fast_result(module: &Module, std: &Std, results: &TypeExpr) -> TokenStream {
         Some(TypeKind::Union(u)) if matches!(&u.objects, ObjectDispatch::Keyed { deciding, .. } if !deciding.is_empty()) =>
         {
             let target = ident(&target);
-            quote!(#target::__decode_keyed(map))
+            quote!(<#target as __rt::KeyedUnion>::decode_keyed(map))
         }
-        _ => quote!({ let _ = map; #ok(#none) }),
+        _ => {
+            quote!(__rt::serde::Deserialize::deserialize(__rt::serde::de::value::MapAccessDeserializer::new(map)).map(#some))
+        }
     };
     let ty = ident(name);
     let _ = result;

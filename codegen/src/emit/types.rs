@@ -683,14 +683,8 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
                 quote!(#i => __rt::MapDecode::decode_map(rest, #none).map(#name_ident::#variant),)
             });
             quote! {
-                impl #name_ident {
-                    /// Streams an object straight into the member its first deciding member
-                    /// names, buffering only the members before that one; an object without one
-                    /// is matched structurally.
-                    /// Unlike `Deserialize`, it does not fall back to the other members when the
-                    /// decided one fails: callers that hold the text retry with `Deserialize`.
-                    #[doc(hidden)]
-                    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> #result<#option<Self>, M::Error> {
+                impl __rt::KeyedUnion for #name_ident {
+                    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> #result<#option<Self>, M::Error> {
                         match __rt::decode_keyed(map, &[#(#table),*])? {
                             __rt::Keyed::Found(index, rest) => match index {
                                 #(#found_arms)*
@@ -701,8 +695,9 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
                             __rt::Keyed::Exhausted(object) => __rt::serde::Deserialize::deserialize(&object)
                                 .map(#some)
                                 .map_err(__rt::serde::de::Error::custom),
-                            // A member before the deciding one came from input that lent no text.
-                            __rt::Keyed::Text(text) => __rt::from_text(&text).map(#some),
+                            // A member before the deciding one came from input that lent no
+                            // text: the same decision, from the object's text.
+                            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
                         }
                     }
                 }

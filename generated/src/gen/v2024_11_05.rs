@@ -1175,14 +1175,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ClientResult {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ClientResult {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -1214,7 +1208,7 @@ impl ClientResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -2342,14 +2336,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl EmbeddedResourceResource {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for EmbeddedResourceResource {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
@@ -2372,7 +2360,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -3513,14 +3501,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl JsonRpcMessage {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for JsonRpcMessage {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("result", 2usize), ("error", 3usize)])? {
@@ -3543,7 +3525,7 @@ impl JsonRpcMessage {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -6997,14 +6979,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ReadResourceResultContentsItem {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ReadResourceResultContentsItem {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
@@ -7027,7 +7003,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -9153,14 +9129,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ServerResult {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ServerResult {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -9229,7 +9199,7 @@ impl ServerResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -10247,7 +10217,7 @@ impl __rt::codec::FastResult for ClientResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
-        ClientResult::__decode_keyed(map)
+        <ClientResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }
 /// Every message a server sends: requests, notifications, result responses and error responses. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.
@@ -10340,7 +10310,7 @@ impl __rt::codec::FastResult for ServerResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
-        ServerResult::__decode_keyed(map)
+        <ServerResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }
 impl __rt::jsonrpc::Request for InitializeRequest {

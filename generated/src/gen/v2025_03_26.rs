@@ -1222,14 +1222,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ClientResult {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ClientResult {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -1261,7 +1255,7 @@ impl ClientResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -2334,14 +2328,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl EmbeddedResourceResource {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for EmbeddedResourceResource {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
@@ -2364,7 +2352,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -3250,14 +3238,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchRequestItem {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl JsonRpcBatchRequestItem {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for JsonRpcBatchRequestItem {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("id", 0usize)])? {
@@ -3276,7 +3258,7 @@ impl JsonRpcBatchRequestItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -3376,14 +3358,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchResponseItem {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl JsonRpcBatchResponseItem {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for JsonRpcBatchResponseItem {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("result", 0usize), ("error", 1usize)])? {
@@ -3406,7 +3382,7 @@ impl JsonRpcBatchResponseItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -3750,14 +3726,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
-impl JsonRpcMessage {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for JsonRpcMessage {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("result", 3usize), ("error", 4usize)])? {
@@ -3780,7 +3750,7 @@ impl JsonRpcMessage {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -7249,14 +7219,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ReadResourceResultContentsItem {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ReadResourceResultContentsItem {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
@@ -7279,7 +7243,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -9286,14 +9250,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ServerResult {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ServerResult {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -9362,7 +9320,7 @@ impl ServerResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -10446,7 +10404,7 @@ impl __rt::codec::FastResult for ClientResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
-        ClientResult::__decode_keyed(map)
+        <ClientResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }
 /// Every message a server sends: requests, notifications, result responses and error responses. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.
@@ -10543,7 +10501,7 @@ impl __rt::codec::FastResult for ServerResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
-        ServerResult::__decode_keyed(map)
+        <ServerResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }
 impl __rt::jsonrpc::Request for InitializeRequest {

@@ -1355,14 +1355,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ClientResult {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ClientResult {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -1397,7 +1391,7 @@ impl ClientResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -3126,14 +3120,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl EmbeddedResourceResource {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for EmbeddedResourceResource {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
@@ -3156,7 +3144,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -4341,14 +4329,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl JsonRpcMessage {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for JsonRpcMessage {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("result", 2usize), ("error", 3usize)])? {
@@ -4371,7 +4353,7 @@ impl JsonRpcMessage {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -7096,14 +7078,8 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl PrimitiveSchemaDefinition {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for PrimitiveSchemaDefinition {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -7146,7 +7122,7 @@ impl PrimitiveSchemaDefinition {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -8159,14 +8135,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ReadResourceResultContentsItem {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ReadResourceResultContentsItem {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
@@ -8189,7 +8159,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -10411,14 +10381,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ServerResult {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ServerResult {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -10488,7 +10452,7 @@ impl ServerResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -11859,7 +11823,7 @@ impl __rt::codec::FastResult for ClientResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
-        ClientResult::__decode_keyed(map)
+        <ClientResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }
 /// Every message a server sends: requests, notifications, result responses and error responses. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.
@@ -11952,7 +11916,7 @@ impl __rt::codec::FastResult for ServerResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
-        ServerResult::__decode_keyed(map)
+        <ServerResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }
 impl __rt::jsonrpc::Request for InitializeRequest {

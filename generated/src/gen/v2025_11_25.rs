@@ -2241,14 +2241,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ClientResult {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ClientResult {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -2289,7 +2283,7 @@ impl ClientResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -4915,14 +4909,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl EmbeddedResourceResource {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for EmbeddedResourceResource {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
@@ -4945,7 +4933,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -5121,14 +5109,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl EnumSchema {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for EnumSchema {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("oneOf", 1usize), ("enumNames", 4usize)])? {
@@ -5151,7 +5133,7 @@ impl EnumSchema {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -7134,14 +7116,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl JsonRpcMessage {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for JsonRpcMessage {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("result", 2usize), ("error", 3usize)])? {
@@ -7164,7 +7140,7 @@ impl JsonRpcMessage {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -7438,14 +7414,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl JsonRpcResponse {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for JsonRpcResponse {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("result", 0usize), ("error", 1usize)])? {
@@ -7468,7 +7438,7 @@ impl JsonRpcResponse {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -10149,14 +10119,8 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl PrimitiveSchemaDefinition {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for PrimitiveSchemaDefinition {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -10199,7 +10163,7 @@ impl PrimitiveSchemaDefinition {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -11287,14 +11251,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ReadResourceResultContentsItem {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ReadResourceResultContentsItem {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
@@ -11317,7 +11275,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -14136,14 +14094,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ServerResult {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ServerResult {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -14218,7 +14170,7 @@ impl ServerResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -14544,14 +14496,8 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl SingleSelectEnumSchema {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for SingleSelectEnumSchema {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("enum", 0usize), ("oneOf", 1usize)])? {
@@ -14574,7 +14520,7 @@ impl SingleSelectEnumSchema {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -18019,7 +17965,7 @@ impl __rt::codec::FastResult for ClientResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
-        ClientResult::__decode_keyed(map)
+        <ClientResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }
 /// Every message a server sends: requests, notifications, result responses and error responses. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.
@@ -18112,7 +18058,7 @@ impl __rt::codec::FastResult for ServerResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
-        ServerResult::__decode_keyed(map)
+        <ServerResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }
 impl __rt::jsonrpc::Request for InitializeRequest {

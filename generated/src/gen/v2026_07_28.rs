@@ -1110,14 +1110,8 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl CallToolResultResponseResult {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for CallToolResultResponseResult {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -1149,7 +1143,7 @@ impl CallToolResultResponseResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -4306,14 +4300,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl EmbeddedResourceResource {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for EmbeddedResourceResource {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
@@ -4336,7 +4324,7 @@ impl EmbeddedResourceResource {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -4512,14 +4500,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl EnumSchema {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for EnumSchema {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("oneOf", 1usize), ("enumNames", 4usize)])? {
@@ -4542,7 +4524,7 @@ impl EnumSchema {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -5101,14 +5083,8 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl GetPromptResultResponseResult {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for GetPromptResultResponseResult {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -5139,7 +5115,7 @@ impl GetPromptResultResponseResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -6048,14 +6024,8 @@ impl<'de> __rt::serde::Deserialize<'de> for InputResponse {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl InputResponse {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for InputResponse {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -6092,7 +6062,7 @@ impl InputResponse {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -6645,14 +6615,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl JsonRpcMessage {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for JsonRpcMessage {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("result", 2usize), ("error", 3usize)])? {
@@ -6675,7 +6639,7 @@ impl JsonRpcMessage {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -6949,14 +6913,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl JsonRpcResponse {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for JsonRpcResponse {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("result", 0usize), ("error", 1usize)])? {
@@ -6979,7 +6937,7 @@ impl JsonRpcResponse {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -10767,14 +10725,8 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl PrimitiveSchemaDefinition {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for PrimitiveSchemaDefinition {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -10817,7 +10769,7 @@ impl PrimitiveSchemaDefinition {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -11981,14 +11933,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ReadResourceResultContentsItem {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ReadResourceResultContentsItem {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
@@ -12011,7 +11957,7 @@ impl ReadResourceResultContentsItem {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -12208,14 +12154,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ReadResourceResultResponseResult {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ReadResourceResultResponseResult {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -12247,7 +12187,7 @@ impl ReadResourceResultResponseResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -14787,14 +14727,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl ServerResult {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for ServerResult {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(
@@ -14869,7 +14803,7 @@ impl ServerResult {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -14966,14 +14900,8 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl SingleSelectEnumSchema {
-    /// Streams an object straight into the member its first deciding member
-    /// names, buffering only the members before that one; an object without one
-    /// is matched structurally.
-    /// Unlike `Deserialize`, it does not fall back to the other members when the
-    /// decided one fails: callers that hold the text retry with `Deserialize`.
-    #[doc(hidden)]
-    pub fn __decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::KeyedUnion for SingleSelectEnumSchema {
+    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Option<Self>, M::Error> {
         match __rt::decode_keyed(map, &[("enum", 0usize), ("oneOf", 1usize)])? {
@@ -14996,7 +14924,7 @@ impl SingleSelectEnumSchema {
                     .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
-            __rt::Keyed::Text(text) => __rt::from_text(&text).map(Some),
+            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
     }
 }
@@ -18033,7 +17961,7 @@ impl __rt::codec::FastResult for ServerResult {
     fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
-        ServerResult::__decode_keyed(map)
+        <ServerResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }
 impl __rt::jsonrpc::Request for DiscoverRequest {

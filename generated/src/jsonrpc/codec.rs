@@ -17,8 +17,8 @@ use serde_json::Value;
 use super::diagnosis::{diagnose, path_error, Probe, BATCH_EMPTY, BATCH_MIXED, BATCH_UNSUPPORTED};
 use super::raw::{Version, MEMBERS};
 use super::{DecodeError, DecodeErrorKind};
-use crate::__private::{Captured, Key};
-use crate::buffer::{lose_position, replay, without_position};
+use crate::__private::Key;
+use crate::buffer::without_position;
 
 /// The requests or notifications of one direction (generated `ClientRequest`, …): decoded from a
 /// method name and its params.
@@ -59,9 +59,11 @@ impl Calls for NoCalls {
     }
 }
 
-/// Result types that can be streamed into the member their first deciding member names.
+/// Result types as a message's `result` decodes them: streamed into the member their first
+/// deciding member names (see `ResultSeed`).
 pub trait FastResult: Sized + DeserializeOwned {
-    /// `Ok(None)`: no deciding member, decode again with `Deserialize`.
+    /// `Ok(None)`: a deciding member named no member of the union (the generated tables name
+    /// none such); the message is refused.
     fn decode_fast<'de, A: MapAccess<'de>>(map: A) -> Result<Option<Self>, A::Error>;
 }
 
@@ -323,32 +325,19 @@ pub fn optional_params<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
     params.map(T::deserialize).transpose()
 }
 
-/// The `Deserialize` of a message enum: the schema's full semantics, for any serde_json input.
+/// The `Deserialize` of a message enum, for any serde_json input: one pass, the same as
+/// `FromStr` but for the diagnosis of a refusal.
 pub fn deserialize<'de, M: Direction, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<M, D::Error> {
     deserializer.deserialize_any(MessageVisitor::<M> {
-        fast: false,
         in_batch: false,
         _marker: PhantomData,
     })
 }
 
-/// Decodes a message from text: the fast path, then the full semantics, then the diagnosis.
+/// Decodes a message from text in one pass; a refusal is diagnosed in JSON-RPC terms.
 pub fn from_str<M: Direction>(text: &str) -> Result<M, DecodeError> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let fast = de
-        .deserialize_any(MessageVisitor::<M> {
-            fast: true,
-            in_batch: false,
-            _marker: PhantomData,
-        })
-        .and_then(|m| de.end().map(|()| m));
-    if let Ok(message) = fast {
-        return Ok(message);
-    }
-    // The fast path commits to the result type its first deciding member names; the full
-    // `anyOf` semantics may still accept the message.
     let refused = match full_semantics::<M>(text) {
         Ok(message) => return Ok(message),
         Err(error) => error,
@@ -367,8 +356,8 @@ pub fn from_str<M: Direction>(text: &str) -> Result<M, DecodeError> {
     }
 }
 
-/// Decodes a message from a parsed JSON value, with the full semantics and the diagnosis. The
-/// value is decoded from its text: the one deserializer the message types are compiled for.
+/// Decodes a message from a parsed JSON value, with the diagnosis of `from_str`. The value is
+/// decoded from its text: the one deserializer the message types are compiled for.
 pub fn from_value<M: Direction>(value: Value) -> Result<M, DecodeError> {
     from_str(&value.to_string())
 }
@@ -379,9 +368,6 @@ fn full_semantics<M: Direction>(text: &str) -> Result<M, serde_json::Error> {
 }
 
 struct MessageVisitor<M> {
-    /// Stream results into the member their first deciding member names (text input, where a
-    /// failure can be retried with the full semantics).
-    fast: bool,
     /// Reading the members of a batch, which cannot be batches themselves.
     in_batch: bool,
     _marker: PhantomData<M>,
@@ -418,7 +404,6 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
         let mut items = Vec::new();
         let mut calls = None;
         while let Some(item) = seq.next_element_seed(MessageVisitor::<M> {
-            fast: self.fast,
             in_batch: true,
             _marker: PhantomData,
         })? {
@@ -458,12 +443,7 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
                     if result.is_some() {
                         return Err(A::Error::duplicate_field("result"));
                     }
-                    result = Some(if self.fast {
-                        map.next_value_seed(FastResultSeed::<M::Result>(PhantomData))?
-                    } else {
-                        let object: Captured<'de> = map.next_value()?;
-                        decode_result::<M::Result>(object.text()).map_err(A::Error::custom)?
-                    });
+                    result = Some(map.next_value_seed(ResultSeed::<M::Result>(PhantomData))?);
                 }
                 "error" => {
                     if error.is_some() {
@@ -523,9 +503,14 @@ impl<M: Direction> DecodeCall for Call<M> {
     }
 }
 
-struct FastResultSeed<R>(PhantomData<R>);
+/// Decodes a `result` in one pass: a member that only one result type declares (`tools`,
+/// `content`, `action`…) decides the type, and that type's refusal is the message's, never
+/// another type's acceptance (the generic result keeps any object in its `extra`, and would
+/// hide the error); the members before it are buffered. An object without a deciding member is
+/// matched against each type, the schema's `anyOf`.
+struct ResultSeed<R>(PhantomData<R>);
 
-impl<'de, R: FastResult> DeserializeSeed<'de> for FastResultSeed<R> {
+impl<'de, R: FastResult> DeserializeSeed<'de> for ResultSeed<R> {
     type Value = R;
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<R, D::Error> {
         struct V<R>(PhantomData<R>);
@@ -540,52 +525,6 @@ impl<'de, R: FastResult> DeserializeSeed<'de> for FastResultSeed<R> {
             }
         }
         deserializer.deserialize_map(V(PhantomData))
-    }
-}
-
-/// Decodes a result with the schema's full `anyOf` semantics, except for the one fallback that
-/// would hide an error: where the generic result accepts any object (and would keep everything
-/// in its `extra`), a result carrying a member that only one result type declares
-/// (`action` → `ElicitResult`) but that this type refuses is an error (that type's), never the
-/// generic result. A specific type that accepts the result is taken.
-///
-/// It reads the result's JSON text (`object`) with the decoders of text input, so that no copy
-/// of them is compiled for a buffered object.
-fn decode_result<R: FastResult>(object: &str) -> Result<R, serde_json::Error> {
-    struct Decided<R>(PhantomData<R>);
-    impl<'de, R: FastResult> Visitor<'de> for Decided<R> {
-        type Value = Option<R>;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a result object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<R>, A::Error> {
-            R::decode_fast(map)
-        }
-    }
-    // First what the fast path of `FromStr` takes: the type the first deciding member names,
-    // streamed from the text. Both entry points so decide alike, and the full semantics (a
-    // trial of each type in turn) run only where no member decides or that type refuses.
-    let refusal = match serde_json::Deserializer::from_str(object)
-        .deserialize_map(Decided::<R>(PhantomData))
-    {
-        Ok(Some(result)) => return Ok(result),
-        Ok(None) => None,
-        Err(error) => Some(error),
-    };
-    let full: R = replay(object, PhantomData)?;
-    // The generic result is the variant an empty object decodes into. Where none does (the
-    // generic result of 2026-07-28 requires `resultType`), the full semantics alone decide.
-    let Ok(generic) = replay::<PhantomData<R>>("{}", PhantomData) else {
-        return Ok(full);
-    };
-    // A specific type that accepts the result is taken.
-    if std::mem::discriminant(&generic) != std::mem::discriminant(&full) {
-        return Ok(full);
-    }
-    // Taken as the generic result: the type its deciding member names has the last word.
-    match refusal {
-        Some(error) => Err(lose_position(error)),
-        None => Ok(full),
     }
 }
 
@@ -635,21 +574,13 @@ impl<M: Direction> Probe for Probes<M> {
     }
     fn check_result(&self, result: &str) -> Result<(), (String, String)> {
         path_error(
-            |d| <M::Result as de::Deserialize>::deserialize(d).map(drop),
+            |d| {
+                ResultSeed::<M::Result>(PhantomData)
+                    .deserialize(d)
+                    .map(drop)
+            },
             result,
         )
-        .and_then(|()| match decode_result::<M::Result>(result) {
-            Ok(_) => Ok(()),
-            // Refused by the type its deciding member names: that type's error and path.
-            Err(_) => path_error(
-                |d| {
-                    FastResultSeed::<M::Result>(PhantomData)
-                        .deserialize(d)
-                        .map(drop)
-                },
-                result,
-            ),
-        })
     }
     fn check_error(&self, error: &str) -> Result<(), (String, String)> {
         path_error(
