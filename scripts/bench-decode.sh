@@ -14,6 +14,12 @@
 #   time spent over the floor: where decoding is slow.
 #   BENCH_FEATURES=mimalloc scripts/bench-decode.sh [ROUNDS]   every codec under mimalloc
 #   instead of the system allocator.
+#   BENCH_FEATURES=alloc-replay scripts/bench-decode.sh [ROUNDS]   one more reference row: the
+#   floor plus the allocator calls of each decoded message replayed (the allocator's share).
+#   BENCH_ORDER=kind scripts/bench-decode.sh [ROUNDS]   the messages of each kind together
+#   rather than in the order traffic brings them.
+#   BENCH_PROFILE=CODEC[,DIRECTION[,TEXT]] bench/target/release/mcp-typed-bench   one codec
+#   alone for ten seconds, for a sampling profiler (see bench/src/main.rs).
 #
 # Run it on an otherwise idle machine: the ratios are of wall-clock times.
 set -euo pipefail

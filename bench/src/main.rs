@@ -1,7 +1,8 @@
 //! Decoding and encoding MCP messages by the clock, in one run: every public way to decode a
 //! message with mcp-typed (`FromStr`, serde's `from_str`, `from_slice`, `from_reader`, and
 //! `from_value` from a parsed value), against serde_json's parse floor (`IgnoredAny`), its
-//! `Value`, and rmcp; encoding against `Value`'s.
+//! `Value`, and rmcp; encoding against `Value`'s. A reference row, the floor plus a `String` for
+//! every string value, shows what keeping the strings alone costs any decoder of owned types.
 //!
 //! `scripts/bench-decode.sh` runs it. Each round times one pass of every codec over each
 //! direction's whole corpus, in a rotated order (interleaved, so that a slow stretch of the
@@ -18,16 +19,25 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::Serialize;
 use serde_json::Value;
 
+mod replay;
+
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+#[cfg(feature = "alloc-replay")]
+#[global_allocator]
+static ALLOCATOR: replay::Recording = replay::Recording;
 
 /// A sub-corpus decoded as one message type.
 struct Part {
     texts: Vec<String>,
     /// Times one pass of `codec` over the texts.
-    run: fn(&[String], &[Value], Codec) -> Duration,
+    run: fn(&Part, Codec) -> Duration,
     values: Vec<Value>,
+    /// Per text, the allocator calls that decoding it with `FromStr` (and dropping the message)
+    /// makes: recorded with `--features alloc-replay`, else empty.
+    allocations: Vec<Vec<replay::Step>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +45,8 @@ enum Codec {
     Floor,
     FloorSlice,
     FloorReader,
+    AllocReplay,
+    OwnedStrings,
     Value,
     FromStr,
     SerdeFromStr,
@@ -46,12 +58,20 @@ enum Codec {
     EncodeTyped,
 }
 
-const CODECS: [(Codec, &str); 12] = [
+const CODECS: [(Codec, &str); 14] = [
     (Codec::Floor, "serde_json::from_str::<IgnoredAny> (floor)"),
     (Codec::FloorSlice, "serde_json::from_slice::<IgnoredAny>"),
     (
         Codec::FloorReader,
         "serde_json::from_reader::<_, IgnoredAny>",
+    ),
+    (
+        Codec::AllocReplay,
+        "reference: the floor, then the allocations of `FromStr`'s message replayed",
+    ),
+    (
+        Codec::OwnedStrings,
+        "reference: the floor, every string value copied to a String",
     ),
     (Codec::Value, "serde_json::from_str::<Value>"),
     (Codec::FromStr, "text.parse::<M>() (FromStr)"),
@@ -60,12 +80,69 @@ const CODECS: [(Codec, &str); 12] = [
     (Codec::SerdeFromReader, "serde_json::from_reader::<_, M>"),
     (
         Codec::FromValue,
-        "M::from_value(value) (value parsed before)",
+        "M::from_value(value) (its clone deducted)",
     ),
     (Codec::Rmcp, "rmcp 3.11.0 (serde_json::from_str)"),
     (Codec::EncodeValue, "encode: serde_json::to_string(&Value)"),
     (Codec::EncodeTyped, "encode: serde_json::to_string(&M)"),
 ];
+
+/// Every string value of a JSON text, each copied to a `String`: what any decoder pays that
+/// keeps the strings of a message as `String`s (keys are not kept), on top of the parse floor.
+struct OwnedStrings(#[allow(dead_code)] Vec<String>);
+
+impl<'de> serde::Deserialize<'de> for OwnedStrings {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut strings = Vec::new();
+        serde::de::DeserializeSeed::deserialize(Strings(&mut strings), deserializer)?;
+        Ok(OwnedStrings(strings))
+    }
+}
+
+struct Strings<'a>(&'a mut Vec<String>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Strings<'_> {
+    type Value = ();
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Strings<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, text: &str) -> Result<(), E> {
+        self.0.push(text.to_owned());
+        Ok(())
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(Strings(&mut *self.0))?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while map.next_key::<IgnoredAny>()?.is_some() {
+            map.next_value_seed(Strings(&mut *self.0))?;
+        }
+        Ok(())
+    }
+}
 
 /// The message type `M` of a part, its direction's rmcp type `R`, and what `from_value` is.
 trait Message: DeserializeOwned + Serialize + std::str::FromStr + PartialEq + std::fmt::Debug {
@@ -113,10 +190,11 @@ fn time<T>(texts: &[String], mut decode: impl FnMut(&str) -> T) -> Duration {
     start.elapsed()
 }
 
-fn run<M: Message>(texts: &[String], values: &[Value], codec: Codec) -> Duration
+fn run<M: Message>(part: &Part, codec: Codec) -> Duration
 where
     <M as std::str::FromStr>::Err: std::fmt::Debug,
 {
+    let (texts, values) = (&part.texts, &part.values);
     match codec {
         Codec::Floor => time(texts, |t| serde_json::from_str::<IgnoredAny>(t).unwrap()),
         Codec::FloorSlice => time(texts, |t| {
@@ -125,6 +203,18 @@ where
         Codec::FloorReader => time(texts, |t| {
             serde_json::from_reader::<_, IgnoredAny>(t.as_bytes()).unwrap()
         }),
+        Codec::AllocReplay => {
+            let mut blocks = Vec::new();
+            let start = Instant::now();
+            for _ in 0..PASSES {
+                for (text, steps) in texts.iter().zip(&part.allocations) {
+                    black_box(serde_json::from_str::<IgnoredAny>(black_box(text)).unwrap());
+                    replay::replay(steps, &mut blocks);
+                }
+            }
+            start.elapsed()
+        }
+        Codec::OwnedStrings => time(texts, |t| serde_json::from_str::<OwnedStrings>(t).unwrap()),
         Codec::Value => time(texts, |t| serde_json::from_str::<Value>(t).unwrap()),
         Codec::FromStr => time(texts, |t| t.parse::<M>().unwrap()),
         Codec::SerdeFromStr => time(texts, |t| serde_json::from_str::<M>(t).unwrap()),
@@ -135,13 +225,22 @@ where
             serde_json::from_reader::<_, M>(t.as_bytes()).unwrap()
         }),
         Codec::FromValue => {
-            // The values are copied before the clock starts: `from_value` consumes its value.
-            let mut copies: Vec<Value> = (0..PASSES).flat_map(|_| values.iter().cloned()).collect();
-            let start = Instant::now();
-            for value in copies.drain(..) {
+            // `from_value` consumes its value: each is cloned just before, as hot in the cache
+            // as a value a user has just parsed, and the clone with its drop is timed apart and
+            // deducted.
+            let time_clones = |mut consume: Box<dyn FnMut(Value)>| {
+                let start = Instant::now();
+                for _ in 0..PASSES {
+                    for value in values {
+                        consume(black_box(value.clone()));
+                    }
+                }
+                start.elapsed()
+            };
+            let decode = time_clones(Box::new(|value| {
                 black_box(M::from_value(value).unwrap());
-            }
-            start.elapsed()
+            }));
+            decode.saturating_sub(time_clones(Box::new(drop)))
         }
         // rmcp refuses some messages (those of 2026-07-28 it does not know); it is timed on what
         // it accepts, in a part of its own.
@@ -196,10 +295,15 @@ where
             "re-encoded differently: {short}"
         );
     }
+    let allocations = texts
+        .iter()
+        .map(|text| replay::record(|| text.parse::<M>()))
+        .collect();
     Part {
         texts,
         run: run::<M>,
         values,
+        allocations,
     }
 }
 
@@ -221,6 +325,7 @@ where
         texts: accepted,
         run: run::<M>,
         values,
+        allocations: Vec::new(),
     }
 }
 
@@ -248,29 +353,29 @@ impl Direction {
         } else {
             &self.parts
         };
-        parts
-            .iter()
-            .map(|p| (p.run)(&p.texts, &p.values, codec))
-            .sum()
+        parts.iter().map(|p| (p.run)(p, codec)).sum()
     }
     /// The floor on what rmcp accepts.
     fn rmcp_floor(&self) -> Duration {
-        self.rmcp
-            .iter()
-            .map(|p| (p.run)(&p.texts, &p.values, Codec::Floor))
-            .sum()
+        self.rmcp.iter().map(|p| (p.run)(p, Codec::Floor)).sum()
     }
 }
 
 fn direction<C: Message, S: Message>(
     name: &'static str,
-    texts_2025: Vec<String>,
-    texts_2026: Vec<String>,
+    mut texts_2025: Vec<String>,
+    mut texts_2026: Vec<String>,
 ) -> Direction
 where
     <C as std::str::FromStr>::Err: std::fmt::Debug,
     <S as std::str::FromStr>::Err: std::fmt::Debug,
 {
+    // `BENCH_ORDER=kind`: the messages of one kind one after the other, rather than in the order
+    // traffic brings them, to see whether mixing kinds costs time of its own.
+    if std::env::var("BENCH_ORDER").as_deref() == Ok("kind") {
+        texts_2025.sort_by_cached_key(|text| kind(text));
+        texts_2026.sort_by_cached_key(|text| kind(text));
+    }
     let rmcp = vec![rmcp_part::<C>(&texts_2025), rmcp_part::<S>(&texts_2026)];
     Direction {
         name,
@@ -324,14 +429,12 @@ fn detail(directions: &[Direction], rounds: usize) {
                 texts,
                 run: part.run,
                 values,
+                allocations: Vec::new(),
             });
         }
     }
     let time = |parts: &[Part], codec| -> f64 {
-        parts
-            .iter()
-            .map(|p| (p.run)(&p.texts, &p.values, codec).as_secs_f64())
-            .sum()
+        parts.iter().map(|p| (p.run)(p, codec).as_secs_f64()).sum()
     };
     // Per kind: the ratio of each round, and the time over the floor summed over the rounds.
     let mut ratios = vec![Vec::new(); kinds.len()];
@@ -386,23 +489,53 @@ fn detail(directions: &[Direction], rounds: usize) {
     }
 }
 
-/// `BENCH_PROFILE=CODEC[,DIRECTION]`: one codec alone over one direction's corpus (0, server to
-/// client, by default; 1, client to server) for about ten seconds, for a sampling profiler
-/// (`perf record`). CODEC is a row's name as `Debug` writes it: `FromStr`, `Floor`, `Value`…
+/// `BENCH_PROFILE=CODEC[,DIRECTION[,TEXT]]`: one codec alone over one direction's corpus (0,
+/// server to client, by default; 1, client to server), or over its messages that contain TEXT,
+/// for about ten seconds, for a sampling profiler (`perf record`). CODEC is a row's name as
+/// `Debug` writes it: `FromStr`, `Floor`, `Value`…
 fn profile(directions: &[Direction], spec: &str) {
-    let (name, d) = spec.split_once(',').unwrap_or((spec, "0"));
-    let direction = &directions[d.parse::<usize>().expect("a direction: 0 or 1")];
+    let mut fields = spec.splitn(3, ',');
+    let name = fields.next().unwrap_or_default();
+    let d: usize = fields
+        .next()
+        .map_or(0, |d| d.parse().expect("a direction: 0 or 1"));
+    let needle = fields.next().unwrap_or_default();
     let (codec, _) = CODECS
         .iter()
         .find(|(codec, _)| format!("{codec:?}") == name)
         .unwrap_or_else(|| panic!("no codec named {name}"));
+    let parts: Vec<Part> = directions[d]
+        .parts
+        .iter()
+        .map(|part| {
+            let (texts, values) = part
+                .texts
+                .iter()
+                .zip(&part.values)
+                .filter(|(text, _)| text.contains(needle))
+                .map(|(text, value)| (text.clone(), value.clone()))
+                .unzip();
+            Part {
+                texts,
+                run: part.run,
+                values,
+                allocations: Vec::new(),
+            }
+        })
+        .collect();
+    let messages: usize = parts.iter().map(|p| p.texts.len()).sum();
     let start = Instant::now();
     let mut timings = 0;
     while start.elapsed() < Duration::from_secs(10) {
-        direction.time(*codec);
+        for part in &parts {
+            (part.run)(part, *codec);
+        }
         timings += 1;
     }
-    println!("{name} over {}: {timings} timings in 10 s", direction.name);
+    println!(
+        "{name} over {messages} messages of {}: {timings} timings in 10 s",
+        directions[d].name
+    );
 }
 
 fn median_and_range(mut ratios: Vec<f64>) -> (f64, f64, f64) {
@@ -500,6 +633,7 @@ fn main() {
     for (index, (codec, name)) in CODECS.iter().enumerate() {
         let unit = match codec {
             Codec::EncodeValue => continue,
+            Codec::AllocReplay if !cfg!(feature = "alloc-replay") => continue,
             Codec::EncodeTyped => "× `Value`'s encode",
             Codec::Floor => "",
             _ => "× floor",

@@ -60,7 +60,7 @@ fn diagnose_batch(probe: &dyn Probe, text: &str, items: &[Value], fallback: &str
 pub(super) trait Probe {
     /// Whether a batch (an array of messages) is a message of the direction.
     fn batches(&self) -> bool;
-    /// Decodes one message (text) with the full semantics: the error, without its position.
+    /// Decodes one message (text): the error, without its position.
     fn check_message(&self, text: &str) -> Result<(), String>;
     /// Whether the direction sends responses.
     fn responds(&self) -> bool;
@@ -76,7 +76,7 @@ pub(super) trait Probe {
         method: &str,
         params: Option<&str>,
     ) -> Result<(), (String, String)>;
-    /// Decodes a `result`, as the full semantics would and then as the fast path did.
+    /// Decodes a `result`, as a message's result is decoded.
     fn check_result(&self, result: &str) -> Result<(), (String, String)>;
     /// Decodes an `error` object.
     fn check_error(&self, error: &str) -> Result<(), (String, String)>;

@@ -4,13 +4,16 @@
 //! Decoding reads the members of a message once, in whatever order they come. As soon as
 //! `method` is known, `params` is decoded straight into that method's params type; `params`
 //! that come before `method` are captured raw (`RawValue`) and decoded once the method is known.
-//! Results are streamed into the result type their first deciding member names (`content` →
-//! `CallToolResult`). When that fast path fails, the message is decoded again with the schema's
-//! full `anyOf` semantics (but where the generic result accepts any object, a result that the
-//! type its deciding member names refuses is not taken as the generic result), and if that fails
-//! too, [`DecodeError`] says why in JSON-RPC terms. Through serde's `Deserialize`, which cannot
-//! read its input twice, the result's text is captured first and decoded the same way, fast path
-//! first: every entry point gives the same message.
+//! Results are streamed into the result type their first deciding member names (a member that
+//! only one result type declares: `content` → `CallToolResult`, `tools` → `ListToolsResult`),
+//! buffering only the members before it. That type has the last word: a result it refuses is
+//! refused, though another type (the generic result, which takes any object) might hold it. A
+//! result without a deciding member is matched against each result type, the schema's
+//! `anyOf`. Every entry point decodes in this one pass, `FromStr` and serde's `Deserialize`
+//! alike, so they give the same message for the same text; a `serde_json::Value` holds its
+//! members sorted by name (unless serde_json's `preserve_order` is on), and its first deciding
+//! member is the first in that order. When a message is refused, [`DecodeError`] says why in
+//! JSON-RPC terms.
 
 // The machinery the generated message enums call: reached from outside only through
 // `crate::__private::codec`, never as part of this public module.
