@@ -18,8 +18,8 @@
 #   floor plus the allocator calls of each decoded message replayed (the allocator's share).
 #   BENCH_ORDER=kind scripts/bench-decode.sh [ROUNDS]   the messages of each kind together
 #   rather than in the order traffic brings them.
-#   BENCH_PROFILE=CODEC[,DIRECTION[,TEXT]] bench/target/release/mcp-typed-bench   one codec
-#   alone for ten seconds, for a sampling profiler (see bench/src/main.rs).
+#   BENCH_PROFILE=CODEC[,DIRECTION[,TEXT]] scripts/bench-decode.sh   one codec alone for ten
+#   seconds, for a sampling profiler on bench/target/release/mcp-typed-bench (bench/src/main.rs).
 #
 # Run it on an otherwise idle machine: the ratios are of wall-clock times.
 set -euo pipefail

@@ -23,7 +23,7 @@ pub use crate::jsonrpc;
 pub mod codec {
     pub use crate::jsonrpc::codec::{
         deserialize, deserialize_call, from_str, from_value, optional_params, required_params,
-        serialize, serialize_call, Calls, Direction, FastResult, NoCalls, Parts, PartsRef,
+        serialize, serialize_call, Calls, DecodeResult, Direction, NoCalls, Parts, PartsRef,
     };
 }
 pub use crate::RawObject;
@@ -436,27 +436,26 @@ pub fn from_text<T: de::DeserializeOwned, E: de::Error>(text: &str) -> Result<T,
 /// `content`, `action`…), decoded in one pass: see the generated impls.
 pub trait KeyedUnion: Sized {
     /// Streams the object into the member its first deciding member names, buffering the
-    /// members before that one; an object without one is matched structurally. `Ok(None)`: a
-    /// deciding member named no member of the union (the generated tables name none such).
-    fn decode_keyed<'de, M: MapAccess<'de>>(map: M) -> Result<Option<Self>, M::Error>;
+    /// members before that one; an object without one is matched structurally.
+    fn decode_keyed<'de, M: MapAccess<'de>>(map: M) -> Result<Self, M::Error>;
 }
 
 /// [`KeyedUnion::decode_keyed`] again from the JSON text of the object, where a member read
 /// ahead came from input that lent no text: the same decision as from text input.
-pub fn keyed_from_text<T: KeyedUnion, E: de::Error>(text: &str) -> Result<Option<T>, E> {
+pub fn keyed_from_text<T: KeyedUnion, E: de::Error>(text: &str) -> Result<T, E> {
     struct Again<T>(PhantomData<T>);
     impl<'de, T: KeyedUnion> DeserializeSeed<'de> for Again<T> {
-        type Value = Option<T>;
-        fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<T>, D::Error> {
+        type Value = T;
+        fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
             deserializer.deserialize_map(self)
         }
     }
     impl<'de, T: KeyedUnion> Visitor<'de> for Again<T> {
-        type Value = Option<T>;
+        type Value = T;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str("an object")
         }
-        fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<Option<T>, M::Error> {
+        fn visit_map<M: MapAccess<'de>>(self, map: M) -> Result<T, M::Error> {
             T::decode_keyed(map)
         }
     }

@@ -217,7 +217,7 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
             quote!(__rt::codec::Parts::Batch(_) => #none,)
         };
         let parts_batch = batches.then(|| quote!(Self::Batch(items) => __rt::codec::PartsRef::Batch(items),));
-        let fast = fast_result(module, std, &d.results);
+        let result_decode = result_decode(module, std, &d.results);
         quote! {
             #[doc = #doc]
             #[derive(Debug, Clone, PartialEq)]
@@ -282,7 +282,7 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
                 }
             }
 
-            #fast
+            #result_decode
         }
     });
 
@@ -357,13 +357,11 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
     }
 }
 
-/// `FastResult` for a direction's result type: stream into the member the first deciding
-/// member names; a plain struct streams directly; any other type is decoded by its own
-/// `Deserialize` from the map.
-fn fast_result(module: &Module, std: &Std, results: &TypeExpr) -> TokenStream {
-    let Std {
-        result, some, none, ..
-    } = std;
+/// `DecodeResult` for a direction's result type: a keyed union streams into the member its
+/// first deciding member names, a plain struct streams directly, any other type is decoded by
+/// its own `Deserialize` from the map.
+fn result_decode(module: &Module, std: &Std, results: &TypeExpr) -> TokenStream {
+    let Std { result, none, .. } = std;
     let TypeExpr::Named(name) = results else {
         return TokenStream::new();
     };
@@ -373,36 +371,25 @@ fn fast_result(module: &Module, std: &Std, results: &TypeExpr) -> TokenStream {
         _ => name.clone(),
     };
     let body = match module.get(&target).map(|t| &t.kind) {
-        Some(TypeKind::Struct(_)) => quote!(__rt::MapDecode::decode_map(map, #none).map(#some)),
+        Some(TypeKind::Struct(_)) => quote!(__rt::MapDecode::decode_map(map, #none)),
         Some(TypeKind::Union(u)) if matches!(&u.objects, ObjectDispatch::Keyed { deciding, .. } if !deciding.is_empty()) =>
         {
             let target = ident(&target);
             quote!(<#target as __rt::KeyedUnion>::decode_keyed(map))
         }
-        _ => {
-            quote!(__rt::serde::Deserialize::deserialize(__rt::serde::de::value::MapAccessDeserializer::new(map)).map(#some))
-        }
+        _ => quote!(__rt::serde::Deserialize::deserialize(
+            __rt::serde::de::value::MapAccessDeserializer::new(map)
+        )),
     };
-    let ty = ident(name);
-    let _ = result;
-    // An alias may name a type that already has the impl: implement on the alias target once.
-    if target != *name
+    // An alias may name a struct that already has the impl: implement on the alias target once.
+    let is_struct_alias = target != *name
         && module
             .get(&target)
-            .is_some_and(|t| matches!(t.kind, TypeKind::Struct(_)))
-    {
-        let target_ident = ident(&target);
-        return quote! {
-            impl __rt::codec::FastResult for #target_ident {
-                fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
-                    #body
-                }
-            }
-        };
-    }
+            .is_some_and(|t| matches!(t.kind, TypeKind::Struct(_)));
+    let ty = ident(if is_struct_alias { &target } else { name });
     quote! {
-        impl __rt::codec::FastResult for #ty {
-            fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+        impl __rt::codec::DecodeResult for #ty {
+            fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> #result<Self, M::Error> {
                 #body
             }
         }

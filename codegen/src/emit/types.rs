@@ -672,28 +672,38 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
         visits.push(quote!(fn visit_map<M: __rt::serde::de::MapAccess<'de>>(self, map: M) -> #result<Self::Value, M::Error> { #body }));
     }
     let expecting = format!("a value of {name}: {}", expecting(u));
-    let fast_path = match &u.objects {
-        ObjectDispatch::Keyed { deciding, .. } if !deciding.is_empty() => {
+    let mut decided: Vec<usize> = match &u.objects {
+        ObjectDispatch::Keyed { deciding, .. } => deciding.iter().map(|(_, i)| *i).collect(),
+        _ => Vec::new(),
+    };
+    decided.sort_unstable();
+    decided.dedup();
+    let keyed_decode = match (&u.objects, decided.split_last()) {
+        // The last decided member takes every other index: the table names none other.
+        (ObjectDispatch::Keyed { deciding, .. }, Some((last, others))) => {
             let table = deciding.iter().map(|(key, i)| quote!((#key, #i)));
-            let mut decided: Vec<usize> = deciding.iter().map(|(_, i)| *i).collect();
-            decided.sort_unstable();
-            decided.dedup();
-            let found_arms = decided.iter().map(|i| {
+            let found_arms = others.iter().map(|i| {
                 let variant = ident(&u.variants[*i].name);
                 quote!(#i => __rt::MapDecode::decode_map(rest, #none).map(#name_ident::#variant),)
             });
+            let last_variant = ident(&u.variants[*last].name);
+            let decode_last =
+                quote!(__rt::MapDecode::decode_map(rest, #none).map(#name_ident::#last_variant));
+            let found = if others.is_empty() {
+                quote!(__rt::Keyed::Found(_, rest) => #decode_last,)
+            } else {
+                quote!(__rt::Keyed::Found(index, rest) => match index {
+                    #(#found_arms)*
+                    _ => #decode_last,
+                },)
+            };
             quote! {
                 impl __rt::KeyedUnion for #name_ident {
-                    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> #result<#option<Self>, M::Error> {
+                    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> #result<Self, M::Error> {
                         match __rt::decode_keyed(map, &[#(#table),*])? {
-                            __rt::Keyed::Found(index, rest) => match index {
-                                #(#found_arms)*
-                                _ => return #ok(#none),
-                            }
-                            .map(#some),
+                            #found
                             // No deciding member: the structural match, on what was buffered.
                             __rt::Keyed::Exhausted(object) => __rt::serde::Deserialize::deserialize(&object)
-                                .map(#some)
                                 .map_err(__rt::serde::de::Error::custom),
                             // A member before the deciding one came from input that lent no
                             // text: the same decision, from the object's text.
@@ -754,7 +764,7 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
             }
         }
 
-        #fast_path
+        #keyed_decode
     }
 }
 

@@ -1178,7 +1178,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 impl __rt::KeyedUnion for ClientResult {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -1195,17 +1195,14 @@ impl __rt::KeyedUnion for ClientResult {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ClientResult::CreateMessage)
                     }
-                    2usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ClientResult::ListRoots)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -2339,7 +2336,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 impl __rt::KeyedUnion for EmbeddedResourceResource {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -2347,17 +2344,14 @@ impl __rt::KeyedUnion for EmbeddedResourceResource {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EmbeddedResourceResource::Text)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EmbeddedResourceResource::Blob)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -3504,7 +3498,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 impl __rt::KeyedUnion for JsonRpcMessage {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("result", 2usize), ("error", 3usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -3512,17 +3506,14 @@ impl __rt::KeyedUnion for JsonRpcMessage {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcMessage::Response)
                     }
-                    3usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcMessage::Error)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -6982,7 +6973,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 impl __rt::KeyedUnion for ReadResourceResultContentsItem {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -6990,17 +6981,14 @@ impl __rt::KeyedUnion for ReadResourceResultContentsItem {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ReadResourceResultContentsItem::Text)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ReadResourceResultContentsItem::Blob)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -9132,7 +9120,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 impl __rt::KeyedUnion for ServerResult {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -9186,17 +9174,14 @@ impl __rt::KeyedUnion for ServerResult {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ServerResult::CallTool)
                     }
-                    9usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ServerResult::Complete)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -10213,10 +10198,10 @@ impl __rt::codec::Direction for ClientMessage {
         }
     }
 }
-impl __rt::codec::FastResult for ClientResult {
-    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::codec::DecodeResult for ClientResult {
+    fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         <ClientResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }
@@ -10306,10 +10291,10 @@ impl __rt::codec::Direction for ServerMessage {
         }
     }
 }
-impl __rt::codec::FastResult for ServerResult {
-    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::codec::DecodeResult for ServerResult {
+    fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         <ServerResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }

@@ -1225,7 +1225,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 impl __rt::KeyedUnion for ClientResult {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -1242,17 +1242,14 @@ impl __rt::KeyedUnion for ClientResult {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ClientResult::CreateMessage)
                     }
-                    2usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ClientResult::ListRoots)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -2331,7 +2328,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 impl __rt::KeyedUnion for EmbeddedResourceResource {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -2339,17 +2336,14 @@ impl __rt::KeyedUnion for EmbeddedResourceResource {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EmbeddedResourceResource::Text)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EmbeddedResourceResource::Blob)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -3241,21 +3235,14 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchRequestItem {
 impl __rt::KeyedUnion for JsonRpcBatchRequestItem {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("id", 0usize)])? {
-            __rt::Keyed::Found(index, rest) => {
-                match index {
-                    0usize => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(JsonRpcBatchRequestItem::Request)
-                    }
-                    _ => return ::core::result::Result::Ok(None),
-                }
-                    .map(Some)
+            __rt::Keyed::Found(_, rest) => {
+                __rt::MapDecode::decode_map(rest, None)
+                    .map(JsonRpcBatchRequestItem::Request)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -3361,7 +3348,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchResponseItem {
 impl __rt::KeyedUnion for JsonRpcBatchResponseItem {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("result", 0usize), ("error", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -3369,17 +3356,14 @@ impl __rt::KeyedUnion for JsonRpcBatchResponseItem {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcBatchResponseItem::Response)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcBatchResponseItem::Error)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -3729,7 +3713,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 impl __rt::KeyedUnion for JsonRpcMessage {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("result", 3usize), ("error", 4usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -3737,17 +3721,14 @@ impl __rt::KeyedUnion for JsonRpcMessage {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcMessage::Response)
                     }
-                    4usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcMessage::Error)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -7222,7 +7203,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 impl __rt::KeyedUnion for ReadResourceResultContentsItem {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -7230,17 +7211,14 @@ impl __rt::KeyedUnion for ReadResourceResultContentsItem {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ReadResourceResultContentsItem::Text)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ReadResourceResultContentsItem::Blob)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -9253,7 +9231,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 impl __rt::KeyedUnion for ServerResult {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -9307,17 +9285,14 @@ impl __rt::KeyedUnion for ServerResult {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ServerResult::CallTool)
                     }
-                    9usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ServerResult::Complete)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -10400,10 +10375,10 @@ impl __rt::codec::Direction for ClientMessage {
         }
     }
 }
-impl __rt::codec::FastResult for ClientResult {
-    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::codec::DecodeResult for ClientResult {
+    fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         <ClientResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }
@@ -10497,10 +10472,10 @@ impl __rt::codec::Direction for ServerMessage {
         }
     }
 }
-impl __rt::codec::FastResult for ServerResult {
-    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::codec::DecodeResult for ServerResult {
+    fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         <ServerResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }

@@ -1358,7 +1358,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 impl __rt::KeyedUnion for ClientResult {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -1379,16 +1379,13 @@ impl __rt::KeyedUnion for ClientResult {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ClientResult::ListRoots)
                     }
-                    3usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None).map(ClientResult::Elicit)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -3123,7 +3120,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 impl __rt::KeyedUnion for EmbeddedResourceResource {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -3131,17 +3128,14 @@ impl __rt::KeyedUnion for EmbeddedResourceResource {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EmbeddedResourceResource::Text)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EmbeddedResourceResource::Blob)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -4332,7 +4326,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 impl __rt::KeyedUnion for JsonRpcMessage {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("result", 2usize), ("error", 3usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -4340,17 +4334,14 @@ impl __rt::KeyedUnion for JsonRpcMessage {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcMessage::Response)
                     }
-                    3usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcMessage::Error)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -7081,7 +7072,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 impl __rt::KeyedUnion for PrimitiveSchemaDefinition {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -7109,17 +7100,14 @@ impl __rt::KeyedUnion for PrimitiveSchemaDefinition {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(PrimitiveSchemaDefinition::Boolean)
                     }
-                    3usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(PrimitiveSchemaDefinition::Enum)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -8138,7 +8126,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 impl __rt::KeyedUnion for ReadResourceResultContentsItem {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -8146,17 +8134,14 @@ impl __rt::KeyedUnion for ReadResourceResultContentsItem {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ReadResourceResultContentsItem::Text)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ReadResourceResultContentsItem::Blob)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -10384,7 +10369,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 impl __rt::KeyedUnion for ServerResult {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -10439,17 +10424,14 @@ impl __rt::KeyedUnion for ServerResult {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ServerResult::CallTool)
                     }
-                    9usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ServerResult::Complete)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -11819,10 +11801,10 @@ impl __rt::codec::Direction for ClientMessage {
         }
     }
 }
-impl __rt::codec::FastResult for ClientResult {
-    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::codec::DecodeResult for ClientResult {
+    fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         <ClientResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }
@@ -11912,10 +11894,10 @@ impl __rt::codec::Direction for ServerMessage {
         }
     }
 }
-impl __rt::codec::FastResult for ServerResult {
-    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::codec::DecodeResult for ServerResult {
+    fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         <ServerResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }

@@ -2244,7 +2244,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
 impl __rt::KeyedUnion for ClientResult {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -2271,16 +2271,13 @@ impl __rt::KeyedUnion for ClientResult {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ClientResult::ListRoots)
                     }
-                    7usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None).map(ClientResult::Elicit)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -4912,7 +4909,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 impl __rt::KeyedUnion for EmbeddedResourceResource {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -4920,17 +4917,14 @@ impl __rt::KeyedUnion for EmbeddedResourceResource {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EmbeddedResourceResource::Text)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EmbeddedResourceResource::Blob)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -5112,7 +5106,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
 impl __rt::KeyedUnion for EnumSchema {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("oneOf", 1usize), ("enumNames", 4usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -5120,17 +5114,14 @@ impl __rt::KeyedUnion for EnumSchema {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EnumSchema::TitledSingleSelect)
                     }
-                    4usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EnumSchema::LegacyTitled)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -7119,7 +7110,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 impl __rt::KeyedUnion for JsonRpcMessage {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("result", 2usize), ("error", 3usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -7127,17 +7118,14 @@ impl __rt::KeyedUnion for JsonRpcMessage {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcMessage::ResultResponse)
                     }
-                    3usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcMessage::ErrorResponse)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -7417,7 +7405,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
 impl __rt::KeyedUnion for JsonRpcResponse {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("result", 0usize), ("error", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -7425,17 +7413,14 @@ impl __rt::KeyedUnion for JsonRpcResponse {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcResponse::Result)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcResponse::Error)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -10122,7 +10107,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 impl __rt::KeyedUnion for PrimitiveSchemaDefinition {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -10150,17 +10135,14 @@ impl __rt::KeyedUnion for PrimitiveSchemaDefinition {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(PrimitiveSchemaDefinition::TitledSingleSelectEnum)
                     }
-                    7usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(PrimitiveSchemaDefinition::LegacyTitledEnum)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -11254,7 +11236,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 impl __rt::KeyedUnion for ReadResourceResultContentsItem {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -11262,17 +11244,14 @@ impl __rt::KeyedUnion for ReadResourceResultContentsItem {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ReadResourceResultContentsItem::Text)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ReadResourceResultContentsItem::Blob)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -14097,7 +14076,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 impl __rt::KeyedUnion for ServerResult {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -14157,17 +14136,14 @@ impl __rt::KeyedUnion for ServerResult {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ServerResult::ListTasks)
                     }
-                    13usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ServerResult::Complete)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -14499,7 +14475,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
 impl __rt::KeyedUnion for SingleSelectEnumSchema {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("enum", 0usize), ("oneOf", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -14507,17 +14483,14 @@ impl __rt::KeyedUnion for SingleSelectEnumSchema {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(SingleSelectEnumSchema::Untitled)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(SingleSelectEnumSchema::Titled)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -17961,10 +17934,10 @@ impl __rt::codec::Direction for ClientMessage {
         }
     }
 }
-impl __rt::codec::FastResult for ClientResult {
-    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::codec::DecodeResult for ClientResult {
+    fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         <ClientResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }
@@ -18054,10 +18027,10 @@ impl __rt::codec::Direction for ServerMessage {
         }
     }
 }
-impl __rt::codec::FastResult for ServerResult {
-    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::codec::DecodeResult for ServerResult {
+    fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         <ServerResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }

@@ -1113,7 +1113,7 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
 impl __rt::KeyedUnion for CallToolResultResponseResult {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -1130,17 +1130,14 @@ impl __rt::KeyedUnion for CallToolResultResponseResult {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(CallToolResultResponseResult::InputRequired)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(CallToolResultResponseResult::CallTool)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -4303,7 +4300,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
 impl __rt::KeyedUnion for EmbeddedResourceResource {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -4311,17 +4308,14 @@ impl __rt::KeyedUnion for EmbeddedResourceResource {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EmbeddedResourceResource::Text)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EmbeddedResourceResource::Blob)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -4503,7 +4497,7 @@ impl<'de> __rt::serde::Deserialize<'de> for EnumSchema {
 impl __rt::KeyedUnion for EnumSchema {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("oneOf", 1usize), ("enumNames", 4usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -4511,17 +4505,14 @@ impl __rt::KeyedUnion for EnumSchema {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EnumSchema::TitledSingleSelect)
                     }
-                    4usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(EnumSchema::LegacyTitled)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -5086,7 +5077,7 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
 impl __rt::KeyedUnion for GetPromptResultResponseResult {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -5102,17 +5093,14 @@ impl __rt::KeyedUnion for GetPromptResultResponseResult {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(GetPromptResultResponseResult::InputRequired)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(GetPromptResultResponseResult::GetPrompt)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -6027,7 +6015,7 @@ impl<'de> __rt::serde::Deserialize<'de> for InputResponse {
 impl __rt::KeyedUnion for InputResponse {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -6049,17 +6037,14 @@ impl __rt::KeyedUnion for InputResponse {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(InputResponse::ListRoots)
                     }
-                    2usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(InputResponse::Elicit)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -6618,7 +6603,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
 impl __rt::KeyedUnion for JsonRpcMessage {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("result", 2usize), ("error", 3usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -6626,17 +6611,14 @@ impl __rt::KeyedUnion for JsonRpcMessage {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcMessage::ResultResponse)
                     }
-                    3usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcMessage::ErrorResponse)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -6916,7 +6898,7 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponse {
 impl __rt::KeyedUnion for JsonRpcResponse {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("result", 0usize), ("error", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -6924,17 +6906,14 @@ impl __rt::KeyedUnion for JsonRpcResponse {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcResponse::Result)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(JsonRpcResponse::Error)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -10728,7 +10707,7 @@ impl<'de> __rt::serde::Deserialize<'de> for PrimitiveSchemaDefinition {
 impl __rt::KeyedUnion for PrimitiveSchemaDefinition {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -10756,17 +10735,14 @@ impl __rt::KeyedUnion for PrimitiveSchemaDefinition {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(PrimitiveSchemaDefinition::TitledSingleSelectEnum)
                     }
-                    7usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(PrimitiveSchemaDefinition::LegacyTitledEnum)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -11936,7 +11912,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
 impl __rt::KeyedUnion for ReadResourceResultContentsItem {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -11944,17 +11920,14 @@ impl __rt::KeyedUnion for ReadResourceResultContentsItem {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ReadResourceResultContentsItem::Text)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ReadResourceResultContentsItem::Blob)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -12157,7 +12130,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
 impl __rt::KeyedUnion for ReadResourceResultResponseResult {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -12174,17 +12147,14 @@ impl __rt::KeyedUnion for ReadResourceResultResponseResult {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ReadResourceResultResponseResult::InputRequired)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ReadResourceResultResponseResult::ReadResource)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -14730,7 +14700,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
 impl __rt::KeyedUnion for ServerResult {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
             map,
             &[
@@ -14790,17 +14760,14 @@ impl __rt::KeyedUnion for ServerResult {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ServerResult::CallTool)
                     }
-                    11usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(ServerResult::Complete)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -14903,7 +14870,7 @@ impl<'de> __rt::serde::Deserialize<'de> for SingleSelectEnumSchema {
 impl __rt::KeyedUnion for SingleSelectEnumSchema {
     fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("enum", 0usize), ("oneOf", 1usize)])? {
             __rt::Keyed::Found(index, rest) => {
                 match index {
@@ -14911,17 +14878,14 @@ impl __rt::KeyedUnion for SingleSelectEnumSchema {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(SingleSelectEnumSchema::Untitled)
                     }
-                    1usize => {
+                    _ => {
                         __rt::MapDecode::decode_map(rest, None)
                             .map(SingleSelectEnumSchema::Titled)
                     }
-                    _ => return ::core::result::Result::Ok(None),
                 }
-                    .map(Some)
             }
             __rt::Keyed::Exhausted(object) => {
                 __rt::serde::Deserialize::deserialize(&object)
-                    .map(Some)
                     .map_err(__rt::serde::de::Error::custom)
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
@@ -17874,11 +17838,11 @@ impl __rt::codec::Direction for ClientMessage {
         }
     }
 }
-impl __rt::codec::FastResult for Result {
-    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::codec::DecodeResult for Result {
+    fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
-        __rt::MapDecode::decode_map(map, None).map(Some)
+    ) -> ::core::result::Result<Self, M::Error> {
+        __rt::MapDecode::decode_map(map, None)
     }
 }
 /// Every message a server sends: requests, notifications, result responses and error responses. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.
@@ -17957,10 +17921,10 @@ impl __rt::codec::Direction for ServerMessage {
         }
     }
 }
-impl __rt::codec::FastResult for ServerResult {
-    fn decode_fast<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl __rt::codec::DecodeResult for ServerResult {
+    fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(
         map: M,
-    ) -> ::core::result::Result<::core::option::Option<Self>, M::Error> {
+    ) -> ::core::result::Result<Self, M::Error> {
         <ServerResult as __rt::KeyedUnion>::decode_keyed(map)
     }
 }

@@ -1,5 +1,5 @@
 //! The codec that the generated message enums call (through `crate::__private::codec`): the
-//! traits they implement ([`Calls`], [`Direction`], [`FastResult`]), their `Serialize` and
+//! traits they implement ([`Calls`], [`Direction`], [`DecodeResult`]), their `Serialize` and
 //! `Deserialize`, and `FromStr` with its fast path. When a message is refused, the
 //! [diagnosis](super::diagnosis) says why, with the [`Probe`] of the message's direction.
 
@@ -59,12 +59,10 @@ impl Calls for NoCalls {
     }
 }
 
-/// Result types as a message's `result` decodes them: streamed into the member their first
-/// deciding member names (see `ResultSeed`).
-pub trait FastResult: Sized + DeserializeOwned {
-    /// `Ok(None)`: a deciding member named no member of the union (the generated tables name
-    /// none such); the message is refused.
-    fn decode_fast<'de, A: MapAccess<'de>>(map: A) -> Result<Option<Self>, A::Error>;
+/// A direction's results, as a message's `result` decodes them (see `ResultSeed`).
+pub trait DecodeResult: Sized + DeserializeOwned {
+    /// Decodes the result object, in one pass.
+    fn decode_result<'de, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
 }
 
 /// One direction's message enum (`ClientMessage`, `ServerMessage`).
@@ -76,7 +74,7 @@ pub trait Direction: Sized {
     /// Notifications it sends.
     type Notification: Calls;
     /// Results it sends.
-    type Result: FastResult + serde::Serialize;
+    type Result: DecodeResult + serde::Serialize;
     /// The `error` object of error responses.
     type Error: DeserializeOwned + serde::Serialize;
     /// Whether it sends responses at all (2026-07-28 clients answer no server requests).
@@ -338,7 +336,7 @@ pub fn deserialize<'de, M: Direction, D: Deserializer<'de>>(
 
 /// Decodes a message from text in one pass; a refusal is diagnosed in JSON-RPC terms.
 pub fn from_str<M: Direction>(text: &str) -> Result<M, DecodeError> {
-    let refused = match full_semantics::<M>(text) {
+    let refused = match decode_text::<M>(text) {
         Ok(message) => return Ok(message),
         Err(error) => error,
     };
@@ -362,7 +360,7 @@ pub fn from_value<M: Direction>(value: Value) -> Result<M, DecodeError> {
     from_str(&value.to_string())
 }
 
-fn full_semantics<M: Direction>(text: &str) -> Result<M, serde_json::Error> {
+fn decode_text<M: Direction>(text: &str) -> Result<M, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     deserialize::<M, _>(&mut de).and_then(|m| de.end().map(|()| m))
 }
@@ -510,18 +508,17 @@ impl<M: Direction> DecodeCall for Call<M> {
 /// matched against each type, the schema's `anyOf`.
 struct ResultSeed<R>(PhantomData<R>);
 
-impl<'de, R: FastResult> DeserializeSeed<'de> for ResultSeed<R> {
+impl<'de, R: DecodeResult> DeserializeSeed<'de> for ResultSeed<R> {
     type Value = R;
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<R, D::Error> {
         struct V<R>(PhantomData<R>);
-        impl<'de, R: FastResult> Visitor<'de> for V<R> {
+        impl<'de, R: DecodeResult> Visitor<'de> for V<R> {
             type Value = R;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a result object")
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<R, A::Error> {
-                R::decode_fast(map)?
-                    .ok_or_else(|| A::Error::custom("no member decides the result type"))
+                R::decode_result(map)
             }
         }
         deserializer.deserialize_map(V(PhantomData))
@@ -536,7 +533,7 @@ impl<M: Direction> Probe for Probes<M> {
         M::BATCHES
     }
     fn check_message(&self, text: &str) -> Result<(), String> {
-        full_semantics::<M>(text)
+        decode_text::<M>(text)
             .map(drop)
             .map_err(|error| without_position(&error))
     }
