@@ -1,5 +1,5 @@
 //! The example server against the official TypeScript SDK 1.32.2 client (2025-11-25, pinned by
-//! `tests/interop/package-lock.json`, installed on first use): the `mcp_typed::mrtr::serve`
+//! `tests/interop/package-lock.json`, installed on first use): the `mcp_mrtr::serve`
 //! handlers that the Python SDK's 2026-07-28 client drives through `InputRequiredResult` ask
 //! this client through live requests, and every tool completes.
 

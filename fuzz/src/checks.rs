@@ -6,8 +6,8 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
+use mcp_mrtr::seal::{ParamsDigest, SealContext, SealingKey, StateSealer};
 use mcp_typed::elicit::RequestedSchema;
-use mcp_typed::mrtr::seal::{ParamsDigest, SealContext, SealingKey, StateSealer};
 use mcp_typed::Elicit;
 use mcp_typed::RawObject;
 use serde_json::Value;

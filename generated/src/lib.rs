@@ -40,8 +40,6 @@ pub use mcp_typed_macros::Elicit;
 #[doc(hidden)]
 pub mod json_schema_impls;
 pub mod jsonrpc;
-#[cfg(feature = "mrtr")]
-pub mod mrtr;
 mod raw_object;
 pub use raw_object::RawObject;
 mod spec_rules;

@@ -7,9 +7,9 @@
 use std::io::Cursor;
 use std::time::{Duration, UNIX_EPOCH};
 
+use mcp_mrtr::seal::{ParamsDigest, SealContext, SealingKey, StateSealer};
 use mcp_typed::elicit::RequestedSchema;
 use mcp_typed::jsonrpc::PARSE_ERROR;
-use mcp_typed::mrtr::seal::{ParamsDigest, SealContext, SealingKey, StateSealer};
 use mcp_typed::v2025_11_25::{ClientMessage, ServerMessage};
 use serde_json::{json, Value};
 

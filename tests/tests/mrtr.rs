@@ -1,4 +1,4 @@
-//! Multi round-trip requests (`mcp_typed::mrtr`, 2026-07-28): asking with `InputRequired`,
+//! Multi round-trip requests (`mcp_mrtr`, 2026-07-28): asking with `InputRequired`,
 //! reading the retry with `Responses`, and sealed `requestState` with `StateSealer`. The example
 //! server that uses them is tested in `examples/tests/server.rs`.
 //!
@@ -6,11 +6,11 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use mcp_typed::elicit::ElicitOutcome;
-use mcp_typed::mrtr::seal::{
+use mcp_mrtr::seal::{
     MemoryReplayStore, OpenError, OpenErrorKind, ParamsDigest, SealContext, SealingKey, StateSealer,
 };
-use mcp_typed::mrtr::{AskError, InputRequired, ResponseError, Responses, RetryParams};
+use mcp_mrtr::{AskError, InputRequired, ResponseError, Responses, RetryParams};
+use mcp_typed::elicit::ElicitOutcome;
 use mcp_typed::v2026_07_28::{
     CallToolRequestParams, ClientCapabilities, ClientMessage, ClientRequest,
     CreateMessageRequestParams, ElicitRequestParams, InputRequest, InputRequiredResult,

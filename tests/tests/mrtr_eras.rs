@@ -1,15 +1,15 @@
-//! One handler for both protocol eras (`mcp_typed::mrtr::serve`), question pinning, and the
-//! client half (`mcp_typed::mrtr::client`): every case and every refusal.
+//! One handler for both protocol eras (`mcp_mrtr::serve`), question pinning, and the
+//! client half (`mcp_mrtr::client`): every case and every refusal.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use mcp_typed::elicit::{ElicitOutcome, RequestedSchema};
-use mcp_typed::mrtr::client::{Answerer, FormAnswer, Retrier, RetryError};
-use mcp_typed::mrtr::seal::{SealingKey, StateSealer};
-use mcp_typed::mrtr::serve::{
+use mcp_mrtr::client::{Answerer, FormAnswer, Retrier, RetryError};
+use mcp_mrtr::seal::{SealingKey, StateSealer};
+use mcp_mrtr::serve::{
     serve, Input, Live, LiveAnswer, LiveCall, Need, Sealing, ServeError, Served,
 };
-use mcp_typed::mrtr::AskError;
+use mcp_mrtr::AskError;
+use mcp_typed::elicit::{ElicitOutcome, RequestedSchema};
 use mcp_typed::v2025_11_25 as legacy;
 use mcp_typed::v2026_07_28::{
     CallToolRequestParams, CreateMessageRequestParams, CreateMessageResult, ElicitResultAction,
@@ -46,11 +46,7 @@ fn sealer() -> StateSealer {
 }
 
 fn sealing(sealer: &StateSealer) -> Sealing<'_> {
-    Sealing {
-        sealer,
-        principal: "user-1",
-        ttl: Duration::from_secs(600),
-    }
+    Sealing::new(sealer, "user-1").ttl(Duration::from_secs(600))
 }
 
 fn call(capabilities: Value) -> CallToolRequestParams {
@@ -465,10 +461,7 @@ fn a_tampered_foreign_or_stale_state_is_refused_or_restarted() {
     // Another principal, other arguments: refused.
     let retry = retry_with(&first, &asked, answer.clone());
     let sealer = sealer();
-    let other = Sealing {
-        principal: "user-2",
-        ..sealing(&sealer)
-    };
+    let other = Sealing::new(&sealer, "user-2");
     assert!(matches!(
         serve(&retry, &other, now(), book),
         Err(ServeError::InvalidState(_))
@@ -669,8 +662,7 @@ fn answers_keep_the_form_order_and_serve_live_requests_too() {
     )
     .unwrap();
     let response =
-        mcp_typed::mrtr::client::answer(&capabilities, "k", &request, &mut Client::new(json!(3)))
-            .unwrap();
+        mcp_mrtr::client::answer(&capabilities, "k", &request, &mut Client::new(json!(3))).unwrap();
     assert_eq!(
         serde_json::to_string(&response).unwrap(),
         r#"{"action":"accept","content":{"zeta":1,"guests":3}}"#
@@ -680,7 +672,7 @@ fn answers_keep_the_form_order_and_serve_live_requests_too() {
     let roots: mcp_typed::v2026_07_28::InputRequest =
         serde_json::from_value(json!({"method": "roots/list"})).unwrap();
     assert!(matches!(
-        mcp_typed::mrtr::client::answer(&form_only, "r", &roots, &mut Client::new(json!(3))),
+        mcp_mrtr::client::answer(&form_only, "r", &roots, &mut Client::new(json!(3))),
         Err(RetryError::Undeclared {
             capability: "roots",
             ..

@@ -58,7 +58,7 @@ use std::time::{Duration, Instant};
 
 use mcp_typed::elicit::{PropertySchema, RequestedSchema, StringFormat};
 use mcp_typed::jsonrpc::{DecodeError, RawMessage, Request};
-use mcp_typed::mrtr::client::{Answerer, FormAnswer};
+use mcp_mrtr::client::{Answerer, FormAnswer};
 use mcp_typed::v2026_07_28 as v2026;
 use mcp_typed::IndexMap;
 use serde::Serialize;
@@ -1435,7 +1435,7 @@ mod era_2025_11_25 {
 
     /// A live request, answered as a 2026-07-28 retry answers the same request: converted to
     /// that revision's `InputRequest` (the same JSON), answered by [`Answers`] through
-    /// `mcp_typed::mrtr::client::answer` (capability checked, form parsed, defaults applied,
+    /// `mcp_mrtr::client::answer` (capability checked, form parsed, defaults applied,
     /// answer validated), and converted back.
     fn answer(id: &RequestId, request: ServerRequest) -> Outcome<Result<ClientResult, Error>> {
         match request {
@@ -1457,7 +1457,7 @@ mod era_2025_11_25 {
         let asked: mcp_typed::v2026_07_28::InputRequest = convert(&request)?;
         let mut answers = Answers::default();
         let response =
-            mcp_typed::mrtr::client::answer(&convert(&capabilities())?, &key, &asked, &mut answers)
+            mcp_mrtr::client::answer(&convert(&capabilities())?, &key, &asked, &mut answers)
                 .map_err(|error| {
                     ProtocolError::new(format!("cannot answer {}: {error}", request.method()))
                 })?;
@@ -1499,8 +1499,8 @@ mod era_2025_11_25 {
 
 mod era_2026_07_28 {
     use mcp_typed::jsonrpc::Request;
-    use mcp_typed::mrtr::client::{Retrier, RetryError};
-    use mcp_typed::mrtr::RetryParams;
+    use mcp_mrtr::client::{Retrier, RetryError};
+    use mcp_mrtr::RetryParams;
     use mcp_typed::v2026_07_28::{
         CallToolRequest, CallToolRequestParams, CallToolResult, CallToolResultResponseResult,
         ClientCapabilities, ClientCapabilitiesElicitation, ClientMessage, ClientRequest,

@@ -15,7 +15,7 @@
 //!   `requestState` holding the answers so far), and the client retries the call with the
 //!   answers. Any server instance holding the key can serve the retry.
 //!
-//! The tools are written once, for both, with `mcp_typed::mrtr::serve`: a handler asks through
+//! The tools are written once, for both, with `mcp_mrtr::serve`: a handler asks through
 //! an `Input` and gets the answers the client has given so far, or stops with `Need::Asked`;
 //! `serve` (2026-07-28) and `LiveCall` (2025-11-25) send its questions and run it again with
 //! the answers. Each answer is pinned to the question it answers.
@@ -37,8 +37,8 @@ use std::time::{Duration, SystemTime};
 
 use mcp_typed::elicit::ElicitOutcome;
 use mcp_typed::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND};
-use mcp_typed::mrtr::seal::{SealingKey, StateSealer};
-use mcp_typed::mrtr::serve::{serve, Input, Live, LiveAnswer, LiveCall, Need, Sealing, Served};
+use mcp_mrtr::seal::{SealingKey, StateSealer};
+use mcp_mrtr::serve::{serve, Input, Live, LiveAnswer, LiveCall, Need, Sealing, Served};
 use mcp_typed::v2025_11_25 as legacy;
 use mcp_typed::v2026_07_28 as modern;
 use mcp_typed::{Elicit, RawObject};
@@ -344,11 +344,7 @@ impl Server {
         &mut self,
         params: &modern::CallToolRequestParams,
     ) -> Result<modern::ServerResult, modern::Error> {
-        let sealing = Sealing {
-            sealer: &self.sealer,
-            principal: PRINCIPAL,
-            ttl: STATE_TTL,
-        };
+        let sealing = Sealing::new(&self.sealer, PRINCIPAL).ttl(STATE_TTL);
         let served = serve(params, &sealing, SystemTime::now(), |input| {
             tool(&params.name, params.arguments.as_ref(), input)
         });

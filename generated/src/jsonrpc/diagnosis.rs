@@ -239,7 +239,7 @@ pub(super) fn diagnose(
 
 /// Runs a decode of `text` with path tracking: the error message and the JSON pointer (below
 /// `text`'s value) of the member it stopped at.
-pub(crate) fn path_error<'a, T>(
+pub fn path_error<'a, T>(
     decode: impl FnOnce(&mut serde_json::Deserializer<StrRead<'a>>) -> Result<T, serde_json::Error>,
     text: &'a str,
 ) -> Result<T, (String, String)> {

@@ -18,7 +18,8 @@
 // The machinery the generated message enums call: reached from outside only through
 // `crate::__private::codec`, never as part of this public module.
 pub(crate) mod codec;
-mod diagnosis;
+// `path_error` is re-exported by `crate::__private` for the answers of `mcp-mrtr`.
+pub(crate) mod diagnosis;
 mod raw;
 
 use std::fmt;
@@ -26,9 +27,6 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-// For the decoding of multi round-trip answers, which report pointers the same way.
-#[cfg(feature = "mrtr")]
-pub(crate) use diagnosis::path_error;
 pub use raw::RawMessage;
 
 /// Invalid JSON was received.

@@ -14,13 +14,14 @@
 //!
 //! ```text
 //! token     = base64url without padding ( header | nonce | ciphertext | tag )
-//! header    = version (1 byte, 1) | key id (4 bytes, big-endian)
+//! header    = version (1 byte, 2) | key id (4 bytes, big-endian)
 //! nonce     = 24 random bytes
 //! plaintext = expiry (8 bytes, big-endian milliseconds since the Unix epoch)
 //!           | SHA-256(principal) | SHA-256(method) | params digest (32 bytes each)
 //!           | payload
 //! AEAD      = XChaCha20-Poly1305 with the key of `key id`,
-//!             associated data "mcp-schema/mrtr/request-state/v1" | header
+//!             associated data "mcp-schema/mrtr/request-state/v2" | header
+//!             | audience length (4 bytes, big-endian) | audience
 //! ```
 //!
 //! The overhead is 149 bytes before base64 (about 200 characters). XChaCha20's 192-bit nonce
@@ -28,8 +29,9 @@
 //!
 //! # Why the context is inside the plaintext, not in the associated data
 //!
-//! The associated data binds the header: a token cannot be moved to another key id or format
-//! version. The context (principal, method, params digest) and the expiry could be bound the
+//! The associated data binds the header and the audience: a token cannot be moved to another
+//! key id, format version, or server sharing the key under another audience label
+//! ([`StateSealer::with_audience`]). The context (principal, method, params digest) and the expiry could be bound the
 //! same way, by putting the expected values in the associated data when opening; but then any
 //! mismatch is a failed tag, indistinguishable from a forgery, and a server could not tell an
 //! honest client whose state merely expired (ask again) from an attacker replaying another
@@ -60,6 +62,12 @@
 //! id as retired ([`StateSealer::with_retired`]). Key ids are not secret; use a new id for each
 //! new key.
 //!
+//! # Limits
+//!
+//! A token is valid for at most [`MAX_TTL`] (a day): `seal` refuses a longer TTL rather than
+//! write an expiry that never comes. `open` refuses a token longer than
+//! [`DEFAULT_MAX_TOKEN_LEN`] (or [`StateSealer::with_max_token_len`]) before decoding it.
+//!
 //! # One-time use
 //!
 //! The checks above bound where and how long a token is valid, not how often it is used. A
@@ -71,7 +79,7 @@
 //! ```
 //! use std::time::{Duration, SystemTime};
 //!
-//! use mcp_typed::mrtr::seal::{
+//! use mcp_mrtr::seal::{
 //!     OpenErrorKind, ParamsDigest, SealContext, SealingKey, StateSealer,
 //! };
 //!
@@ -119,8 +127,9 @@ use subtle::ConstantTimeEq;
 
 use super::RetryParams;
 
-/// The format version, the first byte of every token.
-const VERSION: u8 = 1;
+/// The format version, the first byte of every token (2: the audience joined the associated
+/// data).
+const VERSION: u8 = 2;
 const HEADER_LEN: usize = 1 + 4;
 const NONCE_LEN: usize = 24;
 const TAG_LEN: usize = 16;
@@ -128,10 +137,16 @@ const HASH_LEN: usize = 32;
 const BINDING_LEN: usize = 8 + 3 * HASH_LEN;
 /// The shortest token: an empty payload.
 const MIN_LEN: usize = HEADER_LEN + NONCE_LEN + BINDING_LEN + TAG_LEN;
-const AAD_DOMAIN: &[u8] = b"mcp-schema/mrtr/request-state/v1";
+const AAD_DOMAIN: &[u8] = b"mcp-schema/mrtr/request-state/v2";
+/// The longest time a token may be valid: a state is for the minutes a user takes to answer,
+/// and an expiry must never be far enough out to wrap a clock.
+pub const MAX_TTL: Duration = Duration::from_secs(24 * 60 * 60);
+/// The longest token [`StateSealer::open`] reads by default (see
+/// [`StateSealer::with_max_token_len`]): longer input is refused before it is decoded.
+pub const DEFAULT_MAX_TOKEN_LEN: usize = 64 * 1024;
 const PRINCIPAL_DOMAIN: &[u8] = b"mcp-schema/mrtr/principal/v1\0";
 const METHOD_DOMAIN: &[u8] = b"mcp-schema/mrtr/method/v1\0";
-const PARAMS_DOMAIN: &[u8] = b"mcp-schema/mrtr/params/v1\0";
+const PARAMS_DOMAIN: &[u8] = b"mcp-schema/mrtr/params/v2\0";
 
 /// A 256-bit key that seals and opens tokens, with the id written into every token it seals.
 ///
@@ -197,7 +212,7 @@ impl<'a> SealContext<'a> {
         principal: &'a str,
         params: &P,
         ttl: Duration,
-    ) -> Result<Self, serde_json::Error> {
+    ) -> Result<Self, DigestError> {
         Ok(Self {
             principal,
             method: P::METHOD,
@@ -209,37 +224,77 @@ impl<'a> SealContext<'a> {
 
 /// A SHA-256 digest of a request's salient parameters: its `params` without `_meta`,
 /// `inputResponses` and `requestState` (which change between the first attempt and the retry
-/// without changing what is asked), in a canonical JSON form (members sorted, no whitespace,
-/// `1.0` written as `1`), so that a client re-encoding the same parameters differently still
-/// matches.
+/// without changing what is asked), in a canonical form of their JSON text: members sorted, no
+/// whitespace, numbers by their exact decimal value (`1.0` is `1`; `100000000000000000001` is
+/// not `100000000000000000000`), strings by their code units (a lone surrogate escape is
+/// digested, not refused). A client re-encoding the same parameters differently still matches;
+/// parameters a tool could read differently never do, and an object with a duplicate member,
+/// which readers resolve differently, has no digest ([`DigestError`]).
+///
+/// The digest is taken from the text the tool reads: a typed params value is encoded with
+/// serde_json, which writes a [`RawObject`](mcp_typed::RawObject) (a tool call's `arguments`)
+/// as the text it was received as.
 ///
 /// Compared in constant time.
 #[derive(Clone, Copy)]
 pub struct ParamsDigest([u8; HASH_LEN]);
 
+pub use canonical::CanonicalError;
+
+/// Why params have no digest.
+#[derive(Debug)]
+pub enum DigestError {
+    /// The params could not be encoded as JSON.
+    Encode(serde_json::Error),
+    /// The params' JSON has no canonical form: a duplicate member name, a number whose exponent
+    /// is beyond 64 bits, or (for [`ParamsDigest::of_json`]) text that is not JSON.
+    Canonical(CanonicalError),
+}
+
+impl fmt::Display for DigestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Encode(error) => write!(f, "the params do not encode as JSON: {error}"),
+            Self::Canonical(error) => write!(f, "the params cannot be digested: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for DigestError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Encode(error) => Some(error),
+            Self::Canonical(error) => Some(error),
+        }
+    }
+}
+
 impl ParamsDigest {
     /// The members of `params` left out of the digest.
     pub const EXCLUDED: [&'static str; 3] = ["_meta", "inputResponses", "requestState"];
 
-    /// The digest of typed params (`CallToolRequestParams`, …).
-    pub fn of<P: serde::Serialize + ?Sized>(params: &P) -> Result<Self, serde_json::Error> {
-        Ok(Self::of_value(&serde_json::to_value(params)?))
+    /// The digest of typed params (`CallToolRequestParams`, …), from their JSON text.
+    pub fn of<P: serde::Serialize + ?Sized>(params: &P) -> Result<Self, DigestError> {
+        let text = serde_json::to_string(params).map_err(DigestError::Encode)?;
+        Self::of_json(&text)
     }
 
-    /// The digest of params as JSON. Anything but an object is digested as it is.
+    /// The digest of params given as JSON text (the `params` of a raw message). Anything but
+    /// an object is digested whole.
+    pub fn of_json(text: &str) -> Result<Self, DigestError> {
+        let canonical =
+            canonical::canonical(text, &Self::EXCLUDED).map_err(DigestError::Canonical)?;
+        Ok(Self(hash(PARAMS_DOMAIN, canonical.as_bytes())))
+    }
+
+    /// The digest of params as a `serde_json::Value` (which holds no duplicate member, and its
+    /// numbers as parsed: prefer [`ParamsDigest::of_json`] on the text received). Anything but
+    /// an object is digested whole.
     pub fn of_value(params: &Value) -> Self {
-        let mut text = String::new();
-        match params {
-            Value::Object(members) => {
-                let mut salient = members.clone();
-                for excluded in Self::EXCLUDED {
-                    salient.remove(excluded);
-                }
-                canonical::write(&Value::Object(salient), &mut text);
-            }
-            other => canonical::write(other, &mut text),
-        }
-        Self(hash(PARAMS_DOMAIN, text.as_bytes()))
+        // A `Value` is written as JSON whose canonical form always exists: a finite `f64` has
+        // a small exponent, and its object keys are unique.
+        let text = params.to_string();
+        Self::of_json(&text).unwrap_or(Self([0; HASH_LEN]))
     }
 
     /// A digest computed elsewhere.
@@ -281,6 +336,8 @@ pub struct StateSealer {
     active: SealingKey,
     previous: Vec<SealingKey>,
     retired: Vec<u32>,
+    audience: Vec<u8>,
+    max_token_len: usize,
 }
 
 impl StateSealer {
@@ -290,7 +347,27 @@ impl StateSealer {
             active,
             previous: Vec::new(),
             retired: Vec::new(),
+            audience: Vec::new(),
+            max_token_len: DEFAULT_MAX_TOKEN_LEN,
         }
+    }
+
+    /// Binds every token this sealer seals or opens to `audience`: a label naming the server,
+    /// tenant or purpose the tokens are for (`"billing-server"`, `"tenant-17/tools"`). A token
+    /// sealed for one audience fails authentication ([`OpenError::Tampered`]) under any other,
+    /// so one key can serve several servers or tenants without their tokens crossing. The label
+    /// is authenticated, not secret. The default is the empty label.
+    pub fn with_audience(mut self, audience: impl Into<String>) -> Self {
+        self.audience = audience.into().into_bytes();
+        self
+    }
+
+    /// Refuses tokens longer than `len` characters before decoding them
+    /// ([`OpenError::Malformed`]); [`DEFAULT_MAX_TOKEN_LEN`] by default. A token is about
+    /// 4/3 of its payload plus 200 characters.
+    pub fn with_max_token_len(mut self, len: usize) -> Self {
+        self.max_token_len = len;
+        self
     }
 
     /// Also opens (never seals) tokens sealed with `key`: the key that was active before a
@@ -336,8 +413,9 @@ impl StateSealer {
     /// Seals `payload` into a token bound to `context` and valid until `now + context.ttl`.
     ///
     /// `now` is passed in (use `SystemTime::now()`), so that tests are deterministic; a time
-    /// before the Unix epoch counts as the epoch. Fails only if the operating system gives no
-    /// random nonce, or for a payload beyond what the AEAD can encrypt (256 GiB).
+    /// before the Unix epoch counts as the epoch. Fails if `context.ttl` is longer than
+    /// [`MAX_TTL`], if the operating system gives no random nonce, or for a payload beyond what
+    /// the AEAD can encrypt (256 GiB).
     pub fn seal(
         &self,
         payload: &[u8],
@@ -356,8 +434,12 @@ impl StateSealer {
         now: SystemTime,
         nonce: [u8; NONCE_LEN],
     ) -> Result<String, SealError> {
-        let ttl = u64::try_from(context.ttl.as_millis()).unwrap_or(u64::MAX);
-        let expires = millis(now).saturating_add(ttl);
+        if context.ttl > MAX_TTL {
+            return Err(SealError::TtlTooLong(context.ttl));
+        }
+        // At most a day after `now`, and `now` at most `u64::MAX` ms: no overflow, and an
+        // expiry that `open` can always turn back into a time.
+        let expires = millis(now).saturating_add(context.ttl.as_millis() as u64);
         let mut plaintext = Vec::with_capacity(BINDING_LEN + payload.len());
         plaintext.extend_from_slice(&expires.to_be_bytes());
         plaintext.extend_from_slice(&hash(PRINCIPAL_DOMAIN, context.principal.as_bytes()));
@@ -366,7 +448,7 @@ impl StateSealer {
         plaintext.extend_from_slice(payload);
 
         let header = header(self.active.id);
-        let aad = aad(&header);
+        let aad = aad(&header, &self.audience);
         let nonce = XNonce::from(nonce);
         let sealed = self
             .active
@@ -446,6 +528,9 @@ impl StateSealer {
         expected: &SealContext<'_>,
         now: SystemTime,
     ) -> Result<Opened, OpenError> {
+        if token.len() > self.max_token_len {
+            return Err(OpenError::Malformed("too long"));
+        }
         let bytes = URL_SAFE_NO_PAD
             .decode(token)
             .map_err(|_| OpenError::Malformed("not base64url without padding"))?;
@@ -461,7 +546,7 @@ impl StateSealer {
         let (nonce, sealed) = rest.split_at(NONCE_LEN);
         let mut id = [0u8; NONCE_LEN];
         id.copy_from_slice(nonce);
-        let aad = aad(header);
+        let aad = aad(header, &self.audience);
         let plaintext = key
             .cipher
             .decrypt(
@@ -478,7 +563,10 @@ impl StateSealer {
         let mut expires = [0u8; 8];
         expires.copy_from_slice(&binding[..8]);
         let expires = u64::from_be_bytes(expires);
-        let expires_at = UNIX_EPOCH + Duration::from_millis(expires);
+        // A time the platform's clock cannot represent is past any `now` it can.
+        let expires_at = UNIX_EPOCH
+            .checked_add(Duration::from_millis(expires))
+            .unwrap_or(now);
         if millis(now) >= expires {
             return Err(OpenError::Expired { expires_at });
         }
@@ -524,8 +612,13 @@ fn header(key_id: u32) -> [u8; HEADER_LEN] {
     [VERSION, id[0], id[1], id[2], id[3]]
 }
 
-fn aad(header: &[u8]) -> Vec<u8> {
-    [AAD_DOMAIN, header].concat()
+/// The associated data: the domain, the header, and the audience with its length first (so
+/// that no two (header, audience) pairs give the same bytes).
+fn aad(header: &[u8], audience: &[u8]) -> Vec<u8> {
+    let len = u32::try_from(audience.len())
+        .unwrap_or(u32::MAX)
+        .to_be_bytes();
+    [AAD_DOMAIN, header, &len, audience].concat()
 }
 
 fn hash(domain: &[u8], data: &[u8]) -> [u8; HASH_LEN] {
@@ -551,6 +644,8 @@ pub enum SealError {
     Payload(serde_json::Error),
     /// The payload is larger than the AEAD can encrypt.
     TooLarge,
+    /// The TTL is longer than [`MAX_TTL`].
+    TtlTooLong(Duration),
 }
 
 impl fmt::Display for SealError {
@@ -559,6 +654,12 @@ impl fmt::Display for SealError {
             Self::Random(error) => write!(f, "no random nonce: {error}"),
             Self::Payload(error) => write!(f, "the state payload is not JSON: {error}"),
             Self::TooLarge => f.write_str("the state payload is too large to seal"),
+            Self::TtlTooLong(ttl) => write!(
+                f,
+                "a state cannot be valid for {} s: at most {} s",
+                ttl.as_secs(),
+                MAX_TTL.as_secs()
+            ),
         }
     }
 }
@@ -568,7 +669,7 @@ impl std::error::Error for SealError {
         match self {
             Self::Random(error) => Some(error),
             Self::Payload(error) => Some(error),
-            Self::TooLarge => None,
+            Self::TooLarge | Self::TtlTooLong(_) => None,
         }
     }
 }
@@ -579,8 +680,8 @@ impl std::error::Error for SealError {
 /// Tell the client none of this (see the [module docs](self)).
 #[derive(Debug)]
 pub enum OpenError {
-    /// Not a token of this format: not base64url without padding, shorter than the smallest
-    /// token, or an unknown format version.
+    /// Not a token of this format: longer than the sealer reads, not base64url without
+    /// padding, shorter than the smallest token, or an unknown format version.
     Malformed(&'static str),
     /// Sealed under a key id the sealer has never had (or no longer has).
     UnknownKey {
@@ -592,8 +693,8 @@ pub enum OpenError {
         /// The key id in the token.
         key_id: u32,
     },
-    /// Authentication failed: a byte of the token was changed, or it was sealed with another
-    /// key under the same id.
+    /// Authentication failed: a byte of the token was changed, it was sealed with another key
+    /// under the same id, or for another audience ([`StateSealer::with_audience`]).
     Tampered,
     /// Authentic, but expired.
     Expired {
@@ -712,7 +813,7 @@ mod tests {
             .unwrap();
         let bytes = URL_SAFE_NO_PAD.decode(&token).unwrap();
         assert_eq!(bytes.len(), MIN_LEN + 3);
-        assert_eq!(&bytes[..HEADER_LEN], &[1, 1, 2, 3, 4]);
+        assert_eq!(&bytes[..HEADER_LEN], &[2, 1, 2, 3, 4]);
         assert_eq!(&bytes[HEADER_LEN..HEADER_LEN + NONCE_LEN], &[7; NONCE_LEN]);
         let opened = sealer.open_token(&token, &context, now).unwrap();
         assert_eq!(opened.payload, b"xyz");

@@ -5,10 +5,10 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::RetryParams;
-use crate::elicit::__private::json_kind as kind;
-use crate::elicit::{pointer, Action, Elicit, ElicitOutcome, ValidationErrors};
-use crate::jsonrpc::INVALID_PARAMS;
-use crate::v2026_07_28::{
+use mcp_typed::elicit::__private::json_kind as kind;
+use mcp_typed::elicit::{pointer, Action, Elicit, ElicitOutcome, ValidationErrors};
+use mcp_typed::jsonrpc::INVALID_PARAMS;
+use mcp_typed::v2026_07_28::{
     CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ElicitResultAction,
     Error, InputResponse, InputResponses, ListRootsRequest, ListRootsResult, Root,
 };
@@ -24,13 +24,12 @@ use crate::v2026_07_28::{
 /// Read typed params with [`Responses::of`] (or [`Responses::new`]). The generated
 /// `InputResponse` type decodes the whole request or nothing: a client whose answer does not
 /// fit it makes the request fail with -32602 before any key is read. [`Responses::from_json`]
-/// reads the raw JSON instead (from [`RawMessage`](crate::jsonrpc::RawMessage) params, say), so
+/// reads the raw JSON instead (from [`RawMessage`](mcp_typed::jsonrpc::RawMessage) params, say), so
 /// that one bad answer is reported on its own, with its path.
 ///
 /// ```
-/// # #[cfg(feature = "derive")] {
 /// use mcp_typed::elicit::ElicitOutcome;
-/// use mcp_typed::mrtr::{ResponseError, Responses};
+/// use mcp_mrtr::{ResponseError, Responses};
 /// use mcp_typed::v2026_07_28::InputResponses;
 /// use mcp_typed::Elicit;
 ///
@@ -56,7 +55,6 @@ use crate::v2026_07_28::{
 /// let error = responses.elicited::<Login>("other").unwrap_err();
 /// assert!(matches!(&error, ResponseError::Invalid { key, .. } if key == "other"));
 /// assert_eq!(error.path(), "/inputResponses/other/content/name");
-/// # }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy)]
@@ -320,7 +318,7 @@ fn json_kind(answer: &Map<String, Value>) -> Option<&'static str> {
 /// Decodes an answer from its text, the deserializer the generated types are compiled for.
 fn decode<T: serde::de::DeserializeOwned>(key: &str, value: &Value) -> Result<T, ResponseError> {
     let text = value.to_string();
-    crate::jsonrpc::path_error(|d| T::deserialize(d), &text).map_err(|(message, below)| {
+    mcp_typed::__private::path_error(|d| T::deserialize(d), &text).map_err(|(message, below)| {
         ResponseError::Malformed {
             key: key.to_owned(),
             path: answer_path(key) + &below,

@@ -12,9 +12,8 @@
 //! each time.
 //!
 //! ```
-//! # #[cfg(feature = "v2026_07_28")] {
 //! use mcp_typed::elicit::RequestedSchema;
-//! use mcp_typed::mrtr::client::{Answerer, FormAnswer, Retrier};
+//! use mcp_mrtr::client::{Answerer, FormAnswer, Retrier};
 //! use mcp_typed::v2026_07_28::{
 //!     CallToolRequestParams, CreateMessageRequestParams, CreateMessageResult,
 //!     ElicitResultAction, InputRequiredResult, Root,
@@ -60,7 +59,6 @@
 //!     serde_json::to_value(&retry.params.input_responses)?,
 //!     json!({"confirm": {"action": "accept", "content": {"repository": "demo"}}})
 //! );
-//! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -71,8 +69,8 @@ use serde_json::{Map, Value};
 
 use super::ask::check_capability;
 use super::RetryParams;
-use crate::elicit::{RequestedSchema, SchemaError, ValidationErrors};
-use crate::v2026_07_28::{
+use mcp_typed::elicit::{RequestedSchema, SchemaError, ValidationErrors};
+use mcp_typed::v2026_07_28::{
     ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
     ElicitResult, ElicitResultAction, InputRequest, InputRequiredResult, InputResponse,
     InputResponses, ListRootsResult, Root,

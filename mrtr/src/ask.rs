@@ -5,8 +5,8 @@ use std::fmt;
 use serde_json::Map;
 
 use super::{RetryParams, INPUT_REQUIRED};
-use crate::elicit::{Elicit, StringFormat, ToRevisionError};
-use crate::v2026_07_28::{
+use mcp_typed::elicit::{Elicit, StringFormat, ToRevisionError};
+use mcp_typed::v2026_07_28::{
     ClientCapabilities, CreateMessageRequest, CreateMessageRequestParams,
     CreateMessageRequestParamsIncludeContext, ElicitRequest, ElicitRequestFormParams,
     ElicitRequestParams, ElicitRequestUrlParams, InputRequest, InputRequests, InputRequiredResult,
@@ -22,8 +22,7 @@ use crate::v2026_07_28::{
 /// [`InputRequired::build`] refuses a result with neither input requests nor state.
 ///
 /// ```
-/// # #[cfg(feature = "derive")] {
-/// use mcp_typed::mrtr::{AskError, InputRequired};
+/// use mcp_mrtr::{AskError, InputRequired};
 /// use mcp_typed::v2026_07_28::ClientCapabilities;
 /// use mcp_typed::Elicit;
 ///
@@ -50,7 +49,6 @@ use crate::v2026_07_28::{
 ///     "https://example.com/oauth/start",
 /// );
 /// assert!(matches!(refused, Err(AskError::MissingCapability { capability: "elicitation.url", .. })));
-/// # }
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone)]

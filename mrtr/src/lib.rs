@@ -15,7 +15,7 @@
 //!   result with neither input requests nor state.
 //! - **Reading the retry:** [`Responses`] reads `inputResponses`.
 //!   [`Responses::elicited`] gives `Ok(None)` when the client did not answer a key (the spec:
-//!   ask again rather than fail), the typed [`ElicitOutcome`](crate::elicit::ElicitOutcome)
+//!   ask again rather than fail), the typed [`ElicitOutcome`](mcp_typed::elicit::ElicitOutcome)
 //!   otherwise, and a [`ResponseError`] naming the key and the JSON pointer when the answer is
 //!   of the wrong kind, malformed, or breaks the form's schema. Keys nobody asked for are ignored.
 //! - **State** (feature `seal`): `seal::StateSealer` turns the state into a token that is
@@ -31,17 +31,17 @@
 //! [`RetryParams`] is what the three retryable params types have in common: the declared
 //! capabilities, `inputResponses` and `requestState`.
 //!
-//! [`InputRequiredResult`]: crate::v2026_07_28::InputRequiredResult
+//! [`InputRequiredResult`]: mcp_typed::v2026_07_28::InputRequiredResult
 //!
 //! # The flow
 //!
 //! ```
-//! # #[cfg(all(feature = "derive", feature = "seal"))] {
+//! # #[cfg(feature = "seal")] {
 //! use std::time::{Duration, SystemTime};
 //!
 //! use mcp_typed::elicit::ElicitOutcome;
-//! use mcp_typed::mrtr::seal::{SealContext, SealingKey, StateSealer};
-//! use mcp_typed::mrtr::{InputRequired, Responses};
+//! use mcp_mrtr::seal::{SealContext, SealingKey, StateSealer};
+//! use mcp_mrtr::{InputRequired, Responses};
 //! use mcp_typed::v2026_07_28::CallToolRequestParams;
 //! use mcp_typed::Elicit;
 //!
@@ -101,16 +101,16 @@ pub mod serve;
 pub use ask::{AskError, InputRequired};
 pub use responses::{ResponseError, Responses};
 
-use crate::v2026_07_28::{
+use mcp_typed::v2026_07_28::{
     CallToolRequestParams, ClientCapabilities, GetPromptRequestParams, InputResponses,
     ReadResourceRequestParams, RequestMetaObject,
 };
 
-/// The `resultType` of an [`InputRequiredResult`](crate::v2026_07_28::InputRequiredResult).
+/// The `resultType` of an [`InputRequiredResult`](mcp_typed::v2026_07_28::InputRequiredResult).
 pub const INPUT_REQUIRED: &str = "input_required";
 
 /// The params of a request a server may answer with an
-/// [`InputRequiredResult`](crate::v2026_07_28::InputRequiredResult) and the client
+/// [`InputRequiredResult`](mcp_typed::v2026_07_28::InputRequiredResult) and the client
 /// retries: `tools/call`, `prompts/get` and `resources/read` in 2026-07-28.
 pub trait RetryParams {
     /// The method of the request (`"tools/call"`).

@@ -19,12 +19,11 @@
 //! refused with [`Need::Refused`], which the handler may catch to do without.
 //!
 //! ```
-//! # #[cfg(feature = "derive")] {
 //! use std::time::{Duration, SystemTime};
 //!
 //! use mcp_typed::elicit::ElicitOutcome;
-//! use mcp_typed::mrtr::seal::{SealingKey, StateSealer};
-//! use mcp_typed::mrtr::serve::{serve, Input, Need, Sealing, Served};
+//! use mcp_mrtr::seal::{SealingKey, StateSealer};
+//! use mcp_mrtr::serve::{serve, Input, Need, Sealing, Served};
 //! use mcp_typed::v2026_07_28::CallToolRequestParams;
 //! use mcp_typed::Elicit;
 //!
@@ -43,7 +42,7 @@
 //! }
 //!
 //! let sealer = StateSealer::new(SealingKey::new(1, [7; 32]));
-//! let sealing = Sealing { sealer: &sealer, principal: "user-42", ttl: Duration::from_secs(600) };
+//! let sealing = Sealing::new(&sealer, "user-42").ttl(Duration::from_secs(600));
 //! let now = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
 //! let first: CallToolRequestParams = serde_json::from_str(
 //!     r#"{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},
@@ -62,22 +61,21 @@
 //! retry.request_state = asked.request_state.clone();
 //! let done = serve(&retry, &sealing, now + Duration::from_secs(5), delete_repo)?;
 //! assert!(matches!(done, Served::Complete(text) if text == "deleted demo"));
-//! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use super::seal::{OpenError, ParamsDigest, SealContext, StateSealer};
+use super::seal::{DigestError, OpenError, ParamsDigest, ReplayStore, SealContext, StateSealer};
 use super::{AskError, InputRequired, ResponseError, Responses, RetryParams};
-use crate::elicit::{Elicit, ElicitOutcome};
-use crate::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
-use crate::v2026_07_28::{
+use mcp_typed::elicit::{Elicit, ElicitOutcome};
+use mcp_typed::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
+use mcp_typed::v2026_07_28::{
     ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, Error, InputRequest,
     InputRequests, InputRequiredResult, Root,
 };
@@ -239,15 +237,111 @@ fn question_digest(request: &InputRequest) -> String {
 // ---------------------------------------------------------------------------------------------
 // 2026-07-28
 
-/// How a server seals the state of its multi round-trip requests.
-#[derive(Debug, Clone, Copy)]
+/// How a server seals the state of its multi round-trip requests: the sealer, the principal,
+/// and the limits of a call.
+///
+/// ```
+/// use std::time::Duration;
+///
+/// use mcp_mrtr::seal::{MemoryReplayStore, SealingKey, StateSealer};
+/// use mcp_mrtr::serve::Sealing;
+///
+/// let sealer = StateSealer::new(SealingKey::new(1, [7; 32]));
+/// let used = MemoryReplayStore::new();
+/// let sealing = Sealing::new(&sealer, "user-42")
+///     .ttl(Duration::from_secs(300))
+///     .lifetime(Duration::from_secs(1_800))
+///     .replay_store(&used);
+/// assert_eq!(sealing.principal(), "user-42");
+/// ```
+///
+/// # Without a replay store
+///
+/// A state opens as long as it has not expired: a client (or anyone who saw the retry) can
+/// resend a retry and run the handler again with the same answers, until the round's TTL is
+/// over. A handler served without a [`ReplayStore`] must therefore tolerate running twice on
+/// the same answers: its effects idempotent (keyed by something in the answers or arguments),
+/// or behind a confirmation it checks itself. With a store every state is consumed by its
+/// first use ([`StateSealer::open_once`]) and a resent retry is refused with
+/// [`ServeError::InvalidState`] (`OpenError::Replayed`); every instance that serves retries
+/// must then share the store.
+#[derive(Clone, Copy)]
 pub struct Sealing<'a> {
-    /// The sealer (every instance that may serve a retry holds the key).
-    pub sealer: &'a StateSealer,
-    /// The authenticated principal of the request (see [`SealContext::principal`]).
-    pub principal: &'a str,
-    /// How long the client has to answer.
-    pub ttl: Duration,
+    sealer: &'a StateSealer,
+    principal: &'a str,
+    ttl: Duration,
+    lifetime: Duration,
+    replay: Option<&'a dyn ReplayStore>,
+    max_state_len: usize,
+}
+
+impl fmt::Debug for Sealing<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Sealing")
+            .field("sealer", self.sealer)
+            .field("principal", &self.principal)
+            .field("ttl", &self.ttl)
+            .field("lifetime", &self.lifetime)
+            .field("replay", &self.replay.is_some())
+            .field("max_state_len", &self.max_state_len)
+            .finish()
+    }
+}
+
+impl<'a> Sealing<'a> {
+    /// How long a client has to answer a round, by default: ten minutes.
+    pub const DEFAULT_TTL: Duration = Duration::from_secs(600);
+    /// How long a whole call may last from its first round, by default: one hour.
+    pub const DEFAULT_LIFETIME: Duration = Duration::from_secs(3_600);
+    /// How many bytes of answers a state carries forward, by default: 32 KiB.
+    pub const DEFAULT_MAX_STATE_LEN: usize = 32 * 1024;
+
+    /// Seals with `sealer` for `principal`, the authenticated principal of the request (see
+    /// [`SealContext::principal`]), with the default limits and no replay store.
+    pub fn new(sealer: &'a StateSealer, principal: &'a str) -> Self {
+        Self {
+            sealer,
+            principal,
+            ttl: Self::DEFAULT_TTL,
+            lifetime: Self::DEFAULT_LIFETIME,
+            replay: None,
+            max_state_len: Self::DEFAULT_MAX_STATE_LEN,
+        }
+    }
+
+    /// How long the client has to answer each round (at most
+    /// [`MAX_TTL`](crate::seal::MAX_TTL)).
+    pub fn ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+
+    /// How long a whole call may last, from its first round: no state of a call is valid past
+    /// it, however often the client retries, and the handler then starts over.
+    pub fn lifetime(mut self, lifetime: Duration) -> Self {
+        self.lifetime = lifetime;
+        self
+    }
+
+    /// Makes each state single-use: opened with [`StateSealer::open_once`], recorded in
+    /// `store`.
+    pub fn replay_store(mut self, store: &'a dyn ReplayStore) -> Self {
+        self.replay = Some(store);
+        self
+    }
+
+    /// The most bytes of answers (as JSON) a state carries to the next round; more is refused
+    /// with [`ServeError::StateTooLarge`] (-32602), since the client would have to send them
+    /// back on every retry.
+    pub fn max_state_len(mut self, len: usize) -> Self {
+        self.max_state_len = len;
+        self
+    }
+
+    /// The principal states are bound to.
+    pub fn principal(&self) -> &'a str {
+        self.principal
+    }
 }
 
 /// What [`serve`] answers.
@@ -277,7 +371,18 @@ pub enum ServeError {
         /// The client's error.
         error: Error,
     },
-    /// The state could not be sealed or the params digested (a bug or a broken key).
+    /// The params have no digest (a duplicate member name in the arguments, a number with an
+    /// exponent beyond 64 bits): a state could not be bound to them.
+    UndigestableParams(DigestError),
+    /// The answers carried forward would make a state longer than
+    /// [`Sealing::max_state_len`].
+    StateTooLarge {
+        /// Their length, in bytes of JSON.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The state could not be sealed (a bug or a broken key).
     Internal(String),
 }
 
@@ -288,6 +393,8 @@ impl ServeError {
     pub fn to_jsonrpc_error(&self) -> Error {
         let (code, message) = match self {
             ServeError::InvalidState(_) => (INVALID_PARAMS, "invalid requestState".to_owned()),
+            ServeError::UndigestableParams(error) => (INVALID_PARAMS, error.to_string()),
+            ServeError::StateTooLarge { .. } => (INVALID_PARAMS, self.to_string()),
             ServeError::Invalid(error) => return error.to_jsonrpc_error(),
             ServeError::Refused(error) => (INTERNAL_ERROR, error.to_string()),
             ServeError::ClientError { key, error } => (
@@ -319,6 +426,11 @@ impl fmt::Display for ServeError {
                 "the client refused input request `{key}`: {} ({})",
                 error.message, error.code
             ),
+            ServeError::UndigestableParams(error) => error.fmt(f),
+            ServeError::StateTooLarge { len, max } => write!(
+                f,
+                "the answers are too large to carry to the next round: {len} bytes, at most {max}"
+            ),
             ServeError::Internal(message) => f.write_str(message),
         }
     }
@@ -327,27 +439,52 @@ impl fmt::Display for ServeError {
 impl std::error::Error for ServeError {}
 
 /// What the sealed `requestState` holds between rounds.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct State {
     /// Every answer so far, pinned to its question.
     answers: BTreeMap<String, Pinned>,
     /// The questions of the last round, by key: only these keys' answers are read.
     asked: BTreeMap<String, String>,
+    /// When the call started plus its lifetime, in ms since the Unix epoch: no round's state
+    /// is valid past it.
+    deadline: u64,
 }
 
 impl State {
-    /// `{"answers":{key:{"q":digest,"a":answer}},"asked":{key:digest}}`.
+    /// The state of a call's first round.
+    fn first(now: SystemTime, lifetime: Duration) -> Self {
+        let since = now.duration_since(UNIX_EPOCH).unwrap_or_default();
+        let deadline = since.saturating_add(lifetime).as_millis();
+        Self {
+            answers: BTreeMap::new(),
+            asked: BTreeMap::new(),
+            deadline: u64::try_from(deadline).unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The TTL of a state sealed at `now`: the round's, cut at the call's deadline.
+    fn ttl(&self, now: SystemTime, ttl: Duration) -> Duration {
+        let deadline = UNIX_EPOCH.checked_add(Duration::from_millis(self.deadline));
+        let left = deadline.and_then(|deadline| deadline.duration_since(now).ok());
+        left.map_or(ttl, |left| left.min(ttl))
+    }
+
+    /// `{"answers":{key:{"q":digest,"a":answer}},"asked":{key:digest},"deadline":ms}`.
     fn to_json(&self) -> Value {
         let answers: Map<String, Value> = (self.answers.iter())
             .map(|(key, p)| (key.clone(), json!({"q": p.q, "a": p.a})))
             .collect();
-        json!({"answers": answers, "asked": self.asked})
+        json!({"answers": answers, "asked": self.asked, "deadline": self.deadline})
     }
 
     /// The state [`State::to_json`] wrote. Only a state we sealed gets here, so a shape it
     /// does not have is a bug or a key compromise: refused all the same.
     fn from_json(value: &Value) -> Option<Self> {
-        let mut state = State::default();
+        let mut state = State {
+            answers: BTreeMap::new(),
+            asked: BTreeMap::new(),
+            deadline: value.get("deadline")?.as_u64()?,
+        };
         for (key, pinned) in value.get("answers")?.as_object()? {
             let pinned = Pinned {
                 q: pinned.get("q")?.as_str()?.to_owned(),
@@ -378,16 +515,29 @@ where
     P: RetryParams + Serialize,
 {
     let context = SealContext::for_request(sealing.principal, params, sealing.ttl)
-        .map_err(|e| ServeError::Internal(format!("digesting the params: {e}")))?;
-    let mut state = match params.request_state() {
-        None => State::default(),
-        Some(token) => match sealing.sealer.open_json::<Value>(token, &context, now) {
-            Ok(state) => State::from_json(&state)
-                .ok_or_else(|| ServeError::Internal("a sealed state of another shape".into()))?,
-            // An honest client that took too long: start over.
-            Err(OpenError::Expired { .. }) => State::default(),
-            Err(refused) => return Err(ServeError::InvalidState(refused)),
-        },
+        .map_err(ServeError::UndigestableParams)?;
+    let opened = match params.request_state() {
+        None => None,
+        Some(token) => {
+            let opened = match sealing.replay {
+                Some(store) => sealing.sealer.open_once(token, &context, now, store),
+                None => sealing.sealer.open(token, &context, now),
+            };
+            match opened {
+                Ok(bytes) => Some(bytes),
+                // An honest client that took too long, or a call past its lifetime (its
+                // last state expired at the deadline): start over.
+                Err(OpenError::Expired { .. }) => None,
+                Err(refused) => return Err(ServeError::InvalidState(refused)),
+            }
+        }
+    };
+    let mut state = match opened {
+        None => State::first(now, sealing.lifetime),
+        Some(bytes) => serde_json::from_slice(&bytes)
+            .ok()
+            .and_then(|value: Value| State::from_json(&value))
+            .ok_or_else(|| ServeError::Internal("a sealed state of another shape".into()))?,
     };
     if let Some(responses) = params.input_responses() {
         for (key, response) in responses {
@@ -416,10 +566,23 @@ where
             let next = State {
                 answers: state.answers,
                 asked: pins,
+                deadline: state.deadline,
+            };
+            let payload = serde_json::to_vec(&next.to_json())
+                .map_err(|e| ServeError::Internal(format!("encoding the state: {e}")))?;
+            if payload.len() > sealing.max_state_len {
+                return Err(ServeError::StateTooLarge {
+                    len: payload.len(),
+                    max: sealing.max_state_len,
+                });
+            }
+            let context = SealContext {
+                ttl: next.ttl(now, sealing.ttl),
+                ..context
             };
             let token = sealing
                 .sealer
-                .seal_json(&next.to_json(), &context, now)
+                .seal(&payload, &context, now)
                 .map_err(|e| ServeError::Internal(format!("sealing the state: {e}")))?;
             let mut asking = InputRequired::new(params.client_capabilities());
             for (key, request) in asked {
@@ -441,11 +604,9 @@ pub use live::{Live, LiveAnswer, LiveCall};
 mod live {
     use std::collections::BTreeMap;
 
-    use serde_json::{json, Value};
-
     use super::{Input, Need, Pinned, ServeError};
-    use crate::v2025_11_25 as legacy;
-    use crate::v2026_07_28::ClientCapabilities;
+    use mcp_typed::v2025_11_25 as legacy;
+    use mcp_typed::v2026_07_28::{ClientCapabilities, ElicitRequestParams, InputRequest};
 
     /// A call of the 2025-11-25 era (or older) whose handler asks through live server requests.
     ///
@@ -517,17 +678,25 @@ mod live {
                 Err(Need::Asked) => (input.asked, input.pins),
             };
             let mut messages = Vec::new();
-            for (key, request) in asked {
+            for (key, mut request) in asked {
                 let id = next_id();
-                let mut message = serde_json::to_value(&request)
-                    .map_err(|e| ServeError::Internal(format!("encoding `{key}`: {e}")))?;
-                message["jsonrpc"] = json!("2.0");
-                message["id"] = serde_json::to_value(&id).unwrap_or(Value::Null);
+                let id_text = serde_json::to_string(&id)
+                    .map_err(|e| ServeError::Internal(format!("encoding an id: {e}")))?;
                 // In 2025-11-25 a URL-mode elicitation names itself, for its completion notice.
-                if message["params"]["mode"] == "url" {
-                    message["params"]["elicitationId"] = json!(format!("{key}-{}", message["id"]));
+                if let InputRequest::Elicit(elicit) = &mut request {
+                    if let ElicitRequestParams::Url(url) = &mut elicit.params {
+                        let elicitation_id = format!("{key}-{id_text}");
+                        url.extra
+                            .insert("elicitationId".into(), elicitation_id.into());
+                    }
                 }
-                let message = legacy::ServerMessage::from_value(message).map_err(|e| {
+                // Through text, never a `serde_json::Value`: a form's properties go out in the
+                // order the form declares them, and each property's keywords as written.
+                let request = serde_json::to_string(&request)
+                    .map_err(|e| ServeError::Internal(format!("encoding `{key}`: {e}")))?;
+                let body = request.strip_prefix('{').unwrap_or(&request);
+                let message = format!(r#"{{"jsonrpc":"2.0","id":{id_text},{body}"#);
+                let message = message.parse::<legacy::ServerMessage>().map_err(|e| {
                     ServeError::Internal(format!("`{key}` is not a 2025-11-25 request: {e}"))
                 })?;
                 let question = pins.get(&key).cloned().unwrap_or_default();
@@ -563,7 +732,7 @@ mod live {
                 Err(error) => {
                     return Err(ServeError::ClientError {
                         key,
-                        error: crate::v2026_07_28::Error {
+                        error: mcp_typed::v2026_07_28::Error {
                             code: error.code,
                             data: error.data,
                             message: error.message,
