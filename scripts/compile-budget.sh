@@ -20,21 +20,22 @@
 #      --reps repetitions; the large configurations, whose ratios are far from any goal line and
 #      whose release builds take minutes, get --reps-large.
 #        default      mcp-typed, default features (v2026_07_28: its types and message enums)
-#        forms        mcp-typed, default features + derive + mrtr: also the elicitation forms
-#                     (`mcp_typed::elicit`, `#[derive(Elicit)]`) and the multi round-trip
-#                     helpers, opt-in features, as they were in the default until 2026-11-22.
-#                     The forms are the crates mcp-elicit and mcp-typed-macros: this
-#                     configuration measures the sum of the rustc times of the three crates
-#                     (mcp-elicit twice: for the macro, on the host, and for mcp-typed)
+#        forms        mcp-typed, default features + derive, and mcp-mrtr without its default
+#                     features: also the elicitation forms (`mcp_typed::elicit`,
+#                     `#[derive(Elicit)]`) and the multi round-trip helpers, opt-in, as they
+#                     were in the default until 2026-11-22 (in mcp-typed's `mrtr` feature until
+#                     2026-11-26). This configuration measures the sum of the rustc times of
+#                     mcp-typed, mcp-elicit (twice: for the macro, on the host, and for
+#                     mcp-typed), mcp-typed-macros and mcp-mrtr
 #        v2025_11_25  mcp-typed, default-features = false, features = ["v2025_11_25"]: the
 #                     revision the reference is measured with, nothing else
 #        six-revs     mcp-typed, all six revision features: the "all revisions" goal (the
-#                     forms, derive + mrtr, add what they add to `default`: compare `forms`)
+#                     forms, derive + mcp-mrtr, add what they add to `default`: compare `forms`)
 #        all          mcp-typed, every feature of generated/Cargo.toml (six revisions, derive,
-#                     registry, schemars, seal). Only with --all-features: `registry` is a
+#                     registry, schemars). Only with --all-features: `registry` is a
 #                     #[doc(hidden)] test hook (`__roundtrip`, one monomorphized serde_json
-#                     round trip per type) and schemars/seal are integrations whose cost is
-#                     mostly their own dependencies, so the revision goal is judged on six-revs.
+#                     round trip per type) and schemars is an integration whose cost is
+#                     mostly its own dependencies, so the revision goal is judged on six-revs.
 #        reference    rust-mcp-schema = "=2.0.0", default-features = false,
 #                     features = ["2025_11_25", "schema_utils"]: the crate's defaults are
 #                     ["2026_07_28", "schema_utils"], which would add a second revision; its
@@ -145,13 +146,14 @@ six_revs='"v2024_11_05", "v2025_03_26", "v2025_06_18", "v2025_11_25", "v2026_07_
 
 declare -A dep=(
   [default]="mcp-typed = { path = \"$repo/generated\" }"
-  [forms]="mcp-typed = { path = \"$repo/generated\", features = [\"derive\", \"mrtr\"] }"
+  [forms]="mcp-typed = { path = \"$repo/generated\", features = [\"derive\"] }
+mcp-mrtr = { path = \"$repo/mrtr\", default-features = false }"
   [v2025_11_25]="mcp-typed = { path = \"$repo/generated\", default-features = false, features = [\"v2025_11_25\"] }"
   [six-revs]="mcp-typed = { path = \"$repo/generated\", features = [$six_revs] }"
   [all]="mcp-typed = { path = \"$repo/generated\", features = [$all_features] }"
   [reference]='rust-mcp-schema = { version = "=2.0.0", default-features = false, features = ["2025_11_25", "schema_utils"] }'
 )
-declare -A pkg=([default]=mcp-typed [forms]="mcp-typed mcp-elicit mcp-typed-macros" [v2025_11_25]=mcp-typed [six-revs]=mcp-typed [all]=mcp-typed [reference]=rust-mcp-schema)
+declare -A pkg=([default]=mcp-typed [forms]="mcp-typed mcp-elicit mcp-typed-macros mcp-mrtr" [v2025_11_25]=mcp-typed [six-revs]=mcp-typed [all]=mcp-typed [reference]=rust-mcp-schema)
 declare -A nreps=([default]=$reps [forms]=$reps_large [v2025_11_25]=$reps_large [six-revs]=$reps_large [all]=$reps_large [reference]=$reps)
 configs=()
 for c in default forms v2025_11_25 six-revs all; do
@@ -188,8 +190,7 @@ cargo_in() { # crate cargo-args... (output to the log)
 
 say "scratch directory: $dir"
 # Warm-up: every dependency, built once per profile. mcp-typed's revision features do not reach
-# its dependencies, and derive + mrtr bring all the others but `all`'s (schemars and the seal
-# crates), so building `forms` (or, without it, the first mcp-typed configuration) builds the
+# its dependencies, and derive + mcp-mrtr bring all the others but `all`'s (schemars), so building `forms` (or, without it, the first mcp-typed configuration) builds the
 # dependencies of all but `all`. This also builds the measured crates once, unmeasured.
 warm=(reference)
 for c in forms six-revs default v2025_11_25; do

@@ -1,12 +1,14 @@
 //! Codegen time for every pinned revision: load + IR + emit + prettyplease, per revision and in
 //! total, with parsing the schema JSON into `serde_json::Value` as the in-run baseline.
 //!
-//! `cargo bench -p mcp-codegen --bench codegen` (schemas from `$MCP_SCHEMA_MIRROR`, default
-//! `../shared/mcp-schema`).
+//! `cargo bench -p mcp-codegen --bench codegen` (the pinned schemas in `schema/`, fetched first
+//! where missing, as `mcp-codegen fetch` does: from `$MCP_SCHEMA_MIRROR` or the pinned upstream
+//! commit, each checked against its sha256).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use mcp_codegen::fetch::SchemaSource;
 use mcp_codegen::revisions::Revisions;
 
 fn median(mut samples: Vec<Duration>) -> Duration {
@@ -29,9 +31,8 @@ fn time(runs: usize, mut f: impl FnMut()) -> Duration {
 
 fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mirror = std::env::var_os("MCP_SCHEMA_MIRROR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root.join("../shared/mcp-schema"));
+    let workspace = mcp_codegen::workspace::Workspace::open(&root).expect("workspace");
+    let fetch_from = SchemaSource::resolve(None);
     let revisions = Revisions::load(&root.join("schema/revisions.toml")).expect("revisions.toml");
     let runs = 15;
     let (mut total, mut total_parse) = (Duration::ZERO, Duration::ZERO);
@@ -40,7 +41,9 @@ fn main() {
         "revision", "codegen", "parse JSON", "ratio", "lines"
     );
     for rev in &revisions.revisions {
-        let path = mirror.join(&rev.name).join("schema.json");
+        let path = workspace.fetch(rev, &fetch_from).unwrap_or_else(|e| {
+            panic!("fetching the pinned schema: {e}\n(set MCP_SCHEMA_MIRROR or allow downloads)")
+        });
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let config = mcp_codegen::Config::new();
         let mut lines = 0;
@@ -70,13 +73,11 @@ fn main() {
         ms(total_parse),
         ratio(total, total_parse)
     );
-    // What `mcp-codegen generate` does: verify the pinned files, render each distinct schema once,
-    // in parallel.
-    let workspace = mcp_codegen::workspace::Workspace::open(&root).expect("workspace");
-    let source = mcp_codegen::fetch::SchemaSource::Dir(mirror.clone());
+    // What `mcp-codegen generate` does: verify the pinned files (all present since the loop
+    // above), render each distinct schema once, in parallel.
     let all: Vec<_> = workspace.revisions.revisions.iter().collect();
     let generate = time(runs, || {
-        let rendered = workspace.render_all(&all, &source).expect("generates");
+        let rendered = workspace.render_all(&all, &fetch_from).expect("generates");
         std::hint::black_box(rendered);
     });
     println!("{:<12} {:>8.1}ms {:>10.2}ms {:>7.0}x   (generate: sha256 checks, identical schemas once, {} threads)", "generate", ms(generate), ms(total_parse), ratio(generate, total_parse), 2);

@@ -80,6 +80,28 @@ fn python_client_against_our_server(era: Era) {
     );
     assert_eq!(tools["connect_account"], "connect_account: accepted");
 
+    // The signup form reached the Python client with its fields in the order the struct
+    // declares them, whichever era carried it (a live request, or an InputRequiredResult).
+    let forms = forms_on_the_wire(&log);
+    let signup = forms
+        .iter()
+        .find(|fields| fields.iter().any(|f| f == "newsletter"))
+        .unwrap_or_else(|| panic!("no signup form on the wire: {forms:?}"));
+    assert_eq!(
+        signup,
+        &[
+            "name",
+            "email",
+            "age",
+            "donation",
+            "height",
+            "newsletter",
+            "plan",
+            "topics",
+            "nickname"
+        ]
+    );
+
     let kinds = check_wire(era, &read_log(&log));
     // The flow each era is made of went over the wire.
     let expected: &[&str] = match era {
@@ -110,6 +132,27 @@ fn python_client_against_our_server(era: Era) {
             "{kinds:?}"
         );
     }
+}
+
+/// The property names of every `requestedSchema` the server sent, in the order they crossed
+/// the wire (the log keeps each message's members in their order; a `serde_json::Value` would
+/// sort them).
+fn forms_on_the_wire(log: &Path) -> Vec<Vec<String>> {
+    #[derive(serde::Deserialize)]
+    struct Schema {
+        properties: mcp_typed::IndexMap<String, serde::de::IgnoredAny>,
+    }
+    let text = std::fs::read_to_string(log).expect("the wire log");
+    let mut forms = Vec::new();
+    for line in text.lines().filter(|l| l.contains(r#""dir": "server->client""#)) {
+        for (at, _) in line.match_indices(r#""requestedSchema":"#) {
+            let rest = &line[at + r#""requestedSchema":"#.len()..];
+            let mut de = serde_json::Deserializer::from_str(rest.trim_start());
+            let schema: Schema = serde::Deserialize::deserialize(&mut de).expect("a schema");
+            forms.push(schema.properties.into_keys().collect());
+        }
+    }
+    forms
 }
 
 fn our_client_against_python_server(era: Era) {

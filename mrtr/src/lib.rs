@@ -1,5 +1,14 @@
-//! Multi round-trip requests (revision 2026-07-28), for server authors: ask the client for
-//! input, read its answers on the retry, and carry state between the two without storing it.
+//! The two eras of MCP input requests, on the types of `mcp-typed`: a server handler written
+//! once and served to 2026-07-28 clients (multi round-trip requests, sealed `requestState`) and
+//! to 2025-11-25 clients (live server requests), in `serve` (feature `seal`);
+//! the client half that answers and retries, in [`client`]; and the pieces they are made of,
+//! below: ask the client for input, read its answers on the retry, and carry state between the
+//! two without storing it.
+//!
+//! | feature (default on) | what it adds |
+//! |---|---|
+//! | `seal` | `seal` (sealed `requestState`, XChaCha20-Poly1305) and `serve` |
+//! | `v2025_11_25` | `serve::LiveCall`: the same handler through live requests |
 //!
 //! In 2026-07-28 servers no longer send requests. A `tools/call`, `prompts/get` or
 //! `resources/read` that needs more input is answered with an [`InputRequiredResult`]: a map of

@@ -27,6 +27,10 @@ pub fn python_dir() -> PathBuf {
 
 /// The folder of the npm package `name` (`@modelcontextprotocol/sdk`), installed by `npm ci`
 /// when missing or not the version `package-lock.json` pins. Needs Node 20 or later.
+///
+/// The packages go in `tests/interop/node_modules` whatever the target folder: the scripts there
+/// (`sdk_client.mjs`, `sdk_example_client.mjs`) import them, and Node finds a script's imports in
+/// the `node_modules` beside or above the script, never through a setting.
 pub fn npm_package(name: &str) -> PathBuf {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     let dir = interop_dir();
@@ -76,15 +80,30 @@ pub fn node() -> &'static str {
     }
 }
 
-/// The Python of a virtual environment holding the pinned SDK (hashes checked), made under
-/// `target/` on first use with `python3 -m venv` and `pip install --require-hashes`. Needs a
-/// Python 3.10 or later on the PATH as `python3`.
+/// The cargo target folder the peers are installed under (those that need not sit beside their
+/// scripts, see [`npm_package`]): `$CARGO_TARGET_DIR` when it is set (a relative one is taken from
+/// the repository root, where cargo is run), else the checkout's `target/`.
+pub fn target_dir() -> PathBuf {
+    target_dir_from(std::env::var_os("CARGO_TARGET_DIR"))
+}
+
+fn target_dir_from(cargo_target_dir: Option<std::ffi::OsString>) -> PathBuf {
+    match cargo_target_dir {
+        // An absolute path replaces the root in `join`.
+        Some(dir) if !dir.is_empty() => crate::repo_root().join(dir),
+        _ => crate::repo_root().join("target"),
+    }
+}
+
+/// The Python of a virtual environment holding the pinned SDK (hashes checked), made in
+/// [`target_dir`]`/python-sdk-venv` on first use with `python3 -m venv` and
+/// `pip install --require-hashes`. Needs a Python 3.10 or later on the PATH as `python3`.
 pub fn python() -> &'static Path {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
     PYTHON.get_or_init(|| {
         let requirements = python_dir().join("requirements.txt");
         let pinned = std::fs::read_to_string(&requirements).expect("requirements.txt");
-        let venv = crate::repo_root().join("target/python-sdk-venv");
+        let venv = target_dir().join("python-sdk-venv");
         let python = venv.join("bin/python");
         // A copy of the requirements it was made from marks a complete environment.
         let marker = venv.join("installed-requirements.txt");
@@ -186,5 +205,27 @@ impl DirLock {
 impl Drop for DirLock {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::target_dir_from;
+    use std::ffi::OsString;
+    use std::path::PathBuf;
+
+    #[test]
+    fn peers_follow_cargo_target_dir() {
+        let root = crate::repo_root();
+        assert_eq!(target_dir_from(None), root.join("target"));
+        assert_eq!(target_dir_from(Some(OsString::new())), root.join("target"));
+        assert_eq!(
+            target_dir_from(Some("/elsewhere/target".into())),
+            PathBuf::from("/elsewhere/target")
+        );
+        assert_eq!(
+            target_dir_from(Some("build/cargo".into())),
+            root.join("build/cargo")
+        );
     }
 }

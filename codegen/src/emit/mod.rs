@@ -310,7 +310,20 @@ fn emit_type(std: &Std, t: &TypeDef, module: &Module) -> TokenStream {
     match &t.kind {
         TypeKind::Struct(s) => types::emit_struct(std, &t.name, head, s, module),
         TypeKind::StringEnum(values) => types::emit_string_enum(std, &t.name, head, values),
-        TypeKind::Union(u) => types::emit_union(std, &t.name, head, u),
+        TypeKind::Union(u) => {
+            let union = types::emit_union(std, &t.name, head, u);
+            // The request id is built from a number or a text: `7.into()`, `"abc".into()`.
+            let is_request_id = module
+                .messages
+                .as_ref()
+                .is_some_and(|m| matches!(&m.id, TypeExpr::Named(id) if *id == t.name));
+            if is_request_id {
+                let conversions = types::emit_scalar_conversions(std, &t.name, u);
+                quote!(#union #conversions)
+            } else {
+                union
+            }
+        }
         TypeKind::Calls(set) => messages::emit_calls(std, &t.name, head, set),
         TypeKind::Alias(ty) => {
             let name = ident(&t.name);

@@ -768,6 +768,45 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
     }
 }
 
+/// `From` conversions into a union from the values of its string and integer members:
+/// `From<i64>`, `From<String>` and `From<&str>`, each building its member. Emitted for the
+/// JSON-RPC request id (`RequestId`: `7.into()`, `"abc".into()`). A member whose type another
+/// member shares gets none (the conversion would not say which), nor does a boxed one.
+pub(super) fn emit_scalar_conversions(std: &Std, name: &str, u: &Union) -> TokenStream {
+    let name_ident = ident(name);
+    let string = &std.string;
+    let unique = |ty: &TypeExpr| u.variants.iter().filter(|v| v.ty == *ty).count() == 1;
+    u.variants
+        .iter()
+        .filter(|v| !v.boxed && unique(&v.ty))
+        .map(|v| {
+            let variant = ident(&v.name);
+            match v.ty {
+                TypeExpr::Integer => quote! {
+                    impl ::core::convert::From<i64> for #name_ident {
+                        fn from(value: i64) -> Self {
+                            Self::#variant(value)
+                        }
+                    }
+                },
+                TypeExpr::String => quote! {
+                    impl ::core::convert::From<#string> for #name_ident {
+                        fn from(value: #string) -> Self {
+                            Self::#variant(value)
+                        }
+                    }
+                    impl ::core::convert::From<&str> for #name_ident {
+                        fn from(value: &str) -> Self {
+                            Self::#variant(::core::convert::From::from(value))
+                        }
+                    }
+                },
+                _ => TokenStream::new(),
+            }
+        })
+        .collect()
+}
+
 /// The human description of what a union accepts, for decode errors.
 fn expecting(u: &Union) -> String {
     u.variants

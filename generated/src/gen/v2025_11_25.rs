@@ -11455,6 +11455,21 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl ::core::convert::From<String> for RequestId {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<&str> for RequestId {
+    fn from(value: &str) -> Self {
+        Self::String(::core::convert::From::from(value))
+    }
+}
+impl ::core::convert::From<i64> for RequestId {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
 /// Common params for any request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct RequestParams {
