@@ -144,7 +144,10 @@ fn forms_on_the_wire(log: &Path) -> Vec<Vec<String>> {
     }
     let text = std::fs::read_to_string(log).expect("the wire log");
     let mut forms = Vec::new();
-    for line in text.lines().filter(|l| l.contains(r#""dir": "server->client""#)) {
+    for line in text
+        .lines()
+        .filter(|l| l.contains(r#""dir": "server->client""#))
+    {
         for (at, _) in line.match_indices(r#""requestedSchema":"#) {
             let rest = &line[at + r#""requestedSchema":"#.len()..];
             let mut de = serde_json::Deserializer::from_str(rest.trim_start());

@@ -26,10 +26,10 @@ pub mod codec {
         serialize, serialize_call, Calls, DecodeResult, Direction, NoCalls, Parts, PartsRef,
     };
 }
-pub use crate::RawObject;
 /// A decode that reports the JSON pointer it stopped at: for `mcp-mrtr`, whose answers are
 /// diagnosed as the messages are.
 pub use crate::jsonrpc::diagnosis::path_error;
+pub use crate::RawObject;
 #[cfg(feature = "schemars")]
 pub use {crate::__json_schema as json_schema, crate::json_schema_impls, schemars};
 

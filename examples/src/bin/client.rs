@@ -56,9 +56,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use mcp_mrtr::client::{Answerer, FormAnswer};
 use mcp_typed::elicit::{PropertySchema, RequestedSchema, StringFormat};
 use mcp_typed::jsonrpc::{DecodeError, RawMessage, Request};
-use mcp_mrtr::client::{Answerer, FormAnswer};
 use mcp_typed::v2026_07_28 as v2026;
 use mcp_typed::IndexMap;
 use serde::Serialize;
@@ -1498,9 +1498,9 @@ mod era_2025_11_25 {
 // ---- 2026-07-28: no session; input is asked for in results, and the call is retried
 
 mod era_2026_07_28 {
-    use mcp_typed::jsonrpc::Request;
     use mcp_mrtr::client::{Retrier, RetryError};
     use mcp_mrtr::RetryParams;
+    use mcp_typed::jsonrpc::Request;
     use mcp_typed::v2026_07_28::{
         CallToolRequest, CallToolRequestParams, CallToolResult, CallToolResultResponseResult,
         ClientCapabilities, ClientCapabilitiesElicitation, ClientMessage, ClientRequest,

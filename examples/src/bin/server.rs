@@ -35,10 +35,10 @@
 use std::io::{BufRead, Write};
 use std::time::{Duration, SystemTime};
 
-use mcp_typed::elicit::ElicitOutcome;
-use mcp_typed::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND};
 use mcp_mrtr::seal::{SealingKey, StateSealer};
 use mcp_mrtr::serve::{serve, Input, Live, LiveAnswer, LiveCall, Need, Sealing, Served};
+use mcp_typed::elicit::ElicitOutcome;
+use mcp_typed::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND};
 use mcp_typed::v2025_11_25 as legacy;
 use mcp_typed::v2026_07_28 as modern;
 use mcp_typed::{Elicit, RawObject};
