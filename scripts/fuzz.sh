@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(messages requested_schema derived_form raw_object sealed_state schema_loader)
+[ ${#targets[@]} -gt 0 ] || targets=(messages requested_schema derived_form raw_object sealed_state params_digest schema_loader)
 
 CARGO_FUZZ_VERSION=0.13.2
 if ! cargo fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then

@@ -16,12 +16,13 @@ use serde_json::Value;
 pub type Check = fn(&[u8]);
 
 /// The targets, by name: what `scripts/fuzz.sh` runs and the regression test replays.
-pub const TARGETS: [(&str, Check); 6] = [
+pub const TARGETS: [(&str, Check); 7] = [
     ("messages", messages),
     ("requested_schema", requested_schema),
     ("derived_form", derived_form),
     ("raw_object", raw_object),
     ("sealed_state", sealed_state),
+    ("params_digest", params_digest),
     ("schema_loader", schema_loader),
 ];
 
@@ -239,6 +240,42 @@ pub fn sealed_state(data: &[u8]) {
     }
 }
 
+/// `ParamsDigest::of_json` (a hand-written canonical reader of the params a peer sent) on any
+/// text: a digest or an error, never a panic; blanks around the text change nothing; and where
+/// serde_json reads the text as a `Value` that holds it exactly (integers only), the digest of
+/// that value is the same.
+pub fn params_digest(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(digest) = ParamsDigest::of_json(text) else {
+        return;
+    };
+    let padded = format!(" \n{text}\t");
+    assert_eq!(
+        ParamsDigest::of_json(&padded).ok(),
+        Some(digest),
+        "blanks changed the digest of {text:?}"
+    );
+    fn exact(value: &Value) -> bool {
+        match value {
+            Value::Number(n) => n.is_i64() || n.is_u64(),
+            Value::Array(items) => items.iter().all(exact),
+            Value::Object(members) => members.values().all(exact),
+            _ => true,
+        }
+    }
+    if let Ok(value) = serde_json::from_str::<Value>(text) {
+        if exact(&value) {
+            assert_eq!(
+                ParamsDigest::of_value(&value),
+                digest,
+                "the Value of {text:?} digests differently"
+            );
+        }
+    }
+}
+
 /// The generator's loader on any JSON: a module, or an error with a JSON pointer; never a panic.
 pub fn schema_loader(data: &[u8]) {
     use mcp_codegen::revisions::Dialect;
@@ -293,7 +330,18 @@ pub fn seeds(root: &std::path::Path) -> Vec<(&'static str, Vec<u8>)> {
         for line in read(&path).split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
             seeds.push(("messages", line.to_vec()));
             seeds.push(("raw_object", line.to_vec()));
+            if let Ok(message) = serde_json::from_slice::<Value>(line) {
+                if let Some(params) = message.get("params") {
+                    seeds.push(("params_digest", params.to_string().into_bytes()));
+                }
+            }
         }
+    }
+    for params in [
+        r#"{"name":"transfer","arguments":{"amount":100000000000000000001,"memo":"\ud800"}}"#,
+        r#"{"a":1e400,"b":[1.0,-0.0,25e-1],"c":{"r\u0065po":"x","repo":"y"}}"#,
+    ] {
+        seeds.push(("params_digest", params.as_bytes().to_vec()));
     }
     // Forms and answers: the validation corpus.
     for path in files(root.join("tests/validation-corpus")) {

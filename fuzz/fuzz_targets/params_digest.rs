@@ -1,0 +1,2 @@
+#![no_main]
+libfuzzer_sys::fuzz_target!(|data: &[u8]| mcp_typed_fuzz::checks::params_digest(data));
