@@ -1,0 +1,438 @@
+//! mcp-typed inside [rmcp](https://docs.rs/rmcp) servers: derived elicitation forms, validated
+//! answers, sealed `requestState` and one handler for both protocol eras, in a few lines of an
+//! ordinary rmcp `ServerHandler`.
+//!
+//! rmcp owns the transport, the sessions and the dispatch; this crate converts at the edge
+//! (rmcp's params and results ↔ the generated types, through serde) and runs the handler with
+//! [`mcp_mrtr::serve`]:
+//!
+//! - to a 2026-07-28 client, the handler's questions go out in an `InputRequiredResult` whose
+//!   state is sealed by [`StateSealer`] (key ring, TTL, call lifetime, principal, method, params
+//!   digest, question pinning, optional single use); the retry runs the handler again;
+//! - to a 2025-11-25 (or older) client, the same questions go out as live
+//!   `elicitation/create`, `sampling/createMessage` and `roots/list` requests through the rmcp
+//!   peer, and the handler runs again with the answers.
+//!
+//! ```no_run
+//! use std::sync::Arc;
+//!
+//! use mcp_mrtr::seal::{SealingKey, StateSealer};
+//! use mcp_mrtr::serve::{Input, Need};
+//! use mcp_typed::elicit::ElicitOutcome;
+//! use mcp_typed::Elicit;
+//! use mcp_typed_rmcp::{Eras, Outcome};
+//! use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, Content, ErrorData};
+//! use rmcp::service::RequestContext;
+//! use rmcp::RoleServer;
+//!
+//! #[derive(Debug, Elicit)]
+//! struct Confirm {
+//!     /// Type the name of the repository to confirm
+//!     repository: String,
+//! }
+//!
+//! /// The tool, once for both eras.
+//! fn delete_repo(input: &mut Input<'_>) -> Result<String, Need> {
+//!     match input.elicit::<Confirm>("confirm", "Deleting a repository cannot be undone")? {
+//!         ElicitOutcome::Accepted(c) => Ok(format!("deleted {}", c.repository)),
+//!         _ => Ok("nothing deleted".into()),
+//!     }
+//! }
+//!
+//! // In `ServerHandler::call_tool`:
+//! async fn call_tool(
+//!     eras: &Eras,
+//!     params: CallToolRequestParams,
+//!     cx: RequestContext<RoleServer>,
+//! ) -> Result<CallToolResponse, ErrorData> {
+//!     match eras.call_tool(&params, &cx, "user-42", delete_repo).await? {
+//!         Outcome::Complete(text) => Ok(CallToolResult::success(vec![Content::text(text)]).into()),
+//!         Outcome::InputRequired(asked) => Ok(asked.into()),
+//!     }
+//! }
+//! # let _ = Eras::new(StateSealer::new(SealingKey::new(1, [7; 32])));
+//! ```
+//!
+//! # Where rmcp's wire form departs
+//!
+//! - rmcp reads a tool call's `arguments` into a `serde_json::Map`: duplicate members are gone
+//!   (the last one kept) and numbers are `f64` or 64-bit integers before this crate sees them; the
+//!   params digest is taken from what rmcp hands over, which is also what the tool reads.
+//! - rmcp writes every message through a `serde_json::Value`: without serde_json's
+//!   `preserve_order`, members go out sorted by name (a form's properties included).
+//! - rmcp's elicitation model has no `pattern` for a string property: a 2026-07-28 input request
+//!   it cannot carry unchanged is refused ([`Eras`] compares what rmcp would send with the derived
+//!   form and answers -32603 naming the difference) rather than sent altered. In 2025-11-25 the
+//!   request goes out as raw JSON and keeps every keyword.
+#![warn(missing_docs)]
+
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use mcp_mrtr::seal::{ReplayStore, StateSealer};
+use mcp_mrtr::serve::{serve, Input, Live, LiveCall, Need, Sealing, ServeError, Served};
+use mcp_mrtr::{AskError, RetryParams};
+use mcp_typed::v2025_11_25 as legacy;
+use mcp_typed::v2026_07_28 as modern;
+use rmcp::model::{CustomRequest, ErrorCode, ErrorData, ServerRequest};
+use rmcp::service::{Peer, RequestContext, ServiceError};
+use rmcp::RoleServer;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// The JSON-RPC code of a request that needs a client capability the client did not declare
+/// (2026-07-28, SEP-2575).
+pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
+
+/// How the server serves handlers that ask for input, in both eras: the sealer of 2026-07-28
+/// states (shared by every instance that may serve a retry), its limits, and an optional
+/// replay store that makes each state single-use.
+#[derive(Clone)]
+pub struct Eras {
+    sealer: Arc<StateSealer>,
+    replay: Option<Arc<dyn ReplayStore>>,
+    ttl: Duration,
+    lifetime: Duration,
+    /// The most rounds of live requests one 2025-11-25 call may take.
+    max_live_rounds: usize,
+}
+
+impl std::fmt::Debug for Eras {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Eras")
+            .field("sealer", &self.sealer)
+            .field("replay", &self.replay.is_some())
+            .field("ttl", &self.ttl)
+            .field("lifetime", &self.lifetime)
+            .field("max_live_rounds", &self.max_live_rounds)
+            .finish()
+    }
+}
+
+/// What a call answered: the handler's own result, or (2026-07-28) the questions to send back.
+#[derive(Debug)]
+pub enum Outcome<R> {
+    /// The handler finished.
+    Complete(R),
+    /// Answer the request with this result; the client retries with the answers.
+    InputRequired(rmcp::model::InputRequiredResult),
+}
+
+impl Eras {
+    /// Serves with `sealer`, the default TTL and call lifetime of [`Sealing`], no replay store,
+    /// and at most 10 rounds of live requests.
+    pub fn new(sealer: StateSealer) -> Self {
+        Self {
+            sealer: Arc::new(sealer),
+            replay: None,
+            ttl: Sealing::DEFAULT_TTL,
+            lifetime: Sealing::DEFAULT_LIFETIME,
+            max_live_rounds: 10,
+        }
+    }
+
+    /// Makes every state single-use (see [`Sealing::replay_store`]): every instance must share
+    /// the store.
+    pub fn replay_store(mut self, store: Arc<dyn ReplayStore>) -> Self {
+        self.replay = Some(store);
+        self
+    }
+
+    /// How long a client has to answer a round.
+    pub fn ttl(mut self, ttl: Duration) -> Self {
+        self.ttl = ttl;
+        self
+    }
+
+    /// How long a whole call may last from its first round.
+    pub fn lifetime(mut self, lifetime: Duration) -> Self {
+        self.lifetime = lifetime;
+        self
+    }
+
+    /// Serves a `tools/call` whose handler may ask for input, in the era of the request.
+    /// `principal` is the authenticated principal states are bound to (the subject of the
+    /// request's token; a fixed value only where there is none).
+    pub async fn call_tool<R>(
+        &self,
+        params: &rmcp::model::CallToolRequestParams,
+        cx: &RequestContext<RoleServer>,
+        principal: &str,
+        handler: impl FnMut(&mut Input<'_>) -> Result<R, Need>,
+    ) -> Result<Outcome<R>, ErrorData> {
+        self.run::<modern::CallToolRequestParams, R>(params, cx, principal, handler)
+            .await
+    }
+
+    /// [`Eras::call_tool`] for a `prompts/get`.
+    pub async fn get_prompt<R>(
+        &self,
+        params: &rmcp::model::GetPromptRequestParams,
+        cx: &RequestContext<RoleServer>,
+        principal: &str,
+        handler: impl FnMut(&mut Input<'_>) -> Result<R, Need>,
+    ) -> Result<Outcome<R>, ErrorData> {
+        self.run::<modern::GetPromptRequestParams, R>(params, cx, principal, handler)
+            .await
+    }
+
+    /// [`Eras::call_tool`] for a `resources/read`.
+    pub async fn read_resource<R>(
+        &self,
+        params: &rmcp::model::ReadResourceRequestParams,
+        cx: &RequestContext<RoleServer>,
+        principal: &str,
+        handler: impl FnMut(&mut Input<'_>) -> Result<R, Need>,
+    ) -> Result<Outcome<R>, ErrorData> {
+        self.run::<modern::ReadResourceRequestParams, R>(params, cx, principal, handler)
+            .await
+    }
+
+    async fn run<P, R>(
+        &self,
+        params: &impl Serialize,
+        cx: &RequestContext<RoleServer>,
+        principal: &str,
+        mut handler: impl FnMut(&mut Input<'_>) -> Result<R, Need>,
+    ) -> Result<Outcome<R>, ErrorData>
+    where
+        P: RetryParams + Serialize + DeserializeOwned,
+    {
+        let stateless = cx
+            .protocol_version()
+            .is_some_and(|version| !version.has_initialize());
+        if stateless {
+            let params: P = modern_params(params, cx)?;
+            let mut sealing = Sealing::new(&self.sealer, principal)
+                .ttl(self.ttl)
+                .lifetime(self.lifetime);
+            if let Some(store) = &self.replay {
+                sealing = sealing.replay_store(&**store);
+            }
+            return match serve(&params, &sealing, SystemTime::now(), handler) {
+                Ok(Served::Complete(result)) => Ok(Outcome::Complete(result)),
+                Ok(Served::InputRequired(asked)) => {
+                    Ok(Outcome::InputRequired(to_rmcp_input_required(&asked)?))
+                }
+                Err(error) => Err(serve_error(&error)),
+            };
+        }
+        let capabilities: legacy::ClientCapabilities = match cx.client_capabilities() {
+            Some(capabilities) => convert(&capabilities, "the client capabilities")?,
+            None => legacy::ClientCapabilities::default(),
+        };
+        let mut call = LiveCall::new(&capabilities);
+        let mut last_id = 0i64;
+        for _ in 0..self.max_live_rounds {
+            let sent = call
+                .run(
+                    || {
+                        last_id += 1;
+                        legacy::RequestId::Integer(last_id)
+                    },
+                    &mut handler,
+                )
+                .map_err(|error| serve_error(&error))?;
+            let requests = match sent {
+                Live::Complete(result) => return Ok(Outcome::Complete(result)),
+                Live::Send(requests) => requests,
+            };
+            for request in requests {
+                let (id, answer) = ask_live(&cx.peer, request).await?;
+                call.answer(&id, answer)
+                    .map_err(|error| serve_error(&error))?;
+            }
+        }
+        Err(ErrorData::internal_error(
+            format!(
+                "the handler was still asking after {} rounds of live requests",
+                self.max_live_rounds
+            ),
+            None,
+        ))
+    }
+}
+
+/// Sends one live request of a 2025-11-25 call through the rmcp peer as raw JSON (so that
+/// rmcp's model cannot drop a keyword of the form), and reads its response back into the
+/// generated types.
+async fn ask_live(
+    peer: &Peer<RoleServer>,
+    request: legacy::ServerMessage,
+) -> Result<
+    (
+        legacy::RequestId,
+        Result<legacy::ClientResult, legacy::Error>,
+    ),
+    ErrorData,
+> {
+    let legacy::ServerMessage::Request { id, .. } = &request else {
+        return Err(ErrorData::internal_error(
+            "a live request without an id",
+            None,
+        ));
+    };
+    let id = id.clone();
+    let mut message = serde_json::to_value(&request)
+        .map_err(|e| ErrorData::internal_error(format!("encoding a live request: {e}"), None))?;
+    let method = message["method"].as_str().unwrap_or_default().to_owned();
+    let params = message.get_mut("params").map(Value::take);
+    let sent = peer
+        .send_request(ServerRequest::CustomRequest(CustomRequest::new(
+            method.clone(),
+            params,
+        )))
+        .await;
+    let answer = match sent {
+        Ok(result) => {
+            let result = serde_json::to_value(&result).map_err(|e| {
+                ErrorData::internal_error(format!("re-encoding the `{method}` result: {e}"), None)
+            })?;
+            // The result of the request it answers, decoded as that request's own result type.
+            let text = format!(
+                r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#,
+                json!(id_value(&id))
+            );
+            match text.parse::<legacy::ClientMessage>() {
+                Ok(legacy::ClientMessage::Response { result, .. }) => Ok(result),
+                Ok(_) => unreachable_response(&method)?,
+                Err(error) => Err(legacy::Error {
+                    code: error.code(),
+                    data: None,
+                    message: format!("the `{method}` result does not decode: {error}"),
+                    extra: Default::default(),
+                }),
+            }
+        }
+        Err(ServiceError::McpError(error)) => Err(legacy::Error {
+            code: i64::from(error.code.0),
+            data: error.data,
+            message: error.message.into_owned(),
+            extra: Default::default(),
+        }),
+        Err(other) => {
+            return Err(ErrorData::internal_error(
+                format!("the live `{method}` request failed: {other}"),
+                None,
+            ))
+        }
+    };
+    Ok((id, answer))
+}
+
+fn unreachable_response<T>(method: &str) -> Result<T, ErrorData> {
+    Err(ErrorData::internal_error(
+        format!("the `{method}` result decoded as something else than a response"),
+        None,
+    ))
+}
+
+fn id_value(id: &legacy::RequestId) -> Value {
+    match id {
+        legacy::RequestId::Integer(n) => json!(n),
+        legacy::RequestId::String(s) => json!(s),
+    }
+}
+
+/// rmcp's params of a 2026-07-28 request, with the `_meta` rmcp moved into the context put
+/// back, as the generated params type (which reads the declared capabilities from it).
+fn modern_params<P: DeserializeOwned>(
+    params: &impl Serialize,
+    cx: &RequestContext<RoleServer>,
+) -> Result<P, ErrorData> {
+    let mut value = serde_json::to_value(params)
+        .map_err(|e| ErrorData::internal_error(format!("encoding the params: {e}"), None))?;
+    if let Value::Object(members) = &mut value {
+        let meta = serde_json::to_value(&cx.meta)
+            .map_err(|e| ErrorData::internal_error(format!("encoding _meta: {e}"), None))?;
+        members.insert("_meta".into(), meta);
+    }
+    let text = value.to_string();
+    serde_json::from_str(&text).map_err(|e| ErrorData::invalid_params(e.to_string(), None))
+}
+
+/// One serde type to another through JSON text.
+fn convert<T: DeserializeOwned>(value: &impl Serialize, what: &str) -> Result<T, ErrorData> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| ErrorData::internal_error(format!("encoding {what}: {e}"), None))?;
+    serde_json::from_str(&text)
+        .map_err(|e| ErrorData::internal_error(format!("reading {what}: {e}"), None))
+}
+
+/// Our `InputRequiredResult` in rmcp's model, refused when rmcp's model would change it (a
+/// keyword it has no field for): what the client gets is exactly what the handler asked.
+pub fn to_rmcp_input_required(
+    asked: &modern::InputRequiredResult,
+) -> Result<rmcp::model::InputRequiredResult, ErrorData> {
+    let ours = serde_json::to_value(asked).map_err(|e| {
+        ErrorData::internal_error(format!("encoding the InputRequiredResult: {e}"), None)
+    })?;
+    let theirs: rmcp::model::InputRequiredResult =
+        serde_json::from_value(ours.clone()).map_err(|e| {
+            ErrorData::internal_error(format!("rmcp cannot carry the input requests: {e}"), None)
+        })?;
+    let back = serde_json::to_value(&theirs).map_err(|e| {
+        ErrorData::internal_error(format!("encoding rmcp's InputRequiredResult: {e}"), None)
+    })?;
+    match first_difference(&ours, &back, String::new()) {
+        None => Ok(theirs),
+        Some(pointer) => Err(ErrorData::internal_error(
+            format!("rmcp's model would change the input requests at `{pointer}`: not sent"),
+            None,
+        )),
+    }
+}
+
+/// The JSON pointer of the first place where `a` and `b` differ, members compared by name.
+fn first_difference(a: &Value, b: &Value, at: String) -> Option<String> {
+    match (a, b) {
+        (Value::Object(a), Value::Object(b)) => {
+            for (name, value) in a {
+                let here = format!("{at}/{}", name.replace('~', "~0").replace('/', "~1"));
+                match b.get(name) {
+                    Some(other) => {
+                        if let Some(pointer) = first_difference(value, other, here) {
+                            return Some(pointer);
+                        }
+                    }
+                    None => return Some(here),
+                }
+            }
+            b.keys()
+                .find(|name| !a.contains_key(*name))
+                .map(|name| format!("{at}/{name}"))
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => (a.iter().zip(b))
+            .enumerate()
+            .find_map(|(i, (x, y))| first_difference(x, y, format!("{at}/{i}"))),
+        (Value::Number(x), Value::Number(y)) if x.as_f64() == y.as_f64() => None,
+        _ if a == b => None,
+        _ => Some(if at.is_empty() { "/".into() } else { at }),
+    }
+}
+
+/// The rmcp error of a refused call: [`ServeError::to_jsonrpc_error`], except that a question
+/// needing a capability the client did not declare is -32021 with the capability in
+/// `data.requiredCapabilities`, as 2026-07-28 defines it.
+pub fn serve_error(error: &ServeError) -> ErrorData {
+    if let ServeError::Refused(AskError::MissingCapability { capability, .. }) = error {
+        let mut required = json!({});
+        let mut at = &mut required;
+        for part in capability.split('.') {
+            at = &mut at[part];
+            *at = json!({});
+        }
+        return ErrorData::new(
+            ErrorCode(MISSING_REQUIRED_CLIENT_CAPABILITY),
+            error.to_string(),
+            Some(json!({ "requiredCapabilities": required })),
+        );
+    }
+    let jsonrpc = error.to_jsonrpc_error();
+    ErrorData::new(
+        ErrorCode(i32::try_from(jsonrpc.code).unwrap_or(-32603)),
+        jsonrpc.message,
+        jsonrpc.data,
+    )
+}
