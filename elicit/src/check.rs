@@ -5,7 +5,9 @@
 //! real servers send such forms. A client that wants to refuse or warn asks
 //! [`RequestedSchema::problems`]; code that writes a form ([`RequestedSchema::to_revision`],
 //! `#[derive(Elicit)]`) is held to them. The derive runs these very functions when it expands
-//! (see [`crate::__private::derive`]), so each rule and its message exist here alone.
+//! (see [`crate::__private::derive`]), so each rule and its message exist here alone, but for the
+//! two rules that need the options of an enum field ([`Options::Deferred`]): the derive reports
+//! those from the enum's expansion, with the options listed.
 
 use std::cmp::Ordering;
 
@@ -17,8 +19,9 @@ use super::{pointer, EnumOptions, PropertySchema, RequestedSchema, SchemaError};
 
 /// Whether the options of the enum properties are known. `#[derive(Elicit)]` builds the model
 /// of a struct before the compiler knows the variants of its enum-typed fields (they belong to
-/// the enums' own expansions): it checks the rules that need them in constants instead, with
-/// [`not_an_option`] and [`more_min_items_than_options`] as their messages.
+/// the enums' own expansions): it checks the rules that need them ([`not_an_option`] and
+/// [`more_min_items_than_options`]) in constants instead, where the enum's expansion reports
+/// them with its options listed (see `ElicitEnum::Checks` in `__private`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Options {
     Known,

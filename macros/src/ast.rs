@@ -123,8 +123,43 @@ pub enum Item {
     Enum(Vec<Variant>),
 }
 
-const FREE_ARRAY: &str = "free-form arrays are not allowed in a form: a multi select is a \
-    `Vec`, `BTreeSet` or `HashSet` of a unit-only enum that derives `Elicit`";
+/// What a form field can be: the end of every message that refuses a field type. The
+/// `on_unimplemented` note of `ElicitEnum` (in `mcp-elicit`) says the same.
+const FIELD_TYPES: &str = "a form field is a `String`, `bool`, integer (`i8` to `i64`, `u8` to \
+    `u64`, `isize`, `usize`), `f32` or `f64`, a unit-only enum deriving `Elicit`, a `Vec`, \
+    `BTreeSet` or `HashSet` of such an enum, or an `Option` of one of these";
+
+/// The message refusing a field type: `what` is not a form field type (`why`), then what is.
+fn refused(what: &str, why: &str) -> String {
+    if why.is_empty() {
+        format!("{what} is not a form field type: {FIELD_TYPES}")
+    } else {
+        format!("{what} is not a form field type ({why}): {FIELD_TYPES}")
+    }
+}
+
+/// A type as written, for messages: the tokens without the spaces that their `Display` puts
+/// around punctuation (`Vec < i32 >`).
+fn type_text(ty: &Type) -> String {
+    let mut text = ty.to_token_stream().to_string();
+    for (spaced, tight) in [
+        (" :: ", "::"),
+        (":: ", "::"),
+        (" <", "<"),
+        ("< ", "<"),
+        (" >", ">"),
+        (" ,", ","),
+        ("( ", "("),
+        (" )", ")"),
+        ("[ ", "["),
+        (" ]", "]"),
+        (" ;", ";"),
+        ("& ", "&"),
+    ] {
+        text = text.replace(spaced, tight);
+    }
+    text
+}
 
 fn unwrap_group(ty: &Type) -> &Type {
     match ty {
@@ -148,31 +183,22 @@ fn single_arg(args: &PathArguments) -> Option<&Type> {
 /// Classifies a field type; `Err` is the message for an unsupported type.
 fn classify(ty: &Type, nested: bool) -> Result<(bool, TokenStream, Kind), String> {
     let ty = unwrap_group(ty);
+    let text = format!("`{}`", type_text(ty));
     let path = match ty {
         Type::Path(p) if p.qself.is_none() => &p.path,
         Type::Reference(_) => {
-            return Err(
-                "references are not supported in a form: use an owned type such as \
-                        `String`"
-                    .into(),
-            )
+            return Err(refused(&text, "use an owned type such as `String`"));
         }
         Type::Tuple(_) => {
-            return Err(
-                "tuples are not supported in a form: a form is a flat object of \
-                        strings, numbers, booleans and enums; use one field per value"
-                    .into(),
-            )
+            return Err(refused(
+                &text,
+                "a form is a flat object: use one field per value",
+            ));
         }
-        Type::Array(_) | Type::Slice(_) => return Err(FREE_ARRAY.into()),
-        _ => {
-            return Err(
-                "unsupported field type: a form field is a String, bool, integer, \
-                        f32/f64, a unit enum deriving `Elicit`, a Vec/BTreeSet/HashSet of \
-                        such an enum, or an Option of these"
-                    .into(),
-            )
+        Type::Array(_) | Type::Slice(_) => {
+            return Err(refused(&text, "free-form arrays are not allowed in a form"));
         }
+        _ => return Err(refused(&text, "")),
     };
     let last = path.segments.last().ok_or("empty path")?;
     let name = last.ident.to_string();
@@ -193,40 +219,40 @@ fn classify(ty: &Type, nested: bool) -> Result<(bool, TokenStream, Kind), String
                 let inner =
                     single_arg(&last.arguments).ok_or("`Option` needs one type argument")?;
                 if nested {
-                    return Err("nested `Option`s are not supported: a property is either \
-                                present or absent"
-                        .into());
+                    return Err(refused(
+                        "an `Option` of an `Option`",
+                        "a property is either present or absent",
+                    ));
                 }
                 let (_, inner_ty, kind) = classify(inner, true)?;
                 return Ok((true, inner_ty, kind));
             }
             "Vec" | "BTreeSet" | "HashSet" => {
-                let elem = single_arg(&last.arguments).ok_or(FREE_ARRAY)?;
+                let free = || refused(&text, "free-form arrays are not allowed in a form");
+                let elem = single_arg(&last.arguments).ok_or_else(free)?;
                 return match classify(elem, true) {
                     Ok((false, elem_ty, Kind::Enum(_, span))) => Ok((
                         false,
                         ty.to_token_stream(),
                         Kind::Multi(ty.to_token_stream(), elem_ty, span),
                     )),
-                    _ => Err(format!(
-                        "{FREE_ARRAY} (`{name}<{}>` is a free-form array)",
-                        quote::quote!(#elem).to_string().replace(' ', "")
-                    )),
+                    _ => Err(free()),
                 };
             }
             "HashMap" | "BTreeMap" | "Map" | "IndexMap" => {
-                return Err(format!(
-                    "maps (`{name}`) are not supported in a form: a form is a flat object; \
-                     declare one field per entry"
-                ))
+                return Err(refused(
+                    &text,
+                    "a form is a flat object: declare one field per entry",
+                ));
             }
             "u128" | "i128" => {
-                return Err(format!(
-                    "`{name}` does not fit a JSON number exactly: use a 64-bit or smaller integer"
-                ))
+                return Err(refused(
+                    &text,
+                    "it does not fit a JSON number exactly: use a 64-bit or smaller integer",
+                ));
             }
             "char" | "str" => {
-                return Err(format!("`{name}` is not supported: use `String`"));
+                return Err(refused(&text, "use `String`"));
             }
             _ => {
                 if let Some(int) = INTS.iter().find(|i| i.name == name) {
@@ -235,26 +261,23 @@ fn classify(ty: &Type, nested: bool) -> Result<(bool, TokenStream, Kind), String
                     }
                 }
                 if path.segments.len() > 1 {
-                    return Err(format!(
-                        "`{name}` from the standard library is not a form field type"
-                    ));
+                    return Err(refused(&text, ""));
                 }
             }
         }
     }
-    if name == "Value" || name == "Box" || name == "Rc" || name == "Arc" || name == "Cow" {
-        return Err(format!(
-            "`{name}` is not supported in a form: a form field is a String, bool, integer, \
-             f32/f64, a unit enum deriving `Elicit`, or a multi select of such an enum"
-        ));
+    match name.as_str() {
+        "Value" => return Err(refused(&text, "free-form JSON cannot be a form field")),
+        "Box" | "Rc" | "Arc" | "Cow" => {
+            return Err(refused(&text, "use the type inside it"));
+        }
+        _ => {}
     }
     if !plain {
-        return Err(
-            "generic types are not supported in a form: a nested struct or container \
-                    cannot be a form field; a field is a String, bool, integer, f32/f64, or a \
-                    unit enum deriving `Elicit`"
-                .into(),
-        );
+        return Err(refused(
+            &text,
+            "a nested struct or container cannot be a form field",
+        ));
     }
     Ok((
         false,

@@ -28,7 +28,8 @@ pub enum DefaultValue {
     Str(String),
     Num(Num),
     Bool(bool),
-    List(Vec<String>),
+    /// The values of a multi select's default, each with its span.
+    List(Vec<(String, Span)>),
 }
 
 impl DefaultValue {
@@ -154,7 +155,7 @@ fn lit_default(expr: &Expr) -> Option<DefaultValue> {
         Expr::Array(array) => array
             .elems
             .iter()
-            .map(lit_str)
+            .map(|elem| Some((lit_str(elem)?, elem.span())))
             .collect::<Option<Vec<_>>>()
             .map(DefaultValue::List),
         _ => None,

@@ -3,11 +3,11 @@
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 
-use mcp_elicit::__private::derive;
 use mcp_elicit::{KeyOrder, PropertySchema, RequestedSchema, StringFormat};
 use serde_json::Number;
 
 use crate::ast::{Field, Item, Kind, Variant};
+use crate::attr::DefaultValue;
 
 /// The code of the derive: of a struct from `schema`, its model.
 pub fn expand(
@@ -39,17 +39,92 @@ fn expand_enum(ident: &syn::Ident, variants: &[Variant]) -> TokenStream {
         let var = &v.ident;
         quote!(#value => ::core::option::Option::Some(Self::#var),)
     });
+    let checks = enum_checks(ident, variants);
     quote! {
-        #[automatically_derived]
-        impl ::mcp_typed::elicit::__private::ElicitEnum for #ident {
-            const OPTIONS: &'static [(&'static str, ::core::option::Option<&'static str>)] = &[#(#options),*];
+        const _: () = {
+            #checks
 
-            fn from_value(value: &str) -> ::core::option::Option<Self> {
-                match value {
-                    #(#arms)*
-                    _ => ::core::option::Option::None,
+            #[automatically_derived]
+            impl ::mcp_typed::elicit::__private::ElicitEnum for #ident {
+                const OPTIONS: &'static [(&'static str, ::core::option::Option<&'static str>)] = &[#(#options),*];
+
+                type Checks = __ElicitChecks;
+
+                fn from_value(value: &str) -> ::core::option::Option<Self> {
+                    match value {
+                        #(#arms)*
+                        _ => ::core::option::Option::None,
+                    }
                 }
             }
+        };
+    }
+}
+
+/// Text for a `#[diagnostic::on_unimplemented]` format string.
+fn diagnostic_text(text: &str) -> String {
+    text.replace('{', "{{").replace('}', "}}")
+}
+
+/// `ElicitEnum::Checks` of an enum: the checks of a select field of its type that need its
+/// options, which the derive on a struct names in constants with the outcome as a `bool`
+/// (`const_checks`). Each is implemented for a `bool` when the enum implements a trait for it,
+/// which it does for `true` alone: with `false`, the error is that trait's, at the struct's
+/// attribute, with the options listed.
+fn enum_checks(ident: &syn::Ident, variants: &[Variant]) -> TokenStream {
+    // Every token at the enum's name, so that the compiler does not take the implementations
+    // for those of a `#[derive]` (it would suggest to write them by hand).
+    let private = quote_spanned!(ident.span()=> ::mcp_typed::elicit::__private);
+    let name = ident.to_string();
+    let name = name.strip_prefix("r#").unwrap_or(&name);
+    let values: Vec<String> = variants.iter().map(|v| format!("`{}`", v.value)).collect();
+    let count = variants.len();
+    let options = diagnostic_text(&format!(
+        "the options of `{name}` are {}",
+        values.join(", ")
+    ));
+    let default_message = diagnostic_text(&format!(
+        "the default is not one of the options of `{name}`"
+    ));
+    let default_label = diagnostic_text(&format!("not an option of `{name}`"));
+    let min_items_message = diagnostic_text(&format!(
+        "minItems is greater than the number of options of `{name}` ({count}): no answer that \
+         selects each option once can satisfy it"
+    ));
+    let min_items_label = diagnostic_text(&format!("greater than {count}"));
+    // The notes of an error point at the enum's name.
+    quote_spanned! {ident.span()=>
+        #[diagnostic::on_unimplemented(
+            message = #default_message,
+            label = #default_label,
+            note = #options,
+        )]
+        pub trait __ElicitDefault<const IS_AN_OPTION: bool> {}
+
+        impl __ElicitDefault<true> for #ident {}
+
+        #[diagnostic::on_unimplemented(
+            message = #min_items_message,
+            label = #min_items_label,
+            note = #options,
+        )]
+        pub trait __ElicitMinItems<const FIT: bool> {}
+
+        impl __ElicitMinItems<true> for #ident {}
+
+        #[allow(dead_code)]
+        pub struct __ElicitChecks;
+
+        impl<const IS_AN_OPTION: bool> #private::DefaultIsAnOption<IS_AN_OPTION> for __ElicitChecks
+        where
+            #ident: __ElicitDefault<IS_AN_OPTION>
+        {
+        }
+
+        impl<const FIT: bool> #private::MinItemsFit<FIT> for __ElicitChecks
+        where
+            #ident: __ElicitMinItems<FIT>
+        {
         }
     }
 }
@@ -247,52 +322,54 @@ fn enum_options(elem: &TokenStream, span: Span) -> TokenStream {
     })
 }
 
-/// A message as the literal format string of `assert!`.
-fn assert_message(message: &str) -> String {
-    message.replace('{', "{{").replace('}', "}}")
-}
-
 /// The rules of `mcp-elicit` that need the variants of another enum (its defaults are options,
-/// `minItems` is not more than the options), checked when the compiler evaluates constants,
-/// with `mcp-elicit`'s messages, at the attribute at fault.
+/// `minItems` is not more than the options), checked when the compiler evaluates constants: the
+/// outcome, a `bool`, picks an implementation of the enum's `ElicitEnum::Checks`
+/// (`enum_checks`) whose bound does not hold for `false`: an error at the attribute at fault,
+/// which lists the options.
 fn const_checks(field: &Field, property: &PropertySchema) -> TokenStream {
     let a = &field.attrs;
-    let (elem, span, defaults, min_items) = match (property, &field.kind) {
-        (PropertySchema::SingleSelect(s), Kind::Enum(elem, span)) => {
-            (elem, *span, s.default.iter().cloned().collect(), None)
-        }
-        (PropertySchema::MultiSelect(m), Kind::Multi(_, elem, span)) => (
-            elem,
-            *span,
-            m.default.clone().unwrap_or_default(),
-            m.min_items,
-        ),
+    let (elem, span, min_items) = match (property, &field.kind) {
+        (PropertySchema::SingleSelect(_), Kind::Enum(elem, span)) => (elem, *span, None),
+        (PropertySchema::MultiSelect(m), Kind::Multi(_, elem, span)) => (elem, *span, m.min_items),
         _ => return TokenStream::new(),
     };
     let path = options_path(elem, span);
     let private = quote!(::mcp_typed::elicit::__private);
-    let mut asserts = Vec::new();
-    if let Some(default) = &a.default {
-        for value in &defaults {
-            let message = assert_message(&derive::not_an_option(value));
-            asserts.push(quote_spanned!(default.span=>
-                ::core::assert!(#private::has_option(#path, #value), #message);
-            ));
+    // `Checks` spanned at the attribute, where the compiler reports its unmet bound; the type
+    // keeps its span, where a type that does not derive `Elicit` is reported (once, as in
+    // `options_path`).
+    let checks_at = |at: Span| quote_spanned!(at=> <#elem as #private::ElicitEnum>::Checks);
+    let mut calls = Vec::new();
+    // Each value of the default at its span (a literal of another kind was refused already).
+    let defaults: Vec<(&String, Span)> = match a.default.as_ref().map(|d| (&d.value, d.span)) {
+        Some((DefaultValue::Str(value), span)) => vec![(value, span)],
+        Some((DefaultValue::List(values), _)) => {
+            values.iter().map(|(value, span)| (value, *span)).collect()
         }
+        _ => Vec::new(),
+    };
+    for (value, at) in defaults {
+        let checks = checks_at(at);
+        calls.push(quote_spanned!(at=>
+            let () = <#checks as #private::DefaultIsAnOption<{
+                #private::has_option(#path, #value)
+            }>>::CHECK;
+        ));
     }
     if let (Some(min_items), Some(attr)) = (min_items, &a.min_items) {
         let n = Literal::usize_unsuffixed(min_items as usize);
-        let message = assert_message(&derive::more_min_items_than_options(min_items));
-        asserts.push(quote_spanned!(attr.span=>
-            ::core::assert!(#n <= #path.len(), #message);
+        let checks = checks_at(attr.span);
+        calls.push(quote_spanned!(attr.span=>
+            let () = <#checks as #private::MinItemsFit<{ #n <= #path.len() }>>::CHECK;
         ));
     }
-    if asserts.is_empty() {
+    if calls.is_empty() {
         return TokenStream::new();
     }
     quote! {
         const _: () = {
-            #(#asserts)*
+            #(#calls)*
         };
     }
 }

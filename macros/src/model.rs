@@ -239,7 +239,9 @@ fn property(cx: &Ctxt, field: &Field) -> PropertySchema {
                 field,
                 "a list of option values (`[\"a\", \"b\"]`)",
                 |d| match d {
-                    DefaultValue::List(values) => Some(values.clone()),
+                    DefaultValue::List(values) => {
+                        Some(values.iter().map(|(value, _)| value.clone()).collect())
+                    }
                     _ => None,
                 },
             ),
