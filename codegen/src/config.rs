@@ -55,8 +55,9 @@ pub enum GenerateError {
 /// ```
 ///
 /// The generated code refers to the runtime of the `mcp-typed` crate
-/// (`::mcp_typed::__private`), so the crate that includes it depends on `mcp-typed`.
-#[derive(Debug, Clone, Default)]
+/// (`::mcp_typed::__private`), so the crate that includes it depends on `mcp-typed`, by that
+/// name or through the path given to [`Config::types_crate`].
+#[derive(Debug, Clone)]
 pub struct Config {
     schema_path: Option<PathBuf>,
     revision_name: Option<String>,
@@ -65,12 +66,49 @@ pub struct Config {
     schemars_feature: Option<String>,
     module_doc: bool,
     errata: Errata,
+    types_crate: Option<String>,
+    constraint_docs: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            schema_path: None,
+            revision_name: None,
+            out_path: None,
+            registry_feature: None,
+            schemars_feature: None,
+            module_doc: false,
+            errata: Errata::default(),
+            types_crate: None,
+            constraint_docs: true,
+        }
+    }
 }
 
 impl Config {
     /// A configuration with nothing set.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The path by which the generated code names the `mcp-typed` crate (default
+    /// `::mcp_typed`), like prost-build's `prost_path`: for a crate that reaches the types
+    /// through a re-export (`"::my_sdk::mcp_typed"`) or a renamed dependency
+    /// (`mcp = { package = "mcp-typed", … }`: `"::mcp"`). A path that is not a Rust path is
+    /// refused when generating.
+    pub fn types_crate(&mut self, path: impl Into<String>) -> &mut Self {
+        self.types_crate = Some(path.into());
+        self
+    }
+
+    /// Carry the validation keywords the types do not enforce (`minimum`, `maxLength`,
+    /// `pattern`, `format`, `propertyNames`, …) into the rustdoc of the member or type that has
+    /// them (default: on). This repository's pinned revisions are generated without, so that
+    /// their checked-in code does not change with this option.
+    pub fn constraint_docs(&mut self, yes: bool) -> &mut Self {
+        self.constraint_docs = yes;
+        self
     }
 
     /// The schema file to read (required).
@@ -176,9 +214,21 @@ impl Config {
         path: &Path,
     ) -> Result<String, GenerateError> {
         let (root, module) = self.load(bytes, revision, path)?;
+        let types_crate = match &self.types_crate {
+            None => None,
+            Some(text) => {
+                let path = syn::parse_str::<syn::Path>(text).map_err(|e| {
+                    GenerateError::Config(format!(
+                        "types_crate `{text}` is not a Rust path (e.g. `::mcp_typed`): {e}"
+                    ))
+                })?;
+                Some(quote::ToTokens::into_token_stream(path))
+            }
+        };
         let options = EmitOptions {
             registry_feature: self.registry_feature.clone(),
             schemars_feature: self.schemars_feature.clone(),
+            types_crate,
         };
         Ok(emit::emit(&module, &root, &options))
     }
@@ -199,7 +249,10 @@ impl Config {
         let dialect = schema::detect_dialect(&root).map_err(schema_err)?;
         let changes = self.errata.for_revision(revision);
         errata::apply(&mut root, dialect, &changes).map_err(schema_err)?;
-        let mut module = schema::load(&root, dialect).map_err(schema_err)?;
+        let options = schema::LoadOptions {
+            constraint_docs: self.constraint_docs,
+        };
+        let mut module = schema::load_with(&root, dialect, &options).map_err(schema_err)?;
         errata::annotate(&mut module, dialect, &changes);
         Ok((root, module))
     }

@@ -59,6 +59,10 @@ enum Command {
         /// With `--schema`: where to write the Rust file (default: standard output).
         #[arg(long, value_name = "FILE", requires = "schema")]
         out: Option<PathBuf>,
+        /// With `--schema`: the path by which the generated code names the `mcp-typed` crate
+        /// (default `::mcp_typed`), e.g. `::mcp` for a renamed dependency.
+        #[arg(long, value_name = "PATH", requires = "schema")]
+        types_crate: Option<String>,
     },
     /// Lists what changed from OLD to NEW for code that uses the generated types: definitions,
     /// methods, fields, enum values, union members and constants, each breaking or compatible.
@@ -92,13 +96,33 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
-    let workspace = match &cli.root {
-        Some(root) => Workspace::open(root)?,
+    // `generate --schema` and `diff` of two files work in any folder: the repository (its pins
+    // and errata) is looked for only when a command needs it.
+    let open_workspace = || match &cli.root {
+        Some(root) => Workspace::open(root),
         None => {
-            Workspace::discover(&std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))?
+            Workspace::discover(&std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))
         }
     };
     let source = SchemaSource::resolve(cli.from.clone());
+    let needs_workspace = match &cli.command {
+        Command::Generate { schema, .. } => schema.is_none(),
+        Command::Diff { old, new, .. } => !(Path::new(old).is_file() && Path::new(new).is_file()),
+        Command::Fetch { .. } | Command::PinExamples { .. } => true,
+    };
+    let workspace = if needs_workspace {
+        Some(open_workspace()?)
+    } else {
+        // Inside this repository (or with `--root`), a schema file still gets the errata of the
+        // revision it is named after; elsewhere there are none.
+        match (&cli.root, open_workspace()) {
+            (Some(_), Err(e)) => return Err(e),
+            (_, found) => found.ok(),
+        }
+    };
+    let Some(workspace) = workspace.as_ref() else {
+        return run_anywhere(cli.command);
+    };
     match cli.command {
         Command::Fetch { revisions } => {
             for revision in workspace.select(&revisions)? {
@@ -160,39 +184,16 @@ fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
             module,
             out,
             check,
+            types_crate,
             ..
-        } => {
-            let mut config = mcp_codegen::Config::new();
-            config
-                .schema_path(&schema)
-                .module_doc(true)
-                .errata(workspace.errata.clone());
-            if let Some(module) = module {
-                config.revision_name(module);
-            }
-            let text = config.generate_string()?;
-            match out {
-                Some(out) if check => {
-                    let current = std::fs::read_to_string(&out).unwrap_or_default();
-                    if current == text {
-                        println!("{} is up to date", out.display());
-                        return Ok(ExitCode::SUCCESS);
-                    }
-                    println!("{} would change:", out.display());
-                    print!("{}", short_diff(&current, &text, 40));
-                    Ok(ExitCode::from(1))
-                }
-                Some(out) => {
-                    config.out_path(&out).generate()?;
-                    println!("wrote {}", out.display());
-                    Ok(ExitCode::SUCCESS)
-                }
-                None => {
-                    print!("{text}");
-                    Ok(ExitCode::SUCCESS)
-                }
-            }
-        }
+        } => generate_file(
+            &schema,
+            module,
+            out,
+            check,
+            types_crate,
+            workspace.errata.clone(),
+        ),
         Command::Diff { old, new, format } => {
             let load = |arg: &str| -> Result<mcp_codegen::ir::Module, WorkspaceError> {
                 // A pinned revision is compared as generated, errata applied; a file as it is.
@@ -205,16 +206,7 @@ fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
                 }
             };
             let changes = mcp_codegen::diff::diff(&load(&old)?, &load(&new)?);
-            let report = match format {
-                Format::Markdown => mcp_codegen::diff::render_markdown(&changes, &old, &new),
-                Format::Text => mcp_codegen::diff::render_text(
-                    &changes,
-                    &old,
-                    &new,
-                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-                ),
-            };
-            print!("{report}");
+            print!("{}", render_diff(&changes, &old, &new, format));
             Ok(ExitCode::SUCCESS)
         }
         Command::Generate {
@@ -252,6 +244,87 @@ fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
             println!("generated in {:.0?}", started.elapsed());
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+/// The commands that need no repository: `generate --schema` and `diff` of two files.
+fn run_anywhere(command: Command) -> Result<ExitCode, WorkspaceError> {
+    match command {
+        Command::Generate {
+            schema: Some(schema),
+            module,
+            out,
+            check,
+            types_crate,
+            ..
+        } => generate_file(&schema, module, out, check, types_crate, Default::default()),
+        Command::Diff { old, new, format } => {
+            let old_module = mcp_codegen::load_schema_file(Path::new(&old))?;
+            let new_module = mcp_codegen::load_schema_file(Path::new(&new))?;
+            let changes = mcp_codegen::diff::diff(&old_module, &new_module);
+            print!("{}", render_diff(&changes, &old, &new, format));
+            Ok(ExitCode::SUCCESS)
+        }
+        // `run` opens the repository for every other command.
+        _ => Err(WorkspaceError::NoRoot(PathBuf::from("."))),
+    }
+}
+
+/// `generate --schema FILE`: to `--out` (or standard output), or compared with it (`--check`).
+fn generate_file(
+    schema: &Path,
+    module: Option<String>,
+    out: Option<PathBuf>,
+    check: bool,
+    types_crate: Option<String>,
+    errata: mcp_codegen::schema::errata::Errata,
+) -> Result<ExitCode, WorkspaceError> {
+    let mut config = mcp_codegen::Config::new();
+    config.schema_path(schema).module_doc(true).errata(errata);
+    if let Some(module) = module {
+        config.revision_name(module);
+    }
+    if let Some(path) = types_crate {
+        config.types_crate(path);
+    }
+    let text = config.generate_string()?;
+    match out {
+        Some(out) if check => {
+            let current = std::fs::read_to_string(&out).unwrap_or_default();
+            if current == text {
+                println!("{} is up to date", out.display());
+                return Ok(ExitCode::SUCCESS);
+            }
+            println!("{} would change:", out.display());
+            print!("{}", short_diff(&current, &text, 40));
+            Ok(ExitCode::from(1))
+        }
+        Some(out) => {
+            config.out_path(&out).generate()?;
+            println!("wrote {}", out.display());
+            Ok(ExitCode::SUCCESS)
+        }
+        None => {
+            print!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn render_diff(
+    changes: &[mcp_codegen::diff::Change],
+    old: &str,
+    new: &str,
+    format: Format,
+) -> String {
+    match format {
+        Format::Markdown => mcp_codegen::diff::render_markdown(changes, old, new),
+        Format::Text => mcp_codegen::diff::render_text(
+            changes,
+            old,
+            new,
+            std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        ),
     }
 }
 

@@ -721,14 +721,13 @@ fn mutations() -> Vec<Mutation> {
             name: "nullable_via_any_of",
             revisions: ALL,
             apply: |s| {
-                // `T | null` as TypeScript-to-JSON-Schema tools write it.
-                // Refused for now (only `type: [T, "null"]` is a nullable type), but precisely.
+                // `T | null` as TypeScript-to-JSON-Schema tools write it: a nullable `T`.
                 let reference = s.reference("Annotations");
                 *s.property("TextContent", "annotations") =
                     json!({"anyOf": [reference, {"type": "null"}]});
-                refused(
-                    s.at("TextContent/properties/annotations"),
-                    "a `null` member",
+                generates().item_has(
+                    "pub struct TextContent {",
+                    "pub annotations: Option<Option<Annotations>>,",
                 )
             },
         },

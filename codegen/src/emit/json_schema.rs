@@ -27,6 +27,9 @@ use crate::pointer::escape;
 /// The prefix of a reference to a generated type in the emitted schema text.
 const MARKER: &str = "mcp:";
 
+/// Keywords that identify a schema within its own document: dropped from the copies.
+const IDENTIFIERS: &[&str] = &["$schema", "$id", "$anchor", "$dynamicAnchor"];
+
 /// Keywords whose values are data, not schemas: never rewritten.
 const DATA_KEYWORDS: &[&str] = &["const", "enum", "default", "examples"];
 
@@ -95,6 +98,11 @@ impl<'a> Builder<'a> {
             .pointer(pointer)
             .cloned()
             .unwrap_or(Value::Bool(true));
+        // The root type's schema is the root without the definitions beside it.
+        if let (true, Value::Object(map)) = (pointer.is_empty(), &mut schema) {
+            map.remove("$defs");
+            map.remove("definitions");
+        }
         self.rewrite(&mut schema, pointer, true, deps);
         schema
     }
@@ -108,6 +116,14 @@ impl<'a> Builder<'a> {
         }
         match node {
             Value::Object(map) => {
+                // Identifiers (zod writes `$schema` and `$id` on every definition) would change
+                // the base of references and the dialect inside schemars' document. Only
+                // string values: a member named `$id` under `properties` holds a schema.
+                for key in IDENTIFIERS {
+                    if map.get(*key).is_some_and(Value::is_string) {
+                        map.remove(*key);
+                    }
+                }
                 for (key, child) in map.iter_mut() {
                     if !DATA_KEYWORDS.contains(&key.as_str()) && key != "$ref" {
                         let child_pointer = format!("{pointer}/{}", escape(key));

@@ -30,6 +30,10 @@ pub struct EmitOptions {
     /// Implement `schemars::JsonSchema` for every type behind `#[cfg(feature = "<this>")]`
     /// (with `mcp-typed`'s feature `schemars` enabled).
     pub schemars_feature: Option<String>,
+    /// The path by which the generated code names the `mcp-typed` crate (`None`:
+    /// `::mcp_typed`), for a crate that reaches it through a re-export or a renamed dependency.
+    /// Tokens of a `syn::Path`, checked by the caller.
+    pub types_crate: Option<TokenStream>,
 }
 
 /// Renders a module's items to formatted Rust source (the file body, without header). `source`
@@ -49,13 +53,18 @@ pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
         .messages
         .as_ref()
         .map(|m| messages::emit_messages(module, &std, m));
+    // Every other mention of the types crate goes through this `__rt` (its macros use `$crate`).
+    let types_crate = options
+        .types_crate
+        .as_ref()
+        .map_or_else(|| quote!(::mcp_typed), Clone::clone);
     let file = quote! {
         // The unions mirror the schema's; boxing their large members would cost an allocation
         // on every decode.
         #![allow(clippy::large_enum_variant)]
 
         #[allow(unused_imports)]
-        use ::mcp_typed::__private as __rt;
+        use #types_crate::__private as __rt;
 
         #(#items)*
         #message_layer

@@ -321,7 +321,12 @@ pub(super) fn emit_string_enum(
     let variants = values.iter().map(|v| {
         let variant = ident(&v.variant);
         let doc = format!(" `\"{}\"`", v.value);
-        quote!(#[doc = #doc] #variant,)
+        // The value's own description (an `anyOf` of constants) follows its wire form.
+        let more = v.doc.as_ref().map(|text| {
+            let text = doc_attrs(Some(text));
+            quote!(#[doc = ""] #text)
+        });
+        quote!(#[doc = #doc] #more #variant,)
     });
     let as_str_arms = values.iter().map(|v| {
         let variant = ident(&v.variant);

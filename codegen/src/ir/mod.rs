@@ -268,6 +268,8 @@ pub struct EnumValue {
     pub value: String,
     /// The Rust variant name.
     pub variant: String,
+    /// The value's own description, when the schema gives one (an `anyOf` of constants).
+    pub doc: Option<String>,
 }
 
 /// A union: the value is one of several types.

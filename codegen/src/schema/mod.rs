@@ -1,11 +1,16 @@
 //! Loading a schema file into the [`ir`](crate::ir): both JSON Schema dialects, `$ref`
-//! resolution, `allOf` merging, and deterministic names for inline types.
+//! resolution, `allOf` merging, nullable forms, and deterministic names for inline types.
 //!
-//! Every keyword is either understood, accepted as an annotation, accepted as a validation
-//! keyword the types do not enforce (see [`VALIDATION_ONLY`]), or refused with the JSON pointer
-//! of the schema that uses it. Nothing is skipped silently and nothing panics.
+//! Every keyword is turned into the type, accepted as an annotation, carried into the rustdoc
+//! as a validation keyword the types do not enforce, or refused with the JSON pointer of the
+//! schema that uses it and the reason (see [`keywords`]). Nothing is skipped silently and
+//! nothing panics. Besides the official MCP schemas, it reads what common tools write: zod,
+//! typescript-json-schema, schemars and pydantic (`$schema`/`$id` on every definition, a root
+//! that is itself a type, `type: [T, "null"]`, `anyOf: [T, {type: null}]`, enums written as
+//! `anyOf` of constants, `$ref` with sibling keywords, `allOf` of one `$ref`).
 
 pub mod errata;
+pub mod keywords;
 mod layout;
 mod messages;
 mod unions;
@@ -14,6 +19,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::{Map, Value};
 
+use self::keywords::{ANNOTATIONS, DOCUMENTED, STRUCTURAL};
 use crate::ir::{
     Additional, ConstField, ConstValue, EnumValue, Field, ImpliedConst, Module, Struct, TypeDef,
     TypeExpr, TypeKind, Union, Variant,
@@ -22,51 +28,25 @@ use crate::naming;
 use crate::pointer::{escape, unescape};
 use crate::revisions::Dialect;
 
-/// Keywords that only annotate.
-const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "$comment",
-    "default",
-    "examples",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-];
-
 /// Validation keywords the generated types do not enforce: a value that breaks them still
-/// decodes. They are documented on the field instead (see the README).
-pub const VALIDATION_ONLY: &[&str] = &[
-    "format",
-    "minimum",
-    "maximum",
-    "exclusiveMinimum",
-    "exclusiveMaximum",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "minProperties",
-    "maxProperties",
-    "multipleOf",
-];
+/// decodes. They are documented on the field instead (see [`keywords::DOCUMENTED`]).
+pub const VALIDATION_ONLY: &[&str] = DOCUMENTED;
 
-/// Keywords the loader turns into types.
-const STRUCTURAL: &[&str] = &[
-    "type",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "$ref",
-    "anyOf",
-    "oneOf",
-    "allOf",
-    "const",
-    "enum",
-];
+/// What [`load_with`] does besides building types.
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    /// Carry the validation keywords the types do not enforce (bounds, lengths, `pattern`,
+    /// `format`, …) into the rustdoc of the field or type that has them.
+    pub constraint_docs: bool,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        Self {
+            constraint_docs: true,
+        }
+    }
+}
 
 /// A schema the generator cannot turn into Rust, with the place it happened.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -98,59 +78,97 @@ pub(crate) fn check_identifier(name: &str, pointer: &str, what: &str) -> Result<
     )
 }
 
-/// Detects the dialect from the root's `$schema`.
+/// Detects the dialect from the root's `$schema`; without one (pydantic writes none), from
+/// where the definitions are, else 2020-12 for a root that is itself a schema.
 pub fn detect_dialect(root: &Value) -> Result<Dialect, SchemaError> {
     let Some(root) = root.as_object() else {
         return err("", "the schema root must be an object");
     };
     match root.get("$schema").and_then(Value::as_str) {
         Some(s) if s.contains("draft-07") => Ok(Dialect::Draft07),
-        Some(s) if s.contains("2020-12") => Ok(Dialect::Draft2020_12),
+        // 2019-09 keeps its definitions under `$defs` too; its `$recursiveRef` is refused.
+        Some(s) if s.contains("2020-12") || s.contains("2019-09") => Ok(Dialect::Draft2020_12),
         Some(s) => err(
             "/$schema",
             format!("unsupported JSON Schema dialect `{s}` (expected draft-07 or 2020-12)"),
         ),
         None if root.contains_key("$defs") => Ok(Dialect::Draft2020_12),
         None if root.contains_key("definitions") => Ok(Dialect::Draft07),
+        None if root.keys().any(|k| STRUCTURAL.contains(&k.as_str())) => Ok(Dialect::Draft2020_12),
         None => err(
             "",
-            "no `$schema`, `$defs` or `definitions`: not an MCP schema",
+            "no `$schema`, `$defs` or `definitions`, and the root is not a schema of a type: \
+             nothing to generate",
         ),
     }
 }
 
-/// Loads a whole schema into a [`Module`].
+/// Loads a whole schema into a [`Module`], constraints documented.
 pub fn load(root: &Value, dialect: Dialect) -> Result<Module, SchemaError> {
+    load_with(root, dialect, &LoadOptions::default())
+}
+
+/// Loads a whole schema into a [`Module`]: a type for each definition, and one for the root when
+/// the root is itself the schema of a type (schemars, pydantic and zod write a type so, its
+/// definitions beside it), named after its `title` (else `Root`).
+pub fn load_with(
+    root: &Value,
+    dialect: Dialect,
+    options: &LoadOptions,
+) -> Result<Module, SchemaError> {
     let Some(root_obj) = root.as_object() else {
         return err(
             "",
             format!("the schema root must be an object, found {}", kind_of(root)),
         );
     };
-    let defs_key = dialect.definitions_key();
-    for key in root_obj.keys() {
-        if key != defs_key
-            && key != "$schema"
-            && key != "$id"
-            && !ANNOTATIONS.contains(&key.as_str())
-        {
+    // Tools do not always keep to their dialect's key (pydantic writes `$defs` without a
+    // `$schema`; zod and schemars can target draft-07 with either): take the one present.
+    let defs_key = match (
+        root_obj.contains_key("$defs"),
+        root_obj.contains_key("definitions"),
+    ) {
+        (true, true) => {
             return err(
-                &format!("/{}", escape(key)),
-                format!(
-                    "unsupported top-level keyword `{key}` (expected `$schema` and `{defs_key}`)"
-                ),
-            );
+                "/definitions",
+                "both `$defs` and `definitions`: keep every definition under one of them",
+            )
         }
-    }
-    let Some(defs) = root_obj.get(defs_key) else {
+        (true, false) => "$defs",
+        (false, true) => "definitions",
+        (false, false) => dialect.definitions_key(),
+    };
+    let empty = Map::new();
+    let defs = match root_obj.get(defs_key) {
+        None => &empty,
+        Some(Value::Object(defs)) => defs,
+        Some(_) => return err(&format!("/{defs_key}"), "definitions must be an object"),
+    };
+    // The root without its definitions: the schema of the root type, if it is one. A root that
+    // only refers to a definition (typescript-json-schema's `"$ref": "#/definitions/Main"`)
+    // names no type of its own.
+    let root_schema: Map<String, Value> = root_obj
+        .iter()
+        .filter(|(k, _)| *k != defs_key)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let structural: Vec<&str> = root_schema
+        .keys()
+        .map(String::as_str)
+        .filter(|k| STRUCTURAL.contains(k))
+        .collect();
+    let root_is_type = !structural.is_empty() && structural != ["$ref"];
+    if !root_is_type && defs.is_empty() {
         return err(
             "",
-            format!("no `{defs_key}`: a {dialect:?} schema keeps its definitions there"),
+            format!("no `{defs_key}` and the root is not a schema of a type: nothing to generate"),
         );
-    };
-    let Some(defs) = defs.as_object() else {
-        return err(&format!("/{defs_key}"), "definitions must be an object");
-    };
+    }
+    let root_name = root_is_type.then(|| match root_obj.get("title").and_then(Value::as_str) {
+        Some(title) => naming::type_name(title),
+        None => "Root".to_owned(),
+    });
+    let root_value = Value::Object(root_schema);
     // TypeScript-generated schemas sometimes repeat a definition as a union member (2025-03-26
     // spells out JSONRPCBatchRequest inside JSONRPCMessage): such a copy names the definition.
     let defs_by_shape = defs
@@ -161,22 +179,43 @@ pub fn load(root: &Value, dialect: Dialect) -> Result<Module, SchemaError> {
     let mut loader = Loader {
         defs,
         defs_key,
+        root: &root_value,
+        root_name: root_name.clone(),
         defs_by_shape,
         names: HashMap::new(),
         types: Vec::new(),
+        options,
     };
     // Reserve every definition's name first, so inline names can never take one.
     for name in defs.keys() {
         let rust = naming::type_name(name);
         loader.claim(&rust, &format!("/{defs_key}/{}", escape(name)))?;
     }
+    let mut entries: Vec<(String, &Value, String, String)> = Vec::new();
+    if let Some(rust) = &root_name {
+        loader.claim(rust, "")?;
+        let schema_name = root_obj
+            .get("title")
+            .and_then(Value::as_str)
+            .unwrap_or("Root")
+            .to_owned();
+        entries.push((schema_name, &root_value, String::new(), rust.clone()));
+    } else if let Some(reference) = root_obj.get("$ref") {
+        // Nothing is generated for it, but a dangling reference is still an error.
+        loader.check_keywords(root_obj, "")?;
+        loader.resolve_ref(reference, "")?;
+    } else {
+        loader.check_root_keywords(root_obj, defs_key)?;
+    }
     for (name, schema) in defs {
         let pointer = format!("/{defs_key}/{}", escape(name));
-        let rust = naming::type_name(name);
+        entries.push((name.clone(), schema, pointer, naming::type_name(name)));
+    }
+    for (name, schema, pointer, rust) in entries {
         let index = loader.types.len();
         loader.types.push(TypeDef {
             name: rust.clone(),
-            schema_name: Some(name.clone()),
+            schema_name: Some(name),
             pointer: pointer.clone(),
             doc: None,
             errata: Vec::new(),
@@ -203,11 +242,16 @@ pub fn load(root: &Value, dialect: Dialect) -> Result<Module, SchemaError> {
 struct Loader<'a> {
     defs: &'a Map<String, Value>,
     defs_key: &'a str,
+    /// The root's schema without its definitions, which `"$ref": "#"` refers to.
+    root: &'a Value,
+    /// The Rust name of the root type, when the root is the schema of a type.
+    root_name: Option<String>,
     /// A definition's schema text → its name, for inline copies of definitions.
     defs_by_shape: HashMap<String, &'a str>,
     /// Rust name → pointer of the schema that took it.
     names: HashMap<String, String>,
     types: Vec<TypeDef>,
+    options: &'a LoadOptions,
 }
 
 fn kind_of(v: &Value) -> &'static str {
@@ -290,16 +334,48 @@ impl<'a> Loader<'a> {
         }
     }
 
+    /// Refuses every keyword of `obj` that is neither structural, an annotation, documented nor
+    /// a vendor extension, with the reason when the keyword is a known one.
     fn check_keywords(&self, obj: &Map<String, Value>, pointer: &str) -> Result<(), SchemaError> {
-        for key in obj.keys() {
+        for (key, value) in obj {
             let k = key.as_str();
-            if !(ANNOTATIONS.contains(&k)
-                || VALIDATION_ONLY.contains(&k)
-                || STRUCTURAL.contains(&k))
-            {
+            let at = format!("{pointer}/{}", escape(key));
+            if let Some(reason) = keywords::refusal(k, value) {
+                return err(&at, format!("`{key}` is not supported: {reason}"));
+            }
+            let known = ANNOTATIONS.contains(&k)
+                || DOCUMENTED.contains(&k)
+                || STRUCTURAL.contains(&k)
+                || k == "dependencies"
+                || keywords::is_extension(k);
+            if !known {
                 return err(
-                    &format!("{pointer}/{}", escape(key)),
-                    format!("unsupported keyword `{key}`"),
+                    &at,
+                    format!(
+                        "unsupported keyword `{key}`: not a keyword of JSON Schema 2020-12 or \
+                         draft-07 (a vendor extension must start with `x-` to be ignored)"
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// The keywords of a root that holds only definitions: annotations and identifiers.
+    fn check_root_keywords(
+        &self,
+        root: &Map<String, Value>,
+        defs_key: &str,
+    ) -> Result<(), SchemaError> {
+        for key in root.keys() {
+            let k = key.as_str();
+            if k != defs_key && !ANNOTATIONS.contains(&k) && !keywords::is_extension(k) {
+                return err(
+                    &format!("/{}", escape(key)),
+                    format!(
+                        "unsupported top-level keyword `{key}` beside `{defs_key}` (a root that \
+                         is the schema of a type has `type`, `properties`, `anyOf`, …)"
+                    ),
                 );
             }
         }
@@ -312,26 +388,54 @@ impl<'a> Loader<'a> {
             .map(str::to_owned)
     }
 
-    /// Resolves a `$ref` to the definition's name and schema.
+    /// The rustdoc of a type or member: its description, then the constraints it states that
+    /// the types do not enforce (when [`LoadOptions::constraint_docs`] is on).
+    fn doc_of(&self, obj: &Map<String, Value>) -> Option<String> {
+        let description = Self::description(obj);
+        let constraints = self
+            .options
+            .constraint_docs
+            .then(|| keywords::constraints_doc(obj))
+            .flatten();
+        match (description, constraints) {
+            (Some(d), Some(c)) => Some(format!("{d}\n\n{c}")),
+            (d, c) => d.or(c),
+        }
+    }
+
+    /// Resolves a `$ref` (`#/$defs/<Name>`, or `#` for the root type) to the Rust name of its
+    /// type and its schema.
     fn resolve_ref(
         &self,
         reference: &Value,
         pointer: &str,
-    ) -> Result<(&'a str, &'a Value), SchemaError> {
+    ) -> Result<(String, &'a Value), SchemaError> {
         let ptr = format!("{pointer}/$ref");
         let Some(reference) = reference.as_str() else {
             return err(&ptr, "`$ref` must be a string");
         };
+        if reference == "#" {
+            return match &self.root_name {
+                Some(name) => Ok((name.clone(), self.root)),
+                None => err(
+                    &ptr,
+                    "`#` refers to the root, which is not the schema of a type here",
+                ),
+            };
+        }
         let prefix = format!("#/{}/", self.defs_key);
         let Some(name) = reference.strip_prefix(&prefix) else {
             return err(
                 &ptr,
-                format!("unsupported reference `{reference}` (expected `{prefix}<Name>`)"),
+                format!(
+                    "unsupported reference `{reference}` (expected `{prefix}<Name>`, or `#` for \
+                     the root)"
+                ),
             );
         };
         let name = unescape(name);
         match self.defs.get_key_value(&name) {
-            Some((k, v)) => Ok((k.as_str(), v)),
+            Some((k, v)) => Ok((naming::type_name(k), v)),
             None => err(
                 &ptr,
                 format!("dangling reference `{reference}`: no such definition"),
@@ -350,9 +454,23 @@ impl<'a> Loader<'a> {
             return Ok((None, TypeKind::Alias(TypeExpr::Any)));
         };
         self.check_keywords(obj, pointer)?;
-        let doc = Self::description(obj);
+        let doc = self.doc_of(obj);
         let kind = self.kind(obj, pointer, rust)?;
         Ok((doc, kind))
+    }
+
+    /// The kind of the named type `rust` whose schema is `schema` (already checked or not).
+    fn kind_of_value(
+        &mut self,
+        schema: &Value,
+        pointer: &str,
+        rust: &str,
+    ) -> Result<TypeKind, SchemaError> {
+        let Some(obj) = self.as_object(schema, pointer)? else {
+            return Ok(TypeKind::Alias(TypeExpr::Any));
+        };
+        self.check_keywords(obj, pointer)?;
+        self.kind(obj, pointer, rust)
     }
 
     /// The kind of a named type whose schema is `obj`.
@@ -362,11 +480,30 @@ impl<'a> Loader<'a> {
         pointer: &str,
         rust: &str,
     ) -> Result<TypeKind, SchemaError> {
+        // A nullable definition is `Option` of its other part, which gets a name of its own
+        // (`<Name>Inner`) where it needs one.
+        if let Some(inner) = non_null(obj) {
+            let ty = self.non_null_expr(inner, pointer, &format!("{rust}Inner"))?;
+            return Ok(TypeKind::Alias(TypeExpr::Nullable(Box::new(ty))));
+        }
+        if obj.contains_key("$ref") && has_structural_siblings(obj, "$ref") {
+            let merged = self.merge_ref_siblings(obj, pointer)?;
+            return self.struct_kind(&merged, pointer, rust);
+        }
         if let Some(members) = obj.get("allOf") {
+            if let Some(member) = single_all_of(obj) {
+                return self.kind_of_value(member, &format!("{pointer}/allOf/0"), rust);
+            }
             let merged = self.merge_all_of(obj, members, pointer)?;
             return self.struct_kind(&merged, pointer, rust);
         }
         if obj.contains_key("anyOf") || obj.contains_key("oneOf") {
+            if let Some(values) = self.const_enum(obj, pointer)? {
+                return Ok(TypeKind::StringEnum(values));
+            }
+            if let Some((key, i, member)) = single_live_member(obj) {
+                return self.kind_of_value(member, &format!("{pointer}/{key}/{i}"), rust);
+            }
             return self.union_kind(obj, pointer, rust);
         }
         if let Some(values) = obj.get("enum") {
@@ -384,7 +521,11 @@ impl<'a> Loader<'a> {
                 };
                 let variant = naming::pascal(&s, "V");
                 check_identifier(&variant, &format!("{pointer}/const"), "enum variant")?;
-                return Ok(TypeKind::StringEnum(vec![EnumValue { variant, value: s }]));
+                return Ok(TypeKind::StringEnum(vec![EnumValue {
+                    variant,
+                    value: s,
+                    doc: None,
+                }]));
             }
         }
         if is_object_with_properties(obj) {
@@ -396,6 +537,74 @@ impl<'a> Loader<'a> {
             }
         }
         Ok(TypeKind::Alias(self.expr_of_object(obj, pointer, rust)?))
+    }
+
+    /// The type of the non-null part of a nullable schema (`inner`, from [`non_null`]): its one
+    /// remaining `anyOf`/`oneOf` member, with that member's pointer, or the rest of the schema.
+    fn non_null_expr(
+        &mut self,
+        inner: Map<String, Value>,
+        pointer: &str,
+        hint: &str,
+    ) -> Result<TypeExpr, SchemaError> {
+        match single_live_member(&inner) {
+            Some((key, i, member)) => {
+                let member = member.clone();
+                self.expr(&member, &format!("{pointer}/{key}/{i}"), hint)
+            }
+            None => self.expr(&Value::Object(inner), pointer, hint),
+        }
+    }
+
+    /// An `anyOf`/`oneOf` whose every member is a string constant (zod's `z.union` of
+    /// literals, schemars' documented unit variants): a string enum, each value documented by
+    /// its member's description. `None` when it is not one.
+    fn const_enum(
+        &self,
+        obj: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<Option<Vec<EnumValue>>, SchemaError> {
+        let key = if obj.contains_key("anyOf") {
+            "anyOf"
+        } else {
+            "oneOf"
+        };
+        let Some(Value::Array(members)) = obj.get(key) else {
+            return Ok(None);
+        };
+        let mut values: Vec<EnumValue> = Vec::new();
+        for (i, member) in members.iter().enumerate() {
+            if *member == Value::Bool(false) {
+                continue;
+            }
+            let Some(m) = member.as_object() else {
+                return Ok(None);
+            };
+            let is_const = matches!(m.get("const"), Some(Value::String(_)))
+                && m.get("type").is_none_or(|t| t == "string")
+                && m.keys()
+                    .all(|k| k == "const" || k == "type" || ANNOTATIONS.contains(&k.as_str()));
+            if !is_const {
+                return Ok(None);
+            }
+            let mptr = format!("{pointer}/{key}/{i}");
+            self.check_keywords(m, &mptr)?;
+            let value = m["const"].as_str().unwrap_or_default().to_owned();
+            let variant = naming::pascal(&value, "V");
+            check_identifier(&variant, &format!("{mptr}/const"), "enum variant")?;
+            if values.iter().any(|e| e.variant == variant) {
+                return err(
+                    &format!("{mptr}/const"),
+                    format!("enum values collide as Rust variant `{variant}`"),
+                );
+            }
+            values.push(EnumValue {
+                value,
+                variant,
+                doc: self.doc_of(m),
+            });
+        }
+        Ok((!values.is_empty()).then_some(values))
     }
 
     fn enum_values(
@@ -441,6 +650,7 @@ impl<'a> Loader<'a> {
             out.push(EnumValue {
                 value: s.to_owned(),
                 variant,
+                doc: None,
             });
         }
         Ok(out)
@@ -476,41 +686,108 @@ impl<'a> Loader<'a> {
             return err(&ptr, "`allOf` must be an array");
         };
         for key in obj.keys() {
-            if STRUCTURAL.contains(&key.as_str()) && key != "allOf" && key != "type" {
+            // `unevaluatedProperties` beside `allOf` speaks of the merged object (schemars).
+            if STRUCTURAL.contains(&key.as_str())
+                && !matches!(key.as_str(), "allOf" | "type" | "unevaluatedProperties")
+            {
                 return err(
                     &format!("{pointer}/{}", escape(key)),
                     format!("`{key}` beside `allOf` is not supported"),
                 );
             }
         }
+        let members: Vec<(Value, String)> = members
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.clone(), format!("{ptr}/{i}")))
+            .collect();
+        let mut merged = self.merge_members(Self::description(obj), &members)?;
+        match obj.get("unevaluatedProperties") {
+            None => {}
+            Some(Value::Bool(false)) => {
+                merged.insert("additionalProperties".into(), Value::Bool(false));
+            }
+            Some(other) => {
+                merged
+                    .entry("additionalProperties")
+                    .or_insert_with(|| other.clone());
+            }
+        }
+        Ok(merged)
+    }
+
+    /// `$ref` with structural keywords beside it (2020-12 allows them; they apply together): the
+    /// referenced object schema merged with the rest, as `allOf` would merge them.
+    fn merge_ref_siblings(
+        &self,
+        obj: &Map<String, Value>,
+        pointer: &str,
+    ) -> Result<Map<String, Value>, SchemaError> {
+        let reference = Value::Object(
+            [("$ref".to_owned(), obj["$ref"].clone())]
+                .into_iter()
+                .collect(),
+        );
+        let rest: Map<String, Value> = obj
+            .iter()
+            .filter(|(k, _)| *k != "$ref")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let members = [
+            (reference, pointer.to_owned()),
+            (Value::Object(rest), pointer.to_owned()),
+        ];
+        self.merge_members(Self::description(obj), &members)
+            .map_err(|e| SchemaError {
+                message: format!(
+                    "`$ref` with sibling keywords is merged as `allOf` would be: {}",
+                    e.message
+                ),
+                ..e
+            })
+    }
+
+    /// Merges object schemas (or `$ref`s to them), each with its pointer, into one.
+    fn merge_members(
+        &self,
+        mut doc: Option<String>,
+        members: &[(Value, String)],
+    ) -> Result<Map<String, Value>, SchemaError> {
         let mut properties = Map::new();
         let mut required: BTreeSet<String> = BTreeSet::new();
         let mut additional: Option<Value> = None;
-        let mut doc = Self::description(obj);
-        for (i, member) in members.iter().enumerate() {
-            let mptr = format!("{ptr}/{i}");
-            let mut member_obj = self.as_object(member, &mptr)?.cloned().unwrap_or_default();
+        for (member, mptr) in members {
+            let mptr = mptr.as_str();
+            let mut member_obj = self.as_object(member, mptr)?.cloned().unwrap_or_default();
             let mut seen = BTreeSet::new();
             while let Some(reference) = member_obj.get("$ref").cloned() {
-                let (name, target) = self.resolve_ref(&reference, &mptr)?;
-                if !seen.insert(name) {
-                    return err(&mptr, format!("`$ref` cycle through `{name}`"));
+                let (name, target) = self.resolve_ref(&reference, mptr)?;
+                if !seen.insert(name.clone()) {
+                    return err(mptr, format!("`$ref` cycle through `{name}`"));
                 }
                 let Some(target) = target.as_object() else {
                     return err(
-                        &mptr,
+                        mptr,
                         format!("`allOf` member `{name}` is not an object schema"),
                     );
                 };
                 member_obj = target.clone();
             }
-            self.check_keywords(&member_obj, &mptr)?;
+            self.check_keywords(&member_obj, mptr)?;
+            for key in ["patternProperties", "unevaluatedProperties"] {
+                if member_obj.contains_key(key) {
+                    return err(
+                        &format!("{mptr}/{key}"),
+                        format!("`{key}` inside a merged (`allOf`) member is not supported"),
+                    );
+                }
+            }
             if member_obj.contains_key("allOf")
                 || member_obj.contains_key("anyOf")
                 || member_obj.contains_key("oneOf")
             {
                 return err(
-                    &mptr,
+                    mptr,
                     "nested `allOf`/`anyOf` inside `allOf` is not supported",
                 );
             }
@@ -627,7 +904,7 @@ impl<'a> Loader<'a> {
             let fptr = format!("{pointer}/properties/{}", escape(json_name));
             let is_required = required.contains(&json_name.as_str());
             let field_obj = self.as_object(schema, &fptr)?;
-            let doc = field_obj.and_then(Self::description);
+            let doc = field_obj.and_then(|o| self.doc_of(o));
             if let Some(fobj) = field_obj {
                 self.check_keywords(fobj, &fptr)?;
                 if let Some(value) = fobj.get("const") {
@@ -671,6 +948,7 @@ impl<'a> Loader<'a> {
                         TypeKind::StringEnum(vec![EnumValue {
                             value: s.clone(),
                             variant: variant.clone(),
+                            doc: None,
                         }]),
                     )?;
                     fields.push(Field {
@@ -699,18 +977,7 @@ impl<'a> Loader<'a> {
                 default_when_absent: None,
             });
         }
-        let additional = match obj.get("additionalProperties") {
-            None | Some(Value::Bool(true)) => Additional::Any,
-            Some(Value::Bool(false)) => Additional::Forbidden,
-            Some(schema) => match self.expr(
-                schema,
-                &format!("{pointer}/additionalProperties"),
-                &format!("{rust}Value"),
-            )? {
-                TypeExpr::Any => Additional::Any,
-                ty => Additional::Typed(ty),
-            },
-        };
+        let additional = self.extra_members(obj, pointer, rust)?;
         let mut rust_names: BTreeMap<&str, &str> = BTreeMap::new();
         for f in &fields {
             check_identifier(
@@ -755,6 +1022,67 @@ impl<'a> Loader<'a> {
         }))
     }
 
+    /// What an object does with the members it does not declare: `additionalProperties` (or
+    /// `unevaluatedProperties`, the same once `allOf` is merged, as schemars writes it), with
+    /// `patternProperties` folded in. A pattern only documents where any other member is
+    /// allowed anyway (the extras keep any JSON value); where no other member is allowed, the
+    /// pattern's schema types the extras; patterns that would need a type of their own beside
+    /// `additionalProperties` are refused.
+    fn extra_members(
+        &mut self,
+        obj: &Map<String, Value>,
+        pointer: &str,
+        hint: &str,
+    ) -> Result<Additional, SchemaError> {
+        let (key, schema) = match (
+            obj.get("additionalProperties"),
+            obj.get("unevaluatedProperties"),
+        ) {
+            (None, Some(schema)) => ("unevaluatedProperties", Some(schema)),
+            (schema, _) => ("additionalProperties", schema),
+        };
+        let base = match schema {
+            None | Some(Value::Bool(true)) => Additional::Any,
+            Some(Value::Bool(false)) => Additional::Forbidden,
+            Some(schema) => {
+                match self.expr(schema, &format!("{pointer}/{key}"), &format!("{hint}Value"))? {
+                    TypeExpr::Any => Additional::Any,
+                    ty => Additional::Typed(ty),
+                }
+            }
+        };
+        let Some(patterns) = obj.get("patternProperties") else {
+            return Ok(base);
+        };
+        let pptr = format!("{pointer}/patternProperties");
+        let Some(patterns) = patterns.as_object() else {
+            return err(&pptr, "`patternProperties` must be an object");
+        };
+        let Some((pattern, first)) = patterns.iter().next() else {
+            return Ok(base);
+        };
+        let same = patterns.values().all(|p| p == first);
+        match base {
+            Additional::Any => Ok(base),
+            Additional::Forbidden if same => {
+                let ptr = format!("{pptr}/{}", escape(pattern));
+                Ok(match self.expr(first, &ptr, &format!("{hint}Value"))? {
+                    TypeExpr::Any => Additional::Any,
+                    ty => Additional::Typed(ty),
+                })
+            }
+            Additional::Typed(_) if same && schema == Some(first) => Ok(base),
+            _ => err(
+                &pptr,
+                format!(
+                    "members matching `patternProperties` and the other undeclared members \
+                     would need different Rust types; give every pattern the schema of `{key}` \
+                     (or allow any other member)"
+                ),
+            ),
+        }
+    }
+
     fn union_kind(
         &mut self,
         obj: &Map<String, Value>,
@@ -777,6 +1105,8 @@ impl<'a> Loader<'a> {
                 "const",
                 "items",
                 "additionalProperties",
+                "unevaluatedProperties",
+                "patternProperties",
                 "$ref",
             ] {
                 if obj.contains_key(k) {
@@ -799,6 +1129,10 @@ impl<'a> Loader<'a> {
                 );
             }
             for (i, member) in members.iter().enumerate() {
+                // `false` matches nothing: a member that was `null` in a nullable union.
+                if *member == Value::Bool(false) {
+                    continue;
+                }
                 let mptr = format!("{pointer}/{key}/{i}");
                 // A primitive type list inside a union adds one member per type.
                 if let Some(Value::Array(types)) = member.get("type") {
@@ -879,40 +1213,32 @@ impl<'a> Loader<'a> {
             return Ok(TypeExpr::Any);
         };
         self.check_keywords(obj, pointer)?;
-        if let Some(reference) = obj.get("$ref") {
-            for key in obj.keys() {
-                if STRUCTURAL.contains(&key.as_str()) && key != "$ref" {
-                    return err(
-                        &format!("{pointer}/{}", escape(key)),
-                        format!("`{key}` beside `$ref` is not supported"),
-                    );
-                }
-            }
-            let (name, _) = self.resolve_ref(reference, pointer)?;
-            return Ok(TypeExpr::Named(naming::type_name(name)));
-        }
-        // `type: [T, "null"]` is a nullable T.
         if let Some(Value::Array(types)) = obj.get("type") {
-            let non_null: Vec<&Value> = types
-                .iter()
-                .filter(|t| t.as_str() != Some("null"))
-                .collect();
-            if non_null.is_empty() {
+            if types.iter().all(|t| t.as_str() == Some("null")) {
                 return err(
                     &format!("{pointer}/type"),
                     "a type list must name a type other than null",
                 );
             }
-            if non_null.len() < types.len() {
-                let mut inner = obj.clone();
-                let inner_type = if non_null.len() == 1 {
-                    non_null[0].clone()
-                } else {
-                    Value::Array(non_null.into_iter().cloned().collect())
-                };
-                inner.insert("type".into(), inner_type);
-                let ty = self.expr(&Value::Object(inner), pointer, hint)?;
-                return Ok(TypeExpr::Nullable(Box::new(ty)));
+        }
+        // `type: [T, "null"]`, `anyOf: [T, {type: null}]`, `enum: [.., null]`: a nullable T.
+        if let Some(inner) = non_null(obj) {
+            let ty = self.non_null_expr(inner, pointer, hint)?;
+            return Ok(TypeExpr::Nullable(Box::new(ty)));
+        }
+        if let Some(reference) = obj.get("$ref") {
+            if !has_structural_siblings(obj, "$ref") {
+                let (name, _) = self.resolve_ref(reference, pointer)?;
+                return Ok(TypeExpr::Named(name));
+            }
+        }
+        // `allOf` of one member (pydantic's way to put a description on a `$ref`) is the member.
+        if let Some(member) = single_all_of(obj) {
+            return self.expr(member, &format!("{pointer}/allOf/0"), hint);
+        }
+        if let Some((key, i, member)) = single_live_member(obj) {
+            if self.const_enum(obj, pointer)?.is_none() {
+                return self.expr(member, &format!("{pointer}/{key}/{i}"), hint);
             }
         }
         let needs_name = obj.contains_key("allOf")
@@ -925,7 +1251,7 @@ impl<'a> Loader<'a> {
         if needs_name {
             let index = self.reserve_inline(hint, pointer)?;
             let kind = self.kind(obj, pointer, hint)?;
-            self.types[index].doc = Self::description(obj);
+            self.types[index].doc = self.doc_of(obj);
             self.types[index].kind = kind;
             return Ok(TypeExpr::Named(hint.to_owned()));
         }
@@ -941,14 +1267,22 @@ impl<'a> Loader<'a> {
     ) -> Result<TypeExpr, SchemaError> {
         if let Some(reference) = obj.get("$ref") {
             let (name, _) = self.resolve_ref(reference, pointer)?;
-            return Ok(TypeExpr::Named(naming::type_name(name)));
+            return Ok(TypeExpr::Named(name));
         }
         let type_ptr = format!("{pointer}/type");
         let ty = match obj.get("type") {
             None => {
                 if obj.contains_key("items") {
                     "array"
-                } else if obj.contains_key("additionalProperties") || obj.contains_key("properties")
+                } else if [
+                    "additionalProperties",
+                    "properties",
+                    "patternProperties",
+                    "unevaluatedProperties",
+                    "propertyNames",
+                ]
+                .iter()
+                .any(|k| obj.contains_key(*k))
                 {
                     "object"
                 } else {
@@ -980,6 +1314,8 @@ impl<'a> Loader<'a> {
             ("items", "array"),
             ("properties", "object"),
             ("additionalProperties", "object"),
+            ("unevaluatedProperties", "object"),
+            ("patternProperties", "object"),
         ] {
             if obj.contains_key(key) && ty != allowed {
                 return err(
@@ -998,20 +1334,13 @@ impl<'a> Loader<'a> {
                 };
                 Ok(TypeExpr::Array(Box::new(item)))
             }
-            "object" => match obj.get("additionalProperties") {
-                None | Some(Value::Bool(true)) => Ok(TypeExpr::Map(Box::new(TypeExpr::Any))),
-                Some(Value::Bool(false)) => err(
+            "object" => match self.extra_members(obj, pointer, hint)? {
+                Additional::Any => Ok(TypeExpr::Map(Box::new(TypeExpr::Any))),
+                Additional::Typed(value) => Ok(TypeExpr::Map(Box::new(value))),
+                Additional::Forbidden => err(
                     &format!("{pointer}/additionalProperties"),
                     "an object that allows no member at all is not supported",
                 ),
-                Some(schema) => {
-                    let value = self.expr(
-                        schema,
-                        &format!("{pointer}/additionalProperties"),
-                        &format!("{hint}Value"),
-                    )?;
-                    Ok(TypeExpr::Map(Box::new(value)))
-                }
             },
             other => self.primitive(&Value::from(other), &type_ptr),
         }
@@ -1032,6 +1361,113 @@ fn is_primitive(schema: &Value) -> bool {
             obj.get("type").and_then(Value::as_str),
             Some("object" | "array")
         )
+}
+
+/// Whether `obj` has structural keywords other than `except` (annotations and documented
+/// keywords do not count).
+fn has_structural_siblings(obj: &Map<String, Value>, except: &str) -> bool {
+    obj.keys()
+        .any(|k| k != except && STRUCTURAL.contains(&k.as_str()))
+}
+
+/// The one member of an `allOf` that has nothing structural beside it (`type` aside).
+fn single_all_of(obj: &Map<String, Value>) -> Option<&Value> {
+    match obj.get("allOf") {
+        Some(Value::Array(members))
+            if members.len() == 1
+                && !obj
+                    .keys()
+                    .any(|k| k != "allOf" && k != "type" && STRUCTURAL.contains(&k.as_str())) =>
+        {
+            members.first()
+        }
+        _ => None,
+    }
+}
+
+/// The one member of an `anyOf`/`oneOf` that can match (members `false` cannot), with its key
+/// and index, when nothing structural but `type` is beside it.
+fn single_live_member(obj: &Map<String, Value>) -> Option<(&'static str, usize, &Value)> {
+    let key = ["anyOf", "oneOf"]
+        .into_iter()
+        .find(|k| obj.contains_key(*k))?;
+    if obj
+        .keys()
+        .any(|k| k != key && k != "type" && STRUCTURAL.contains(&k.as_str()))
+    {
+        return None;
+    }
+    let members = obj.get(key)?.as_array()?;
+    let mut live = members
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| **m != Value::Bool(false));
+    let (i, member) = live.next()?;
+    live.next().is_none().then_some((key, i, member))
+}
+
+/// A union member that only allows `null`: `{"type": "null"}`, `{"const": null}`,
+/// `{"enum": [null]}`, annotations beside.
+fn is_null_schema(schema: &Value) -> bool {
+    let Some(obj) = schema.as_object() else {
+        return false;
+    };
+    let null = obj.get("type").is_some_and(|t| t == "null")
+        || obj.get("const").is_some_and(Value::is_null)
+        || obj.get("enum") == Some(&Value::Array(vec![Value::Null]));
+    null && obj.keys().all(|k| {
+        matches!(k.as_str(), "type" | "const" | "enum")
+            || ANNOTATIONS.contains(&k.as_str())
+            || keywords::is_extension(k)
+    })
+}
+
+/// The schema without its `null`, when it allows `null` besides something else: `null` taken
+/// out of a `type` list and of `enum`, and each `null` member of `anyOf`/`oneOf` replaced by
+/// `false` (which matches nothing), so the other members keep their index (member names and
+/// pointers follow it). `None` when the schema is not nullable so.
+fn non_null(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let mut out = obj.clone();
+    let mut changed = false;
+    if let Some(Value::Array(types)) = obj.get("type") {
+        let rest: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+        if !rest.is_empty() && rest.len() < types.len() {
+            let rest = match <[Value; 1]>::try_from(rest) {
+                Ok([single]) => single,
+                Err(rest) => Value::Array(rest),
+            };
+            out.insert("type".into(), rest);
+            changed = true;
+        }
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(members)) = obj.get(key) {
+            let nulls = members.iter().filter(|m| is_null_schema(m)).count();
+            let live = members.iter().filter(|m| **m != Value::Bool(false)).count();
+            if nulls > 0 && live > nulls {
+                let members = members
+                    .iter()
+                    .map(|m| {
+                        if is_null_schema(m) {
+                            Value::Bool(false)
+                        } else {
+                            m.clone()
+                        }
+                    })
+                    .collect();
+                out.insert(key.into(), Value::Array(members));
+                changed = true;
+            }
+        }
+    }
+    if let Some(Value::Array(values)) = obj.get("enum") {
+        if values.iter().any(Value::is_null) && values.iter().any(|v| !v.is_null()) {
+            let rest = values.iter().filter(|v| !v.is_null()).cloned().collect();
+            out.insert("enum".into(), Value::Array(rest));
+            changed = true;
+        }
+    }
+    changed.then_some(out)
 }
 
 fn is_object_with_properties(obj: &Map<String, Value>) -> bool {

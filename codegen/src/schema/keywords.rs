@@ -1,0 +1,192 @@
+//! What the loader does with each keyword of JSON Schema 2020-12 and draft-07: turn it into the
+//! type ([`STRUCTURAL`]), ignore it as an annotation or identifier, carry it into the rustdoc
+//! ([`DOCUMENTED`]: validation the generated types do not enforce), or refuse it with the reason
+//! ([`refusal`]: keywords whose meaning no Rust type can hold). Nothing else passes: an unknown
+//! keyword is refused too, so that a misspelt `requried` is never dropped silently.
+
+use serde_json::{Map, Value};
+
+/// Keywords the loader turns into types. `unevaluatedProperties` means `additionalProperties`
+/// once `allOf` is merged; `patternProperties` types undeclared members where the object allows
+/// no others (see `Loader::extra_members`).
+pub(super) const STRUCTURAL: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "unevaluatedProperties",
+    "patternProperties",
+    "items",
+    "$ref",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "const",
+    "enum",
+];
+
+/// Keywords that name or identify a schema, or only annotate it: accepted anywhere, no effect on
+/// the type (`description` becomes the rustdoc). Tools write `$schema`, `$id` and `$comment` on
+/// every definition (zod) and `title` on every member (pydantic, schemars); `discriminator` is
+/// OpenAPI's (pydantic): the unions find their tag member themselves.
+pub(super) const ANNOTATIONS: &[&str] = &[
+    "$schema",
+    "$id",
+    "$anchor",
+    "$dynamicAnchor",
+    "$vocabulary",
+    "$comment",
+    "description",
+    "title",
+    "default",
+    "examples",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "discriminator",
+];
+
+/// Validation keywords the generated types do not enforce: a value that breaks them still
+/// decodes. They are carried into the rustdoc of the field or type (with
+/// `Config::constraint_docs`). `patternProperties` is also documented where it does not change
+/// the type.
+pub const DOCUMENTED: &[&str] = &[
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "dependentRequired",
+    "contentEncoding",
+    "contentMediaType",
+    "contentSchema",
+];
+
+/// The reason a keyword is refused where it appears, or `None` if it is not one of those.
+/// Each would change what a value of the type can be in a way no Rust type holds.
+pub(super) fn refusal(key: &str, value: &Value) -> Option<&'static str> {
+    Some(match key {
+        "if" | "then" | "else" => {
+            "a conditional schema (`if`/`then`/`else`) makes a member's type depend on another \
+             member's value, which no Rust type can hold; write the cases as a `oneOf` of \
+             object schemas"
+        }
+        "not" => {
+            "`not` says what a value is not, not what it is: no Rust type stands for \
+             \"anything but this\""
+        }
+        "dependentSchemas" => {
+            "`dependentSchemas` adds members when another is present, which no Rust type can \
+             hold; write the alternatives as a `oneOf` of object schemas"
+        }
+        // draft-07's `dependencies`: a list of names is `dependentRequired` (documented).
+        "dependencies" if !is_name_lists(value) => {
+            "`dependencies` with schemas adds members when another is present, which no Rust \
+             type can hold; write the alternatives as a `oneOf` of object schemas"
+        }
+        "prefixItems" | "additionalItems" => {
+            "tuples (`prefixItems`, `additionalItems`) would need a type per position; use \
+             `items` with one schema for every item"
+        }
+        "items" if value.is_array() => {
+            "`items` as a list is a tuple (draft-07), which would need a type per position; use \
+             `items` with one schema for every item"
+        }
+        "unevaluatedItems" => {
+            "`unevaluatedItems` only means something beside tuples (`prefixItems`), which are \
+             not supported"
+        }
+        "$dynamicRef" | "$recursiveRef" | "$recursiveAnchor" => {
+            "dynamic references resolve while validating, against the schema being extended: \
+             the generator needs one type per reference; use `$ref`"
+        }
+        "$defs" | "definitions" => {
+            "definitions below the root are not supported: move them to the root's `$defs` \
+             (or `definitions`) and refer to them there"
+        }
+        _ => return None,
+    })
+}
+
+fn is_name_lists(value: &Value) -> bool {
+    value
+        .as_object()
+        .is_some_and(|o| o.values().all(Value::is_array))
+}
+
+/// Vendor extensions (`x-order`, `x-go-type`): annotations by convention, never keywords.
+pub(super) fn is_extension(key: &str) -> bool {
+    key.starts_with("x-")
+}
+
+/// The rustdoc line listing the constraints `obj` (and the item, value and member schemas it
+/// holds inline) states but the types do not enforce: ``Constraints (not checked on decode):
+/// `minLength: 1`, items: `format: "uri"`.``; `None` when there are none.
+pub(super) fn constraints_doc(obj: &Map<String, Value>) -> Option<String> {
+    let mut parts = Vec::new();
+    collect(obj, "", &mut parts, 0);
+    if parts.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "Constraints (not checked on decode): {}.",
+        parts.join(", ")
+    ))
+}
+
+fn collect(obj: &Map<String, Value>, prefix: &str, parts: &mut Vec<String>, depth: usize) {
+    // Deep enough for `items` of `items`; a named type documents its own.
+    if depth > 3 {
+        return;
+    }
+    for (key, value) in obj {
+        let key = key.as_str();
+        let documented = DOCUMENTED.contains(&key)
+            || key == "patternProperties"
+            || (key == "dependencies" && is_name_lists(value));
+        // `propertyNames: {type: string}` (zod's records) says what every member name is anyway.
+        let trivial = key == "propertyNames" && *value == serde_json::json!({"type": "string"});
+        if documented && !trivial {
+            parts.push(format!("{prefix}{}", code(&format!("{key}: {value}"))));
+        }
+    }
+    for (key, label) in [("items", "items"), ("additionalProperties", "values")] {
+        if let Some(Value::Object(inner)) = obj.get(key) {
+            if !inner.contains_key("$ref") {
+                collect(inner, &format!("{prefix}{label}: "), parts, depth + 1);
+            }
+        }
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(members)) = obj.get(key) {
+            for (i, member) in members.iter().enumerate() {
+                if let Some(inner) = member.as_object().filter(|m| !m.contains_key("$ref")) {
+                    collect(inner, &format!("{prefix}{key}/{i}: "), parts, depth + 1);
+                }
+            }
+        }
+    }
+}
+
+/// `text` as an inline code span; text holding a backtick is left as prose (the rustdoc
+/// sanitizer escapes what needs it).
+fn code(text: &str) -> String {
+    if text.contains('`') {
+        text.to_owned()
+    } else {
+        format!("`{text}`")
+    }
+}

@@ -1,0 +1,600 @@
+//! Schemas as common tools write them (fixtures/tools/: zod, typescript-json-schema, schemars,
+//! pydantic), the keywords the generator refuses (each with its pointer and reason), the CLI
+//! outside this repository, and the path of the types crate (`Config::types_crate`).
+//!
+//! `generated_code_compiles_through_a_renamed_dependency` compiles everything generated here in
+//! a scratch crate that depends on `mcp-typed` as `mcp` (a renamed dependency) and re-exports it
+//! (a re-export path), as `tests/mutations.rs` does for the mutated official schemas; its build
+//! directory persists under `CARGO_TARGET_TMPDIR` (`target/tmp/mcp-tool-schemas`).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mcp_codegen::revisions::Dialect;
+use mcp_codegen::schema::{self, SchemaError};
+use mcp_codegen::Config;
+use serde_json::{json, Value};
+
+mod support;
+
+const FIXTURES: &[&str] = &["zod", "typescript_json_schema", "schemars", "pydantic"];
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/tools")
+        .join(format!("{name}.json"))
+}
+
+/// The module generated from a fixture, naming the types crate `types_crate`.
+fn generate(name: &str, types_crate: &str) -> String {
+    Config::new()
+        .schema_path(fixture(name))
+        .revision_name(name)
+        .module_doc(true)
+        .schemars_feature("schemars")
+        .types_crate(types_crate)
+        .generate_string()
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The item of `source` that starts with `head` (up to the next blank line).
+fn item<'a>(source: &'a str, head: &str) -> &'a str {
+    let start = source
+        .find(head)
+        .unwrap_or_else(|| panic!("no `{head}` in:\n{source}"));
+    let rest = &source[start..];
+    &rest[..rest.find("\n}\n").map_or(rest.len(), |end| end + 2)]
+}
+
+fn assert_item_has(source: &str, head: &str, texts: &[&str]) {
+    let item = item(source, head);
+    for text in texts {
+        assert!(item.contains(text), "`{head}` lacks `{text}`:\n{item}");
+    }
+}
+
+#[test]
+fn zod_output_generates() {
+    let code = generate("zod", "::mcp_typed");
+    // `$schema`, `$id` and `$comment` on every definition are accepted; `propertyNames`,
+    // bounds, lengths, `pattern` and `format` go to the docs.
+    assert_item_has(
+        &code,
+        "pub struct Widget {",
+        &[
+            "pub title: Option<String>,",
+            "pub align: Option<Alignment>,",
+            "pub attributes: Option<__rt::IndexMap<String, String>>,",
+            "pub size: Option<WidgetSize>,",
+            "pub children: Option<Vec<Widget>>,",
+            // (In key order: serde_json sorts a schema's keys.)
+            "`maxLength: 64`, `minLength: 1`, `pattern: \"^[a-z][a-z0-9-]*$\"`",
+            "`propertyNames: {\"pattern\":\"^data-\",\"type\":\"string\"}`",
+            "`format: \"date-time\"`",
+        ],
+    );
+    // An `anyOf` of string constants is a string enum, each value with its description.
+    assert_item_has(
+        &code,
+        "pub enum Alignment {",
+        &["Start,", "/// The default.", "Center,", "End,"],
+    );
+    // zod's `z.record(z.string(), z.unknown())` under `_meta`: `propertyNames: {type: string}`
+    // says nothing and is not repeated.
+    assert_item_has(
+        &code,
+        "pub struct RenderWidgetResult {",
+        &["pub meta: Option<__rt::RawObject>,"],
+    );
+    assert!(
+        !code.contains("propertyNames: {\"type\":\"string\"}`"),
+        "{code}"
+    );
+}
+
+#[test]
+fn typescript_json_schema_output_generates() {
+    let code = generate("typescript_json_schema", "::mcp_typed");
+    // A union with a `null` member is `Option` of the others.
+    assert!(
+        code.contains("pub type JsonValue = Option<JsonValueInner>;"),
+        "{code}"
+    );
+    assert_item_has(
+        &code,
+        "pub enum JsonValueInner {",
+        &[
+            "String(String),",
+            "Array(Vec<JsonValue>),",
+            "JsonObject(JsonObject),",
+        ],
+    );
+    assert_item_has(
+        &code,
+        "pub struct LogEntry {",
+        &[
+            "pub logger: Option<Option<String>>,",
+            "pub data: Option<JsonValue>,",
+            "pub source: Option<LogEntrySource>,",
+            "`uniqueItems: true`",
+        ],
+    );
+    // Recursion through a nullable member is boxed.
+    assert_item_has(
+        &code,
+        "pub struct LogBatch {",
+        &["pub next: Option<Box<Option<LogBatch>>>,"],
+    );
+    // A chain of `$ref`s is a chain of aliases.
+    assert!(code.contains("pub type Cursor = OpaqueCursor;"), "{code}");
+    assert!(
+        code.contains("pub type OpaqueCursor = CursorText;"),
+        "{code}"
+    );
+}
+
+#[test]
+fn schemars_output_generates() {
+    let code = generate("schemars", "::mcp_typed");
+    // The root is a type, named after its `title`; `"$ref": "#"` refers to it.
+    assert_item_has(
+        &code,
+        "pub struct ServerConfig {",
+        &[
+            "pub fallback: Option<Box<Option<ServerConfig>>>,",
+            "pub timeout_ms: Option<Option<i64>>,",
+            "`format: \"uint16\"`, `maximum: 65535`, `minimum: 0`",
+            // `patternProperties` with no other member allowed types the members.
+            "pub extensions: Option<__rt::IndexMap<String, String>>,",
+            "`patternProperties: {\"^x-\":{\"type\":\"string\"}}`",
+        ],
+    );
+    assert_item_has(
+        &code,
+        "pub enum Mode {",
+        &["/// Only reads.", "ReadOnly,", "ReadWrite,"],
+    );
+    // `unevaluatedProperties: false` forbids undeclared members as `additionalProperties` does.
+    assert!(
+        !item(&code, "pub struct Limits {").contains("pub extra"),
+        "{code}"
+    );
+    // The root type's JSON Schema is the root without its definitions.
+    let json_schemas = &code[code.find("json_schema! {").expect("JSON Schema impls")..];
+    assert!(json_schemas.contains("ServerConfig ="), "{json_schemas}");
+    assert!(!json_schemas.contains("$defs"), "{json_schemas}");
+}
+
+#[test]
+fn pydantic_output_generates() {
+    let code = generate("pydantic", "::mcp_typed");
+    assert_item_has(
+        &code,
+        "pub struct Ticket {",
+        &[
+            "pub assignee: Option<Option<User>>,",
+            // `allOf` of one `$ref`, to carry a description, is the reference.
+            "/// Who opened it.",
+            "pub owner: User,",
+            "pub status: TicketStatus,",
+            "pub kind: Option<TicketKind>,",
+            "pub score: Option<Option<TicketScore>>,",
+            "`exclusiveMinimum: 0`",
+        ],
+    );
+    // `discriminator` is OpenAPI's: the union finds its tag member itself.
+    assert_item_has(
+        &code,
+        "pub enum TicketEvent {",
+        &["Created(Created),", "Closed(Closed),"],
+    );
+    assert!(item(
+        &code,
+        "impl<'de> __rt::serde::Deserialize<'de> for TicketEvent {"
+    )
+    .contains("__rt::decode_tagged("));
+    assert_item_has(
+        &code,
+        "pub struct Attachment {",
+        &["pub size: Option<Option<i64>>,", "anyOf/0: `minimum: 0`"],
+    );
+    assert_item_has(
+        &code,
+        "pub struct Comment {",
+        &["pub replies: Option<Vec<Comment>>,"],
+    );
+}
+
+/// Generation depends on nothing but the schema: the same text twice.
+#[test]
+fn inline_names_are_deterministic() {
+    for name in FIXTURES {
+        assert_eq!(
+            generate(name, "::mcp_typed"),
+            generate(name, "::mcp_typed"),
+            "{name}"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keywords refused, accepted and documented.
+// ---------------------------------------------------------------------------------------------
+
+fn load(defs: Value) -> Result<mcp_codegen::ir::Module, SchemaError> {
+    let root = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs});
+    schema::load(&root, Dialect::Draft2020_12)
+}
+
+#[test]
+fn keywords_that_would_change_the_type_are_refused_with_pointer_and_reason() {
+    let object = |extra: Value| {
+        let mut schema = json!({"type": "object", "properties": {"kind": {"type": "string"}}});
+        schema
+            .as_object_mut()
+            .expect("object")
+            .extend(extra.as_object().expect("object").clone());
+        json!({ "A": schema })
+    };
+    let cases: Vec<(Value, &str, &str)> = vec![
+        (
+            object(
+                json!({"if": {"properties": {"kind": {"const": "a"}}}, "then": {"required": ["x"]}}),
+            ),
+            "/$defs/A/if",
+            "depend on another member's value",
+        ),
+        (
+            json!({"A": {"type": "object", "then": {}}}),
+            "/$defs/A/then",
+            "`then` is not supported: a conditional schema",
+        ),
+        (
+            json!({"A": {"type": "string", "not": {"const": ""}}}),
+            "/$defs/A/not",
+            "anything but this",
+        ),
+        (
+            object(json!({"dependentSchemas": {"kind": {"required": ["x"]}}})),
+            "/$defs/A/dependentSchemas",
+            "adds members when another is present",
+        ),
+        (
+            object(json!({"dependencies": {"kind": {"required": ["x"]}}})),
+            "/$defs/A/dependencies",
+            "`dependencies` with schemas",
+        ),
+        (
+            json!({"A": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}}),
+            "/$defs/A/prefixItems",
+            "a type per position",
+        ),
+        (
+            json!({"A": {"type": "array", "items": [{"type": "string"}]}}),
+            "/$defs/A/items",
+            "tuple (draft-07)",
+        ),
+        (
+            json!({"A": {"type": "array", "items": {"type": "string"}, "unevaluatedItems": false}}),
+            "/$defs/A/unevaluatedItems",
+            "tuples",
+        ),
+        (
+            json!({"A": {"$dynamicRef": "#node"}}),
+            "/$defs/A/$dynamicRef",
+            "use `$ref`",
+        ),
+        (
+            json!({"A": {"type": "object", "properties": {"b": {"$defs": {"B": {}}, "type": "string"}}}}),
+            "/$defs/A/properties/b/$defs",
+            "move them to the root",
+        ),
+        (
+            json!({"A": {"type": "object", "additionalProperties": {"type": "integer"}, "patternProperties": {"^x-": {"type": "string"}}}}),
+            "/$defs/A/patternProperties",
+            "would need different Rust types",
+        ),
+        (
+            json!({"A": {"type": "object", "properties": {"b": {"type": "string"}}, "requried": ["b"]}}),
+            "/$defs/A/requried",
+            "unsupported keyword `requried`: not a keyword of JSON Schema",
+        ),
+        (
+            json!({"A": {"anyOf": [{"type": "string"}, {"type": "integer"}], "unevaluatedProperties": false}}),
+            "/$defs/A/unevaluatedProperties",
+            "beside `anyOf` is not supported",
+        ),
+        (
+            json!({"A": {"$ref": "#/$defs/B", "properties": {"x": {"type": "string"}}}, "B": {"type": "string"}}),
+            "/$defs/A/type",
+            "`$ref` with sibling keywords is merged as `allOf` would be",
+        ),
+        (
+            json!({"A": {"$ref": "#anchor"}}),
+            "/$defs/A/$ref",
+            "or `#` for the root",
+        ),
+    ];
+    for (defs, pointer, reason) in cases {
+        let error = load(defs.clone()).expect_err(&format!("refused: {defs}"));
+        assert_eq!(error.pointer, pointer, "{error}\n(schema {defs})");
+        assert!(
+            error.message.contains(reason),
+            "`{}` should say `{reason}`",
+            error.message
+        );
+    }
+}
+
+#[test]
+fn identifiers_annotations_and_extensions_are_accepted_anywhere() {
+    let identified = |schema: Value| {
+        let mut schema = schema;
+        let obj = schema.as_object_mut().expect("object");
+        for (key, value) in [
+            (
+                "$schema",
+                json!("https://json-schema.org/draft/2020-12/schema"),
+            ),
+            ("$id", json!("https://example.com/x")),
+            ("$comment", json!("a comment")),
+            ("$anchor", json!("here")),
+            ("$dynamicAnchor", json!("meta")),
+            ("title", json!("Title")),
+            ("x-order", json!(3)),
+        ] {
+            obj.insert(key.into(), value);
+        }
+        schema
+    };
+    let module = load(json!({
+        "A": identified(json!({
+            "type": "object",
+            "properties": {
+                "b": identified(json!({"type": "string", "readOnly": true, "deprecated": true})),
+                "c": identified(json!({"type": "array", "items": identified(json!({"type": "integer"}))})),
+            }
+        }))
+    }))
+    .expect("accepted");
+    assert!(module.get("A").is_some());
+}
+
+#[test]
+fn validation_keywords_are_documented_or_not_as_configured() {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$defs": {"A": {"type": "object", "properties": {
+            "n": {"type": "integer", "minimum": 1, "multipleOf": 2},
+            "s": {"type": "array", "items": {"type": "string", "format": "uri"}, "contains": {"const": "x"}, "minContains": 1},
+            "m": {"type": "object", "additionalProperties": {"type": "string"}, "minProperties": 1, "dependentRequired": {"a": ["b"]}},
+            "e": {"type": "string", "contentEncoding": "base64", "contentMediaType": "image/png"}
+        }}}
+    });
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("schema.json");
+    std::fs::write(&path, schema.to_string()).expect("write");
+    let with = Config::new()
+        .schema_path(&path)
+        .generate_string()
+        .expect("generates");
+    for text in [
+        "`minimum: 1`, `multipleOf: 2`",
+        "`contains: {\"const\":\"x\"}`, `minContains: 1`, items: `format: \"uri\"`",
+        "`dependentRequired: {\"a\":[\"b\"]}`, `minProperties: 1`",
+        "`contentEncoding: \"base64\"`, `contentMediaType: \"image/png\"`",
+    ] {
+        assert!(with.contains(text), "no `{text}` in:\n{with}");
+    }
+    let without = Config::new()
+        .schema_path(&path)
+        .constraint_docs(false)
+        .generate_string()
+        .expect("generates");
+    assert!(!without.contains("Constraints"), "{without}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The path of the types crate, and compiling what was generated.
+// ---------------------------------------------------------------------------------------------
+
+/// The default path and `::mcp_typed` spelled out give the same file, byte for byte.
+#[test]
+fn default_types_crate_is_mcp_typed() {
+    let path = support::mirror().join("2025-11-25/schema.json");
+    let default = Config::new()
+        .schema_path(&path)
+        .generate_string()
+        .expect("generates");
+    let spelled = Config::new()
+        .schema_path(&path)
+        .types_crate("::mcp_typed")
+        .generate_string()
+        .expect("generates");
+    assert_eq!(default, spelled);
+    assert!(default.contains("use ::mcp_typed::__private as __rt;"));
+    let renamed = Config::new()
+        .schema_path(&path)
+        .types_crate("::my_sdk::mcp_typed")
+        .generate_string()
+        .expect("generates");
+    assert!(renamed.contains("use ::my_sdk::mcp_typed::__private as __rt;"));
+    assert!(!renamed.contains("use ::mcp_typed"));
+}
+
+#[test]
+fn a_types_crate_that_is_not_a_path_is_refused() {
+    let error = Config::new()
+        .schema_path(fixture("zod"))
+        .types_crate("not a path")
+        .generate_string()
+        .expect_err("refused");
+    assert!(error.to_string().contains("is not a Rust path"), "{error}");
+}
+
+/// Every fixture, and an official revision with its message layer, compile in a crate that
+/// depends on `mcp-typed` under another name (`mcp`) and reaches it through a re-export.
+#[test]
+fn generated_code_compiles_through_a_renamed_dependency() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-tool-schemas");
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).expect("mkdir");
+    let generated = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../generated")
+        .canonicalize()
+        .expect("generated/ exists");
+    let manifest = format!(
+        "# Written by codegen/tests/tool_schemas.rs.\n\
+         [package]\nname = \"mcp-tool-schemas\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+         publish = false\n\n\
+         [features]\ndefault = [\"schemars\"]\nschemars = [\"mcp/schemars\"]\n\n\
+         [dependencies]\n\
+         mcp = {{ package = \"mcp-typed\", path = {}, default-features = false }}\n\n\
+         # Not a member of the repository's workspace.\n[workspace]\n",
+        toml::Value::String(generated.display().to_string())
+    );
+    write_if_changed(&dir.join("Cargo.toml"), &manifest);
+    let lock = Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock");
+    if let Ok(text) = std::fs::read_to_string(lock) {
+        write_if_changed(&dir.join("Cargo.lock"), &text);
+    }
+    let mut lib = String::from(
+        "//! Code generated from schemas as tools write them, naming the types crate `::mcp`.\n\
+         #![warn(missing_docs, missing_debug_implementations)]\n\
+         #![deny(warnings)]\n\n\
+         /// A re-export, as an SDK would offer the types crate.\n\
+         pub mod reexport {\n    pub use ::mcp as mcp_typed;\n}\n\n",
+    );
+    for name in FIXTURES {
+        write_if_changed(&src.join(format!("{name}.rs")), &generate(name, "::mcp"));
+        lib.push_str(&format!("#[rustfmt::skip]\npub mod {name};\n"));
+    }
+    let official = Config::new()
+        .schema_path(support::mirror().join("2025-11-25/schema.json"))
+        .module_doc(true)
+        .schemars_feature("schemars")
+        .types_crate("crate::reexport::mcp_typed")
+        .generate_string()
+        .expect("generates");
+    write_if_changed(&src.join("official.rs"), &official);
+    lib.push_str("#[rustfmt::skip]\npub mod official;\n");
+    write_if_changed(&src.join("lib.rs"), &lib);
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .current_dir(&dir)
+        .args(["check", "--quiet"])
+        .arg("--target-dir")
+        .arg(dir.join("target"))
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_TARGET_DIR")
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "the generated code does not compile (crate {}):\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn write_if_changed(path: &Path, text: &str) {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return;
+    }
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command line outside this repository.
+// ---------------------------------------------------------------------------------------------
+
+fn codegen_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mcp-codegen"))
+        .current_dir(dir)
+        .args(args)
+        .env_remove("MCP_SCHEMA_MIRROR")
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn generate_and_diff_work_outside_the_repository() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let here = dir.path();
+    assert!(
+        !here.starts_with(Path::new(env!("CARGO_MANIFEST_DIR")).join("..")),
+        "the temp dir must be outside the repository"
+    );
+    let schema = fixture("zod");
+    let schema = schema.to_str().expect("utf-8 path");
+
+    let (code, stdout, stderr) = codegen_in(
+        here,
+        &[
+            "generate",
+            "--schema",
+            schema,
+            "--out",
+            "ui.rs",
+            "--types-crate",
+            "::mcp",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let text = std::fs::read_to_string(here.join("ui.rs")).expect("written");
+    assert!(text.contains("use ::mcp::__private as __rt;"), "{text}");
+    assert!(text.contains("pub struct Widget {"));
+    let (code, stdout, _) = codegen_in(
+        here,
+        &[
+            "generate",
+            "--schema",
+            schema,
+            "--out",
+            "ui.rs",
+            "--types-crate",
+            "::mcp",
+            "--check",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("up to date"), "{stdout}");
+
+    // To standard output.
+    let (code, stdout, stderr) = codegen_in(here, &["generate", "--schema", schema]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("use ::mcp_typed::__private as __rt;"));
+
+    // A schema error names the file and the pointer.
+    std::fs::write(
+        here.join("bad.json"),
+        r#"{"$defs": {"A": {"type": "string", "not": {"const": ""}}}}"#,
+    )
+    .expect("write");
+    let (code, _, stderr) = codegen_in(here, &["generate", "--schema", "bad.json"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("bad.json#/$defs/A/not"), "{stderr}");
+
+    // `diff` of two files.
+    let mut newer: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("zod")).expect("read"))
+            .expect("json");
+    newer["$defs"]["Widget"]["properties"]["tooltip"] = json!({"type": "string"});
+    std::fs::write(here.join("new.json"), newer.to_string()).expect("write");
+    let (code, stdout, stderr) = codegen_in(here, &["diff", schema, "new.json"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Widget.tooltip"), "{stdout}");
+
+    // What needs the pins still says where it looked.
+    let (code, _, stderr) = codegen_in(here, &["generate"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("cannot find schema/revisions.toml above"),
+        "{stderr}"
+    );
+}
