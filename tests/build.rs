@@ -8,7 +8,8 @@
 //! - `"additionalProperties": false` is `#[serde(deny_unknown_fields)]`.
 //! - A string is a `String` with `min_length`, `max_length`, `pattern`, `format`, `default`.
 //! - A single select is a unit enum deriving `Elicit`, one variant per option (its value through
-//!   `#[serde(rename)]`, its title through `#[elicit(title)]`; legacy `enumNames` are titles). A
+//!   `#[serde(rename)]`, its title through `#[elicit(title)]`; legacy `enumNames` are titles,
+//!   written back as such with `#[elicit(enum_names)]`). A
 //!   multi select is a `Vec` of such an enum, with `min_items`/`max_items`.
 //! - A number is an `f64`, an integer an integer type: the type whose range is exactly the
 //!   group's `minimum..=maximum` if there is one (`0..=255` is `u8`), else `i64` (`u64` when a
@@ -339,6 +340,8 @@ impl Gen {
             }
         }
         if let Some(names) = enum_names {
+            // Written back as it came: `enum` + `enumNames`.
+            field.elicit.push("enum_names".to_owned());
             let values = options
                 .as_mut()
                 .ok_or_else(|| format!("property `{name}`: `enumNames` without `enum`"))?;

@@ -208,6 +208,11 @@ pub struct SingleSelectSchema {
     pub options: EnumOptions,
     /// `default`: the option value a client pre-selects.
     pub default: Option<String>,
+    /// Titled options written in the legacy form, `enum` + `enumNames` (the only form of
+    /// 2025-06-18, deprecated but still valid in 2025-11-25) instead of `oneOf` (presentation
+    /// only: set by [`RequestedSchema::parse`] for a schema written that way, so that it is
+    /// written back as it came, and by `#[elicit(enum_names)]`).
+    pub enum_names: bool,
     /// The order the keywords are written in (presentation only).
     pub key_order: KeyOrder,
 }

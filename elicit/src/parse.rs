@@ -347,6 +347,7 @@ fn parse_single_select(members: &Members, at: &str) -> Result<SingleSelectSchema
             _ => return fail(key_at, unsupported(key)),
         }
     }
+    s.enum_names = names.is_some();
     s.options = match (values, titled, names) {
         (Some(values), None, None) => EnumOptions::Untitled(values),
         (Some(values), None, Some((names, names_at))) => {

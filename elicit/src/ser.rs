@@ -248,7 +248,7 @@ impl Serialize for PropertyOut<'_> {
                         }
                         Keyword::Options => match &s.options {
                             EnumOptions::Untitled(values) => map.serialize_entry("enum", values)?,
-                            EnumOptions::Titled(options) if self.legacy => {
+                            EnumOptions::Titled(options) if self.legacy || s.enum_names => {
                                 map.serialize_entry("enum", &Values(options))?;
                                 map.serialize_entry("enumNames", &Titles(options))?;
                             }

@@ -60,6 +60,8 @@ pub struct FieldAttrs {
     pub max_items: Option<Sp<u64>>,
     pub default: Option<Sp<DefaultValue>>,
     pub not_sensitive: bool,
+    /// `#[elicit(enum_names)]`: a titled single select written as `enum` + `enumNames`.
+    pub enum_names: Option<Span>,
     pub rename: Option<String>,
     /// The keys of `#[elicit(...)]` in the order they are written: the schema writes its
     /// keywords in this order (then the others in the canonical order), so a form can match a
@@ -376,12 +378,20 @@ pub fn field(cx: &Ctxt, attrs: &[Attribute]) -> FieldAttrs {
                 out.not_sensitive = true;
                 return Ok(());
             }
+            if name == "enum_names" {
+                if out.enum_names.is_some() {
+                    cx.error(key, "duplicate `enum_names` attribute");
+                }
+                out.enum_names = Some(key);
+                return Ok(());
+            }
             if !KEYS.iter().any(|(known, ..)| *known == name) {
                 let known: Vec<&str> = KEYS.iter().map(|(known, ..)| *known).collect();
                 cx.error(
                     key,
                     format!(
-                        "unknown #[elicit] attribute `{name}`: expected one of {}, not_sensitive",
+                        "unknown #[elicit] attribute `{name}`: expected one of {}, not_sensitive, \
+                         enum_names",
                         known.join(", ")
                     ),
                 );

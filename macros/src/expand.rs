@@ -263,11 +263,13 @@ fn property_schema(field: &Field, property: &PropertySchema) -> TokenStream {
             let (title, description, key_order) = common(&s.title, &s.description, &s.key_order);
             let options = enum_options(elem, *span);
             let default = opt_str(s.default.as_deref());
+            let enum_names = s.enum_names;
             quote!(#e::PropertySchema::SingleSelect(#e::SingleSelectSchema {
                 title: #title,
                 description: #description,
                 options: #options,
                 default: #default,
+                enum_names: #enum_names,
                 key_order: #key_order,
             }))
         }

@@ -130,6 +130,17 @@ fn property(cx: &Ctxt, field: &Field) -> PropertySchema {
         wrong_kind(cx, &a.min_items, "min_items", multi, field);
         wrong_kind(cx, &a.max_items, "max_items", multi, field);
     }
+    if let (Some(key), false) = (a.enum_names, matches!(field.kind, Kind::Enum(..))) {
+        cx.error(
+            key,
+            format!(
+                "`enum_names` applies to single-select fields (an enum deriving `Elicit`), but \
+                 `{}` is {}; remove it",
+                field.ident,
+                field.kind.describe()
+            ),
+        );
+    }
     match &field.kind {
         Kind::String => PropertySchema::String(StringSchema {
             title,
@@ -226,6 +237,7 @@ fn property(cx: &Ctxt, field: &Field) -> PropertySchema {
                     _ => None,
                 },
             ),
+            enum_names: a.enum_names.is_some(),
             key_order,
         }),
         Kind::Multi(..) => PropertySchema::MultiSelect(MultiSelectSchema {

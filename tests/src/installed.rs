@@ -1,7 +1,8 @@
 //! The real peers the tests run against, installed on first use so that `cargo test` alone sets
 //! everything up: the official TypeScript SDK and server-everything (npm, pinned by
-//! `tests/interop/package-lock.json`), and the official Python SDK (PyPI, pinned with hashes by
-//! `tests/interop/python/requirements.txt`).
+//! `tests/interop/package-lock.json`), the official Python SDK (PyPI, pinned with hashes by
+//! `tests/interop/python/requirements.txt`), and the official conformance suite with the Node 22
+//! it runs on (npm, pinned by `tests/interop/conformance/package-lock.json`).
 //!
 //! Each is installed once, under a lock shared by concurrent test processes, and the command run
 //! is printed on the terminal (past the test harness's capture). What cannot be installed here
@@ -136,6 +137,118 @@ pub fn python() -> &'static Path {
         std::fs::write(&marker, &pinned).expect("write the marker");
         python
     })
+}
+
+/// `tests/interop/conformance`: the conformance suite's `package.json` and its lock file.
+pub fn conformance_dir() -> PathBuf {
+    interop_dir().join("conformance")
+}
+
+/// The official MCP conformance suite (`@modelcontextprotocol/conformance`) and the Node.js it
+/// runs on (the npm package `node`, a Node 22 binary for this platform: the suite needs Node 22
+/// or later, which the system `node` need not be), both pinned by
+/// `tests/interop/conformance/package-lock.json`.
+///
+/// Installed on first use with `npm ci` in [`target_dir`]`/conformance-suite`, from a copy of
+/// the lock file and its `package.json`; a copy of the lock file kept there once the install is
+/// complete marks it, so that a changed pin installs again. The `node` package's install script
+/// fetches the binary (`npm install node-<os>-<arch>@<version>`): scripts must not be disabled.
+/// Installing needs `node` and `npm` on the PATH; running needs nothing more (offline too).
+pub fn conformance_suite() -> &'static ConformanceSuite {
+    static SUITE: OnceLock<ConformanceSuite> = OnceLock::new();
+    SUITE.get_or_init(|| {
+        let source = conformance_dir();
+        let pinned = std::fs::read_to_string(source.join("package-lock.json"))
+            .expect("tests/interop/conformance/package-lock.json");
+        let lock: Value = serde_json::from_str(&pinned).expect("package-lock.json is JSON");
+        let version_of = |name: &str| {
+            lock["packages"][&format!("node_modules/{name}")]["version"]
+                .as_str()
+                .unwrap_or_else(|| panic!("package-lock.json does not pin {name}"))
+                .to_owned()
+        };
+        let dir = target_dir().join("conformance-suite");
+        let suite = ConformanceSuite {
+            node: dir.join("node_modules/node/bin/node"),
+            cli: dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js"),
+            bin: dir.join("node_modules/.bin"),
+            version: version_of("@modelcontextprotocol/conformance"),
+            node_version: version_of("node"),
+            dir,
+        };
+        let marker = suite.dir.join("installed-package-lock.json");
+        let ready = || {
+            std::fs::read_to_string(&marker).is_ok_and(|text| text == pinned)
+                && suite.node.is_file()
+                && suite.cli.is_file()
+        };
+        if ready() {
+            return suite;
+        }
+        let _lock = DirLock::acquire(&suite.dir.with_extension("lock"));
+        if ready() {
+            return suite; // another process installed it meanwhile
+        }
+        let _ = std::fs::remove_dir_all(&suite.dir);
+        std::fs::create_dir_all(&suite.dir).expect("create the conformance suite's folder");
+        for file in ["package.json", "package-lock.json"] {
+            std::fs::copy(source.join(file), suite.dir.join(file))
+                .unwrap_or_else(|e| panic!("copy {file}: {e}"));
+        }
+        node(); // runs npm, and the `node` package's install script
+        run_step(
+            Command::new("npm")
+                .args(["ci", "--no-audit", "--no-fund", "--prefix"])
+                .arg(&suite.dir),
+        );
+        let out = Command::new(&suite.node)
+            .arg("--version")
+            .output()
+            .unwrap_or_else(|e| panic!("{}: {e}", suite.node.display()));
+        let reported = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+        assert_eq!(
+            reported,
+            format!("v{}", suite.node_version),
+            "{} after `npm ci` (were install scripts disabled?)",
+            suite.node.display()
+        );
+        std::fs::write(&marker, &pinned).expect("write the marker");
+        suite
+    })
+}
+
+/// The installed conformance suite: see [`conformance_suite`].
+#[derive(Debug)]
+pub struct ConformanceSuite {
+    /// Where it is installed (`package.json`, `node_modules/`).
+    pub dir: PathBuf,
+    /// The pinned Node binary.
+    pub node: PathBuf,
+    /// The suite's command-line entry point (`conformance`), a script for [`Self::node`].
+    pub cli: PathBuf,
+    /// `node_modules/.bin`, first on the PATH of [`Self::command`].
+    pub bin: PathBuf,
+    /// The pinned version of `@modelcontextprotocol/conformance`.
+    pub version: String,
+    /// The pinned version of Node (the npm package `node`).
+    pub node_version: String,
+}
+
+impl ConformanceSuite {
+    /// `conformance` (add its arguments) run by the pinned Node, with `node_modules/.bin` first
+    /// on the PATH so that any `node` it starts is the pinned one too, and without colours.
+    pub fn command(&self) -> Command {
+        let mut path = vec![self.bin.clone()];
+        path.extend(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        ));
+        let mut command = Command::new(&self.node);
+        command
+            .arg(&self.cli)
+            .env("PATH", std::env::join_paths(path).expect("a PATH"))
+            .env("NO_COLOR", "1");
+        command
+    }
 }
 
 /// `python3`, checked to be 3.10 or later (what `mcp` 2.3.0 needs).

@@ -107,6 +107,7 @@ fn spec_single(titled: bool) -> PropertySchema {
             EnumOptions::Untitled(colors())
         },
         default: if titled { s("#FF0000") } else { s("Red") },
+        enum_names: false,
         key_order: KeyOrder::default(),
     })
 }
@@ -429,6 +430,12 @@ fn to_2025_06_18_writes_titled_enums_as_enum_names() {
     back.properties.sort_by(|a, b| a.0.cmp(&b.0));
     let mut expected = legacy_form();
     expected.properties.sort_by(|a, b| a.0.cmp(&b.0));
+    // The same model, noted as written in the legacy form (so that it is written back so).
+    for (_, property) in &mut expected.properties {
+        if let PropertySchema::SingleSelect(select) = property {
+            select.enum_names = select.options.is_titled();
+        }
+    }
     assert_eq!(back, expected);
 }
 
@@ -984,10 +991,30 @@ fn parse_accepts_legacy_enum_names_as_titled_single_select() {
         }
     }))
     .unwrap();
-    assert_eq!(schema, single("color", spec_single(true)));
-    // And writes it back in the current form.
+    // The titled single select, noted as written in the legacy form.
+    let mut legacy = spec_single(true);
+    if let PropertySchema::SingleSelect(select) = &mut legacy {
+        select.enum_names = true;
+    }
+    assert_eq!(schema, single("color", legacy));
+    // It is written back as it came; without the note, in the current form.
     assert_eq!(
-        serde_json::to_string(&schema).unwrap(),
+        serde_json::to_value(&schema).unwrap()["properties"]["color"],
+        json!({
+            "type": "string",
+            "title": "Color Selection",
+            "description": "Choose your favorite color",
+            "enum": ["#FF0000", "#00FF00", "#0000FF"],
+            "enumNames": ["Red", "Green", "Blue"],
+            "default": "#FF0000"
+        })
+    );
+    let mut current = schema.clone();
+    if let PropertySchema::SingleSelect(select) = &mut current.properties[0].1 {
+        select.enum_names = false;
+    }
+    assert_eq!(
+        serde_json::to_string(&current).unwrap(),
         wrap("color", SPEC_SINGLE_TITLED)
     );
 }

@@ -9,6 +9,11 @@
 //! with a sealed `requestState` in 2026-07-28. Instances started with the same `MRTR_STATE_KEY`
 //! (64 hex digits; a random key otherwise) serve each other's retries.
 //!
+//! With `EVERYTHING_SERVER_RECORD=FILE` it appends every JSON-RPC message that crosses its
+//! endpoint to FILE, one JSON line each (`{"conv": …, "dir": "client->server" |
+//! "server->client", "msg": …}`, `conv` being the session, or the POST for a stateless
+//! request), so that a test can check each against the generated types.
+//!
 //! Score it: `npx @modelcontextprotocol/conformance@0.2.0-alpha.12 server --url
 //! http://localhost:PORT/mcp --requirements 2026-07-28` (Node 22 or newer), or run
 //! `cargo test -p mcp-typed-examples --test conformance`, which installs the pinned suite.
@@ -102,6 +107,9 @@ struct Enums {
     untitled_single: Option<Untitled>,
     /// Pick one (titled single select)
     titled_single: Option<Titled>,
+    /// Pick one (titled single select in the legacy form, `enum` + `enumNames`)
+    #[elicit(enum_names)]
+    legacy_enum: Option<Legacy>,
     /// Pick some (untitled multi select)
     #[elicit(min_items = 1, max_items = 3)]
     untitled_multi: Option<Vec<Untitled>>,
@@ -127,6 +135,17 @@ enum Titled {
     Value2,
     #[elicit(title = "Third Option")]
     Value3,
+}
+
+#[derive(Debug, Elicit)]
+#[serde(rename_all = "lowercase")]
+enum Legacy {
+    #[elicit(title = "Option One")]
+    Opt1,
+    #[elicit(title = "Option Two")]
+    Opt2,
+    #[elicit(title = "Option Three")]
+    Opt3,
 }
 
 #[derive(Debug, Elicit)]
@@ -870,6 +889,119 @@ fn port() -> Result<u16, String> {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// The recording of the wire (EVERYTHING_SERVER_RECORD).
+
+mod record {
+    use std::fs::File;
+    use std::io::Write as _;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    use axum::body::{Body, Bytes};
+    use axum::extract::{Request, State};
+    use axum::middleware::Next;
+    use axum::response::Response;
+    use futures_util::StreamExt as _;
+    use serde_json::{json, Value};
+
+    /// The file messages are appended to.
+    #[derive(Clone)]
+    pub struct Recorder {
+        file: Arc<Mutex<File>>,
+        posts: Arc<AtomicU64>,
+    }
+
+    impl Recorder {
+        pub fn create(path: &str) -> std::io::Result<Self> {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)?;
+            Ok(Self {
+                file: Arc::new(Mutex::new(file)),
+                posts: Arc::new(AtomicU64::new(0)),
+            })
+        }
+
+        fn write(&self, conv: &str, from_client: bool, text: &[u8]) {
+            let Ok(message) = serde_json::from_slice::<Value>(text) else {
+                return;
+            };
+            let dir = if from_client {
+                "client->server"
+            } else {
+                "server->client"
+            };
+            // A batch is recorded message by message.
+            let messages = match message {
+                Value::Array(items) => items,
+                one => vec![one],
+            };
+            let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+            for msg in messages {
+                let _ = writeln!(file, "{}", json!({"conv": conv, "dir": dir, "msg": msg}));
+            }
+        }
+    }
+
+    /// An axum middleware: records the POST's body, and every message of its response (a JSON
+    /// body, or the `data:` of each server-sent event) as it streams out.
+    pub async fn record(
+        State(recorder): State<Recorder>,
+        request: Request,
+        next: Next,
+    ) -> Response {
+        let (parts, body) = request.into_parts();
+        let Ok(bytes) = axum::body::to_bytes(body, 16 << 20).await else {
+            return Response::builder()
+                .status(413)
+                .body(Body::empty())
+                .unwrap_or_default();
+        };
+        let session = |headers: &axum::http::HeaderMap| {
+            (headers.get("mcp-session-id"))
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_owned)
+        };
+        let post = recorder.posts.fetch_add(1, Ordering::Relaxed);
+        let session_in = session(&parts.headers);
+        let response = next
+            .run(Request::from_parts(parts, Body::from(bytes.clone())))
+            .await;
+        let conv = session_in
+            .or_else(|| session(response.headers()))
+            .unwrap_or_else(|| format!("post-{post}"));
+        recorder.write(&conv, true, &bytes);
+        let sse = (response.headers().get("content-type"))
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| value.starts_with("text/event-stream"));
+        let (parts, body) = response.into_parts();
+        let mut pending = Vec::new();
+        let stream = body.into_data_stream().map(move |chunk| {
+            if let Ok(chunk) = &chunk {
+                pending.extend_from_slice(chunk);
+                if sse {
+                    // Whole events only: the rest waits for the next chunk.
+                    while let Some(end) = pending.windows(2).position(|w| w == b"\n\n") {
+                        let event: Vec<u8> = pending.drain(..end + 2).collect();
+                        let data: Vec<&[u8]> = (event.split(|b| *b == b'\n'))
+                            .filter_map(|line| line.strip_prefix(b"data:"))
+                            .map(|data| data.strip_prefix(b" ").unwrap_or(data))
+                            .collect();
+                        recorder.write(&conv, false, &data.join(&b'\n'));
+                    }
+                } else if serde_json::from_slice::<Value>(&pending).is_ok() {
+                    recorder.write(&conv, false, &pending);
+                    pending.clear();
+                }
+            }
+            chunk.map(|chunk: Bytes| chunk)
+        });
+        Response::from_parts(parts, Body::from_stream(stream))
+    }
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let port = port()?;
@@ -882,7 +1014,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         LocalSessionManager::default().into(),
         StreamableHttpServerConfig::default(),
     );
-    let app = axum::Router::new().nest_service("/mcp", service);
+    let mut app = axum::Router::new().nest_service("/mcp", service);
+    if let Ok(path) = std::env::var("EVERYTHING_SERVER_RECORD") {
+        let recorder = record::Recorder::create(&path)?;
+        app = app.layer(axum::middleware::from_fn_with_state(
+            recorder,
+            record::record,
+        ));
+    }
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     eprintln!("everything-server: http://127.0.0.1:{port}/mcp");
     axum::serve(listener, app).await?;

@@ -215,8 +215,121 @@ fn result_fits(method: &str, variant: &str) -> bool {
         "elicitation/create" => &["Elicit"],
         "sampling/createMessage" => &["CreateMessage"],
         "roots/list" => &["ListRoots"],
-        "ping" | "logging/setLevel" => &["Empty"],
+        "ping" | "logging/setLevel" | "resources/subscribe" | "resources/unsubscribe" => &["Empty"],
         _ => return variant != "Empty",
     };
     expected.contains(&variant)
+}
+
+/// One message of a recording made by `everything-server` (`EVERYTHING_SERVER_RECORD`).
+#[derive(Debug)]
+pub struct Recorded {
+    /// The session, or `post-N` for a request without one.
+    pub conv: String,
+    pub logged: Logged,
+}
+
+/// Reads an `EVERYTHING_SERVER_RECORD` file.
+pub fn read_recording(path: &Path) -> Vec<Recorded> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .map(|line| {
+            let entry: Value = serde_json::from_str(line).expect("a recorded line is JSON");
+            Recorded {
+                conv: entry["conv"].as_str().unwrap_or_default().to_owned(),
+                logged: Logged {
+                    from_client: entry["dir"] == "client->server",
+                    message: entry["msg"].clone(),
+                },
+            }
+        })
+        .collect()
+}
+
+/// What the referee made of a recording.
+#[derive(Debug, Default)]
+pub struct Refereed {
+    /// Messages that decoded into their specific type and re-encoded to the same JSON.
+    pub checked: usize,
+    /// Client messages our types refuse that the server refused too (an error response, or
+    /// none): the suite sends malformed requests on purpose.
+    pub refused_by_both: Vec<String>,
+    /// Everything else: a message rmcp sent or accepted that our types refuse, or re-encode
+    /// differently. Each is a departure of rmcp's wire form from the schema, or a bug of ours.
+    pub departures: Vec<String>,
+}
+
+/// The era of one conversation of a recording: a session is 2025-11-25's; a request without
+/// one is 2026-07-28's when its `_meta` says so.
+fn era_of(conv: &str, messages: &[&Logged]) -> Era {
+    let stateless = conv.starts_with("post-")
+        && messages.iter().any(|m| {
+            m.from_client
+                && m.message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"]
+                    == "2026-07-28"
+        });
+    if stateless {
+        Era::V2026_07_28
+    } else {
+        Era::V2025_11_25
+    }
+}
+
+/// Checks every message of a recording against the generated types of its era, as
+/// [`check_wire`] does, conversation by conversation, and sorts what does not pass.
+pub fn referee(recording: &[Recorded]) -> Refereed {
+    let mut convs: Vec<&str> = recording.iter().map(|r| r.conv.as_str()).collect();
+    convs.sort_unstable();
+    convs.dedup();
+    let mut refereed = Refereed::default();
+    for conv in convs {
+        let messages: Vec<&Logged> = (recording.iter())
+            .filter(|r| r.conv == conv)
+            .map(|r| &r.logged)
+            .collect();
+        let era = era_of(conv, &messages);
+        let mut methods = std::collections::HashMap::new();
+        for logged in &messages {
+            let message = &logged.message;
+            if let (Some(id), Some(method)) = (message.get("id"), message["method"].as_str()) {
+                methods.insert((logged.from_client, id.to_string()), method.to_owned());
+            }
+            let answered = message
+                .get("id")
+                .filter(|_| message.get("method").is_none())
+                .and_then(|id| methods.get(&(!logged.from_client, id.to_string())))
+                .cloned();
+            let what = format!(
+                "{} {conv} {}: {message}",
+                era.name(),
+                if logged.from_client {
+                    "client→server"
+                } else {
+                    "server→client"
+                }
+            );
+            match decode(era, logged.from_client, message, answered.as_deref()) {
+                Ok((_, encoded)) if &encoded == message => refereed.checked += 1,
+                Ok((_, encoded)) => refereed
+                    .departures
+                    .push(format!("{what}: re-encoded as {encoded}")),
+                Err(error) => {
+                    // Refused by the server too: an error answered it, or nothing did.
+                    let id = message.get("id").map(Value::to_string);
+                    let server_refused = logged.from_client
+                        && messages.iter().all(|other| {
+                            other.from_client
+                                || other.message.get("id").map(Value::to_string) != id
+                                || other.message.get("error").is_some()
+                        });
+                    if server_refused {
+                        refereed.refused_by_both.push(format!("{what}: {error}"));
+                    } else {
+                        refereed.departures.push(format!("{what}: {error}"));
+                    }
+                }
+            }
+        }
+    }
+    refereed
 }
