@@ -254,6 +254,117 @@ impl Eras {
     }
 }
 
+/// Why [`elicit`] has no outcome.
+#[derive(Debug)]
+pub enum ElicitError {
+    /// The request is of the 2026-07-28 era, where a server sends no requests: ask through
+    /// [`Eras`] (an `InputRequiredResult`).
+    Stateless,
+    /// The client did not declare form-mode elicitation: the spec forbids sending the form.
+    NotDeclared,
+    /// The form cannot be written as 2025-11-25 `elicitation/create` params.
+    Form(mcp_typed::elicit::ToRevisionError),
+    /// The client answered with an error, or the request failed on its way.
+    Client(ErrorData),
+    /// The user accepted content that breaks the form: every violation, with its JSON pointer
+    /// below the answer's `content`.
+    Invalid(mcp_typed::elicit::ValidationErrors),
+}
+
+impl std::fmt::Display for ElicitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Stateless => {
+                f.write_str("a 2026-07-28 request cannot be answered with a live request: use Eras")
+            }
+            Self::NotDeclared => f.write_str("the client did not declare form-mode elicitation"),
+            Self::Form(error) => write!(f, "the form cannot be sent: {error}"),
+            Self::Client(error) => write!(f, "the elicitation failed: {}", error.message),
+            Self::Invalid(errors) => write!(f, "the answer breaks the form: {errors}"),
+        }
+    }
+}
+
+impl std::error::Error for ElicitError {}
+
+impl ElicitError {
+    /// The rmcp error to answer the request with: -32602 for an answer that breaks the form,
+    /// the client's own error as it came, -32603 for the rest.
+    pub fn to_error_data(&self) -> ErrorData {
+        match self {
+            Self::Client(error) => error.clone(),
+            Self::Invalid(errors) => {
+                let errors: Vec<Value> = (errors.iter())
+                    .map(|error| {
+                        json!({
+                            "path": format!("/content{}", error.pointer()),
+                            "keyword": error.keyword(),
+                            "message": error.message(),
+                        })
+                    })
+                    .collect();
+                ErrorData::invalid_params(self.to_string(), Some(json!({ "errors": errors })))
+            }
+            other => ErrorData::internal_error(other.to_string(), None),
+        }
+    }
+}
+
+/// Asks the client of a 2025-11-25 (or older) session to fill the form of `T`, shown with
+/// `message`, and returns the user's decision, an accepted answer validated by the derived
+/// code and built. The form goes out as the derived JSON (raw, past rmcp's model), and only to
+/// a client that declared form-mode elicitation.
+///
+/// For a handler that must also serve 2026-07-28 clients, ask through [`Eras`] instead.
+pub async fn elicit<T: mcp_typed::elicit::Elicit>(
+    cx: &RequestContext<RoleServer>,
+    message: impl Into<String>,
+) -> Result<mcp_typed::elicit::ElicitOutcome<T>, ElicitError> {
+    if cx
+        .protocol_version()
+        .is_some_and(|version| !version.has_initialize())
+    {
+        return Err(ElicitError::Stateless);
+    }
+    let capabilities: legacy::ClientCapabilities = match cx.client_capabilities() {
+        Some(capabilities) => {
+            convert(&capabilities, "the client capabilities").map_err(ElicitError::Client)?
+        }
+        None => legacy::ClientCapabilities::default(),
+    };
+    if !capabilities
+        .elicitation
+        .as_ref()
+        .is_some_and(|elicitation| elicitation.supports_form())
+    {
+        return Err(ElicitError::NotDeclared);
+    }
+    let params: legacy::ElicitRequestFormParams =
+        T::form_params(message).map_err(ElicitError::Form)?;
+    let params = serde_json::to_value(&params)
+        .map_err(|e| ElicitError::Client(ErrorData::internal_error(e.to_string(), None)))?;
+    let sent = cx
+        .peer
+        .send_request(ServerRequest::CustomRequest(CustomRequest::new(
+            "elicitation/create",
+            Some(params),
+        )))
+        .await;
+    let result = match sent {
+        Ok(result) => result,
+        Err(ServiceError::McpError(error)) => return Err(ElicitError::Client(error)),
+        Err(other) => {
+            return Err(ElicitError::Client(ErrorData::internal_error(
+                format!("the elicitation/create request failed: {other}"),
+                None,
+            )))
+        }
+    };
+    let result: legacy::ElicitResult = convert(&result, "the elicitation result")
+        .map_err(|e| ElicitError::Client(ErrorData::invalid_params(e.message, None)))?;
+    mcp_typed::elicit::ElicitOutcome::try_from(&result).map_err(ElicitError::Invalid)
+}
+
 /// Sends one live request of a 2025-11-25 call through the rmcp peer as raw JSON (so that
 /// rmcp's model cannot drop a keyword of the form), and reads its response back into the
 /// generated types.
