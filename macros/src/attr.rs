@@ -290,15 +290,43 @@ pub fn container(cx: &Ctxt, attrs: &[Attribute]) -> ContainerAttrs {
             out.deny_unknown_fields = true;
         }
     });
-    for attr in attrs {
-        if attr.path().is_ident("elicit") {
-            cx.error_spanned(
-                attr,
-                "#[elicit(...)] goes on fields and enum variants, not on the struct or enum itself",
-            );
+    out
+}
+
+/// `#[elicit(crate = "path")]` on the struct or enum: the path the expansion names the types
+/// crate by (`::mcp_typed` by default), for a crate that reaches `mcp_typed` through a
+/// re-export or a renamed dependency, as `#[serde(crate = "...")]` does for serde. Any other
+/// `#[elicit(...)]` there is an error: the other keys go on fields and variants.
+pub fn crate_path(cx: &Ctxt, attrs: &[Attribute]) -> Option<syn::Path> {
+    let mut path = None;
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("elicit")) {
+        let result = attr.parse_nested_meta(|meta| {
+            if !meta.path.is_ident("crate") {
+                cx.error(
+                    meta.path.span(),
+                    "only `crate = \"...\"` goes on the struct or enum itself; the other \
+                     #[elicit(...)] keys go on fields and enum variants",
+                );
+                return skip_value(meta.input);
+            }
+            let expr: Expr = meta.value()?.parse()?;
+            let parsed = lit_str(&expr).map(|text| syn::parse_str::<syn::Path>(&text));
+            match parsed {
+                Some(Ok(parsed)) if path.is_none() => path = Some(parsed),
+                Some(Ok(_)) => cx.error(meta.path.span(), "duplicate `crate` attribute"),
+                _ => cx.error_spanned(
+                    &expr,
+                    "`crate` takes the path of mcp_typed as a string: \
+                     `#[elicit(crate = \"my_sdk::mcp_typed\")]`",
+                ),
+            }
+            Ok(())
+        });
+        if let Err(error) = result {
+            cx.error(error.span(), error);
         }
     }
-    out
+    path
 }
 
 /// `#[serde(rename = "...")]` of a field or variant.

@@ -22,6 +22,45 @@ pub fn expand(
     }
 }
 
+/// `tokens` with every `::mcp_typed` replaced by `path` (`#[elicit(crate = "...")]`). The
+/// expansion names the types crate only as `::mcp_typed`, so one rewrite at the end serves
+/// every place, rather than a path threaded through each function.
+pub fn with_crate_path(tokens: TokenStream, path: &syn::Path) -> TokenStream {
+    use proc_macro2::{Group, Spacing, TokenTree};
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    let mut out = Vec::with_capacity(tokens.len());
+    let mut at = 0;
+    while at < tokens.len() {
+        let is_crate = match &tokens[at..] {
+            [TokenTree::Punct(a), TokenTree::Punct(b), TokenTree::Ident(name), ..] => {
+                a.as_char() == ':'
+                    && a.spacing() == Spacing::Joint
+                    && b.as_char() == ':'
+                    && name == "mcp_typed"
+                    // Not the tail of a longer path (`x::mcp_typed`).
+                    && !matches!(out.last(), Some(TokenTree::Ident(_)))
+            }
+            _ => false,
+        };
+        if is_crate {
+            out.extend(quote!(#path));
+            at += 3;
+            continue;
+        }
+        match &tokens[at] {
+            TokenTree::Group(group) => {
+                let mut rewritten =
+                    Group::new(group.delimiter(), with_crate_path(group.stream(), path));
+                rewritten.set_span(group.span());
+                out.push(TokenTree::Group(rewritten));
+            }
+            other => out.push(other.clone()),
+        }
+        at += 1;
+    }
+    out.into_iter().collect()
+}
+
 fn expand_enum(ident: &syn::Ident, variants: &[Variant]) -> TokenStream {
     let options = variants.iter().map(|v| {
         let value = &v.value;

@@ -160,6 +160,7 @@ pub fn derive_elicit(input: TokenStream) -> TokenStream {
         .into();
     };
     let cx = ctxt::Ctxt::default();
+    let crate_path = attr::crate_path(&cx, input.attrs);
     let item = ast::parse(&cx, &input);
     // The model of a struct's form: what the checks check and the expansion writes.
     let schema = match &item {
@@ -172,7 +173,13 @@ pub fn derive_elicit(input: TokenStream) -> TokenStream {
         check::check(&cx, &input, item, schema.as_ref());
     }
     match (cx.check(), item) {
-        (Ok(()), Some(item)) => expand::expand(&input, &item, schema.as_ref()).into(),
+        (Ok(()), Some(item)) => {
+            let expanded = expand::expand(&input, &item, schema.as_ref());
+            match crate_path {
+                Some(path) => expand::with_crate_path(expanded, &path).into(),
+                None => expanded.into(),
+            }
+        }
         (Err(error), _) => error.into_compile_error().into(),
         (Ok(()), None) => TokenStream::new(),
     }

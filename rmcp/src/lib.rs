@@ -13,19 +13,20 @@
 //!   `elicitation/create`, `sampling/createMessage` and `roots/list` requests through the rmcp
 //!   peer, and the handler runs again with the answers.
 //!
-//! ```no_run
-//! use std::sync::Arc;
+//! A crate that depends on this one (and rmcp) alone derives its forms through the re-exports,
+//! naming the types crate's path with `#[elicit(crate = "...")]`:
 //!
-//! use mcp_mrtr::seal::{SealingKey, StateSealer};
-//! use mcp_mrtr::serve::{Input, Need};
-//! use mcp_typed::elicit::ElicitOutcome;
-//! use mcp_typed::Elicit;
-//! use mcp_typed_rmcp::{Eras, Outcome};
-//! use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, Content, ErrorData};
+//! ```no_run
+//! use mcp_typed_rmcp::mcp_mrtr::seal::{SealingKey, StateSealer};
+//! use mcp_typed_rmcp::mcp_mrtr::serve::{Input, Need};
+//! use mcp_typed_rmcp::mcp_typed::elicit::ElicitOutcome;
+//! use mcp_typed_rmcp::{Elicit, Eras, Outcome};
+//! use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData};
 //! use rmcp::service::RequestContext;
 //! use rmcp::RoleServer;
 //!
 //! #[derive(Debug, Elicit)]
+//! #[elicit(crate = "mcp_typed_rmcp::mcp_typed")]
 //! struct Confirm {
 //!     /// Type the name of the repository to confirm
 //!     repository: String,
@@ -46,7 +47,7 @@
 //!     cx: RequestContext<RoleServer>,
 //! ) -> Result<CallToolResponse, ErrorData> {
 //!     match eras.call_tool(&params, &cx, "user-42", delete_repo).await? {
-//!         Outcome::Complete(text) => Ok(CallToolResult::success(vec![Content::text(text)]).into()),
+//!         Outcome::Complete(text) => Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into()),
 //!         Outcome::InputRequired(asked) => Ok(asked.into()),
 //!     }
 //! }
@@ -65,6 +66,14 @@
 //!   form and answers -32603 naming the difference) rather than sent altered. In 2025-11-25 the
 //!   request goes out as raw JSON and keeps every keyword.
 #![warn(missing_docs)]
+
+/// The era machinery: `serve`, `Input`, sealing, the client half.
+pub use mcp_mrtr;
+/// The types crate this adapter converts to and from, for crates that depend on the adapter
+/// alone (derive with `#[elicit(crate = "mcp_typed_rmcp::mcp_typed")]`).
+pub use mcp_typed;
+/// `#[derive(Elicit)]` and its trait.
+pub use mcp_typed::Elicit;
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};

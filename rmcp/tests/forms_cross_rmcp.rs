@@ -1,11 +1,13 @@
 //! Every shape `#[derive(Elicit)]` produces, asked in a 2026-07-28 `InputRequiredResult`, crosses
 //! rmcp's model unchanged, or is refused naming what rmcp would drop: the form a client gets
 //! through the adapter is exactly the derived one.
+//!
+//! It depends on the adapter alone (no `mcp-typed` among its dev-dependencies): the forms are
+//! derived through its re-exports, with `#[elicit(crate = "mcp_typed_rmcp::mcp_typed")]`.
 
-use mcp_mrtr::InputRequired;
-use mcp_typed::v2026_07_28::{ClientCapabilities, InputRequiredResult};
-use mcp_typed::Elicit;
-use mcp_typed_rmcp::to_rmcp_input_required;
+use mcp_typed_rmcp::mcp_mrtr::InputRequired;
+use mcp_typed_rmcp::mcp_typed::v2026_07_28::{ClientCapabilities, InputRequiredResult};
+use mcp_typed_rmcp::{to_rmcp_input_required, Elicit};
 
 fn asked<T: Elicit>() -> InputRequiredResult {
     let capabilities: ClientCapabilities =
@@ -20,6 +22,7 @@ fn asked<T: Elicit>() -> InputRequiredResult {
 /// Every kind of field, bound and default the derive writes, but `pattern`.
 #[allow(dead_code)]
 #[derive(Debug, Elicit)]
+#[elicit(crate = "mcp_typed_rmcp::mcp_typed")]
 #[serde(rename_all = "camelCase")]
 struct Everything {
     /// Free text
@@ -61,12 +64,14 @@ struct Everything {
 }
 
 #[derive(Debug, Elicit)]
+#[elicit(crate = "mcp_typed_rmcp::mcp_typed")]
 enum Color {
     Red,
     Green,
 }
 
 #[derive(Debug, Elicit)]
+#[elicit(crate = "mcp_typed_rmcp::mcp_typed")]
 enum Size {
     #[elicit(title = "Small")]
     S,
@@ -76,6 +81,7 @@ enum Size {
 
 #[allow(dead_code)]
 #[derive(Debug, Elicit)]
+#[elicit(crate = "mcp_typed_rmcp::mcp_typed")]
 struct WithPattern {
     /// A postcode
     #[elicit(pattern = "^[0-9]{5}$")]
