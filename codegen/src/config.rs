@@ -68,6 +68,8 @@ pub struct Config {
     errata: Errata,
     types_crate: Option<String>,
     constraint_docs: bool,
+    results: Vec<(String, String)>,
+    message_enums: Vec<(String, Vec<String>)>,
 }
 
 impl Default for Config {
@@ -82,6 +84,8 @@ impl Default for Config {
             errata: Errata::default(),
             types_crate: None,
             constraint_docs: true,
+            results: Vec::new(),
+            message_enums: Vec::new(),
         }
     }
 }
@@ -108,6 +112,35 @@ impl Config {
     /// their checked-in code does not change with this option.
     pub fn constraint_docs(&mut self, yes: bool) -> &mut Self {
         self.constraint_docs = yes;
+        self
+    }
+
+    /// For a schema that defines requests but no `ClientRequest`-style unions (an extension's):
+    /// the result of request definition `request` is definition `result` (schema names), where
+    /// the schema's naming (`FooRequest` → `FooResult`) does not give it. Each such request
+    /// implements `jsonrpc::Request` (`METHOD`, `Params`, `Result`).
+    pub fn result_for(
+        &mut self,
+        request: impl Into<String>,
+        result: impl Into<String>,
+    ) -> &mut Self {
+        self.results.push((request.into(), result.into()));
+        self
+    }
+
+    /// For a schema without `ClientRequest`-style unions: also generate the enum `name` over the
+    /// request (or notification) definitions `members` (schema names), dispatched on `method` as
+    /// the core `ClientRequest` is (the same `__private::codec::Calls` impl): `serde` decoding
+    /// and encoding of `{"method", "params"}`, an unknown method refused.
+    pub fn message_enum<S: AsRef<str>>(
+        &mut self,
+        name: impl Into<String>,
+        members: &[S],
+    ) -> &mut Self {
+        self.message_enums.push((
+            name.into(),
+            members.iter().map(|m| m.as_ref().to_owned()).collect(),
+        ));
         self
     }
 
@@ -249,8 +282,11 @@ impl Config {
         let dialect = schema::detect_dialect(&root).map_err(schema_err)?;
         let changes = self.errata.for_revision(revision);
         errata::apply(&mut root, dialect, &changes).map_err(schema_err)?;
+        schema::hoist_nested_definitions(&mut root).map_err(schema_err)?;
         let options = schema::LoadOptions {
             constraint_docs: self.constraint_docs,
+            results: self.results.clone(),
+            message_enums: self.message_enums.clone(),
         };
         let mut module = schema::load_with(&root, dialect, &options).map_err(schema_err)?;
         errata::annotate(&mut module, dialect, &changes);

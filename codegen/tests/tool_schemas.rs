@@ -27,7 +27,13 @@ fn fixture(name: &str) -> PathBuf {
 
 /// The module generated from a fixture, naming the types crate `types_crate`.
 fn generate(name: &str, types_crate: &str) -> String {
-    Config::new()
+    let mut config = Config::new();
+    if name == "zod" {
+        config
+            .message_enum("UiRequest", &["RenderWidgetRequest"])
+            .message_enum("UiNotification", &["WidgetClosedNotification"]);
+    }
+    config
         .schema_path(fixture(name))
         .revision_name(name)
         .module_doc(true)
@@ -90,6 +96,65 @@ fn zod_output_generates() {
         !code.contains("propertyNames: {\"type\":\"string\"}`"),
         "{code}"
     );
+}
+
+/// A schema of extension messages, without `ClientRequest`-style unions: each request gets its
+/// `jsonrpc::Request` impl, its result found by name or declared, and the message enums named.
+#[test]
+fn extension_requests_get_request_impls_and_message_enums() {
+    let code = Config::new()
+        .schema_path(fixture("zod"))
+        .message_enum("UiRequest", &["RenderWidgetRequest"])
+        .message_enum("UiNotification", &["WidgetClosedNotification"])
+        .generate_string()
+        .expect("generates");
+    assert_item_has(
+        &code,
+        "impl __rt::jsonrpc::Request for RenderWidgetRequest {",
+        &[
+            "const METHOD: &'static str = \"ui/renderWidget\";",
+            "type Params = RenderWidgetRequestParams;",
+            "type Result = RenderWidgetResult;",
+        ],
+    );
+    assert_item_has(
+        &code,
+        "pub enum UiRequest {",
+        &["RenderWidget(Box<RenderWidgetRequestParams>),"],
+    );
+    assert_item_has(
+        &code,
+        "pub enum UiNotification {",
+        &["WidgetClosed(WidgetClosedNotificationParams),"],
+    );
+    assert!(
+        code.contains("impl __rt::codec::Calls for UiRequest {"),
+        "{code}"
+    );
+    // A result the naming does not give is declared.
+    let declared = Config::new()
+        .schema_path(fixture("zod"))
+        .result_for("RenderWidgetRequest", "Widget")
+        .generate_string()
+        .expect("generates");
+    assert!(declared.contains("type Result = Widget;"), "{declared}");
+    // Names that are not there are errors, not silence.
+    for config in [
+        Config::new()
+            .schema_path(fixture("zod"))
+            .result_for("NoSuchRequest", "Widget")
+            .clone(),
+        Config::new()
+            .schema_path(fixture("zod"))
+            .message_enum("X", &["Widget"])
+            .clone(),
+        Config::new()
+            .schema_path(fixture("zod"))
+            .message_enum("X", &["RenderWidgetRequest", "WidgetClosedNotification"])
+            .clone(),
+    ] {
+        assert!(config.generate_string().is_err());
+    }
 }
 
 #[test]

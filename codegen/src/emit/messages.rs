@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{ident, resolve_alias, type_tokens, Std};
-use crate::ir::{CallKind, CallSet, Messages, Module, ObjectDispatch, TypeExpr, TypeKind};
+use crate::ir::{Call, CallKind, CallSet, Messages, Module, ObjectDispatch, TypeExpr, TypeKind};
 
 pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet) -> TokenStream {
     let Std {
@@ -295,27 +295,7 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
     let request_impls = request_impls
         .flat_map(|set| set.calls.iter())
         .filter(|c| seen.insert(c.message_type.clone()))
-        .map(|c| {
-            let ty = ident(&c.message_type);
-            let method = &c.method;
-            let params = match &c.params {
-                Some(p) => type_tokens(std, p),
-                None => quote!(()),
-            };
-            let result_ty = type_tokens(
-                std,
-                c.result
-                    .as_ref()
-                    .unwrap_or(&TypeExpr::Named("Result".into())),
-            );
-            quote! {
-                impl __rt::jsonrpc::Request for #ty {
-                    const METHOD: &'static str = #method;
-                    type Params = #params;
-                    type Result = #result_ty;
-                }
-            }
-        });
+        .map(|c| request_impl(std, c));
 
     // Constants.
     let mut method_consts: Vec<(String, String)> = Vec::new();
@@ -355,6 +335,35 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
             #(#code_consts)*
         }
     }
+}
+
+/// `jsonrpc::Request` for a request type: its method, params and result.
+fn request_impl(std: &Std, c: &Call) -> TokenStream {
+    let ty = ident(&c.message_type);
+    let method = &c.method;
+    let params = match &c.params {
+        Some(p) => type_tokens(std, p),
+        None => quote!(()),
+    };
+    let result_ty = type_tokens(
+        std,
+        c.result
+            .as_ref()
+            .unwrap_or(&TypeExpr::Named("Result".into())),
+    );
+    quote! {
+        impl __rt::jsonrpc::Request for #ty {
+            const METHOD: &'static str = #method;
+            type Params = #params;
+            type Result = #result_ty;
+        }
+    }
+}
+
+/// The requests of a schema without direction unions (an extension's): their `Request` impls.
+pub(super) fn emit_extension_requests(std: &Std, calls: &[Call]) -> TokenStream {
+    let impls = calls.iter().map(|c| request_impl(std, c));
+    quote!(#(#impls)*)
 }
 
 /// `DecodeResult` for a direction's result type: a keyed union streams into the member its

@@ -49,10 +49,10 @@ pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
         .schemars_feature
         .as_deref()
         .map(|feature| json_schema::emit_json_schemas(module, source, feature));
-    let message_layer = module
-        .messages
-        .as_ref()
-        .map(|m| messages::emit_messages(module, &std, m));
+    let message_layer = match &module.messages {
+        Some(m) => messages::emit_messages(module, &std, m),
+        None => messages::emit_extension_requests(&std, &module.extension_requests),
+    };
     // Every other mention of the types crate goes through this `__rt` (its macros use `$crate`).
     let types_crate = options
         .types_crate

@@ -214,6 +214,14 @@ pub(super) fn emit_struct(
             }
         }
     };
+    let map_binding = if s.consts.is_empty() && s.fields.is_empty() && extra_ty.is_none() {
+        quote!(map)
+    } else {
+        quote!(mut map)
+    };
+    // An object that allows no member has no arm but the refusal, which does not tell the type.
+    let member_ty =
+        (s.consts.is_empty() && s.fields.is_empty()).then(|| quote!(: #result<(), A::Error>));
     let uses_consumed = !s.consts.is_empty() || s.fields.iter().any(|f| f.implied_const.is_some());
     let consumed_param = if uses_consumed {
         quote!(consumed)
@@ -233,7 +241,7 @@ pub(super) fn emit_struct(
 
         impl __rt::serde::Serialize for #name_ident {
             fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {
-                let mut map = __rt::begin_map(serializer)?;
+                let #map_binding = __rt::begin_map(serializer)?;
                 #(#ser_consts)*
                 #(#ser_fields)*
                 #ser_extra
@@ -263,7 +271,7 @@ pub(super) fn emit_struct(
                         #ok(#none) => break #ok(()),
                         #err(error) => break #err(error),
                     };
-                    let member = match key.as_str() {
+                    let member #member_ty = match key.as_str() {
                         #(#const_arms)*
                         #(#field_arms)*
                         #fallback

@@ -17,6 +17,9 @@ pub struct Module {
     pub types: Vec<TypeDef>,
     /// The message layer derived from the schema's direction unions, when it has them.
     pub messages: Option<Messages>,
+    /// Without direction unions (an extension's schema): its requests, each paired with its
+    /// result, which get their `jsonrpc::Request` impls.
+    pub extension_requests: Vec<Call>,
 }
 
 impl Module {

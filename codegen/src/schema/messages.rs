@@ -2,7 +2,8 @@
 //! `ClientResult`, …) become enums dispatched on `method`, and each request is paired with the
 //! type of its result.
 
-use super::{check_identifier, err, SchemaError};
+use super::{check_identifier, err, LoadOptions, SchemaError};
+use crate::ir::TypeDef;
 use crate::ir::{
     Call, CallKind, CallSet, ConstValue, DirectionModel, Messages, Module, TypeExpr, TypeKind,
 };
@@ -11,7 +12,7 @@ use crate::pointer::unescape;
 
 /// Replaces the direction unions by call sets and records the message layer. A schema without
 /// them (not an MCP schema, or a fragment) gets no message layer.
-pub(super) fn derive(module: &mut Module) -> Result<(), SchemaError> {
+pub(super) fn derive(module: &mut Module, options: &LoadOptions) -> Result<(), SchemaError> {
     let sets = [
         ("ClientRequest", CallKind::Request),
         ("ServerRequest", CallKind::Request),
@@ -55,7 +56,7 @@ pub(super) fn derive(module: &mut Module) -> Result<(), SchemaError> {
         module.by_schema_name("ClientRequest"),
         module.by_schema_name("ServerNotification"),
     ) else {
-        return Ok(());
+        return extension_messages(module, options);
     };
     let error = ["JSONRPCErrorResponse", "JSONRPCError"]
         .iter()
@@ -158,9 +159,32 @@ fn calls_of(module: &Module, index: usize, kind: CallKind) -> Result<Vec<Call>, 
     };
     let mut calls: Vec<Call> = Vec::new();
     for member in members {
-        let Some(TypeKind::Struct(s)) = module.get(&member).map(|t| &t.kind) else {
+        let call = call_of(module, &member, kind, &def.pointer, member == def.name)?;
+        if calls.iter().any(|c| c.method == call.method) {
             return err(
                 &def.pointer,
+                format!("method `{}` appears twice", call.method),
+            );
+        }
+        calls.push(call);
+    }
+    Ok(calls)
+}
+
+/// The call of the request or notification type `member` (Rust name): its `method` constant
+/// and its params; errors point at `pointer` (the set's) where the member has none of its own.
+/// `inlined`: the set was inlined to this one member (the variant is named after the method).
+fn call_of(
+    module: &Module,
+    member: &str,
+    kind: CallKind,
+    pointer: &str,
+    inlined: bool,
+) -> Result<Call, SchemaError> {
+    {
+        let Some(TypeKind::Struct(s)) = module.get(member).map(|t| &t.kind) else {
+            return err(
+                pointer,
                 format!("`{member}` is not an object type with a `method`"),
             );
         };
@@ -174,20 +198,17 @@ fn calls_of(module: &Module, index: usize, kind: CallKind) -> Result<Vec<Call>, 
         let Some(method) = method else {
             return err(
                 &module
-                    .get(&member)
-                    .map_or(def.pointer.clone(), |t| t.pointer.clone()),
+                    .get(member)
+                    .map_or(pointer.to_owned(), |t| t.pointer.clone()),
                 format!("`{member}` has no constant `method`"),
             );
         };
-        if calls.iter().any(|c| c.method == method) {
-            return err(&def.pointer, format!("method `{method}` appears twice"));
-        }
         let params = s.fields.iter().find(|f| f.json_name == "params");
         let suffix = match kind {
             CallKind::Request => "Request",
             CallKind::Notification => "Notification",
         };
-        let variant = if member == def.name {
+        let variant = if inlined {
             // The union was inlined to its single member: name the variant after the method.
             let last = method.rsplit('/').next().unwrap_or(&method);
             naming::pascal(last, "M")
@@ -195,11 +216,11 @@ fn calls_of(module: &Module, index: usize, kind: CallKind) -> Result<Vec<Call>, 
             member
                 .strip_suffix(suffix)
                 .filter(|s| !s.is_empty())
-                .unwrap_or(&member)
+                .unwrap_or(member)
                 .to_owned()
         };
         // The emitter names the variant and the method's constant (`methods::TOOLS_CALL`) so.
-        let method_pointer = module.get(&member).map_or(def.pointer.clone(), |t| {
+        let method_pointer = module.get(member).map_or(pointer.to_owned(), |t| {
             format!("{}/properties/method/const", t.pointer)
         });
         check_identifier(&variant, &method_pointer, "call variant")?;
@@ -208,17 +229,16 @@ fn calls_of(module: &Module, index: usize, kind: CallKind) -> Result<Vec<Call>, 
             &method_pointer,
             "method constant name",
         )?;
-        calls.push(Call {
+        Ok(Call {
             method,
             variant,
-            message_type: member.clone(),
+            message_type: member.to_owned(),
             params: params.map(|p| p.ty.clone()),
             params_required: params.is_some_and(|p| p.required),
             result: None,
             boxed: false,
-        });
+        })
     }
-    Ok(calls)
 }
 
 /// Each request's result type: `XResultResponse.result` (2026-07-28 on), else `XResult`, else
@@ -238,26 +258,7 @@ fn pair_results(module: &mut Module) {
             continue;
         }
         for (ci, call) in set.calls.iter().enumerate() {
-            let stem = call
-                .message_type
-                .strip_suffix("Request")
-                .unwrap_or(&call.message_type);
-            let from_response = module
-                .get(&format!("{stem}ResultResponse"))
-                .and_then(|r| match &r.kind {
-                    TypeKind::Struct(s) => s
-                        .fields
-                        .iter()
-                        .find(|f| f.json_name == "result")
-                        .map(|f| f.ty.clone()),
-                    _ => None,
-                });
-            let result = from_response
-                .or_else(|| {
-                    module
-                        .get(&format!("{stem}Result"))
-                        .map(|r| TypeExpr::Named(r.name.clone()))
-                })
+            let result = result_of(module, &call.message_type, Some(&empty))
                 .unwrap_or_else(|| TypeExpr::Named(empty.clone()));
             pairs.push((ti, ci, result));
         }
@@ -267,6 +268,29 @@ fn pair_results(module: &mut Module) {
             set.calls[ci].result = Some(result);
         }
     }
+}
+
+/// The result of request type `request` (Rust name) by the schema's naming:
+/// `XResultResponse.result`, else `XResult`, else `empty` if given.
+fn result_of(module: &Module, request: &str, empty: Option<&str>) -> Option<TypeExpr> {
+    let stem = request.strip_suffix("Request").unwrap_or(request);
+    let from_response = module
+        .get(&format!("{stem}ResultResponse"))
+        .and_then(|r| match &r.kind {
+            TypeKind::Struct(s) => s
+                .fields
+                .iter()
+                .find(|f| f.json_name == "result")
+                .map(|f| f.ty.clone()),
+            _ => None,
+        });
+    from_response
+        .or_else(|| {
+            module
+                .get(&format!("{stem}Result"))
+                .map(|r| TypeExpr::Named(r.name.clone()))
+        })
+        .or_else(|| empty.map(|e| TypeExpr::Named(e.to_owned())))
 }
 
 /// Integer constants of `code` members: the error codes the schema defines, named after the
@@ -287,4 +311,154 @@ fn error_codes(module: &Module) -> Vec<(String, i64)> {
         }
     }
     codes
+}
+
+/// The messages of a schema without direction unions (an extension's: `ui/render`, …): every
+/// definition with a constant string `method` whose name ends in `Request` is a request, paired
+/// with its result as the core requests are (`FooResult`, `FooResultResponse.result`) or as
+/// [`LoadOptions::results`] says; those ending in `Notification` are notifications. The message
+/// enums of [`LoadOptions::message_enums`] are call sets over the definitions they name.
+fn extension_messages(module: &mut Module, options: &LoadOptions) -> Result<(), SchemaError> {
+    let mut requests = Vec::new();
+    let mut notifications = Vec::new();
+    for t in &module.types {
+        let Some(schema_name) = t.schema_name.as_deref() else {
+            continue;
+        };
+        let TypeKind::Struct(s) = &t.kind else {
+            continue;
+        };
+        let has_method = s
+            .consts
+            .iter()
+            .any(|c| c.json_name == "method" && matches!(c.value, ConstValue::String(_)));
+        if !has_method {
+            continue;
+        }
+        if schema_name.ends_with("Request") {
+            requests.push(t.name.clone());
+        } else if schema_name.ends_with("Notification") {
+            notifications.push(t.name.clone());
+        }
+    }
+    for (request, _) in &options.results {
+        if module.by_schema_name(request).is_none() {
+            return err(
+                "",
+                format!("`result_for` names request `{request}`, which the schema does not define"),
+            );
+        }
+    }
+    let mut calls = Vec::new();
+    for name in &requests {
+        let pointer = module
+            .get(name)
+            .map_or_else(String::new, |t| t.pointer.clone());
+        let mut call = call_of(module, name, CallKind::Request, &pointer, false)?;
+        let schema_name = module
+            .get(name)
+            .and_then(|t| t.schema_name.clone())
+            .unwrap_or_else(|| name.clone());
+        let declared = options
+            .results
+            .iter()
+            .find(|(request, _)| *request == schema_name)
+            .map(|(_, result)| result);
+        call.result = match declared {
+            Some(result) => match module.by_schema_name(result) {
+                Some(t) => Some(TypeExpr::Named(t.name.clone())),
+                None => {
+                    return err(
+                        &pointer,
+                        format!(
+                            "`result_for` pairs `{schema_name}` with `{result}`, which the \
+                             schema does not define"
+                        ),
+                    )
+                }
+            },
+            None => result_of(module, &call.message_type, None),
+        };
+        // No result by name nor declared (`Config::result_for`): no `Request` impl, as the
+        // schema does not say what answers it.
+        if call.result.is_none() {
+            continue;
+        }
+        calls.push(call);
+    }
+    for (name, members) in &options.message_enums {
+        check_identifier(name, "", "message enum name")?;
+        if module.get(name).is_some() {
+            return err(
+                "",
+                format!("message enum `{name}`: the schema already defines a type of that name"),
+            );
+        }
+        let mut set: Vec<Call> = Vec::new();
+        let mut kind = None;
+        for member in members {
+            let Some(t) = module.by_schema_name(member) else {
+                return err(
+                    "",
+                    format!(
+                        "message enum `{name}` names `{member}`, which the schema does not define"
+                    ),
+                );
+            };
+            let member_kind = if requests.contains(&t.name) {
+                CallKind::Request
+            } else if notifications.contains(&t.name) {
+                CallKind::Notification
+            } else {
+                return err(
+                    &t.pointer,
+                    format!(
+                        "message enum `{name}` names `{member}`, which is not a request or a \
+                         notification (a definition named `…Request`/`…Notification` with a \
+                         constant `method`)"
+                    ),
+                );
+            };
+            if kind.is_some_and(|k| k != member_kind) {
+                return err(
+                    &t.pointer,
+                    format!("message enum `{name}` mixes requests and notifications"),
+                );
+            }
+            kind = Some(member_kind);
+            let call = call_of(
+                module,
+                &t.name.clone(),
+                member_kind,
+                &t.pointer.clone(),
+                false,
+            )?;
+            if set.iter().any(|c| c.method == call.method) {
+                return err(
+                    &t.pointer,
+                    format!("method `{}` appears twice", call.method),
+                );
+            }
+            set.push(call);
+        }
+        let Some(kind) = kind else {
+            return err("", format!("message enum `{name}` names no message"));
+        };
+        let what = match kind {
+            CallKind::Request => "request",
+            CallKind::Notification => "notification",
+        };
+        module.types.push(TypeDef {
+            name: name.clone(),
+            schema_name: None,
+            pointer: String::new(),
+            doc: Some(format!(
+                "A {what} of this schema, dispatched on `method` (`Config::message_enum`)."
+            )),
+            errata: Vec::new(),
+            kind: TypeKind::Calls(CallSet { kind, calls: set }),
+        });
+    }
+    module.extension_requests = calls;
+    Ok(())
 }

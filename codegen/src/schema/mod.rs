@@ -38,12 +38,20 @@ pub struct LoadOptions {
     /// Carry the validation keywords the types do not enforce (bounds, lengths, `pattern`,
     /// `format`, …) into the rustdoc of the field or type that has them.
     pub constraint_docs: bool,
+    /// For a schema without direction unions: request definitions paired with the result
+    /// definition their naming does not give (`("FooRequest", "BarResult")`, schema names).
+    pub results: Vec<(String, String)>,
+    /// For a schema without direction unions: message enums to generate, each a Rust name and
+    /// the request (or notification) definitions it dispatches on `method`.
+    pub message_enums: Vec<(String, Vec<String>)>,
 }
 
 impl Default for LoadOptions {
     fn default() -> Self {
         Self {
             constraint_docs: true,
+            results: Vec::new(),
+            message_enums: Vec::new(),
         }
     }
 }
@@ -228,12 +236,13 @@ pub fn load_with(
     let mut module = Module {
         types: loader.types,
         messages: None,
+        extension_requests: Vec::new(),
     };
     check_alias_cycles(&module)?;
     // Before the unions: a member a spec rule fills in does not decide a shape.
     spec_rules(&mut module);
     unions::finalize(&mut module)?;
-    messages::derive(&mut module)?;
+    messages::derive(&mut module, options)?;
     layout::box_large_members(&mut module);
     mark_boxed_fields(&mut module);
     Ok(module)
@@ -490,12 +499,18 @@ impl<'a> Loader<'a> {
             let merged = self.merge_ref_siblings(obj, pointer)?;
             return self.struct_kind(&merged, pointer, rust);
         }
+        if let Some(expanded) = distribute_all_of_unions(obj) {
+            return self.union_kind(&expanded, pointer, rust);
+        }
         if let Some(members) = obj.get("allOf") {
             if let Some(member) = single_all_of(obj) {
                 return self.kind_of_value(member, &format!("{pointer}/allOf/0"), rust);
             }
             let merged = self.merge_all_of(obj, members, pointer)?;
             return self.struct_kind(&merged, pointer, rust);
+        }
+        if let Some(distributed) = distribute_object_siblings(obj) {
+            return self.union_kind(&distributed, pointer, rust);
         }
         if obj.contains_key("anyOf") || obj.contains_key("oneOf") {
             if let Some(values) = self.const_enum(obj, pointer)? {
@@ -528,7 +543,7 @@ impl<'a> Loader<'a> {
                 }]));
             }
         }
-        if is_object_with_properties(obj) {
+        if is_object_with_properties(obj) || is_closed_empty_object(obj) {
             return self.struct_kind(obj, pointer, rust);
         }
         if let Some(Value::Array(types)) = obj.get("type") {
@@ -685,10 +700,15 @@ impl<'a> Loader<'a> {
         let Some(members) = members.as_array() else {
             return err(&ptr, "`allOf` must be an array");
         };
+        // Object keywords beside `allOf` apply together with its members (schemars writes an
+        // internally tagged newtype variant as the tag's `properties` beside `allOf: [$ref]`):
+        // they are merged as one more member.
+        let sibling_keys = ["properties", "required", "additionalProperties"];
         for key in obj.keys() {
             // `unevaluatedProperties` beside `allOf` speaks of the merged object (schemars).
             if STRUCTURAL.contains(&key.as_str())
                 && !matches!(key.as_str(), "allOf" | "type" | "unevaluatedProperties")
+                && !sibling_keys.contains(&key.as_str())
             {
                 return err(
                     &format!("{pointer}/{}", escape(key)),
@@ -696,11 +716,19 @@ impl<'a> Loader<'a> {
                 );
             }
         }
-        let members: Vec<(Value, String)> = members
+        let mut members: Vec<(Value, String)> = members
             .iter()
             .enumerate()
             .map(|(i, m)| (m.clone(), format!("{ptr}/{i}")))
             .collect();
+        let siblings: Map<String, Value> = obj
+            .iter()
+            .filter(|(k, _)| sibling_keys.contains(&k.as_str()) || *k == "type")
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if siblings.keys().any(|k| k != "type") {
+            members.push((Value::Object(siblings), pointer.to_owned()));
+        }
         let mut merged = self.merge_members(Self::description(obj), &members)?;
         match obj.get("unevaluatedProperties") {
             None => {}
@@ -903,6 +931,14 @@ impl<'a> Loader<'a> {
         for (json_name, schema) in props {
             let fptr = format!("{pointer}/properties/{}", escape(json_name));
             let is_required = required.contains(&json_name.as_str());
+            // A member no value satisfies (`false`, or zod's `z.never()`: `{"not": {}}`) is one
+            // the object must not have: no field.
+            if is_never(schema) {
+                if is_required {
+                    return err(&fptr, "a required member that no value satisfies");
+                }
+                continue;
+            }
             let field_obj = self.as_object(schema, &fptr)?;
             let doc = field_obj.and_then(|o| self.doc_of(o));
             if let Some(fobj) = field_obj {
@@ -1247,6 +1283,7 @@ impl<'a> Loader<'a> {
             || obj.contains_key("enum")
             || obj.contains_key("const")
             || is_object_with_properties(obj)
+            || is_closed_empty_object(obj)
             || matches!(obj.get("type"), Some(Value::Array(t)) if t.len() > 1);
         if needs_name {
             let index = self.reserve_inline(hint, pointer)?;
@@ -1472,6 +1509,208 @@ fn non_null(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
 
 fn is_object_with_properties(obj: &Map<String, Value>) -> bool {
     matches!(obj.get("properties"), Some(Value::Object(p)) if !p.is_empty())
+}
+
+/// Object members beside an `anyOf`/`oneOf` of objects (schemars writes a struct that flattens
+/// an enum so: `{properties: {jsonrpc}, anyOf: [$ref Notification, …]}`) apply to every member:
+/// the union of each member merged with them (`allOf`), or `None` when there is nothing to
+/// distribute.
+fn distribute_object_siblings(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let key = match (obj.get("anyOf"), obj.get("oneOf")) {
+        (Some(_), None) => "anyOf",
+        (None, Some(_)) => "oneOf",
+        _ => return None,
+    };
+    let object_keys = ["properties", "required", "additionalProperties"];
+    if !obj.contains_key("properties") || obj.contains_key("allOf") || obj.contains_key("$ref") {
+        return None;
+    }
+    let members = obj.get(key)?.as_array()?;
+    // Only members that are objects (or references): a `null` or a primitive member cannot
+    // carry the members.
+    let objectish = |m: &Value| {
+        m.as_object().is_some_and(|m| {
+            m.contains_key("$ref")
+                || m.get("type").and_then(Value::as_str) == Some("object")
+                || m.contains_key("properties")
+        })
+    };
+    if members.is_empty() || !members.iter().all(objectish) {
+        return None;
+    }
+    let shared: Map<String, Value> = obj
+        .iter()
+        .filter(|(k, _)| object_keys.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let distributed: Vec<Value> = members
+        .iter()
+        .map(|m| {
+            let mut member = shared.clone();
+            member.insert("type".into(), Value::from("object"));
+            member.insert("allOf".into(), Value::Array(vec![m.clone()]));
+            Value::Object(member)
+        })
+        .collect();
+    let mut out: Map<String, Value> = obj
+        .iter()
+        .filter(|(k, _)| !object_keys.contains(&k.as_str()) && *k != "type")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    out.insert(key.into(), Value::Array(distributed));
+    Some(out)
+}
+
+/// An `allOf` some of whose members are unions of objects (zod's `z.intersection` of two
+/// `z.union`s): the union of every combination, one member of each, merged (`allOf` of
+/// `anyOf`s is the `anyOf` of the `allOf`s). `None` when no member is a union, or when there
+/// would be more than 16 combinations.
+fn distribute_all_of_unions(obj: &Map<String, Value>) -> Option<Map<String, Value>> {
+    let members = obj.get("allOf")?.as_array()?;
+    let mut alternatives: Vec<Vec<Value>> = Vec::new();
+    let mut any_union = false;
+    for member in members {
+        let union = member.as_object().and_then(|m| {
+            let only_union = m.keys().all(|k| {
+                matches!(k.as_str(), "anyOf" | "oneOf" | "description" | "title")
+                    || !STRUCTURAL.contains(&k.as_str())
+            });
+            let list = m.get("anyOf").or_else(|| m.get("oneOf"))?.as_array()?;
+            let objects = list.iter().all(|v| {
+                v.as_object().is_some_and(|v| {
+                    v.get("type").and_then(Value::as_str) == Some("object")
+                        && !v.contains_key("anyOf")
+                        && !v.contains_key("oneOf")
+                        && !v.contains_key("allOf")
+                })
+            });
+            (only_union && objects && !list.is_empty()).then(|| list.clone())
+        });
+        match union {
+            Some(list) => {
+                any_union = true;
+                alternatives.push(list);
+            }
+            None => alternatives.push(vec![member.clone()]),
+        }
+    }
+    let count = alternatives.iter().map(Vec::len).product::<usize>();
+    if !any_union || count > 16 {
+        return None;
+    }
+    let mut combinations: Vec<Vec<Value>> = vec![Vec::new()];
+    for list in &alternatives {
+        combinations = combinations
+            .into_iter()
+            .flat_map(|combo| {
+                list.iter().map(move |choice| {
+                    let mut next = combo.clone();
+                    next.push(choice.clone());
+                    next
+                })
+            })
+            .collect();
+    }
+    let mut out: Map<String, Value> = obj
+        .iter()
+        .filter(|(k, _)| *k != "allOf" && *k != "type")
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let merged = combinations
+        .into_iter()
+        .map(|combo| {
+            let mut member = Map::new();
+            member.insert("type".into(), Value::from("object"));
+            member.insert("allOf".into(), Value::Array(combo));
+            Value::Object(member)
+        })
+        .collect();
+    out.insert("anyOf".into(), Value::Array(merged));
+    Some(out)
+}
+
+/// Moves the `$defs` (or `definitions`) that tools leave inside a root definition (zod's
+/// `z.toJSONSchema` of each definition on its own keeps the schemas it shares, `__schema0`, in
+/// its own `$defs`, referred to as `#/$defs/__schema0`) up to the root's, where those references
+/// find them. A name already at the root must hold the same schema.
+pub fn hoist_nested_definitions(root: &mut Value) -> Result<(), SchemaError> {
+    let Some(root_obj) = root.as_object_mut() else {
+        return Ok(());
+    };
+    for defs_key in ["$defs", "definitions"] {
+        let Some(Value::Object(defs)) = root_obj.get_mut(defs_key) else {
+            continue;
+        };
+        let mut hoisted: Vec<(String, String, Value)> = Vec::new();
+        for (owner, schema) in defs.iter_mut() {
+            let Some(schema) = schema.as_object_mut() else {
+                continue;
+            };
+            for inner_key in ["$defs", "definitions"] {
+                // Only where the references inside point at the root's key.
+                if inner_key != defs_key {
+                    continue;
+                }
+                if let Some(Value::Object(inner)) = schema.remove(inner_key) {
+                    for (name, value) in inner {
+                        hoisted.push((owner.clone(), name, value));
+                    }
+                }
+            }
+        }
+        for (owner, name, value) in hoisted {
+            match defs.get(&name) {
+                None => {
+                    defs.insert(name, value);
+                }
+                Some(existing) if *existing == value => {}
+                Some(_) => {
+                    return err(
+                        &format!(
+                            "/{defs_key}/{}/{defs_key}/{}",
+                            escape(&owner),
+                            escape(&name)
+                        ),
+                        format!(
+                            "`{name}` is defined inside `{owner}` and differently at the root:                              definitions below the root are moved to the root's `{defs_key}`"
+                        ),
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A schema no value satisfies: `false`, or `{"not": {}}` (`{"not": true}`), annotations aside.
+fn is_never(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(b) => !b,
+        Value::Object(o) => {
+            let not_anything = match o.get("not") {
+                Some(Value::Object(n)) => n.is_empty(),
+                Some(Value::Bool(b)) => *b,
+                _ => false,
+            };
+            not_anything
+                && o.keys()
+                    .all(|k| k == "not" || k == "description" || ANNOTATIONS.contains(&k.as_str()))
+        }
+        _ => false,
+    }
+}
+
+/// An object that allows no member at all (zod's `z.object({}).strict()`, a capability flag):
+/// a struct without fields, which refuses any member.
+fn is_closed_empty_object(obj: &Map<String, Value>) -> bool {
+    obj.get("type").is_none_or(|t| t.as_str() == Some("object"))
+        && !obj.contains_key("allOf")
+        && !obj.contains_key("$ref")
+        && !obj.contains_key("patternProperties")
+        && matches!(obj.get("properties"), None | Some(Value::Object(_)))
+        && !is_object_with_properties(obj)
+        && (obj.get("additionalProperties") == Some(&Value::Bool(false))
+            || obj.get("unevaluatedProperties") == Some(&Value::Bool(false)))
 }
 
 /// Two `allOf` members that both describe a member: the result is the narrower one when one
