@@ -324,7 +324,10 @@ impl<'a> Sealing<'a> {
     }
 
     /// Makes each state single-use: opened with [`StateSealer::open_once`], recorded in
-    /// `store`.
+    /// `store` before the handler runs, so that it runs at most once per state. The first
+    /// retry that presents a state spends it, whatever its answers: a retry refused for an
+    /// invalid answer cannot be corrected with the same state, the call starts over. A state
+    /// refused for another reason (tampered, foreign, expired) is not spent.
     pub fn replay_store(mut self, store: &'a dyn ReplayStore) -> Self {
         self.replay = Some(store);
         self

@@ -7,7 +7,10 @@
 //! handler for both eras, served by `mcp_typed_rmcp::Eras`: live `elicitation/create`,
 //! `sampling/createMessage` and `roots/list` requests in 2025-11-25, an `InputRequiredResult`
 //! with a sealed `requestState` in 2026-07-28. Instances started with the same `MRTR_STATE_KEY`
-//! (64 hex digits; a random key otherwise) serve each other's retries.
+//! (64 hex digits; a random key otherwise) serve each other's retries. A state is bound to the
+//! request's bearer token (`anonymous` without one); `MRTR_STATE_TTL_SECS` sets how long a round
+//! may take (600 s by default), and `MRTR_SINGLE_USE=1` makes each state single-use (an
+//! in-memory replay store: for one instance).
 //!
 //! With `EVERYTHING_SERVER_RECORD=FILE` it appends every JSON-RPC message that crosses its
 //! endpoint to FILE, one JSON line each (`{"conv": …, "dir": "client->server" |
@@ -24,7 +27,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_mrtr::seal::{SealingKey, StateSealer};
+use mcp_mrtr::seal::{MemoryReplayStore, SealingKey, StateSealer};
 use mcp_mrtr::serve::{Input, Need};
 use mcp_typed::elicit::ElicitOutcome;
 use mcp_typed::v2026_07_28::{CreateMessageRequestParams, CreateMessageResult};
@@ -51,8 +54,19 @@ use serde_json::{json, Value};
 const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 /// A WAV file of no samples.
 const WAV: &str = "UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA=";
-/// Stateless requests carry no authenticated identity here: one principal for everyone.
-const PRINCIPAL: &str = "everything-server";
+/// The principal sealed states are bound to: the bearer token of the HTTP request when it has
+/// one (a real server would take the token's verified subject), `anonymous` otherwise. A state
+/// sealed for one principal is refused when another presents it.
+fn principal(cx: &RequestContext<RoleServer>) -> String {
+    let token = (cx.extensions.get::<axum::http::request::Parts>())
+        .and_then(|parts| parts.headers.get("authorization"))
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.strip_prefix("Bearer "));
+    match token {
+        Some(token) => format!("bearer:{token}"),
+        None => "anonymous".to_owned(),
+    }
+}
 
 // ---------------------------------------------------------------------------------------------
 // The forms, derived.
@@ -567,9 +581,10 @@ impl ServerHandler for Everything {
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.clone().unwrap_or_default();
         if let Some(handler) = asking_tool(&request.name, &arguments) {
+            let principal = principal(&cx);
             return match self
                 .eras
-                .call_tool(&request, &cx, PRINCIPAL, handler)
+                .call_tool(&request, &cx, &principal, handler)
                 .await?
             {
                 Outcome::Complete(text) => Ok(success(text).into()),
@@ -812,9 +827,10 @@ impl ServerHandler for Everything {
                 PromptMessage::new_text(Role::User, "Please analyze the image above."),
             ]),
             "test_input_required_result_prompt" => {
+                let principal = principal(&cx);
                 let asked = self
                     .eras
-                    .get_prompt(&request, &cx, PRINCIPAL, |input| {
+                    .get_prompt(&request, &cx, &principal, |input| {
                         match input
                             .elicit::<PromptContext>("user_context", "What is the context?")?
                         {
@@ -1006,9 +1022,16 @@ mod record {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let port = port()?;
     let sealer = StateSealer::new(SealingKey::new(1, state_key()?));
-    let server = Everything {
-        eras: Eras::new(sealer),
-    };
+    let mut eras = Eras::new(sealer);
+    if let Ok(ttl) = std::env::var("MRTR_STATE_TTL_SECS") {
+        let secs: u64 =
+            (ttl.parse()).map_err(|_| format!("MRTR_STATE_TTL_SECS: not a number: {ttl}"))?;
+        eras = eras.ttl(Duration::from_secs(secs));
+    }
+    if std::env::var("MRTR_SINGLE_USE").is_ok_and(|v| v == "1") {
+        eras = eras.replay_store(Arc::new(MemoryReplayStore::new()));
+    }
+    let server = Everything { eras };
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         LocalSessionManager::default().into(),
