@@ -1,7 +1,7 @@
 //! What the loader does with each keyword of JSON Schema 2020-12 and draft-07: turn it into the
-//! type ([`STRUCTURAL`]), ignore it as an annotation or identifier, carry it into the rustdoc
-//! ([`DOCUMENTED`]: validation the generated types do not enforce), or refuse it with the reason
-//! ([`refusal`]: keywords whose meaning no Rust type can hold). Nothing else passes: an unknown
+//! type (`STRUCTURAL`), ignore it as an annotation or identifier, carry it into the rustdoc
+//! (`DOCUMENTED`: validation the generated types do not enforce), or refuse it with the reason
+//! (`refusal`: keywords whose meaning no Rust type can hold). Nothing else passes: an unknown
 //! keyword is refused too, so that a misspelt `requried` is never dropped silently.
 
 use serde_json::{Map, Value};
