@@ -262,6 +262,7 @@ impl Config {
             registry_feature: self.registry_feature.clone(),
             schemars_feature: self.schemars_feature.clone(),
             types_crate,
+            module_file: self.module_doc,
         };
         Ok(emit::emit(&module, &root, &options))
     }

@@ -90,6 +90,15 @@ pub enum FetchError {
         /// The file that was expected.
         path: PathBuf,
     },
+    /// A pinned archive (already checked against its sha256) is not a gzip tar, or lacks the
+    /// pinned file.
+    #[error("archive {url}: {message}")]
+    Archive {
+        /// The archive's URL.
+        url: String,
+        /// What went wrong.
+        message: String,
+    },
     /// The revision's name cannot be used as a single path component.
     #[error("revision name `{name}` is not a valid folder name")]
     InvalidRevisionName {
@@ -237,11 +246,20 @@ fn read_limited(path: &Path) -> Result<(Vec<u8>, String), FetchError> {
 
 /// GETs `url`, requiring status 200 and a body of at most [`MAX_SCHEMA_BYTES`].
 fn download(url: &str) -> Result<Vec<u8>, FetchError> {
+    download_limited(url, MAX_SCHEMA_BYTES)
+}
+
+/// GETs `url`, requiring status 200 and a body of at most `limit` bytes.
+fn download_limited(url: &str, limit: u64) -> Result<Vec<u8>, FetchError> {
     let http_error = |message: String| FetchError::Http {
         url: url.to_owned(),
         message,
     };
-    let agent: ureq::Agent = ureq::Agent::config_builder()
+    let mut config = ureq::Agent::config_builder();
+    if let Some(roots) = roots_from_env() {
+        config = config.tls_config(ureq::tls::TlsConfig::builder().root_certs(roots).build());
+    }
+    let agent: ureq::Agent = config
         .http_status_as_error(false)
         .timeout_connect(Some(Duration::from_secs(30)))
         .timeout_global(Some(Duration::from_secs(300)))
@@ -258,9 +276,25 @@ fn download(url: &str) -> Result<Vec<u8>, FetchError> {
     response
         .body_mut()
         .with_config()
-        .limit(MAX_SCHEMA_BYTES)
+        .limit(limit)
         .read_to_vec()
         .map_err(|e| http_error(e.to_string()))
+}
+
+/// The certificates of the PEM bundle named by `$SSL_CERT_FILE` (what curl and OpenSSL
+/// honour), if it is set and holds any: a machine behind a TLS-intercepting proxy trusts the
+/// proxy's authority there, which the built-in Mozilla roots do not include. Without it, or if
+/// it cannot be read, the built-in roots.
+fn roots_from_env() -> Option<ureq::tls::RootCerts> {
+    let path = std::env::var_os("SSL_CERT_FILE").filter(|p| !p.is_empty())?;
+    let pem = std::fs::read(path).ok()?;
+    let certs: Vec<_> = ureq::tls::parse_pem(&pem)
+        .filter_map(|item| match item {
+            Ok(ureq::tls::PemItem::Certificate(cert)) => Some(cert),
+            _ => None,
+        })
+        .collect();
+    (!certs.is_empty()).then(|| ureq::tls::RootCerts::new_with_certs(&certs))
 }
 
 /// Writes `bytes` to `dest` through a temporary file in the same folder and a rename. Creates
@@ -444,4 +478,263 @@ pub fn manifest_of(dir: &Path, revision: &str) -> Result<String, FetchError> {
         out.push_str(&format!("{}  {relative}\n", sha256_hex(&bytes)));
     }
     Ok(out)
+}
+
+/// The file of `schema/` that pins third-party schemas (an extension's, an SDK's), each a file
+/// inside a registry archive (see [`ThirdPartyPins`]).
+pub const THIRD_PARTY_MANIFEST: &str = "third-party.toml";
+
+/// The folder, under `schema/` and under a mirror, of the third-party files:
+/// `third-party/<name>/schema.json` and `third-party/<name>/examples/<file name>`.
+pub const THIRD_PARTY_DIR: &str = "third-party";
+
+/// The largest archive downloaded for a third-party pin (64 MiB).
+pub const MAX_ARCHIVE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// `schema/third-party.toml`: the third-party schemas, each pinned as a file inside a registry
+/// archive (an npm `.tgz`, a crates.io `.crate`: both gzip tar).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThirdPartyPins {
+    /// The `[[schema]]` entries.
+    #[serde(rename = "schema", default)]
+    pub schemas: Vec<ThirdPartySchema>,
+}
+
+/// One `[[schema]]` of [`ThirdPartyPins`].
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThirdPartySchema {
+    /// Its folder name under `third-party/` (a single path component).
+    pub name: String,
+    /// The tool that wrote the schema (documentation only).
+    pub producer: String,
+    /// The registry and package (`npm:@scope/name`, `crates.io:name`; documentation only).
+    pub package: String,
+    /// The package's version (documentation only).
+    pub version: String,
+    /// Where the archive is downloaded from.
+    pub url: String,
+    /// The archive's sha256, checked before anything is read from it.
+    pub archive_sha256: String,
+    /// The schema's path inside the archive.
+    pub path: String,
+    /// The schema file's sha256.
+    pub sha256: String,
+    /// The producer's own example messages inside the same archive (`[[schema.example]]`).
+    #[serde(rename = "example", default)]
+    pub examples: Vec<ThirdPartyFile>,
+}
+
+/// A file inside a third-party archive, with its sha256.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThirdPartyFile {
+    /// Its path inside the archive.
+    pub path: String,
+    /// Its sha256.
+    pub sha256: String,
+}
+
+/// Where [`fetch_third_party`] put a pin's verified files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThirdPartyFetched {
+    /// `<schema_root>/third-party/<name>/schema.json`.
+    pub schema: PathBuf,
+    /// `<schema_root>/third-party/<name>/examples/<file name>`, in the order of the pin.
+    pub examples: Vec<PathBuf>,
+    /// Where the bytes of each file written came from (a mirror path or the archive's URL);
+    /// empty when every file was already there with its sha256.
+    pub origins: Vec<String>,
+}
+
+impl ThirdPartyPins {
+    /// Reads and checks `third-party.toml`.
+    pub fn load(path: &Path) -> Result<Self, FetchError> {
+        let text = std::fs::read_to_string(path).map_err(|source| FetchError::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+        Self::parse(&text).map_err(|message| FetchError::Io {
+            path: path.to_owned(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidData, message),
+        })
+    }
+
+    /// Parses and checks the text of `third-party.toml`: names are single path components and
+    /// unique, sha256s are 64 hex digits, example file names are unique within their schema.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let mut pins: ThirdPartyPins = toml::from_str(text).map_err(|e| e.to_string())?;
+        let is_sha = |s: &str| s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit());
+        let mut names = Vec::new();
+        for pin in &mut pins.schemas {
+            let at = format!("schema `{}`", pin.name);
+            check_name(&pin.name).map_err(|e| format!("{at}: {e}"))?;
+            if names.contains(&pin.name) {
+                return Err(format!("{at} appears twice"));
+            }
+            names.push(pin.name.clone());
+            for sha in [&mut pin.archive_sha256, &mut pin.sha256] {
+                if !is_sha(sha) {
+                    return Err(format!("{at}: a sha256 must be 64 hex digits, not `{sha}`"));
+                }
+                *sha = sha.to_ascii_lowercase();
+            }
+            let mut files: Vec<String> = Vec::new();
+            for example in &mut pin.examples {
+                if !is_sha(&example.sha256) {
+                    return Err(format!(
+                        "{at}: example `{}`: the sha256 must be 64 hex digits",
+                        example.path
+                    ));
+                }
+                example.sha256 = example.sha256.to_ascii_lowercase();
+                let file = file_name_of(&example.path).map_err(|e| format!("{at}: {e}"))?;
+                if files.contains(&file) || file == SCHEMA_FILE {
+                    return Err(format!("{at}: two examples are named `{file}`"));
+                }
+                files.push(file);
+            }
+        }
+        Ok(pins)
+    }
+
+    /// The pin named `name`.
+    pub fn get(&self, name: &str) -> Option<&ThirdPartySchema> {
+        self.schemas.iter().find(|pin| pin.name == name)
+    }
+}
+
+/// The last component of an archive path, refused unless it is an ordinary file name.
+fn file_name_of(path: &str) -> Result<String, String> {
+    let name = path.rsplit('/').next().unwrap_or_default();
+    check_name(name).map_err(|_| format!("`{path}` does not end in a file name"))?;
+    Ok(name.to_owned())
+}
+
+/// `<root>/third-party/<name>`: the cache (under `schema/`) or the mirror folder of a pin.
+pub fn third_party_dir(root: &Path, name: &str) -> PathBuf {
+    root.join(THIRD_PARTY_DIR).join(name)
+}
+
+/// Ensures the files of a third-party pin (its schema and its examples) are under
+/// `<schema_root>/third-party/<name>/` with their pinned sha256s, and returns their paths.
+///
+/// A file already there with its sha256 is left alone (no network). A missing one is copied
+/// from `<mirror>/third-party/<name>/…` when the mirror has it, else read from the pinned
+/// archive: downloaded once from its URL, its sha256 checked, then the file extracted from the
+/// gzip tar. Every file's sha256 is checked before it is written, and written atomically; a
+/// mismatch, in the mirror or the archive, is refused without writing anything.
+pub fn fetch_third_party(
+    pin: &ThirdPartySchema,
+    schema_root: &Path,
+    mirror: Option<&Path>,
+) -> Result<ThirdPartyFetched, FetchError> {
+    check_name(&pin.name)?;
+    let dest_dir = third_party_dir(schema_root, &pin.name);
+    // (path inside the archive, sha256, path relative to `third-party/<name>/`)
+    let mut wanted = vec![(
+        pin.path.as_str(),
+        pin.sha256.as_str(),
+        SCHEMA_FILE.to_owned(),
+    )];
+    for example in &pin.examples {
+        let file = file_name_of(&example.path).map_err(|_| FetchError::InvalidRevisionName {
+            name: example.path.clone(),
+        })?;
+        wanted.push((&example.path, &example.sha256, format!("examples/{file}")));
+    }
+
+    let mut archive: Option<Vec<u8>> = None;
+    let mut origins = Vec::new();
+    for (inner, sha256, relative) in &wanted {
+        let dest = dest_dir.join(relative);
+        match std::fs::read(&dest) {
+            Ok(bytes) if sha256_hex(&bytes) == *sha256 => continue,
+            Ok(_) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(source) => return Err(FetchError::Io { path: dest, source }),
+        }
+        let in_mirror = mirror
+            .map(|dir| third_party_dir(dir, &pin.name).join(relative))
+            .filter(|path| path.is_file());
+        let (bytes, origin) = match in_mirror {
+            Some(path) => read_limited(&path)?,
+            None => {
+                if archive.is_none() {
+                    archive = Some(download_archive(pin)?);
+                }
+                let bytes = extract(archive.as_deref().unwrap_or_default(), inner, &pin.url)?;
+                (bytes, format!("{}!{inner}", pin.url))
+            }
+        };
+        let actual = sha256_hex(&bytes);
+        if actual != *sha256 {
+            return Err(FetchError::Sha256Mismatch {
+                revision: format!("{}/{relative}", pin.name),
+                expected: (*sha256).to_owned(),
+                actual,
+                origin,
+            });
+        }
+        write_atomically(&dest, &bytes)?;
+        origins.push(origin);
+    }
+    Ok(ThirdPartyFetched {
+        schema: dest_dir.join(SCHEMA_FILE),
+        examples: wanted[1..]
+            .iter()
+            .map(|(_, _, relative)| dest_dir.join(relative))
+            .collect(),
+        origins,
+    })
+}
+
+/// Downloads a pin's archive and checks its sha256.
+fn download_archive(pin: &ThirdPartySchema) -> Result<Vec<u8>, FetchError> {
+    let bytes = download_limited(&pin.url, MAX_ARCHIVE_BYTES)?;
+    let actual = sha256_hex(&bytes);
+    if actual != pin.archive_sha256 {
+        return Err(FetchError::Sha256Mismatch {
+            revision: format!("{} (archive)", pin.name),
+            expected: pin.archive_sha256.clone(),
+            actual,
+            origin: pin.url.clone(),
+        });
+    }
+    Ok(bytes)
+}
+
+/// The bytes of the regular file at `inner` in a gzip tar archive (`origin` names it in
+/// errors). The archive has been checked against its pin, so it is trusted as far as its size
+/// goes; the file is still held to [`MAX_SCHEMA_BYTES`].
+fn extract(archive: &[u8], inner: &str, origin: &str) -> Result<Vec<u8>, FetchError> {
+    let bad = |message: String| FetchError::Archive {
+        url: origin.to_owned(),
+        message,
+    };
+    let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(archive));
+    let entries = tar
+        .entries()
+        .map_err(|e| bad(format!("not a gzip tar archive: {e}")))?;
+    for entry in entries {
+        let mut entry = entry.map_err(|e| bad(format!("reading the archive: {e}")))?;
+        let path = entry
+            .path()
+            .map_err(|e| bad(format!("reading the archive: {e}")))?;
+        if path != Path::new(inner) || !entry.header().entry_type().is_file() {
+            continue;
+        }
+        if entry.size() > MAX_SCHEMA_BYTES {
+            return Err(bad(format!(
+                "{inner} is larger than {MAX_SCHEMA_BYTES} bytes"
+            )));
+        }
+        let mut bytes = Vec::new();
+        entry
+            .read_to_end(&mut bytes)
+            .map_err(|e| bad(format!("reading {inner}: {e}")))?;
+        return Ok(bytes);
+    }
+    Err(bad(format!("the archive has no file {inner}")))
 }

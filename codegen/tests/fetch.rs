@@ -492,3 +492,268 @@ fn pinned_files_are_verified_and_confined() {
         }]
     );
 }
+
+/// A gzip tar archive with these (path, bytes) files, as npm and crates.io pack them.
+fn tgz(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut builder = tar::Builder::new(flate2::write::GzEncoder::new(
+        Vec::new(),
+        flate2::Compression::default(),
+    ));
+    for (path, bytes) in files {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_cksum();
+        builder.append_data(&mut header, path, *bytes).unwrap();
+    }
+    builder.into_inner().unwrap().finish().unwrap()
+}
+
+/// Serves `body` for every request, at most `connections` times; counts the requests.
+fn start_archive_server(
+    body: Vec<u8>,
+    connections: usize,
+) -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let count = std::sync::Arc::new(AtomicUsize::new(0));
+    let counter = count.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(connections) {
+            let Ok(mut stream) = stream else { return };
+            counter.fetch_add(1, Ordering::SeqCst);
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            loop {
+                let mut line = String::new();
+                match reader.read_line(&mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) if line == "\r\n" => break,
+                    Ok(_) => {}
+                }
+            }
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(&body);
+        }
+    });
+    (port, count)
+}
+
+/// A pin of `schema.json` and one example inside `archive`, served at `url`.
+fn third_party_pin(url: String, archive: &[u8]) -> mcp_codegen::fetch::ThirdPartySchema {
+    let text = format!(
+        "[[schema]]\nname = \"tp\"\nproducer = \"test\"\npackage = \"npm:tp\"\nversion = \"1\"\n\
+         url = \"{url}\"\narchive_sha256 = \"{}\"\npath = \"package/schema.json\"\n\
+         sha256 = \"{}\"\n\n[[schema.example]]\npath = \"package/examples/one.json\"\n\
+         sha256 = \"{}\"\n",
+        sha256_hex(archive),
+        sha256_hex(GOOD),
+        sha256_hex(b"{\"one\":1}"),
+    );
+    let pins = mcp_codegen::fetch::ThirdPartyPins::parse(&text).unwrap();
+    pins.get("tp").unwrap().clone()
+}
+
+/// The third-party path: the file is extracted from the pinned archive (downloaded once for
+/// the schema and its examples), the archive's and each file's sha256 are checked before
+/// anything is written, a mirror is honoured when it has the file, and a good cache is used as
+/// it is.
+#[test]
+fn third_party_pins_come_from_the_mirror_or_the_checked_archive() {
+    use mcp_codegen::fetch::fetch_third_party;
+    use std::sync::atomic::Ordering;
+    let archive = tgz(&[
+        ("package/README.md", b"readme"),
+        ("package/schema.json", GOOD),
+        ("package/examples/one.json", b"{\"one\":1}"),
+    ]);
+
+    // From the archive: one download for both files, then the cache alone.
+    let (port, count) = start_archive_server(archive.clone(), 4);
+    let pin = third_party_pin(format!("http://127.0.0.1:{port}/tp-1.tgz"), &archive);
+    let root = tempfile::tempdir().unwrap();
+    let fetched = fetch_third_party(&pin, root.path(), None).unwrap();
+    assert_eq!(
+        fetched.schema,
+        root.path().join("third-party/tp/schema.json")
+    );
+    assert_eq!(
+        fetched.examples,
+        [root.path().join("third-party/tp/examples/one.json")]
+    );
+    assert_eq!(std::fs::read(&fetched.schema).unwrap(), GOOD);
+    assert_eq!(std::fs::read(&fetched.examples[0]).unwrap(), b"{\"one\":1}");
+    assert_eq!(count.load(Ordering::SeqCst), 1, "one download");
+    assert_eq!(fetched.origins.len(), 2);
+    assert!(fetched.origins[0].ends_with("tp-1.tgz!package/schema.json"));
+    let again = fetch_third_party(&pin, root.path(), None).unwrap();
+    assert!(again.origins.is_empty(), "{again:?}");
+    assert_eq!(count.load(Ordering::SeqCst), 1, "no download when cached");
+    assert_eq!(
+        tree(root.path()),
+        [
+            "third-party",
+            "third-party/tp",
+            "third-party/tp/examples",
+            "third-party/tp/examples/one.json",
+            "third-party/tp/schema.json"
+        ]
+        .map(PathBuf::from)
+    );
+
+    // The mirror has the files: no download (the URL is not even served).
+    let mirror = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(mirror.path().join("third-party/tp/examples")).unwrap();
+    std::fs::write(mirror.path().join("third-party/tp/schema.json"), GOOD).unwrap();
+    std::fs::write(
+        mirror.path().join("third-party/tp/examples/one.json"),
+        b"{\"one\":1}",
+    )
+    .unwrap();
+    let offline = third_party_pin("http://127.0.0.1:9/unreachable.tgz".into(), &archive);
+    let from_mirror = tempfile::tempdir().unwrap();
+    let fetched = fetch_third_party(&offline, from_mirror.path(), Some(mirror.path())).unwrap();
+    assert_eq!(
+        fetched.origins,
+        [
+            mirror.path().join("third-party/tp/schema.json"),
+            mirror.path().join("third-party/tp/examples/one.json")
+        ]
+        .map(|p| p.display().to_string())
+    );
+
+    // A mirror file with the wrong bytes is refused, not replaced by a download.
+    std::fs::write(
+        mirror.path().join("third-party/tp/schema.json"),
+        bad_bytes(),
+    )
+    .unwrap();
+    let refused = tempfile::tempdir().unwrap();
+    match fetch_third_party(&pin, refused.path(), Some(mirror.path())) {
+        Err(FetchError::Sha256Mismatch {
+            revision, origin, ..
+        }) => {
+            assert_eq!(revision, "tp/schema.json");
+            assert!(origin.ends_with("schema.json"), "{origin}");
+        }
+        other => panic!("expected Sha256Mismatch, got {other:?}"),
+    }
+    assert!(tree(refused.path()).is_empty());
+}
+
+/// An archive whose sha256 is not the pin, or whose file is not, is refused with nothing
+/// written; so is an archive without the file.
+#[test]
+fn third_party_archive_or_file_mismatch_is_refused() {
+    use mcp_codegen::fetch::fetch_third_party;
+    let archive = tgz(&[
+        ("package/schema.json", GOOD),
+        ("package/examples/one.json", b"{\"one\":1}"),
+    ]);
+
+    // The archive served is another one.
+    let other = tgz(&[
+        ("package/schema.json", GOOD),
+        ("package/examples/one.json", b"{\"one\":2}"),
+    ]);
+    let (port, _) = start_archive_server(other.clone(), 1);
+    let pin = third_party_pin(format!("http://127.0.0.1:{port}/a.tgz"), &archive);
+    let root = tempfile::tempdir().unwrap();
+    match fetch_third_party(&pin, root.path(), None) {
+        Err(FetchError::Sha256Mismatch {
+            revision, actual, ..
+        }) => {
+            assert_eq!(revision, "tp (archive)");
+            assert_eq!(actual, sha256_hex(&other));
+        }
+        other => panic!("expected Sha256Mismatch, got {other:?}"),
+    }
+    assert!(tree(root.path()).is_empty());
+
+    // The archive is the pinned one, but a file in it is not: the schema is written, the
+    // example refused.
+    let (port, _) = start_archive_server(other.clone(), 1);
+    let mut pin = third_party_pin(format!("http://127.0.0.1:{port}/a.tgz"), &other);
+    match fetch_third_party(&pin, root.path(), None) {
+        Err(FetchError::Sha256Mismatch { revision, .. }) => {
+            assert_eq!(revision, "tp/examples/one.json")
+        }
+        other => panic!("expected Sha256Mismatch, got {other:?}"),
+    }
+    assert!(!root.path().join("third-party/tp/examples").exists());
+
+    // No such file in the archive.
+    let (port, _) = start_archive_server(other.clone(), 1);
+    pin.url = format!("http://127.0.0.1:{port}/a.tgz");
+    pin.examples[0].path = "package/examples/absent.json".into();
+    match fetch_third_party(&pin, root.path(), None) {
+        Err(FetchError::Archive { message, .. }) => {
+            assert!(
+                message.contains("no file package/examples/absent.json"),
+                "{message}"
+            )
+        }
+        other => panic!("expected Archive, got {other:?}"),
+    }
+}
+
+/// `third-party.toml` is checked: names, sha256s, example file names.
+#[test]
+fn third_party_manifest_is_checked() {
+    use mcp_codegen::fetch::ThirdPartyPins;
+    let sha = "a".repeat(64);
+    let entry = |name: &str, sha256: &str, examples: &str| {
+        format!(
+            "[[schema]]\nname = \"{name}\"\nproducer = \"p\"\npackage = \"k\"\nversion = \"1\"\n\
+             url = \"u\"\narchive_sha256 = \"{sha}\"\npath = \"x/s.json\"\nsha256 = \"{sha256}\"\n\
+             {examples}"
+        )
+    };
+    let example =
+        |path: &str| format!("[[schema.example]]\npath = \"{path}\"\nsha256 = \"{sha}\"\n");
+    for (text, expected) in [
+        (entry("../x", &sha, ""), "not a valid folder name"),
+        (entry("x", "abc", ""), "64 hex digits"),
+        (
+            format!("{}{}", entry("x", &sha, ""), entry("x", &sha, "")),
+            "twice",
+        ),
+        (
+            entry(
+                "x",
+                &sha,
+                &format!("{}{}", example("a/e.json"), example("b/e.json")),
+            ),
+            "two examples",
+        ),
+        (entry("x", &sha, &example("a/..")), "file name"),
+        (entry("x", &sha, "unknown = 1\n"), "unknown"),
+    ] {
+        let error = ThirdPartyPins::parse(&text).unwrap_err();
+        assert!(error.contains(expected), "{text}: {error}");
+    }
+    assert_eq!(
+        ThirdPartyPins::parse(&entry("x", &sha.to_uppercase(), &example("a/e.json")))
+            .unwrap()
+            .schemas[0]
+            .sha256,
+        sha
+    );
+}
+
+/// The real third-party pins parse and name files the build step can fetch.
+#[test]
+fn real_third_party_pins_parse() {
+    let pins = mcp_codegen::fetch::ThirdPartyPins::load(Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../schema/third-party.toml"
+    )))
+    .unwrap();
+    for name in ["ext-apps", "rmcp-client-message", "rmcp-server-message"] {
+        assert!(pins.get(name).is_some(), "{name}");
+    }
+}

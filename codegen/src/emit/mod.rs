@@ -34,6 +34,9 @@ pub struct EmitOptions {
     /// `::mcp_typed`), for a crate that reaches it through a re-export or a renamed dependency.
     /// Tokens of a `syn::Path`, checked by the caller.
     pub types_crate: Option<TokenStream>,
+    /// The file is a module of its own (`#[path] mod`), which may carry inner attributes; an
+    /// `include!`d file may not, so its lint allowances are left to the including module.
+    pub module_file: bool,
 }
 
 /// Renders a module's items to formatted Rust source (the file body, without header). `source`
@@ -58,10 +61,13 @@ pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
         .types_crate
         .as_ref()
         .map_or_else(|| quote!(::mcp_typed), Clone::clone);
+    // The unions mirror the schema's; boxing their large members would cost an allocation on
+    // every decode.
+    let allowances = options
+        .module_file
+        .then(|| quote!(#![allow(clippy::large_enum_variant)]));
     let file = quote! {
-        // The unions mirror the schema's; boxing their large members would cost an allocation
-        // on every decode.
-        #![allow(clippy::large_enum_variant)]
+        #allowances
 
         #[allow(unused_imports)]
         use #types_crate::__private as __rt;
