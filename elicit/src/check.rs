@@ -189,7 +189,7 @@ fn check_property(
         PropertySchema::Boolean(_) => {}
         PropertySchema::SingleSelect(s) => {
             if options == Options::Known {
-                check_options(&s.options, at, false, report);
+                check_options(&s.options, at, false, !s.enum_names, report);
                 if let Some(default) = s.default.as_deref() {
                     if !s.options.contains(default) {
                         report(pointer(at, "default"), not_an_option(default));
@@ -199,7 +199,7 @@ fn check_property(
         }
         PropertySchema::MultiSelect(m) => {
             if options == Options::Known {
-                check_options(&m.options, at, true, report);
+                check_options(&m.options, at, true, false, report);
             }
             check_bounds(m.min_items, m.max_items, at, "minItems", "maxItems", report);
             if options == Options::Known {
@@ -275,6 +275,8 @@ fn check_options(
     options: &EnumOptions,
     at: &str,
     multi: bool,
+    // Titled options are written as `oneOf` (single select without `enumNames`).
+    one_of: bool,
     report: &mut dyn FnMut(String, String),
 ) {
     if options.is_empty() {
@@ -292,11 +294,17 @@ fn check_options(
     let values: Vec<&str> = options.values().collect();
     for (index, value) in values.iter().enumerate() {
         if values[..index].contains(value) {
+            let one_of = one_of && matches!(options, EnumOptions::Titled(_));
             report(
                 option_pointer(options, at, multi, index),
                 format!(
                     "duplicate option value `{value}`: an earlier option has the same value, so \
-                     the answer cannot tell them apart"
+                     the answer cannot tell them apart{}",
+                    if one_of {
+                        ", and `oneOf` refuses it as matching both"
+                    } else {
+                        ""
+                    }
                 ),
             );
         }

@@ -508,9 +508,12 @@ impl RequestedSchema {
     ///
     /// Accepted although inconsistent, because validation stays well defined and real servers
     /// send them: a `required` name without a property, contradictory bounds, a default that
-    /// breaks its own constraints or is not an option, duplicate option values or property
-    /// names, an empty enum. [`RequestedSchema::problems`] lists those, for a client that wants
-    /// to refuse or warn.
+    /// breaks its own constraints or is not an option, duplicate option values (in `enum`,
+    /// `oneOf` or `items`; not with `enumNames`, whose titles would be ambiguous) or property
+    /// names, an empty enum, a `pattern` that cannot run in bounded time. Under `oneOf`, a
+    /// repeated value matches two branches and is refused by validation, every other option
+    /// accepted. [`RequestedSchema::problems`] lists those, for a client that wants to refuse
+    /// or warn.
     ///
     /// `serde_json::Value` (without serde_json's `preserve_order` feature) sorts object keys,
     /// so the declaration order of the properties is lost before this function sees it, and the

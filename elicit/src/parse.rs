@@ -322,13 +322,10 @@ fn parse_single_select(members: &Members, at: &str) -> Result<SingleSelectSchema
                 if find(members, "enum").is_some() {
                     return fail(key_at, "`enum` and `oneOf` cannot be used together");
                 }
-                let list = titled_options(value, &key_at)?;
-                // Under `oneOf`, a value two options share matches both, so JSON Schema refuses
-                // it while an option list would accept it: validation is not well defined.
-                unique(list.iter().map(|o| o.value.as_str()), |i| {
-                    format!("{key_at}/{i}/const")
-                })?;
-                titled = Some(list);
+                // A repeated value is read as JSON Schema reads it: it matches two branches,
+                // so `oneOf` refuses it while every other option is valid. `problems()`
+                // reports it.
+                titled = Some(titled_options(value, &key_at)?);
                 order.push(Keyword::Options);
             }
             "enumNames" => {
@@ -361,8 +358,9 @@ fn parse_single_select(members: &Members, at: &str) -> Result<SingleSelectSchema
                     ),
                 );
             }
-            // Titled options are written as `oneOf`, whose rule a repeated value breaks (see
-            // `oneOf` above); and which title a repeated value means is unclear.
+            // Under `enum` a repeated value is valid, under `oneOf` (how titled options are
+            // written but for `enumNames`) not; and which title a repeated value means is
+            // unclear.
             let values_at = pointer(at, "enum");
             unique(values.iter().map(String::as_str), |i| {
                 pointer(&values_at, &i.to_string())

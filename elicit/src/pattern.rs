@@ -14,8 +14,13 @@
 //!   linear in the answer;
 //! - lookaround, which `regex` lacks (`^(?=.*\d)(?=.*[a-z]).{8,}$`, `^(?!admin$)`), is run by
 //!   fancy-regex with at most [`BACKTRACK_LIMIT`] steps; past that the answer is refused with
-//!   the reason. Backreferences are refused outright: fancy-regex reads one to a group that did
-//!   not take part as failing, ECMA-262 as matching the empty string.
+//!   the reason;
+//! - backreferences (`\1`, `\k<name>`) are run by fancy-regex too, with the same limit. Where
+//!   its reading differs from ECMA-262's it is translated or refused ([`check_backreferences`]):
+//!   a backreference to a group without a value matches the empty string in ECMA-262 and fails
+//!   in fancy-regex, so `\1` is written `(?(1)\1|)`; a group repeated by a quantifier keeps its
+//!   value of an earlier repetition in fancy-regex, where ECMA-262 clears it, so a backreference
+//!   to such a group is accepted only where the two agree.
 //!
 //! The tests compare every matcher with regress on every string up to three characters over an
 //! alphabet of ASCII, white space, line terminators and non-ASCII letters, for thousands of
@@ -75,16 +80,19 @@ impl Matcher {
         if let Some(sequence) = Sequence::parse(source) {
             return Ok(Matcher::Sequence(Box::new(sequence)));
         }
-        let linear = to_rust_syntax(source, Dialect::Regex)?;
-        match regex::RegexBuilder::new(&linear)
-            .size_limit(COMPILED_SIZE_LIMIT)
-            .dfa_size_limit(COMPILED_SIZE_LIMIT)
-            .build()
-        {
-            Ok(regex) => return Ok(Matcher::Linear(regex)),
-            Err(regex::Error::CompiledTooBig(_)) => return Err(too_big()),
-            // Lookaround; fancy-regex below says so if it is anything else.
-            Err(_) => {}
+        // `regex` has no backreferences: fancy-regex runs them, with the step limit.
+        if !check_backreferences(source)? {
+            let linear = to_rust_syntax(source, Dialect::Regex)?;
+            match regex::RegexBuilder::new(&linear)
+                .size_limit(COMPILED_SIZE_LIMIT)
+                .dfa_size_limit(COMPILED_SIZE_LIMIT)
+                .build()
+            {
+                Ok(regex) => return Ok(Matcher::Linear(regex)),
+                Err(regex::Error::CompiledTooBig(_)) => return Err(too_big()),
+                // Lookaround; fancy-regex below says so if it is anything else.
+                Err(_) => {}
+            }
         }
         // fancy-regex writes out counted repetitions around lookaround in a program of its own,
         // with no size limit: bound the copies before it compiles anything.
@@ -202,6 +210,242 @@ fn repetition_product(source: &str) -> u64 {
     levels[0]
 }
 
+/// A group of a pattern, as [`check_backreferences`] reads it.
+#[derive(Debug)]
+struct Group {
+    kind: GroupKind,
+    parent: Option<usize>,
+    /// The index after the group's `)`.
+    end: usize,
+    /// Followed by a quantifier that repeats it more than once: each repetition resets the
+    /// captures inside it in ECMA-262.
+    quantified: bool,
+    /// An alternation `|` directly inside.
+    alternation: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum GroupKind {
+    /// The whole pattern.
+    Root,
+    /// A capturing group: its number and name.
+    Capture(usize, Option<String>),
+    NonCapture,
+    LookAhead,
+    LookBehind,
+}
+
+/// A backreference: to a group number or name, where it is and the group it is in.
+#[derive(Debug)]
+struct Backreference {
+    number: Option<usize>,
+    name: Option<String>,
+    at: usize,
+    inside: usize,
+}
+
+/// The groups and backreferences of a valid ECMA-262 pattern (`u` flag).
+fn groups(source: &str) -> (Vec<Group>, Vec<Backreference>) {
+    let bytes = source.as_bytes();
+    let mut groups = vec![Group {
+        kind: GroupKind::Root,
+        parent: None,
+        end: bytes.len(),
+        quantified: false,
+        alternation: false,
+    }];
+    let mut references = Vec::new();
+    let mut open = 0;
+    let mut captures = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'\\' => {
+                let from = at;
+                at += 1;
+                match bytes.get(at) {
+                    Some(b'1'..=b'9') => {
+                        let digits = bytes[at..]
+                            .iter()
+                            .take_while(|b| b.is_ascii_digit())
+                            .count();
+                        references.push(Backreference {
+                            number: source[at..at + digits].parse().ok().or(Some(usize::MAX)),
+                            name: None,
+                            at: from,
+                            inside: open,
+                        });
+                        at += digits;
+                        continue;
+                    }
+                    Some(b'k') if bytes.get(at + 1) == Some(&b'<') => {
+                        let end = source[at..].find('>').map_or(bytes.len(), |e| at + e);
+                        references.push(Backreference {
+                            number: None,
+                            name: Some(source[at + 2..end].to_owned()),
+                            at: from,
+                            inside: open,
+                        });
+                        at = end + 1;
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            b'[' => {
+                at += 1;
+                while at < bytes.len() && bytes[at] != b']' {
+                    at += if bytes[at] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'(' => {
+                let rest = &source[at + 1..];
+                let kind = if let Some(name) = rest
+                    .strip_prefix("?<")
+                    .filter(|r| !r.starts_with('=') && !r.starts_with('!'))
+                {
+                    captures += 1;
+                    let name = &name[..name.find('>').unwrap_or(name.len())];
+                    GroupKind::Capture(captures, Some(name.to_owned()))
+                } else if rest.starts_with("?=") || rest.starts_with("?!") {
+                    GroupKind::LookAhead
+                } else if rest.starts_with("?<") {
+                    GroupKind::LookBehind
+                } else if rest.starts_with('?') {
+                    GroupKind::NonCapture
+                } else {
+                    captures += 1;
+                    GroupKind::Capture(captures, None)
+                };
+                groups.push(Group {
+                    kind,
+                    parent: Some(open),
+                    end: bytes.len(),
+                    quantified: false,
+                    alternation: false,
+                });
+                open = groups.len() - 1;
+            }
+            b')' => {
+                let group = &mut groups[open];
+                group.end = at + 1;
+                group.quantified = match bytes.get(at + 1) {
+                    Some(b'*' | b'+') => true,
+                    // `{n}`, `{n,}`, `{n,m}`: more than one repetition.
+                    Some(b'{') => {
+                        let end = source[at..].find('}').map_or(bytes.len(), |e| at + e);
+                        (source[at + 2..end].rsplit(','))
+                            .next()
+                            .is_some_and(|max| max.parse::<u64>().map_or(true, |max| max > 1))
+                    }
+                    // `?`, or none: at most once, so no value of an earlier repetition.
+                    _ => false,
+                };
+                open = group.parent.unwrap_or(0);
+            }
+            b'|' => groups[open].alternation = true,
+            _ => {}
+        }
+        at += 1;
+    }
+    (groups, references)
+}
+
+/// The number of the capturing group named `name`.
+fn group_number(source: &str, name: &str) -> Option<usize> {
+    groups(source).0.iter().find_map(|group| match &group.kind {
+        GroupKind::Capture(number, Some(named)) if named == name => Some(*number),
+        _ => None,
+    })
+}
+
+/// Whether `source` has backreferences, refusing those whose value ECMA-262 and a backtracking
+/// engine could read differently.
+///
+/// ECMA-262 (§22.2.2) resets the captures inside a quantified atom at the start of each
+/// repetition, and reads a backreference to a group without a value as the empty string;
+/// fancy-regex keeps a group's value from an earlier repetition, and fails a backreference to a
+/// group without one. The second is translated away (`(?(n)\n|)`); the first makes no
+/// difference when the group is in no atom repeated more than once (`*`, `+`, `{2,}`, …; `?`
+/// repeats at most once), or when every backreference to it is
+/// in the same repetition after the group, which is always taken in that repetition (no `|`
+/// and no lookaround between the repetition and the group). Lookbehind matches backwards in
+/// ECMA-262 and forwards in fancy-regex, which can capture differently: refused around a
+/// backreference or a group it reads.
+fn check_backreferences(source: &str) -> Result<bool, PatternError> {
+    let (groups, references) = groups(source);
+    let refuse = |what: &str| {
+        Err(PatternError::Unsupported(format!(
+            "a backreference {what}: ECMA-262 and the bounded backtracking engine could read it \
+             differently"
+        )))
+    };
+    let groups = &groups[..];
+    let ancestors = |mut index: usize| {
+        std::iter::from_fn(move || {
+            let this = index;
+            index = groups[this].parent?;
+            Some(this)
+        })
+        .chain(std::iter::once(0))
+    };
+    let in_lookbehind =
+        |index: usize| ancestors(index).any(|a| groups[a].kind == GroupKind::LookBehind);
+    for reference in &references {
+        let targets: Vec<usize> = (0..groups.len())
+            .filter(|&g| match (&groups[g].kind, reference) {
+                (
+                    GroupKind::Capture(number, _),
+                    Backreference {
+                        number: Some(n), ..
+                    },
+                ) => number == n,
+                (
+                    GroupKind::Capture(_, Some(name)),
+                    Backreference {
+                        name: Some(wanted), ..
+                    },
+                ) => name == wanted,
+                _ => false,
+            })
+            .collect();
+        let [target] = targets[..] else {
+            return refuse("to no group or to a name two groups share");
+        };
+        if in_lookbehind(reference.inside) {
+            return refuse("inside lookbehind");
+        }
+        if in_lookbehind(target) {
+            return refuse("to a group inside lookbehind");
+        }
+        if ancestors(reference.inside).any(|a| a == target) {
+            return refuse("inside the group it refers to");
+        }
+        let Some(repeated) = ancestors(target).find(|&a| groups[a].quantified) else {
+            continue;
+        };
+        let inside_repetition = ancestors(reference.inside).any(|a| a == repeated);
+        if !inside_repetition || reference.at < groups[target].end {
+            return refuse(
+                "to a group inside a repetition, from outside the repetition or before the group",
+            );
+        }
+        let taken = ancestors(groups[target].parent.unwrap_or(0))
+            .take_while(|&a| a != groups[repeated].parent.unwrap_or(usize::MAX))
+            .all(|a| {
+                !groups[a].alternation
+                    && !matches!(groups[a].kind, GroupKind::LookAhead | GroupKind::LookBehind)
+            });
+        if !taken {
+            return refuse(
+                "to a group inside a repetition that some repetitions skip (behind `|` or \
+                 lookaround)",
+            );
+        }
+    }
+    Ok(!references.is_empty())
+}
+
 fn too_big() -> PatternError {
     PatternError::Unsupported(format!(
         "compiled, it would take more than {COMPILED_SIZE_LIMIT} bytes"
@@ -224,9 +468,10 @@ const ECMA_SPACE: &str =
 /// `source`, a valid ECMA-262 pattern (`u` flag), in the syntax of `regex` or fancy-regex with
 /// the same meaning, token by token: the classes `\d \w \s` are ASCII or ECMA-262's own set, `.`
 /// stops at all four line terminators, `\b` is between ASCII word characters, and the class
-/// syntax of the Rust crates (`[[`, `&&`, `--`, `~~`) is escaped. Refused: backreferences, and
-/// the inline modifiers `(?i:…)` whose case folding would have to be checked character by
-/// character.
+/// syntax of the Rust crates (`[[`, `&&`, `--`, `~~`) is escaped, and for fancy-regex a
+/// backreference is `(?(n)\n|)` (the empty string when group `n` has no value). Refused:
+/// backreferences for `regex`, and the inline modifiers `(?i:…)` whose case folding would have
+/// to be checked character by character.
 fn to_rust_syntax(source: &str, dialect: Dialect) -> Result<String, PatternError> {
     let unsupported = |what: &str| Err(PatternError::Unsupported(what.to_owned()));
     let mut out = String::with_capacity(source.len() * 2);
@@ -244,7 +489,26 @@ fn to_rust_syntax(source: &str, dialect: Dialect) -> Result<String, PatternError
                     match escaped {
                         'd' | 'D' | 'w' | 'W' | 's' | 'S' => push_class_escape(&mut out, escaped),
                         'b' | 'B' => push_word_boundary(&mut out, escaped == 'B', dialect),
-                        '1'..='9' | 'k' => return unsupported("a backreference"),
+                        '1'..='9' | 'k' if dialect == Dialect::Regex => {
+                            return unsupported("a backreference")
+                        }
+                        // ECMA-262 reads a backreference to a group without a value as the
+                        // empty string, fancy-regex as failing: only if the group has one.
+                        '1'..='9' => {
+                            let mut number = String::from(escaped);
+                            while let Some(digit) = chars.next_if(char::is_ascii_digit) {
+                                number.push(digit);
+                            }
+                            let _ = write!(out, r"(?({number})\{number}|)");
+                        }
+                        'k' => {
+                            chars.next_if_eq(&'<');
+                            let name: String = chars.by_ref().take_while(|&c| c != '>').collect();
+                            let Some(number) = group_number(source, &name) else {
+                                return unsupported("a backreference to no group");
+                            };
+                            let _ = write!(out, r"(?({number})\{number}|)");
+                        }
                         _ => push_escape(&mut out, escaped, &mut chars)?,
                     }
                 }
@@ -829,6 +1093,7 @@ mod tests {
 
     /// The pattern run by fancy-regex, as [`Matcher`] would if it had lookaround.
     fn bounded(pattern: &str) -> Option<fancy_regex::Regex> {
+        check_backreferences(pattern).ok()?;
         fancy_regex::RegexBuilder::new(&to_rust_syntax(pattern, Dialect::FancyRegex).ok()?)
             .backtrack_limit(BACKTRACK_LIMIT)
             .build()
@@ -1017,7 +1282,7 @@ mod tests {
             engines_agree(pattern, &regex, &texts);
         }
         assert!(read > 5_000, "only {read} patterns read");
-        // What is refused is a backreference (`\1`).
+        // What is refused is a backreference to a repeated group (`(1)*\1`).
         assert!(
             translated * 100 > valid * 95,
             "{translated} of {valid} translated"
@@ -1115,6 +1380,94 @@ mod tests {
         assert!(error.to_string().contains("backtracking steps"), "{error}");
     }
 
+    /// Backreferences, against regress and against what ECMA-262 §22.2.2 says: a backreference
+    /// to a group without a value (not taken, or not reached yet) matches the empty string, and
+    /// the captures inside a repeated atom are cleared at each repetition.
+    #[test]
+    fn backreferences_run_in_bounded_steps_as_ecma_262_says() {
+        let mut texts = more_texts();
+        texts.extend(
+            [
+                "'ab'",
+                "'ab\"",
+                "aZa",
+                "aZaZ",
+                "abcabc",
+                "123-123",
+                "123-124",
+                "2024-01/02",
+                "2024-01-02",
+                "aab",
+                "bab",
+                "aaab",
+            ]
+            .map(str::to_owned),
+        );
+        let bounded = |matcher: &Matcher| matches!(matcher, Matcher::Bounded(_));
+        for pattern in [
+            r"(a)\1",
+            r"^(\w)\1$",
+            r#"^(['"]).*\1$"#,
+            r"^(?<q>[a7])\k<q>$",
+            r"\k<q>(?<q>a)",
+            r"^\1(a)$",
+            r"^(a)?b\1$",
+            r"^(?:(a)|b)\1$",
+            r"^(\d{3})-\1$",
+            r"^\d{4}([-/])\d{2}\1\d{2}$",
+            r"^(?!.*(.).*\1)",
+            r"^(?:(\w)(?!\1))+$",
+            r"^(?:(a)(?:b|\1))+$",
+            r"(a)\1*",
+            r"()\1+",
+            r"(?=(a+))a*b\1",
+            r"(?!(a)b)\1",
+            r"^((?:a|b)*)\1$",
+            r"(?<n>.)(?<m>.)\k<m>\k<n>",
+        ] {
+            runs_on(bounded, pattern, &texts);
+        }
+        // Worked out from the specification, whatever the engines say.
+        for (pattern, text, expected) in [
+            // Group 1 takes no part: the backreference is empty.
+            (r"^(a)?b\1$", "b", true),
+            (r"^(a)?b\1$", "aba", true),
+            (r"^(a)?b\1$", "ab", false),
+            (r"^(?:(a)|b)\1$", "b", true),
+            (r"^(?:(a)|b)\1$", "aa", true),
+            (r"^(?:(a)|b)\1$", "ba", false),
+            // Not reached yet: empty too.
+            (r"^\1(a)$", "a", true),
+            (r"^\1(a)$", "aa", false),
+            (r"^\k<q>(?<q>a)$", "a", true),
+            // The value is the text the group matched.
+            (r"^(?<q>[a7])\k<q>$", "aa", true),
+            (r"^(?<q>[a7])\k<q>$", "a7", false),
+            (r#"^(['"]).*\1$"#, "'ab'", true),
+            (r#"^(['"]).*\1$"#, "'ab\"", false),
+            (r"^\d{4}([-/])\d{2}\1\d{2}$", "2024-01-02", true),
+            (r"^\d{4}([-/])\d{2}\1\d{2}$", "2024-01/02", false),
+            // Within one repetition, the group's value of that repetition.
+            (r"^(?:(\w)(?!\1))+$", "aZa", true),
+            (r"^(?:(\w)(?!\1))+$", "aa", false),
+            // No character twice.
+            (r"^(?!.*(.).*\1)", "abc", true),
+            (r"^(?!.*(.).*\1)", "aba", false),
+            // Lookahead is atomic: `a+` keeps all the a's it took.
+            (r"(?=(a+))a*b\1", "baaabac", true),
+            (r"^(?=(a+))a*b\1$", "aab", false),
+        ] {
+            let matcher =
+                Matcher::new(pattern).unwrap_or_else(|error| panic!("{pattern}: {error}"));
+            assert_eq!(matcher.find(text), Ok(expected), "{pattern:?} on {text:?}");
+        }
+        // Backtracking that explodes meets the limit, and says so.
+        let matcher = Matcher::new(r"^(a)(?:\1|a|(?=a)a)+$").unwrap();
+        assert_eq!(matcher.find("aaa"), Ok(true));
+        let error = matcher.find(&format!("{}b", "a".repeat(30))).unwrap_err();
+        assert!(error.to_string().contains("backtracking steps"), "{error}");
+    }
+
     #[test]
     fn repetition_products_multiply_along_nesting() {
         for (pattern, product) in [
@@ -1136,8 +1489,14 @@ mod tests {
     #[test]
     fn what_cannot_run_in_bounded_time_is_refused_with_the_reason() {
         for (pattern, reason) in [
-            (r"(a)\1", "backreference"),
-            (r"(?<n>a)\k<n>", "backreference"),
+            (r"(?:(a)|b)+\1", "backreference"),
+            (r"(a)+\1", "backreference"),
+            (r"(?:\1(a))+", "backreference"),
+            (r"(?:(?:(a)|b)\1)+", "backreference"),
+            (r"(?:(?=(a))\1)+", "backreference"),
+            (r"(a\1)", "backreference"),
+            (r"(?<=(a))\1", "backreference"),
+            (r"(?<=\1(a))b", "backreference"),
             ("(?i:a)", "modifiers"),
             ("(?:a{1000}){1000}", "bytes"),
             // Found by fuzzing: fancy-regex wrote the repetition out until memory ran out.

@@ -100,14 +100,45 @@ type CompiledPattern = (Arc<str>, Result<Matcher, Arc<str>>);
 struct Options<'a> {
     values: Vec<&'a str>,
     listed: Arc<str>,
+    /// Under `oneOf`, the values two or more options share: such a value matches several
+    /// branches, which `oneOf` refuses (`problems()` reports the repetition).
+    shared: Vec<&'a str>,
 }
 
 impl<'a> Options<'a> {
-    fn new(options: &'a EnumOptions) -> Options<'a> {
-        Options {
-            values: options.values().collect(),
-            listed: options_list(options).into(),
+    /// `one_of`: the options are the branches of a `oneOf`, where a value must match exactly one.
+    fn new(options: &'a EnumOptions, one_of: bool) -> Options<'a> {
+        let values: Vec<&'a str> = options.values().collect();
+        let mut shared = Vec::new();
+        if one_of {
+            for (index, value) in values.iter().enumerate() {
+                if values[..index].contains(value) && !shared.contains(value) {
+                    shared.push(*value);
+                }
+            }
         }
+        Options {
+            values,
+            listed: options_list(options).into(),
+            shared,
+        }
+    }
+
+    /// A problem when `value`, one of the options, is the value of several `oneOf` branches.
+    #[inline]
+    fn shared(&self, value: &str) -> Option<Problem> {
+        if self.shared.is_empty() {
+            return None;
+        }
+        let count = self.values.iter().filter(|v| same_text(v, value)).count();
+        (count > 1).then(|| Problem::Other {
+            keyword: "oneOf",
+            message: Text::Owned(format!(
+                "{} is the value of {count} options of `oneOf`, which accepts a value that \
+                 matches exactly one",
+                Value::from(value)
+            )),
+        })
     }
 
     #[inline]
@@ -323,9 +354,14 @@ impl<'a> Rule<'a> {
                 }
             }
             PropertySchema::Boolean(_) => Rule::Boolean,
-            PropertySchema::SingleSelect(schema) => Rule::Select(Options::new(&schema.options)),
+            PropertySchema::SingleSelect(schema) => Rule::Select(Options::new(
+                &schema.options,
+                // Written as `oneOf`; plain values and `enumNames` are written as `enum`.
+                matches!(schema.options, EnumOptions::Titled(_)) && !schema.enum_names,
+            )),
             PropertySchema::MultiSelect(schema) => Rule::MultiSelect {
-                options: Options::new(&schema.options),
+                // `items.anyOf`: a value may match several branches.
+                options: Options::new(&schema.options, false),
                 min_items: schema.min_items.unwrap_or(0),
                 max_items: schema.max_items.unwrap_or(u64::MAX),
             },
@@ -388,7 +424,11 @@ impl Compiled<'_> {
                 }
             }
             Rule::Select(options) => match value {
-                Value::String(text) if options.contains(text) => {}
+                Value::String(text) if options.contains(text) => {
+                    if let Some(problem) = options.shared(text) {
+                        report(problem);
+                    }
+                }
                 Value::String(_) => report(options.not_an_option(value)),
                 other => report(wrong_type("a string", other)),
             },
@@ -567,12 +607,24 @@ impl RequestedSchema {
     /// - `minLength`/`maxLength`: counted in Unicode code points, bounds inclusive;
     /// - `pattern`: an ECMA-262 regular expression (compiled with the `u` flag, as JSON Schema
     ///   2020-12 asks), searched for anywhere in the string (not anchored). A pattern that does
-    ///   not compile is reported as a `pattern` error;
+    ///   not compile is reported as a `pattern` error. Every match runs in bounded time:
+    ///   patterns without lookaround or backreferences in time linear in the string; lookaround
+    ///   (`(?=…)`, `(?<!…)`) and backreferences (`\1`, `\k<name>`, with ECMA-262's reading: a
+    ///   group without a value matches the empty string) with at most a million backtracking
+    ///   steps, and an answer that needs more is a `pattern` error that says so. Refused, as a
+    ///   `pattern` error on every answer (and by [`RequestedSchema::problems`]): inline
+    ///   modifiers `(?i:…)`, patterns whose compiled form would exceed 1 MiB, and the few
+    ///   backreferences a backtracking engine reads differently from ECMA-262 (to a group
+    ///   repeated by `*`, `+` or `{n,}` from outside the repetition or before the group in it,
+    ///   to a group inside lookbehind, or from inside lookbehind);
     /// - `format`: `email`, `uri`, `date` and `date-time` are asserted (RFC 5321 mailbox,
     ///   RFC 3986 absolute URI, RFC 3339 full-date and date-time);
     /// - `minimum`/`maximum`: inclusive, compared exactly;
     /// - `enum`: a single select's value, or an item of a multi select (pointer
     ///   `/<name>/<index>`), is not one of the options;
+    /// - `oneOf`: a single select's value is the value of two or more of its titled options
+    ///   (a `oneOf` that repeats a `const`, which [`RequestedSchema::problems`] reports): it
+    ///   matches several branches, which `oneOf` refuses; every other option stays valid;
     /// - `minItems`/`maxItems`: every item counts, duplicates included;
     /// - `additionalProperties`: a member the schema does not declare, only when the schema
     ///   forbids them (see [`RequestedSchema::unknown_members`] to list them otherwise).

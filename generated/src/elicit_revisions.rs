@@ -1,6 +1,7 @@
 //! What ties the elicitation forms of `mcp-elicit` (re-exported as [`crate::elicit`]) to the
-//! generated types of each revision: outcomes from each `ElicitResult`, and [`FormParams`] for
-//! each revision's form-mode `elicitation/create` params.
+//! generated types of each revision: outcomes from each `ElicitResult`, [`FormParams`] for
+//! each revision's form-mode `elicitation/create` params, and a [`RequestedSchema`] from each
+//! revision's generated `requestedSchema` type.
 //!
 //! ```
 //! # #[cfg(feature = "v2025_11_25")] {
@@ -23,8 +24,8 @@ use serde_json::Map;
 
 #[allow(unused_imports)]
 use crate::elicit::{
-    __private::Sealed, pointer, Action, Elicit, ElicitOutcome, FormParams, Revision,
-    ValidationErrors,
+    __private::Sealed, pointer, Action, Elicit, ElicitOutcome, FormParams, RequestedSchema,
+    Revision, SchemaError, ValidationErrors,
 };
 
 /// `ElicitOutcome<T>` from the generated `ElicitResult` of each revision with elicitation.
@@ -111,3 +112,42 @@ form_params!(
     true
 );
 // The draft's types are 2026-07-28's (re-exported, the schemas being the same).
+
+/// `RequestedSchema: TryFrom<&T>` for the generated type of each revision's
+/// `requestedSchema`, so that a client that decoded an `elicitation/create` reads its form
+/// without going through `serde_json::Value` itself.
+macro_rules! requested_schema_from_generated {
+    ($($cfg:meta, $module:ident :: $ty:ident, $revision:literal);* $(;)?) => {$(
+        #[cfg($cfg)]
+        impl TryFrom<&crate::$module::$ty> for RequestedSchema {
+            type Error = SchemaError;
+
+            #[doc = concat!(
+                "Reads the `requestedSchema` of an `elicitation/create` of revision ",
+                $revision,
+                " with [`RequestedSchema::parse_str`]'s rules: the generated value is written ",
+                "as JSON text (its `properties` keep their order) and parsed, so a schema ",
+                "outside the elicitation subset gives the same [`SchemaError`], with its ",
+                "pointer relative to the `requestedSchema`, as parsing the wire JSON would. ",
+                "Members the generated type keeps in `extra` (keywords it does not model) ",
+                "are written and judged too.",
+            )]
+            fn try_from(schema: &crate::$module::$ty) -> Result<Self, SchemaError> {
+                let json = serde_json::to_string(schema).map_err(|error| SchemaError {
+                    pointer: String::new(),
+                    message: format!("the generated schema does not write as JSON: {error}"),
+                })?;
+                RequestedSchema::parse_str(&json)
+            }
+        }
+    )*};
+}
+
+requested_schema_from_generated!(
+    feature = "v2025_06_18", v2025_06_18::ElicitRequestParamsRequestedSchema, "2025-06-18";
+    feature = "v2025_11_25", v2025_11_25::ElicitRequestFormParamsRequestedSchema, "2025-11-25";
+    // The draft's types are 2026-07-28's (re-exported, the schemas being the same).
+    any(feature = "v2026_07_28", feature = "draft"),
+    v2026_07_28::ElicitRequestFormParamsRequestedSchema,
+    "2026-07-28 (and the draft)";
+);

@@ -191,3 +191,96 @@ fn decoded_official_forms_keep_their_order_when_re_encoded() {
         assert_eq!(property_order(&again), property_order(&text));
     }
 }
+
+/// A client that decoded an `elicitation/create` gets the form from the generated
+/// `requestedSchema` of each revision directly: the same `RequestedSchema` as parsing the wire
+/// JSON, the properties in the wire's order, and a schema outside the subset refused with the
+/// same `SchemaError` and pointer.
+#[test]
+fn the_requested_schema_of_each_revision_reads_as_a_form() {
+    let shipping = Shipping::requested_schema();
+    let palette = Palette::requested_schema();
+    // A keyword outside the subset, which the generated type keeps among its extra members.
+    let outside = r#"{"mode":"form","message":"?","requestedSchema":{"type":"object","properties":{"a":{"type":"string"}},"patternProperties":{"^x":{"type":"string"}}}}"#;
+    let expected_error = RequestedSchema::parse_str(
+        r#"{"type":"object","properties":{"a":{"type":"string"}},"patternProperties":{"^x":{"type":"string"}}}"#,
+    )
+    .unwrap_err();
+    assert_eq!(expected_error.pointer, "/patternProperties");
+
+    // 2025-06-18: titled selects travel as `enum` + `enumNames`.
+    let params: v2025_06_18::ElicitRequestParams = shipping.form_params("Where to?").unwrap();
+    let schema = RequestedSchema::try_from(&params.requested_schema).unwrap();
+    assert_eq!(schema, shipping);
+    assert_eq!(names(&schema), ["zip", "street", "city", "express"]);
+    let params: v2025_06_18::ElicitRequestParams = Favourite::form_params("Which?").unwrap();
+    let schema = RequestedSchema::try_from(&params.requested_schema).unwrap();
+    assert_eq!(
+        schema,
+        RequestedSchema::parse(
+            &Favourite::requested_schema()
+                .to_revision(mcp_typed::elicit::Revision::V2025_06_18)
+                .unwrap()
+        )
+        .unwrap()
+    );
+    let params: v2025_06_18::ElicitRequestParams =
+        serde_json::from_str(&outside.replace(r#""mode":"form","#, "")).unwrap();
+    assert_eq!(
+        RequestedSchema::try_from(&params.requested_schema),
+        Err(expected_error.clone())
+    );
+
+    let params: v2025_11_25::ElicitRequestFormParams = palette.form_params("Which?").unwrap();
+    let schema = RequestedSchema::try_from(&params.requested_schema).unwrap();
+    assert_eq!(schema, palette);
+    let params: v2025_11_25::ElicitRequestFormParams = serde_json::from_str(outside).unwrap();
+    assert_eq!(
+        RequestedSchema::try_from(&params.requested_schema),
+        Err(expected_error.clone())
+    );
+
+    let params: v2026_07_28::ElicitRequestFormParams = palette.form_params("Which?").unwrap();
+    let schema = RequestedSchema::try_from(&params.requested_schema).unwrap();
+    assert_eq!(schema, palette);
+    let params: v2026_07_28::ElicitRequestFormParams = shipping.form_params("Where to?").unwrap();
+    let schema = RequestedSchema::try_from(&params.requested_schema).unwrap();
+    assert_eq!(names(&schema), ["zip", "street", "city", "express"]);
+    let params: v2026_07_28::ElicitRequestFormParams = serde_json::from_str(outside).unwrap();
+    assert_eq!(
+        RequestedSchema::try_from(&params.requested_schema),
+        Err(expected_error.clone())
+    );
+
+    // The draft's type is 2026-07-28's.
+    let params: draft::ElicitRequestFormParams = palette.form_params("Which?").unwrap();
+    assert_eq!(
+        RequestedSchema::try_from(&params.requested_schema),
+        Ok(palette)
+    );
+
+    // The official examples read as their wire JSON parses.
+    let dir = mcp_typed_tests::mirror().join("2026-07-28/examples/ElicitRequestFormParams");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let params: v2026_07_28::ElicitRequestFormParams = serde_json::from_str(&text).unwrap();
+        let wire: Value = serde_json::from_str(&text).unwrap();
+        let schema = RequestedSchema::try_from(&params.requested_schema).unwrap();
+        assert_eq!(names(&schema), property_order(&text), "{text}");
+        assert_eq!(
+            RequestedSchema::parse(&wire["requestedSchema"])
+                .unwrap()
+                .properties
+                .len(),
+            schema.properties.len()
+        );
+    }
+}
+
+fn names(schema: &RequestedSchema) -> Vec<&str> {
+    schema
+        .properties
+        .iter()
+        .map(|(name, _)| name.as_str())
+        .collect()
+}

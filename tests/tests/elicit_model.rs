@@ -866,8 +866,10 @@ inconsistent!(
     {"type": "object", "properties": {"color": {"type": "string", "enum": ["Red", "Green", "Red"]}}},
     "/properties/color/enum/2"
 );
-reject!(
-    reject_duplicate_one_of_const,
+// Under `oneOf` the repeated value matches two branches and is invalid, every other option
+// valid: validation is well defined.
+inconsistent!(
+    inconsistent_duplicate_one_of_const,
     {"type": "object", "properties": {"color": {"type": "string", "oneOf": [{"const": "r", "title": "Red"}, {"const": "r", "title": "Rouge"}]}}},
     "/properties/color/oneOf/1/const"
 );

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use mcp_typed::elicit::{
     BooleanSchema, EnumOptions, MultiSelectSchema, NumberSchema, PropertySchema, RequestedSchema,
-    SingleSelectSchema, StringFormat, StringSchema, TitledOption, ValidationError,
+    Revision, SingleSelectSchema, StringFormat, StringSchema, TitledOption, ValidationError,
 };
 use serde_json::{json, Map, Number, Value};
 
@@ -402,7 +402,10 @@ fn patterns_that_cannot_run_in_bounded_time_are_refused_with_the_reason() {
         )],
         ..Default::default()
     };
-    for source in [r"(\w)\1", r"(?<n>\w)\k<n>"] {
+    // A backreference whose value a backtracking engine could read differently from ECMA-262:
+    // to a group that `+` repeats, read after the repetition (ECMA-262 clears the group at each
+    // repetition, so after `ab` it has no value and `\1` is empty).
+    for source in [r"(?:(a)|b)+\1", r"(?<=(a))\1"] {
         let schema = form(source);
         let problems = schema.problems();
         assert_eq!(problems.len(), 1, "{source}: {problems:?}");
@@ -437,6 +440,112 @@ fn patterns_that_cannot_run_in_bounded_time_are_refused_with_the_reason() {
         errors.errors()[0].message().contains("backtracking steps"),
         "{errors}"
     );
+}
+
+/// Backreferences as servers write them, with ECMA-262's reading (worked out from the
+/// specification, §22.2.2.7.2 BackreferenceMatcher: a group without a value matches the empty
+/// string), in `problems()` and `validate` alike.
+#[test]
+fn patterns_with_backreferences_are_validated_as_ecma_262_says() {
+    let form = |source: &str| RequestedSchema {
+        properties: vec![(
+            "v".into(),
+            string(StringSchema {
+                pattern: text(source),
+                ..Default::default()
+            }),
+        )],
+        ..Default::default()
+    };
+    for (source, answer, valid) in [
+        (r#"^(["']).*\1$"#, "'quoted'", true),
+        (r#"^(["']).*\1$"#, "'quoted\"", false),
+        (r"^(?<sep>[-/.])\d+\k<sep>\d+$", "-12-34", true),
+        (r"^(?<sep>[-/.])\d+\k<sep>\d+$", "-12/34", false),
+        (r"^(\d{3})-\1$", "123-123", true),
+        (r"^(\d{3})-\1$", "123-124", false),
+        // No character twice.
+        (r"^(?!.*(.).*\1).+$", "abc", true),
+        (r"^(?!.*(.).*\1).+$", "abca", false),
+        // Group 1 takes no part: `\1` is the empty string, not a failure.
+        (r"^(?:(a)|b)c\1$", "bc", true),
+        (r"^(?:(a)|b)c\1$", "aca", true),
+        (r"^(?:(a)|b)c\1$", "ac", false),
+        // Not reached yet: empty too.
+        (r"^\k<x>(?<x>a)$", "a", true),
+    ] {
+        let schema = form(source);
+        assert!(
+            schema.problems().is_empty(),
+            "{source}: {:?}",
+            schema.problems()
+        );
+        assert_eq!(
+            schema.validate(&content(json!({ "v": answer }))).is_ok(),
+            valid,
+            "{source} on {answer:?}"
+        );
+    }
+    // Backtracking that explodes meets the step limit, and the error says so.
+    let schema = form(r"^(a)(?:\1|a|(?=a)a)+$");
+    assert!(schema.validate(&content(json!({"v": "aaaa"}))).is_ok());
+    let errors = schema
+        .validate(&content(json!({"v": format!("{}b", "a".repeat(30))})))
+        .expect_err("past the step limit an answer is refused");
+    assert_eq!(errors.errors()[0].keyword(), "pattern");
+    assert!(
+        errors.errors()[0].message().contains("backtracking steps"),
+        "{errors}"
+    );
+}
+
+/// A `oneOf` that repeats a `const` parses, `problems()` reports it, and validation reads it as
+/// JSON Schema does: the repeated value matches two branches, so `oneOf` refuses it; the other
+/// options are valid. Under `enum` (and `enumNames`, written as `enum`) a repeated value is
+/// valid.
+#[test]
+fn a_one_of_that_repeats_a_value_refuses_that_value_only() {
+    let schema = RequestedSchema::parse(&json!({
+        "type": "object",
+        "properties": {"c": {"type": "string", "oneOf": [
+            {"const": "r", "title": "Red"},
+            {"const": "g", "title": "Green"},
+            {"const": "r", "title": "Rouge"}
+        ]}}
+    }))
+    .expect("a repeated `const` parses");
+    let problems = schema.problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].pointer, "/properties/c/oneOf/2/const");
+    assert!(
+        problems[0].message.contains("duplicate option value"),
+        "{}",
+        problems[0]
+    );
+    assert!(schema.validate(&content(json!({"c": "g"}))).is_ok());
+    let errors = schema
+        .validate(&content(json!({"c": "r"})))
+        .expect_err("`r` matches two branches of `oneOf`");
+    assert_eq!(errors.errors().len(), 1, "{errors}");
+    assert_eq!(errors.errors()[0].pointer(), "/c");
+    assert_eq!(errors.errors()[0].keyword(), "oneOf");
+    assert!(!schema.validator().is_valid(&content(json!({"c": "r"}))));
+    let errors = schema
+        .validate(&content(json!({"c": "b"})))
+        .expect_err("not an option");
+    assert_eq!(errors.errors()[0].keyword(), "enum");
+    // Written back, it parses again to the same form; inconsistent, it has no revision form.
+    let written = serde_json::to_string(&schema).unwrap();
+    assert_eq!(RequestedSchema::parse_str(&written).unwrap(), schema);
+    assert!(schema.to_revision(Revision::V2025_06_18).is_err());
+    // Under `enum`, the repeated value is one of the options.
+    let schema = RequestedSchema::parse(&json!({
+        "type": "object",
+        "properties": {"c": {"type": "string", "enum": ["r", "g", "r"]}}
+    }))
+    .unwrap();
+    assert_eq!(schema.problems().len(), 1);
+    assert!(schema.validate(&content(json!({"c": "r"}))).is_ok());
 }
 
 #[test]
@@ -780,7 +889,7 @@ fn string_format_is_valid_matches_validate() {
 /// regress reads a pattern and says whether it is valid; what runs on an answer is the
 /// automaton, or the `regex` crate or fancy-regex on a translation. Checked against regress's own
 /// matcher on patterns that exercise classes, property escapes, word boundaries, alternation,
-/// lookaround and anchors, over
+/// lookaround, backreferences and anchors, over
 /// arbitrary strings (control characters, line terminators and non-ASCII letters included).
 #[test]
 fn patterns_match_as_regress_reads_them() {
@@ -806,6 +915,14 @@ fn patterns_match_as_regress_reads_them() {
         r"(?<=a)b",
         r"a(?!b)",
         r"^(?=.*\d)(?=.*[a-z]).{8,}$",
+        // Backreferences, in fancy-regex with ECMA-262's reading.
+        r"(a|ab)\1",
+        r"^(a|b)\1*$",
+        r"(?<x>ab?)\k<x>",
+        r"(?:(a)|b)\1",
+        r"^(?!.*(.).*\1)",
+        r"^(?:(\w)(?!\1))+$",
+        r"\1(a)",
     ];
     let mut runner = TestRunner::new(Config {
         cases: 2000,
