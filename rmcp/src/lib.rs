@@ -65,7 +65,18 @@
 //!   it cannot carry unchanged is refused ([`Eras`] compares what rmcp would send with the derived
 //!   form and answers -32603 naming the difference) rather than sent altered. In 2025-11-25 the
 //!   request goes out as raw JSON and keeps every keyword.
+//!
+//! # Clients
+//!
+//! [`client::TypedClient`] is the client half: an rmcp `ClientHandler` that hands every form
+//! (live in 2025-11-25, inside an `InputRequiredResult` in 2026-07-28, whose retries rmcp
+//! drives), URL, sampling and roots request to an [`mcp_mrtr::client::Answerer`], fills the
+//! form's defaults and validates the answer before it is sent, and declares the capabilities
+//! of [`client::Supports`]. rmcp's typed elicitation model drops keywords it has no field for
+//! (`pattern`, `x-*`) before the handler sees the form: see [`client`].
 #![warn(missing_docs)]
+
+pub mod client;
 
 /// The era machinery: `serve`, `Input`, sealing, the client half.
 pub use mcp_mrtr;
