@@ -40,7 +40,14 @@ for target in "${targets[@]}"; do
   if ! cargo +nightly fuzz run --sanitizer none --debug-assertions "$target" "$corpus/$target" -- \
       -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
       -artifact_prefix="fuzz/artifacts/$target/" > "$log" 2>&1; then
-    tail -40 "$log"
+    # What failed, then the input itself: a CI log is often all there is of a finding.
+    grep -m1 -A20 -E "panicked at|ERROR: libFuzzer|==ERROR|timeout after" "$log" || tail -40 "$log"
+    for input in fuzz/artifacts/"$target"/*; do
+      [ -f "$input" ] || continue
+      echo "input $input ($(wc -c < "$input") bytes), base64:"
+      head -c 65536 "$input" | base64 -w0
+      echo
+    done
     echo "FAILED: $target (input in fuzz/artifacts/$target/)"
     exit 1
   fi

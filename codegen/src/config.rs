@@ -216,13 +216,18 @@ impl Config {
             path: path.to_owned(),
             source,
         })?;
+        // The official layout names a revision by its folder (`2025-11-25/schema.json`); any
+        // other file by its own name (`ext-apps.json` is `ext-apps`).
         let name = match &self.revision_name {
             Some(n) => n.clone(),
-            None => path
-                .parent()
-                .and_then(Path::file_name)
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "schema".into()),
+            None => {
+                let folder = (path.parent().and_then(Path::file_name))
+                    .filter(|_| path.file_name().is_some_and(|file| file == "schema.json"));
+                folder
+                    .or_else(|| path.file_stem())
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_else(|| "schema".into())
+            }
         };
         self.render(&bytes, &name, path)
     }
@@ -341,9 +346,13 @@ impl Config {
             ));
         }
         let doc = self.module_doc.then(|| {
-            format!(
-                "Types of MCP protocol revision `{revision}`, generated from its official JSON schema.\n\n{doc}"
-            )
+            if is_release(revision) || revision == "draft" {
+                format!(
+                    "Types of MCP protocol revision `{revision}`, generated from its official JSON schema.\n\n{doc}"
+                )
+            } else {
+                format!("Types generated from the JSON schema `{revision}`.\n\n{doc}")
+            }
         });
         let mut text = emit::assemble(&header, doc.as_deref(), body);
         // Per revision, not in the body, which revisions with identical schemas share (the draft

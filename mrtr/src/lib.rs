@@ -5,10 +5,11 @@
 //! below: ask the client for input, read its answers on the retry, and carry state between the
 //! two without storing it.
 //!
-//! | feature (default on) | what it adds |
+//! | feature | what it adds |
 //! |---|---|
-//! | `seal` | `seal` (sealed `requestState`, XChaCha20-Poly1305) and `serve` |
-//! | `v2025_11_25` | `serve::LiveCall`: the same handler through live requests |
+//! | `seal` (default) | `seal` (sealed `requestState`, XChaCha20-Poly1305) and `serve` |
+//! | `v2025_11_25` (default) | `serve::LiveCall`: the same handler through live requests |
+//! | `terminal` (off) | `terminal::Terminal`: an [`Answerer`](client::Answerer) that asks a person at a terminal |
 //!
 //! In 2026-07-28 servers no longer send requests. A `tools/call`, `prompts/get` or
 //! `resources/read` that needs more input is answered with an [`InputRequiredResult`]: a map of
@@ -106,6 +107,8 @@ mod responses;
 pub mod seal;
 #[cfg(feature = "seal")]
 pub mod serve;
+#[cfg(feature = "terminal")]
+pub mod terminal;
 
 pub use ask::{AskError, InputRequired};
 pub use responses::{ResponseError, Responses};

@@ -15,6 +15,10 @@
 //!   [`TypedClient::on_refused`] gets the [`RetryError`] with every per-field error.
 //! - The capabilities the client declares (`initialize` params, or `_meta` of every 2026-07-28
 //!   request) are the ones of [`Supports`], and a request needing one not declared is refused.
+//! - For a person at a terminal, feature `terminal` brings `mcp_mrtr::terminal::Terminal`, an
+//!   [`Answerer`] that asks each field with its default pre-filled and checks it as it is
+//!   entered (`TypedClient::new(Terminal::new(), Supports::FORMS)`; the example `http-client
+//!   --interactive` does so).
 //!
 //! ```no_run
 //! use mcp_typed_rmcp::client::{Supports, TypedClient};
@@ -57,8 +61,9 @@
 //!
 //! - rmcp parses a server's `elicitation/create` (live, or inside an `InputRequiredResult`)
 //!   into its own typed model before any handler sees it, and that model **drops what it has no
-//!   field for**: a string property's `pattern`, `x-*` extensions, unknown top-level keys; the
-//!   keys inside each property come in rmcp's field order. The [`RequestedSchema`](mcp_typed::elicit::RequestedSchema) the
+//!   field for**: a string property's `pattern`, `x-*` extensions, unknown top-level keys; and
+//!   it keeps the properties in a `BTreeMap`, so **the fields come sorted by name**, not in the
+//!   order the server declared (the keys inside each property come in rmcp's field order). The [`RequestedSchema`](mcp_typed::elicit::RequestedSchema) the
 //!   [`Answerer`] gets, and the validation, can only be as strict as what is left (a `pattern`
 //!   the server wrote is not enforced). rmcp offers no raw hook for a request it can parse; only
 //!   a live request whose form rmcp's model cannot read at all reaches

@@ -23,7 +23,8 @@ pub fn doc_attrs(text: Option<&str>) -> TokenStream {
 /// Rewrites schema prose (TypeScript doc comments in origin) for rustdoc: `{@link X}` becomes
 /// `` `X` ``; brackets and angle brackets outside code are escaped so rustdoc sees neither
 /// intra-doc links nor HTML; bare URLs are wrapped in `<…>`; code fences without a language are
-/// marked `text` and indentation is capped so that no schema prose becomes a doctest.
+/// marked `text`, and so are Rust ones (a producer's examples are not this crate's doctests);
+/// indentation is capped so that no schema prose becomes a doctest.
 pub fn sanitize(text: &str) -> Vec<String> {
     let text = replace_links(text);
     let mut out = Vec::new();
@@ -31,8 +32,15 @@ pub fn sanitize(text: &str) -> Vec<String> {
     for line in text.lines() {
         let trimmed = line.trim_start();
         if trimmed.starts_with("```") {
-            if !in_fence && trimmed.trim() == "```" {
+            let info = trimmed.trim_end().trim_start_matches('`');
+            if !in_fence && info.is_empty() {
                 out.push(line.replacen("```", "```text", 1));
+            } else if !in_fence && is_rust_fence(info) {
+                // A producer's own Rust example (rmcp's doc comments, written against its
+                // API) is shown as it is, not compiled as a doctest of the crate that
+                // includes it (nor listed among its ignored tests).
+                let indent = &line[..line.len() - trimmed.len()];
+                out.push(format!("{indent}```text"));
             } else {
                 out.push(line.to_owned());
             }
@@ -57,6 +65,23 @@ pub fn sanitize(text: &str) -> Vec<String> {
         out.pop();
     }
     out
+}
+
+/// Whether rustdoc would take a fence with this info string for Rust (and so run it): every
+/// token is `rust` or one of rustdoc's code block attributes.
+fn is_rust_fence(info: &str) -> bool {
+    const ATTRIBUTES: [&str; 7] = [
+        "rust",
+        "ignore",
+        "no_run",
+        "should_panic",
+        "compile_fail",
+        "test_harness",
+        "standalone_crate",
+    ];
+    info.split([',', ' ', '\t'])
+        .filter(|token| !token.is_empty())
+        .all(|token| ATTRIBUTES.contains(&token) || token.starts_with("edition"))
 }
 
 fn replace_links(text: &str) -> String {
@@ -151,6 +176,23 @@ mod tests {
     fn fences_get_a_language_and_indentation_is_capped() {
         let lines = sanitize("a\n```\nlet x = 1;\n```\n        deep");
         assert_eq!(lines, vec!["a", "```text", "let x = 1;", "```", "   deep"]);
+    }
+
+    #[test]
+    fn rust_fences_are_shown_not_run() {
+        let lines = sanitize("e.g.\n  ```rust,no_run\nlet x = 1;\n  ```\n```ts\nconst y = 2;\n```");
+        assert_eq!(
+            lines,
+            vec![
+                "e.g.",
+                "  ```text",
+                "let x = 1;",
+                "  ```",
+                "```ts",
+                "const y = 2;",
+                "```"
+            ]
+        );
     }
 
     #[test]

@@ -222,6 +222,20 @@ pub(super) fn emit_struct(
     // An object that allows no member has no arm but the refusal, which does not tell the type.
     let member_ty =
         (s.consts.is_empty() && s.fields.is_empty()).then(|| quote!(: #result<(), A::Error>));
+    // Each member by its name; an object that allows none refuses the first without a match of
+    // one arm.
+    let dispatch = match (&s.additional, member_ty.is_some()) {
+        (Additional::Forbidden, true) => {
+            quote!(#err(__rt::serde::de::Error::unknown_field(key.as_str(), &[])))
+        }
+        _ => quote! {
+            match key.as_str() {
+                #(#const_arms)*
+                #(#field_arms)*
+                #fallback
+            }
+        },
+    };
     let uses_consumed = !s.consts.is_empty() || s.fields.iter().any(|f| f.implied_const.is_some());
     let consumed_param = if uses_consumed {
         quote!(consumed)
@@ -271,11 +285,7 @@ pub(super) fn emit_struct(
                         #ok(#none) => break #ok(()),
                         #err(error) => break #err(error),
                     };
-                    let member #member_ty = match key.as_str() {
-                        #(#const_arms)*
-                        #(#field_arms)*
-                        #fallback
-                    };
+                    let member #member_ty = #dispatch;
                     if let #err(error) = member {
                         break #err(error);
                     }

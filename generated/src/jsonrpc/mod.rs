@@ -21,12 +21,16 @@ pub(crate) mod codec;
 // `path_error` is re-exported by `crate::__private` for the answers of `mcp-mrtr`.
 pub(crate) mod diagnosis;
 mod raw;
+// Requests and notifications over message enums of the user's own (an extension's).
+mod call_message;
 
 use std::fmt;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+pub use call_message::{CallMessage, NoResult};
+pub use codec::NoCalls;
 pub use raw::RawMessage;
 
 /// Invalid JSON was received.

@@ -9,10 +9,10 @@
 //!   client and a server send (`JsonRpcMessage`).
 
 // The generated files, `include!`d as the README shows. The unions mirror the schemas' (large
-// variants unboxed); a closed empty object (ext-apps has some) decodes through a one-arm match.
+// variants unboxed).
 macro_rules! generated {
     ($($module:ident),*) => {$(
-        #[allow(clippy::large_enum_variant, clippy::match_single_binding)]
+        #[allow(clippy::large_enum_variant)]
         #[allow(missing_docs)]
         pub mod $module {
             include!(concat!(env!("OUT_DIR"), "/", stringify!($module), ".rs"));

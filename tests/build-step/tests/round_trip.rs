@@ -184,3 +184,65 @@ fn ext_apps_results_and_metadata_round_trip() {
         &json!({"resourceUri": "ui://weather/view.html", "visibility": ["model", "app"]}),
     );
 }
+
+#[test]
+fn a_closed_empty_object_takes_no_member() {
+    use mcp_typed_build_step::ext_apps::McpUiHostCapabilitiesLogging as Closed;
+    let empty: Closed = serde_json::from_str("{}").expect("`{}` is the one value");
+    assert_eq!(serde_json::to_string(&empty).unwrap(), "{}");
+    let error = serde_json::from_str::<Closed>(r#"{"level":"info"}"#).unwrap_err();
+    assert!(
+        error.to_string().contains("unknown field `level`"),
+        "{error}"
+    );
+}
+
+/// An extension's message enums in whole JSON-RPC messages (`jsonrpc::CallMessage`): the same
+/// dispatch on `method`, and refusals as the JSON-RPC errors to answer.
+#[test]
+fn ext_apps_messages_decode_as_json_rpc_with_their_errors() {
+    use mcp_typed::jsonrpc::{CallMessage, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
+    // An id as JSON-RPC has it (rmcp's schema names the type).
+    type ViewMessage = CallMessage<
+        rmcp_client_message::NumberOrString,
+        ext_apps::ViewRequest,
+        ext_apps::ViewNotification,
+    >;
+    let text = r#"{"jsonrpc":"2.0","id":3,"method":"ui/open-link","params":{"url":"https://example.com/forecast"}}"#;
+    let message: ViewMessage = text.parse().expect("a view request");
+    let ViewMessage::Request {
+        id,
+        request: ext_apps::ViewRequest::McpUiOpenLink(params),
+    } = &message
+    else {
+        panic!("not ui/open-link: {message:?}");
+    };
+    assert_eq!(serde_json::to_value(id).unwrap(), json!(3));
+    assert_eq!(params.url, "https://example.com/forecast");
+    // The same JSON back, and through serde the same message.
+    assert_eq!(
+        serde_json::to_value(&message).unwrap(),
+        serde_json::from_str::<Value>(text).unwrap()
+    );
+    assert_eq!(serde_json::from_str::<ViewMessage>(text).unwrap(), message);
+    let notification: ViewMessage =
+        r#"{"jsonrpc":"2.0","method":"ui/notifications/size-changed","params":{"width":640,"height":480}}"#
+            .parse()
+            .expect("a view notification");
+    assert!(matches!(notification, ViewMessage::Notification(_)));
+
+    // Refusals, each the error to answer with: bad params (with the pointer), a method of the
+    // other direction, a response (a view sends calls here).
+    let bad = r#"{"jsonrpc":"2.0","id":4,"method":"ui/open-link","params":{"url":5}}"#
+        .parse::<ViewMessage>()
+        .unwrap_err();
+    assert_eq!(bad.code(), INVALID_PARAMS);
+    assert_eq!(bad.path(), Some("/params/url"));
+    assert_eq!(bad.to_reply().unwrap()["id"], 4);
+    let other = r#"{"jsonrpc":"2.0","id":5,"method":"ui/resource-teardown","params":{}}"#
+        .parse::<ViewMessage>()
+        .unwrap_err();
+    assert_eq!(other.code(), METHOD_NOT_FOUND);
+    let response = r#"{"jsonrpc":"2.0","id":6,"result":{}}"#.parse::<ViewMessage>().unwrap_err();
+    assert_eq!(response.code(), INVALID_REQUEST);
+}

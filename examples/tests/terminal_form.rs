@@ -1,0 +1,189 @@
+//! Forms answered by a person at a terminal (`mcp_mrtr::terminal::Terminal`): `fill-form` and
+//! `http-client --interactive` run in a pseudo-terminal, the keys typed as a person types
+//! them, and what they print checked: a bad value refused with its message and asked again, a
+//! default taken with Enter, a multi-select, a decline; and a server's form over HTTP in both
+//! protocol eras.
+
+mod support;
+
+use std::io::{self, Write};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use expectrl::process::unix::UnixProcess;
+use expectrl::stream::log::LogStream;
+use expectrl::{Expect, Session};
+
+const DOWN: &str = "\x1b[B";
+const BACKSPACE: &str = "\x7f";
+
+/// The form of the tests: a required email, an age with a default, a multi-select with titles
+/// and a lower bound.
+const SIGNUP: &str = r#"{"type":"object","properties":{
+  "email":{"type":"string","title":"Email","description":"Where we write to you","format":"email"},
+  "age":{"type":"integer","title":"Age","minimum":18,"default":30},
+  "colors":{"type":"array","title":"Colors","minItems":1,
+            "items":{"anyOf":[{"const":"r","title":"Red"},{"const":"g","title":"Green"},{"const":"b","title":"Blue"}]}}
+},"required":["email"]}"#;
+
+/// A copy of what went to and came from the terminal, for the failure messages.
+#[derive(Clone, Default)]
+struct Transcript(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Transcript {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+struct Terminal {
+    session: Session<UnixProcess, LogStream<expectrl::process::unix::PtyStream, Transcript>>,
+    transcript: Transcript,
+}
+
+/// `fill-form` in a pseudo-terminal.
+fn fill_form(message: &str) -> Terminal {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_fill-form"));
+    command.args(["--message", message, SIGNUP]);
+    terminal(command)
+}
+
+/// `command` in a 120×40 pseudo-terminal.
+fn terminal(command: Command) -> Terminal {
+    let mut session = Session::spawn(command).expect("fill-form starts in a pseudo-terminal");
+    session
+        .get_process_mut()
+        .set_window_size(120, 40)
+        .expect("the window size is set");
+    session.set_expect_timeout(Some(Duration::from_secs(20)));
+    let transcript = Transcript::default();
+    let session =
+        expectrl::session::log(session, transcript.clone()).expect("the session is logged");
+    Terminal {
+        session,
+        transcript,
+    }
+}
+
+/// Waits for `text` on the terminal; on a timeout, fails with everything shown so far.
+fn see(terminal: &mut Terminal, text: &str) {
+    if let Err(error) = terminal.session.expect(text) {
+        let shown = String::from_utf8_lossy(&terminal.transcript.0.lock().unwrap()).into_owned();
+        panic!("{text:?} was not shown ({error}); the terminal showed:\n{shown}");
+    }
+}
+
+fn typed(terminal: &mut Terminal, keys: &str) {
+    terminal.session.send(keys).expect("the keys are typed");
+}
+
+#[test]
+fn a_form_is_filled_in_field_by_field_with_checks_defaults_and_a_multi_select() {
+    let mut terminal = fill_form("Sign up for the newsletter");
+    see(&mut terminal, "Sign up for the newsletter");
+    see(&mut terminal, "Fill in the form");
+    typed(&mut terminal, "\r");
+
+    // A bad email is refused with the validator's message, and asked again.
+    see(&mut terminal, "Email:");
+    see(&mut terminal, "Where we write to you");
+    typed(&mut terminal, "not-an-email\r");
+    see(&mut terminal, "is not a valid `email`");
+    typed(&mut terminal, &BACKSPACE.repeat("not-an-email".len()));
+    typed(&mut terminal, "ada@example.com\r");
+
+    // The default is shown and taken with Enter; a value below the minimum was refused first.
+    see(&mut terminal, "Age:");
+    see(&mut terminal, "30");
+    typed(&mut terminal, "12\r");
+    see(&mut terminal, "must be at least 18, is 12");
+    typed(&mut terminal, &BACKSPACE.repeat(2));
+    typed(&mut terminal, "\r");
+
+    // A multi-select by titles: nothing chosen breaks minItems, then Red and Blue.
+    see(&mut terminal, "Colors:");
+    see(&mut terminal, "Green");
+    typed(&mut terminal, "\r");
+    see(&mut terminal, "must select at least 1 options, has 0");
+    typed(&mut terminal, " ");
+    typed(&mut terminal, DOWN);
+    typed(&mut terminal, DOWN);
+    typed(&mut terminal, " \r");
+
+    see(
+        &mut terminal,
+        r#"{"action":"accept","content":{"email":"ada@example.com","age":30,"colors":["r","b"]}}"#,
+    );
+}
+
+#[test]
+fn a_form_is_declined() {
+    let mut terminal = fill_form("Share your location?");
+    see(&mut terminal, "Fill in the form");
+    typed(&mut terminal, DOWN);
+    typed(&mut terminal, "\r");
+    see(&mut terminal, r#"{"action":"decline"}"#);
+}
+
+#[test]
+fn http_client_asks_a_servers_form_in_the_terminal_in_both_eras() {
+    let server = support::EverythingServer::start(&[]);
+    for protocol in ["2026-07-28", "2025-11-25"] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_http-client"));
+        command.args([
+            "--interactive",
+            "--protocol",
+            protocol,
+            &server.url,
+            "test_elicitation",
+        ]);
+        let mut terminal = terminal(command);
+        see(&mut terminal, "Please provide your information");
+        see(&mut terminal, "Fill in the form");
+        typed(&mut terminal, "\r");
+        // rmcp's model of the form (a `BTreeMap`) hands the fields over sorted by name, not
+        // in the order the server's struct declares them: a known limitation of the client
+        // half on rmcp (see `mcp_typed_rmcp::client`). Each field has its doc comment as help.
+        see(&mut terminal, "email:");
+        see(&mut terminal, "Your email address");
+        typed(&mut terminal, "ada@\r");
+        see(&mut terminal, "is not a valid `email`");
+        typed(&mut terminal, "example.com\r");
+        see(&mut terminal, "username:");
+        see(&mut terminal, "Your user name");
+        typed(&mut terminal, "ada\r");
+        see(
+            &mut terminal,
+            "User response: action=accept, username=ada, email=ada@example.com",
+        );
+    }
+}
+
+#[test]
+fn the_stdio_client_asks_the_person_with_interactive_in_both_eras() {
+    for protocol in ["2026-07-28", "2025-11-25"] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_client"));
+        command.args([
+            "--interactive",
+            "--protocol",
+            protocol,
+            env!("CARGO_BIN_EXE_server"),
+        ]);
+        let mut terminal = terminal(command);
+        // `signup`'s form is declined, `connect_account`'s URL too.
+        see(&mut terminal, "Please sign up");
+        see(&mut terminal, "Fill in the form");
+        typed(&mut terminal, DOWN);
+        typed(&mut terminal, "\r");
+        see(&mut terminal, "signup: declined");
+        see(&mut terminal, "I opened it");
+        typed(&mut terminal, DOWN);
+        typed(&mut terminal, "\r");
+        see(&mut terminal, "connect_account: declined");
+    }
+}
