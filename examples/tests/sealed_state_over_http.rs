@@ -4,45 +4,19 @@
 //! pointer, never sends a request kind the client did not declare, and serves a retry begun on
 //! another instance holding the same key. Raw 2026-07-28 requests, as a client would send them.
 
-use std::net::{Ipv4Addr, TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
 use serde_json::{json, Value};
 
-const SERVER: &str = env!("CARGO_BIN_EXE_everything-server");
+mod support;
+use support::EverythingServer;
+
 const KEY: &str = "4242424242424242424242424242424242424242424242424242424242424242";
 
-/// An everything-server on a free port of 127.0.0.1, killed when dropped.
-struct Server {
-    child: Child,
-    url: String,
-}
+/// An everything-server (`support::EverythingServer`), sent raw 2026-07-28 requests.
+struct Server(EverythingServer);
 
 impl Server {
     fn start(env: &[(&str, &str)]) -> Self {
-        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
-        let child = Command::new(SERVER)
-            .args(["--port", &port.to_string()])
-            .envs(env.iter().copied())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start everything-server");
-        let server = Self {
-            child,
-            url: format!("http://127.0.0.1:{port}/mcp"),
-        };
-        let started = Instant::now();
-        while TcpStream::connect((Ipv4Addr::LOCALHOST, port)).is_err() {
-            assert!(started.elapsed() < Duration::from_secs(30), "no server");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        server
+        Self(EverythingServer::start(env))
     }
 
     /// Sends one 2026-07-28 request (`_meta` declaring `capabilities`) and returns its
@@ -66,7 +40,7 @@ impl Server {
             .build()
             .into();
         let mut request = agent
-            .post(&self.url)
+            .post(&self.0.url)
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream")
             .header("MCP-Protocol-Version", "2026-07-28")
@@ -81,13 +55,6 @@ impl Server {
         let mut response = request.send(&body.to_string()).expect("a response");
         let text = response.body_mut().read_to_string().expect("a body");
         response_of(&text, id)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -244,7 +211,7 @@ fn an_expired_state_starts_over_and_any_instance_with_the_key_serves_a_retry() {
         "{done}"
     );
     // Past its TTL the state is not an error: the question is asked again, with a new state.
-    std::thread::sleep(Duration::from_millis(1_500));
+    std::thread::sleep(std::time::Duration::from_millis(1_500));
     let again = a.call(
         3,
         "tools/call",
