@@ -85,6 +85,7 @@ use mcp_typed_tests::installed::{conformance_dir, conformance_suite};
 use serde_json::Value;
 
 mod support;
+use support::suite::{last_lines, passed_failed, strip_ansi, unscored, ScenarioLine};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_everything-server");
 
@@ -592,36 +593,12 @@ fn check_scenario(ran: &Ran) -> Vec<String> {
     problems
 }
 
-/// The scenarios under `Not scored for <revision>:` (`  ✓ name (reason)`).
-fn unscored(stdout: &str) -> Vec<String> {
-    stdout
-        .lines()
-        .skip_while(|line| !line.starts_with("Not scored for"))
-        .skip(1)
-        .map_while(|line| {
-            let line = line.trim();
-            let rest = line
-                .strip_prefix("✓ ")
-                .or_else(|| line.strip_prefix("✗ "))?;
-            Some(rest.split(" (").next().unwrap_or(rest).to_owned())
-        })
-        .collect()
-}
-
 /// The `=== SUMMARY ===` of a suite run.
 struct Summary {
     /// From `=== SUMMARY ===` to the end of the output, as printed.
     text: String,
     scenarios: Vec<ScenarioLine>,
     /// `Total: <passed> passed, <failed> failed`.
-    passed: usize,
-    failed: usize,
-}
-
-/// `✓ tools-list: 3 passed, 0 failed`.
-struct ScenarioLine {
-    ok: bool,
-    name: String,
     passed: usize,
     failed: usize,
 }
@@ -646,29 +623,10 @@ impl Summary {
                     failed,
                 });
             }
-            let (ok, rest) = if let Some(rest) = line.strip_prefix("✓ ") {
-                (true, rest)
-            } else {
-                (false, line.strip_prefix("✗ ")?)
-            };
-            let (name, counts) = rest.rsplit_once(": ")?;
-            let (passed, failed) = passed_failed(counts)?;
-            scenarios.push(ScenarioLine {
-                ok: ok && failed == 0,
-                name: name.to_owned(),
-                passed,
-                failed,
-            });
+            scenarios.push(ScenarioLine::parse(line)?);
         }
         None
     }
-}
-
-/// `3 passed, 0 failed`.
-fn passed_failed(text: &str) -> Option<(usize, usize)> {
-    let (passed, failed) = text.split_once(" passed, ")?;
-    let failed = failed.strip_suffix(" failed")?;
-    Some((passed.parse().ok()?, failed.parse().ok()?))
 }
 
 /// The checks of every scenario of a leg: `(scenario, checks)` from each
@@ -841,32 +799,6 @@ impl Baseline {
         }
         stale
     }
-}
-
-/// `text` without its ANSI colour sequences (`ESC [ … letter`).
-fn strip_ansi(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            if chars.next() == Some('[') {
-                for c in chars.by_ref() {
-                    if c.is_ascii_alphabetic() {
-                        break;
-                    }
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-/// The last `count` lines of `text`.
-fn last_lines(text: &str, count: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(count)..].join("\n")
 }
 
 /// The last `count` lines of a file.

@@ -33,6 +33,9 @@ use std::time::{Duration, Instant};
 
 use mcp_typed_tests::installed::conformance_suite;
 
+mod support;
+use support::suite::{last_lines, strip_ansi, unscored, ScenarioLine};
+
 const CLIENT: &str = env!("CARGO_BIN_EXE_conformance-client");
 
 /// How long a requirements leg may take (1 to 2 minutes here; 30 s per scenario at most).
@@ -222,16 +225,8 @@ fn spawn(command: &mut Command) -> std::process::Child {
         .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"))
 }
 
-/// `✓ tools_call: 2 passed, 0 failed`.
-struct Scenario {
-    ok: bool,
-    name: String,
-    passed: usize,
-    failed: usize,
-}
-
 /// The scenario lines of `=== SUITE SUMMARY ===`, up to `Total:`; printed.
-fn summary(output: &str) -> Option<Vec<Scenario>> {
+fn summary(output: &str) -> Option<Vec<ScenarioLine>> {
     let start = output.find("=== SUITE SUMMARY ===")?;
     let text = &output[start..];
     println!("{}", text.trim_end());
@@ -243,60 +238,9 @@ fn summary(output: &str) -> Option<Vec<Scenario>> {
         if line.starts_with("Total: ") {
             return Some(scenarios);
         }
-        let (ok, rest) = match line.strip_prefix("✓ ") {
-            Some(rest) => (true, rest),
-            None => (false, line.strip_prefix("✗ ")?),
-        };
-        let (name, counts) = rest.rsplit_once(": ")?;
-        let (passed, failed) = counts.split_once(" passed, ")?;
-        let failed: usize = failed.strip_suffix(" failed")?.parse().ok()?;
-        scenarios.push(Scenario {
-            ok: ok && failed == 0,
-            name: name.to_owned(),
-            passed: passed.parse().ok()?,
-            failed,
-        });
+        scenarios.push(ScenarioLine::parse(line)?);
     }
     None
-}
-
-/// The scenarios under `Not scored for <revision>:` (`  ✓ name (reason)`).
-fn unscored(output: &str) -> Vec<String> {
-    output
-        .lines()
-        .skip_while(|line| !line.starts_with("Not scored for"))
-        .skip(1)
-        .map_while(|line| {
-            let line = line.trim();
-            let rest = line
-                .strip_prefix("✓ ")
-                .or_else(|| line.strip_prefix("✗ "))?;
-            Some(rest.split(" (").next().unwrap_or(rest).to_owned())
-        })
-        .collect()
-}
-
-fn last_lines(text: &str, n: usize) -> String {
-    let lines: Vec<&str> = text.lines().collect();
-    lines[lines.len().saturating_sub(n)..].join("\n")
-}
-
-/// The text without its ANSI colour sequences (`ESC [ … m`).
-fn strip_ansi(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c == '\u{1b}' {
-            for c in chars.by_ref() {
-                if c.is_ascii_alphabetic() {
-                    break;
-                }
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 #[test]

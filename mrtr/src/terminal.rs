@@ -243,11 +243,8 @@ fn ask_field(
             if let Some(format) = string.format {
                 hints.push(format!("format: {format}"));
             }
-            match (string.min_length, string.max_length) {
-                (Some(min), Some(max)) => hints.push(format!("{min} to {max} characters")),
-                (Some(min), None) => hints.push(format!("at least {min} characters")),
-                (None, Some(max)) => hints.push(format!("at most {max} characters")),
-                (None, None) => {}
+            if let Some(range) = range(string.min_length, string.max_length) {
+                hints.push(format!("{range} characters"));
             }
             if string.default.is_none() {
                 hints.push(optional_hint.to_owned());
@@ -258,19 +255,13 @@ fn ask_field(
                 string.description.as_ref(),
                 &hints,
             );
-            let text = Text::new(&label).with_help_message(&help).with_validator(
-                move |input: &str| -> Result<Validation, CustomUserError> {
-                    Ok(match input {
-                        "" if required => Validation::Invalid("a value is required".into()),
-                        "" => Validation::Valid,
-                        _ => check.check(Value::String(input.to_owned())),
-                    })
-                },
-            );
-            let answer = match &string.default {
-                Some(default) => text.with_default(default).prompt()?,
-                None => text.prompt()?,
-            };
+            let answer = ask_text(
+                &label,
+                &help,
+                string.default.as_deref(),
+                required,
+                move |input| check.check(Value::String(input.to_owned())),
+            )?;
             Ok((!answer.is_empty()).then_some(Value::String(answer)))
         }
         PropertySchema::Number(number) => {
@@ -279,12 +270,12 @@ fn ask_field(
             } else {
                 "a number"
             };
-            let mut hints = vec![match (&number.minimum, &number.maximum) {
-                (Some(min), Some(max)) => format!("{kind} from {min} to {max}"),
-                (Some(min), None) => format!("{kind}, at least {min}"),
-                (None, Some(max)) => format!("{kind}, at most {max}"),
-                (None, None) => kind.to_owned(),
-            }];
+            let mut hints = vec![
+                match range(number.minimum.as_ref(), number.maximum.as_ref()) {
+                    Some(range) => format!("{kind}, {range}"),
+                    None => kind.to_owned(),
+                },
+            ];
             if number.default.is_none() {
                 hints.push(optional_hint.to_owned());
             }
@@ -295,20 +286,12 @@ fn ask_field(
                 &hints,
             );
             let default = number.default.as_ref().map(Number::to_string);
-            let text = Text::new(&label).with_help_message(&help).with_validator(
-                move |input: &str| -> Result<Validation, CustomUserError> {
-                    Ok(match (input.trim(), parse_number(input)) {
-                        ("", _) if required => Validation::Invalid("a value is required".into()),
-                        ("", _) => Validation::Valid,
-                        (_, None) => Validation::Invalid(format!("expected {kind}").into()),
-                        (_, Some(number)) => check.check(Value::Number(number)),
-                    })
-                },
-            );
-            let answer = match &default {
-                Some(default) => text.with_default(default).prompt()?,
-                None => text.prompt()?,
-            };
+            let answer = ask_text(&label, &help, default.as_deref(), required, move |input| {
+                match parse_number(input) {
+                    None => Validation::Invalid(format!("expected {kind}").into()),
+                    Some(number) => check.check(Value::Number(number)),
+                }
+            })?;
             Ok(parse_number(&answer).map(Value::Number))
         }
         PropertySchema::Boolean(boolean) => {
@@ -358,12 +341,10 @@ fn ask_field(
             let defaults: Vec<usize> = (select.default.iter().flatten())
                 .filter_map(|default| values.iter().position(|value| value == default))
                 .collect();
-            let hint = match (select.min_items, select.max_items) {
-                (Some(min), Some(max)) => format!("choose {min} to {max}"),
-                (Some(min), None) => format!("choose at least {min}"),
-                (None, Some(max)) => format!("choose at most {max}"),
-                (None, None) => "choose any".to_owned(),
-            };
+            let hint = range(select.min_items, select.max_items).map_or_else(
+                || "choose any".to_owned(),
+                |range| format!("choose {range}"),
+            );
             let hints = [format!("{hint}; Space selects, Enter submits")];
             let (label, help) = describe(
                 name,
@@ -389,6 +370,40 @@ fn ask_field(
                 chosen.iter().map(|option| option.index),
             )))
         }
+    }
+}
+
+/// A text field, the default pre-filled: empty input is refused when `required` and left
+/// empty otherwise; anything else is checked by `check_input` when Enter is pressed.
+fn ask_text(
+    label: &str,
+    help: &str,
+    default: Option<&str>,
+    required: bool,
+    check_input: impl Fn(&str) -> Validation + Clone + 'static,
+) -> Result<String, InquireError> {
+    let text = Text::new(label).with_help_message(help).with_validator(
+        move |input: &str| -> Result<Validation, CustomUserError> {
+            Ok(match input {
+                "" if required => Validation::Invalid("a value is required".into()),
+                "" => Validation::Valid,
+                _ => check_input(input),
+            })
+        },
+    );
+    match default {
+        Some(default) => text.with_default(default).prompt(),
+        None => text.prompt(),
+    }
+}
+
+/// A bound pair as the person reads it: `from 1 to 5`, `at least 1`, `at most 5`.
+fn range<T: std::fmt::Display>(min: Option<T>, max: Option<T>) -> Option<String> {
+    match (min, max) {
+        (Some(min), Some(max)) => Some(format!("from {min} to {max}")),
+        (Some(min), None) => Some(format!("at least {min}")),
+        (None, Some(max)) => Some(format!("at most {max}")),
+        (None, None) => None,
     }
 }
 

@@ -123,18 +123,16 @@ async fn run(options: Options, answerer: impl Answerer + Send + 'static) -> Resu
     let handler = TypedClient::new(answerer, Supports::FORMS)
         .on_refused(|refused| eprintln!("http-client: answer not sent: {refused}"));
     // 2026-07-28 has no session: `server/discover`, then the version and capabilities in
-    // every request's `_meta`. Up to 2025-11-25: `initialize`.
-    let lifecycle = if options.protocol.has_initialize() {
-        ClientLifecycleMode::Initialize
+    // every request's `_meta`. Up to 2025-11-25: `initialize` offering that version.
+    let (handler, lifecycle) = if options.protocol.has_initialize() {
+        let handler = handler.protocol_version(options.protocol.clone());
+        (handler, ClientLifecycleMode::Initialize)
     } else {
-        ClientLifecycleMode::Discover {
-            preferred_versions: vec![options.protocol.clone()],
-        }
-    };
-    let handler = if options.protocol.has_initialize() {
-        handler.protocol_version(options.protocol.clone())
-    } else {
-        handler
+        let preferred_versions = vec![options.protocol.clone()];
+        (
+            handler,
+            ClientLifecycleMode::Discover { preferred_versions },
+        )
     };
     let transport = StreamableHttpClientTransport::from_uri(options.url.as_str());
     let client =

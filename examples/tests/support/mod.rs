@@ -13,6 +13,9 @@ use serde_json::Value;
 
 pub use mcp_typed_tests::installed::{python, python_dir};
 
+/// Reading what the conformance suite prints.
+pub mod suite;
+
 /// Runs `command` to its end, killed after `limit`.
 pub fn run(command: &mut Command, limit: Duration) -> Output {
     use std::process::Stdio;
