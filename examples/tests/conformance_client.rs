@@ -1,21 +1,23 @@
 //! The official MCP conformance suite against `conformance-client`
-//! (`examples/src/bin/conformance_client.rs`: rmcp's Streamable HTTP client with
-//! `mcp_typed_rmcp::client::TypedClient`), the client side of what `tests/conformance.rs` does
-//! for the server. The suite (`@modelcontextprotocol/conformance` 0.2.0-alpha.12 on Node 22,
-//! pinned by `tests/interop/conformance/package-lock.json`) is installed on first use by
+//! (`examples/src/bin/conformance_client/`: rmcp's Streamable HTTP client with
+//! `mcp_typed_rmcp::client::TypedClient`, and rmcp's OAuth for `auth/*`), the client side of
+//! what `tests/conformance.rs` does for the server. The suite
+//! (`@modelcontextprotocol/conformance` 0.2.0-alpha.12 on Node 22, pinned by
+//! `tests/interop/conformance/package-lock.json`) is installed on first use by
 //! `mcp_typed_tests::installed::conformance_suite`; it starts its own mock servers and runs the
 //! client once per scenario, the server URL as the last argument.
 //!
 //! The legs, one after the other:
 //!
 //! 1. `conformance client --requirements 2025-11-25` (stateful wire) and
-//!    `--requirements 2026-07-28` (stateless wire). The client implements no OAuth: the `auth/*`
-//!    scenarios run and fail, and their totals are printed, not required. Every other scored
-//!    scenario must be in the summary and marked ✓ (`initialize`, `tools_call`,
-//!    `elicitation-sep1034-client-defaults`, `sse-retry` in 2025-11-25; `tools_call`,
-//!    `request-metadata`, `sep-2322-client-request-state`, `http-*-headers`,
-//!    `json-schema-ref-no-deref` in 2026-07-28). (The suite's exit status is 1 because of
-//!    `auth/*`: it is not checked.)
+//!    `--requirements 2026-07-28` (stateless wire). Every scored scenario must be marked ✓: the
+//!    named ones below (`initialize`, `tools_call`, `elicitation-sep1034-client-defaults`,
+//!    `sse-retry` in 2025-11-25; `tools_call`, `request-metadata`,
+//!    `sep-2322-client-request-state`, `http-*-headers`, `json-schema-ref-no-deref` in
+//!    2026-07-28) and the `auth/*` ones, which the client passes with rmcp's OAuth support
+//!    (at least 14 and 25 of them ran, so none can drop out unseen). The unscored extension
+//!    scenarios (`auth/dpop`, client credentials, …) run and their totals are printed, not
+//!    required; they make the suite's exit status 1, which is not checked.
 //! 2. `conformance client --scenario json-schema-2020-12-preservation` (not scored by either
 //!    revision) at its default spec version and with `--spec-version 2026-07-28`: exits 0 with
 //!    `Passed: N/N, 0 failed, 0 warnings`.
@@ -43,8 +45,9 @@ const REQUIREMENTS_LIMIT: Duration = Duration::from_secs(10 * 60);
 /// How long a single-scenario leg may take.
 const SCENARIO_LIMIT: Duration = Duration::from_secs(2 * 60);
 
-/// The scored scenarios that are not `auth/*`, per revision: each must pass.
-const REQUIRED: [(&str, &[&str]); 2] = [
+/// Per revision: the scored scenarios that are not `auth/*`, each must pass, and how many
+/// scored `auth/*` scenarios at least must run (every one that runs must pass).
+const REQUIRED: [(&str, &[&str], usize); 2] = [
     (
         "2025-11-25",
         &[
@@ -53,6 +56,7 @@ const REQUIRED: [(&str, &[&str]); 2] = [
             "elicitation-sep1034-client-defaults",
             "sse-retry",
         ],
+        14,
     ),
     (
         "2026-07-28",
@@ -65,6 +69,7 @@ const REQUIRED: [(&str, &[&str]); 2] = [
             "http-invalid-tool-headers",
             "json-schema-ref-no-deref",
         ],
+        25,
     ),
 ];
 
@@ -84,7 +89,7 @@ fn conformance_client_passes_the_official_client_scenarios() {
     );
 
     let mut problems = Vec::new();
-    for (revision, required) in REQUIRED {
+    for (revision, required, auth_scored) in REQUIRED {
         let slug = format!("requirements-{revision}");
         let ran = run_leg(
             &["--requirements", revision],
@@ -138,9 +143,18 @@ fn conformance_client_passes_the_official_client_scenarios() {
         }
         for s in &scenarios {
             let scored = !unscored.contains(&s.name);
-            if scored && !s.name.starts_with("auth/") && !s.ok && !required.contains(&&*s.name) {
+            if scored && !s.ok && !required.contains(&&*s.name) {
                 problems.push(format!("{slug}: scored scenario {} failed", s.name));
             }
+        }
+        let auth_ran = scenarios
+            .iter()
+            .filter(|s| s.name.starts_with("auth/") && !unscored.contains(&s.name))
+            .count();
+        if auth_ran < auth_scored {
+            problems.push(format!(
+                "{slug}: {auth_ran} scored auth/* scenarios ran, {auth_scored} expected"
+            ));
         }
     }
     for spec_version in [None, Some("2026-07-28")] {

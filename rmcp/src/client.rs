@@ -61,14 +61,15 @@
 //!
 //! - rmcp parses a server's `elicitation/create` (live, or inside an `InputRequiredResult`)
 //!   into its own typed model before any handler sees it, and that model **drops what it has no
-//!   field for**: a string property's `pattern`, `x-*` extensions, unknown top-level keys; and
-//!   it keeps the properties in a `BTreeMap`, so **the fields come sorted by name**, not in the
-//!   order the server declared (the keys inside each property come in rmcp's field order). The [`RequestedSchema`](mcp_typed::elicit::RequestedSchema) the
-//!   [`Answerer`] gets, and the validation, can only be as strict as what is left (a `pattern`
-//!   the server wrote is not enforced). rmcp offers no raw hook for a request it can parse; only
-//!   a live request whose form rmcp's model cannot read at all reaches
+//!   field for**: a string property's `pattern`, `x-*` extensions, unknown top-level keys. It
+//!   keeps the order of the properties, and so does this adapter (rmcp's params are re-read
+//!   from their text, never through a sorting `Value` map): the [`Answerer`] gets the fields in
+//!   the order the server sent them. The [`RequestedSchema`](mcp_typed::elicit::RequestedSchema)
+//!   it gets, and the validation, can only be as strict as what is left (a `pattern` the server
+//!   wrote is not enforced). rmcp offers no raw hook for a request it can parse; only a live
+//!   request whose form rmcp's model cannot read at all reaches
 //!   [`ClientHandler::on_custom_request`], and that one is handled here from its raw JSON, every
-//!   keyword kept. (A transport wrapper that reads the raw messages would lift the limitation.)
+//!   keyword kept (its properties sorted by name: rmcp hands it over as a `Value`).
 //! - Sampling and roots are deprecated in rmcp (SEP-2577) but still served.
 //! - The [`Answerer`] is called synchronously, under a lock, on the runtime's thread.
 
@@ -222,15 +223,14 @@ impl<A: Answerer + Send + 'static> TypedClient<A> {
         self.answerer.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Answers one input request, given as its method and its params' JSON, under `key`.
-    fn answer_json(&self, key: &str, method: &str, params: Value) -> Result<Value, ErrorData> {
-        let request: modern::InputRequest =
-            from_json(&json!({ "method": method, "params": params })).map_err(|e| {
-                ErrorData::invalid_params(
-                    format!("the `{method}` request does not read: {e}"),
-                    None,
-                )
-            })?;
+    /// Answers one input request, given as its method and its params' JSON text, under `key`.
+    /// Text, not a `Value`: a `Value` map would sort the form's properties by name, and the
+    /// generated types keep the order they read.
+    fn answer_json(&self, key: &str, method: &str, params: &str) -> Result<Value, ErrorData> {
+        let text = format!(r#"{{"method":{},"params":{params}}}"#, Value::from(method));
+        let request: modern::InputRequest = serde_json::from_str(&text).map_err(|e| {
+            ErrorData::invalid_params(format!("the `{method}` request does not read: {e}"), None)
+        })?;
         let response = {
             let mut answerer = self.answerer();
             answer(&self.capabilities, key, &request, &mut *answerer)
@@ -252,7 +252,7 @@ impl<A: Answerer + Send + 'static> TypedClient<A> {
         &self,
         cx: &RequestContext<RoleClient>,
         method: &str,
-        params: Value,
+        params: &str,
     ) -> Result<T, ErrorData> {
         let value = self.answer_json(&cx.id.to_string(), method, params)?;
         serde_json::from_value(value).map_err(|e| {
@@ -289,8 +289,10 @@ fn from_json<T: DeserializeOwned>(value: &Value) -> Result<T, serde_json::Error>
     serde_json::from_str(&value.to_string())
 }
 
-fn params_json(params: &impl serde::Serialize) -> Result<Value, ErrorData> {
-    serde_json::to_value(params)
+/// rmcp's params as JSON text, the members in the order rmcp writes them (a form's properties
+/// in the order the server sent them).
+fn params_json(params: &impl serde::Serialize) -> Result<String, ErrorData> {
+    serde_json::to_string(params)
         .map_err(|e| ErrorData::internal_error(format!("encoding the params: {e}"), None))
 }
 
@@ -306,7 +308,7 @@ impl<A: Answerer + Send + 'static> ClientHandler for TypedClient<A> {
         cx: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         let params = params_json(&request)?;
-        self.answer_typed(&cx, "elicitation/create", params)
+        self.answer_typed(&cx, "elicitation/create", &params)
     }
 
     async fn create_message(
@@ -315,14 +317,14 @@ impl<A: Answerer + Send + 'static> ClientHandler for TypedClient<A> {
         cx: RequestContext<RoleClient>,
     ) -> Result<CreateMessageResult, ErrorData> {
         let params = params_json(&params)?;
-        self.answer_typed(&cx, "sampling/createMessage", params)
+        self.answer_typed(&cx, "sampling/createMessage", &params)
     }
 
     async fn list_roots(
         &self,
         cx: RequestContext<RoleClient>,
     ) -> Result<ListRootsResult, ErrorData> {
-        self.answer_typed(&cx, "roots/list", json!({}))
+        self.answer_typed(&cx, "roots/list", "{}")
     }
 
     /// A live request rmcp's model could not read (a form with a property it has no type for)
@@ -334,8 +336,8 @@ impl<A: Answerer + Send + 'static> ClientHandler for TypedClient<A> {
     ) -> Result<CustomResult, ErrorData> {
         match request.method.as_str() {
             method @ ("elicitation/create" | "sampling/createMessage" | "roots/list") => {
-                let params = request.params.unwrap_or_else(|| json!({}));
-                let value = self.answer_json(&cx.id.to_string(), method, params)?;
+                let params = request.params.unwrap_or_else(|| json!({})).to_string();
+                let value = self.answer_json(&cx.id.to_string(), method, &params)?;
                 Ok(CustomResult::new(value))
             }
             method => Err(ErrorData::new(
@@ -388,7 +390,7 @@ mod tests {
     }
 
     fn answer_form(client: &TypedClient<Fixed>) -> Result<Value, ErrorData> {
-        client.answer_json("k", "elicitation/create", params_json(&form()).unwrap())
+        client.answer_json("k", "elicitation/create", &params_json(&form()).unwrap())
     }
 
     #[test]
@@ -423,6 +425,56 @@ mod tests {
         );
     }
 
+    /// Records the property names of each form it is asked.
+    struct Recorder(Vec<Vec<String>>);
+
+    impl Answerer for Recorder {
+        fn form(&mut self, _: &str, _: &str, schema: &RequestedSchema) -> FormAnswer {
+            self.0.push(
+                schema
+                    .properties
+                    .iter()
+                    .map(|(name, _)| name.clone())
+                    .collect(),
+            );
+            FormAnswer::Decline
+        }
+        fn url(&mut self, _: &str, _: &str, _: &str) -> modern::ElicitResultAction {
+            modern::ElicitResultAction::Decline
+        }
+        fn sample(
+            &mut self,
+            _: &str,
+            _: &modern::CreateMessageRequestParams,
+        ) -> Result<modern::CreateMessageResult, String> {
+            Err("none".into())
+        }
+        fn roots(&mut self, _: &str) -> Vec<modern::Root> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn the_answerer_gets_the_fields_in_the_order_the_server_sent_them() {
+        // As rmcp reads it off the wire: not sorted by name.
+        let request: ElicitRequestParams = serde_json::from_str(
+            r#"{"mode":"form","message":"Sign up","requestedSchema":{"type":"object",
+            "properties":{"zone":{"type":"string"},"email":{"type":"string","format":"email"},
+            "age":{"type":"integer"},"newsletter":{"type":"boolean"}}}}"#,
+        )
+        .unwrap();
+        let client = TypedClient::new(Recorder(Vec::new()), Supports::FORMS);
+        let answer = client
+            .answer_json("k", "elicitation/create", &params_json(&request).unwrap())
+            .unwrap();
+        assert_eq!(answer, json!({"action": "decline"}));
+        assert_eq!(
+            client.answerer().0,
+            [["zone", "email", "age", "newsletter"]],
+            "the order of the wire"
+        );
+    }
+
     #[test]
     fn the_declared_capabilities_follow_supports() {
         let client = TypedClient::new(Fixed(Map::new()), Supports::FORMS);
@@ -433,7 +485,7 @@ mod tests {
         // A URL elicitation is refused: URL mode was not declared.
         let url = json!({"mode": "url", "message": "Go", "url": "https://example.com/x", "elicitationId": "e1"});
         let error = client
-            .answer_json("k", "elicitation/create", url)
+            .answer_json("k", "elicitation/create", &url.to_string())
             .unwrap_err();
         assert!(error.message.contains("elicitation.url"), "{error:?}");
         let all = TypedClient::new(Fixed(Map::new()), Supports::ALL);
@@ -442,7 +494,7 @@ mod tests {
             json!({"elicitation": {"form": {}, "url": {}}, "roots": {}, "sampling": {}})
         );
         assert_eq!(
-            all.answer_json("k", "roots/list", json!({})).unwrap(),
+            all.answer_json("k", "roots/list", "{}").unwrap(),
             json!({"roots": []})
         );
     }

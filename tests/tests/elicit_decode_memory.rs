@@ -75,5 +75,8 @@ fn main() {
     assert!(live() > before);
     drop(kept);
     assert_eq!(live(), before);
-    println!("from_json_str frees all it allocates: {} texts, 3 rounds each", texts.len());
+    println!(
+        "from_json_str frees all it allocates: {} texts, 3 rounds each",
+        texts.len()
+    );
 }

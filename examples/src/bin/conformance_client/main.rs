@@ -7,8 +7,10 @@
 //! the scenario, `MCP_CONFORMANCE_PROTOCOL_VERSION` the revision (up to 2025-11-25: the
 //! `initialize` lifecycle on a session; 2026-07-28: `server/discover` and `_meta` on every
 //! request), `MCP_CONFORMANCE_CONTEXT` the scenario's JSON context where it has one. Exits 0
-//! when the scenario ran through, 1 on an error, 2 for a scenario it does not implement (the
-//! `auth/*` ones).
+//! when the scenario ran through, 1 on an error, 2 for a scenario it does not know. The
+//! `auth/*` scenarios authorize with rmcp's OAuth support (`auth.rs`).
+
+mod auth;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -22,7 +24,8 @@ use mcp_typed_rmcp::mcp_mrtr::client::{Answerer, FormAnswer};
 use rmcp::model::{
     CallToolRequestParams, GetPromptRequestParams, ProtocolVersion, ReadResourceRequestParams,
 };
-use rmcp::service::RunningService;
+use rmcp::service::{ClientInitializeError, RunningService};
+use rmcp::transport::streamable_http_client::StreamableHttpClient;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient};
 use serde_json::{json, Map, Value};
@@ -147,9 +150,14 @@ fn protocol(version: &str) -> ProtocolVersion {
     serde_json::from_value(json!(version)).unwrap_or(ProtocolVersion::V_2025_11_25)
 }
 
-/// Connects with the lifecycle of `version`: `initialize` offering it up to 2025-11-25,
-/// `server/discover` preferring it (then every other known version, newest first) after.
-async fn connect(url: &str, version: &str, stateless: bool) -> Result<Client, Failure> {
+/// Connects through `transport` with the lifecycle of `version`: `initialize` offering it up to
+/// 2025-11-25, `server/discover` preferring it (then every other known version, newest first)
+/// after. The error is rmcp's, for the challenge of a server that wants a token.
+async fn connect<C: StreamableHttpClient>(
+    transport: StreamableHttpClientTransport<C>,
+    version: &str,
+    stateless: bool,
+) -> Result<Client, ClientInitializeError> {
     let version = protocol(version);
     let handler = TypedClient::new(Conformance, Supports::ALL)
         .client_info(rmcp::model::Implementation::new(
@@ -174,8 +182,7 @@ async fn connect(url: &str, version: &str, stateless: bool) -> Result<Client, Fa
     } else {
         ClientLifecycleMode::Initialize
     };
-    let transport = StreamableHttpClientTransport::from_uri(url);
-    Ok(handler.serve_with_lifecycle(transport, lifecycle).await?)
+    handler.serve_with_lifecycle(transport, lifecycle).await
 }
 
 fn call(name: &str, arguments: Option<Value>) -> CallToolRequestParams {
@@ -188,12 +195,13 @@ fn call(name: &str, arguments: Option<Value>) -> CallToolRequestParams {
 
 async fn run(scenario: &str, version: &str, context: &Value, url: &str) -> Result<(), Failure> {
     if scenario.starts_with("auth/") {
-        return Err(Failure::Unsupported);
+        return auth::run(version, context, url).await;
     }
     let stateless = !protocol(version).has_initialize();
     // The scenario's mock server has no `server/discover`: the 2025-11-25 handshake, on both wires.
     let stateless = stateless && scenario != "json-schema-ref-no-deref";
-    let client = connect(url, version, stateless).await?;
+    let transport = StreamableHttpClientTransport::from_uri(url);
+    let client = connect(transport, version, stateless).await?;
     let tools = client.list_all_tools().await?;
     let has = |name: &str| tools.iter().any(|tool| tool.name == name);
     match scenario {
