@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::emit::{self, EmitOptions};
+use crate::emit::{self, EmitOptions, PublicItems};
 use crate::ir::Module;
 use crate::schema::errata::{self, Errata, ErrataError};
 use crate::schema::{self, SchemaError};
@@ -251,6 +251,17 @@ impl Config {
         revision: &str,
         path: &Path,
     ) -> Result<String, GenerateError> {
+        Ok(self.render_body_with_items(bytes, revision, path)?.0)
+    }
+
+    /// [`Self::render_body`], and the public items of the body, for
+    /// [`Self::assemble_reexport_of`].
+    pub fn render_body_with_items(
+        &self,
+        bytes: &[u8],
+        revision: &str,
+        path: &Path,
+    ) -> Result<(String, PublicItems), GenerateError> {
         let (root, module) = self.load(bytes, revision, path)?;
         let types_crate = match &self.types_crate {
             None => None,
@@ -269,7 +280,7 @@ impl Config {
             types_crate,
             module_file: self.module_doc,
         };
-        Ok(emit::emit(&module, &root, &options))
+        Ok(emit::emit_with_items(&module, &root, &options))
     }
 
     /// The schema with this revision's errata applied, and its IR (what [`crate::diff::diff`]
@@ -322,16 +333,38 @@ impl Config {
         same_as: (&str, &str),
         same_as_body: &str,
     ) -> Result<String, GenerateError> {
-        let (name, module) = same_as;
-        let body = emit::reexports(same_as_body, module).map_err(|e| {
-            GenerateError::Config(format!("re-exporting the items of `{module}`: {e}"))
-        })?;
+        let module = same_as.1;
+        let body = emit::reexports(same_as_body, module).map_err(reexport_error(module))?;
+        Ok(self.assemble_reexport_body(bytes, revision, same_as, &body))
+    }
+
+    /// [`Self::assemble_reexport`] from the public items [`Self::render_body_with_items`] gave
+    /// with the body of `same_as`, rather than from the body's text, which would be parsed again.
+    pub fn assemble_reexport_of(
+        &self,
+        bytes: &[u8],
+        revision: &str,
+        same_as: (&str, &str),
+        items: &PublicItems,
+    ) -> Result<String, GenerateError> {
+        let module = same_as.1;
+        let body = items.reexports(module).map_err(reexport_error(module))?;
+        Ok(self.assemble_reexport_body(bytes, revision, same_as, &body))
+    }
+
+    fn assemble_reexport_body(
+        &self,
+        bytes: &[u8],
+        revision: &str,
+        (name, module): (&str, &str),
+        body: &str,
+    ) -> String {
         let doc = format!(
             "Its schema is byte for byte that of revision `{name}`, so its types are those of \
              module `{module}`, re-exported: a value of one revision is a value of the other, \
              and enabling both compiles the types once."
         );
-        Ok(self.assemble_with(bytes, revision, &body, &doc))
+        self.assemble_with(bytes, revision, body, &doc)
     }
 
     fn assemble_with(&self, bytes: &[u8], revision: &str, body: &str, doc: &str) -> String {
@@ -430,4 +463,8 @@ pub(crate) fn write_if_changed(path: &Path, text: &str) -> Result<bool, Generate
         source,
     })?;
     Ok(true)
+}
+
+fn reexport_error(module: &str) -> impl Fn(syn::Error) -> GenerateError + '_ {
+    move |e| GenerateError::Config(format!("re-exporting the items of `{module}`: {e}"))
 }

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::config::{write_if_changed, Config, GenerateError};
+use crate::emit::PublicItems;
 use crate::fetch::{self, FetchError, SchemaSource};
 use crate::revisions::{Revision, Revisions, RevisionsError};
 use crate::schema::errata::{Errata, ErrataError};
@@ -200,24 +201,27 @@ impl Workspace {
             .iter()
             .filter(|(r, ..)| sources.iter().any(|s| s.name == r.name))
             .collect();
-        let bodies: Vec<Result<String, GenerateError>> = std::thread::scope(|scope| {
-            let workers: Vec<_> = distinct
-                .iter()
-                .map(|(revision, path, bytes)| {
-                    let config = &config;
-                    scope.spawn(move || config.render_body(bytes, &revision.name, path))
-                })
-                .collect();
-            workers
-                .into_iter()
-                .map(|w| {
-                    w.join().unwrap_or_else(|_| {
-                        Err(GenerateError::Config("the generator panicked".into()))
+        let bodies: Vec<Result<(String, PublicItems), GenerateError>> =
+            std::thread::scope(|scope| {
+                let workers: Vec<_> = distinct
+                    .iter()
+                    .map(|(revision, path, bytes)| {
+                        let config = &config;
+                        scope.spawn(move || {
+                            config.render_body_with_items(bytes, &revision.name, path)
+                        })
                     })
-                })
-                .collect()
-        });
-        let bodies: Vec<(&str, String)> = distinct
+                    .collect();
+                workers
+                    .into_iter()
+                    .map(|w| {
+                        w.join().unwrap_or_else(|_| {
+                            Err(GenerateError::Config("the generator panicked".into()))
+                        })
+                    })
+                    .collect()
+            });
+        let bodies: Vec<(&str, (String, PublicItems))> = distinct
             .iter()
             .zip(bodies)
             .map(|((r, ..), b)| b.map(|b| (r.name.as_str(), b)))
@@ -227,18 +231,18 @@ impl Workspace {
             .zip(&sources)
             .map(|(revision, from)| {
                 let (_, _, bytes) = input(&revision.name);
-                let (_, body) = bodies
+                let (_, (body, items)) = bodies
                     .iter()
                     .find(|(name, _)| *name == from.name)
                     .expect("every source revision's body was rendered");
                 let text = if from.name == revision.name {
                     config.assemble(bytes, &revision.name, body)
                 } else {
-                    config.assemble_reexport(
+                    config.assemble_reexport_of(
                         bytes,
                         &revision.name,
                         (&from.name, &from.module),
-                        body,
+                        items,
                     )?
                 };
                 Ok(Rendered {

@@ -42,8 +42,17 @@ pub struct EmitOptions {
 /// Renders a module's items to formatted Rust source (the file body, without header). `source`
 /// is the schema the module was loaded from (the JSON Schema impls copy parts of it).
 pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
+    emit_with_items(module, source, options).0
+}
+
+/// [`emit`], and the public items of the body, read off the syntax trees the printing parses
+/// anyway (what a module re-exporting this body lists, without parsing the text again).
+pub fn emit_with_items(
+    module: &Module,
+    source: &Value,
+    options: &EmitOptions,
+) -> (String, PublicItems) {
     let std = Std::for_module(module);
-    let items = module.types.iter().map(|t| emit_type(&std, t, module));
     let registry = options
         .registry_feature
         .as_deref()
@@ -66,77 +75,121 @@ pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
     let allowances = options
         .module_file
         .then(|| quote!(#![allow(clippy::large_enum_variant)]));
-    let file = quote! {
+    let head = quote! {
         #allowances
 
         #[allow(unused_imports)]
         use #types_crate::__private as __rt;
-
-        #(#items)*
-        #message_layer
-        #json_schemas
-        #registry
     };
-    match syn::parse2::<syn::File>(file) {
-        Ok(syntax) => escape_text_direction(&prettyplease::unparse(&syntax)),
+    // Parsed and printed a piece at a time (prettyplease prints a file's items one after the
+    // other, so the text is the same): the tokens, syntax tree and text of one type are freed
+    // before the next is built, where one file-sized tree made the heap grow by its whole size
+    // (most of the generator's time went to faulting in fresh pages).
+    let types = module.types.iter().map(|t| emit_type(&std, t, module));
+    let pieces = std::iter::once(head)
+        .chain(types)
+        .chain([message_layer])
+        .chain(json_schemas)
+        .chain(registry);
+    let mut text = String::new();
+    let mut public = PublicItems::default();
+    for piece in pieces {
         // The token streams above are built by this crate; a parse failure is a generator bug,
         // reported where the generated code is compiled.
-        Err(e) => format!(
-            "compile_error!({:?});\n",
-            format!("mcp-codegen produced invalid Rust: {e}")
-        ),
+        let syntax = match syn::parse2::<syn::File>(piece) {
+            Ok(syntax) => syntax,
+            Err(e) => return (generator_bug(e), PublicItems::default()),
+        };
+        if let Err(e) = public.collect(&syntax.items) {
+            return (generator_bug(e), PublicItems::default());
+        }
+        text.push_str(&prettyplease::unparse(&syntax));
     }
+    (escape_text_direction(&text), public)
+}
+
+fn generator_bug(e: syn::Error) -> String {
+    format!(
+        "compile_error!({:?});\n",
+        format!("mcp-codegen produced invalid Rust: {e}")
+    )
 }
 
 /// The body of a module whose schema is byte for byte another revision's: a `pub use` of every
 /// public item of that revision's rendered `body` from `crate::<module>`, under the `#[cfg]` the
 /// item is defined under.
 pub fn reexports(body: &str, module: &str) -> syn::Result<String> {
-    let file = syn::parse_file(body)?;
-    // (the `#[cfg]`s as written, the items under them), in the order first seen.
-    let mut groups: Vec<(String, TokenStream, Vec<Ident>)> = Vec::new();
-    for item in &file.items {
-        let (vis, name, attrs) = match item {
-            syn::Item::Struct(i) => (&i.vis, &i.ident, &i.attrs),
-            syn::Item::Enum(i) => (&i.vis, &i.ident, &i.attrs),
-            syn::Item::Type(i) => (&i.vis, &i.ident, &i.attrs),
-            syn::Item::Const(i) => (&i.vis, &i.ident, &i.attrs),
-            syn::Item::Static(i) => (&i.vis, &i.ident, &i.attrs),
-            syn::Item::Fn(i) => (&i.vis, &i.sig.ident, &i.attrs),
-            syn::Item::Mod(i) => (&i.vis, &i.ident, &i.attrs),
-            syn::Item::Trait(i) => (&i.vis, &i.ident, &i.attrs),
-            syn::Item::Union(i) => (&i.vis, &i.ident, &i.attrs),
-            // Impls come with their types; private imports and macros stay inside.
-            syn::Item::Impl(_) => continue,
-            syn::Item::Use(i) if !matches!(i.vis, syn::Visibility::Public(_)) => continue,
-            syn::Item::Macro(i) if !i.attrs.iter().any(|a| a.path().is_ident("macro_export")) => {
-                continue
+    let mut public = PublicItems::default();
+    public.collect(&syn::parse_file(body)?.items)?;
+    public.reexports(module)
+}
+
+/// The public items of a rendered body, grouped by the `#[cfg]`s they are defined under, in the
+/// order first seen. Text only, so that bodies rendered on other threads can bring it back.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PublicItems {
+    /// (the `#[cfg]` attributes as written, the names of the items under them)
+    groups: Vec<(String, Vec<String>)>,
+}
+
+impl PublicItems {
+    /// Adds the public items among `items`; an item of a kind it cannot list is an error, as
+    /// it could be public API a re-export would silently leave out.
+    fn collect(&mut self, items: &[syn::Item]) -> syn::Result<()> {
+        for item in items {
+            let Some((name, attrs)) = public_item(item)? else {
+                continue;
+            };
+            let cfgs = attrs.iter().filter(|a| a.path().is_ident("cfg"));
+            let key = quote!(#(#cfgs)*).to_string();
+            let name = name.to_string();
+            match self.groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, names)) => names.push(name),
+                None => self.groups.push((key, vec![name])),
             }
-            // Anything else could be public API this list would silently leave out.
-            other => {
-                return Err(syn::Error::new_spanned(
-                    other,
-                    "an item the re-exporting module does not know how to re-export",
-                ))
-            }
-        };
-        if !matches!(vis, syn::Visibility::Public(_)) {
-            continue;
         }
-        let cfgs = attrs.iter().filter(|a| a.path().is_ident("cfg"));
-        let cfgs = quote!(#(#cfgs)*);
-        let key = cfgs.to_string();
-        match groups.iter_mut().find(|(k, ..)| *k == key) {
-            Some((.., names)) => names.push(name.clone()),
-            None => groups.push((key, cfgs, vec![name.clone()])),
-        }
+        Ok(())
     }
-    let module = ident(module);
-    let uses = groups
-        .iter()
-        .map(|(_, cfgs, names)| quote!(#cfgs pub use crate::#module::{#(#names),*};));
-    let file = syn::parse2::<syn::File>(quote!(#(#uses)*))?;
-    Ok(prettyplease::unparse(&file))
+
+    /// A `pub use` of every item from `crate::<module>`, under its `#[cfg]`s.
+    pub fn reexports(&self, module: &str) -> syn::Result<String> {
+        let module = ident(module);
+        let mut uses = TokenStream::new();
+        for (cfgs, names) in &self.groups {
+            let cfgs: TokenStream = cfgs.parse()?;
+            let names = names.iter().map(|name| ident(name));
+            uses.extend(quote!(#cfgs pub use crate::#module::{#(#names),*};));
+        }
+        Ok(prettyplease::unparse(&syn::parse2::<syn::File>(uses)?))
+    }
+}
+
+/// The name and attributes of `item` when it is public and a re-export can name it.
+fn public_item(item: &syn::Item) -> syn::Result<Option<(&Ident, &[syn::Attribute])>> {
+    let (vis, name, attrs) = match item {
+        syn::Item::Struct(i) => (&i.vis, &i.ident, &i.attrs),
+        syn::Item::Enum(i) => (&i.vis, &i.ident, &i.attrs),
+        syn::Item::Type(i) => (&i.vis, &i.ident, &i.attrs),
+        syn::Item::Const(i) => (&i.vis, &i.ident, &i.attrs),
+        syn::Item::Static(i) => (&i.vis, &i.ident, &i.attrs),
+        syn::Item::Fn(i) => (&i.vis, &i.sig.ident, &i.attrs),
+        syn::Item::Mod(i) => (&i.vis, &i.ident, &i.attrs),
+        syn::Item::Trait(i) => (&i.vis, &i.ident, &i.attrs),
+        syn::Item::Union(i) => (&i.vis, &i.ident, &i.attrs),
+        // Impls come with their types; private imports and macros stay inside.
+        syn::Item::Impl(_) => return Ok(None),
+        syn::Item::Use(i) if !matches!(i.vis, syn::Visibility::Public(_)) => return Ok(None),
+        syn::Item::Macro(i) if !i.attrs.iter().any(|a| a.path().is_ident("macro_export")) => {
+            return Ok(None)
+        }
+        other => {
+            return Err(syn::Error::new_spanned(
+                other,
+                "an item the re-exporting module does not know how to re-export",
+            ))
+        }
+    };
+    Ok(matches!(vis, syn::Visibility::Public(_)).then_some((name, &attrs[..])))
 }
 
 /// Writes the Unicode text-direction controls (U+202A–U+202E, U+2066–U+2069) that schema text
