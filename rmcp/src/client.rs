@@ -356,10 +356,13 @@ mod tests {
     use mcp_typed::elicit::RequestedSchema;
     use serde_json::Map;
 
-    struct Fixed(Map<String, Value>);
+    /// Accepts every form with the same content, and records the property names of each.
+    struct Fixed(Map<String, Value>, Vec<Vec<String>>);
 
     impl Answerer for Fixed {
-        fn form(&mut self, _: &str, _: &str, _: &RequestedSchema) -> FormAnswer {
+        fn form(&mut self, _: &str, _: &str, schema: &RequestedSchema) -> FormAnswer {
+            let names = schema.properties.iter().map(|(name, _)| name.clone());
+            self.1.push(names.collect());
             FormAnswer::Accept(self.0.clone())
         }
         fn url(&mut self, _: &str, _: &str, _: &str) -> modern::ElicitResultAction {
@@ -397,7 +400,7 @@ mod tests {
     fn defaults_fill_the_answer_and_it_is_validated() {
         let mut content = Map::new();
         content.insert("name".into(), json!("Alice"));
-        let client = TypedClient::new(Fixed(content), Supports::FORMS);
+        let client = TypedClient::new(Fixed(content, Vec::new()), Supports::FORMS);
         assert_eq!(
             answer_form(&client).unwrap(),
             json!({"action": "accept", "content": {"name": "Alice", "age": 30}})
@@ -410,7 +413,7 @@ mod tests {
         content.insert("name".into(), json!("Al"));
         let seen = Arc::new(Mutex::new(Vec::new()));
         let sink = seen.clone();
-        let client = TypedClient::new(Fixed(content), Supports::FORMS)
+        let client = TypedClient::new(Fixed(content, Vec::new()), Supports::FORMS)
             .on_refused(move |e| sink.lock().unwrap().push(e.clone()));
         let error = answer_form(&client).unwrap_err();
         assert!(!error.to_string().contains("\"Al\""), "{error:?}");
@@ -425,35 +428,6 @@ mod tests {
         );
     }
 
-    /// Records the property names of each form it is asked.
-    struct Recorder(Vec<Vec<String>>);
-
-    impl Answerer for Recorder {
-        fn form(&mut self, _: &str, _: &str, schema: &RequestedSchema) -> FormAnswer {
-            self.0.push(
-                schema
-                    .properties
-                    .iter()
-                    .map(|(name, _)| name.clone())
-                    .collect(),
-            );
-            FormAnswer::Decline
-        }
-        fn url(&mut self, _: &str, _: &str, _: &str) -> modern::ElicitResultAction {
-            modern::ElicitResultAction::Decline
-        }
-        fn sample(
-            &mut self,
-            _: &str,
-            _: &modern::CreateMessageRequestParams,
-        ) -> Result<modern::CreateMessageResult, String> {
-            Err("none".into())
-        }
-        fn roots(&mut self, _: &str) -> Vec<modern::Root> {
-            Vec::new()
-        }
-    }
-
     #[test]
     fn the_answerer_gets_the_fields_in_the_order_the_server_sent_them() {
         // As rmcp reads it off the wire: not sorted by name.
@@ -463,13 +437,13 @@ mod tests {
             "age":{"type":"integer"},"newsletter":{"type":"boolean"}}}}"#,
         )
         .unwrap();
-        let client = TypedClient::new(Recorder(Vec::new()), Supports::FORMS);
+        let client = TypedClient::new(Fixed(Map::new(), Vec::new()), Supports::FORMS);
         let answer = client
             .answer_json("k", "elicitation/create", &params_json(&request).unwrap())
             .unwrap();
-        assert_eq!(answer, json!({"action": "decline"}));
+        assert_eq!(answer, json!({"action": "accept", "content": {}}));
         assert_eq!(
-            client.answerer().0,
+            client.answerer().1,
             [["zone", "email", "age", "newsletter"]],
             "the order of the wire"
         );
@@ -477,7 +451,7 @@ mod tests {
 
     #[test]
     fn the_declared_capabilities_follow_supports() {
-        let client = TypedClient::new(Fixed(Map::new()), Supports::FORMS);
+        let client = TypedClient::new(Fixed(Map::new(), Vec::new()), Supports::FORMS);
         assert_eq!(
             serde_json::to_value(&client.get_info().capabilities).unwrap(),
             json!({"elicitation": {"form": {}}})
@@ -488,7 +462,7 @@ mod tests {
             .answer_json("k", "elicitation/create", &url.to_string())
             .unwrap_err();
         assert!(error.message.contains("elicitation.url"), "{error:?}");
-        let all = TypedClient::new(Fixed(Map::new()), Supports::ALL);
+        let all = TypedClient::new(Fixed(Map::new(), Vec::new()), Supports::ALL);
         assert_eq!(
             serde_json::to_value(&all.get_info().capabilities).unwrap(),
             json!({"elicitation": {"form": {}, "url": {}}, "roots": {}, "sampling": {}})
