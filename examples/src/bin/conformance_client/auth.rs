@@ -31,57 +31,51 @@ const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadat
 /// against authorization loops, which `auth/scope-retry-limit` checks).
 const MAX_AUTHORIZATIONS: usize = 3;
 
-/// Runs an `auth/*` scenario: authorize on the server's challenge, connect with the token, list
-/// the tools and call each, authorizing again on a new challenge.
+/// Runs an `auth/*` scenario: connect, list the tools and call each; on a challenge,
+/// authorize and run again.
 pub(crate) async fn run(version: &str, context: &Value, url: &str) -> Result<(), Failure> {
     let stateless = !protocol(version).has_initialize();
-    let anonymous = StreamableHttpClientTransport::from_uri(url);
-    let mut challenge = match connect(anonymous, version, stateless).await {
-        // The server lets the session in and asks for a token only for some requests.
-        Ok(client) => {
-            let outcome = exercise(&client).await;
-            let _ = client.cancel().await;
-            match outcome {
-                Ok(()) => return Ok(()),
-                Err(Refusal::Challenged(challenge)) => Some(challenge),
-                Err(Refusal::Failed(failure)) => return Err(failure),
-            }
-        }
-        Err(error) => Some(
-            error
-                .auth_challenge()
-                .ok_or_else(|| Failure::Error(format!("connecting without a token: {error}")))?
-                .to_owned(),
-        ),
-    };
+    let mut challenge: Option<String> = None;
     let mut scopes: Vec<String> = Vec::new();
-    for attempt in 1..=MAX_AUTHORIZATIONS {
-        eprintln!("conformance-client: authorization {attempt}, challenge {challenge:?}");
-        let mut request = identity(context);
-        if let Some(challenge) = challenge.take() {
-            for scope in challenge_scopes(&challenge, url) {
-                if !scopes.contains(&scope) {
-                    scopes.push(scope);
+    // Run 0 goes without a token (a server may let the session in and ask only for some
+    // requests); each later one authorizes on the challenge that refused the run before.
+    for run in 0..=MAX_AUTHORIZATIONS {
+        let connected = match challenge.take() {
+            None => {
+                connect(
+                    StreamableHttpClientTransport::from_uri(url),
+                    version,
+                    stateless,
+                )
+                .await
+            }
+            Some(challenge) => {
+                eprintln!("conformance-client: authorization {run} on {challenge:?}");
+                for scope in challenge_scopes(&challenge, url) {
+                    if !scopes.contains(&scope) {
+                        scopes.push(scope);
+                    }
                 }
+                let mut request = identity(context).with_challenge(challenge);
+                // The first time rmcp chooses (the challenge's scopes, the resource's, or none).
+                if run > 1 && !scopes.is_empty() {
+                    request = request.with_scopes(scopes.iter().cloned());
+                }
+                let token = authorize(url, request).await?;
+                let config = StreamableHttpClientTransportConfig::with_uri(url);
+                let transport = StreamableHttpClientTransport::with_client(token, config);
+                connect(transport, version, stateless).await
             }
-            // The first time, rmcp chooses (the challenge's, the resource's, or none).
-            if attempt > 1 && !scopes.is_empty() {
-                request = request.with_scopes(scopes.iter().cloned());
-            }
-            request = request.with_challenge(challenge);
-        }
-        let token = authorize(url, request).await?;
-        let config = StreamableHttpClientTransportConfig::with_uri(url);
-        let transport = StreamableHttpClientTransport::with_client(token, config);
-        let client = match connect(transport, version, stateless).await {
+        };
+        let client = match connected {
             Ok(client) => client,
-            Err(error) => match error.auth_challenge() {
-                Some(refused) => {
-                    challenge = Some(refused.to_owned());
-                    continue;
-                }
-                None => return Err(error.into()),
-            },
+            Err(error) => {
+                let refused = error
+                    .auth_challenge()
+                    .ok_or_else(|| Failure::Error(format!("connecting: {error}")))?;
+                challenge = Some(refused.to_owned());
+                continue;
+            }
         };
         let outcome = exercise(&client).await;
         let _ = client.cancel().await;
