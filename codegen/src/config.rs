@@ -333,9 +333,8 @@ impl Config {
         same_as: (&str, &str),
         same_as_body: &str,
     ) -> Result<String, GenerateError> {
-        let module = same_as.1;
-        let body = emit::reexports(same_as_body, module).map_err(reexport_error(module))?;
-        Ok(self.assemble_reexport_body(bytes, revision, same_as, &body))
+        let items = PublicItems::of_body(same_as_body).map_err(reexport_error(same_as.1))?;
+        self.assemble_reexport_of(bytes, revision, same_as, &items)
     }
 
     /// [`Self::assemble_reexport`] from the public items [`Self::render_body_with_items`] gave
@@ -347,24 +346,14 @@ impl Config {
         same_as: (&str, &str),
         items: &PublicItems,
     ) -> Result<String, GenerateError> {
-        let module = same_as.1;
+        let (name, module) = same_as;
         let body = items.reexports(module).map_err(reexport_error(module))?;
-        Ok(self.assemble_reexport_body(bytes, revision, same_as, &body))
-    }
-
-    fn assemble_reexport_body(
-        &self,
-        bytes: &[u8],
-        revision: &str,
-        (name, module): (&str, &str),
-        body: &str,
-    ) -> String {
         let doc = format!(
             "Its schema is byte for byte that of revision `{name}`, so its types are those of \
              module `{module}`, re-exported: a value of one revision is a value of the other, \
              and enabling both compiles the types once."
         );
-        self.assemble_with(bytes, revision, body, &doc)
+        Ok(self.assemble_with(bytes, revision, &body, &doc))
     }
 
     fn assemble_with(&self, bytes: &[u8], revision: &str, body: &str, doc: &str) -> String {

@@ -119,9 +119,7 @@ fn generator_bug(e: syn::Error) -> String {
 /// public item of that revision's rendered `body` from `crate::<module>`, under the `#[cfg]` the
 /// item is defined under.
 pub fn reexports(body: &str, module: &str) -> syn::Result<String> {
-    let mut public = PublicItems::default();
-    public.collect(&syn::parse_file(body)?.items)?;
-    public.reexports(module)
+    PublicItems::of_body(body)?.reexports(module)
 }
 
 /// The public items of a rendered body, grouped by the `#[cfg]`s they are defined under, in the
@@ -133,6 +131,13 @@ pub struct PublicItems {
 }
 
 impl PublicItems {
+    /// The public items of a rendered body, read from its text.
+    pub fn of_body(body: &str) -> syn::Result<Self> {
+        let mut public = Self::default();
+        public.collect(&syn::parse_file(body)?.items)?;
+        Ok(public)
+    }
+
     /// Adds the public items among `items`; an item of a kind it cannot list is an error, as
     /// it could be public API a re-export would silently leave out.
     fn collect(&mut self, items: &[syn::Item]) -> syn::Result<()> {
