@@ -4,7 +4,8 @@
 # scripts/bench-decode.sh, which decides.
 #
 # messages: decoding and encoding the message corpora of generated/benches/messages.rs: typed
-# `ClientMessage`/`ServerMessage` (by `FromStr` and by `serde_json::from_str`) against
+# `ClientMessage`/`ServerMessage` (by `FromStr` and by `serde_json::from_str`) and the borrowed
+# `ClientMessageRef`/`ServerMessageRef` (`parse`) against
 # `serde_json::from_str::<IgnoredAny>` (the parse floor) and `serde_json::Value`. Each count runs the codec 20 times over the corpus.
 # The last two rows count each direction's corpus whole: its synthetic messages and the official
 # examples that side sends (the decode goal, <= 2.5x the floor, is per direction).
@@ -40,9 +41,9 @@ count() { # binary BENCH_ONLY -> instructions
 messages() {
   local bin corpus none codec
   local -A net=() # "<corpus>:<codec>" -> net instructions (the setup, codec `none`, subtracted)
-  local codecs=(ignored value typed serde encode-value encode-typed)
-  bin=$(build messages --features v2025_11_25,v2026_07_28)
-  printf '%-16s %16s %10s %10s %10s %18s\n' corpus "IgnoredAny instr" "Value ×" "FromStr ×" "serde ×" "encode typed/Value"
+  local codecs=(ignored value typed serde borrowed encode-value encode-typed)
+  bin=$(build messages --features v2025_11_25,v2026_07_28,borrowed)
+  printf '%-16s %16s %10s %10s %10s %10s %18s\n' corpus "IgnoredAny instr" "Value ×" "FromStr ×" "serde ×" "borrowed ×" "encode typed/Value"
   for corpus in server client official-server official-client; do
     none=$(count "$bin" "$corpus:none")
     for codec in "${codecs[@]}"; do
@@ -54,13 +55,13 @@ messages() {
   done
   for corpus in server client official-server official-client server-all client-all; do
     row "$corpus" "${net[$corpus:ignored]}" "${net[$corpus:value]}" "${net[$corpus:typed]}" \
-      "${net[$corpus:serde]}" "${net[$corpus:encode-value]}" "${net[$corpus:encode-typed]}"
+      "${net[$corpus:serde]}" "${net[$corpus:borrowed]}" "${net[$corpus:encode-value]}" "${net[$corpus:encode-typed]}"
   done
 }
 
-row() { # name floor value typed serde enc_value enc_typed (net instructions)
-  awk -v c="$1" -v i="$2" -v v="$3" -v t="$4" -v s="$5" -v ev="$6" -v et="$7" 'BEGIN {
-    printf "%-16s %16d %9.2fx %9.2fx %9.2fx %17.2fx\n", c, i, v / i, t / i, s / i, et / ev
+row() { # name floor value typed serde borrowed enc_value enc_typed (net instructions)
+  awk -v c="$1" -v i="$2" -v v="$3" -v t="$4" -v s="$5" -v b="$6" -v ev="$7" -v et="$8" 'BEGIN {
+    printf "%-16s %16d %9.2fx %9.2fx %9.2fx %9.2fx %17.2fx\n", c, i, v / i, t / i, s / i, b / i, et / ev
   }'
 }
 

@@ -27,6 +27,9 @@
 #                     2026-11-26). This configuration measures the sum of the rustc times of
 #                     mcp-typed, mcp-elicit (twice: for the macro, on the host, and for
 #                     mcp-typed), mcp-typed-macros and mcp-mrtr
+#        borrowed     mcp-typed, default features + borrowed: the borrowed family of the default
+#                     revision (`v2026_07_28::borrowed`) beside its owned types: the feature's cost
+#                     is its time over `default`'s
 #        v2025_11_25  mcp-typed, default-features = false, features = ["v2025_11_25"]: the
 #                     revision the reference is measured with, nothing else
 #        six-revs     mcp-typed, all six revision features: the "all revisions" goal (the
@@ -64,7 +67,7 @@
 #                                   [--only CONFIG,...] [--keep]
 #   --dir DIR        scratch directory (default: a new `mktemp -d`); deleted at the end unless
 #                    --keep, or unless DIR existed before
-#   --reps N         repetitions of default and reference, per profile (default 3)
+#   --reps N         repetitions of default, borrowed and reference, per profile (default 3)
 #   --reps-large N   repetitions of forms, v2025_11_25, six-revs and all, per profile (default 1)
 #   --all-features   also measure `all` (adds about 8 minutes on 2 cores: its warm-up build and
 #                    one measured build per profile)
@@ -148,15 +151,16 @@ declare -A dep=(
   [default]="mcp-typed = { path = \"$repo/generated\" }"
   [forms]="mcp-typed = { path = \"$repo/generated\", features = [\"derive\"] }
 mcp-mrtr = { path = \"$repo/mrtr\", default-features = false }"
+  [borrowed]="mcp-typed = { path = \"$repo/generated\", features = [\"borrowed\"] }"
   [v2025_11_25]="mcp-typed = { path = \"$repo/generated\", default-features = false, features = [\"v2025_11_25\"] }"
   [six-revs]="mcp-typed = { path = \"$repo/generated\", features = [$six_revs] }"
   [all]="mcp-typed = { path = \"$repo/generated\", features = [$all_features] }"
   [reference]='rust-mcp-schema = { version = "=2.0.0", default-features = false, features = ["2025_11_25", "schema_utils"] }'
 )
-declare -A pkg=([default]=mcp-typed [forms]="mcp-typed mcp-elicit mcp-typed-macros mcp-mrtr" [v2025_11_25]=mcp-typed [six-revs]=mcp-typed [all]=mcp-typed [reference]=rust-mcp-schema)
-declare -A nreps=([default]=$reps [forms]=$reps_large [v2025_11_25]=$reps_large [six-revs]=$reps_large [all]=$reps_large [reference]=$reps)
+declare -A pkg=([default]=mcp-typed [borrowed]=mcp-typed [forms]="mcp-typed mcp-elicit mcp-typed-macros mcp-mrtr" [v2025_11_25]=mcp-typed [six-revs]=mcp-typed [all]=mcp-typed [reference]=rust-mcp-schema)
+declare -A nreps=([default]=$reps [borrowed]=$reps [forms]=$reps_large [v2025_11_25]=$reps_large [six-revs]=$reps_large [all]=$reps_large [reference]=$reps)
 configs=()
-for c in default forms v2025_11_25 six-revs all; do
+for c in default borrowed forms v2025_11_25 six-revs all; do
   [[ $c == all ]] && ((!with_all)) && continue
   [[ -n $only && $only != *",$c,"* ]] && continue
   configs+=("$c")
@@ -193,7 +197,7 @@ say "scratch directory: $dir"
 # its dependencies, and derive + mcp-mrtr bring all the others but `all`'s (schemars), so building `forms` (or, without it, the first mcp-typed configuration) builds the
 # dependencies of all but `all`. This also builds the measured crates once, unmeasured.
 warm=(reference)
-for c in forms six-revs default v2025_11_25; do
+for c in forms six-revs default borrowed v2025_11_25; do
   has "$c" && { warm+=("$c"); break; }
 done
 has all && warm+=(all)
@@ -303,6 +307,9 @@ for profile in dev release; do
 done
 for profile in dev release; do
   has six-revs && goal "six revisions / reference, $profile" six-revs "$profile" 2
+done
+for profile in dev release; do
+  has borrowed && has default && echo "   the feature borrowed, $profile: $(ratio "${mins[borrowed/$profile]}" "${mins[default/$profile]}")x default's time (medians $(ratio "${meds[borrowed/$profile]}" "${meds[default/$profile]}")x)"
 done
 
 # ---------------------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 //! Decoding and encoding MCP messages by the clock, in one run: every public way to decode a
 //! message with mcp-typed (`FromStr`, serde's `from_str`, `from_slice`, `from_reader`, and
-//! `from_value` from a parsed value), against serde_json's parse floor (`IgnoredAny`), its
-//! `Value`, and rmcp; encoding against `Value`'s. A reference row, the floor plus a `String` for
-//! every string value, shows what keeping the strings alone costs any decoder of owned types.
+//! `from_value` from a parsed value; the borrowed family's `parse`, `from_str` and `from_slice`),
+//! each against its own floor (serde_json's parse of the same input into `IgnoredAny`; for
+//! `from_value`, a clone of the `Value`), with serde_json's `Value` and rmcp beside them;
+//! encoding against `Value`'s. A reference row, the floor plus a `String` for every string
+//! value, shows what keeping the strings alone costs any decoder of owned types.
 //!
 //! `scripts/bench-decode.sh` runs it. Each round times one pass of every codec over each
 //! direction's whole corpus, in a rotated order (interleaved, so that a slow stretch of the
@@ -53,12 +55,16 @@ enum Codec {
     SerdeFromSlice,
     SerdeFromReader,
     FromValue,
+    ValueClone,
+    BorrowedParse,
+    BorrowedFromStr,
+    BorrowedFromSlice,
     Rmcp,
     EncodeValue,
     EncodeTyped,
 }
 
-const CODECS: [(Codec, &str); 14] = [
+const CODECS: [(Codec, &str); 18] = [
     (Codec::Floor, "serde_json::from_str::<IgnoredAny> (floor)"),
     (Codec::FloorSlice, "serde_json::from_slice::<IgnoredAny>"),
     (
@@ -76,11 +82,27 @@ const CODECS: [(Codec, &str); 14] = [
     (Codec::Value, "serde_json::from_str::<Value>"),
     (Codec::FromStr, "text.parse::<M>() (FromStr)"),
     (Codec::SerdeFromStr, "serde_json::from_str::<M>"),
-    (Codec::SerdeFromSlice, "serde_json::from_slice::<M>"),
-    (Codec::SerdeFromReader, "serde_json::from_reader::<_, M>"),
+    (
+        Codec::SerdeFromSlice,
+        "serde_json::from_slice::<M> (× from_slice floor)",
+    ),
+    (
+        Codec::SerdeFromReader,
+        "serde_json::from_reader::<_, M> (× from_reader floor)",
+    ),
     (
         Codec::FromValue,
-        "M::from_value(value) (its clone deducted)",
+        "M::from_value(value.clone()) (× the clone alone)",
+    ),
+    (Codec::ValueClone, "value.clone() (the floor of from_value)"),
+    (Codec::BorrowedParse, "borrowed: MRef::parse(text)"),
+    (
+        Codec::BorrowedFromStr,
+        "borrowed: serde_json::from_str::<MRef>",
+    ),
+    (
+        Codec::BorrowedFromSlice,
+        "borrowed: serde_json::from_slice::<MRef> (× from_slice floor)",
     ),
     (Codec::Rmcp, "rmcp 3.11.0 (serde_json::from_str)"),
     (Codec::EncodeValue, "encode: serde_json::to_string(&Value)"),
@@ -144,36 +166,54 @@ impl<'de> serde::de::Visitor<'de> for Strings<'_> {
     }
 }
 
-/// The message type `M` of a part, its direction's rmcp type `R`, and what `from_value` is.
+/// The message type `M` of a part, its borrowed form, its direction's rmcp type `R`, and what
+/// `from_value` is.
 trait Message: DeserializeOwned + Serialize + std::str::FromStr + PartialEq + std::fmt::Debug {
+    type Ref<'a>: serde::Deserialize<'a> + Serialize + IntoOwned<Owned = Self>;
     type Rmcp: DeserializeOwned;
     fn from_value(value: Value) -> Option<Self>;
+    fn parse_ref(text: &str) -> Option<Self::Ref<'_>>;
 }
 
 macro_rules! message {
-    ($m:ty, $rmcp:ty) => {
+    ($m:ty, $borrowed:ident, $rmcp:ty) => {
         impl Message for $m {
+            type Ref<'a> = $borrowed<'a>;
             type Rmcp = $rmcp;
             fn from_value(value: Value) -> Option<Self> {
                 <$m>::from_value(value).ok()
             }
+            fn parse_ref(text: &str) -> Option<$borrowed<'_>> {
+                $borrowed::parse(text).ok()
+            }
         }
     };
 }
+use mcp_typed::borrowed::IntoOwned;
+use mcp_typed::v2025_11_25::borrowed::{
+    ClientMessageRef as Client2025Ref, ServerMessageRef as Server2025Ref,
+};
+use mcp_typed::v2026_07_28::borrowed::{
+    ClientMessageRef as Client2026Ref, ServerMessageRef as Server2026Ref,
+};
 message!(
     mcp_typed::v2025_11_25::ClientMessage,
+    Client2025Ref,
     rmcp::model::ClientJsonRpcMessage
 );
 message!(
     mcp_typed::v2025_11_25::ServerMessage,
+    Server2025Ref,
     rmcp::model::ServerJsonRpcMessage
 );
 message!(
     mcp_typed::v2026_07_28::ClientMessage,
+    Client2026Ref,
     rmcp::model::ClientJsonRpcMessage
 );
 message!(
     mcp_typed::v2026_07_28::ServerMessage,
+    Server2026Ref,
     rmcp::model::ServerJsonRpcMessage
 );
 
@@ -224,15 +264,22 @@ where
         Codec::SerdeFromReader => time(texts, |t| {
             serde_json::from_reader::<_, M>(t.as_bytes()).unwrap()
         }),
-        Codec::FromValue => {
-            // `from_value` consumes its value: each is cloned just before, as hot in the cache
-            // as a value a user has just parsed, and the clone with its drop is timed apart and
-            // deducted.
-            let decode = time_clones(values, |value| {
-                black_box(M::from_value(value).unwrap());
-            });
-            decode.saturating_sub(time_clones(values, drop))
-        }
+        // `from_value` consumes its value: each is cloned just before, as hot in the cache as a
+        // value a user has just parsed; its floor is the clone (with its drop) alone.
+        Codec::FromValue => time_clones(values, |value| {
+            black_box(M::from_value(value).unwrap());
+        }),
+        Codec::ValueClone => time_clones(values, drop),
+        // A borrowed message cannot leave the closure that holds its text: dropped inside.
+        Codec::BorrowedParse => time(texts, |t| {
+            black_box(M::parse_ref(t).unwrap());
+        }),
+        Codec::BorrowedFromStr => time(texts, |t| {
+            black_box(serde_json::from_str::<M::Ref<'_>>(t).unwrap());
+        }),
+        Codec::BorrowedFromSlice => time(texts, |t| {
+            black_box(serde_json::from_slice::<M::Ref<'_>>(t.as_bytes()).unwrap());
+        }),
         // rmcp refuses some messages (those of 2026-07-28 it does not know); it is timed on what
         // it accepts, in a part of its own.
         Codec::Rmcp => time(texts, |t| serde_json::from_str::<M::Rmcp>(t).ok()),
@@ -290,6 +337,15 @@ where
         assert!(
             M::from_value(value.clone()).as_ref() == Some(&parsed),
             "from_value: {short}"
+        );
+        let borrowed = M::parse_ref(text).unwrap_or_else(|| panic!("borrowed: {short}"));
+        assert!(
+            serde_json::to_string(&borrowed).unwrap() == serde_json::to_string(&parsed).unwrap(),
+            "borrowed encodes differently: {short}"
+        );
+        assert!(
+            borrowed.into_owned() == parsed,
+            "borrowed, made owned: {short}"
         );
         // The types write members in their own order, so the comparison is of values.
         assert!(
@@ -606,8 +662,18 @@ fn main() {
             let floor = times[0].as_secs_f64();
             floors[d].push(direction.bytes() as f64 * f64::from(PASSES) / floor / 1e6);
             for (index, (codec, _)) in CODECS.iter().enumerate() {
+                // Each entry point over its own floor: the parse of the same input.
+                let own_floor = |floor: Codec| {
+                    let at = CODECS.iter().position(|(c, _)| *c == floor).expect("a row");
+                    times[index].as_secs_f64() / times[at].as_secs_f64()
+                };
                 let ratio = match codec {
                     Codec::Rmcp => times[index].as_secs_f64() / rmcp_floor.as_secs_f64(),
+                    Codec::SerdeFromSlice | Codec::BorrowedFromSlice => {
+                        own_floor(Codec::FloorSlice)
+                    }
+                    Codec::SerdeFromReader => own_floor(Codec::FloorReader),
+                    Codec::FromValue => own_floor(Codec::ValueClone),
                     // Encoding is compared with encoding a `Value`.
                     Codec::EncodeTyped => {
                         times[index].as_secs_f64() / times[index - 1].as_secs_f64()
@@ -634,7 +700,7 @@ fn main() {
     println!("\n|---|---|---|");
     for (index, (codec, name)) in CODECS.iter().enumerate() {
         let unit = match codec {
-            Codec::EncodeValue => continue,
+            Codec::EncodeValue | Codec::ValueClone => continue,
             Codec::AllocReplay if !cfg!(feature = "alloc-replay") => continue,
             Codec::EncodeTyped => "× `Value`'s encode",
             Codec::Floor => "",

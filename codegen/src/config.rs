@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::emit::{self, EmitOptions, PublicItems};
+use crate::emit::{self, Borrowed, EmitOptions, PublicItems};
 use crate::ir::Module;
 use crate::schema::errata::{self, Errata, ErrataError};
 use crate::schema::{self, SchemaError};
@@ -70,6 +70,7 @@ pub struct Config {
     constraint_docs: bool,
     results: Vec<(String, String)>,
     message_enums: Vec<(String, Vec<String>)>,
+    borrowed: Borrowed,
 }
 
 impl Default for Config {
@@ -86,6 +87,7 @@ impl Default for Config {
             constraint_docs: true,
             results: Vec::new(),
             message_enums: Vec::new(),
+            borrowed: Borrowed::No,
         }
     }
 }
@@ -103,6 +105,22 @@ impl Config {
     /// refused when generating.
     pub fn types_crate(&mut self, path: impl Into<String>) -> &mut Self {
         self.types_crate = Some(path.into());
+        self
+    }
+
+    /// Also emit the borrowed family: a `borrowed` submodule with `ClientMessageRef<'de>`,
+    /// `ServerMessageRef<'de>` and a `…Ref<'de>` form of every type that holds a string, a
+    /// free-form object or undeclared members, which borrow them from the decoded text
+    /// (`mcp-typed`'s feature `borrowed` must be on). Default: off.
+    pub fn borrowed_types(&mut self, yes: bool) -> &mut Self {
+        self.borrowed = if yes { Borrowed::Always } else { Borrowed::No };
+        self
+    }
+
+    /// [`borrowed_types`](Self::borrowed_types), compiled only with the cargo feature `feature`
+    /// of the crate that includes the code (`#[cfg(feature = "…")]`).
+    pub fn borrowed_types_feature(&mut self, feature: impl Into<String>) -> &mut Self {
+        self.borrowed = Borrowed::Feature(feature.into());
         self
     }
 
@@ -279,6 +297,7 @@ impl Config {
             schemars_feature: self.schemars_feature.clone(),
             types_crate,
             module_file: self.module_doc,
+            borrowed: self.borrowed.clone(),
         };
         Ok(emit::emit_with_items(&module, &root, &options))
     }

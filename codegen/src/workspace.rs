@@ -12,6 +12,9 @@ use crate::schema::errata::{Errata, ErrataError};
 /// The cargo feature of `mcp-typed` that enables the hidden test lookup.
 pub const REGISTRY_FEATURE: &str = "registry";
 
+/// The cargo feature of `mcp-typed` that compiles the borrowed family (`mod borrowed`).
+pub const BORROWED_FEATURE: &str = "borrowed";
+
 /// The cargo feature of `mcp-typed` that implements `schemars::JsonSchema` for its types.
 pub const SCHEMARS_FEATURE: &str = "schemars";
 
@@ -169,6 +172,7 @@ impl Workspace {
             .registry_feature(REGISTRY_FEATURE)
             .schemars_feature(SCHEMARS_FEATURE)
             .module_doc(true)
+            .borrowed_types_feature(BORROWED_FEATURE)
             // The checked-in modules predate constraint docs: turning them on is a reviewed
             // change of every generated file, not a side effect of a generator change.
             .constraint_docs(false)

@@ -7,7 +7,9 @@
 use std::time::{Duration, UNIX_EPOCH};
 
 use mcp_mrtr::seal::{ParamsDigest, SealContext, SealingKey, StateSealer};
+use mcp_typed::borrowed::IntoOwned;
 use mcp_typed::elicit::RequestedSchema;
+use mcp_typed::jsonrpc::DecodeError;
 use mcp_typed::Elicit;
 use mcp_typed::RawObject;
 use serde_json::Value;
@@ -28,7 +30,9 @@ pub const TARGETS: [(&str, Check); 7] = [
 
 /// Every revision's `ClientMessage` and `ServerMessage`, from text (`FromStr`) and through serde
 /// (`Deserialize`, by `from_str`, `from_slice` and `from_reader`): all agree, and whatever
-/// decodes re-encodes and decodes again to an equal value.
+/// decodes re-encodes and decodes again to an equal value. The borrowed `ClientMessageRef` and
+/// `ServerMessageRef` agree with them: the same refusals, and what decodes encodes to the same
+/// text and, made owned, equals the owned decode.
 pub fn messages(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -37,6 +41,8 @@ pub fn messages(data: &[u8]) {
         ($($module:ident),*) => {$(
             round_trip::<mcp_typed::$module::ClientMessage>(text);
             round_trip::<mcp_typed::$module::ServerMessage>(text);
+            borrowed_agrees(text, mcp_typed::$module::borrowed::ClientMessageRef::parse);
+            borrowed_agrees(text, mcp_typed::$module::borrowed::ServerMessageRef::parse);
         )*};
     }
     each!(
@@ -85,6 +91,76 @@ where
         .parse::<M>()
         .unwrap_or_else(|e| panic!("{encoded} (from {text}) does not decode again: {e:?}"));
     assert_eq!(again, message, "{text} → {encoded}");
+}
+
+/// The borrowed decode of `text` (`parse`, and serde's `from_str`) against the
+/// owned one: both refuse it, with the same error, or both decode it, to the same text and, made
+/// owned, to equal values.
+fn borrowed_agrees<'a, B>(text: &'a str, parse: fn(&'a str) -> Result<B, DecodeError>)
+where
+    B: IntoOwned + serde::Serialize + serde::Deserialize<'a> + std::fmt::Debug,
+    B::Owned: std::str::FromStr<Err = DecodeError>
+        + serde::Serialize
+        + serde::de::DeserializeOwned
+        + PartialEq
+        + std::fmt::Debug,
+{
+    let owned = text.parse::<B::Owned>();
+    let borrowed = parse(text);
+    match (owned, borrowed) {
+        (Ok(owned), Ok(borrowed)) => {
+            let encoded = serde_json::to_string(&borrowed).expect("a decoded message encodes");
+            let owned_encoded = serde_json::to_string(&owned).expect("a decoded message encodes");
+            assert_eq!(
+                encoded, owned_encoded,
+                "the borrowed and owned encodings of {text}"
+            );
+            assert_eq!(borrowed.into_owned(), owned, "made owned, on {text}");
+        }
+        (Err(owned), Err(borrowed)) => {
+            assert_eq!(borrowed, owned, "the borrowed and owned refusals of {text}")
+        }
+        (owned, borrowed) => {
+            panic!("borrowed and owned disagree on {text:?}: {borrowed:?} / {owned:?}")
+        }
+    }
+    // serde's way in gives what `parse` gives: both refuse, or both decode to the same text.
+    // (`from_slice` reads as `from_str` does; it is compared in tests/tests/borrowed.rs, not here,
+    // where each reader is one more copy of every decoder for the fuzz build to compile.)
+    match (
+        serde_json::from_str::<B>(text),
+        serde_json::from_str::<B::Owned>(text),
+    ) {
+        (Ok(borrowed), Ok(owned)) => assert_eq!(
+            serde_json::to_string(&borrowed).ok(),
+            serde_json::to_string(&owned).ok(),
+            "borrowed from_str on {text}"
+        ),
+        // The same refusal. Where the borrowed type keeps raw text that the owned type reads as
+        // a `Value` (an undeclared member), serde_json skips what the other parses: text that
+        // is not JSON is refused in other words (`key must be a string` / `trailing comma`),
+        // and a column apart; a refusal of JSON is word for word the same.
+        (Err(borrowed), Err(owned)) => {
+            assert_eq!(borrowed.classify(), owned.classify(), "refusals of {text}");
+            if owned.is_data() {
+                assert_eq!(
+                    without_position(&borrowed),
+                    without_position(&owned),
+                    "borrowed from_str refusal of {text}"
+                );
+            }
+        }
+        (borrowed, owned) => {
+            panic!("borrowed from_str and owned disagree on {text:?}: {borrowed:?} / {owned:?}")
+        }
+    }
+}
+
+/// A serde_json error's message without the ` at line L column C` its `Display` adds.
+fn without_position(error: &serde_json::Error) -> String {
+    let message = error.to_string();
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    message.strip_suffix(&suffix).unwrap_or(&message).to_owned()
 }
 
 /// A requested schema parsed from text writes and parses back to the same schema; on any

@@ -119,6 +119,18 @@ fn main() {
                     ("serde", false, true) => drop(black_box(
                         serde_json::from_str::<v2026_07_28::ClientMessage>(text).expect("decodes"),
                     )),
+                    ("borrowed", true, false) => drop(black_box(
+                        v2025_11_25::borrowed::ServerMessageRef::parse(text).expect("decodes"),
+                    )),
+                    ("borrowed", false, false) => drop(black_box(
+                        v2025_11_25::borrowed::ClientMessageRef::parse(text).expect("decodes"),
+                    )),
+                    ("borrowed", true, true) => drop(black_box(
+                        v2026_07_28::borrowed::ServerMessageRef::parse(text).expect("decodes"),
+                    )),
+                    ("borrowed", false, true) => drop(black_box(
+                        v2026_07_28::borrowed::ClientMessageRef::parse(text).expect("decodes"),
+                    )),
                     ("encode-value", ..) => {
                         drop(black_box(serde_json::to_string(value).expect("encodes")))
                     }

@@ -22,10 +22,14 @@ pub use crate::jsonrpc;
 /// public API they name: `Request`, `DecodeError`).
 pub mod codec {
     pub use crate::jsonrpc::codec::{
-        deserialize, deserialize_call, from_str, from_value, optional_params, required_params,
-        serialize, serialize_call, Calls, DecodeResult, Direction, NoCalls, Parts, PartsRef,
+        deserialize, deserialize_call, from_lent_slice, from_lent_str, from_str, from_value,
+        optional_params, params_from_text, required_params, serialize, serialize_call, Calls,
+        CallsDecode, Decode, DecodeResult, Direction, NoCalls, Parts, PartsRef,
     };
 }
+#[cfg(feature = "borrowed")]
+pub use crate::borrowed::{ExtraRef, IntoOwned, RawObjectRef, Str, ValueRef};
+pub use crate::buffer::Lent;
 /// A decode that reports the JSON pointer it stopped at: for `mcp-mrtr`, whose answers are
 /// diagnosed as the messages are.
 pub use crate::jsonrpc::diagnosis::path_error;
@@ -128,9 +132,9 @@ pub fn field_seq<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
 /// [`field`] for an object member with typed values: an error in a value notes its name; a
 /// name twice is refused.
 #[inline]
-pub fn field_map<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
+pub fn field_map<'de, A: MapAccess<'de>, T: de::Deserialize<'de>, M: ExtraMap<'de, T> + Default>(
     map: &mut A,
-    slot: &mut Option<IndexMap<String, T>>,
+    slot: &mut Option<M>,
     name: &'static str,
 ) -> Result<(), A::Error> {
     seeded(map, slot, name, Members(PhantomData))
@@ -198,29 +202,31 @@ impl<'de, T: de::Deserialize<'de>> Visitor<'de> for Items<T> {
     }
 }
 
-/// An object of `T`s, noting the name of a member that fails.
-struct Members<T>(PhantomData<T>);
+/// An object of `T`s (into a map `M`), noting the name of a member that fails.
+struct Members<T, M>(PhantomData<(T, M)>);
 
-impl<'de, T: de::Deserialize<'de>> DeserializeSeed<'de> for Members<T> {
-    type Value = IndexMap<String, T>;
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+impl<'de, T: de::Deserialize<'de>, M: ExtraMap<'de, T> + Default> DeserializeSeed<'de>
+    for Members<T, M>
+{
+    type Value = M;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<M, D::Error> {
         deserializer.deserialize_map(self)
     }
 }
 
-impl<'de, T: de::Deserialize<'de>> Visitor<'de> for Members<T> {
-    type Value = IndexMap<String, T>;
+impl<'de, T: de::Deserialize<'de>, M: ExtraMap<'de, T> + Default> Visitor<'de> for Members<T, M> {
+    type Value = M;
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("an object")
     }
-    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
-        let mut members = IndexMap::new();
-        while let Some(key) = map.next_key::<String>()? {
-            let value = value_of(&mut map, &key, PhantomData)?;
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<M, A::Error> {
+        let mut members = M::default();
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            let value = value_of(&mut map, key.as_str(), PhantomData)?;
             if members.insert_new(key, value) {
                 continue;
             }
-            return Err(M::Error::custom("duplicate member in object"));
+            return Err(A::Error::custom("duplicate member in object"));
         }
         Ok(members)
     }
@@ -308,64 +314,63 @@ pub fn require_const<E: de::Error>(seen: bool, name: &'static str) -> Result<(),
 
 /// Keeps a member the schema does not declare (where additional properties are allowed).
 #[inline]
-pub fn extra<'de, A: MapAccess<'de>, V: de::Deserialize<'de>, M: ExtraMap<V>>(
+pub fn extra<'de, A: MapAccess<'de>, V: de::Deserialize<'de>, M: ExtraMap<'de, V>>(
     map: &mut A,
     extra: &mut M,
     key: Key<'de>,
 ) -> Result<(), A::Error> {
     let value = value_of(map, key.as_str(), PhantomData)?;
-    if extra.insert_new(key.0.into_owned(), value) {
+    if extra.insert_new(key, value) {
         Ok(())
     } else {
         Err(A::Error::custom("duplicate member in object"))
     }
 }
 
-/// The maps that hold undeclared members: `serde_json::Map` or a typed `IndexMap`.
-pub trait ExtraMap<V> {
-    /// The entries' iterator.
-    type Entries<'a>: Iterator<Item = (&'a String, &'a V)>
-    where
-        Self: 'a,
-        V: 'a;
+/// The maps that hold undeclared members, or the members of an object with typed values:
+/// `serde_json::Map` or a typed `IndexMap`, and their borrowed forms (`mcp_typed::borrowed`).
+pub trait ExtraMap<'de, V> {
     /// Inserts; `false` if the key was already present.
-    fn insert_new(&mut self, key: String, value: V) -> bool;
-    /// The entries, in the map's order.
-    fn entries(&self) -> Self::Entries<'_>;
-}
-
-impl ExtraMap<Value> for Map<String, Value> {
-    type Entries<'a> = serde_json::map::Iter<'a>;
-    fn insert_new(&mut self, key: String, value: Value) -> bool {
-        self.insert(key, value).is_none()
-    }
-    fn entries(&self) -> Self::Entries<'_> {
-        self.iter()
-    }
-}
-
-impl<V> ExtraMap<V> for IndexMap<String, V> {
-    type Entries<'a>
-        = indexmap::map::Iter<'a, String, V>
+    fn insert_new(&mut self, key: Key<'de>, value: V) -> bool;
+    /// The entries, in the order they are written.
+    fn entries<'a>(&'a self) -> impl Iterator<Item = (&'a str, &'a V)>
     where
         V: 'a;
-    fn insert_new(&mut self, key: String, value: V) -> bool {
-        self.insert(key, value).is_none()
+}
+
+impl<'de> ExtraMap<'de, Value> for Map<String, Value> {
+    fn insert_new(&mut self, key: Key<'de>, value: Value) -> bool {
+        self.insert(key.0.into_owned(), value).is_none()
     }
-    fn entries(&self) -> Self::Entries<'_> {
-        self.iter()
+    fn entries<'a>(&'a self) -> impl Iterator<Item = (&'a str, &'a Value)>
+    where
+        Value: 'a,
+    {
+        self.iter().map(|(key, value)| (key.as_str(), value))
+    }
+}
+
+impl<'de, V> ExtraMap<'de, V> for IndexMap<String, V> {
+    fn insert_new(&mut self, key: Key<'de>, value: V) -> bool {
+        self.insert(key.0.into_owned(), value).is_none()
+    }
+    fn entries<'a>(&'a self) -> impl Iterator<Item = (&'a str, &'a V)>
+    where
+        V: 'a,
+    {
+        self.iter().map(|(key, value)| (key.as_str(), value))
     }
 }
 
 /// Writes the undeclared members after the declared ones. A key that names a declared member
 /// is an error rather than a duplicate key on the wire.
-pub fn serialize_extra<S: SerializeMap, V: serde::Serialize, M: ExtraMap<V>>(
+pub fn serialize_extra<'de, S: SerializeMap, V: serde::Serialize, M: ExtraMap<'de, V>>(
     map: &mut S,
     extra: &M,
     declared: &[&str],
 ) -> Result<(), S::Error> {
     for (key, value) in extra.entries() {
-        if declared.contains(&key.as_str()) {
+        if declared.contains(&key) {
             return Err(serde::ser::Error::custom(format_args!(
                 "additional member `{key}` collides with a declared member"
             )));
@@ -437,23 +442,23 @@ pub fn from_text<T: de::DeserializeOwned, E: de::Error>(text: &str) -> Result<T,
 
 /// A union of objects that members of its own tell apart (a direction's results: `tools`,
 /// `content`, `action`…), decoded in one pass: see the generated impls.
-pub trait KeyedUnion: Sized {
+pub trait KeyedUnion<'de>: Sized {
     /// Streams the object into the member its first deciding member names, buffering the
     /// members before that one; an object without one is matched structurally.
-    fn decode_keyed<'de, M: MapAccess<'de>>(map: M) -> Result<Self, M::Error>;
+    fn decode_keyed<M: MapAccess<'de>>(map: M) -> Result<Self, M::Error>;
 }
 
 /// [`KeyedUnion::decode_keyed`] again from the JSON text of the object, where a member read
 /// ahead came from input that lent no text: the same decision as from text input.
-pub fn keyed_from_text<T: KeyedUnion, E: de::Error>(text: &str) -> Result<T, E> {
+pub fn keyed_from_text<T: for<'x> KeyedUnion<'x>, E: de::Error>(text: &str) -> Result<T, E> {
     struct Again<T>(PhantomData<T>);
-    impl<'de, T: KeyedUnion> DeserializeSeed<'de> for Again<T> {
+    impl<'de, T: KeyedUnion<'de>> DeserializeSeed<'de> for Again<T> {
         type Value = T;
         fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
             deserializer.deserialize_map(self)
         }
     }
-    impl<'de, T: KeyedUnion> Visitor<'de> for Again<T> {
+    impl<'de, T: KeyedUnion<'de>> Visitor<'de> for Again<T> {
         type Value = T;
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str("an object")
@@ -477,6 +482,36 @@ pub fn decode_tagged<'de, A: MapAccess<'de>, T: de::DeserializeOwned>(
         ToTag::Read(value, rest) => dispatch(value.as_ref().map(Key::as_str), rest),
         ToTag::Text(text) => from_text(&text),
     }
+}
+
+/// [`decode_tagged`] for a borrowed union (`mcp_typed::borrowed`), which cannot be decoded again
+/// from a copy of the text: input that lent no text for a member read ahead is refused.
+pub fn decode_tagged_lent<'de, A: MapAccess<'de>, T>(
+    map: A,
+    tag: &'static str,
+    dispatch: impl FnOnce(Option<&str>, TaggedRest<'de, A>) -> Result<T, A::Error>,
+) -> Result<T, A::Error> {
+    match read_to_tag(map, tag)? {
+        ToTag::Read(value, rest) => dispatch(value.as_ref().map(Key::as_str), rest),
+        ToTag::Text(text) => not_lent(&text),
+    }
+}
+
+/// The refusal of a borrowed type where the input lent no text for it (a reader, a `Value`):
+/// the fallback the owned types have ([`from_text`]) would borrow from a copy.
+#[cold]
+pub fn not_lent<T, E: de::Error>(_text: &str) -> Result<T, E> {
+    Err(E::custom(NOT_LENT))
+}
+
+/// The message of [`not_lent`].
+pub const NOT_LENT: &str =
+    "a borrowed type decodes from JSON text only (`parse`, `serde_json::from_str`, `from_slice`)";
+
+/// [`not_lent`] for params read before their method, from input that lent no text.
+#[cold]
+pub fn params_not_lent<T>(_method: &str, _text: &str) -> Result<T, serde_json::Error> {
+    Err(serde_json::Error::custom(NOT_LENT))
 }
 
 /// What [`read_to_tag`] found.

@@ -146,6 +146,17 @@ impl<'de> Captured<'de> {
         }
     }
 
+    /// The JSON text, lent or not.
+    #[cfg(feature = "borrowed")]
+    pub(crate) fn into_cow(self) -> Cow<'de, str> {
+        self.0
+    }
+
+    /// The JSON text, lent or not.
+    pub(crate) fn text(&self) -> &str {
+        &self.0
+    }
+
     /// The JSON text of the string `text`.
     pub(crate) fn string(text: &str) -> Self {
         Self::of(&Value::from(text))
@@ -385,6 +396,83 @@ impl<'a, 'de> Deserializer<'a> for &'a Buffered<'de> {
         <W: Visitor<'a>>
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
         option unit unit_struct seq tuple tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// A [`Buffered`] object as a deserializer that lends the input's text for `'de`: for the
+/// borrowed types (`mcp_typed::borrowed`), which keep what they borrow. A member whose text the
+/// input did not lend is refused.
+#[derive(Debug)]
+pub struct Lent<'a, 'de>(&'a Buffered<'de>);
+
+impl<'de> Buffered<'de> {
+    /// The object as a deserializer lending `'de` (see [`Lent`]).
+    pub fn lent(&self) -> Lent<'_, 'de> {
+        Lent(self)
+    }
+}
+
+impl<'de> Deserializer<'de> for Lent<'_, 'de> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        visitor.visit_map(LentReplay {
+            members: self.0.members.iter(),
+            pending: None,
+        })
+    }
+
+    /// As for `&Buffered`: a member named like the raw-value token stays a member.
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        <W: Visitor<'de>>
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct seq tuple tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// The map a [`Lent`] object gives to a candidate type.
+struct LentReplay<'a, 'de> {
+    members: std::slice::Iter<'a, (Key<'de>, Captured<'de>)>,
+    pending: Option<&'a Captured<'de>>,
+}
+
+impl<'de> MapAccess<'de> for LentReplay<'_, 'de> {
+    type Error = serde_json::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Self::Error> {
+        let Some((key, value)) = self.members.next() else {
+            return Ok(None);
+        };
+        self.pending = Some(value);
+        seed.deserialize(str_deserializer(key.0.clone())).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, Self::Error> {
+        match self.pending.take().map(Captured::lent) {
+            Some(Some(text)) => replay(text, seed),
+            Some(None) => Err(serde_json::Error::custom(crate::__private::NOT_LENT)),
+            None => Err(serde_json::Error::custom(
+                "a member's value asked before its key",
+            )),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.members.len())
     }
 }
 

@@ -20,6 +20,8 @@ extern crate self as mcp_typed;
 
 #[doc(hidden)]
 pub mod __private;
+#[cfg(feature = "borrowed")]
+pub mod borrowed;
 mod buffer;
 /// Elicitation forms: the `mcp-elicit` crate, re-exported (feature `elicit`). The conversions
 /// between its types and the generated types of each revision are implemented here:

@@ -92,6 +92,16 @@ impl RawObject {
         self.decode()
     }
 
+    /// Well-formed JSON text of an object (a borrowed one's), compacted if it has a line break.
+    #[cfg(feature = "borrowed")]
+    pub(crate) fn from_object_text(text: &str) -> Self {
+        if has_line_break(text) {
+            Self(compact(text).into())
+        } else {
+            Self(text.into())
+        }
+    }
+
     /// Text that is well-formed JSON and an object, compacted if it has a line break.
     fn on_one_line(text: String) -> Self {
         if has_line_break(&text) {
@@ -166,10 +176,15 @@ impl fmt::Display for RawObject {
 
 impl Serialize for RawObject {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut raw = serializer.serialize_struct(RAW_VALUE_TOKEN, 1)?;
-        raw.serialize_field(RAW_VALUE_TOKEN, self.as_str())?;
-        raw.end()
+        serialize_text(self.as_str(), serializer)
     }
+}
+
+/// Writes an object's JSON text through serde_json's raw-value protocol.
+pub(crate) fn serialize_text<S: Serializer>(text: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    let mut raw = serializer.serialize_struct(RAW_VALUE_TOKEN, 1)?;
+    raw.serialize_field(RAW_VALUE_TOKEN, text)?;
+    raw.end()
 }
 
 impl<'de> Deserialize<'de> for RawObject {
@@ -220,8 +235,14 @@ impl<'de> Visitor<'de> for MembersVisitor {
 
 /// Well-formed JSON text (serde_json's own), if it is an object; else the JSON kind it is.
 fn from_raw_text<E: de::Error>(text: String) -> Result<RawObject, E> {
+    check_object(&text)?;
+    Ok(RawObject::on_one_line(text))
+}
+
+/// Whether well-formed JSON `text` is an object; else the error naming the JSON kind it is.
+pub(crate) fn check_object<E: de::Error>(text: &str) -> Result<(), E> {
     if text.starts_with('{') {
-        return Ok(RawObject::on_one_line(text));
+        return Ok(());
     }
     let found = match text.as_bytes().first() {
         Some(b'[') => Unexpected::Seq,
@@ -234,7 +255,7 @@ fn from_raw_text<E: de::Error>(text: String) -> Result<RawObject, E> {
 }
 
 /// Whether `text` has a line break, which in JSON text can only be whitespace between tokens.
-fn has_line_break(text: &str) -> bool {
+pub(crate) fn has_line_break(text: &str) -> bool {
     memchr::memchr2(b'\n', b'\r', text.as_bytes()).is_some()
 }
 

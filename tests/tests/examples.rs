@@ -1,5 +1,7 @@
 //! Every official example instance of revision 2026-07-28 decodes into the generated type named
-//! by its folder and encodes back to an equal JSON value. One test case per file.
+//! by its folder and encodes back to an equal JSON value; its borrowed form (feature `borrowed`)
+//! decodes it too, encodes it to the same text and, made owned, equals it. Two test cases per
+//! file.
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use mcp_typed::v2026_07_28;
@@ -8,9 +10,17 @@ fn main() {
     let args = Arguments::from_args();
     let trials = mcp_typed_tests::official_examples()
         .into_iter()
-        .map(|example| {
+        .flat_map(|example| {
             let name = format!("{}/{}", example.definition, example.file_name);
-            Trial::test(name, move || roundtrip(&example.definition, &example.text))
+            let (definition, text) = (example.definition.clone(), example.text.clone());
+            [
+                Trial::test(name.clone(), move || {
+                    roundtrip(&example.definition, &example.text)
+                }),
+                Trial::test(format!("borrowed/{name}"), move || {
+                    borrowed(&definition, &text)
+                }),
+            ]
         })
         .collect();
     libtest_mimic::run(&args, trials).exit();
@@ -29,4 +39,10 @@ fn roundtrip(definition: &str, text: &str) -> Result<(), Failed> {
         .into());
     }
     Ok(())
+}
+
+fn borrowed(definition: &str, text: &str) -> Result<(), Failed> {
+    v2026_07_28::borrowed::__equivalent(definition, text)
+        .ok_or_else(|| format!("no generated type for definition `{definition}`"))?
+        .map_err(|e| format!("as {definition}: {e}").into())
 }

@@ -17,10 +17,19 @@ pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet
         boxed,
         ..
     } = std;
-    let name_ident = ident(name);
+    let (ty, path, generics) = std.defined(name);
+    let params_text = if std.is_borrowed() {
+        quote!(__rt::params_not_lent(method, text))
+    } else {
+        quote!(__rt::codec::params_from_text(method, text))
+    };
     let variants = set.calls.iter().map(|c| {
         let variant = ident(&c.variant);
-        let doc = format!(" `{}`: [`{}`].", c.method, c.message_type);
+        let doc = if std.is_borrowed() {
+            format!(" `{0}`: [`{1}`](super::{1}).", c.method, c.message_type)
+        } else {
+            format!(" `{}`: [`{}`].", c.method, c.message_type)
+        };
         match (&c.params, c.params_required) {
             (Some(p), true) => {
                 let p = type_tokens(std, p);
@@ -76,11 +85,11 @@ pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet
     quote! {
         #head
         #[derive(Debug, Clone, PartialEq)]
-        pub enum #name_ident {
+        pub enum #ty {
             #(#variants)*
         }
 
-        impl #name_ident {
+        impl #generics #ty {
             /// Every method, in schema order.
             pub const METHODS: &'static [&'static str] = &[#(#methods),*];
 
@@ -92,20 +101,13 @@ pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet
             }
         }
 
-        impl __rt::codec::Calls for #name_ident {
+        impl #generics __rt::codec::Calls for #ty {
             fn has_method(method: &str) -> bool {
                 matches!(method, #(#methods)|*)
             }
 
-            fn from_params<'de, D: __rt::serde::Deserializer<'de>>(method: &str, params: #option<D>) -> #result<Self, D::Error> {
-                match method {
-                    #(#from_arms)*
-                    _ => ::core::result::Result::Err(__rt::serde::de::Error::custom(::core::format_args!(#unknown))),
-                }
-            }
-
             fn method(&self) -> &'static str {
-                #name_ident::method(self)
+                #path::method(self)
             }
 
             fn serialize_params<M: __rt::serde::ser::SerializeMap>(&self, map: &mut M) -> #result<(), M::Error> {
@@ -115,18 +117,44 @@ pub(super) fn emit_calls(std: &Std, name: &str, head: TokenStream, set: &CallSet
             }
         }
 
-        impl __rt::serde::Serialize for #name_ident {
+        impl<'de> __rt::codec::CallsDecode<'de> for #ty {
+            fn from_params<D: __rt::serde::Deserializer<'de>>(method: &str, params: #option<D>) -> #result<Self, D::Error> {
+                match method {
+                    #(#from_arms)*
+                    _ => ::core::result::Result::Err(__rt::serde::de::Error::custom(::core::format_args!(#unknown))),
+                }
+            }
+
+            fn from_params_text(method: &str, text: &str) -> #result<Self, __rt::serde_json::Error> {
+                #params_text
+            }
+        }
+
+        impl #generics __rt::serde::Serialize for #ty {
             fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {
                 __rt::codec::serialize_call(self, serializer)
             }
         }
 
-        impl<'de> __rt::serde::Deserialize<'de> for #name_ident {
+        impl<'de> __rt::serde::Deserialize<'de> for #ty {
             fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
                 __rt::codec::deserialize_call(deserializer)
             }
         }
     }
+}
+
+/// The body of `into_owned` for the borrowed form of a call set: variant by variant.
+pub(super) fn calls_into_owned(std: &Std, name: &str, set: &CallSet) -> TokenStream {
+    let owned = std.owned(name);
+    let arms = set.calls.iter().map(|c| {
+        let variant = ident(&c.variant);
+        match c.params {
+            Some(_) => quote!(Self::#variant(params) => #owned::#variant(__rt::IntoOwned::into_owned(params)),),
+            None => quote!(Self::#variant => #owned::#variant,),
+        }
+    });
+    quote!(match self { #(#arms)* })
 }
 
 pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> TokenStream {
@@ -138,18 +166,21 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
         vec,
         ..
     } = std;
+    let borrowed = std.is_borrowed();
     let id_ty = type_tokens(std, &messages.id);
     let error_ty = type_tokens(std, &messages.error);
     let directions = messages.directions.iter().map(|d| {
-        let name = ident(&d.name);
+        let (name, _, generics) = std.defined(&d.name);
+        let owned = std.owned(&d.name);
         let doc = format!(
-            " Every message a {} sends: requests, notifications{}. Decode with `str::parse` \
+            " Every message a {} sends: requests, notifications{}. Decode with {} \
              (errors in JSON-RPC terms) or serde; encode with serde.",
             d.side.to_lowercase(),
-            if d.responds { ", result responses and error responses" } else { "" }
+            if d.responds { ", result responses and error responses" } else { "" },
+            if borrowed { "`parse`, borrowing from the text," } else { "`str::parse`" },
         );
-        let request_ty = d.requests.as_deref().map_or_else(|| quote!(__rt::codec::NoCalls), |r| { let r = ident(r); quote!(#r) });
-        let notification_ty = d.notifications.as_deref().map_or_else(|| quote!(__rt::codec::NoCalls), |r| { let r = ident(r); quote!(#r) });
+        let request_ty = d.requests.as_deref().map_or_else(|| quote!(__rt::codec::NoCalls), |r| std.named(r));
+        let notification_ty = d.notifications.as_deref().map_or_else(|| quote!(__rt::codec::NoCalls), |r| std.named(r));
         let result_ty = type_tokens(std, &d.results);
         let request_variant = d.requests.as_ref().map(|_| quote! {
             /// A request: answered with a response carrying the same `id`.
@@ -218,6 +249,66 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
         };
         let parts_batch = batches.then(|| quote!(Self::Batch(items) => __rt::codec::PartsRef::Batch(items),));
         let result_decode = result_decode(module, std, &d.results);
+        let entry_points = if borrowed {
+            quote! {
+                impl<'de> #name {
+                    /// Decodes a message from the text it borrows, with errors in JSON-RPC terms
+                    /// (those of the owned type).
+                    pub fn parse(text: &'de str) -> #result<Self, __rt::jsonrpc::DecodeError> {
+                        __rt::codec::from_lent_str::<Self, #owned>(text)
+                    }
+
+                    /// [`parse`](Self::parse) from bytes, which must be UTF-8.
+                    pub fn from_slice(bytes: &'de [u8]) -> #result<Self, __rt::jsonrpc::DecodeError> {
+                        __rt::codec::from_lent_slice::<Self, #owned>(bytes)
+                    }
+                }
+            }
+        } else {
+            quote! {
+                impl #name {
+                    /// Decodes a message from a parsed JSON value, with errors in JSON-RPC terms.
+                    pub fn from_value(value: __rt::serde_json::Value) -> #result<Self, __rt::jsonrpc::DecodeError> {
+                        __rt::codec::from_value(value)
+                    }
+                }
+
+                impl ::core::str::FromStr for #name {
+                    type Err = __rt::jsonrpc::DecodeError;
+                    fn from_str(text: &str) -> #result<Self, Self::Err> {
+                        __rt::codec::from_str(text)
+                    }
+                }
+            }
+        };
+        let into_owned = borrowed.then(|| {
+            let request = d.requests.as_ref().map(|_| quote!(Self::Request { id, request } => #owned::Request { id: __rt::IntoOwned::into_owned(id), request: __rt::IntoOwned::into_owned(request) },));
+            let notification = d.notifications.as_ref().map(|_| quote!(Self::Notification(n) => #owned::Notification(__rt::IntoOwned::into_owned(n)),));
+            let responses = d.responds.then(|| quote! {
+                Self::Response { id, result } => #owned::Response { id: __rt::IntoOwned::into_owned(id), result: __rt::IntoOwned::into_owned(result) },
+                Self::Error { id, error } => #owned::Error { id: __rt::IntoOwned::into_owned(id), error: __rt::IntoOwned::into_owned(error) },
+            });
+            let batch = batches.then(|| quote!(Self::Batch(items) => #owned::Batch(__rt::IntoOwned::into_owned(items)),));
+            quote! {
+                impl<'de> __rt::IntoOwned for #name {
+                    type Owned = #owned;
+                    fn into_owned(self) -> #owned {
+                        match self {
+                            #request
+                            #notification
+                            #responses
+                            #batch
+                        }
+                    }
+                }
+
+                impl<'de> ::core::convert::From<#name> for #owned {
+                    fn from(value: #name) -> Self {
+                        __rt::IntoOwned::into_owned(value)
+                    }
+                }
+            }
+        });
         quote! {
             #[doc = #doc]
             #[derive(Debug, Clone, PartialEq)]
@@ -228,21 +319,9 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
                 #batch_variant
             }
 
-            impl #name {
-                /// Decodes a message from a parsed JSON value, with errors in JSON-RPC terms.
-                pub fn from_value(value: __rt::serde_json::Value) -> #result<Self, __rt::jsonrpc::DecodeError> {
-                    __rt::codec::from_value(value)
-                }
-            }
+            #entry_points
 
-            impl ::core::str::FromStr for #name {
-                type Err = __rt::jsonrpc::DecodeError;
-                fn from_str(text: &str) -> #result<Self, Self::Err> {
-                    __rt::codec::from_str(text)
-                }
-            }
-
-            impl __rt::serde::Serialize for #name {
+            impl #generics __rt::serde::Serialize for #name {
                 fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {
                     __rt::codec::serialize(self, serializer)
                 }
@@ -254,7 +333,7 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
                 }
             }
 
-            impl __rt::codec::Direction for #name {
+            impl #generics __rt::codec::Direction for #name {
                 type Id = #id_ty;
                 type Request = #request_ty;
                 type Notification = #notification_ty;
@@ -283,6 +362,7 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
             }
 
             #result_decode
+            #into_owned
         }
     });
 
@@ -320,6 +400,9 @@ pub(super) fn emit_messages(module: &Module, std: &Std, messages: &Messages) -> 
         let code = proc_macro2::Literal::i64_unsuffixed(*code);
         quote!(#[doc = #doc] pub const #name: i64 = #code;)
     });
+    if borrowed {
+        return quote!(#(#directions)*);
+    }
     quote! {
         #(#directions)*
         #(#request_impls)*
@@ -383,8 +466,8 @@ fn result_decode(module: &Module, std: &Std, results: &TypeExpr) -> TokenStream 
         Some(TypeKind::Struct(_)) => quote!(__rt::MapDecode::decode_map(map, #none)),
         Some(TypeKind::Union(u)) if matches!(&u.objects, ObjectDispatch::Keyed { deciding, .. } if !deciding.is_empty()) =>
         {
-            let target = ident(&target);
-            quote!(<#target as __rt::KeyedUnion>::decode_keyed(map))
+            let target = std.named(&target);
+            quote!(<#target as __rt::KeyedUnion<'de>>::decode_keyed(map))
         }
         _ => quote!(__rt::serde::Deserialize::deserialize(
             __rt::serde::de::value::MapAccessDeserializer::new(map)
@@ -395,10 +478,16 @@ fn result_decode(module: &Module, std: &Std, results: &TypeExpr) -> TokenStream 
         && module
             .get(&target)
             .is_some_and(|t| matches!(t.kind, TypeKind::Struct(_)));
-    let ty = ident(if is_struct_alias { &target } else { name });
+    // The borrowed family has no aliases: it names the target.
+    let ty = if std.is_borrowed() {
+        std.named(&target)
+    } else {
+        let ty = ident(if is_struct_alias { &target } else { name });
+        quote!(#ty)
+    };
     quote! {
-        impl __rt::codec::DecodeResult for #ty {
-            fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> #result<Self, M::Error> {
+        impl<'de> __rt::codec::DecodeResult<'de> for #ty {
+            fn decode_result<M: __rt::serde::de::MapAccess<'de>>(map: M) -> #result<Self, M::Error> {
                 #body
             }
         }

@@ -37,6 +37,22 @@ pub struct EmitOptions {
     /// The file is a module of its own (`#[path] mod`), which may carry inner attributes; an
     /// `include!`d file may not, so its lint allowances are left to the including module.
     pub module_file: bool,
+    /// Whether to emit the borrowed family (`mod borrowed`: `ClientMessageRef<'de>`, …).
+    pub borrowed: Borrowed,
+}
+
+/// Whether, and under which `#[cfg]`, the borrowed family is emitted: a `borrowed` submodule
+/// with a `…Ref<'de>` type for every type that holds a string, a free-form object or
+/// undeclared members, decoded by the same dispatch, borrowing from the text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Borrowed {
+    /// Not emitted.
+    #[default]
+    No,
+    /// Emitted, always compiled.
+    Always,
+    /// Emitted behind `#[cfg(feature = "<this>")]` (`mcp-typed`'s own: `borrowed`).
+    Feature(String),
 }
 
 /// Renders a module's items to formatted Rust source (the file body, without header). `source`
@@ -105,7 +121,130 @@ pub fn emit_with_items(
         }
         text.push_str(&prettyplease::unparse(&syntax));
     }
+    if options.borrowed != Borrowed::No {
+        match borrowed_module(module, &std, options) {
+            Ok((cfg, module_text)) => {
+                public.add(&cfg, "borrowed");
+                text.push_str(&module_text);
+            }
+            Err(e) => return (generator_bug(e), PublicItems::default()),
+        }
+    }
     (escape_text_direction(&text), public)
+}
+
+/// The borrowed family: `pub mod borrowed { … }`, its items built and printed one type at a
+/// time like the owned ones, indented into the module. Also the `#[cfg]` it is under.
+fn borrowed_module(
+    module: &Module,
+    owned: &Std,
+    options: &EmitOptions,
+) -> syn::Result<(TokenStream, String)> {
+    let std = owned.borrowed(module);
+    let cfg = match &options.borrowed {
+        Borrowed::Feature(feature) => quote!(#[cfg(feature = #feature)]),
+        _ => TokenStream::new(),
+    };
+    let head = quote! {
+        #[allow(unused_imports)]
+        use super::__rt;
+    };
+    let types = module.types.iter().map(|t| emit_type(&std, t, module));
+    let message_layer = match &module.messages {
+        Some(m) => messages::emit_messages(module, &std, m),
+        None => TokenStream::new(),
+    };
+    let registry = options
+        .registry_feature
+        .as_deref()
+        .map(|feature| borrowed_registry(module, &std, feature));
+    let mut body = String::new();
+    for piece in std::iter::once(head)
+        .chain(types)
+        .chain([message_layer])
+        .chain(registry)
+    {
+        let syntax = syn::parse2::<syn::File>(piece)?;
+        for line in prettyplease::unparse(&syntax).lines() {
+            if !line.is_empty() {
+                body.push_str("    ");
+                body.push_str(line);
+            }
+            body.push('\n');
+        }
+    }
+    let doc =
+        " The borrowed family of this revision (feature `borrowed`): `ClientMessageRef<'de>`, \
+               `ServerMessageRef<'de>` and every type they reach that holds a string, a free-form \
+               object or undeclared members, borrowing them from the decoded text; see \
+               `mcp_typed::borrowed`. Types that hold none of these are the owned ones.";
+    let opening = prettyplease::unparse(&syn::parse2::<syn::File>(
+        quote!(#[doc = #doc] #cfg pub mod borrowed {}),
+    )?);
+    let opening = opening.trim_end().trim_end_matches('}');
+    Ok((cfg, format!("{opening}\n{body}}}\n")))
+}
+
+/// `__equivalent(definition, json)`: the borrowed decode of `json` as the definition, made
+/// owned, against the owned decode (for the tests).
+fn borrowed_registry(module: &Module, std: &Std, feature: &str) -> TokenStream {
+    let arms = module
+        .types
+        .iter()
+        .filter(|t| !matches!(t.kind, TypeKind::Calls(_)))
+        .filter_map(|t| {
+            let schema_name = t.schema_name.as_deref()?;
+            let owned = ident(&t.name);
+            let borrowed = std.named(&t.name);
+            Some(quote!(#schema_name => equivalent::<#borrowed, super::#owned>(json),))
+        });
+    quote! {
+        /// Decodes `json` as the definition named `definition` (schema spelling) both ways: the
+        /// error, or that the borrowed decode differs from the owned one (made owned, or
+        /// encoded); `None` for an unknown name. For tests.
+        #[doc(hidden)]
+        #[cfg(feature = #feature)]
+        pub fn __equivalent<'de>(
+            definition: &str,
+            json: &'de str,
+        ) -> ::core::option::Option<::core::result::Result<(), ::std::string::String>> {
+            fn equivalent<'de, B, O>(json: &'de str) -> ::core::result::Result<(), ::std::string::String>
+            where
+                B: __rt::serde::Deserialize<'de> + __rt::serde::Serialize + __rt::IntoOwned<Owned = O>,
+                O: __rt::serde::de::DeserializeOwned + __rt::serde::Serialize + ::core::cmp::PartialEq + ::core::fmt::Debug,
+            {
+                let owned = __rt::serde_json::from_str::<O>(json);
+                let borrowed = __rt::serde_json::from_str::<B>(json);
+                match (owned, borrowed) {
+                    (::core::result::Result::Ok(owned), ::core::result::Result::Ok(borrowed)) => {
+                        let text = __rt::serde_json::to_string(&borrowed).map_err(|e| e.to_string())?;
+                        let owned_text = __rt::serde_json::to_string(&owned).map_err(|e| e.to_string())?;
+                        if text != owned_text {
+                            return ::core::result::Result::Err(::std::format!("encodes as {text}, the owned as {owned_text}"));
+                        }
+                        let made_owned = borrowed.into_owned();
+                        if made_owned != owned {
+                            return ::core::result::Result::Err(::std::format!("made owned: {made_owned:?}, owned: {owned:?}"));
+                        }
+                        ::core::result::Result::Ok(())
+                    }
+                    (::core::result::Result::Err(owned), ::core::result::Result::Err(borrowed)) => {
+                        if owned.to_string() == borrowed.to_string() {
+                            ::core::result::Result::Ok(())
+                        } else {
+                            ::core::result::Result::Err(::std::format!("refused with `{borrowed}`, the owned with `{owned}`"))
+                        }
+                    }
+                    (::core::result::Result::Ok(_), ::core::result::Result::Err(e)) => ::core::result::Result::Err(::std::format!("the borrowed refused: {e}")),
+                    (::core::result::Result::Err(e), ::core::result::Result::Ok(_)) => ::core::result::Result::Err(::std::format!("the owned refused: {e}")),
+                }
+            }
+            ::core::option::Option::Some(match definition {
+                #(#arms)*
+                _ => return ::core::option::Option::None,
+            })
+        }
+    }
 }
 
 fn generator_bug(e: syn::Error) -> String {
@@ -154,6 +293,15 @@ impl PublicItems {
             }
         }
         Ok(())
+    }
+
+    /// Adds the public item `name`, defined under `cfg` (`#[cfg(…)]` attributes).
+    fn add(&mut self, cfg: &TokenStream, name: &str) {
+        let key = cfg.to_string();
+        match self.groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, names)) => names.push(name.to_owned()),
+            None => self.groups.push((key, vec![name.to_owned()])),
+        }
     }
 
     /// A `pub use` of every item from `crate::<module>`, under its `#[cfg]`s.
@@ -289,6 +437,8 @@ fn registry(module: &Module, feature: &str, schemars_feature: Option<&str>) -> T
 /// Paths of the standard items the generated code uses: the short prelude name, or the full path
 /// where the schema defines a type of the same name (every MCP schema defines `Result`).
 pub(crate) struct Std {
+    /// Which family of types is emitted.
+    pub family: Family,
     pub option: TokenStream,
     pub some: TokenStream,
     pub none: TokenStream,
@@ -336,6 +486,7 @@ impl Std {
             quote!(Default::default())
         };
         Std {
+            family: Family::Owned,
             option,
             some,
             none,
@@ -346,6 +497,155 @@ impl Std {
             vec: pick("Vec", quote!(::std::vec::Vec)),
             boxed: pick("Box", quote!(::std::boxed::Box)),
             default_value,
+        }
+    }
+}
+
+/// The family of types being emitted: the owned types, or the borrowed family (`mod borrowed`).
+#[derive(Clone)]
+pub(crate) enum Family {
+    Owned,
+    Borrowed(std::rc::Rc<Borrowing>),
+}
+
+/// What the borrowed family needs to know of the module's types.
+pub(crate) struct Borrowing {
+    /// The types that hold a string, a free-form object or undeclared members, at any depth:
+    /// each has a `…Ref<'de>` form; every other type is used as it is.
+    borrows: std::collections::BTreeSet<String>,
+    /// The aliases (the borrowed family names their targets).
+    aliases: std::collections::BTreeMap<String, TypeExpr>,
+}
+
+impl Borrowing {
+    fn of(module: &Module) -> Self {
+        let aliases = module
+            .types
+            .iter()
+            .filter_map(|t| match &t.kind {
+                TypeKind::Alias(target) => Some((t.name.clone(), target.clone())),
+                _ => None,
+            })
+            .collect();
+        let mut this = Borrowing {
+            borrows: Default::default(),
+            aliases,
+        };
+        // A fixed point: a type borrows once any of its parts does (cycles settle as the set
+        // only grows).
+        loop {
+            let mut grew = false;
+            for t in &module.types {
+                if this.borrows.contains(&t.name) {
+                    continue;
+                }
+                let borrows = match &t.kind {
+                    TypeKind::Struct(s) => {
+                        s.additional != crate::ir::Additional::Forbidden
+                            || s.fields.iter().any(|f| this.expr_borrows(&f.ty))
+                    }
+                    TypeKind::Union(u) => u.variants.iter().any(|v| this.expr_borrows(&v.ty)),
+                    TypeKind::Calls(set) => set
+                        .calls
+                        .iter()
+                        .any(|c| c.params.as_ref().is_some_and(|p| this.expr_borrows(p))),
+                    TypeKind::StringEnum(_) | TypeKind::Alias(_) => false,
+                };
+                if borrows {
+                    this.borrows.insert(t.name.clone());
+                    grew = true;
+                }
+            }
+            if !grew {
+                return this;
+            }
+        }
+    }
+
+    fn expr_borrows(&self, ty: &TypeExpr) -> bool {
+        match ty {
+            TypeExpr::String | TypeExpr::Any | TypeExpr::Map(_) => true,
+            TypeExpr::Integer | TypeExpr::Number | TypeExpr::Boolean => false,
+            TypeExpr::Array(inner) | TypeExpr::Nullable(inner) => self.expr_borrows(inner),
+            TypeExpr::Named(name) => match self.aliases.get(name) {
+                Some(target) => self.expr_borrows(target),
+                None => self.borrows.contains(name),
+            },
+        }
+    }
+}
+
+impl Std {
+    /// The same paths, for the borrowed family of `module`.
+    fn borrowed(&self, module: &Module) -> Std {
+        Std {
+            family: Family::Borrowed(std::rc::Rc::new(Borrowing::of(module))),
+            option: self.option.clone(),
+            some: self.some.clone(),
+            none: self.none.clone(),
+            result: self.result.clone(),
+            ok: self.ok.clone(),
+            err: self.err.clone(),
+            string: self.string.clone(),
+            vec: self.vec.clone(),
+            boxed: self.boxed.clone(),
+            default_value: self.default_value.clone(),
+        }
+    }
+
+    /// Whether this is the borrowed family.
+    pub fn is_borrowed(&self) -> bool {
+        matches!(self.family, Family::Borrowed(_))
+    }
+
+    /// Whether the type named `name` has a borrowed form (always, for the owned family).
+    pub fn has_form(&self, name: &str) -> bool {
+        match &self.family {
+            Family::Owned => true,
+            Family::Borrowed(b) => b.borrows.contains(name),
+        }
+    }
+
+    /// The type named `name` where the family uses it: `X`; in the borrowed family `XRef<'de>`,
+    /// or the owned `super::X` for a type that borrows nothing.
+    pub fn named(&self, name: &str) -> TokenStream {
+        match &self.family {
+            Family::Owned => {
+                let name = ident(name);
+                quote!(#name)
+            }
+            Family::Borrowed(b) => match b.aliases.get(name) {
+                Some(target) => type_tokens(self, target),
+                None if b.borrows.contains(name) => {
+                    let name = quote::format_ident!("{}Ref", name.trim_start_matches("r#"));
+                    quote!(#name<'de>)
+                }
+                None => self.owned(name),
+            },
+        }
+    }
+
+    /// The owned type named `name`, from where the family's items are.
+    pub fn owned(&self, name: &str) -> TokenStream {
+        let name = ident(name);
+        match self.family {
+            Family::Owned => quote!(#name),
+            Family::Borrowed(_) => quote!(super::#name),
+        }
+    }
+
+    /// A type the family defines, as (the type, its path in expressions and patterns, the
+    /// generics of its impls): `(X, X, )`, or `(XRef<'de>, XRef, <'de>)`.
+    pub fn defined(&self, name: &str) -> (TokenStream, TokenStream, TokenStream) {
+        match self.family {
+            Family::Owned => {
+                let name = ident(name);
+                (quote!(#name), quote!(#name), TokenStream::new())
+            }
+            Family::Borrowed(_) => {
+                let name = quote::format_ident!("{}Ref", name.trim_start_matches("r#"));
+                (quote!(#name<'de>), quote!(#name), quote!(<'de>))
+            }
         }
     }
 }
@@ -365,6 +665,9 @@ pub(crate) fn ident(name: &str) -> Ident {
 /// One named type → its Rust definition and serde impls: the doc comment, then the items of
 /// its kind (`types` for structs, string enums and unions, `messages` for call sets).
 fn emit_type(std: &Std, t: &TypeDef, module: &Module) -> TokenStream {
+    if std.is_borrowed() {
+        return emit_borrowed_type(std, t, module);
+    }
     let fallback = match &t.schema_name {
         Some(schema_name) => format!("The `{schema_name}` definition of the schema."),
         None => format!("Inline schema at `{}`.", t.pointer),
@@ -406,6 +709,68 @@ fn emit_type(std: &Std, t: &TypeDef, module: &Module) -> TokenStream {
     }
 }
 
+/// One named type → its borrowed form, with its conversion into the owned type; a type that
+/// borrows nothing converts into itself, and an alias is left out (its uses name the target).
+fn emit_borrowed_type(std: &Std, t: &TypeDef, module: &Module) -> TokenStream {
+    if matches!(t.kind, TypeKind::Alias(_)) {
+        return TokenStream::new();
+    }
+    let owned = std.owned(&t.name);
+    if !std.has_form(&t.name) {
+        return quote! {
+            impl __rt::IntoOwned for #owned {
+                type Owned = Self;
+                fn into_owned(self) -> Self {
+                    self
+                }
+            }
+        };
+    }
+    let doc = format!(
+        " [`{0}`](super::{0}), borrowing from the decoded text.",
+        t.name
+    );
+    let head = quote!(#[doc = #doc]);
+    let (definition, conversion) = match &t.kind {
+        TypeKind::Struct(s) => (
+            types::emit_struct(std, &t.name, head, s, module),
+            types::struct_into_owned(std, &t.name, s),
+        ),
+        TypeKind::Union(u) => (
+            types::emit_union(std, &t.name, head, u),
+            types::union_into_owned(std, &t.name, u),
+        ),
+        TypeKind::Calls(set) => (
+            messages::emit_calls(std, &t.name, head, set),
+            messages::calls_into_owned(std, &t.name, set),
+        ),
+        TypeKind::StringEnum(_) | TypeKind::Alias(_) => unreachable!("borrow nothing"),
+    };
+    let into_owned = into_owned_impl(std, &t.name, conversion);
+    quote!(#definition #into_owned)
+}
+
+/// `IntoOwned` and `From` from the borrowed form of the type `name` into the owned one; `body`
+/// converts `self`.
+fn into_owned_impl(std: &Std, name: &str, body: TokenStream) -> TokenStream {
+    let (ty, _, generics) = std.defined(name);
+    let owned = std.owned(name);
+    quote! {
+        impl #generics __rt::IntoOwned for #ty {
+            type Owned = #owned;
+            fn into_owned(self) -> #owned {
+                #body
+            }
+        }
+
+        impl #generics ::core::convert::From<#ty> for #owned {
+            fn from(value: #ty) -> Self {
+                __rt::IntoOwned::into_owned(value)
+            }
+        }
+    }
+}
+
 /// The Rust type of a type expression.
 pub(crate) fn type_tokens(std: &Std, ty: &TypeExpr) -> TokenStream {
     let Std {
@@ -414,7 +779,17 @@ pub(crate) fn type_tokens(std: &Std, ty: &TypeExpr) -> TokenStream {
         vec,
         ..
     } = std;
+    let borrowed = std.is_borrowed();
     match ty {
+        TypeExpr::String if borrowed => quote!(__rt::Str<'de>),
+        TypeExpr::Any if borrowed => quote!(__rt::ValueRef<'de>),
+        TypeExpr::Map(value) if borrowed && **value == TypeExpr::Any => {
+            quote!(__rt::RawObjectRef<'de>)
+        }
+        TypeExpr::Map(value) if borrowed => {
+            let value = type_tokens(std, value);
+            quote!(__rt::IndexMap<__rt::Str<'de>, #value>)
+        }
         TypeExpr::String => quote!(#string),
         TypeExpr::Integer => quote!(i64),
         TypeExpr::Number => quote!(__rt::serde_json::Number),
@@ -434,10 +809,7 @@ pub(crate) fn type_tokens(std: &Std, ty: &TypeExpr) -> TokenStream {
             let inner = type_tokens(std, inner);
             quote!(#option<#inner>)
         }
-        TypeExpr::Named(name) => {
-            let name = ident(name);
-            quote!(#name)
-        }
+        TypeExpr::Named(name) => std.named(name),
     }
 }
 

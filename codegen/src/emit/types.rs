@@ -24,6 +24,7 @@ fn extra_type(std: &Std, additional: &Additional) -> Option<TokenStream> {
     match additional {
         Additional::Forbidden => None,
         // Unknown members come one by one, between the declared ones: a map, not one text.
+        Additional::Any if std.is_borrowed() => Some(quote!(__rt::ExtraRef<'de>)),
         Additional::Any => Some(quote!(__rt::serde_json::Map<#string, __rt::serde_json::Value>)),
         Additional::Typed(ty) => Some(type_tokens(std, &TypeExpr::Map(Box::new(ty.clone())))),
     }
@@ -56,7 +57,7 @@ pub(super) fn emit_struct(
         default_value,
         ..
     } = std;
-    let name_ident = ident(name);
+    let (ty, _, generics) = std.defined(name);
     let wire_names: Vec<&str> = s.wire_names().collect();
 
     // The struct itself.
@@ -96,7 +97,7 @@ pub(super) fn emit_struct(
     let consts_impl = if s.consts.is_empty() {
         TokenStream::new()
     } else {
-        quote!(impl #name_ident { #(#consts)* })
+        quote!(impl #generics #ty { #(#consts)* })
     };
 
     // Serialize: constants, declared members, then the kept extras.
@@ -246,14 +247,14 @@ pub(super) fn emit_struct(
     quote! {
         #head
         #[derive(Debug, Clone, PartialEq, #default)]
-        pub struct #name_ident {
+        pub struct #ty {
             #(#fields)*
             #extra_field
         }
 
         #consts_impl
 
-        impl __rt::serde::Serialize for #name_ident {
+        impl #generics __rt::serde::Serialize for #ty {
             fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {
                 let #map_binding = __rt::begin_map(serializer)?;
                 #(#ser_consts)*
@@ -263,13 +264,13 @@ pub(super) fn emit_struct(
             }
         }
 
-        impl<'de> __rt::serde::Deserialize<'de> for #name_ident {
+        impl<'de> __rt::serde::Deserialize<'de> for #ty {
             fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
                 __rt::deserialize_struct(deserializer, #name)
             }
         }
 
-        impl<'de> __rt::MapDecode<'de> for #name_ident {
+        impl<'de> __rt::MapDecode<'de> for #ty {
             fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
                 mut map: A,
                 #consumed_param: #option<&str>,
@@ -296,6 +297,18 @@ pub(super) fn emit_struct(
             }
         }
     }
+}
+
+/// The body of `into_owned` for the borrowed form of a struct: member by member.
+pub(super) fn struct_into_owned(std: &Std, name: &str, s: &Struct) -> TokenStream {
+    let owned = std.owned(name);
+    let fields = s.fields.iter().map(|f| {
+        let field = ident(&f.rust_name);
+        quote!(#field: __rt::IntoOwned::into_owned(self.#field),)
+    });
+    let extra = (s.additional != Additional::Forbidden)
+        .then(|| quote!(extra: __rt::IntoOwned::into_owned(self.extra),));
+    quote!(#owned { #(#fields)* #extra })
 }
 
 /// The Rust type of a field, with `Option` for optional members and `Box` to break cycles.
@@ -412,12 +425,36 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
         boxed,
         ..
     } = std;
-    let name_ident = ident(name);
+    let (ty, path, generics) = std.defined(name);
+    let borrowed = std.is_borrowed();
+    // What a borrowed union decodes from: the input's text, lent for `'de` (a copy would not
+    // live long enough); the owned ones decode from a copy where the input lent none.
+    let (buffered_value, buffered_object) = if borrowed {
+        (quote!(value.clone()), quote!(object.lent()))
+    } else {
+        (quote!(&value), quote!(&object))
+    };
+    let buffered_value_of = if borrowed {
+        quote!(value.lent())
+    } else {
+        quote!(&value)
+    };
+    let (partition_text, keyed_text) = if borrowed {
+        (quote!(__rt::not_lent(&text)), quote!(__rt::not_lent(&text)))
+    } else {
+        (
+            quote!(__rt::from_text(&text)),
+            quote!(__rt::keyed_from_text(&text)),
+        )
+    };
     let variants = u.variants.iter().map(|v| {
         let variant = ident(&v.name);
         let ty = type_tokens(std, &v.ty);
         let ty = if v.boxed { quote!(#boxed<#ty>) } else { ty };
         let doc = match &v.ty {
+            // The borrowed family links its own form, or the owned type it uses.
+            TypeExpr::Named(n) if borrowed && std.has_form(n) => format!(" A [`{n}Ref`]."),
+            TypeExpr::Named(n) if borrowed => format!(" A [`{n}`](super::{n})."),
             TypeExpr::Named(n) => format!(" A [`{n}`]."),
             TypeExpr::String => " A string.".to_owned(),
             TypeExpr::Integer => " An integer.".to_owned(),
@@ -462,7 +499,7 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
     };
     let via = |index: usize, deserializer: TokenStream| -> TokenStream {
         let variant = ident(&u.variants[index].name);
-        quote!(__rt::serde::Deserialize::deserialize(#deserializer).map(#name_ident::#variant))
+        quote!(__rt::serde::Deserialize::deserialize(#deserializer).map(#path::#variant))
     };
     // Decodes a buffered `value` as each member in turn.
     let trial = |members: &[usize], error: TokenStream| -> TokenStream {
@@ -470,8 +507,8 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
             let variant = ident(&u.variants[i].name);
             let ty = type_tokens(std, &u.variants[i].ty);
             quote! {
-                match <#ty as __rt::serde::Deserialize>::deserialize(&value) {
-                    #ok(found) => return #ok(#name_ident::#variant(found)),
+                match <#ty as __rt::serde::Deserialize>::deserialize(#buffered_value) {
+                    #ok(found) => return #ok(#path::#variant(found)),
                     #err(e) => {
                         __rt::forget_since(mark);
                         if closest.is_none() { closest = #some(e); }
@@ -555,6 +592,18 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
             visits.push(quote!(fn #method<E: __rt::serde::de::Error>(self, #param) -> #result<Self::Value, E> { #body }));
         }
     }
+    // A borrowed string member keeps the input's text where it has no escape.
+    if borrowed {
+        if let [member] = claimants(JsonKind::String, false)[..] {
+            let body = via(
+                member,
+                quote!(__rt::serde::de::value::BorrowedStrDeserializer::<E>::new(
+                    value
+                )),
+            );
+            visits.push(quote!(fn visit_borrowed_str<E: __rt::serde::de::Error>(self, value: &'de str) -> #result<Self::Value, E> { #body }));
+        }
+    }
     if let Some(body) = scalar(
         JsonKind::Null,
         false,
@@ -590,20 +639,25 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
         } => {
             let arms = cases.iter().map(|(value, i)| {
                 let variant = ident(&u.variants[*i].name);
-                quote!(#some(#value) => __rt::MapDecode::decode_map(rest, #some(#tag)).map(#name_ident::#variant),)
+                quote!(#some(#value) => __rt::MapDecode::decode_map(rest, #some(#tag)).map(#path::#variant),)
             });
             let values: Vec<&str> = cases.iter().map(|(v, _)| v.as_str()).collect();
             let absent = match default {
                 Some(i) => {
                     let variant = ident(&u.variants[*i].name);
-                    quote!(#none => __rt::MapDecode::decode_map(rest, #none).map(#name_ident::#variant),)
+                    quote!(#none => __rt::MapDecode::decode_map(rest, #none).map(#path::#variant),)
                 }
                 None => {
                     quote!(#none => #err(__rt::unknown_tag(#tag, #none, &[#(#values),*])),)
                 }
             };
+            let decode_tagged = if borrowed {
+                quote!(decode_tagged_lent)
+            } else {
+                quote!(decode_tagged)
+            };
             Some(quote! {
-                __rt::decode_tagged(map, #tag, |tag, rest| match tag {
+                __rt::#decode_tagged(map, #tag, |tag, rest| match tag {
                     #(#arms)*
                     #absent
                     #some(other) => #err(__rt::unknown_tag(#tag, #some(other), &[#(#values),*])),
@@ -628,11 +682,11 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
             });
             let arms = fallback.iter().enumerate().map(|(case, c)| {
                 let variant = ident(&u.variants[c.variant].name);
-                quote!(#case => __rt::serde::Deserialize::deserialize(&value).map(#name_ident::#variant),)
+                quote!(#case => __rt::serde::Deserialize::deserialize(#buffered_value_of).map(#path::#variant),)
             });
             // The structural match among the `candidates` (bit `i`: `fallback[i]`).
             let matched = quote! {
-                fn matched<E: __rt::serde::de::Error>(object: __rt::Buffered<'_>, candidates: u64) -> #result<#name_ident, E> {
+                fn matched<'de, E: __rt::serde::de::Error>(object: __rt::Buffered<'de>, candidates: u64) -> #result<#ty, E> {
                     let (value, order) = __rt::structural(object, &[#(#names),*], &[#(#shapes),*], candidates);
                     let mark = __rt::path_mark();
                     let mut closest = #none;
@@ -665,7 +719,7 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
                         // One member allows the value: the object streams into it.
                         [case] => {
                             let variant = ident(&u.variants[fallback[case].variant].name);
-                            quote!(#some(#value) => __rt::MapDecode::decode_map(__rt::stream_rest(read, map), #none).map(#name_ident::#variant),)
+                            quote!(#some(#value) => __rt::MapDecode::decode_map(__rt::stream_rest(read, map), #none).map(#path::#variant),)
                         }
                         _ => {
                             let set = cases.iter().fold(0u64, |set, case| set | 1 << case);
@@ -684,7 +738,7 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
                                 // member comes closest.
                                 #none => matched(__rt::buffer_rest(read, map)?, !0),
                             },
-                            __rt::Partitioned::Text(text) => __rt::from_text(&text),
+                            __rt::Partitioned::Text(text) => #partition_text,
                         }
                     }
                 }
@@ -707,11 +761,11 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
             let table = deciding.iter().map(|(key, i)| quote!((#key, #i)));
             let found_arms = others.iter().map(|i| {
                 let variant = ident(&u.variants[*i].name);
-                quote!(#i => __rt::MapDecode::decode_map(rest, #none).map(#name_ident::#variant),)
+                quote!(#i => __rt::MapDecode::decode_map(rest, #none).map(#path::#variant),)
             });
             let last_variant = ident(&u.variants[*last].name);
             let decode_last =
-                quote!(__rt::MapDecode::decode_map(rest, #none).map(#name_ident::#last_variant));
+                quote!(__rt::MapDecode::decode_map(rest, #none).map(#path::#last_variant));
             let found = if others.is_empty() {
                 quote!(__rt::Keyed::Found(_, rest) => #decode_last,)
             } else {
@@ -721,16 +775,16 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
                 },)
             };
             quote! {
-                impl __rt::KeyedUnion for #name_ident {
-                    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(map: M) -> #result<Self, M::Error> {
+                impl<'de> __rt::KeyedUnion<'de> for #ty {
+                    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(map: M) -> #result<Self, M::Error> {
                         match __rt::decode_keyed(map, &[#(#table),*])? {
                             #found
                             // No deciding member: the structural match, on what was buffered.
-                            __rt::Keyed::Exhausted(object) => __rt::serde::Deserialize::deserialize(&object)
+                            __rt::Keyed::Exhausted(object) => __rt::serde::Deserialize::deserialize(#buffered_object)
                                 .map_err(__rt::serde::de::Error::custom),
                             // A member before the deciding one came from input that lent no
                             // text: the same decision, from the object's text.
-                            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
+                            __rt::Keyed::Text(text) => #keyed_text,
                         }
                     }
                 }
@@ -761,11 +815,11 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
     quote! {
         #head
         #[derive(Debug, Clone, PartialEq, #key_derives)]
-        pub enum #name_ident {
+        pub enum #ty {
             #(#variants)*
         }
 
-        impl __rt::serde::Serialize for #name_ident {
+        impl #generics __rt::serde::Serialize for #ty {
             fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {
                 match self {
                     #(#ser_arms)*
@@ -773,11 +827,11 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
             }
         }
 
-        impl<'de> __rt::serde::Deserialize<'de> for #name_ident {
+        impl<'de> __rt::serde::Deserialize<'de> for #ty {
             fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
                 struct UnionVisitor;
                 impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
-                    type Value = #name_ident;
+                    type Value = #ty;
                     fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                         f.write_str(#expecting)
                     }
@@ -789,6 +843,16 @@ pub(super) fn emit_union(std: &Std, name: &str, head: TokenStream, u: &Union) ->
 
         #keyed_decode
     }
+}
+
+/// The body of `into_owned` for the borrowed form of a union: variant by variant.
+pub(super) fn union_into_owned(std: &Std, name: &str, u: &Union) -> TokenStream {
+    let owned = std.owned(name);
+    let arms = u.variants.iter().map(|v| {
+        let variant = ident(&v.name);
+        quote!(Self::#variant(value) => #owned::#variant(__rt::IntoOwned::into_owned(value)),)
+    });
+    quote!(match self { #(#arms)* })
 }
 
 /// `From` conversions into a union from the values of its string and integer members:

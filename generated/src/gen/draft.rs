@@ -71,3 +71,5 @@ pub use crate::v2026_07_28::{
 pub use crate::v2026_07_28::__roundtrip;
 #[cfg(all(feature = "registry", feature = "schemars"))]
 pub use crate::v2026_07_28::__json_schema;
+#[cfg(feature = "borrowed")]
+pub use crate::v2026_07_28::borrowed;

@@ -900,7 +900,23 @@ impl __rt::codec::Calls for ClientNotification {
             "notifications/progress" | "notifications/roots/list_changed"
         )
     }
-    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+    fn method(&self) -> &'static str {
+        ClientNotification::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Cancelled(params) => map.serialize_entry("params", params),
+            Self::Initialized(params) => __rt::optional_entry(map, "params", params),
+            Self::Progress(params) => map.serialize_entry("params", params),
+            Self::RootsListChanged(params) => __rt::optional_entry(map, "params", params),
+        }
+    }
+}
+impl<'de> __rt::codec::CallsDecode<'de> for ClientNotification {
+    fn from_params<D: __rt::serde::Deserializer<'de>>(
         method: &str,
         params: Option<D>,
     ) -> ::core::result::Result<Self, D::Error> {
@@ -926,19 +942,11 @@ impl __rt::codec::Calls for ClientNotification {
             }
         }
     }
-    fn method(&self) -> &'static str {
-        ClientNotification::method(self)
-    }
-    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
-        &self,
-        map: &mut M,
-    ) -> ::core::result::Result<(), M::Error> {
-        match self {
-            Self::Cancelled(params) => map.serialize_entry("params", params),
-            Self::Initialized(params) => __rt::optional_entry(map, "params", params),
-            Self::Progress(params) => map.serialize_entry("params", params),
-            Self::RootsListChanged(params) => __rt::optional_entry(map, "params", params),
-        }
+    fn from_params_text(
+        method: &str,
+        text: &str,
+    ) -> ::core::result::Result<Self, __rt::serde_json::Error> {
+        __rt::codec::params_from_text(method, text)
     }
 }
 impl __rt::serde::Serialize for ClientNotification {
@@ -1031,7 +1039,34 @@ impl __rt::codec::Calls for ClientRequest {
             "logging/setLevel" | "completion/complete"
         )
     }
-    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+    fn method(&self) -> &'static str {
+        ClientRequest::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Initialize(params) => map.serialize_entry("params", params),
+            Self::Ping(params) => __rt::optional_entry(map, "params", params),
+            Self::ListResources(params) => __rt::optional_entry(map, "params", params),
+            Self::ListResourceTemplates(params) => {
+                __rt::optional_entry(map, "params", params)
+            }
+            Self::ReadResource(params) => map.serialize_entry("params", params),
+            Self::Subscribe(params) => map.serialize_entry("params", params),
+            Self::Unsubscribe(params) => map.serialize_entry("params", params),
+            Self::ListPrompts(params) => __rt::optional_entry(map, "params", params),
+            Self::GetPrompt(params) => map.serialize_entry("params", params),
+            Self::ListTools(params) => __rt::optional_entry(map, "params", params),
+            Self::CallTool(params) => map.serialize_entry("params", params),
+            Self::SetLevel(params) => map.serialize_entry("params", params),
+            Self::Complete(params) => map.serialize_entry("params", params),
+        }
+    }
+}
+impl<'de> __rt::codec::CallsDecode<'de> for ClientRequest {
+    fn from_params<D: __rt::serde::Deserializer<'de>>(
         method: &str,
         params: Option<D>,
     ) -> ::core::result::Result<Self, D::Error> {
@@ -1072,30 +1107,11 @@ impl __rt::codec::Calls for ClientRequest {
             }
         }
     }
-    fn method(&self) -> &'static str {
-        ClientRequest::method(self)
-    }
-    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
-        &self,
-        map: &mut M,
-    ) -> ::core::result::Result<(), M::Error> {
-        match self {
-            Self::Initialize(params) => map.serialize_entry("params", params),
-            Self::Ping(params) => __rt::optional_entry(map, "params", params),
-            Self::ListResources(params) => __rt::optional_entry(map, "params", params),
-            Self::ListResourceTemplates(params) => {
-                __rt::optional_entry(map, "params", params)
-            }
-            Self::ReadResource(params) => map.serialize_entry("params", params),
-            Self::Subscribe(params) => map.serialize_entry("params", params),
-            Self::Unsubscribe(params) => map.serialize_entry("params", params),
-            Self::ListPrompts(params) => __rt::optional_entry(map, "params", params),
-            Self::GetPrompt(params) => map.serialize_entry("params", params),
-            Self::ListTools(params) => __rt::optional_entry(map, "params", params),
-            Self::CallTool(params) => map.serialize_entry("params", params),
-            Self::SetLevel(params) => map.serialize_entry("params", params),
-            Self::Complete(params) => map.serialize_entry("params", params),
-        }
+    fn from_params_text(
+        method: &str,
+        text: &str,
+    ) -> ::core::result::Result<Self, __rt::serde_json::Error> {
+        __rt::codec::params_from_text(method, text)
     }
 }
 impl __rt::serde::Serialize for ClientRequest {
@@ -1156,8 +1172,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                fn matched<E: __rt::serde::de::Error>(
-                    object: __rt::Buffered<'_>,
+                fn matched<'de, E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'de>,
                     candidates: u64,
                 ) -> ::core::result::Result<ClientResult, E> {
                     let (value, order) = __rt::structural(
@@ -1222,8 +1238,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl __rt::KeyedUnion for ClientResult {
-    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl<'de> __rt::KeyedUnion<'de> for ClientResult {
+    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
@@ -2268,8 +2284,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                fn matched<E: __rt::serde::de::Error>(
-                    object: __rt::Buffered<'_>,
+                fn matched<'de, E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'de>,
                     candidates: u64,
                 ) -> ::core::result::Result<EmbeddedResourceResource, E> {
                     let (value, order) = __rt::structural(
@@ -2325,8 +2341,8 @@ impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResource {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl __rt::KeyedUnion for EmbeddedResourceResource {
-    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl<'de> __rt::KeyedUnion<'de> for EmbeddedResourceResource {
+    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
@@ -3175,8 +3191,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchRequestItem {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                fn matched<E: __rt::serde::de::Error>(
-                    object: __rt::Buffered<'_>,
+                fn matched<'de, E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'de>,
                     candidates: u64,
                 ) -> ::core::result::Result<JsonRpcBatchRequestItem, E> {
                     let (value, order) = __rt::structural(
@@ -3232,8 +3248,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchRequestItem {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl __rt::KeyedUnion for JsonRpcBatchRequestItem {
-    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl<'de> __rt::KeyedUnion<'de> for JsonRpcBatchRequestItem {
+    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("id", 0usize)])? {
@@ -3288,8 +3304,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchResponseItem {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                fn matched<E: __rt::serde::de::Error>(
-                    object: __rt::Buffered<'_>,
+                fn matched<'de, E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'de>,
                     candidates: u64,
                 ) -> ::core::result::Result<JsonRpcBatchResponseItem, E> {
                     let (value, order) = __rt::structural(
@@ -3345,8 +3361,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchResponseItem {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl __rt::KeyedUnion for JsonRpcBatchResponseItem {
-    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl<'de> __rt::KeyedUnion<'de> for JsonRpcBatchResponseItem {
+    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("result", 0usize), ("error", 1usize)])? {
@@ -3635,8 +3651,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                fn matched<E: __rt::serde::de::Error>(
-                    object: __rt::Buffered<'_>,
+                fn matched<'de, E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'de>,
                     candidates: u64,
                 ) -> ::core::result::Result<JsonRpcMessage, E> {
                     let (value, order) = __rt::structural(
@@ -3710,8 +3726,8 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessage {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
-impl __rt::KeyedUnion for JsonRpcMessage {
-    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl<'de> __rt::KeyedUnion<'de> for JsonRpcMessage {
+    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("result", 3usize), ("error", 4usize)])? {
@@ -7140,8 +7156,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                fn matched<E: __rt::serde::de::Error>(
-                    object: __rt::Buffered<'_>,
+                fn matched<'de, E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'de>,
                     candidates: u64,
                 ) -> ::core::result::Result<ReadResourceResultContentsItem, E> {
                     let (value, order) = __rt::structural(
@@ -7200,8 +7216,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItem {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl __rt::KeyedUnion for ReadResourceResultContentsItem {
-    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultContentsItem {
+    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
@@ -8871,7 +8887,30 @@ impl __rt::codec::Calls for ServerNotification {
             "notifications/message"
         )
     }
-    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+    fn method(&self) -> &'static str {
+        ServerNotification::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Cancelled(params) => map.serialize_entry("params", params),
+            Self::Progress(params) => map.serialize_entry("params", params),
+            Self::ResourceListChanged(params) => {
+                __rt::optional_entry(map, "params", params)
+            }
+            Self::ResourceUpdated(params) => map.serialize_entry("params", params),
+            Self::PromptListChanged(params) => {
+                __rt::optional_entry(map, "params", params)
+            }
+            Self::ToolListChanged(params) => __rt::optional_entry(map, "params", params),
+            Self::LoggingMessage(params) => map.serialize_entry("params", params),
+        }
+    }
+}
+impl<'de> __rt::codec::CallsDecode<'de> for ServerNotification {
+    fn from_params<D: __rt::serde::Deserializer<'de>>(
         method: &str,
         params: Option<D>,
     ) -> ::core::result::Result<Self, D::Error> {
@@ -8906,26 +8945,11 @@ impl __rt::codec::Calls for ServerNotification {
             }
         }
     }
-    fn method(&self) -> &'static str {
-        ServerNotification::method(self)
-    }
-    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
-        &self,
-        map: &mut M,
-    ) -> ::core::result::Result<(), M::Error> {
-        match self {
-            Self::Cancelled(params) => map.serialize_entry("params", params),
-            Self::Progress(params) => map.serialize_entry("params", params),
-            Self::ResourceListChanged(params) => {
-                __rt::optional_entry(map, "params", params)
-            }
-            Self::ResourceUpdated(params) => map.serialize_entry("params", params),
-            Self::PromptListChanged(params) => {
-                __rt::optional_entry(map, "params", params)
-            }
-            Self::ToolListChanged(params) => __rt::optional_entry(map, "params", params),
-            Self::LoggingMessage(params) => map.serialize_entry("params", params),
-        }
+    fn from_params_text(
+        method: &str,
+        text: &str,
+    ) -> ::core::result::Result<Self, __rt::serde_json::Error> {
+        __rt::codec::params_from_text(method, text)
     }
 }
 impl __rt::serde::Serialize for ServerNotification {
@@ -8973,7 +8997,22 @@ impl __rt::codec::Calls for ServerRequest {
     fn has_method(method: &str) -> bool {
         matches!(method, "ping" | "sampling/createMessage" | "roots/list")
     }
-    fn from_params<'de, D: __rt::serde::Deserializer<'de>>(
+    fn method(&self) -> &'static str {
+        ServerRequest::method(self)
+    }
+    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+    ) -> ::core::result::Result<(), M::Error> {
+        match self {
+            Self::Ping(params) => __rt::optional_entry(map, "params", params),
+            Self::CreateMessage(params) => map.serialize_entry("params", params),
+            Self::ListRoots(params) => __rt::optional_entry(map, "params", params),
+        }
+    }
+}
+impl<'de> __rt::codec::CallsDecode<'de> for ServerRequest {
+    fn from_params<D: __rt::serde::Deserializer<'de>>(
         method: &str,
         params: Option<D>,
     ) -> ::core::result::Result<Self, D::Error> {
@@ -8992,18 +9031,11 @@ impl __rt::codec::Calls for ServerRequest {
             }
         }
     }
-    fn method(&self) -> &'static str {
-        ServerRequest::method(self)
-    }
-    fn serialize_params<M: __rt::serde::ser::SerializeMap>(
-        &self,
-        map: &mut M,
-    ) -> ::core::result::Result<(), M::Error> {
-        match self {
-            Self::Ping(params) => __rt::optional_entry(map, "params", params),
-            Self::CreateMessage(params) => map.serialize_entry("params", params),
-            Self::ListRoots(params) => __rt::optional_entry(map, "params", params),
-        }
+    fn from_params_text(
+        method: &str,
+        text: &str,
+    ) -> ::core::result::Result<Self, __rt::serde_json::Error> {
+        __rt::codec::params_from_text(method, text)
     }
 }
 impl __rt::serde::Serialize for ServerRequest {
@@ -9097,8 +9129,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                fn matched<E: __rt::serde::de::Error>(
-                    object: __rt::Buffered<'_>,
+                fn matched<'de, E: __rt::serde::de::Error>(
+                    object: __rt::Buffered<'de>,
                     candidates: u64,
                 ) -> ::core::result::Result<ServerResult, E> {
                     let (value, order) = __rt::structural(
@@ -9243,8 +9275,8 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerResult {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
-impl __rt::KeyedUnion for ServerResult {
-    fn decode_keyed<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl<'de> __rt::KeyedUnion<'de> for ServerResult {
+    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Self, M::Error> {
         match __rt::decode_keyed(
@@ -10390,11 +10422,11 @@ impl __rt::codec::Direction for ClientMessage {
         }
     }
 }
-impl __rt::codec::DecodeResult for ClientResult {
-    fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl<'de> __rt::codec::DecodeResult<'de> for ClientResult {
+    fn decode_result<M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Self, M::Error> {
-        <ClientResult as __rt::KeyedUnion>::decode_keyed(map)
+        <ClientResult as __rt::KeyedUnion<'de>>::decode_keyed(map)
     }
 }
 /// Every message a server sends: requests, notifications, result responses and error responses. Decode with `str::parse` (errors in JSON-RPC terms) or serde; encode with serde.
@@ -10487,11 +10519,11 @@ impl __rt::codec::Direction for ServerMessage {
         }
     }
 }
-impl __rt::codec::DecodeResult for ServerResult {
-    fn decode_result<'de, M: __rt::serde::de::MapAccess<'de>>(
+impl<'de> __rt::codec::DecodeResult<'de> for ServerResult {
+    fn decode_result<M: __rt::serde::de::MapAccess<'de>>(
         map: M,
     ) -> ::core::result::Result<Self, M::Error> {
-        <ServerResult as __rt::KeyedUnion>::decode_keyed(map)
+        <ServerResult as __rt::KeyedUnion<'de>>::decode_keyed(map)
     }
 }
 impl __rt::jsonrpc::Request for InitializeRequest {
@@ -11124,6 +11156,12892 @@ pub fn __json_schema(
             _ => return ::core::option::Option::None,
         },
     )
+}
+/// The borrowed family of this revision (feature `borrowed`): `ClientMessageRef<'de>`, `ServerMessageRef<'de>` and every type they reach that holds a string, a free-form object or undeclared members, borrowing them from the decoded text; see `mcp_typed::borrowed`. Types that hold none of these are the owned ones.
+#[cfg(feature = "borrowed")]
+pub mod borrowed {
+    #[allow(unused_imports)]
+    use super::__rt;
+    /// [`Annotations`](super::Annotations), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct AnnotationsRef<'de> {
+        /// Describes who the intended customer of this object or data is.
+        ///
+        /// It can include multiple entries to indicate content useful for multiple audiences (e.g., `["user", "assistant"]`).
+        pub audience: Option<Vec<super::Role>>,
+        /// Describes how important this data is for operating the server.
+        ///
+        /// A value of 1 means "most important," and indicates that the data is
+        /// effectively required, while 0 means "least important," and indicates that
+        /// the data is entirely optional.
+        pub priority: Option<__rt::serde_json::Number>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for AnnotationsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "audience", &self.audience)?;
+            __rt::optional_entry(&mut map, "priority", &self.priority)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["audience", "priority"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for AnnotationsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "Annotations")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for AnnotationsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_audience = None;
+            let mut f_priority = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "audience" => __rt::field_seq(&mut map, &mut f_audience, "audience"),
+                    "priority" => __rt::field(&mut map, &mut f_priority, "priority"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                audience: f_audience,
+                priority: f_priority,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for AnnotationsRef<'de> {
+        type Owned = super::Annotations;
+        fn into_owned(self) -> super::Annotations {
+            super::Annotations {
+                audience: __rt::IntoOwned::into_owned(self.audience),
+                priority: __rt::IntoOwned::into_owned(self.priority),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<AnnotationsRef<'de>> for super::Annotations {
+        fn from(value: AnnotationsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`AudioContent`](super::AudioContent), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct AudioContentRef<'de> {
+        /// Optional annotations for the client.
+        pub annotations: Option<AnnotationsRef<'de>>,
+        /// The base64-encoded audio data.
+        pub data: __rt::Str<'de>,
+        /// The MIME type of the audio. Different providers may support different audio types.
+        pub mime_type: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> AudioContentRef<'de> {
+        /// The value of the constant member `type`.
+        pub const TYPE: &'static str = "audio";
+    }
+    impl<'de> __rt::serde::Serialize for AudioContentRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "type", &Self::TYPE)?;
+            __rt::optional_entry(&mut map, "annotations", &self.annotations)?;
+            __rt::entry(&mut map, "data", &self.data)?;
+            __rt::entry(&mut map, "mimeType", &self.mime_type)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["type", "annotations", "data", "mimeType"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for AudioContentRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "AudioContent")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for AudioContentRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_type = consumed == Some("type");
+            let mut f_annotations = None;
+            let mut f_data = None;
+            let mut f_mime_type = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_type, "type", "audio"),
+                    "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                    "data" => __rt::field(&mut map, &mut f_data, "data"),
+                    "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_type, "type")?;
+            match (f_data, f_mime_type) {
+                (Some(f_data), Some(f_mime_type)) => {
+                    ::core::result::Result::Ok(Self {
+                        annotations: f_annotations,
+                        data: f_data,
+                        mime_type: f_mime_type,
+                        extra,
+                    })
+                }
+                (f_data, f_mime_type) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[
+                                (f_data.is_none(), "data"),
+                                (f_mime_type.is_none(), "mimeType"),
+                            ],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for AudioContentRef<'de> {
+        type Owned = super::AudioContent;
+        fn into_owned(self) -> super::AudioContent {
+            super::AudioContent {
+                annotations: __rt::IntoOwned::into_owned(self.annotations),
+                data: __rt::IntoOwned::into_owned(self.data),
+                mime_type: __rt::IntoOwned::into_owned(self.mime_type),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<AudioContentRef<'de>> for super::AudioContent {
+        fn from(value: AudioContentRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`BlobResourceContents`](super::BlobResourceContents), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct BlobResourceContentsRef<'de> {
+        /// A base64-encoded string representing the binary data of the item.
+        pub blob: __rt::Str<'de>,
+        /// The MIME type of this resource, if known.
+        pub mime_type: Option<__rt::Str<'de>>,
+        /// The URI of this resource.
+        pub uri: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for BlobResourceContentsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "blob", &self.blob)?;
+            __rt::optional_entry(&mut map, "mimeType", &self.mime_type)?;
+            __rt::entry(&mut map, "uri", &self.uri)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["blob", "mimeType", "uri"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for BlobResourceContentsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "BlobResourceContents")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for BlobResourceContentsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_blob = None;
+            let mut f_mime_type = None;
+            let mut f_uri = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "blob" => __rt::field(&mut map, &mut f_blob, "blob"),
+                    "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                    "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_blob, f_uri) {
+                (Some(f_blob), Some(f_uri)) => {
+                    ::core::result::Result::Ok(Self {
+                        blob: f_blob,
+                        mime_type: f_mime_type,
+                        uri: f_uri,
+                        extra,
+                    })
+                }
+                (f_blob, f_uri) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_blob.is_none(), "blob"), (f_uri.is_none(), "uri")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for BlobResourceContentsRef<'de> {
+        type Owned = super::BlobResourceContents;
+        fn into_owned(self) -> super::BlobResourceContents {
+            super::BlobResourceContents {
+                blob: __rt::IntoOwned::into_owned(self.blob),
+                mime_type: __rt::IntoOwned::into_owned(self.mime_type),
+                uri: __rt::IntoOwned::into_owned(self.uri),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<BlobResourceContentsRef<'de>>
+    for super::BlobResourceContents {
+        fn from(value: BlobResourceContentsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CallToolRequest`](super::CallToolRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CallToolRequestRef<'de> {
+        /// The `params` member.
+        pub params: CallToolRequestParamsRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> CallToolRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "tools/call";
+    }
+    impl<'de> __rt::serde::Serialize for CallToolRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CallToolRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "CallToolRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for CallToolRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_method, "method", "tools/call")
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            match (f_params,) {
+                (Some(f_params),) => {
+                    ::core::result::Result::Ok(Self { params: f_params, extra })
+                }
+                (f_params,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_params.is_none(), "params")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for CallToolRequestRef<'de> {
+        type Owned = super::CallToolRequest;
+        fn into_owned(self) -> super::CallToolRequest {
+            super::CallToolRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CallToolRequestRef<'de>> for super::CallToolRequest {
+        fn from(value: CallToolRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CallToolRequestParams`](super::CallToolRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CallToolRequestParamsRef<'de> {
+        /// The `arguments` member.
+        pub arguments: Option<__rt::RawObjectRef<'de>>,
+        /// The `name` member.
+        pub name: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for CallToolRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "arguments", &self.arguments)?;
+            __rt::entry(&mut map, "name", &self.name)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["arguments", "name"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CallToolRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "CallToolRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for CallToolRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_arguments = None;
+            let mut f_name = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "arguments" => __rt::field(&mut map, &mut f_arguments, "arguments"),
+                    "name" => __rt::field(&mut map, &mut f_name, "name"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_name,) {
+                (Some(f_name),) => {
+                    ::core::result::Result::Ok(Self {
+                        arguments: f_arguments,
+                        name: f_name,
+                        extra,
+                    })
+                }
+                (f_name,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_name.is_none(), "name")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for CallToolRequestParamsRef<'de> {
+        type Owned = super::CallToolRequestParams;
+        fn into_owned(self) -> super::CallToolRequestParams {
+            super::CallToolRequestParams {
+                arguments: __rt::IntoOwned::into_owned(self.arguments),
+                name: __rt::IntoOwned::into_owned(self.name),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CallToolRequestParamsRef<'de>>
+    for super::CallToolRequestParams {
+        fn from(value: CallToolRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CallToolResult`](super::CallToolResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CallToolResultRef<'de> {
+        /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// The `content` member.
+        pub content: Vec<CallToolResultContentItemRef<'de>>,
+        /// Whether the tool call ended in an error.
+        ///
+        /// If not set, this is assumed to be false (the call was successful).
+        pub is_error: Option<bool>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for CallToolResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::entry(&mut map, "content", &self.content)?;
+            __rt::optional_entry(&mut map, "isError", &self.is_error)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta", "content", "isError"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CallToolResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "CallToolResult")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for CallToolResultRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut f_content = None;
+            let mut f_is_error = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    "content" => __rt::field_seq(&mut map, &mut f_content, "content"),
+                    "isError" => __rt::field(&mut map, &mut f_is_error, "isError"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_content,) {
+                (Some(f_content),) => {
+                    ::core::result::Result::Ok(Self {
+                        meta: f_meta,
+                        content: f_content,
+                        is_error: f_is_error,
+                        extra,
+                    })
+                }
+                (f_content,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_content.is_none(), "content")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for CallToolResultRef<'de> {
+        type Owned = super::CallToolResult;
+        fn into_owned(self) -> super::CallToolResult {
+            super::CallToolResult {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                content: __rt::IntoOwned::into_owned(self.content),
+                is_error: __rt::IntoOwned::into_owned(self.is_error),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CallToolResultRef<'de>> for super::CallToolResult {
+        fn from(value: CallToolResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CallToolResultContentItem`](super::CallToolResultContentItem), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CallToolResultContentItemRef<'de> {
+        /// A [`TextContentRef`].
+        TextContent(Box<TextContentRef<'de>>),
+        /// A [`ImageContentRef`].
+        ImageContent(Box<ImageContentRef<'de>>),
+        /// A [`AudioContentRef`].
+        AudioContent(Box<AudioContentRef<'de>>),
+        /// A [`EmbeddedResourceRef`].
+        EmbeddedResource(Box<EmbeddedResourceRef<'de>>),
+    }
+    impl<'de> __rt::serde::Serialize for CallToolResultContentItemRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::TextContent(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::ImageContent(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::AudioContent(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::EmbeddedResource(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CallToolResultContentItemRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = CallToolResultContentItemRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str(
+                        "a value of CallToolResultContentItem: TextContent | ImageContent | AudioContent | EmbeddedResource",
+                    )
+                }
+                fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    map: M,
+                ) -> ::core::result::Result<Self::Value, M::Error> {
+                    __rt::decode_tagged_lent(
+                        map,
+                        "type",
+                        |tag, rest| match tag {
+                            Some("text") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(CallToolResultContentItemRef::TextContent)
+                            }
+                            Some("image") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(CallToolResultContentItemRef::ImageContent)
+                            }
+                            Some("audio") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(CallToolResultContentItemRef::AudioContent)
+                            }
+                            Some("resource") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(CallToolResultContentItemRef::EmbeddedResource)
+                            }
+                            None => {
+                                ::core::result::Result::Err(
+                                    __rt::unknown_tag(
+                                        "type",
+                                        None,
+                                        &["text", "image", "audio", "resource"],
+                                    ),
+                                )
+                            }
+                            Some(other) => {
+                                ::core::result::Result::Err(
+                                    __rt::unknown_tag(
+                                        "type",
+                                        Some(other),
+                                        &["text", "image", "audio", "resource"],
+                                    ),
+                                )
+                            }
+                        },
+                    )
+                }
+            }
+            deserializer.deserialize_map(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::IntoOwned for CallToolResultContentItemRef<'de> {
+        type Owned = super::CallToolResultContentItem;
+        fn into_owned(self) -> super::CallToolResultContentItem {
+            match self {
+                Self::TextContent(value) => {
+                    super::CallToolResultContentItem::TextContent(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+                Self::ImageContent(value) => {
+                    super::CallToolResultContentItem::ImageContent(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+                Self::AudioContent(value) => {
+                    super::CallToolResultContentItem::AudioContent(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+                Self::EmbeddedResource(value) => {
+                    super::CallToolResultContentItem::EmbeddedResource(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CallToolResultContentItemRef<'de>>
+    for super::CallToolResultContentItem {
+        fn from(value: CallToolResultContentItemRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CancelledNotification`](super::CancelledNotification), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CancelledNotificationRef<'de> {
+        /// The `params` member.
+        pub params: CancelledNotificationParamsRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> CancelledNotificationRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "notifications/cancelled";
+    }
+    impl<'de> __rt::serde::Serialize for CancelledNotificationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CancelledNotificationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "CancelledNotification")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for CancelledNotificationRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "notifications/cancelled",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            match (f_params,) {
+                (Some(f_params),) => {
+                    ::core::result::Result::Ok(Self { params: f_params, extra })
+                }
+                (f_params,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_params.is_none(), "params")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for CancelledNotificationRef<'de> {
+        type Owned = super::CancelledNotification;
+        fn into_owned(self) -> super::CancelledNotification {
+            super::CancelledNotification {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CancelledNotificationRef<'de>>
+    for super::CancelledNotification {
+        fn from(value: CancelledNotificationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CancelledNotificationParams`](super::CancelledNotificationParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CancelledNotificationParamsRef<'de> {
+        /// An optional string describing the reason for the cancellation. This MAY be logged or presented to the user.
+        pub reason: Option<__rt::Str<'de>>,
+        /// The ID of the request to cancel.
+        ///
+        /// This MUST correspond to the ID of a request previously issued in the same direction.
+        pub request_id: RequestIdRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for CancelledNotificationParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "reason", &self.reason)?;
+            __rt::entry(&mut map, "requestId", &self.request_id)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["reason", "requestId"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CancelledNotificationParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "CancelledNotificationParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for CancelledNotificationParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_reason = None;
+            let mut f_request_id = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "reason" => __rt::field(&mut map, &mut f_reason, "reason"),
+                    "requestId" => __rt::field(&mut map, &mut f_request_id, "requestId"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_request_id,) {
+                (Some(f_request_id),) => {
+                    ::core::result::Result::Ok(Self {
+                        reason: f_reason,
+                        request_id: f_request_id,
+                        extra,
+                    })
+                }
+                (f_request_id,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_request_id.is_none(), "requestId")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for CancelledNotificationParamsRef<'de> {
+        type Owned = super::CancelledNotificationParams;
+        fn into_owned(self) -> super::CancelledNotificationParams {
+            super::CancelledNotificationParams {
+                reason: __rt::IntoOwned::into_owned(self.reason),
+                request_id: __rt::IntoOwned::into_owned(self.request_id),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CancelledNotificationParamsRef<'de>>
+    for super::CancelledNotificationParams {
+        fn from(value: CancelledNotificationParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ClientCapabilities`](super::ClientCapabilities), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ClientCapabilitiesRef<'de> {
+        /// Experimental, non-standard capabilities that the client supports.
+        pub experimental: Option<__rt::IndexMap<__rt::Str<'de>, __rt::RawObjectRef<'de>>>,
+        /// Present if the client supports listing roots.
+        pub roots: Option<ClientCapabilitiesRootsRef<'de>>,
+        /// Present if the client supports sampling from an LLM.
+        pub sampling: Option<__rt::RawObjectRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ClientCapabilitiesRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "experimental", &self.experimental)?;
+            __rt::optional_entry(&mut map, "roots", &self.roots)?;
+            __rt::optional_entry(&mut map, "sampling", &self.sampling)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["experimental", "roots", "sampling"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ClientCapabilitiesRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ClientCapabilities")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_experimental = None;
+            let mut f_roots = None;
+            let mut f_sampling = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "experimental" => {
+                        __rt::field_map(&mut map, &mut f_experimental, "experimental")
+                    }
+                    "roots" => __rt::field(&mut map, &mut f_roots, "roots"),
+                    "sampling" => __rt::field(&mut map, &mut f_sampling, "sampling"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                experimental: f_experimental,
+                roots: f_roots,
+                sampling: f_sampling,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ClientCapabilitiesRef<'de> {
+        type Owned = super::ClientCapabilities;
+        fn into_owned(self) -> super::ClientCapabilities {
+            super::ClientCapabilities {
+                experimental: __rt::IntoOwned::into_owned(self.experimental),
+                roots: __rt::IntoOwned::into_owned(self.roots),
+                sampling: __rt::IntoOwned::into_owned(self.sampling),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ClientCapabilitiesRef<'de>>
+    for super::ClientCapabilities {
+        fn from(value: ClientCapabilitiesRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ClientCapabilitiesRoots`](super::ClientCapabilitiesRoots), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ClientCapabilitiesRootsRef<'de> {
+        /// Whether the client supports notifications for changes to the roots list.
+        pub list_changed: Option<bool>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ClientCapabilitiesRootsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "listChanged", &self.list_changed)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["listChanged"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ClientCapabilitiesRootsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ClientCapabilitiesRoots")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ClientCapabilitiesRootsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_list_changed = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "listChanged" => {
+                        __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                    }
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                list_changed: f_list_changed,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ClientCapabilitiesRootsRef<'de> {
+        type Owned = super::ClientCapabilitiesRoots;
+        fn into_owned(self) -> super::ClientCapabilitiesRoots {
+            super::ClientCapabilitiesRoots {
+                list_changed: __rt::IntoOwned::into_owned(self.list_changed),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ClientCapabilitiesRootsRef<'de>>
+    for super::ClientCapabilitiesRoots {
+        fn from(value: ClientCapabilitiesRootsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ClientNotification`](super::ClientNotification), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ClientNotificationRef<'de> {
+        /// `notifications/cancelled`: [`CancelledNotification`](super::CancelledNotification).
+        Cancelled(CancelledNotificationParamsRef<'de>),
+        /// `notifications/initialized`: [`InitializedNotification`](super::InitializedNotification).
+        Initialized(Option<InitializedNotificationParamsRef<'de>>),
+        /// `notifications/progress`: [`ProgressNotification`](super::ProgressNotification).
+        Progress(Box<ProgressNotificationParamsRef<'de>>),
+        /// `notifications/roots/list_changed`: [`RootsListChangedNotification`](super::RootsListChangedNotification).
+        RootsListChanged(Option<RootsListChangedNotificationParamsRef<'de>>),
+    }
+    impl<'de> ClientNotificationRef<'de> {
+        /// Every method, in schema order.
+        pub const METHODS: &'static [&'static str] = &[
+            "notifications/cancelled",
+            "notifications/initialized",
+            "notifications/progress",
+            "notifications/roots/list_changed",
+        ];
+        /// The method name on the wire.
+        pub fn method(&self) -> &'static str {
+            match self {
+                Self::Cancelled(_) => "notifications/cancelled",
+                Self::Initialized(_) => "notifications/initialized",
+                Self::Progress(_) => "notifications/progress",
+                Self::RootsListChanged(_) => "notifications/roots/list_changed",
+            }
+        }
+    }
+    impl<'de> __rt::codec::Calls for ClientNotificationRef<'de> {
+        fn has_method(method: &str) -> bool {
+            matches!(
+                method, "notifications/cancelled" | "notifications/initialized" |
+                "notifications/progress" | "notifications/roots/list_changed"
+            )
+        }
+        fn method(&self) -> &'static str {
+            ClientNotificationRef::method(self)
+        }
+        fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+        ) -> ::core::result::Result<(), M::Error> {
+            match self {
+                Self::Cancelled(params) => map.serialize_entry("params", params),
+                Self::Initialized(params) => __rt::optional_entry(map, "params", params),
+                Self::Progress(params) => map.serialize_entry("params", params),
+                Self::RootsListChanged(params) => __rt::optional_entry(map, "params", params),
+            }
+        }
+    }
+    impl<'de> __rt::codec::CallsDecode<'de> for ClientNotificationRef<'de> {
+        fn from_params<D: __rt::serde::Deserializer<'de>>(
+            method: &str,
+            params: Option<D>,
+        ) -> ::core::result::Result<Self, D::Error> {
+            match method {
+                "notifications/cancelled" => {
+                    __rt::codec::required_params(params).map(Self::Cancelled)
+                }
+                "notifications/initialized" => {
+                    __rt::codec::optional_params(params).map(Self::Initialized)
+                }
+                "notifications/progress" => {
+                    __rt::codec::required_params(params).map(Self::Progress)
+                }
+                "notifications/roots/list_changed" => {
+                    __rt::codec::optional_params(params).map(Self::RootsListChanged)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        __rt::serde::de::Error::custom(
+                            ::core::format_args!("unknown notification method `{method}`"),
+                        ),
+                    )
+                }
+            }
+        }
+        fn from_params_text(
+            method: &str,
+            text: &str,
+        ) -> ::core::result::Result<Self, __rt::serde_json::Error> {
+            __rt::params_not_lent(method, text)
+        }
+    }
+    impl<'de> __rt::serde::Serialize for ClientNotificationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            __rt::codec::serialize_call(self, serializer)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ClientNotificationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::codec::deserialize_call(deserializer)
+        }
+    }
+    impl<'de> __rt::IntoOwned for ClientNotificationRef<'de> {
+        type Owned = super::ClientNotification;
+        fn into_owned(self) -> super::ClientNotification {
+            match self {
+                Self::Cancelled(params) => {
+                    super::ClientNotification::Cancelled(__rt::IntoOwned::into_owned(params))
+                }
+                Self::Initialized(params) => {
+                    super::ClientNotification::Initialized(
+                        __rt::IntoOwned::into_owned(params),
+                    )
+                }
+                Self::Progress(params) => {
+                    super::ClientNotification::Progress(__rt::IntoOwned::into_owned(params))
+                }
+                Self::RootsListChanged(params) => {
+                    super::ClientNotification::RootsListChanged(
+                        __rt::IntoOwned::into_owned(params),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ClientNotificationRef<'de>>
+    for super::ClientNotification {
+        fn from(value: ClientNotificationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ClientRequest`](super::ClientRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ClientRequestRef<'de> {
+        /// `initialize`: [`InitializeRequest`](super::InitializeRequest).
+        Initialize(Box<InitializeRequestParamsRef<'de>>),
+        /// `ping`: [`PingRequest`](super::PingRequest).
+        Ping(Option<PingRequestParamsRef<'de>>),
+        /// `resources/list`: [`ListResourcesRequest`](super::ListResourcesRequest).
+        ListResources(Option<ListResourcesRequestParamsRef<'de>>),
+        /// `resources/templates/list`: [`ListResourceTemplatesRequest`](super::ListResourceTemplatesRequest).
+        ListResourceTemplates(Option<ListResourceTemplatesRequestParamsRef<'de>>),
+        /// `resources/read`: [`ReadResourceRequest`](super::ReadResourceRequest).
+        ReadResource(ReadResourceRequestParamsRef<'de>),
+        /// `resources/subscribe`: [`SubscribeRequest`](super::SubscribeRequest).
+        Subscribe(SubscribeRequestParamsRef<'de>),
+        /// `resources/unsubscribe`: [`UnsubscribeRequest`](super::UnsubscribeRequest).
+        Unsubscribe(UnsubscribeRequestParamsRef<'de>),
+        /// `prompts/list`: [`ListPromptsRequest`](super::ListPromptsRequest).
+        ListPrompts(Option<ListPromptsRequestParamsRef<'de>>),
+        /// `prompts/get`: [`GetPromptRequest`](super::GetPromptRequest).
+        GetPrompt(GetPromptRequestParamsRef<'de>),
+        /// `tools/list`: [`ListToolsRequest`](super::ListToolsRequest).
+        ListTools(Option<ListToolsRequestParamsRef<'de>>),
+        /// `tools/call`: [`CallToolRequest`](super::CallToolRequest).
+        CallTool(CallToolRequestParamsRef<'de>),
+        /// `logging/setLevel`: [`SetLevelRequest`](super::SetLevelRequest).
+        SetLevel(SetLevelRequestParamsRef<'de>),
+        /// `completion/complete`: [`CompleteRequest`](super::CompleteRequest).
+        Complete(Box<CompleteRequestParamsRef<'de>>),
+    }
+    impl<'de> ClientRequestRef<'de> {
+        /// Every method, in schema order.
+        pub const METHODS: &'static [&'static str] = &[
+            "initialize",
+            "ping",
+            "resources/list",
+            "resources/templates/list",
+            "resources/read",
+            "resources/subscribe",
+            "resources/unsubscribe",
+            "prompts/list",
+            "prompts/get",
+            "tools/list",
+            "tools/call",
+            "logging/setLevel",
+            "completion/complete",
+        ];
+        /// The method name on the wire.
+        pub fn method(&self) -> &'static str {
+            match self {
+                Self::Initialize(_) => "initialize",
+                Self::Ping(_) => "ping",
+                Self::ListResources(_) => "resources/list",
+                Self::ListResourceTemplates(_) => "resources/templates/list",
+                Self::ReadResource(_) => "resources/read",
+                Self::Subscribe(_) => "resources/subscribe",
+                Self::Unsubscribe(_) => "resources/unsubscribe",
+                Self::ListPrompts(_) => "prompts/list",
+                Self::GetPrompt(_) => "prompts/get",
+                Self::ListTools(_) => "tools/list",
+                Self::CallTool(_) => "tools/call",
+                Self::SetLevel(_) => "logging/setLevel",
+                Self::Complete(_) => "completion/complete",
+            }
+        }
+    }
+    impl<'de> __rt::codec::Calls for ClientRequestRef<'de> {
+        fn has_method(method: &str) -> bool {
+            matches!(
+                method, "initialize" | "ping" | "resources/list" | "resources/templates/list"
+                | "resources/read" | "resources/subscribe" | "resources/unsubscribe" |
+                "prompts/list" | "prompts/get" | "tools/list" | "tools/call" |
+                "logging/setLevel" | "completion/complete"
+            )
+        }
+        fn method(&self) -> &'static str {
+            ClientRequestRef::method(self)
+        }
+        fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+        ) -> ::core::result::Result<(), M::Error> {
+            match self {
+                Self::Initialize(params) => map.serialize_entry("params", params),
+                Self::Ping(params) => __rt::optional_entry(map, "params", params),
+                Self::ListResources(params) => __rt::optional_entry(map, "params", params),
+                Self::ListResourceTemplates(params) => {
+                    __rt::optional_entry(map, "params", params)
+                }
+                Self::ReadResource(params) => map.serialize_entry("params", params),
+                Self::Subscribe(params) => map.serialize_entry("params", params),
+                Self::Unsubscribe(params) => map.serialize_entry("params", params),
+                Self::ListPrompts(params) => __rt::optional_entry(map, "params", params),
+                Self::GetPrompt(params) => map.serialize_entry("params", params),
+                Self::ListTools(params) => __rt::optional_entry(map, "params", params),
+                Self::CallTool(params) => map.serialize_entry("params", params),
+                Self::SetLevel(params) => map.serialize_entry("params", params),
+                Self::Complete(params) => map.serialize_entry("params", params),
+            }
+        }
+    }
+    impl<'de> __rt::codec::CallsDecode<'de> for ClientRequestRef<'de> {
+        fn from_params<D: __rt::serde::Deserializer<'de>>(
+            method: &str,
+            params: Option<D>,
+        ) -> ::core::result::Result<Self, D::Error> {
+            match method {
+                "initialize" => __rt::codec::required_params(params).map(Self::Initialize),
+                "ping" => __rt::codec::optional_params(params).map(Self::Ping),
+                "resources/list" => {
+                    __rt::codec::optional_params(params).map(Self::ListResources)
+                }
+                "resources/templates/list" => {
+                    __rt::codec::optional_params(params).map(Self::ListResourceTemplates)
+                }
+                "resources/read" => {
+                    __rt::codec::required_params(params).map(Self::ReadResource)
+                }
+                "resources/subscribe" => {
+                    __rt::codec::required_params(params).map(Self::Subscribe)
+                }
+                "resources/unsubscribe" => {
+                    __rt::codec::required_params(params).map(Self::Unsubscribe)
+                }
+                "prompts/list" => __rt::codec::optional_params(params).map(Self::ListPrompts),
+                "prompts/get" => __rt::codec::required_params(params).map(Self::GetPrompt),
+                "tools/list" => __rt::codec::optional_params(params).map(Self::ListTools),
+                "tools/call" => __rt::codec::required_params(params).map(Self::CallTool),
+                "logging/setLevel" => {
+                    __rt::codec::required_params(params).map(Self::SetLevel)
+                }
+                "completion/complete" => {
+                    __rt::codec::required_params(params).map(Self::Complete)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        __rt::serde::de::Error::custom(
+                            ::core::format_args!("unknown request method `{method}`"),
+                        ),
+                    )
+                }
+            }
+        }
+        fn from_params_text(
+            method: &str,
+            text: &str,
+        ) -> ::core::result::Result<Self, __rt::serde_json::Error> {
+            __rt::params_not_lent(method, text)
+        }
+    }
+    impl<'de> __rt::serde::Serialize for ClientRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            __rt::codec::serialize_call(self, serializer)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ClientRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::codec::deserialize_call(deserializer)
+        }
+    }
+    impl<'de> __rt::IntoOwned for ClientRequestRef<'de> {
+        type Owned = super::ClientRequest;
+        fn into_owned(self) -> super::ClientRequest {
+            match self {
+                Self::Initialize(params) => {
+                    super::ClientRequest::Initialize(__rt::IntoOwned::into_owned(params))
+                }
+                Self::Ping(params) => {
+                    super::ClientRequest::Ping(__rt::IntoOwned::into_owned(params))
+                }
+                Self::ListResources(params) => {
+                    super::ClientRequest::ListResources(__rt::IntoOwned::into_owned(params))
+                }
+                Self::ListResourceTemplates(params) => {
+                    super::ClientRequest::ListResourceTemplates(
+                        __rt::IntoOwned::into_owned(params),
+                    )
+                }
+                Self::ReadResource(params) => {
+                    super::ClientRequest::ReadResource(__rt::IntoOwned::into_owned(params))
+                }
+                Self::Subscribe(params) => {
+                    super::ClientRequest::Subscribe(__rt::IntoOwned::into_owned(params))
+                }
+                Self::Unsubscribe(params) => {
+                    super::ClientRequest::Unsubscribe(__rt::IntoOwned::into_owned(params))
+                }
+                Self::ListPrompts(params) => {
+                    super::ClientRequest::ListPrompts(__rt::IntoOwned::into_owned(params))
+                }
+                Self::GetPrompt(params) => {
+                    super::ClientRequest::GetPrompt(__rt::IntoOwned::into_owned(params))
+                }
+                Self::ListTools(params) => {
+                    super::ClientRequest::ListTools(__rt::IntoOwned::into_owned(params))
+                }
+                Self::CallTool(params) => {
+                    super::ClientRequest::CallTool(__rt::IntoOwned::into_owned(params))
+                }
+                Self::SetLevel(params) => {
+                    super::ClientRequest::SetLevel(__rt::IntoOwned::into_owned(params))
+                }
+                Self::Complete(params) => {
+                    super::ClientRequest::Complete(__rt::IntoOwned::into_owned(params))
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ClientRequestRef<'de>> for super::ClientRequest {
+        fn from(value: ClientRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ClientResult`](super::ClientResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ClientResultRef<'de> {
+        /// A [`ResultRef`].
+        Empty(ResultRef<'de>),
+        /// A [`CreateMessageResultRef`].
+        CreateMessage(Box<CreateMessageResultRef<'de>>),
+        /// A [`ListRootsResultRef`].
+        ListRoots(ListRootsResultRef<'de>),
+    }
+    impl<'de> __rt::serde::Serialize for ClientResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Empty(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::CreateMessage(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::ListRoots(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ClientResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = ClientResultRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str("a value of ClientResult: Empty | CreateMessage | ListRoots")
+                }
+                fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    map: M,
+                ) -> ::core::result::Result<Self::Value, M::Error> {
+                    fn matched<'de, E: __rt::serde::de::Error>(
+                        object: __rt::Buffered<'de>,
+                        candidates: u64,
+                    ) -> ::core::result::Result<ClientResultRef<'de>, E> {
+                        let (value, order) = __rt::structural(
+                            object,
+                            &["_meta", "content", "model", "role", "roots", "stopReason"],
+                            &[
+                                __rt::Shape {
+                                    deciding: 0b0,
+                                    required: 0b0,
+                                    declared: 0b1,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b101110,
+                                    required: 0b1110,
+                                    declared: 0b101111,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b10000,
+                                    required: 0b10000,
+                                    declared: 0b10001,
+                                },
+                            ],
+                            candidates,
+                        );
+                        let mark = __rt::path_mark();
+                        let mut closest = None;
+                        for case in order {
+                            let attempt = match case {
+                                0usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ClientResultRef::Empty)
+                                }
+                                1usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ClientResultRef::CreateMessage)
+                                }
+                                2usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ClientResultRef::ListRoots)
+                                }
+                                _ => continue,
+                            };
+                            match attempt {
+                                ::core::result::Result::Ok(found) => {
+                                    return ::core::result::Result::Ok(found);
+                                }
+                                ::core::result::Result::Err(error) => {
+                                    __rt::forget_since(mark);
+                                    if closest.is_none() {
+                                        closest = Some(error);
+                                    }
+                                }
+                            }
+                        }
+                        ::core::result::Result::Err(
+                            __rt::no_member_matched("ClientResult", closest),
+                        )
+                    }
+                    matched(__rt::buffer_object(map)?, !0)
+                }
+            }
+            deserializer.deserialize_map(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::KeyedUnion<'de> for ClientResultRef<'de> {
+        fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
+            map: M,
+        ) -> ::core::result::Result<Self, M::Error> {
+            match __rt::decode_keyed(
+                map,
+                &[
+                    ("content", 1usize),
+                    ("model", 1usize),
+                    ("role", 1usize),
+                    ("stopReason", 1usize),
+                    ("roots", 2usize),
+                ],
+            )? {
+                __rt::Keyed::Found(index, rest) => {
+                    match index {
+                        1usize => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(ClientResultRef::CreateMessage)
+                        }
+                        _ => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(ClientResultRef::ListRoots)
+                        }
+                    }
+                }
+                __rt::Keyed::Exhausted(object) => {
+                    __rt::serde::Deserialize::deserialize(object.lent())
+                        .map_err(__rt::serde::de::Error::custom)
+                }
+                __rt::Keyed::Text(text) => __rt::not_lent(&text),
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ClientResultRef<'de> {
+        type Owned = super::ClientResult;
+        fn into_owned(self) -> super::ClientResult {
+            match self {
+                Self::Empty(value) => {
+                    super::ClientResult::Empty(__rt::IntoOwned::into_owned(value))
+                }
+                Self::CreateMessage(value) => {
+                    super::ClientResult::CreateMessage(__rt::IntoOwned::into_owned(value))
+                }
+                Self::ListRoots(value) => {
+                    super::ClientResult::ListRoots(__rt::IntoOwned::into_owned(value))
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ClientResultRef<'de>> for super::ClientResult {
+        fn from(value: ClientResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CompleteRequest`](super::CompleteRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CompleteRequestRef<'de> {
+        /// The `params` member.
+        pub params: CompleteRequestParamsRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> CompleteRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "completion/complete";
+    }
+    impl<'de> __rt::serde::Serialize for CompleteRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "CompleteRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for CompleteRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "completion/complete",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            match (f_params,) {
+                (Some(f_params),) => {
+                    ::core::result::Result::Ok(Self { params: f_params, extra })
+                }
+                (f_params,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_params.is_none(), "params")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for CompleteRequestRef<'de> {
+        type Owned = super::CompleteRequest;
+        fn into_owned(self) -> super::CompleteRequest {
+            super::CompleteRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CompleteRequestRef<'de>> for super::CompleteRequest {
+        fn from(value: CompleteRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CompleteRequestParams`](super::CompleteRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CompleteRequestParamsRef<'de> {
+        /// The argument's information
+        pub argument: CompleteRequestParamsArgumentRef<'de>,
+        /// The `ref` member.
+        pub r#ref: CompleteRequestParamsRefRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for CompleteRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "argument", &self.argument)?;
+            __rt::entry(&mut map, "ref", &self.r#ref)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["argument", "ref"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "CompleteRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_argument = None;
+            let mut f_ref = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "argument" => __rt::field(&mut map, &mut f_argument, "argument"),
+                    "ref" => __rt::field(&mut map, &mut f_ref, "ref"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_argument, f_ref) {
+                (Some(f_argument), Some(f_ref)) => {
+                    ::core::result::Result::Ok(Self {
+                        argument: f_argument,
+                        r#ref: f_ref,
+                        extra,
+                    })
+                }
+                (f_argument, f_ref) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_argument.is_none(), "argument"), (f_ref.is_none(), "ref")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for CompleteRequestParamsRef<'de> {
+        type Owned = super::CompleteRequestParams;
+        fn into_owned(self) -> super::CompleteRequestParams {
+            super::CompleteRequestParams {
+                argument: __rt::IntoOwned::into_owned(self.argument),
+                r#ref: __rt::IntoOwned::into_owned(self.r#ref),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CompleteRequestParamsRef<'de>>
+    for super::CompleteRequestParams {
+        fn from(value: CompleteRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CompleteRequestParamsArgument`](super::CompleteRequestParamsArgument), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CompleteRequestParamsArgumentRef<'de> {
+        /// The name of the argument
+        pub name: __rt::Str<'de>,
+        /// The value of the argument to use for completion matching.
+        pub value: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for CompleteRequestParamsArgumentRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "name", &self.name)?;
+            __rt::entry(&mut map, "value", &self.value)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["name", "value"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsArgumentRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "CompleteRequestParamsArgument")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for CompleteRequestParamsArgumentRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_name = None;
+            let mut f_value = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "name" => __rt::field(&mut map, &mut f_name, "name"),
+                    "value" => __rt::field(&mut map, &mut f_value, "value"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_name, f_value) {
+                (Some(f_name), Some(f_value)) => {
+                    ::core::result::Result::Ok(Self {
+                        name: f_name,
+                        value: f_value,
+                        extra,
+                    })
+                }
+                (f_name, f_value) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_name.is_none(), "name"), (f_value.is_none(), "value")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for CompleteRequestParamsArgumentRef<'de> {
+        type Owned = super::CompleteRequestParamsArgument;
+        fn into_owned(self) -> super::CompleteRequestParamsArgument {
+            super::CompleteRequestParamsArgument {
+                name: __rt::IntoOwned::into_owned(self.name),
+                value: __rt::IntoOwned::into_owned(self.value),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CompleteRequestParamsArgumentRef<'de>>
+    for super::CompleteRequestParamsArgument {
+        fn from(value: CompleteRequestParamsArgumentRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CompleteRequestParamsRef`](super::CompleteRequestParamsRef), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CompleteRequestParamsRefRef<'de> {
+        /// A [`PromptReferenceRef`].
+        Prompt(PromptReferenceRef<'de>),
+        /// A [`ResourceReferenceRef`].
+        Resource(ResourceReferenceRef<'de>),
+    }
+    impl<'de> __rt::serde::Serialize for CompleteRequestParamsRefRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Prompt(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Resource(value) => __rt::serde::Serialize::serialize(value, serializer),
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRefRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = CompleteRequestParamsRefRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str("a value of CompleteRequestParamsRef: Prompt | Resource")
+                }
+                fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    map: M,
+                ) -> ::core::result::Result<Self::Value, M::Error> {
+                    __rt::decode_tagged_lent(
+                        map,
+                        "type",
+                        |tag, rest| match tag {
+                            Some("ref/prompt") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(CompleteRequestParamsRefRef::Prompt)
+                            }
+                            Some("ref/resource") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(CompleteRequestParamsRefRef::Resource)
+                            }
+                            None => {
+                                ::core::result::Result::Err(
+                                    __rt::unknown_tag(
+                                        "type",
+                                        None,
+                                        &["ref/prompt", "ref/resource"],
+                                    ),
+                                )
+                            }
+                            Some(other) => {
+                                ::core::result::Result::Err(
+                                    __rt::unknown_tag(
+                                        "type",
+                                        Some(other),
+                                        &["ref/prompt", "ref/resource"],
+                                    ),
+                                )
+                            }
+                        },
+                    )
+                }
+            }
+            deserializer.deserialize_map(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::IntoOwned for CompleteRequestParamsRefRef<'de> {
+        type Owned = super::CompleteRequestParamsRef;
+        fn into_owned(self) -> super::CompleteRequestParamsRef {
+            match self {
+                Self::Prompt(value) => {
+                    super::CompleteRequestParamsRef::Prompt(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+                Self::Resource(value) => {
+                    super::CompleteRequestParamsRef::Resource(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CompleteRequestParamsRefRef<'de>>
+    for super::CompleteRequestParamsRef {
+        fn from(value: CompleteRequestParamsRefRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CompleteResult`](super::CompleteResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CompleteResultRef<'de> {
+        /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// The `completion` member.
+        pub completion: CompleteResultCompletionRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for CompleteResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::entry(&mut map, "completion", &self.completion)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta", "completion"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CompleteResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "CompleteResult")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for CompleteResultRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut f_completion = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    "completion" => __rt::field(&mut map, &mut f_completion, "completion"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_completion,) {
+                (Some(f_completion),) => {
+                    ::core::result::Result::Ok(Self {
+                        meta: f_meta,
+                        completion: f_completion,
+                        extra,
+                    })
+                }
+                (f_completion,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_completion.is_none(), "completion")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for CompleteResultRef<'de> {
+        type Owned = super::CompleteResult;
+        fn into_owned(self) -> super::CompleteResult {
+            super::CompleteResult {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                completion: __rt::IntoOwned::into_owned(self.completion),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CompleteResultRef<'de>> for super::CompleteResult {
+        fn from(value: CompleteResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CompleteResultCompletion`](super::CompleteResultCompletion), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CompleteResultCompletionRef<'de> {
+        /// Indicates whether there are additional completion options beyond those provided in the current response, even if the exact total is unknown.
+        pub has_more: Option<bool>,
+        /// The total number of completion options available. This can exceed the number of values actually sent in the response.
+        pub total: Option<i64>,
+        /// An array of completion values. Must not exceed 100 items.
+        pub values: Vec<__rt::Str<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for CompleteResultCompletionRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "hasMore", &self.has_more)?;
+            __rt::optional_entry(&mut map, "total", &self.total)?;
+            __rt::entry(&mut map, "values", &self.values)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["hasMore", "total", "values"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CompleteResultCompletionRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "CompleteResultCompletion")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for CompleteResultCompletionRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_has_more = None;
+            let mut f_total = None;
+            let mut f_values = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore"),
+                    "total" => __rt::field(&mut map, &mut f_total, "total"),
+                    "values" => __rt::field_seq(&mut map, &mut f_values, "values"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_values,) {
+                (Some(f_values),) => {
+                    ::core::result::Result::Ok(Self {
+                        has_more: f_has_more,
+                        total: f_total,
+                        values: f_values,
+                        extra,
+                    })
+                }
+                (f_values,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_values.is_none(), "values")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for CompleteResultCompletionRef<'de> {
+        type Owned = super::CompleteResultCompletion;
+        fn into_owned(self) -> super::CompleteResultCompletion {
+            super::CompleteResultCompletion {
+                has_more: __rt::IntoOwned::into_owned(self.has_more),
+                total: __rt::IntoOwned::into_owned(self.total),
+                values: __rt::IntoOwned::into_owned(self.values),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CompleteResultCompletionRef<'de>>
+    for super::CompleteResultCompletion {
+        fn from(value: CompleteResultCompletionRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CreateMessageRequest`](super::CreateMessageRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CreateMessageRequestRef<'de> {
+        /// The `params` member.
+        pub params: CreateMessageRequestParamsRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> CreateMessageRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "sampling/createMessage";
+    }
+    impl<'de> __rt::serde::Serialize for CreateMessageRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CreateMessageRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "CreateMessageRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for CreateMessageRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "sampling/createMessage",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            match (f_params,) {
+                (Some(f_params),) => {
+                    ::core::result::Result::Ok(Self { params: f_params, extra })
+                }
+                (f_params,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_params.is_none(), "params")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for CreateMessageRequestRef<'de> {
+        type Owned = super::CreateMessageRequest;
+        fn into_owned(self) -> super::CreateMessageRequest {
+            super::CreateMessageRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CreateMessageRequestRef<'de>>
+    for super::CreateMessageRequest {
+        fn from(value: CreateMessageRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CreateMessageRequestParams`](super::CreateMessageRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CreateMessageRequestParamsRef<'de> {
+        /// A request to include context from one or more MCP servers (including the caller), to be attached to the prompt. The client MAY ignore this request.
+        pub include_context: Option<super::CreateMessageRequestParamsIncludeContext>,
+        /// The maximum number of tokens to sample, as requested by the server. The client MAY choose to sample fewer tokens than requested.
+        pub max_tokens: i64,
+        /// The `messages` member.
+        pub messages: Vec<SamplingMessageRef<'de>>,
+        /// Optional metadata to pass through to the LLM provider. The format of this metadata is provider-specific.
+        pub metadata: Option<__rt::RawObjectRef<'de>>,
+        /// The server's preferences for which model to select. The client MAY ignore these preferences.
+        pub model_preferences: Option<ModelPreferencesRef<'de>>,
+        /// The `stopSequences` member.
+        pub stop_sequences: Option<Vec<__rt::Str<'de>>>,
+        /// An optional system prompt the server wants to use for sampling. The client MAY modify or omit this prompt.
+        pub system_prompt: Option<__rt::Str<'de>>,
+        /// The `temperature` member.
+        pub temperature: Option<__rt::serde_json::Number>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for CreateMessageRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "includeContext", &self.include_context)?;
+            __rt::entry(&mut map, "maxTokens", &self.max_tokens)?;
+            __rt::entry(&mut map, "messages", &self.messages)?;
+            __rt::optional_entry(&mut map, "metadata", &self.metadata)?;
+            __rt::optional_entry(&mut map, "modelPreferences", &self.model_preferences)?;
+            __rt::optional_entry(&mut map, "stopSequences", &self.stop_sequences)?;
+            __rt::optional_entry(&mut map, "systemPrompt", &self.system_prompt)?;
+            __rt::optional_entry(&mut map, "temperature", &self.temperature)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &[
+                    "includeContext",
+                    "maxTokens",
+                    "messages",
+                    "metadata",
+                    "modelPreferences",
+                    "stopSequences",
+                    "systemPrompt",
+                    "temperature",
+                ],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CreateMessageRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "CreateMessageRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_include_context = None;
+            let mut f_max_tokens = None;
+            let mut f_messages = None;
+            let mut f_metadata = None;
+            let mut f_model_preferences = None;
+            let mut f_stop_sequences = None;
+            let mut f_system_prompt = None;
+            let mut f_temperature = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "includeContext" => {
+                        __rt::field(&mut map, &mut f_include_context, "includeContext")
+                    }
+                    "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens"),
+                    "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
+                    "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata"),
+                    "modelPreferences" => {
+                        __rt::field(&mut map, &mut f_model_preferences, "modelPreferences")
+                    }
+                    "stopSequences" => {
+                        __rt::field_seq(&mut map, &mut f_stop_sequences, "stopSequences")
+                    }
+                    "systemPrompt" => {
+                        __rt::field(&mut map, &mut f_system_prompt, "systemPrompt")
+                    }
+                    "temperature" => __rt::field(&mut map, &mut f_temperature, "temperature"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_max_tokens, f_messages) {
+                (Some(f_max_tokens), Some(f_messages)) => {
+                    ::core::result::Result::Ok(Self {
+                        include_context: f_include_context,
+                        max_tokens: f_max_tokens,
+                        messages: f_messages,
+                        metadata: f_metadata,
+                        model_preferences: f_model_preferences,
+                        stop_sequences: f_stop_sequences,
+                        system_prompt: f_system_prompt,
+                        temperature: f_temperature,
+                        extra,
+                    })
+                }
+                (f_max_tokens, f_messages) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[
+                                (f_max_tokens.is_none(), "maxTokens"),
+                                (f_messages.is_none(), "messages"),
+                            ],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for CreateMessageRequestParamsRef<'de> {
+        type Owned = super::CreateMessageRequestParams;
+        fn into_owned(self) -> super::CreateMessageRequestParams {
+            super::CreateMessageRequestParams {
+                include_context: __rt::IntoOwned::into_owned(self.include_context),
+                max_tokens: __rt::IntoOwned::into_owned(self.max_tokens),
+                messages: __rt::IntoOwned::into_owned(self.messages),
+                metadata: __rt::IntoOwned::into_owned(self.metadata),
+                model_preferences: __rt::IntoOwned::into_owned(self.model_preferences),
+                stop_sequences: __rt::IntoOwned::into_owned(self.stop_sequences),
+                system_prompt: __rt::IntoOwned::into_owned(self.system_prompt),
+                temperature: __rt::IntoOwned::into_owned(self.temperature),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CreateMessageRequestParamsRef<'de>>
+    for super::CreateMessageRequestParams {
+        fn from(value: CreateMessageRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    impl __rt::IntoOwned for super::CreateMessageRequestParamsIncludeContext {
+        type Owned = Self;
+        fn into_owned(self) -> Self {
+            self
+        }
+    }
+    /// [`CreateMessageResult`](super::CreateMessageResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct CreateMessageResultRef<'de> {
+        /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// The `content` member.
+        pub content: CreateMessageResultContentRef<'de>,
+        /// The name of the model that generated the message.
+        pub model: __rt::Str<'de>,
+        /// The `role` member.
+        pub role: super::Role,
+        /// The reason why sampling stopped, if known.
+        pub stop_reason: Option<__rt::Str<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for CreateMessageResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::entry(&mut map, "content", &self.content)?;
+            __rt::entry(&mut map, "model", &self.model)?;
+            __rt::entry(&mut map, "role", &self.role)?;
+            __rt::optional_entry(&mut map, "stopReason", &self.stop_reason)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["_meta", "content", "model", "role", "stopReason"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "CreateMessageResult")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for CreateMessageResultRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut f_content = None;
+            let mut f_model = None;
+            let mut f_role = None;
+            let mut f_stop_reason = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    "content" => __rt::field(&mut map, &mut f_content, "content"),
+                    "model" => __rt::field(&mut map, &mut f_model, "model"),
+                    "role" => __rt::field(&mut map, &mut f_role, "role"),
+                    "stopReason" => __rt::field(&mut map, &mut f_stop_reason, "stopReason"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_content, f_model, f_role) {
+                (Some(f_content), Some(f_model), Some(f_role)) => {
+                    ::core::result::Result::Ok(Self {
+                        meta: f_meta,
+                        content: f_content,
+                        model: f_model,
+                        role: f_role,
+                        stop_reason: f_stop_reason,
+                        extra,
+                    })
+                }
+                (f_content, f_model, f_role) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[
+                                (f_content.is_none(), "content"),
+                                (f_model.is_none(), "model"),
+                                (f_role.is_none(), "role"),
+                            ],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for CreateMessageResultRef<'de> {
+        type Owned = super::CreateMessageResult;
+        fn into_owned(self) -> super::CreateMessageResult {
+            super::CreateMessageResult {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                content: __rt::IntoOwned::into_owned(self.content),
+                model: __rt::IntoOwned::into_owned(self.model),
+                role: __rt::IntoOwned::into_owned(self.role),
+                stop_reason: __rt::IntoOwned::into_owned(self.stop_reason),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CreateMessageResultRef<'de>>
+    for super::CreateMessageResult {
+        fn from(value: CreateMessageResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`CreateMessageResultContent`](super::CreateMessageResultContent), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum CreateMessageResultContentRef<'de> {
+        /// A [`TextContentRef`].
+        Text(Box<TextContentRef<'de>>),
+        /// A [`ImageContentRef`].
+        Image(Box<ImageContentRef<'de>>),
+        /// A [`AudioContentRef`].
+        Audio(Box<AudioContentRef<'de>>),
+    }
+    impl<'de> __rt::serde::Serialize for CreateMessageResultContentRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Text(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Image(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Audio(value) => __rt::serde::Serialize::serialize(value, serializer),
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContentRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = CreateMessageResultContentRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str(
+                        "a value of CreateMessageResultContent: Text | Image | Audio",
+                    )
+                }
+                fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    map: M,
+                ) -> ::core::result::Result<Self::Value, M::Error> {
+                    __rt::decode_tagged_lent(
+                        map,
+                        "type",
+                        |tag, rest| match tag {
+                            Some("text") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(CreateMessageResultContentRef::Text)
+                            }
+                            Some("image") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(CreateMessageResultContentRef::Image)
+                            }
+                            Some("audio") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(CreateMessageResultContentRef::Audio)
+                            }
+                            None => {
+                                ::core::result::Result::Err(
+                                    __rt::unknown_tag("type", None, &["text", "image", "audio"]),
+                                )
+                            }
+                            Some(other) => {
+                                ::core::result::Result::Err(
+                                    __rt::unknown_tag(
+                                        "type",
+                                        Some(other),
+                                        &["text", "image", "audio"],
+                                    ),
+                                )
+                            }
+                        },
+                    )
+                }
+            }
+            deserializer.deserialize_map(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::IntoOwned for CreateMessageResultContentRef<'de> {
+        type Owned = super::CreateMessageResultContent;
+        fn into_owned(self) -> super::CreateMessageResultContent {
+            match self {
+                Self::Text(value) => {
+                    super::CreateMessageResultContent::Text(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+                Self::Image(value) => {
+                    super::CreateMessageResultContent::Image(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+                Self::Audio(value) => {
+                    super::CreateMessageResultContent::Audio(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<CreateMessageResultContentRef<'de>>
+    for super::CreateMessageResultContent {
+        fn from(value: CreateMessageResultContentRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`EmbeddedResource`](super::EmbeddedResource), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct EmbeddedResourceRef<'de> {
+        /// Optional annotations for the client.
+        pub annotations: Option<AnnotationsRef<'de>>,
+        /// The `resource` member.
+        pub resource: EmbeddedResourceResourceRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> EmbeddedResourceRef<'de> {
+        /// The value of the constant member `type`.
+        pub const TYPE: &'static str = "resource";
+    }
+    impl<'de> __rt::serde::Serialize for EmbeddedResourceRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "type", &Self::TYPE)?;
+            __rt::optional_entry(&mut map, "annotations", &self.annotations)?;
+            __rt::entry(&mut map, "resource", &self.resource)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["type", "annotations", "resource"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "EmbeddedResource")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for EmbeddedResourceRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_type = consumed == Some("type");
+            let mut f_annotations = None;
+            let mut f_resource = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_type, "type", "resource"),
+                    "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                    "resource" => __rt::field(&mut map, &mut f_resource, "resource"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_type, "type")?;
+            match (f_resource,) {
+                (Some(f_resource),) => {
+                    ::core::result::Result::Ok(Self {
+                        annotations: f_annotations,
+                        resource: f_resource,
+                        extra,
+                    })
+                }
+                (f_resource,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_resource.is_none(), "resource")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for EmbeddedResourceRef<'de> {
+        type Owned = super::EmbeddedResource;
+        fn into_owned(self) -> super::EmbeddedResource {
+            super::EmbeddedResource {
+                annotations: __rt::IntoOwned::into_owned(self.annotations),
+                resource: __rt::IntoOwned::into_owned(self.resource),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<EmbeddedResourceRef<'de>> for super::EmbeddedResource {
+        fn from(value: EmbeddedResourceRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`EmbeddedResourceResource`](super::EmbeddedResourceResource), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum EmbeddedResourceResourceRef<'de> {
+        /// A [`TextResourceContentsRef`].
+        Text(TextResourceContentsRef<'de>),
+        /// A [`BlobResourceContentsRef`].
+        Blob(BlobResourceContentsRef<'de>),
+    }
+    impl<'de> __rt::serde::Serialize for EmbeddedResourceResourceRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Text(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Blob(value) => __rt::serde::Serialize::serialize(value, serializer),
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for EmbeddedResourceResourceRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = EmbeddedResourceResourceRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str("a value of EmbeddedResourceResource: Text | Blob")
+                }
+                fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    map: M,
+                ) -> ::core::result::Result<Self::Value, M::Error> {
+                    fn matched<'de, E: __rt::serde::de::Error>(
+                        object: __rt::Buffered<'de>,
+                        candidates: u64,
+                    ) -> ::core::result::Result<EmbeddedResourceResourceRef<'de>, E> {
+                        let (value, order) = __rt::structural(
+                            object,
+                            &["blob", "mimeType", "text", "uri"],
+                            &[
+                                __rt::Shape {
+                                    deciding: 0b100,
+                                    required: 0b1100,
+                                    declared: 0b1110,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b1,
+                                    required: 0b1001,
+                                    declared: 0b1011,
+                                },
+                            ],
+                            candidates,
+                        );
+                        let mark = __rt::path_mark();
+                        let mut closest = None;
+                        for case in order {
+                            let attempt = match case {
+                                0usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(EmbeddedResourceResourceRef::Text)
+                                }
+                                1usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(EmbeddedResourceResourceRef::Blob)
+                                }
+                                _ => continue,
+                            };
+                            match attempt {
+                                ::core::result::Result::Ok(found) => {
+                                    return ::core::result::Result::Ok(found);
+                                }
+                                ::core::result::Result::Err(error) => {
+                                    __rt::forget_since(mark);
+                                    if closest.is_none() {
+                                        closest = Some(error);
+                                    }
+                                }
+                            }
+                        }
+                        ::core::result::Result::Err(
+                            __rt::no_member_matched("EmbeddedResourceResource", closest),
+                        )
+                    }
+                    matched(__rt::buffer_object(map)?, !0)
+                }
+            }
+            deserializer.deserialize_map(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::KeyedUnion<'de> for EmbeddedResourceResourceRef<'de> {
+        fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
+            map: M,
+        ) -> ::core::result::Result<Self, M::Error> {
+            match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
+                __rt::Keyed::Found(index, rest) => {
+                    match index {
+                        0usize => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(EmbeddedResourceResourceRef::Text)
+                        }
+                        _ => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(EmbeddedResourceResourceRef::Blob)
+                        }
+                    }
+                }
+                __rt::Keyed::Exhausted(object) => {
+                    __rt::serde::Deserialize::deserialize(object.lent())
+                        .map_err(__rt::serde::de::Error::custom)
+                }
+                __rt::Keyed::Text(text) => __rt::not_lent(&text),
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for EmbeddedResourceResourceRef<'de> {
+        type Owned = super::EmbeddedResourceResource;
+        fn into_owned(self) -> super::EmbeddedResourceResource {
+            match self {
+                Self::Text(value) => {
+                    super::EmbeddedResourceResource::Text(__rt::IntoOwned::into_owned(value))
+                }
+                Self::Blob(value) => {
+                    super::EmbeddedResourceResource::Blob(__rt::IntoOwned::into_owned(value))
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<EmbeddedResourceResourceRef<'de>>
+    for super::EmbeddedResourceResource {
+        fn from(value: EmbeddedResourceResourceRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`GetPromptRequest`](super::GetPromptRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetPromptRequestRef<'de> {
+        /// The `params` member.
+        pub params: GetPromptRequestParamsRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> GetPromptRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "prompts/get";
+    }
+    impl<'de> __rt::serde::Serialize for GetPromptRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for GetPromptRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "GetPromptRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for GetPromptRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_method, "method", "prompts/get")
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            match (f_params,) {
+                (Some(f_params),) => {
+                    ::core::result::Result::Ok(Self { params: f_params, extra })
+                }
+                (f_params,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_params.is_none(), "params")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for GetPromptRequestRef<'de> {
+        type Owned = super::GetPromptRequest;
+        fn into_owned(self) -> super::GetPromptRequest {
+            super::GetPromptRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<GetPromptRequestRef<'de>> for super::GetPromptRequest {
+        fn from(value: GetPromptRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`GetPromptRequestParams`](super::GetPromptRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetPromptRequestParamsRef<'de> {
+        /// Arguments to use for templating the prompt.
+        pub arguments: Option<__rt::IndexMap<__rt::Str<'de>, __rt::Str<'de>>>,
+        /// The name of the prompt or prompt template.
+        pub name: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for GetPromptRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "arguments", &self.arguments)?;
+            __rt::entry(&mut map, "name", &self.name)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["arguments", "name"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for GetPromptRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "GetPromptRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for GetPromptRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_arguments = None;
+            let mut f_name = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "arguments" => __rt::field_map(&mut map, &mut f_arguments, "arguments"),
+                    "name" => __rt::field(&mut map, &mut f_name, "name"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_name,) {
+                (Some(f_name),) => {
+                    ::core::result::Result::Ok(Self {
+                        arguments: f_arguments,
+                        name: f_name,
+                        extra,
+                    })
+                }
+                (f_name,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_name.is_none(), "name")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for GetPromptRequestParamsRef<'de> {
+        type Owned = super::GetPromptRequestParams;
+        fn into_owned(self) -> super::GetPromptRequestParams {
+            super::GetPromptRequestParams {
+                arguments: __rt::IntoOwned::into_owned(self.arguments),
+                name: __rt::IntoOwned::into_owned(self.name),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<GetPromptRequestParamsRef<'de>>
+    for super::GetPromptRequestParams {
+        fn from(value: GetPromptRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`GetPromptResult`](super::GetPromptResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct GetPromptResultRef<'de> {
+        /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// An optional description for the prompt.
+        pub description: Option<__rt::Str<'de>>,
+        /// The `messages` member.
+        pub messages: Vec<PromptMessageRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for GetPromptResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::optional_entry(&mut map, "description", &self.description)?;
+            __rt::entry(&mut map, "messages", &self.messages)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["_meta", "description", "messages"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "GetPromptResult")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for GetPromptResultRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut f_description = None;
+            let mut f_messages = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    "description" => __rt::field(&mut map, &mut f_description, "description"),
+                    "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_messages,) {
+                (Some(f_messages),) => {
+                    ::core::result::Result::Ok(Self {
+                        meta: f_meta,
+                        description: f_description,
+                        messages: f_messages,
+                        extra,
+                    })
+                }
+                (f_messages,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_messages.is_none(), "messages")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for GetPromptResultRef<'de> {
+        type Owned = super::GetPromptResult;
+        fn into_owned(self) -> super::GetPromptResult {
+            super::GetPromptResult {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                description: __rt::IntoOwned::into_owned(self.description),
+                messages: __rt::IntoOwned::into_owned(self.messages),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<GetPromptResultRef<'de>> for super::GetPromptResult {
+        fn from(value: GetPromptResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ImageContent`](super::ImageContent), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ImageContentRef<'de> {
+        /// Optional annotations for the client.
+        pub annotations: Option<AnnotationsRef<'de>>,
+        /// The base64-encoded image data.
+        pub data: __rt::Str<'de>,
+        /// The MIME type of the image. Different providers may support different image types.
+        pub mime_type: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> ImageContentRef<'de> {
+        /// The value of the constant member `type`.
+        pub const TYPE: &'static str = "image";
+    }
+    impl<'de> __rt::serde::Serialize for ImageContentRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "type", &Self::TYPE)?;
+            __rt::optional_entry(&mut map, "annotations", &self.annotations)?;
+            __rt::entry(&mut map, "data", &self.data)?;
+            __rt::entry(&mut map, "mimeType", &self.mime_type)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["type", "annotations", "data", "mimeType"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ImageContentRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ImageContent")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ImageContentRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_type = consumed == Some("type");
+            let mut f_annotations = None;
+            let mut f_data = None;
+            let mut f_mime_type = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_type, "type", "image"),
+                    "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                    "data" => __rt::field(&mut map, &mut f_data, "data"),
+                    "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_type, "type")?;
+            match (f_data, f_mime_type) {
+                (Some(f_data), Some(f_mime_type)) => {
+                    ::core::result::Result::Ok(Self {
+                        annotations: f_annotations,
+                        data: f_data,
+                        mime_type: f_mime_type,
+                        extra,
+                    })
+                }
+                (f_data, f_mime_type) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[
+                                (f_data.is_none(), "data"),
+                                (f_mime_type.is_none(), "mimeType"),
+                            ],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ImageContentRef<'de> {
+        type Owned = super::ImageContent;
+        fn into_owned(self) -> super::ImageContent {
+            super::ImageContent {
+                annotations: __rt::IntoOwned::into_owned(self.annotations),
+                data: __rt::IntoOwned::into_owned(self.data),
+                mime_type: __rt::IntoOwned::into_owned(self.mime_type),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ImageContentRef<'de>> for super::ImageContent {
+        fn from(value: ImageContentRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`Implementation`](super::Implementation), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ImplementationRef<'de> {
+        /// The `name` member.
+        pub name: __rt::Str<'de>,
+        /// The `version` member.
+        pub version: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ImplementationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "name", &self.name)?;
+            __rt::entry(&mut map, "version", &self.version)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["name", "version"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ImplementationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "Implementation")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ImplementationRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_name = None;
+            let mut f_version = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "name" => __rt::field(&mut map, &mut f_name, "name"),
+                    "version" => __rt::field(&mut map, &mut f_version, "version"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_name, f_version) {
+                (Some(f_name), Some(f_version)) => {
+                    ::core::result::Result::Ok(Self {
+                        name: f_name,
+                        version: f_version,
+                        extra,
+                    })
+                }
+                (f_name, f_version) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_name.is_none(), "name"), (f_version.is_none(), "version")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ImplementationRef<'de> {
+        type Owned = super::Implementation;
+        fn into_owned(self) -> super::Implementation {
+            super::Implementation {
+                name: __rt::IntoOwned::into_owned(self.name),
+                version: __rt::IntoOwned::into_owned(self.version),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ImplementationRef<'de>> for super::Implementation {
+        fn from(value: ImplementationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`InitializeRequest`](super::InitializeRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct InitializeRequestRef<'de> {
+        /// The `params` member.
+        pub params: InitializeRequestParamsRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> InitializeRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "initialize";
+    }
+    impl<'de> __rt::serde::Serialize for InitializeRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for InitializeRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "InitializeRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for InitializeRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_method, "method", "initialize")
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            match (f_params,) {
+                (Some(f_params),) => {
+                    ::core::result::Result::Ok(Self { params: f_params, extra })
+                }
+                (f_params,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_params.is_none(), "params")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for InitializeRequestRef<'de> {
+        type Owned = super::InitializeRequest;
+        fn into_owned(self) -> super::InitializeRequest {
+            super::InitializeRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<InitializeRequestRef<'de>> for super::InitializeRequest {
+        fn from(value: InitializeRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`InitializeRequestParams`](super::InitializeRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct InitializeRequestParamsRef<'de> {
+        /// The `capabilities` member.
+        pub capabilities: ClientCapabilitiesRef<'de>,
+        /// The `clientInfo` member.
+        pub client_info: ImplementationRef<'de>,
+        /// The latest version of the Model Context Protocol that the client supports. The client MAY decide to support older versions as well.
+        pub protocol_version: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for InitializeRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "capabilities", &self.capabilities)?;
+            __rt::entry(&mut map, "clientInfo", &self.client_info)?;
+            __rt::entry(&mut map, "protocolVersion", &self.protocol_version)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["capabilities", "clientInfo", "protocolVersion"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for InitializeRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "InitializeRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for InitializeRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_capabilities = None;
+            let mut f_client_info = None;
+            let mut f_protocol_version = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "capabilities" => {
+                        __rt::field(&mut map, &mut f_capabilities, "capabilities")
+                    }
+                    "clientInfo" => __rt::field(&mut map, &mut f_client_info, "clientInfo"),
+                    "protocolVersion" => {
+                        __rt::field(&mut map, &mut f_protocol_version, "protocolVersion")
+                    }
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_capabilities, f_client_info, f_protocol_version) {
+                (Some(f_capabilities), Some(f_client_info), Some(f_protocol_version)) => {
+                    ::core::result::Result::Ok(Self {
+                        capabilities: f_capabilities,
+                        client_info: f_client_info,
+                        protocol_version: f_protocol_version,
+                        extra,
+                    })
+                }
+                (f_capabilities, f_client_info, f_protocol_version) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[
+                                (f_capabilities.is_none(), "capabilities"),
+                                (f_client_info.is_none(), "clientInfo"),
+                                (f_protocol_version.is_none(), "protocolVersion"),
+                            ],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for InitializeRequestParamsRef<'de> {
+        type Owned = super::InitializeRequestParams;
+        fn into_owned(self) -> super::InitializeRequestParams {
+            super::InitializeRequestParams {
+                capabilities: __rt::IntoOwned::into_owned(self.capabilities),
+                client_info: __rt::IntoOwned::into_owned(self.client_info),
+                protocol_version: __rt::IntoOwned::into_owned(self.protocol_version),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<InitializeRequestParamsRef<'de>>
+    for super::InitializeRequestParams {
+        fn from(value: InitializeRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`InitializeResult`](super::InitializeResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct InitializeResultRef<'de> {
+        /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// The `capabilities` member.
+        pub capabilities: ServerCapabilitiesRef<'de>,
+        /// Instructions describing how to use the server and its features.
+        ///
+        /// This can be used by clients to improve the LLM's understanding of available tools, resources, etc. It can be thought of like a "hint" to the model. For example, this information MAY be added to the system prompt.
+        pub instructions: Option<__rt::Str<'de>>,
+        /// The version of the Model Context Protocol that the server wants to use. This may not match the version that the client requested. If the client cannot support this version, it MUST disconnect.
+        pub protocol_version: __rt::Str<'de>,
+        /// The `serverInfo` member.
+        pub server_info: ImplementationRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for InitializeResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::entry(&mut map, "capabilities", &self.capabilities)?;
+            __rt::optional_entry(&mut map, "instructions", &self.instructions)?;
+            __rt::entry(&mut map, "protocolVersion", &self.protocol_version)?;
+            __rt::entry(&mut map, "serverInfo", &self.server_info)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["_meta", "capabilities", "instructions", "protocolVersion", "serverInfo"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for InitializeResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "InitializeResult")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for InitializeResultRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut f_capabilities = None;
+            let mut f_instructions = None;
+            let mut f_protocol_version = None;
+            let mut f_server_info = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    "capabilities" => {
+                        __rt::field(&mut map, &mut f_capabilities, "capabilities")
+                    }
+                    "instructions" => {
+                        __rt::field(&mut map, &mut f_instructions, "instructions")
+                    }
+                    "protocolVersion" => {
+                        __rt::field(&mut map, &mut f_protocol_version, "protocolVersion")
+                    }
+                    "serverInfo" => __rt::field(&mut map, &mut f_server_info, "serverInfo"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_capabilities, f_protocol_version, f_server_info) {
+                (Some(f_capabilities), Some(f_protocol_version), Some(f_server_info)) => {
+                    ::core::result::Result::Ok(Self {
+                        meta: f_meta,
+                        capabilities: f_capabilities,
+                        instructions: f_instructions,
+                        protocol_version: f_protocol_version,
+                        server_info: f_server_info,
+                        extra,
+                    })
+                }
+                (f_capabilities, f_protocol_version, f_server_info) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[
+                                (f_capabilities.is_none(), "capabilities"),
+                                (f_protocol_version.is_none(), "protocolVersion"),
+                                (f_server_info.is_none(), "serverInfo"),
+                            ],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for InitializeResultRef<'de> {
+        type Owned = super::InitializeResult;
+        fn into_owned(self) -> super::InitializeResult {
+            super::InitializeResult {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                capabilities: __rt::IntoOwned::into_owned(self.capabilities),
+                instructions: __rt::IntoOwned::into_owned(self.instructions),
+                protocol_version: __rt::IntoOwned::into_owned(self.protocol_version),
+                server_info: __rt::IntoOwned::into_owned(self.server_info),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<InitializeResultRef<'de>> for super::InitializeResult {
+        fn from(value: InitializeResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`InitializedNotification`](super::InitializedNotification), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct InitializedNotificationRef<'de> {
+        /// The `params` member.
+        pub params: Option<InitializedNotificationParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> InitializedNotificationRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "notifications/initialized";
+    }
+    impl<'de> __rt::serde::Serialize for InitializedNotificationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for InitializedNotificationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "InitializedNotification")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for InitializedNotificationRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "notifications/initialized",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            ::core::result::Result::Ok(Self { params: f_params, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for InitializedNotificationRef<'de> {
+        type Owned = super::InitializedNotification;
+        fn into_owned(self) -> super::InitializedNotification {
+            super::InitializedNotification {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<InitializedNotificationRef<'de>>
+    for super::InitializedNotification {
+        fn from(value: InitializedNotificationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`InitializedNotificationParams`](super::InitializedNotificationParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct InitializedNotificationParamsRef<'de> {
+        /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for InitializedNotificationParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for InitializedNotificationParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "InitializedNotificationParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for InitializedNotificationParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { meta: f_meta, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for InitializedNotificationParamsRef<'de> {
+        type Owned = super::InitializedNotificationParams;
+        fn into_owned(self) -> super::InitializedNotificationParams {
+            super::InitializedNotificationParams {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<InitializedNotificationParamsRef<'de>>
+    for super::InitializedNotificationParams {
+        fn from(value: InitializedNotificationParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`JsonRpcBatchRequestItem`](super::JsonRpcBatchRequestItem), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum JsonRpcBatchRequestItemRef<'de> {
+        /// A [`JsonRpcRequestRef`].
+        Request(Box<JsonRpcRequestRef<'de>>),
+        /// A [`JsonRpcNotificationRef`].
+        Notification(Box<JsonRpcNotificationRef<'de>>),
+    }
+    impl<'de> __rt::serde::Serialize for JsonRpcBatchRequestItemRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Request(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Notification(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchRequestItemRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = JsonRpcBatchRequestItemRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str("a value of JsonRpcBatchRequestItem: Request | Notification")
+                }
+                fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    map: M,
+                ) -> ::core::result::Result<Self::Value, M::Error> {
+                    fn matched<'de, E: __rt::serde::de::Error>(
+                        object: __rt::Buffered<'de>,
+                        candidates: u64,
+                    ) -> ::core::result::Result<JsonRpcBatchRequestItemRef<'de>, E> {
+                        let (value, order) = __rt::structural(
+                            object,
+                            &["id", "jsonrpc", "method", "params"],
+                            &[
+                                __rt::Shape {
+                                    deciding: 0b1,
+                                    required: 0b111,
+                                    declared: 0b1111,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b0,
+                                    required: 0b110,
+                                    declared: 0b1110,
+                                },
+                            ],
+                            candidates,
+                        );
+                        let mark = __rt::path_mark();
+                        let mut closest = None;
+                        for case in order {
+                            let attempt = match case {
+                                0usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(JsonRpcBatchRequestItemRef::Request)
+                                }
+                                1usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(JsonRpcBatchRequestItemRef::Notification)
+                                }
+                                _ => continue,
+                            };
+                            match attempt {
+                                ::core::result::Result::Ok(found) => {
+                                    return ::core::result::Result::Ok(found);
+                                }
+                                ::core::result::Result::Err(error) => {
+                                    __rt::forget_since(mark);
+                                    if closest.is_none() {
+                                        closest = Some(error);
+                                    }
+                                }
+                            }
+                        }
+                        ::core::result::Result::Err(
+                            __rt::no_member_matched("JsonRpcBatchRequestItem", closest),
+                        )
+                    }
+                    matched(__rt::buffer_object(map)?, !0)
+                }
+            }
+            deserializer.deserialize_map(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::KeyedUnion<'de> for JsonRpcBatchRequestItemRef<'de> {
+        fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
+            map: M,
+        ) -> ::core::result::Result<Self, M::Error> {
+            match __rt::decode_keyed(map, &[("id", 0usize)])? {
+                __rt::Keyed::Found(_, rest) => {
+                    __rt::MapDecode::decode_map(rest, None)
+                        .map(JsonRpcBatchRequestItemRef::Request)
+                }
+                __rt::Keyed::Exhausted(object) => {
+                    __rt::serde::Deserialize::deserialize(object.lent())
+                        .map_err(__rt::serde::de::Error::custom)
+                }
+                __rt::Keyed::Text(text) => __rt::not_lent(&text),
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for JsonRpcBatchRequestItemRef<'de> {
+        type Owned = super::JsonRpcBatchRequestItem;
+        fn into_owned(self) -> super::JsonRpcBatchRequestItem {
+            match self {
+                Self::Request(value) => {
+                    super::JsonRpcBatchRequestItem::Request(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+                Self::Notification(value) => {
+                    super::JsonRpcBatchRequestItem::Notification(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<JsonRpcBatchRequestItemRef<'de>>
+    for super::JsonRpcBatchRequestItem {
+        fn from(value: JsonRpcBatchRequestItemRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`JsonRpcBatchResponseItem`](super::JsonRpcBatchResponseItem), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum JsonRpcBatchResponseItemRef<'de> {
+        /// A [`JsonRpcResponseRef`].
+        Response(Box<JsonRpcResponseRef<'de>>),
+        /// A [`JsonRpcErrorRef`].
+        Error(Box<JsonRpcErrorRef<'de>>),
+    }
+    impl<'de> __rt::serde::Serialize for JsonRpcBatchResponseItemRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Response(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Error(value) => __rt::serde::Serialize::serialize(value, serializer),
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for JsonRpcBatchResponseItemRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = JsonRpcBatchResponseItemRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str("a value of JsonRpcBatchResponseItem: Response | Error")
+                }
+                fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    map: M,
+                ) -> ::core::result::Result<Self::Value, M::Error> {
+                    fn matched<'de, E: __rt::serde::de::Error>(
+                        object: __rt::Buffered<'de>,
+                        candidates: u64,
+                    ) -> ::core::result::Result<JsonRpcBatchResponseItemRef<'de>, E> {
+                        let (value, order) = __rt::structural(
+                            object,
+                            &["error", "id", "jsonrpc", "result"],
+                            &[
+                                __rt::Shape {
+                                    deciding: 0b1000,
+                                    required: 0b1110,
+                                    declared: 0b1110,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b1,
+                                    required: 0b111,
+                                    declared: 0b111,
+                                },
+                            ],
+                            candidates,
+                        );
+                        let mark = __rt::path_mark();
+                        let mut closest = None;
+                        for case in order {
+                            let attempt = match case {
+                                0usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(JsonRpcBatchResponseItemRef::Response)
+                                }
+                                1usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(JsonRpcBatchResponseItemRef::Error)
+                                }
+                                _ => continue,
+                            };
+                            match attempt {
+                                ::core::result::Result::Ok(found) => {
+                                    return ::core::result::Result::Ok(found);
+                                }
+                                ::core::result::Result::Err(error) => {
+                                    __rt::forget_since(mark);
+                                    if closest.is_none() {
+                                        closest = Some(error);
+                                    }
+                                }
+                            }
+                        }
+                        ::core::result::Result::Err(
+                            __rt::no_member_matched("JsonRpcBatchResponseItem", closest),
+                        )
+                    }
+                    matched(__rt::buffer_object(map)?, !0)
+                }
+            }
+            deserializer.deserialize_map(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::KeyedUnion<'de> for JsonRpcBatchResponseItemRef<'de> {
+        fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
+            map: M,
+        ) -> ::core::result::Result<Self, M::Error> {
+            match __rt::decode_keyed(map, &[("result", 0usize), ("error", 1usize)])? {
+                __rt::Keyed::Found(index, rest) => {
+                    match index {
+                        0usize => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(JsonRpcBatchResponseItemRef::Response)
+                        }
+                        _ => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(JsonRpcBatchResponseItemRef::Error)
+                        }
+                    }
+                }
+                __rt::Keyed::Exhausted(object) => {
+                    __rt::serde::Deserialize::deserialize(object.lent())
+                        .map_err(__rt::serde::de::Error::custom)
+                }
+                __rt::Keyed::Text(text) => __rt::not_lent(&text),
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for JsonRpcBatchResponseItemRef<'de> {
+        type Owned = super::JsonRpcBatchResponseItem;
+        fn into_owned(self) -> super::JsonRpcBatchResponseItem {
+            match self {
+                Self::Response(value) => {
+                    super::JsonRpcBatchResponseItem::Response(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+                Self::Error(value) => {
+                    super::JsonRpcBatchResponseItem::Error(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<JsonRpcBatchResponseItemRef<'de>>
+    for super::JsonRpcBatchResponseItem {
+        fn from(value: JsonRpcBatchResponseItemRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`JsonRpcError`](super::JsonRpcError), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct JsonRpcErrorRef<'de> {
+        /// The `error` member.
+        pub error: JsonRpcErrorErrorRef<'de>,
+        /// The `id` member.
+        pub id: RequestIdRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> JsonRpcErrorRef<'de> {
+        /// The value of the constant member `jsonrpc`.
+        pub const JSONRPC: &'static str = "2.0";
+    }
+    impl<'de> __rt::serde::Serialize for JsonRpcErrorRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "jsonrpc", &Self::JSONRPC)?;
+            __rt::entry(&mut map, "error", &self.error)?;
+            __rt::entry(&mut map, "id", &self.id)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["jsonrpc", "error", "id"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for JsonRpcErrorRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "JsonRpcError")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for JsonRpcErrorRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_jsonrpc = consumed == Some("jsonrpc");
+            let mut f_error = None;
+            let mut f_id = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                    }
+                    "error" => __rt::field(&mut map, &mut f_error, "error"),
+                    "id" => __rt::field(&mut map, &mut f_id, "id"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+            match (f_error, f_id) {
+                (Some(f_error), Some(f_id)) => {
+                    ::core::result::Result::Ok(Self {
+                        error: f_error,
+                        id: f_id,
+                        extra,
+                    })
+                }
+                (f_error, f_id) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_error.is_none(), "error"), (f_id.is_none(), "id")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for JsonRpcErrorRef<'de> {
+        type Owned = super::JsonRpcError;
+        fn into_owned(self) -> super::JsonRpcError {
+            super::JsonRpcError {
+                error: __rt::IntoOwned::into_owned(self.error),
+                id: __rt::IntoOwned::into_owned(self.id),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<JsonRpcErrorRef<'de>> for super::JsonRpcError {
+        fn from(value: JsonRpcErrorRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`JsonRpcErrorError`](super::JsonRpcErrorError), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct JsonRpcErrorErrorRef<'de> {
+        /// The error type that occurred.
+        pub code: i64,
+        /// Additional information about the error. The value of this member is defined by the sender (e.g. detailed error information, nested errors etc.).
+        pub data: Option<__rt::ValueRef<'de>>,
+        /// A short description of the error. The message SHOULD be limited to a concise single sentence.
+        pub message: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for JsonRpcErrorErrorRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "code", &self.code)?;
+            __rt::optional_entry(&mut map, "data", &self.data)?;
+            __rt::entry(&mut map, "message", &self.message)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["code", "data", "message"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for JsonRpcErrorErrorRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "JsonRpcErrorError")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for JsonRpcErrorErrorRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_code = None;
+            let mut f_data = None;
+            let mut f_message = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "code" => __rt::field(&mut map, &mut f_code, "code"),
+                    "data" => __rt::field(&mut map, &mut f_data, "data"),
+                    "message" => __rt::field(&mut map, &mut f_message, "message"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_code, f_message) {
+                (Some(f_code), Some(f_message)) => {
+                    ::core::result::Result::Ok(Self {
+                        code: f_code,
+                        data: f_data,
+                        message: f_message,
+                        extra,
+                    })
+                }
+                (f_code, f_message) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_code.is_none(), "code"), (f_message.is_none(), "message")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for JsonRpcErrorErrorRef<'de> {
+        type Owned = super::JsonRpcErrorError;
+        fn into_owned(self) -> super::JsonRpcErrorError {
+            super::JsonRpcErrorError {
+                code: __rt::IntoOwned::into_owned(self.code),
+                data: __rt::IntoOwned::into_owned(self.data),
+                message: __rt::IntoOwned::into_owned(self.message),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<JsonRpcErrorErrorRef<'de>> for super::JsonRpcErrorError {
+        fn from(value: JsonRpcErrorErrorRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`JsonRpcMessage`](super::JsonRpcMessage), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum JsonRpcMessageRef<'de> {
+        /// A [`JsonRpcRequestRef`].
+        Request(Box<JsonRpcRequestRef<'de>>),
+        /// A [`JsonRpcNotificationRef`].
+        Notification(Box<JsonRpcNotificationRef<'de>>),
+        /// A [`JsonRpcBatchRequest`](super::JsonRpcBatchRequest).
+        BatchRequest(Vec<JsonRpcBatchRequestItemRef<'de>>),
+        /// A [`JsonRpcResponseRef`].
+        Response(Box<JsonRpcResponseRef<'de>>),
+        /// A [`JsonRpcErrorRef`].
+        Error(Box<JsonRpcErrorRef<'de>>),
+        /// A [`JsonRpcBatchResponse`](super::JsonRpcBatchResponse).
+        BatchResponse(Vec<JsonRpcBatchResponseItemRef<'de>>),
+    }
+    impl<'de> __rt::serde::Serialize for JsonRpcMessageRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Request(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Notification(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::BatchRequest(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::Response(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Error(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::BatchResponse(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for JsonRpcMessageRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = JsonRpcMessageRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str(
+                        "a value of JsonRpcMessage: Request | Notification | BatchRequest | Response | Error | BatchResponse",
+                    )
+                }
+                fn visit_seq<S: __rt::serde::de::SeqAccess<'de>>(
+                    self,
+                    seq: S,
+                ) -> ::core::result::Result<Self::Value, S::Error> {
+                    let value: __rt::serde_json::Value = <__rt::serde_json::Value as __rt::serde::Deserialize<
+                        'de,
+                    >>::deserialize(
+                        __rt::serde::de::value::SeqAccessDeserializer::new(seq),
+                    )?;
+                    let mark = __rt::path_mark();
+                    let mut closest: Option<__rt::serde_json::Error> = None;
+                    match <Vec<
+                        JsonRpcBatchRequestItemRef<'de>,
+                    > as __rt::serde::Deserialize>::deserialize(value.clone()) {
+                        ::core::result::Result::Ok(found) => {
+                            return ::core::result::Result::Ok(
+                                JsonRpcMessageRef::BatchRequest(found),
+                            );
+                        }
+                        ::core::result::Result::Err(e) => {
+                            __rt::forget_since(mark);
+                            if closest.is_none() {
+                                closest = Some(e);
+                            }
+                        }
+                    }
+                    match <Vec<
+                        JsonRpcBatchResponseItemRef<'de>,
+                    > as __rt::serde::Deserialize>::deserialize(value.clone()) {
+                        ::core::result::Result::Ok(found) => {
+                            return ::core::result::Result::Ok(
+                                JsonRpcMessageRef::BatchResponse(found),
+                            );
+                        }
+                        ::core::result::Result::Err(e) => {
+                            __rt::forget_since(mark);
+                            if closest.is_none() {
+                                closest = Some(e);
+                            }
+                        }
+                    }
+                    ::core::result::Result::Err(
+                        __rt::no_member_matched::<S::Error>("JsonRpcMessage", closest),
+                    )
+                }
+                fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    map: M,
+                ) -> ::core::result::Result<Self::Value, M::Error> {
+                    fn matched<'de, E: __rt::serde::de::Error>(
+                        object: __rt::Buffered<'de>,
+                        candidates: u64,
+                    ) -> ::core::result::Result<JsonRpcMessageRef<'de>, E> {
+                        let (value, order) = __rt::structural(
+                            object,
+                            &["error", "id", "jsonrpc", "method", "params", "result"],
+                            &[
+                                __rt::Shape {
+                                    deciding: 0b0,
+                                    required: 0b1110,
+                                    declared: 0b11110,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b0,
+                                    required: 0b1100,
+                                    declared: 0b11100,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b100000,
+                                    required: 0b100110,
+                                    declared: 0b100110,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b1,
+                                    required: 0b111,
+                                    declared: 0b111,
+                                },
+                            ],
+                            candidates,
+                        );
+                        let mark = __rt::path_mark();
+                        let mut closest = None;
+                        for case in order {
+                            let attempt = match case {
+                                0usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(JsonRpcMessageRef::Request)
+                                }
+                                1usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(JsonRpcMessageRef::Notification)
+                                }
+                                2usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(JsonRpcMessageRef::Response)
+                                }
+                                3usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(JsonRpcMessageRef::Error)
+                                }
+                                _ => continue,
+                            };
+                            match attempt {
+                                ::core::result::Result::Ok(found) => {
+                                    return ::core::result::Result::Ok(found);
+                                }
+                                ::core::result::Result::Err(error) => {
+                                    __rt::forget_since(mark);
+                                    if closest.is_none() {
+                                        closest = Some(error);
+                                    }
+                                }
+                            }
+                        }
+                        ::core::result::Result::Err(
+                            __rt::no_member_matched("JsonRpcMessage", closest),
+                        )
+                    }
+                    matched(__rt::buffer_object(map)?, !0)
+                }
+            }
+            deserializer.deserialize_any(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::KeyedUnion<'de> for JsonRpcMessageRef<'de> {
+        fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
+            map: M,
+        ) -> ::core::result::Result<Self, M::Error> {
+            match __rt::decode_keyed(map, &[("result", 3usize), ("error", 4usize)])? {
+                __rt::Keyed::Found(index, rest) => {
+                    match index {
+                        3usize => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(JsonRpcMessageRef::Response)
+                        }
+                        _ => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(JsonRpcMessageRef::Error)
+                        }
+                    }
+                }
+                __rt::Keyed::Exhausted(object) => {
+                    __rt::serde::Deserialize::deserialize(object.lent())
+                        .map_err(__rt::serde::de::Error::custom)
+                }
+                __rt::Keyed::Text(text) => __rt::not_lent(&text),
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for JsonRpcMessageRef<'de> {
+        type Owned = super::JsonRpcMessage;
+        fn into_owned(self) -> super::JsonRpcMessage {
+            match self {
+                Self::Request(value) => {
+                    super::JsonRpcMessage::Request(__rt::IntoOwned::into_owned(value))
+                }
+                Self::Notification(value) => {
+                    super::JsonRpcMessage::Notification(__rt::IntoOwned::into_owned(value))
+                }
+                Self::BatchRequest(value) => {
+                    super::JsonRpcMessage::BatchRequest(__rt::IntoOwned::into_owned(value))
+                }
+                Self::Response(value) => {
+                    super::JsonRpcMessage::Response(__rt::IntoOwned::into_owned(value))
+                }
+                Self::Error(value) => {
+                    super::JsonRpcMessage::Error(__rt::IntoOwned::into_owned(value))
+                }
+                Self::BatchResponse(value) => {
+                    super::JsonRpcMessage::BatchResponse(__rt::IntoOwned::into_owned(value))
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<JsonRpcMessageRef<'de>> for super::JsonRpcMessage {
+        fn from(value: JsonRpcMessageRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`JsonRpcNotification`](super::JsonRpcNotification), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct JsonRpcNotificationRef<'de> {
+        /// The `method` member.
+        pub method: __rt::Str<'de>,
+        /// The `params` member.
+        pub params: Option<JsonRpcNotificationParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> JsonRpcNotificationRef<'de> {
+        /// The value of the constant member `jsonrpc`.
+        pub const JSONRPC: &'static str = "2.0";
+    }
+    impl<'de> __rt::serde::Serialize for JsonRpcNotificationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "jsonrpc", &Self::JSONRPC)?;
+            __rt::entry(&mut map, "method", &self.method)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["jsonrpc", "method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for JsonRpcNotificationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "JsonRpcNotification")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for JsonRpcNotificationRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_jsonrpc = consumed == Some("jsonrpc");
+            let mut f_method = None;
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                    }
+                    "method" => __rt::field(&mut map, &mut f_method, "method"),
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+            match (f_method,) {
+                (Some(f_method),) => {
+                    ::core::result::Result::Ok(Self {
+                        method: f_method,
+                        params: f_params,
+                        extra,
+                    })
+                }
+                (f_method,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_method.is_none(), "method")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for JsonRpcNotificationRef<'de> {
+        type Owned = super::JsonRpcNotification;
+        fn into_owned(self) -> super::JsonRpcNotification {
+            super::JsonRpcNotification {
+                method: __rt::IntoOwned::into_owned(self.method),
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<JsonRpcNotificationRef<'de>>
+    for super::JsonRpcNotification {
+        fn from(value: JsonRpcNotificationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`JsonRpcNotificationParams`](super::JsonRpcNotificationParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct JsonRpcNotificationParamsRef<'de> {
+        /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for JsonRpcNotificationParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for JsonRpcNotificationParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "JsonRpcNotificationParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for JsonRpcNotificationParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { meta: f_meta, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for JsonRpcNotificationParamsRef<'de> {
+        type Owned = super::JsonRpcNotificationParams;
+        fn into_owned(self) -> super::JsonRpcNotificationParams {
+            super::JsonRpcNotificationParams {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<JsonRpcNotificationParamsRef<'de>>
+    for super::JsonRpcNotificationParams {
+        fn from(value: JsonRpcNotificationParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`JsonRpcRequest`](super::JsonRpcRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct JsonRpcRequestRef<'de> {
+        /// The `id` member.
+        pub id: RequestIdRef<'de>,
+        /// The `method` member.
+        pub method: __rt::Str<'de>,
+        /// The `params` member.
+        pub params: Option<JsonRpcRequestParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> JsonRpcRequestRef<'de> {
+        /// The value of the constant member `jsonrpc`.
+        pub const JSONRPC: &'static str = "2.0";
+    }
+    impl<'de> __rt::serde::Serialize for JsonRpcRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "jsonrpc", &Self::JSONRPC)?;
+            __rt::entry(&mut map, "id", &self.id)?;
+            __rt::entry(&mut map, "method", &self.method)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["jsonrpc", "id", "method", "params"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for JsonRpcRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "JsonRpcRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for JsonRpcRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_jsonrpc = consumed == Some("jsonrpc");
+            let mut f_id = None;
+            let mut f_method = None;
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                    }
+                    "id" => __rt::field(&mut map, &mut f_id, "id"),
+                    "method" => __rt::field(&mut map, &mut f_method, "method"),
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+            match (f_id, f_method) {
+                (Some(f_id), Some(f_method)) => {
+                    ::core::result::Result::Ok(Self {
+                        id: f_id,
+                        method: f_method,
+                        params: f_params,
+                        extra,
+                    })
+                }
+                (f_id, f_method) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_id.is_none(), "id"), (f_method.is_none(), "method")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for JsonRpcRequestRef<'de> {
+        type Owned = super::JsonRpcRequest;
+        fn into_owned(self) -> super::JsonRpcRequest {
+            super::JsonRpcRequest {
+                id: __rt::IntoOwned::into_owned(self.id),
+                method: __rt::IntoOwned::into_owned(self.method),
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<JsonRpcRequestRef<'de>> for super::JsonRpcRequest {
+        fn from(value: JsonRpcRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`JsonRpcRequestParams`](super::JsonRpcRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct JsonRpcRequestParamsRef<'de> {
+        /// The `_meta` member.
+        pub meta: Option<JsonRpcRequestParamsMetaRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for JsonRpcRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for JsonRpcRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "JsonRpcRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for JsonRpcRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { meta: f_meta, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for JsonRpcRequestParamsRef<'de> {
+        type Owned = super::JsonRpcRequestParams;
+        fn into_owned(self) -> super::JsonRpcRequestParams {
+            super::JsonRpcRequestParams {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<JsonRpcRequestParamsRef<'de>>
+    for super::JsonRpcRequestParams {
+        fn from(value: JsonRpcRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`JsonRpcRequestParamsMeta`](super::JsonRpcRequestParamsMeta), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct JsonRpcRequestParamsMetaRef<'de> {
+        /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+        pub progress_token: Option<ProgressTokenRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for JsonRpcRequestParamsMetaRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "progressToken", &self.progress_token)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["progressToken"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for JsonRpcRequestParamsMetaRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "JsonRpcRequestParamsMeta")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for JsonRpcRequestParamsMetaRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_progress_token = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "progressToken" => {
+                        __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                    }
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                progress_token: f_progress_token,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for JsonRpcRequestParamsMetaRef<'de> {
+        type Owned = super::JsonRpcRequestParamsMeta;
+        fn into_owned(self) -> super::JsonRpcRequestParamsMeta {
+            super::JsonRpcRequestParamsMeta {
+                progress_token: __rt::IntoOwned::into_owned(self.progress_token),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<JsonRpcRequestParamsMetaRef<'de>>
+    for super::JsonRpcRequestParamsMeta {
+        fn from(value: JsonRpcRequestParamsMetaRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`JsonRpcResponse`](super::JsonRpcResponse), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct JsonRpcResponseRef<'de> {
+        /// The `id` member.
+        pub id: RequestIdRef<'de>,
+        /// The `result` member.
+        pub result: ResultRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> JsonRpcResponseRef<'de> {
+        /// The value of the constant member `jsonrpc`.
+        pub const JSONRPC: &'static str = "2.0";
+    }
+    impl<'de> __rt::serde::Serialize for JsonRpcResponseRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "jsonrpc", &Self::JSONRPC)?;
+            __rt::entry(&mut map, "id", &self.id)?;
+            __rt::entry(&mut map, "result", &self.result)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["jsonrpc", "id", "result"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for JsonRpcResponseRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "JsonRpcResponse")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for JsonRpcResponseRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_jsonrpc = consumed == Some("jsonrpc");
+            let mut f_id = None;
+            let mut f_result = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_jsonrpc, "jsonrpc", "2.0")
+                    }
+                    "id" => __rt::field(&mut map, &mut f_id, "id"),
+                    "result" => __rt::field(&mut map, &mut f_result, "result"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_jsonrpc, "jsonrpc")?;
+            match (f_id, f_result) {
+                (Some(f_id), Some(f_result)) => {
+                    ::core::result::Result::Ok(Self {
+                        id: f_id,
+                        result: f_result,
+                        extra,
+                    })
+                }
+                (f_id, f_result) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_id.is_none(), "id"), (f_result.is_none(), "result")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for JsonRpcResponseRef<'de> {
+        type Owned = super::JsonRpcResponse;
+        fn into_owned(self) -> super::JsonRpcResponse {
+            super::JsonRpcResponse {
+                id: __rt::IntoOwned::into_owned(self.id),
+                result: __rt::IntoOwned::into_owned(self.result),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<JsonRpcResponseRef<'de>> for super::JsonRpcResponse {
+        fn from(value: JsonRpcResponseRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListPromptsRequest`](super::ListPromptsRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ListPromptsRequestRef<'de> {
+        /// The `params` member.
+        pub params: Option<ListPromptsRequestParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> ListPromptsRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "prompts/list";
+    }
+    impl<'de> __rt::serde::Serialize for ListPromptsRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListPromptsRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListPromptsRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListPromptsRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_method, "method", "prompts/list")
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            ::core::result::Result::Ok(Self { params: f_params, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListPromptsRequestRef<'de> {
+        type Owned = super::ListPromptsRequest;
+        fn into_owned(self) -> super::ListPromptsRequest {
+            super::ListPromptsRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListPromptsRequestRef<'de>>
+    for super::ListPromptsRequest {
+        fn from(value: ListPromptsRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListPromptsRequestParams`](super::ListPromptsRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ListPromptsRequestParamsRef<'de> {
+        /// An opaque token representing the current pagination position.
+        /// If provided, the server should return results starting after this cursor.
+        pub cursor: Option<__rt::Str<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ListPromptsRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "cursor", &self.cursor)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["cursor"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListPromptsRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListPromptsRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListPromptsRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_cursor = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { cursor: f_cursor, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListPromptsRequestParamsRef<'de> {
+        type Owned = super::ListPromptsRequestParams;
+        fn into_owned(self) -> super::ListPromptsRequestParams {
+            super::ListPromptsRequestParams {
+                cursor: __rt::IntoOwned::into_owned(self.cursor),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListPromptsRequestParamsRef<'de>>
+    for super::ListPromptsRequestParams {
+        fn from(value: ListPromptsRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListPromptsResult`](super::ListPromptsResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ListPromptsResultRef<'de> {
+        /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// An opaque token representing the pagination position after the last returned result.
+        /// If present, there may be more results available.
+        pub next_cursor: Option<__rt::Str<'de>>,
+        /// The `prompts` member.
+        pub prompts: Vec<PromptRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ListPromptsResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::optional_entry(&mut map, "nextCursor", &self.next_cursor)?;
+            __rt::entry(&mut map, "prompts", &self.prompts)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["_meta", "nextCursor", "prompts"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListPromptsResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListPromptsResult")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListPromptsResultRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut f_next_cursor = None;
+            let mut f_prompts = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                    "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_prompts,) {
+                (Some(f_prompts),) => {
+                    ::core::result::Result::Ok(Self {
+                        meta: f_meta,
+                        next_cursor: f_next_cursor,
+                        prompts: f_prompts,
+                        extra,
+                    })
+                }
+                (f_prompts,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_prompts.is_none(), "prompts")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListPromptsResultRef<'de> {
+        type Owned = super::ListPromptsResult;
+        fn into_owned(self) -> super::ListPromptsResult {
+            super::ListPromptsResult {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                next_cursor: __rt::IntoOwned::into_owned(self.next_cursor),
+                prompts: __rt::IntoOwned::into_owned(self.prompts),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListPromptsResultRef<'de>> for super::ListPromptsResult {
+        fn from(value: ListPromptsResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListResourceTemplatesRequest`](super::ListResourceTemplatesRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ListResourceTemplatesRequestRef<'de> {
+        /// The `params` member.
+        pub params: Option<ListResourceTemplatesRequestParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> ListResourceTemplatesRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "resources/templates/list";
+    }
+    impl<'de> __rt::serde::Serialize for ListResourceTemplatesRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListResourceTemplatesRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListResourceTemplatesRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "resources/templates/list",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            ::core::result::Result::Ok(Self { params: f_params, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListResourceTemplatesRequestRef<'de> {
+        type Owned = super::ListResourceTemplatesRequest;
+        fn into_owned(self) -> super::ListResourceTemplatesRequest {
+            super::ListResourceTemplatesRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListResourceTemplatesRequestRef<'de>>
+    for super::ListResourceTemplatesRequest {
+        fn from(value: ListResourceTemplatesRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListResourceTemplatesRequestParams`](super::ListResourceTemplatesRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ListResourceTemplatesRequestParamsRef<'de> {
+        /// An opaque token representing the current pagination position.
+        /// If provided, the server should return results starting after this cursor.
+        pub cursor: Option<__rt::Str<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ListResourceTemplatesRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "cursor", &self.cursor)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["cursor"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListResourceTemplatesRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListResourceTemplatesRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_cursor = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { cursor: f_cursor, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListResourceTemplatesRequestParamsRef<'de> {
+        type Owned = super::ListResourceTemplatesRequestParams;
+        fn into_owned(self) -> super::ListResourceTemplatesRequestParams {
+            super::ListResourceTemplatesRequestParams {
+                cursor: __rt::IntoOwned::into_owned(self.cursor),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListResourceTemplatesRequestParamsRef<'de>>
+    for super::ListResourceTemplatesRequestParams {
+        fn from(value: ListResourceTemplatesRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListResourceTemplatesResult`](super::ListResourceTemplatesResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ListResourceTemplatesResultRef<'de> {
+        /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// An opaque token representing the pagination position after the last returned result.
+        /// If present, there may be more results available.
+        pub next_cursor: Option<__rt::Str<'de>>,
+        /// The `resourceTemplates` member.
+        pub resource_templates: Vec<ResourceTemplateRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ListResourceTemplatesResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::optional_entry(&mut map, "nextCursor", &self.next_cursor)?;
+            __rt::entry(&mut map, "resourceTemplates", &self.resource_templates)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["_meta", "nextCursor", "resourceTemplates"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListResourceTemplatesResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListResourceTemplatesResult")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResultRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut f_next_cursor = None;
+            let mut f_resource_templates = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                    "resourceTemplates" => {
+                        __rt::field_seq(
+                            &mut map,
+                            &mut f_resource_templates,
+                            "resourceTemplates",
+                        )
+                    }
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_resource_templates,) {
+                (Some(f_resource_templates),) => {
+                    ::core::result::Result::Ok(Self {
+                        meta: f_meta,
+                        next_cursor: f_next_cursor,
+                        resource_templates: f_resource_templates,
+                        extra,
+                    })
+                }
+                (f_resource_templates,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_resource_templates.is_none(), "resourceTemplates")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListResourceTemplatesResultRef<'de> {
+        type Owned = super::ListResourceTemplatesResult;
+        fn into_owned(self) -> super::ListResourceTemplatesResult {
+            super::ListResourceTemplatesResult {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                next_cursor: __rt::IntoOwned::into_owned(self.next_cursor),
+                resource_templates: __rt::IntoOwned::into_owned(self.resource_templates),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListResourceTemplatesResultRef<'de>>
+    for super::ListResourceTemplatesResult {
+        fn from(value: ListResourceTemplatesResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListResourcesRequest`](super::ListResourcesRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ListResourcesRequestRef<'de> {
+        /// The `params` member.
+        pub params: Option<ListResourcesRequestParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> ListResourcesRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "resources/list";
+    }
+    impl<'de> __rt::serde::Serialize for ListResourcesRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListResourcesRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListResourcesRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListResourcesRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "resources/list",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            ::core::result::Result::Ok(Self { params: f_params, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListResourcesRequestRef<'de> {
+        type Owned = super::ListResourcesRequest;
+        fn into_owned(self) -> super::ListResourcesRequest {
+            super::ListResourcesRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListResourcesRequestRef<'de>>
+    for super::ListResourcesRequest {
+        fn from(value: ListResourcesRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListResourcesRequestParams`](super::ListResourcesRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ListResourcesRequestParamsRef<'de> {
+        /// An opaque token representing the current pagination position.
+        /// If provided, the server should return results starting after this cursor.
+        pub cursor: Option<__rt::Str<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ListResourcesRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "cursor", &self.cursor)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["cursor"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListResourcesRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListResourcesRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListResourcesRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_cursor = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { cursor: f_cursor, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListResourcesRequestParamsRef<'de> {
+        type Owned = super::ListResourcesRequestParams;
+        fn into_owned(self) -> super::ListResourcesRequestParams {
+            super::ListResourcesRequestParams {
+                cursor: __rt::IntoOwned::into_owned(self.cursor),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListResourcesRequestParamsRef<'de>>
+    for super::ListResourcesRequestParams {
+        fn from(value: ListResourcesRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListResourcesResult`](super::ListResourcesResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ListResourcesResultRef<'de> {
+        /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// An opaque token representing the pagination position after the last returned result.
+        /// If present, there may be more results available.
+        pub next_cursor: Option<__rt::Str<'de>>,
+        /// The `resources` member.
+        pub resources: Vec<ResourceRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ListResourcesResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::optional_entry(&mut map, "nextCursor", &self.next_cursor)?;
+            __rt::entry(&mut map, "resources", &self.resources)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["_meta", "nextCursor", "resources"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListResourcesResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListResourcesResult")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListResourcesResultRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut f_next_cursor = None;
+            let mut f_resources = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                    "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_resources,) {
+                (Some(f_resources),) => {
+                    ::core::result::Result::Ok(Self {
+                        meta: f_meta,
+                        next_cursor: f_next_cursor,
+                        resources: f_resources,
+                        extra,
+                    })
+                }
+                (f_resources,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_resources.is_none(), "resources")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListResourcesResultRef<'de> {
+        type Owned = super::ListResourcesResult;
+        fn into_owned(self) -> super::ListResourcesResult {
+            super::ListResourcesResult {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                next_cursor: __rt::IntoOwned::into_owned(self.next_cursor),
+                resources: __rt::IntoOwned::into_owned(self.resources),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListResourcesResultRef<'de>>
+    for super::ListResourcesResult {
+        fn from(value: ListResourcesResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListRootsRequest`](super::ListRootsRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ListRootsRequestRef<'de> {
+        /// The `params` member.
+        pub params: Option<ListRootsRequestParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> ListRootsRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "roots/list";
+    }
+    impl<'de> __rt::serde::Serialize for ListRootsRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListRootsRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListRootsRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListRootsRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_method, "method", "roots/list")
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            ::core::result::Result::Ok(Self { params: f_params, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListRootsRequestRef<'de> {
+        type Owned = super::ListRootsRequest;
+        fn into_owned(self) -> super::ListRootsRequest {
+            super::ListRootsRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListRootsRequestRef<'de>> for super::ListRootsRequest {
+        fn from(value: ListRootsRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListRootsRequestParams`](super::ListRootsRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ListRootsRequestParamsRef<'de> {
+        /// The `_meta` member.
+        pub meta: Option<ListRootsRequestParamsMetaRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ListRootsRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListRootsRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListRootsRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListRootsRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { meta: f_meta, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListRootsRequestParamsRef<'de> {
+        type Owned = super::ListRootsRequestParams;
+        fn into_owned(self) -> super::ListRootsRequestParams {
+            super::ListRootsRequestParams {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListRootsRequestParamsRef<'de>>
+    for super::ListRootsRequestParams {
+        fn from(value: ListRootsRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListRootsRequestParamsMeta`](super::ListRootsRequestParamsMeta), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ListRootsRequestParamsMetaRef<'de> {
+        /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+        pub progress_token: Option<ProgressTokenRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ListRootsRequestParamsMetaRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "progressToken", &self.progress_token)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["progressToken"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListRootsRequestParamsMetaRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListRootsRequestParamsMeta")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListRootsRequestParamsMetaRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_progress_token = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "progressToken" => {
+                        __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                    }
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                progress_token: f_progress_token,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListRootsRequestParamsMetaRef<'de> {
+        type Owned = super::ListRootsRequestParamsMeta;
+        fn into_owned(self) -> super::ListRootsRequestParamsMeta {
+            super::ListRootsRequestParamsMeta {
+                progress_token: __rt::IntoOwned::into_owned(self.progress_token),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListRootsRequestParamsMetaRef<'de>>
+    for super::ListRootsRequestParamsMeta {
+        fn from(value: ListRootsRequestParamsMetaRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListRootsResult`](super::ListRootsResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ListRootsResultRef<'de> {
+        /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// The `roots` member.
+        pub roots: Vec<RootRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ListRootsResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::entry(&mut map, "roots", &self.roots)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta", "roots"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListRootsResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListRootsResult")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListRootsResultRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut f_roots = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    "roots" => __rt::field_seq(&mut map, &mut f_roots, "roots"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_roots,) {
+                (Some(f_roots),) => {
+                    ::core::result::Result::Ok(Self {
+                        meta: f_meta,
+                        roots: f_roots,
+                        extra,
+                    })
+                }
+                (f_roots,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_roots.is_none(), "roots")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListRootsResultRef<'de> {
+        type Owned = super::ListRootsResult;
+        fn into_owned(self) -> super::ListRootsResult {
+            super::ListRootsResult {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                roots: __rt::IntoOwned::into_owned(self.roots),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListRootsResultRef<'de>> for super::ListRootsResult {
+        fn from(value: ListRootsResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListToolsRequest`](super::ListToolsRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ListToolsRequestRef<'de> {
+        /// The `params` member.
+        pub params: Option<ListToolsRequestParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> ListToolsRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "tools/list";
+    }
+    impl<'de> __rt::serde::Serialize for ListToolsRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListToolsRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListToolsRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListToolsRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_method, "method", "tools/list")
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            ::core::result::Result::Ok(Self { params: f_params, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListToolsRequestRef<'de> {
+        type Owned = super::ListToolsRequest;
+        fn into_owned(self) -> super::ListToolsRequest {
+            super::ListToolsRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListToolsRequestRef<'de>> for super::ListToolsRequest {
+        fn from(value: ListToolsRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListToolsRequestParams`](super::ListToolsRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ListToolsRequestParamsRef<'de> {
+        /// An opaque token representing the current pagination position.
+        /// If provided, the server should return results starting after this cursor.
+        pub cursor: Option<__rt::Str<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ListToolsRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "cursor", &self.cursor)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["cursor"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListToolsRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListToolsRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListToolsRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_cursor = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { cursor: f_cursor, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListToolsRequestParamsRef<'de> {
+        type Owned = super::ListToolsRequestParams;
+        fn into_owned(self) -> super::ListToolsRequestParams {
+            super::ListToolsRequestParams {
+                cursor: __rt::IntoOwned::into_owned(self.cursor),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListToolsRequestParamsRef<'de>>
+    for super::ListToolsRequestParams {
+        fn from(value: ListToolsRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ListToolsResult`](super::ListToolsResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ListToolsResultRef<'de> {
+        /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// An opaque token representing the pagination position after the last returned result.
+        /// If present, there may be more results available.
+        pub next_cursor: Option<__rt::Str<'de>>,
+        /// The `tools` member.
+        pub tools: Vec<ToolRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ListToolsResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::optional_entry(&mut map, "nextCursor", &self.next_cursor)?;
+            __rt::entry(&mut map, "tools", &self.tools)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta", "nextCursor", "tools"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ListToolsResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ListToolsResult")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ListToolsResultRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut f_next_cursor = None;
+            let mut f_tools = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                    "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_tools,) {
+                (Some(f_tools),) => {
+                    ::core::result::Result::Ok(Self {
+                        meta: f_meta,
+                        next_cursor: f_next_cursor,
+                        tools: f_tools,
+                        extra,
+                    })
+                }
+                (f_tools,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_tools.is_none(), "tools")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ListToolsResultRef<'de> {
+        type Owned = super::ListToolsResult;
+        fn into_owned(self) -> super::ListToolsResult {
+            super::ListToolsResult {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                next_cursor: __rt::IntoOwned::into_owned(self.next_cursor),
+                tools: __rt::IntoOwned::into_owned(self.tools),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ListToolsResultRef<'de>> for super::ListToolsResult {
+        fn from(value: ListToolsResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    impl __rt::IntoOwned for super::LoggingLevel {
+        type Owned = Self;
+        fn into_owned(self) -> Self {
+            self
+        }
+    }
+    /// [`LoggingMessageNotification`](super::LoggingMessageNotification), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct LoggingMessageNotificationRef<'de> {
+        /// The `params` member.
+        pub params: LoggingMessageNotificationParamsRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> LoggingMessageNotificationRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "notifications/message";
+    }
+    impl<'de> __rt::serde::Serialize for LoggingMessageNotificationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for LoggingMessageNotificationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "LoggingMessageNotification")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for LoggingMessageNotificationRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "notifications/message",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            match (f_params,) {
+                (Some(f_params),) => {
+                    ::core::result::Result::Ok(Self { params: f_params, extra })
+                }
+                (f_params,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_params.is_none(), "params")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for LoggingMessageNotificationRef<'de> {
+        type Owned = super::LoggingMessageNotification;
+        fn into_owned(self) -> super::LoggingMessageNotification {
+            super::LoggingMessageNotification {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<LoggingMessageNotificationRef<'de>>
+    for super::LoggingMessageNotification {
+        fn from(value: LoggingMessageNotificationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`LoggingMessageNotificationParams`](super::LoggingMessageNotificationParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct LoggingMessageNotificationParamsRef<'de> {
+        /// The data to be logged, such as a string message or an object. Any JSON serializable type is allowed here.
+        pub data: __rt::ValueRef<'de>,
+        /// The severity of this log message.
+        pub level: super::LoggingLevel,
+        /// An optional name of the logger issuing this message.
+        pub logger: Option<__rt::Str<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for LoggingMessageNotificationParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "data", &self.data)?;
+            __rt::entry(&mut map, "level", &self.level)?;
+            __rt::optional_entry(&mut map, "logger", &self.logger)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["data", "level", "logger"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for LoggingMessageNotificationParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "LoggingMessageNotificationParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for LoggingMessageNotificationParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_data = None;
+            let mut f_level = None;
+            let mut f_logger = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "data" => __rt::field(&mut map, &mut f_data, "data"),
+                    "level" => __rt::field(&mut map, &mut f_level, "level"),
+                    "logger" => __rt::field(&mut map, &mut f_logger, "logger"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_data, f_level) {
+                (Some(f_data), Some(f_level)) => {
+                    ::core::result::Result::Ok(Self {
+                        data: f_data,
+                        level: f_level,
+                        logger: f_logger,
+                        extra,
+                    })
+                }
+                (f_data, f_level) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_data.is_none(), "data"), (f_level.is_none(), "level")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for LoggingMessageNotificationParamsRef<'de> {
+        type Owned = super::LoggingMessageNotificationParams;
+        fn into_owned(self) -> super::LoggingMessageNotificationParams {
+            super::LoggingMessageNotificationParams {
+                data: __rt::IntoOwned::into_owned(self.data),
+                level: __rt::IntoOwned::into_owned(self.level),
+                logger: __rt::IntoOwned::into_owned(self.logger),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<LoggingMessageNotificationParamsRef<'de>>
+    for super::LoggingMessageNotificationParams {
+        fn from(value: LoggingMessageNotificationParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ModelHint`](super::ModelHint), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ModelHintRef<'de> {
+        /// A hint for a model name.
+        ///
+        /// The client SHOULD treat this as a substring of a model name; for example:
+        ///  - `claude-3-5-sonnet` should match `claude-3-5-sonnet-20241022`
+        ///  - `sonnet` should match `claude-3-5-sonnet-20241022`, `claude-3-sonnet-20240229`, etc.
+        ///  - `claude` should match any Claude model
+        ///
+        /// The client MAY also map the string to a different provider's model name or a different model family, as long as it fills a similar niche; for example:
+        ///  - `gemini-1.5-flash` could match `claude-3-haiku-20240307`
+        pub name: Option<__rt::Str<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ModelHintRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "name", &self.name)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["name"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ModelHintRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ModelHint")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ModelHintRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_name = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "name" => __rt::field(&mut map, &mut f_name, "name"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { name: f_name, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ModelHintRef<'de> {
+        type Owned = super::ModelHint;
+        fn into_owned(self) -> super::ModelHint {
+            super::ModelHint {
+                name: __rt::IntoOwned::into_owned(self.name),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ModelHintRef<'de>> for super::ModelHint {
+        fn from(value: ModelHintRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ModelPreferences`](super::ModelPreferences), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ModelPreferencesRef<'de> {
+        /// How much to prioritize cost when selecting a model. A value of 0 means cost
+        /// is not important, while a value of 1 means cost is the most important
+        /// factor.
+        pub cost_priority: Option<__rt::serde_json::Number>,
+        /// Optional hints to use for model selection.
+        ///
+        /// If multiple hints are specified, the client MUST evaluate them in order
+        /// (such that the first match is taken).
+        ///
+        /// The client SHOULD prioritize these hints over the numeric priorities, but
+        /// MAY still use the priorities to select from ambiguous matches.
+        pub hints: Option<Vec<ModelHintRef<'de>>>,
+        /// How much to prioritize intelligence and capabilities when selecting a
+        /// model. A value of 0 means intelligence is not important, while a value of 1
+        /// means intelligence is the most important factor.
+        pub intelligence_priority: Option<__rt::serde_json::Number>,
+        /// How much to prioritize sampling speed (latency) when selecting a model. A
+        /// value of 0 means speed is not important, while a value of 1 means speed is
+        /// the most important factor.
+        pub speed_priority: Option<__rt::serde_json::Number>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ModelPreferencesRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "costPriority", &self.cost_priority)?;
+            __rt::optional_entry(&mut map, "hints", &self.hints)?;
+            __rt::optional_entry(
+                &mut map,
+                "intelligencePriority",
+                &self.intelligence_priority,
+            )?;
+            __rt::optional_entry(&mut map, "speedPriority", &self.speed_priority)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["costPriority", "hints", "intelligencePriority", "speedPriority"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ModelPreferencesRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ModelPreferences")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ModelPreferencesRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_cost_priority = None;
+            let mut f_hints = None;
+            let mut f_intelligence_priority = None;
+            let mut f_speed_priority = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "costPriority" => {
+                        __rt::field(&mut map, &mut f_cost_priority, "costPriority")
+                    }
+                    "hints" => __rt::field_seq(&mut map, &mut f_hints, "hints"),
+                    "intelligencePriority" => {
+                        __rt::field(
+                            &mut map,
+                            &mut f_intelligence_priority,
+                            "intelligencePriority",
+                        )
+                    }
+                    "speedPriority" => {
+                        __rt::field(&mut map, &mut f_speed_priority, "speedPriority")
+                    }
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                cost_priority: f_cost_priority,
+                hints: f_hints,
+                intelligence_priority: f_intelligence_priority,
+                speed_priority: f_speed_priority,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ModelPreferencesRef<'de> {
+        type Owned = super::ModelPreferences;
+        fn into_owned(self) -> super::ModelPreferences {
+            super::ModelPreferences {
+                cost_priority: __rt::IntoOwned::into_owned(self.cost_priority),
+                hints: __rt::IntoOwned::into_owned(self.hints),
+                intelligence_priority: __rt::IntoOwned::into_owned(
+                    self.intelligence_priority,
+                ),
+                speed_priority: __rt::IntoOwned::into_owned(self.speed_priority),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ModelPreferencesRef<'de>> for super::ModelPreferences {
+        fn from(value: ModelPreferencesRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`Notification`](super::Notification), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct NotificationRef<'de> {
+        /// The `method` member.
+        pub method: __rt::Str<'de>,
+        /// The `params` member.
+        pub params: Option<NotificationParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for NotificationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &self.method)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for NotificationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "Notification")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for NotificationRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_method = None;
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => __rt::field(&mut map, &mut f_method, "method"),
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_method,) {
+                (Some(f_method),) => {
+                    ::core::result::Result::Ok(Self {
+                        method: f_method,
+                        params: f_params,
+                        extra,
+                    })
+                }
+                (f_method,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_method.is_none(), "method")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for NotificationRef<'de> {
+        type Owned = super::Notification;
+        fn into_owned(self) -> super::Notification {
+            super::Notification {
+                method: __rt::IntoOwned::into_owned(self.method),
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<NotificationRef<'de>> for super::Notification {
+        fn from(value: NotificationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`NotificationParams`](super::NotificationParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct NotificationParamsRef<'de> {
+        /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for NotificationParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for NotificationParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "NotificationParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for NotificationParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { meta: f_meta, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for NotificationParamsRef<'de> {
+        type Owned = super::NotificationParams;
+        fn into_owned(self) -> super::NotificationParams {
+            super::NotificationParams {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<NotificationParamsRef<'de>>
+    for super::NotificationParams {
+        fn from(value: NotificationParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`PaginatedRequest`](super::PaginatedRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PaginatedRequestRef<'de> {
+        /// The `method` member.
+        pub method: __rt::Str<'de>,
+        /// The `params` member.
+        pub params: Option<PaginatedRequestParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for PaginatedRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &self.method)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for PaginatedRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "PaginatedRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for PaginatedRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_method = None;
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => __rt::field(&mut map, &mut f_method, "method"),
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_method,) {
+                (Some(f_method),) => {
+                    ::core::result::Result::Ok(Self {
+                        method: f_method,
+                        params: f_params,
+                        extra,
+                    })
+                }
+                (f_method,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_method.is_none(), "method")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for PaginatedRequestRef<'de> {
+        type Owned = super::PaginatedRequest;
+        fn into_owned(self) -> super::PaginatedRequest {
+            super::PaginatedRequest {
+                method: __rt::IntoOwned::into_owned(self.method),
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<PaginatedRequestRef<'de>> for super::PaginatedRequest {
+        fn from(value: PaginatedRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`PaginatedRequestParams`](super::PaginatedRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct PaginatedRequestParamsRef<'de> {
+        /// An opaque token representing the current pagination position.
+        /// If provided, the server should return results starting after this cursor.
+        pub cursor: Option<__rt::Str<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for PaginatedRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "cursor", &self.cursor)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["cursor"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for PaginatedRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "PaginatedRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for PaginatedRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_cursor = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "cursor" => __rt::field(&mut map, &mut f_cursor, "cursor"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { cursor: f_cursor, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for PaginatedRequestParamsRef<'de> {
+        type Owned = super::PaginatedRequestParams;
+        fn into_owned(self) -> super::PaginatedRequestParams {
+            super::PaginatedRequestParams {
+                cursor: __rt::IntoOwned::into_owned(self.cursor),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<PaginatedRequestParamsRef<'de>>
+    for super::PaginatedRequestParams {
+        fn from(value: PaginatedRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`PaginatedResult`](super::PaginatedResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct PaginatedResultRef<'de> {
+        /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// An opaque token representing the pagination position after the last returned result.
+        /// If present, there may be more results available.
+        pub next_cursor: Option<__rt::Str<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for PaginatedResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::optional_entry(&mut map, "nextCursor", &self.next_cursor)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta", "nextCursor"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for PaginatedResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "PaginatedResult")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for PaginatedResultRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut f_next_cursor = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                meta: f_meta,
+                next_cursor: f_next_cursor,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for PaginatedResultRef<'de> {
+        type Owned = super::PaginatedResult;
+        fn into_owned(self) -> super::PaginatedResult {
+            super::PaginatedResult {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                next_cursor: __rt::IntoOwned::into_owned(self.next_cursor),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<PaginatedResultRef<'de>> for super::PaginatedResult {
+        fn from(value: PaginatedResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`PingRequest`](super::PingRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct PingRequestRef<'de> {
+        /// The `params` member.
+        pub params: Option<PingRequestParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> PingRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "ping";
+    }
+    impl<'de> __rt::serde::Serialize for PingRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for PingRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "PingRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for PingRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => __rt::const_str(&mut map, &mut seen_method, "method", "ping"),
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            ::core::result::Result::Ok(Self { params: f_params, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for PingRequestRef<'de> {
+        type Owned = super::PingRequest;
+        fn into_owned(self) -> super::PingRequest {
+            super::PingRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<PingRequestRef<'de>> for super::PingRequest {
+        fn from(value: PingRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`PingRequestParams`](super::PingRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct PingRequestParamsRef<'de> {
+        /// The `_meta` member.
+        pub meta: Option<PingRequestParamsMetaRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for PingRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for PingRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "PingRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for PingRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { meta: f_meta, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for PingRequestParamsRef<'de> {
+        type Owned = super::PingRequestParams;
+        fn into_owned(self) -> super::PingRequestParams {
+            super::PingRequestParams {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<PingRequestParamsRef<'de>> for super::PingRequestParams {
+        fn from(value: PingRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`PingRequestParamsMeta`](super::PingRequestParamsMeta), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct PingRequestParamsMetaRef<'de> {
+        /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+        pub progress_token: Option<ProgressTokenRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for PingRequestParamsMetaRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "progressToken", &self.progress_token)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["progressToken"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for PingRequestParamsMetaRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "PingRequestParamsMeta")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for PingRequestParamsMetaRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_progress_token = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "progressToken" => {
+                        __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                    }
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                progress_token: f_progress_token,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for PingRequestParamsMetaRef<'de> {
+        type Owned = super::PingRequestParamsMeta;
+        fn into_owned(self) -> super::PingRequestParamsMeta {
+            super::PingRequestParamsMeta {
+                progress_token: __rt::IntoOwned::into_owned(self.progress_token),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<PingRequestParamsMetaRef<'de>>
+    for super::PingRequestParamsMeta {
+        fn from(value: PingRequestParamsMetaRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ProgressNotification`](super::ProgressNotification), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ProgressNotificationRef<'de> {
+        /// The `params` member.
+        pub params: ProgressNotificationParamsRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> ProgressNotificationRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "notifications/progress";
+    }
+    impl<'de> __rt::serde::Serialize for ProgressNotificationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ProgressNotificationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ProgressNotification")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ProgressNotificationRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "notifications/progress",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            match (f_params,) {
+                (Some(f_params),) => {
+                    ::core::result::Result::Ok(Self { params: f_params, extra })
+                }
+                (f_params,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_params.is_none(), "params")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ProgressNotificationRef<'de> {
+        type Owned = super::ProgressNotification;
+        fn into_owned(self) -> super::ProgressNotification {
+            super::ProgressNotification {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ProgressNotificationRef<'de>>
+    for super::ProgressNotification {
+        fn from(value: ProgressNotificationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ProgressNotificationParams`](super::ProgressNotificationParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ProgressNotificationParamsRef<'de> {
+        /// An optional message describing the current progress.
+        pub message: Option<__rt::Str<'de>>,
+        /// The progress thus far. This should increase every time progress is made, even if the total is unknown.
+        pub progress: __rt::serde_json::Number,
+        /// The progress token which was given in the initial request, used to associate this notification with the request that is proceeding.
+        pub progress_token: ProgressTokenRef<'de>,
+        /// Total number of items to process (or total progress required), if known.
+        pub total: Option<__rt::serde_json::Number>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ProgressNotificationParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "message", &self.message)?;
+            __rt::entry(&mut map, "progress", &self.progress)?;
+            __rt::entry(&mut map, "progressToken", &self.progress_token)?;
+            __rt::optional_entry(&mut map, "total", &self.total)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["message", "progress", "progressToken", "total"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ProgressNotificationParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ProgressNotificationParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ProgressNotificationParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_message = None;
+            let mut f_progress = None;
+            let mut f_progress_token = None;
+            let mut f_total = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "message" => __rt::field(&mut map, &mut f_message, "message"),
+                    "progress" => __rt::field(&mut map, &mut f_progress, "progress"),
+                    "progressToken" => {
+                        __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                    }
+                    "total" => __rt::field(&mut map, &mut f_total, "total"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_progress, f_progress_token) {
+                (Some(f_progress), Some(f_progress_token)) => {
+                    ::core::result::Result::Ok(Self {
+                        message: f_message,
+                        progress: f_progress,
+                        progress_token: f_progress_token,
+                        total: f_total,
+                        extra,
+                    })
+                }
+                (f_progress, f_progress_token) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[
+                                (f_progress.is_none(), "progress"),
+                                (f_progress_token.is_none(), "progressToken"),
+                            ],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ProgressNotificationParamsRef<'de> {
+        type Owned = super::ProgressNotificationParams;
+        fn into_owned(self) -> super::ProgressNotificationParams {
+            super::ProgressNotificationParams {
+                message: __rt::IntoOwned::into_owned(self.message),
+                progress: __rt::IntoOwned::into_owned(self.progress),
+                progress_token: __rt::IntoOwned::into_owned(self.progress_token),
+                total: __rt::IntoOwned::into_owned(self.total),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ProgressNotificationParamsRef<'de>>
+    for super::ProgressNotificationParams {
+        fn from(value: ProgressNotificationParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ProgressToken`](super::ProgressToken), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+    pub enum ProgressTokenRef<'de> {
+        /// A string.
+        String(__rt::Str<'de>),
+        /// An integer.
+        Integer(i64),
+    }
+    impl<'de> __rt::serde::Serialize for ProgressTokenRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::String(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Integer(value) => __rt::serde::Serialize::serialize(value, serializer),
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ProgressTokenRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = ProgressTokenRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str("a value of ProgressToken: String | Integer")
+                }
+                fn visit_str<E: __rt::serde::de::Error>(
+                    self,
+                    value: &str,
+                ) -> ::core::result::Result<Self::Value, E> {
+                    __rt::serde::Deserialize::deserialize(
+                            __rt::serde::de::value::StrDeserializer::<E>::new(value),
+                        )
+                        .map(ProgressTokenRef::String)
+                }
+                fn visit_i64<E: __rt::serde::de::Error>(
+                    self,
+                    value: i64,
+                ) -> ::core::result::Result<Self::Value, E> {
+                    __rt::serde::Deserialize::deserialize(
+                            __rt::serde::de::value::I64Deserializer::<E>::new(value),
+                        )
+                        .map(ProgressTokenRef::Integer)
+                }
+                fn visit_u64<E: __rt::serde::de::Error>(
+                    self,
+                    value: u64,
+                ) -> ::core::result::Result<Self::Value, E> {
+                    __rt::serde::Deserialize::deserialize(
+                            __rt::serde::de::value::U64Deserializer::<E>::new(value),
+                        )
+                        .map(ProgressTokenRef::Integer)
+                }
+                fn visit_borrowed_str<E: __rt::serde::de::Error>(
+                    self,
+                    value: &'de str,
+                ) -> ::core::result::Result<Self::Value, E> {
+                    __rt::serde::Deserialize::deserialize(
+                            __rt::serde::de::value::BorrowedStrDeserializer::<E>::new(value),
+                        )
+                        .map(ProgressTokenRef::String)
+                }
+            }
+            deserializer.deserialize_any(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::IntoOwned for ProgressTokenRef<'de> {
+        type Owned = super::ProgressToken;
+        fn into_owned(self) -> super::ProgressToken {
+            match self {
+                Self::String(value) => {
+                    super::ProgressToken::String(__rt::IntoOwned::into_owned(value))
+                }
+                Self::Integer(value) => {
+                    super::ProgressToken::Integer(__rt::IntoOwned::into_owned(value))
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ProgressTokenRef<'de>> for super::ProgressToken {
+        fn from(value: ProgressTokenRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`Prompt`](super::Prompt), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PromptRef<'de> {
+        /// A list of arguments to use for templating the prompt.
+        pub arguments: Option<Vec<PromptArgumentRef<'de>>>,
+        /// An optional description of what this prompt provides
+        pub description: Option<__rt::Str<'de>>,
+        /// The name of the prompt or prompt template.
+        pub name: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for PromptRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "arguments", &self.arguments)?;
+            __rt::optional_entry(&mut map, "description", &self.description)?;
+            __rt::entry(&mut map, "name", &self.name)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["arguments", "description", "name"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for PromptRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "Prompt")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for PromptRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_arguments = None;
+            let mut f_description = None;
+            let mut f_name = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "arguments" => __rt::field_seq(&mut map, &mut f_arguments, "arguments"),
+                    "description" => __rt::field(&mut map, &mut f_description, "description"),
+                    "name" => __rt::field(&mut map, &mut f_name, "name"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_name,) {
+                (Some(f_name),) => {
+                    ::core::result::Result::Ok(Self {
+                        arguments: f_arguments,
+                        description: f_description,
+                        name: f_name,
+                        extra,
+                    })
+                }
+                (f_name,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_name.is_none(), "name")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for PromptRef<'de> {
+        type Owned = super::Prompt;
+        fn into_owned(self) -> super::Prompt {
+            super::Prompt {
+                arguments: __rt::IntoOwned::into_owned(self.arguments),
+                description: __rt::IntoOwned::into_owned(self.description),
+                name: __rt::IntoOwned::into_owned(self.name),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<PromptRef<'de>> for super::Prompt {
+        fn from(value: PromptRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`PromptArgument`](super::PromptArgument), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PromptArgumentRef<'de> {
+        /// A human-readable description of the argument.
+        pub description: Option<__rt::Str<'de>>,
+        /// The name of the argument.
+        pub name: __rt::Str<'de>,
+        /// Whether this argument must be provided.
+        pub required: Option<bool>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for PromptArgumentRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "description", &self.description)?;
+            __rt::entry(&mut map, "name", &self.name)?;
+            __rt::optional_entry(&mut map, "required", &self.required)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["description", "name", "required"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for PromptArgumentRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "PromptArgument")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for PromptArgumentRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_description = None;
+            let mut f_name = None;
+            let mut f_required = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "description" => __rt::field(&mut map, &mut f_description, "description"),
+                    "name" => __rt::field(&mut map, &mut f_name, "name"),
+                    "required" => __rt::field(&mut map, &mut f_required, "required"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_name,) {
+                (Some(f_name),) => {
+                    ::core::result::Result::Ok(Self {
+                        description: f_description,
+                        name: f_name,
+                        required: f_required,
+                        extra,
+                    })
+                }
+                (f_name,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_name.is_none(), "name")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for PromptArgumentRef<'de> {
+        type Owned = super::PromptArgument;
+        fn into_owned(self) -> super::PromptArgument {
+            super::PromptArgument {
+                description: __rt::IntoOwned::into_owned(self.description),
+                name: __rt::IntoOwned::into_owned(self.name),
+                required: __rt::IntoOwned::into_owned(self.required),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<PromptArgumentRef<'de>> for super::PromptArgument {
+        fn from(value: PromptArgumentRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`PromptListChangedNotification`](super::PromptListChangedNotification), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct PromptListChangedNotificationRef<'de> {
+        /// The `params` member.
+        pub params: Option<PromptListChangedNotificationParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> PromptListChangedNotificationRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "notifications/prompts/list_changed";
+    }
+    impl<'de> __rt::serde::Serialize for PromptListChangedNotificationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for PromptListChangedNotificationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "PromptListChangedNotification")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for PromptListChangedNotificationRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "notifications/prompts/list_changed",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            ::core::result::Result::Ok(Self { params: f_params, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for PromptListChangedNotificationRef<'de> {
+        type Owned = super::PromptListChangedNotification;
+        fn into_owned(self) -> super::PromptListChangedNotification {
+            super::PromptListChangedNotification {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<PromptListChangedNotificationRef<'de>>
+    for super::PromptListChangedNotification {
+        fn from(value: PromptListChangedNotificationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`PromptListChangedNotificationParams`](super::PromptListChangedNotificationParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct PromptListChangedNotificationParamsRef<'de> {
+        /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for PromptListChangedNotificationParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for PromptListChangedNotificationParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "PromptListChangedNotificationParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for PromptListChangedNotificationParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { meta: f_meta, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for PromptListChangedNotificationParamsRef<'de> {
+        type Owned = super::PromptListChangedNotificationParams;
+        fn into_owned(self) -> super::PromptListChangedNotificationParams {
+            super::PromptListChangedNotificationParams {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<PromptListChangedNotificationParamsRef<'de>>
+    for super::PromptListChangedNotificationParams {
+        fn from(value: PromptListChangedNotificationParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`PromptMessage`](super::PromptMessage), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PromptMessageRef<'de> {
+        /// The `content` member.
+        pub content: PromptMessageContentRef<'de>,
+        /// The `role` member.
+        pub role: super::Role,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for PromptMessageRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "content", &self.content)?;
+            __rt::entry(&mut map, "role", &self.role)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["content", "role"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for PromptMessageRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "PromptMessage")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for PromptMessageRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_content = None;
+            let mut f_role = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "content" => __rt::field(&mut map, &mut f_content, "content"),
+                    "role" => __rt::field(&mut map, &mut f_role, "role"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_content, f_role) {
+                (Some(f_content), Some(f_role)) => {
+                    ::core::result::Result::Ok(Self {
+                        content: f_content,
+                        role: f_role,
+                        extra,
+                    })
+                }
+                (f_content, f_role) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_content.is_none(), "content"), (f_role.is_none(), "role")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for PromptMessageRef<'de> {
+        type Owned = super::PromptMessage;
+        fn into_owned(self) -> super::PromptMessage {
+            super::PromptMessage {
+                content: __rt::IntoOwned::into_owned(self.content),
+                role: __rt::IntoOwned::into_owned(self.role),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<PromptMessageRef<'de>> for super::PromptMessage {
+        fn from(value: PromptMessageRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`PromptMessageContent`](super::PromptMessageContent), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum PromptMessageContentRef<'de> {
+        /// A [`TextContentRef`].
+        TextContent(Box<TextContentRef<'de>>),
+        /// A [`ImageContentRef`].
+        ImageContent(Box<ImageContentRef<'de>>),
+        /// A [`AudioContentRef`].
+        AudioContent(Box<AudioContentRef<'de>>),
+        /// A [`EmbeddedResourceRef`].
+        EmbeddedResource(Box<EmbeddedResourceRef<'de>>),
+    }
+    impl<'de> __rt::serde::Serialize for PromptMessageContentRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::TextContent(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::ImageContent(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::AudioContent(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::EmbeddedResource(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for PromptMessageContentRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = PromptMessageContentRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str(
+                        "a value of PromptMessageContent: TextContent | ImageContent | AudioContent | EmbeddedResource",
+                    )
+                }
+                fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    map: M,
+                ) -> ::core::result::Result<Self::Value, M::Error> {
+                    __rt::decode_tagged_lent(
+                        map,
+                        "type",
+                        |tag, rest| match tag {
+                            Some("text") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(PromptMessageContentRef::TextContent)
+                            }
+                            Some("image") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(PromptMessageContentRef::ImageContent)
+                            }
+                            Some("audio") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(PromptMessageContentRef::AudioContent)
+                            }
+                            Some("resource") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(PromptMessageContentRef::EmbeddedResource)
+                            }
+                            None => {
+                                ::core::result::Result::Err(
+                                    __rt::unknown_tag(
+                                        "type",
+                                        None,
+                                        &["text", "image", "audio", "resource"],
+                                    ),
+                                )
+                            }
+                            Some(other) => {
+                                ::core::result::Result::Err(
+                                    __rt::unknown_tag(
+                                        "type",
+                                        Some(other),
+                                        &["text", "image", "audio", "resource"],
+                                    ),
+                                )
+                            }
+                        },
+                    )
+                }
+            }
+            deserializer.deserialize_map(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::IntoOwned for PromptMessageContentRef<'de> {
+        type Owned = super::PromptMessageContent;
+        fn into_owned(self) -> super::PromptMessageContent {
+            match self {
+                Self::TextContent(value) => {
+                    super::PromptMessageContent::TextContent(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+                Self::ImageContent(value) => {
+                    super::PromptMessageContent::ImageContent(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+                Self::AudioContent(value) => {
+                    super::PromptMessageContent::AudioContent(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+                Self::EmbeddedResource(value) => {
+                    super::PromptMessageContent::EmbeddedResource(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<PromptMessageContentRef<'de>>
+    for super::PromptMessageContent {
+        fn from(value: PromptMessageContentRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`PromptReference`](super::PromptReference), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct PromptReferenceRef<'de> {
+        /// The name of the prompt or prompt template
+        pub name: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> PromptReferenceRef<'de> {
+        /// The value of the constant member `type`.
+        pub const TYPE: &'static str = "ref/prompt";
+    }
+    impl<'de> __rt::serde::Serialize for PromptReferenceRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "type", &Self::TYPE)?;
+            __rt::entry(&mut map, "name", &self.name)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["type", "name"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for PromptReferenceRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "PromptReference")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for PromptReferenceRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_type = consumed == Some("type");
+            let mut f_name = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_type, "type", "ref/prompt"),
+                    "name" => __rt::field(&mut map, &mut f_name, "name"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_type, "type")?;
+            match (f_name,) {
+                (Some(f_name),) => ::core::result::Result::Ok(Self { name: f_name, extra }),
+                (f_name,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_name.is_none(), "name")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for PromptReferenceRef<'de> {
+        type Owned = super::PromptReference;
+        fn into_owned(self) -> super::PromptReference {
+            super::PromptReference {
+                name: __rt::IntoOwned::into_owned(self.name),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<PromptReferenceRef<'de>> for super::PromptReference {
+        fn from(value: PromptReferenceRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ReadResourceRequest`](super::ReadResourceRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ReadResourceRequestRef<'de> {
+        /// The `params` member.
+        pub params: ReadResourceRequestParamsRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> ReadResourceRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "resources/read";
+    }
+    impl<'de> __rt::serde::Serialize for ReadResourceRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ReadResourceRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ReadResourceRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ReadResourceRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "resources/read",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            match (f_params,) {
+                (Some(f_params),) => {
+                    ::core::result::Result::Ok(Self { params: f_params, extra })
+                }
+                (f_params,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_params.is_none(), "params")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ReadResourceRequestRef<'de> {
+        type Owned = super::ReadResourceRequest;
+        fn into_owned(self) -> super::ReadResourceRequest {
+            super::ReadResourceRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ReadResourceRequestRef<'de>>
+    for super::ReadResourceRequest {
+        fn from(value: ReadResourceRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ReadResourceRequestParams`](super::ReadResourceRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ReadResourceRequestParamsRef<'de> {
+        /// The URI of the resource to read. The URI can use any protocol; it is up to the server how to interpret it.
+        pub uri: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ReadResourceRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "uri", &self.uri)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["uri"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ReadResourceRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ReadResourceRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ReadResourceRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_uri = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_uri,) {
+                (Some(f_uri),) => ::core::result::Result::Ok(Self { uri: f_uri, extra }),
+                (f_uri,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ReadResourceRequestParamsRef<'de> {
+        type Owned = super::ReadResourceRequestParams;
+        fn into_owned(self) -> super::ReadResourceRequestParams {
+            super::ReadResourceRequestParams {
+                uri: __rt::IntoOwned::into_owned(self.uri),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ReadResourceRequestParamsRef<'de>>
+    for super::ReadResourceRequestParams {
+        fn from(value: ReadResourceRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ReadResourceResult`](super::ReadResourceResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ReadResourceResultRef<'de> {
+        /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// The `contents` member.
+        pub contents: Vec<ReadResourceResultContentsItemRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ReadResourceResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::entry(&mut map, "contents", &self.contents)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta", "contents"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ReadResourceResult")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ReadResourceResultRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut f_contents = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_contents,) {
+                (Some(f_contents),) => {
+                    ::core::result::Result::Ok(Self {
+                        meta: f_meta,
+                        contents: f_contents,
+                        extra,
+                    })
+                }
+                (f_contents,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_contents.is_none(), "contents")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ReadResourceResultRef<'de> {
+        type Owned = super::ReadResourceResult;
+        fn into_owned(self) -> super::ReadResourceResult {
+            super::ReadResourceResult {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                contents: __rt::IntoOwned::into_owned(self.contents),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ReadResourceResultRef<'de>>
+    for super::ReadResourceResult {
+        fn from(value: ReadResourceResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ReadResourceResultContentsItem`](super::ReadResourceResultContentsItem), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ReadResourceResultContentsItemRef<'de> {
+        /// A [`TextResourceContentsRef`].
+        Text(TextResourceContentsRef<'de>),
+        /// A [`BlobResourceContentsRef`].
+        Blob(BlobResourceContentsRef<'de>),
+    }
+    impl<'de> __rt::serde::Serialize for ReadResourceResultContentsItemRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Text(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Blob(value) => __rt::serde::Serialize::serialize(value, serializer),
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultContentsItemRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = ReadResourceResultContentsItemRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str("a value of ReadResourceResultContentsItem: Text | Blob")
+                }
+                fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    map: M,
+                ) -> ::core::result::Result<Self::Value, M::Error> {
+                    fn matched<'de, E: __rt::serde::de::Error>(
+                        object: __rt::Buffered<'de>,
+                        candidates: u64,
+                    ) -> ::core::result::Result<ReadResourceResultContentsItemRef<'de>, E> {
+                        let (value, order) = __rt::structural(
+                            object,
+                            &["blob", "mimeType", "text", "uri"],
+                            &[
+                                __rt::Shape {
+                                    deciding: 0b100,
+                                    required: 0b1100,
+                                    declared: 0b1110,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b1,
+                                    required: 0b1001,
+                                    declared: 0b1011,
+                                },
+                            ],
+                            candidates,
+                        );
+                        let mark = __rt::path_mark();
+                        let mut closest = None;
+                        for case in order {
+                            let attempt = match case {
+                                0usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ReadResourceResultContentsItemRef::Text)
+                                }
+                                1usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ReadResourceResultContentsItemRef::Blob)
+                                }
+                                _ => continue,
+                            };
+                            match attempt {
+                                ::core::result::Result::Ok(found) => {
+                                    return ::core::result::Result::Ok(found);
+                                }
+                                ::core::result::Result::Err(error) => {
+                                    __rt::forget_since(mark);
+                                    if closest.is_none() {
+                                        closest = Some(error);
+                                    }
+                                }
+                            }
+                        }
+                        ::core::result::Result::Err(
+                            __rt::no_member_matched(
+                                "ReadResourceResultContentsItem",
+                                closest,
+                            ),
+                        )
+                    }
+                    matched(__rt::buffer_object(map)?, !0)
+                }
+            }
+            deserializer.deserialize_map(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultContentsItemRef<'de> {
+        fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
+            map: M,
+        ) -> ::core::result::Result<Self, M::Error> {
+            match __rt::decode_keyed(map, &[("text", 0usize), ("blob", 1usize)])? {
+                __rt::Keyed::Found(index, rest) => {
+                    match index {
+                        0usize => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(ReadResourceResultContentsItemRef::Text)
+                        }
+                        _ => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(ReadResourceResultContentsItemRef::Blob)
+                        }
+                    }
+                }
+                __rt::Keyed::Exhausted(object) => {
+                    __rt::serde::Deserialize::deserialize(object.lent())
+                        .map_err(__rt::serde::de::Error::custom)
+                }
+                __rt::Keyed::Text(text) => __rt::not_lent(&text),
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ReadResourceResultContentsItemRef<'de> {
+        type Owned = super::ReadResourceResultContentsItem;
+        fn into_owned(self) -> super::ReadResourceResultContentsItem {
+            match self {
+                Self::Text(value) => {
+                    super::ReadResourceResultContentsItem::Text(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+                Self::Blob(value) => {
+                    super::ReadResourceResultContentsItem::Blob(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ReadResourceResultContentsItemRef<'de>>
+    for super::ReadResourceResultContentsItem {
+        fn from(value: ReadResourceResultContentsItemRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`Request`](super::Request), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct RequestRef<'de> {
+        /// The `method` member.
+        pub method: __rt::Str<'de>,
+        /// The `params` member.
+        pub params: Option<RequestParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for RequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &self.method)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for RequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "Request")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for RequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_method = None;
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => __rt::field(&mut map, &mut f_method, "method"),
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_method,) {
+                (Some(f_method),) => {
+                    ::core::result::Result::Ok(Self {
+                        method: f_method,
+                        params: f_params,
+                        extra,
+                    })
+                }
+                (f_method,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_method.is_none(), "method")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for RequestRef<'de> {
+        type Owned = super::Request;
+        fn into_owned(self) -> super::Request {
+            super::Request {
+                method: __rt::IntoOwned::into_owned(self.method),
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<RequestRef<'de>> for super::Request {
+        fn from(value: RequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`RequestParams`](super::RequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct RequestParamsRef<'de> {
+        /// The `_meta` member.
+        pub meta: Option<RequestParamsMetaRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for RequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for RequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "RequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for RequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { meta: f_meta, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for RequestParamsRef<'de> {
+        type Owned = super::RequestParams;
+        fn into_owned(self) -> super::RequestParams {
+            super::RequestParams {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<RequestParamsRef<'de>> for super::RequestParams {
+        fn from(value: RequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`RequestParamsMeta`](super::RequestParamsMeta), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct RequestParamsMetaRef<'de> {
+        /// If specified, the caller is requesting out-of-band progress notifications for this request (as represented by notifications/progress). The value of this parameter is an opaque token that will be attached to any subsequent notifications. The receiver is not obligated to provide these notifications.
+        pub progress_token: Option<ProgressTokenRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for RequestParamsMetaRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "progressToken", &self.progress_token)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["progressToken"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for RequestParamsMetaRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "RequestParamsMeta")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for RequestParamsMetaRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_progress_token = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "progressToken" => {
+                        __rt::field(&mut map, &mut f_progress_token, "progressToken")
+                    }
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                progress_token: f_progress_token,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for RequestParamsMetaRef<'de> {
+        type Owned = super::RequestParamsMeta;
+        fn into_owned(self) -> super::RequestParamsMeta {
+            super::RequestParamsMeta {
+                progress_token: __rt::IntoOwned::into_owned(self.progress_token),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<RequestParamsMetaRef<'de>> for super::RequestParamsMeta {
+        fn from(value: RequestParamsMetaRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`RequestId`](super::RequestId), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+    pub enum RequestIdRef<'de> {
+        /// A string.
+        String(__rt::Str<'de>),
+        /// An integer.
+        Integer(i64),
+    }
+    impl<'de> __rt::serde::Serialize for RequestIdRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::String(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Integer(value) => __rt::serde::Serialize::serialize(value, serializer),
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for RequestIdRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = RequestIdRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str("a value of RequestId: String | Integer")
+                }
+                fn visit_str<E: __rt::serde::de::Error>(
+                    self,
+                    value: &str,
+                ) -> ::core::result::Result<Self::Value, E> {
+                    __rt::serde::Deserialize::deserialize(
+                            __rt::serde::de::value::StrDeserializer::<E>::new(value),
+                        )
+                        .map(RequestIdRef::String)
+                }
+                fn visit_i64<E: __rt::serde::de::Error>(
+                    self,
+                    value: i64,
+                ) -> ::core::result::Result<Self::Value, E> {
+                    __rt::serde::Deserialize::deserialize(
+                            __rt::serde::de::value::I64Deserializer::<E>::new(value),
+                        )
+                        .map(RequestIdRef::Integer)
+                }
+                fn visit_u64<E: __rt::serde::de::Error>(
+                    self,
+                    value: u64,
+                ) -> ::core::result::Result<Self::Value, E> {
+                    __rt::serde::Deserialize::deserialize(
+                            __rt::serde::de::value::U64Deserializer::<E>::new(value),
+                        )
+                        .map(RequestIdRef::Integer)
+                }
+                fn visit_borrowed_str<E: __rt::serde::de::Error>(
+                    self,
+                    value: &'de str,
+                ) -> ::core::result::Result<Self::Value, E> {
+                    __rt::serde::Deserialize::deserialize(
+                            __rt::serde::de::value::BorrowedStrDeserializer::<E>::new(value),
+                        )
+                        .map(RequestIdRef::String)
+                }
+            }
+            deserializer.deserialize_any(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::IntoOwned for RequestIdRef<'de> {
+        type Owned = super::RequestId;
+        fn into_owned(self) -> super::RequestId {
+            match self {
+                Self::String(value) => {
+                    super::RequestId::String(__rt::IntoOwned::into_owned(value))
+                }
+                Self::Integer(value) => {
+                    super::RequestId::Integer(__rt::IntoOwned::into_owned(value))
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<RequestIdRef<'de>> for super::RequestId {
+        fn from(value: RequestIdRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`Resource`](super::Resource), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ResourceRef<'de> {
+        /// Optional annotations for the client.
+        pub annotations: Option<AnnotationsRef<'de>>,
+        /// A description of what this resource represents.
+        ///
+        /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
+        pub description: Option<__rt::Str<'de>>,
+        /// The MIME type of this resource, if known.
+        pub mime_type: Option<__rt::Str<'de>>,
+        /// A human-readable name for this resource.
+        ///
+        /// This can be used by clients to populate UI elements.
+        pub name: __rt::Str<'de>,
+        /// The size of the raw resource content, in bytes (i.e., before base64 encoding or any tokenization), if known.
+        ///
+        /// This can be used by Hosts to display file sizes and estimate context window usage.
+        pub size: Option<i64>,
+        /// The URI of this resource.
+        pub uri: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ResourceRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "annotations", &self.annotations)?;
+            __rt::optional_entry(&mut map, "description", &self.description)?;
+            __rt::optional_entry(&mut map, "mimeType", &self.mime_type)?;
+            __rt::entry(&mut map, "name", &self.name)?;
+            __rt::optional_entry(&mut map, "size", &self.size)?;
+            __rt::entry(&mut map, "uri", &self.uri)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["annotations", "description", "mimeType", "name", "size", "uri"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ResourceRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "Resource")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ResourceRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_annotations = None;
+            let mut f_description = None;
+            let mut f_mime_type = None;
+            let mut f_name = None;
+            let mut f_size = None;
+            let mut f_uri = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                    "description" => __rt::field(&mut map, &mut f_description, "description"),
+                    "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                    "name" => __rt::field(&mut map, &mut f_name, "name"),
+                    "size" => __rt::field(&mut map, &mut f_size, "size"),
+                    "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_name, f_uri) {
+                (Some(f_name), Some(f_uri)) => {
+                    ::core::result::Result::Ok(Self {
+                        annotations: f_annotations,
+                        description: f_description,
+                        mime_type: f_mime_type,
+                        name: f_name,
+                        size: f_size,
+                        uri: f_uri,
+                        extra,
+                    })
+                }
+                (f_name, f_uri) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_name.is_none(), "name"), (f_uri.is_none(), "uri")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ResourceRef<'de> {
+        type Owned = super::Resource;
+        fn into_owned(self) -> super::Resource {
+            super::Resource {
+                annotations: __rt::IntoOwned::into_owned(self.annotations),
+                description: __rt::IntoOwned::into_owned(self.description),
+                mime_type: __rt::IntoOwned::into_owned(self.mime_type),
+                name: __rt::IntoOwned::into_owned(self.name),
+                size: __rt::IntoOwned::into_owned(self.size),
+                uri: __rt::IntoOwned::into_owned(self.uri),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ResourceRef<'de>> for super::Resource {
+        fn from(value: ResourceRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ResourceContents`](super::ResourceContents), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ResourceContentsRef<'de> {
+        /// The MIME type of this resource, if known.
+        pub mime_type: Option<__rt::Str<'de>>,
+        /// The URI of this resource.
+        pub uri: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ResourceContentsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "mimeType", &self.mime_type)?;
+            __rt::entry(&mut map, "uri", &self.uri)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["mimeType", "uri"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ResourceContentsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ResourceContents")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ResourceContentsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_mime_type = None;
+            let mut f_uri = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                    "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_uri,) {
+                (Some(f_uri),) => {
+                    ::core::result::Result::Ok(Self {
+                        mime_type: f_mime_type,
+                        uri: f_uri,
+                        extra,
+                    })
+                }
+                (f_uri,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ResourceContentsRef<'de> {
+        type Owned = super::ResourceContents;
+        fn into_owned(self) -> super::ResourceContents {
+            super::ResourceContents {
+                mime_type: __rt::IntoOwned::into_owned(self.mime_type),
+                uri: __rt::IntoOwned::into_owned(self.uri),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ResourceContentsRef<'de>> for super::ResourceContents {
+        fn from(value: ResourceContentsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ResourceListChangedNotification`](super::ResourceListChangedNotification), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ResourceListChangedNotificationRef<'de> {
+        /// The `params` member.
+        pub params: Option<ResourceListChangedNotificationParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> ResourceListChangedNotificationRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "notifications/resources/list_changed";
+    }
+    impl<'de> __rt::serde::Serialize for ResourceListChangedNotificationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ResourceListChangedNotificationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ResourceListChangedNotification")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotificationRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "notifications/resources/list_changed",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            ::core::result::Result::Ok(Self { params: f_params, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ResourceListChangedNotificationRef<'de> {
+        type Owned = super::ResourceListChangedNotification;
+        fn into_owned(self) -> super::ResourceListChangedNotification {
+            super::ResourceListChangedNotification {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ResourceListChangedNotificationRef<'de>>
+    for super::ResourceListChangedNotification {
+        fn from(value: ResourceListChangedNotificationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ResourceListChangedNotificationParams`](super::ResourceListChangedNotificationParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ResourceListChangedNotificationParamsRef<'de> {
+        /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ResourceListChangedNotificationParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de>
+    for ResourceListChangedNotificationParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ResourceListChangedNotificationParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ResourceListChangedNotificationParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { meta: f_meta, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ResourceListChangedNotificationParamsRef<'de> {
+        type Owned = super::ResourceListChangedNotificationParams;
+        fn into_owned(self) -> super::ResourceListChangedNotificationParams {
+            super::ResourceListChangedNotificationParams {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ResourceListChangedNotificationParamsRef<'de>>
+    for super::ResourceListChangedNotificationParams {
+        fn from(value: ResourceListChangedNotificationParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ResourceReference`](super::ResourceReference), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ResourceReferenceRef<'de> {
+        /// The URI or URI template of the resource.
+        pub uri: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> ResourceReferenceRef<'de> {
+        /// The value of the constant member `type`.
+        pub const TYPE: &'static str = "ref/resource";
+    }
+    impl<'de> __rt::serde::Serialize for ResourceReferenceRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "type", &Self::TYPE)?;
+            __rt::entry(&mut map, "uri", &self.uri)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["type", "uri"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ResourceReferenceRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ResourceReference")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ResourceReferenceRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_type = consumed == Some("type");
+            let mut f_uri = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "type" => {
+                        __rt::const_str(&mut map, &mut seen_type, "type", "ref/resource")
+                    }
+                    "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_type, "type")?;
+            match (f_uri,) {
+                (Some(f_uri),) => ::core::result::Result::Ok(Self { uri: f_uri, extra }),
+                (f_uri,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ResourceReferenceRef<'de> {
+        type Owned = super::ResourceReference;
+        fn into_owned(self) -> super::ResourceReference {
+            super::ResourceReference {
+                uri: __rt::IntoOwned::into_owned(self.uri),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ResourceReferenceRef<'de>> for super::ResourceReference {
+        fn from(value: ResourceReferenceRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ResourceTemplate`](super::ResourceTemplate), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ResourceTemplateRef<'de> {
+        /// Optional annotations for the client.
+        pub annotations: Option<AnnotationsRef<'de>>,
+        /// A description of what this template is for.
+        ///
+        /// This can be used by clients to improve the LLM's understanding of available resources. It can be thought of like a "hint" to the model.
+        pub description: Option<__rt::Str<'de>>,
+        /// The MIME type for all resources that match this template. This should only be included if all resources matching this template have the same type.
+        pub mime_type: Option<__rt::Str<'de>>,
+        /// A human-readable name for the type of resource this template refers to.
+        ///
+        /// This can be used by clients to populate UI elements.
+        pub name: __rt::Str<'de>,
+        /// A URI template (according to RFC 6570) that can be used to construct resource URIs.
+        pub uri_template: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ResourceTemplateRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "annotations", &self.annotations)?;
+            __rt::optional_entry(&mut map, "description", &self.description)?;
+            __rt::optional_entry(&mut map, "mimeType", &self.mime_type)?;
+            __rt::entry(&mut map, "name", &self.name)?;
+            __rt::entry(&mut map, "uriTemplate", &self.uri_template)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["annotations", "description", "mimeType", "name", "uriTemplate"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ResourceTemplateRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ResourceTemplate")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ResourceTemplateRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_annotations = None;
+            let mut f_description = None;
+            let mut f_mime_type = None;
+            let mut f_name = None;
+            let mut f_uri_template = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                    "description" => __rt::field(&mut map, &mut f_description, "description"),
+                    "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                    "name" => __rt::field(&mut map, &mut f_name, "name"),
+                    "uriTemplate" => {
+                        __rt::field(&mut map, &mut f_uri_template, "uriTemplate")
+                    }
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_name, f_uri_template) {
+                (Some(f_name), Some(f_uri_template)) => {
+                    ::core::result::Result::Ok(Self {
+                        annotations: f_annotations,
+                        description: f_description,
+                        mime_type: f_mime_type,
+                        name: f_name,
+                        uri_template: f_uri_template,
+                        extra,
+                    })
+                }
+                (f_name, f_uri_template) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[
+                                (f_name.is_none(), "name"),
+                                (f_uri_template.is_none(), "uriTemplate"),
+                            ],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ResourceTemplateRef<'de> {
+        type Owned = super::ResourceTemplate;
+        fn into_owned(self) -> super::ResourceTemplate {
+            super::ResourceTemplate {
+                annotations: __rt::IntoOwned::into_owned(self.annotations),
+                description: __rt::IntoOwned::into_owned(self.description),
+                mime_type: __rt::IntoOwned::into_owned(self.mime_type),
+                name: __rt::IntoOwned::into_owned(self.name),
+                uri_template: __rt::IntoOwned::into_owned(self.uri_template),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ResourceTemplateRef<'de>> for super::ResourceTemplate {
+        fn from(value: ResourceTemplateRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ResourceUpdatedNotification`](super::ResourceUpdatedNotification), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ResourceUpdatedNotificationRef<'de> {
+        /// The `params` member.
+        pub params: ResourceUpdatedNotificationParamsRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> ResourceUpdatedNotificationRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "notifications/resources/updated";
+    }
+    impl<'de> __rt::serde::Serialize for ResourceUpdatedNotificationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ResourceUpdatedNotificationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ResourceUpdatedNotification")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotificationRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "notifications/resources/updated",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            match (f_params,) {
+                (Some(f_params),) => {
+                    ::core::result::Result::Ok(Self { params: f_params, extra })
+                }
+                (f_params,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_params.is_none(), "params")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ResourceUpdatedNotificationRef<'de> {
+        type Owned = super::ResourceUpdatedNotification;
+        fn into_owned(self) -> super::ResourceUpdatedNotification {
+            super::ResourceUpdatedNotification {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ResourceUpdatedNotificationRef<'de>>
+    for super::ResourceUpdatedNotification {
+        fn from(value: ResourceUpdatedNotificationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ResourceUpdatedNotificationParams`](super::ResourceUpdatedNotificationParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ResourceUpdatedNotificationParamsRef<'de> {
+        /// The URI of the resource that has been updated. This might be a sub-resource of the one that the client actually subscribed to.
+        pub uri: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ResourceUpdatedNotificationParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "uri", &self.uri)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["uri"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ResourceUpdatedNotificationParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ResourceUpdatedNotificationParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ResourceUpdatedNotificationParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_uri = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_uri,) {
+                (Some(f_uri),) => ::core::result::Result::Ok(Self { uri: f_uri, extra }),
+                (f_uri,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ResourceUpdatedNotificationParamsRef<'de> {
+        type Owned = super::ResourceUpdatedNotificationParams;
+        fn into_owned(self) -> super::ResourceUpdatedNotificationParams {
+            super::ResourceUpdatedNotificationParams {
+                uri: __rt::IntoOwned::into_owned(self.uri),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ResourceUpdatedNotificationParamsRef<'de>>
+    for super::ResourceUpdatedNotificationParams {
+        fn from(value: ResourceUpdatedNotificationParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`Result`](super::Result), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ResultRef<'de> {
+        /// This result property is reserved by the protocol to allow clients and servers to attach additional metadata to their responses.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "Result")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ResultRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { meta: f_meta, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ResultRef<'de> {
+        type Owned = super::Result;
+        fn into_owned(self) -> super::Result {
+            super::Result {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ResultRef<'de>> for super::Result {
+        fn from(value: ResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    impl __rt::IntoOwned for super::Role {
+        type Owned = Self;
+        fn into_owned(self) -> Self {
+            self
+        }
+    }
+    /// [`Root`](super::Root), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct RootRef<'de> {
+        /// An optional name for the root. This can be used to provide a human-readable
+        /// identifier for the root, which may be useful for display purposes or for
+        /// referencing the root in other parts of the application.
+        pub name: Option<__rt::Str<'de>>,
+        /// The URI identifying the root. This *must* start with file:// for now.
+        /// This restriction may be relaxed in future versions of the protocol to allow
+        /// other URI schemes.
+        pub uri: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for RootRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "name", &self.name)?;
+            __rt::entry(&mut map, "uri", &self.uri)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["name", "uri"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for RootRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "Root")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for RootRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_name = None;
+            let mut f_uri = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "name" => __rt::field(&mut map, &mut f_name, "name"),
+                    "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_uri,) {
+                (Some(f_uri),) => {
+                    ::core::result::Result::Ok(Self {
+                        name: f_name,
+                        uri: f_uri,
+                        extra,
+                    })
+                }
+                (f_uri,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for RootRef<'de> {
+        type Owned = super::Root;
+        fn into_owned(self) -> super::Root {
+            super::Root {
+                name: __rt::IntoOwned::into_owned(self.name),
+                uri: __rt::IntoOwned::into_owned(self.uri),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<RootRef<'de>> for super::Root {
+        fn from(value: RootRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`RootsListChangedNotification`](super::RootsListChangedNotification), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct RootsListChangedNotificationRef<'de> {
+        /// The `params` member.
+        pub params: Option<RootsListChangedNotificationParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> RootsListChangedNotificationRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "notifications/roots/list_changed";
+    }
+    impl<'de> __rt::serde::Serialize for RootsListChangedNotificationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for RootsListChangedNotificationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "RootsListChangedNotification")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for RootsListChangedNotificationRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "notifications/roots/list_changed",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            ::core::result::Result::Ok(Self { params: f_params, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for RootsListChangedNotificationRef<'de> {
+        type Owned = super::RootsListChangedNotification;
+        fn into_owned(self) -> super::RootsListChangedNotification {
+            super::RootsListChangedNotification {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<RootsListChangedNotificationRef<'de>>
+    for super::RootsListChangedNotification {
+        fn from(value: RootsListChangedNotificationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`RootsListChangedNotificationParams`](super::RootsListChangedNotificationParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct RootsListChangedNotificationParamsRef<'de> {
+        /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for RootsListChangedNotificationParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for RootsListChangedNotificationParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "RootsListChangedNotificationParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for RootsListChangedNotificationParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { meta: f_meta, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for RootsListChangedNotificationParamsRef<'de> {
+        type Owned = super::RootsListChangedNotificationParams;
+        fn into_owned(self) -> super::RootsListChangedNotificationParams {
+            super::RootsListChangedNotificationParams {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<RootsListChangedNotificationParamsRef<'de>>
+    for super::RootsListChangedNotificationParams {
+        fn from(value: RootsListChangedNotificationParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`SamplingMessage`](super::SamplingMessage), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct SamplingMessageRef<'de> {
+        /// The `content` member.
+        pub content: SamplingMessageContentRef<'de>,
+        /// The `role` member.
+        pub role: super::Role,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for SamplingMessageRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "content", &self.content)?;
+            __rt::entry(&mut map, "role", &self.role)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["content", "role"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "SamplingMessage")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for SamplingMessageRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_content = None;
+            let mut f_role = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "content" => __rt::field(&mut map, &mut f_content, "content"),
+                    "role" => __rt::field(&mut map, &mut f_role, "role"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_content, f_role) {
+                (Some(f_content), Some(f_role)) => {
+                    ::core::result::Result::Ok(Self {
+                        content: f_content,
+                        role: f_role,
+                        extra,
+                    })
+                }
+                (f_content, f_role) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_content.is_none(), "content"), (f_role.is_none(), "role")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for SamplingMessageRef<'de> {
+        type Owned = super::SamplingMessage;
+        fn into_owned(self) -> super::SamplingMessage {
+            super::SamplingMessage {
+                content: __rt::IntoOwned::into_owned(self.content),
+                role: __rt::IntoOwned::into_owned(self.role),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<SamplingMessageRef<'de>> for super::SamplingMessage {
+        fn from(value: SamplingMessageRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`SamplingMessageContent`](super::SamplingMessageContent), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum SamplingMessageContentRef<'de> {
+        /// A [`TextContentRef`].
+        Text(Box<TextContentRef<'de>>),
+        /// A [`ImageContentRef`].
+        Image(Box<ImageContentRef<'de>>),
+        /// A [`AudioContentRef`].
+        Audio(Box<AudioContentRef<'de>>),
+    }
+    impl<'de> __rt::serde::Serialize for SamplingMessageContentRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Text(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Image(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Audio(value) => __rt::serde::Serialize::serialize(value, serializer),
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContentRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = SamplingMessageContentRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str("a value of SamplingMessageContent: Text | Image | Audio")
+                }
+                fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    map: M,
+                ) -> ::core::result::Result<Self::Value, M::Error> {
+                    __rt::decode_tagged_lent(
+                        map,
+                        "type",
+                        |tag, rest| match tag {
+                            Some("text") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(SamplingMessageContentRef::Text)
+                            }
+                            Some("image") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(SamplingMessageContentRef::Image)
+                            }
+                            Some("audio") => {
+                                __rt::MapDecode::decode_map(rest, Some("type"))
+                                    .map(SamplingMessageContentRef::Audio)
+                            }
+                            None => {
+                                ::core::result::Result::Err(
+                                    __rt::unknown_tag("type", None, &["text", "image", "audio"]),
+                                )
+                            }
+                            Some(other) => {
+                                ::core::result::Result::Err(
+                                    __rt::unknown_tag(
+                                        "type",
+                                        Some(other),
+                                        &["text", "image", "audio"],
+                                    ),
+                                )
+                            }
+                        },
+                    )
+                }
+            }
+            deserializer.deserialize_map(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::IntoOwned for SamplingMessageContentRef<'de> {
+        type Owned = super::SamplingMessageContent;
+        fn into_owned(self) -> super::SamplingMessageContent {
+            match self {
+                Self::Text(value) => {
+                    super::SamplingMessageContent::Text(__rt::IntoOwned::into_owned(value))
+                }
+                Self::Image(value) => {
+                    super::SamplingMessageContent::Image(__rt::IntoOwned::into_owned(value))
+                }
+                Self::Audio(value) => {
+                    super::SamplingMessageContent::Audio(__rt::IntoOwned::into_owned(value))
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<SamplingMessageContentRef<'de>>
+    for super::SamplingMessageContent {
+        fn from(value: SamplingMessageContentRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ServerCapabilities`](super::ServerCapabilities), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ServerCapabilitiesRef<'de> {
+        /// Present if the server supports argument autocompletion suggestions.
+        pub completions: Option<__rt::RawObjectRef<'de>>,
+        /// Experimental, non-standard capabilities that the server supports.
+        pub experimental: Option<__rt::IndexMap<__rt::Str<'de>, __rt::RawObjectRef<'de>>>,
+        /// Present if the server supports sending log messages to the client.
+        pub logging: Option<__rt::RawObjectRef<'de>>,
+        /// Present if the server offers any prompt templates.
+        pub prompts: Option<ServerCapabilitiesPromptsRef<'de>>,
+        /// Present if the server offers any resources to read.
+        pub resources: Option<ServerCapabilitiesResourcesRef<'de>>,
+        /// Present if the server offers any tools to call.
+        pub tools: Option<ServerCapabilitiesToolsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ServerCapabilitiesRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "completions", &self.completions)?;
+            __rt::optional_entry(&mut map, "experimental", &self.experimental)?;
+            __rt::optional_entry(&mut map, "logging", &self.logging)?;
+            __rt::optional_entry(&mut map, "prompts", &self.prompts)?;
+            __rt::optional_entry(&mut map, "resources", &self.resources)?;
+            __rt::optional_entry(&mut map, "tools", &self.tools)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["completions", "experimental", "logging", "prompts", "resources", "tools"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ServerCapabilitiesRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ServerCapabilities")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_completions = None;
+            let mut f_experimental = None;
+            let mut f_logging = None;
+            let mut f_prompts = None;
+            let mut f_resources = None;
+            let mut f_tools = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "completions" => __rt::field(&mut map, &mut f_completions, "completions"),
+                    "experimental" => {
+                        __rt::field_map(&mut map, &mut f_experimental, "experimental")
+                    }
+                    "logging" => __rt::field(&mut map, &mut f_logging, "logging"),
+                    "prompts" => __rt::field(&mut map, &mut f_prompts, "prompts"),
+                    "resources" => __rt::field(&mut map, &mut f_resources, "resources"),
+                    "tools" => __rt::field(&mut map, &mut f_tools, "tools"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                completions: f_completions,
+                experimental: f_experimental,
+                logging: f_logging,
+                prompts: f_prompts,
+                resources: f_resources,
+                tools: f_tools,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ServerCapabilitiesRef<'de> {
+        type Owned = super::ServerCapabilities;
+        fn into_owned(self) -> super::ServerCapabilities {
+            super::ServerCapabilities {
+                completions: __rt::IntoOwned::into_owned(self.completions),
+                experimental: __rt::IntoOwned::into_owned(self.experimental),
+                logging: __rt::IntoOwned::into_owned(self.logging),
+                prompts: __rt::IntoOwned::into_owned(self.prompts),
+                resources: __rt::IntoOwned::into_owned(self.resources),
+                tools: __rt::IntoOwned::into_owned(self.tools),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ServerCapabilitiesRef<'de>>
+    for super::ServerCapabilities {
+        fn from(value: ServerCapabilitiesRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ServerCapabilitiesPrompts`](super::ServerCapabilitiesPrompts), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ServerCapabilitiesPromptsRef<'de> {
+        /// Whether this server supports notifications for changes to the prompt list.
+        pub list_changed: Option<bool>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ServerCapabilitiesPromptsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "listChanged", &self.list_changed)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["listChanged"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ServerCapabilitiesPromptsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ServerCapabilitiesPrompts")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesPromptsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_list_changed = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "listChanged" => {
+                        __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                    }
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                list_changed: f_list_changed,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ServerCapabilitiesPromptsRef<'de> {
+        type Owned = super::ServerCapabilitiesPrompts;
+        fn into_owned(self) -> super::ServerCapabilitiesPrompts {
+            super::ServerCapabilitiesPrompts {
+                list_changed: __rt::IntoOwned::into_owned(self.list_changed),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ServerCapabilitiesPromptsRef<'de>>
+    for super::ServerCapabilitiesPrompts {
+        fn from(value: ServerCapabilitiesPromptsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ServerCapabilitiesResources`](super::ServerCapabilitiesResources), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ServerCapabilitiesResourcesRef<'de> {
+        /// Whether this server supports notifications for changes to the resource list.
+        pub list_changed: Option<bool>,
+        /// Whether this server supports subscribing to resource updates.
+        pub subscribe: Option<bool>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ServerCapabilitiesResourcesRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "listChanged", &self.list_changed)?;
+            __rt::optional_entry(&mut map, "subscribe", &self.subscribe)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["listChanged", "subscribe"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ServerCapabilitiesResourcesRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ServerCapabilitiesResources")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesResourcesRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_list_changed = None;
+            let mut f_subscribe = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "listChanged" => {
+                        __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                    }
+                    "subscribe" => __rt::field(&mut map, &mut f_subscribe, "subscribe"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                list_changed: f_list_changed,
+                subscribe: f_subscribe,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ServerCapabilitiesResourcesRef<'de> {
+        type Owned = super::ServerCapabilitiesResources;
+        fn into_owned(self) -> super::ServerCapabilitiesResources {
+            super::ServerCapabilitiesResources {
+                list_changed: __rt::IntoOwned::into_owned(self.list_changed),
+                subscribe: __rt::IntoOwned::into_owned(self.subscribe),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ServerCapabilitiesResourcesRef<'de>>
+    for super::ServerCapabilitiesResources {
+        fn from(value: ServerCapabilitiesResourcesRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ServerCapabilitiesTools`](super::ServerCapabilitiesTools), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ServerCapabilitiesToolsRef<'de> {
+        /// Whether this server supports notifications for changes to the tool list.
+        pub list_changed: Option<bool>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ServerCapabilitiesToolsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "listChanged", &self.list_changed)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["listChanged"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ServerCapabilitiesToolsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ServerCapabilitiesTools")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ServerCapabilitiesToolsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_list_changed = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "listChanged" => {
+                        __rt::field(&mut map, &mut f_list_changed, "listChanged")
+                    }
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                list_changed: f_list_changed,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ServerCapabilitiesToolsRef<'de> {
+        type Owned = super::ServerCapabilitiesTools;
+        fn into_owned(self) -> super::ServerCapabilitiesTools {
+            super::ServerCapabilitiesTools {
+                list_changed: __rt::IntoOwned::into_owned(self.list_changed),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ServerCapabilitiesToolsRef<'de>>
+    for super::ServerCapabilitiesTools {
+        fn from(value: ServerCapabilitiesToolsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ServerNotification`](super::ServerNotification), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ServerNotificationRef<'de> {
+        /// `notifications/cancelled`: [`CancelledNotification`](super::CancelledNotification).
+        Cancelled(CancelledNotificationParamsRef<'de>),
+        /// `notifications/progress`: [`ProgressNotification`](super::ProgressNotification).
+        Progress(Box<ProgressNotificationParamsRef<'de>>),
+        /// `notifications/resources/list_changed`: [`ResourceListChangedNotification`](super::ResourceListChangedNotification).
+        ResourceListChanged(Option<ResourceListChangedNotificationParamsRef<'de>>),
+        /// `notifications/resources/updated`: [`ResourceUpdatedNotification`](super::ResourceUpdatedNotification).
+        ResourceUpdated(ResourceUpdatedNotificationParamsRef<'de>),
+        /// `notifications/prompts/list_changed`: [`PromptListChangedNotification`](super::PromptListChangedNotification).
+        PromptListChanged(Option<PromptListChangedNotificationParamsRef<'de>>),
+        /// `notifications/tools/list_changed`: [`ToolListChangedNotification`](super::ToolListChangedNotification).
+        ToolListChanged(Option<ToolListChangedNotificationParamsRef<'de>>),
+        /// `notifications/message`: [`LoggingMessageNotification`](super::LoggingMessageNotification).
+        LoggingMessage(LoggingMessageNotificationParamsRef<'de>),
+    }
+    impl<'de> ServerNotificationRef<'de> {
+        /// Every method, in schema order.
+        pub const METHODS: &'static [&'static str] = &[
+            "notifications/cancelled",
+            "notifications/progress",
+            "notifications/resources/list_changed",
+            "notifications/resources/updated",
+            "notifications/prompts/list_changed",
+            "notifications/tools/list_changed",
+            "notifications/message",
+        ];
+        /// The method name on the wire.
+        pub fn method(&self) -> &'static str {
+            match self {
+                Self::Cancelled(_) => "notifications/cancelled",
+                Self::Progress(_) => "notifications/progress",
+                Self::ResourceListChanged(_) => "notifications/resources/list_changed",
+                Self::ResourceUpdated(_) => "notifications/resources/updated",
+                Self::PromptListChanged(_) => "notifications/prompts/list_changed",
+                Self::ToolListChanged(_) => "notifications/tools/list_changed",
+                Self::LoggingMessage(_) => "notifications/message",
+            }
+        }
+    }
+    impl<'de> __rt::codec::Calls for ServerNotificationRef<'de> {
+        fn has_method(method: &str) -> bool {
+            matches!(
+                method, "notifications/cancelled" | "notifications/progress" |
+                "notifications/resources/list_changed" | "notifications/resources/updated" |
+                "notifications/prompts/list_changed" | "notifications/tools/list_changed" |
+                "notifications/message"
+            )
+        }
+        fn method(&self) -> &'static str {
+            ServerNotificationRef::method(self)
+        }
+        fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+        ) -> ::core::result::Result<(), M::Error> {
+            match self {
+                Self::Cancelled(params) => map.serialize_entry("params", params),
+                Self::Progress(params) => map.serialize_entry("params", params),
+                Self::ResourceListChanged(params) => {
+                    __rt::optional_entry(map, "params", params)
+                }
+                Self::ResourceUpdated(params) => map.serialize_entry("params", params),
+                Self::PromptListChanged(params) => {
+                    __rt::optional_entry(map, "params", params)
+                }
+                Self::ToolListChanged(params) => __rt::optional_entry(map, "params", params),
+                Self::LoggingMessage(params) => map.serialize_entry("params", params),
+            }
+        }
+    }
+    impl<'de> __rt::codec::CallsDecode<'de> for ServerNotificationRef<'de> {
+        fn from_params<D: __rt::serde::Deserializer<'de>>(
+            method: &str,
+            params: Option<D>,
+        ) -> ::core::result::Result<Self, D::Error> {
+            match method {
+                "notifications/cancelled" => {
+                    __rt::codec::required_params(params).map(Self::Cancelled)
+                }
+                "notifications/progress" => {
+                    __rt::codec::required_params(params).map(Self::Progress)
+                }
+                "notifications/resources/list_changed" => {
+                    __rt::codec::optional_params(params).map(Self::ResourceListChanged)
+                }
+                "notifications/resources/updated" => {
+                    __rt::codec::required_params(params).map(Self::ResourceUpdated)
+                }
+                "notifications/prompts/list_changed" => {
+                    __rt::codec::optional_params(params).map(Self::PromptListChanged)
+                }
+                "notifications/tools/list_changed" => {
+                    __rt::codec::optional_params(params).map(Self::ToolListChanged)
+                }
+                "notifications/message" => {
+                    __rt::codec::required_params(params).map(Self::LoggingMessage)
+                }
+                _ => {
+                    ::core::result::Result::Err(
+                        __rt::serde::de::Error::custom(
+                            ::core::format_args!("unknown notification method `{method}`"),
+                        ),
+                    )
+                }
+            }
+        }
+        fn from_params_text(
+            method: &str,
+            text: &str,
+        ) -> ::core::result::Result<Self, __rt::serde_json::Error> {
+            __rt::params_not_lent(method, text)
+        }
+    }
+    impl<'de> __rt::serde::Serialize for ServerNotificationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            __rt::codec::serialize_call(self, serializer)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ServerNotificationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::codec::deserialize_call(deserializer)
+        }
+    }
+    impl<'de> __rt::IntoOwned for ServerNotificationRef<'de> {
+        type Owned = super::ServerNotification;
+        fn into_owned(self) -> super::ServerNotification {
+            match self {
+                Self::Cancelled(params) => {
+                    super::ServerNotification::Cancelled(__rt::IntoOwned::into_owned(params))
+                }
+                Self::Progress(params) => {
+                    super::ServerNotification::Progress(__rt::IntoOwned::into_owned(params))
+                }
+                Self::ResourceListChanged(params) => {
+                    super::ServerNotification::ResourceListChanged(
+                        __rt::IntoOwned::into_owned(params),
+                    )
+                }
+                Self::ResourceUpdated(params) => {
+                    super::ServerNotification::ResourceUpdated(
+                        __rt::IntoOwned::into_owned(params),
+                    )
+                }
+                Self::PromptListChanged(params) => {
+                    super::ServerNotification::PromptListChanged(
+                        __rt::IntoOwned::into_owned(params),
+                    )
+                }
+                Self::ToolListChanged(params) => {
+                    super::ServerNotification::ToolListChanged(
+                        __rt::IntoOwned::into_owned(params),
+                    )
+                }
+                Self::LoggingMessage(params) => {
+                    super::ServerNotification::LoggingMessage(
+                        __rt::IntoOwned::into_owned(params),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ServerNotificationRef<'de>>
+    for super::ServerNotification {
+        fn from(value: ServerNotificationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ServerRequest`](super::ServerRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ServerRequestRef<'de> {
+        /// `ping`: [`PingRequest`](super::PingRequest).
+        Ping(Option<PingRequestParamsRef<'de>>),
+        /// `sampling/createMessage`: [`CreateMessageRequest`](super::CreateMessageRequest).
+        CreateMessage(Box<CreateMessageRequestParamsRef<'de>>),
+        /// `roots/list`: [`ListRootsRequest`](super::ListRootsRequest).
+        ListRoots(Option<ListRootsRequestParamsRef<'de>>),
+    }
+    impl<'de> ServerRequestRef<'de> {
+        /// Every method, in schema order.
+        pub const METHODS: &'static [&'static str] = &[
+            "ping",
+            "sampling/createMessage",
+            "roots/list",
+        ];
+        /// The method name on the wire.
+        pub fn method(&self) -> &'static str {
+            match self {
+                Self::Ping(_) => "ping",
+                Self::CreateMessage(_) => "sampling/createMessage",
+                Self::ListRoots(_) => "roots/list",
+            }
+        }
+    }
+    impl<'de> __rt::codec::Calls for ServerRequestRef<'de> {
+        fn has_method(method: &str) -> bool {
+            matches!(method, "ping" | "sampling/createMessage" | "roots/list")
+        }
+        fn method(&self) -> &'static str {
+            ServerRequestRef::method(self)
+        }
+        fn serialize_params<M: __rt::serde::ser::SerializeMap>(
+            &self,
+            map: &mut M,
+        ) -> ::core::result::Result<(), M::Error> {
+            match self {
+                Self::Ping(params) => __rt::optional_entry(map, "params", params),
+                Self::CreateMessage(params) => map.serialize_entry("params", params),
+                Self::ListRoots(params) => __rt::optional_entry(map, "params", params),
+            }
+        }
+    }
+    impl<'de> __rt::codec::CallsDecode<'de> for ServerRequestRef<'de> {
+        fn from_params<D: __rt::serde::Deserializer<'de>>(
+            method: &str,
+            params: Option<D>,
+        ) -> ::core::result::Result<Self, D::Error> {
+            match method {
+                "ping" => __rt::codec::optional_params(params).map(Self::Ping),
+                "sampling/createMessage" => {
+                    __rt::codec::required_params(params).map(Self::CreateMessage)
+                }
+                "roots/list" => __rt::codec::optional_params(params).map(Self::ListRoots),
+                _ => {
+                    ::core::result::Result::Err(
+                        __rt::serde::de::Error::custom(
+                            ::core::format_args!("unknown request method `{method}`"),
+                        ),
+                    )
+                }
+            }
+        }
+        fn from_params_text(
+            method: &str,
+            text: &str,
+        ) -> ::core::result::Result<Self, __rt::serde_json::Error> {
+            __rt::params_not_lent(method, text)
+        }
+    }
+    impl<'de> __rt::serde::Serialize for ServerRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            __rt::codec::serialize_call(self, serializer)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ServerRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::codec::deserialize_call(deserializer)
+        }
+    }
+    impl<'de> __rt::IntoOwned for ServerRequestRef<'de> {
+        type Owned = super::ServerRequest;
+        fn into_owned(self) -> super::ServerRequest {
+            match self {
+                Self::Ping(params) => {
+                    super::ServerRequest::Ping(__rt::IntoOwned::into_owned(params))
+                }
+                Self::CreateMessage(params) => {
+                    super::ServerRequest::CreateMessage(__rt::IntoOwned::into_owned(params))
+                }
+                Self::ListRoots(params) => {
+                    super::ServerRequest::ListRoots(__rt::IntoOwned::into_owned(params))
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ServerRequestRef<'de>> for super::ServerRequest {
+        fn from(value: ServerRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ServerResult`](super::ServerResult), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ServerResultRef<'de> {
+        /// A [`ResultRef`].
+        Empty(ResultRef<'de>),
+        /// A [`InitializeResultRef`].
+        Initialize(Box<InitializeResultRef<'de>>),
+        /// A [`ListResourcesResultRef`].
+        ListResources(ListResourcesResultRef<'de>),
+        /// A [`ListResourceTemplatesResultRef`].
+        ListResourceTemplates(ListResourceTemplatesResultRef<'de>),
+        /// A [`ReadResourceResultRef`].
+        ReadResource(ReadResourceResultRef<'de>),
+        /// A [`ListPromptsResultRef`].
+        ListPrompts(ListPromptsResultRef<'de>),
+        /// A [`GetPromptResultRef`].
+        GetPrompt(GetPromptResultRef<'de>),
+        /// A [`ListToolsResultRef`].
+        ListTools(ListToolsResultRef<'de>),
+        /// A [`CallToolResultRef`].
+        CallTool(CallToolResultRef<'de>),
+        /// A [`CompleteResultRef`].
+        Complete(Box<CompleteResultRef<'de>>),
+    }
+    impl<'de> __rt::serde::Serialize for ServerResultRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            match self {
+                Self::Empty(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Initialize(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::ListResources(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::ListResourceTemplates(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::ReadResource(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::ListPrompts(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::GetPrompt(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::ListTools(value) => {
+                    __rt::serde::Serialize::serialize(value, serializer)
+                }
+                Self::CallTool(value) => __rt::serde::Serialize::serialize(value, serializer),
+                Self::Complete(value) => __rt::serde::Serialize::serialize(value, serializer),
+            }
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ServerResultRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct UnionVisitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for UnionVisitor {
+                type Value = ServerResultRef<'de>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str(
+                        "a value of ServerResult: Empty | Initialize | ListResources | ListResourceTemplates | ReadResource | ListPrompts | GetPrompt | ListTools | CallTool | Complete",
+                    )
+                }
+                fn visit_map<M: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    map: M,
+                ) -> ::core::result::Result<Self::Value, M::Error> {
+                    fn matched<'de, E: __rt::serde::de::Error>(
+                        object: __rt::Buffered<'de>,
+                        candidates: u64,
+                    ) -> ::core::result::Result<ServerResultRef<'de>, E> {
+                        let (value, order) = __rt::structural(
+                            object,
+                            &[
+                                "_meta",
+                                "capabilities",
+                                "completion",
+                                "content",
+                                "contents",
+                                "description",
+                                "instructions",
+                                "isError",
+                                "messages",
+                                "nextCursor",
+                                "prompts",
+                                "protocolVersion",
+                                "resourceTemplates",
+                                "resources",
+                                "serverInfo",
+                                "tools",
+                            ],
+                            &[
+                                __rt::Shape {
+                                    deciding: 0b0,
+                                    required: 0b0,
+                                    declared: 0b1,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b100100001000010,
+                                    required: 0b100100000000010,
+                                    declared: 0b100100001000011,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b10000000000000,
+                                    required: 0b10000000000000,
+                                    declared: 0b10001000000001,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b1000000000000,
+                                    required: 0b1000000000000,
+                                    declared: 0b1001000000001,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b10000,
+                                    required: 0b10000,
+                                    declared: 0b10001,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b10000000000,
+                                    required: 0b10000000000,
+                                    declared: 0b11000000001,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b100100000,
+                                    required: 0b100000000,
+                                    declared: 0b100100001,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b1000000000000000,
+                                    required: 0b1000000000000000,
+                                    declared: 0b1000001000000001,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b10001000,
+                                    required: 0b1000,
+                                    declared: 0b10001001,
+                                },
+                                __rt::Shape {
+                                    deciding: 0b100,
+                                    required: 0b100,
+                                    declared: 0b101,
+                                },
+                            ],
+                            candidates,
+                        );
+                        let mark = __rt::path_mark();
+                        let mut closest = None;
+                        for case in order {
+                            let attempt = match case {
+                                0usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ServerResultRef::Empty)
+                                }
+                                1usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ServerResultRef::Initialize)
+                                }
+                                2usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ServerResultRef::ListResources)
+                                }
+                                3usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ServerResultRef::ListResourceTemplates)
+                                }
+                                4usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ServerResultRef::ReadResource)
+                                }
+                                5usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ServerResultRef::ListPrompts)
+                                }
+                                6usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ServerResultRef::GetPrompt)
+                                }
+                                7usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ServerResultRef::ListTools)
+                                }
+                                8usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ServerResultRef::CallTool)
+                                }
+                                9usize => {
+                                    __rt::serde::Deserialize::deserialize(value.lent())
+                                        .map(ServerResultRef::Complete)
+                                }
+                                _ => continue,
+                            };
+                            match attempt {
+                                ::core::result::Result::Ok(found) => {
+                                    return ::core::result::Result::Ok(found);
+                                }
+                                ::core::result::Result::Err(error) => {
+                                    __rt::forget_since(mark);
+                                    if closest.is_none() {
+                                        closest = Some(error);
+                                    }
+                                }
+                            }
+                        }
+                        ::core::result::Result::Err(
+                            __rt::no_member_matched("ServerResult", closest),
+                        )
+                    }
+                    matched(__rt::buffer_object(map)?, !0)
+                }
+            }
+            deserializer.deserialize_map(UnionVisitor)
+        }
+    }
+    impl<'de> __rt::KeyedUnion<'de> for ServerResultRef<'de> {
+        fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
+            map: M,
+        ) -> ::core::result::Result<Self, M::Error> {
+            match __rt::decode_keyed(
+                map,
+                &[
+                    ("capabilities", 1usize),
+                    ("instructions", 1usize),
+                    ("protocolVersion", 1usize),
+                    ("serverInfo", 1usize),
+                    ("resources", 2usize),
+                    ("resourceTemplates", 3usize),
+                    ("contents", 4usize),
+                    ("prompts", 5usize),
+                    ("description", 6usize),
+                    ("messages", 6usize),
+                    ("tools", 7usize),
+                    ("content", 8usize),
+                    ("isError", 8usize),
+                    ("completion", 9usize),
+                ],
+            )? {
+                __rt::Keyed::Found(index, rest) => {
+                    match index {
+                        1usize => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(ServerResultRef::Initialize)
+                        }
+                        2usize => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(ServerResultRef::ListResources)
+                        }
+                        3usize => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(ServerResultRef::ListResourceTemplates)
+                        }
+                        4usize => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(ServerResultRef::ReadResource)
+                        }
+                        5usize => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(ServerResultRef::ListPrompts)
+                        }
+                        6usize => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(ServerResultRef::GetPrompt)
+                        }
+                        7usize => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(ServerResultRef::ListTools)
+                        }
+                        8usize => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(ServerResultRef::CallTool)
+                        }
+                        _ => {
+                            __rt::MapDecode::decode_map(rest, None)
+                                .map(ServerResultRef::Complete)
+                        }
+                    }
+                }
+                __rt::Keyed::Exhausted(object) => {
+                    __rt::serde::Deserialize::deserialize(object.lent())
+                        .map_err(__rt::serde::de::Error::custom)
+                }
+                __rt::Keyed::Text(text) => __rt::not_lent(&text),
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ServerResultRef<'de> {
+        type Owned = super::ServerResult;
+        fn into_owned(self) -> super::ServerResult {
+            match self {
+                Self::Empty(value) => {
+                    super::ServerResult::Empty(__rt::IntoOwned::into_owned(value))
+                }
+                Self::Initialize(value) => {
+                    super::ServerResult::Initialize(__rt::IntoOwned::into_owned(value))
+                }
+                Self::ListResources(value) => {
+                    super::ServerResult::ListResources(__rt::IntoOwned::into_owned(value))
+                }
+                Self::ListResourceTemplates(value) => {
+                    super::ServerResult::ListResourceTemplates(
+                        __rt::IntoOwned::into_owned(value),
+                    )
+                }
+                Self::ReadResource(value) => {
+                    super::ServerResult::ReadResource(__rt::IntoOwned::into_owned(value))
+                }
+                Self::ListPrompts(value) => {
+                    super::ServerResult::ListPrompts(__rt::IntoOwned::into_owned(value))
+                }
+                Self::GetPrompt(value) => {
+                    super::ServerResult::GetPrompt(__rt::IntoOwned::into_owned(value))
+                }
+                Self::ListTools(value) => {
+                    super::ServerResult::ListTools(__rt::IntoOwned::into_owned(value))
+                }
+                Self::CallTool(value) => {
+                    super::ServerResult::CallTool(__rt::IntoOwned::into_owned(value))
+                }
+                Self::Complete(value) => {
+                    super::ServerResult::Complete(__rt::IntoOwned::into_owned(value))
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ServerResultRef<'de>> for super::ServerResult {
+        fn from(value: ServerResultRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`SetLevelRequest`](super::SetLevelRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct SetLevelRequestRef<'de> {
+        /// The `params` member.
+        pub params: SetLevelRequestParamsRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> SetLevelRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "logging/setLevel";
+    }
+    impl<'de> __rt::serde::Serialize for SetLevelRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for SetLevelRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "SetLevelRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for SetLevelRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "logging/setLevel",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            match (f_params,) {
+                (Some(f_params),) => {
+                    ::core::result::Result::Ok(Self { params: f_params, extra })
+                }
+                (f_params,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_params.is_none(), "params")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for SetLevelRequestRef<'de> {
+        type Owned = super::SetLevelRequest;
+        fn into_owned(self) -> super::SetLevelRequest {
+            super::SetLevelRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<SetLevelRequestRef<'de>> for super::SetLevelRequest {
+        fn from(value: SetLevelRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`SetLevelRequestParams`](super::SetLevelRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct SetLevelRequestParamsRef<'de> {
+        /// The level of logging that the client wants to receive from the server. The server should send all logs at this level and higher (i.e., more severe) to the client as notifications/message.
+        pub level: super::LoggingLevel,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for SetLevelRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "level", &self.level)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["level"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for SetLevelRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "SetLevelRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for SetLevelRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_level = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "level" => __rt::field(&mut map, &mut f_level, "level"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_level,) {
+                (Some(f_level),) => {
+                    ::core::result::Result::Ok(Self { level: f_level, extra })
+                }
+                (f_level,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_level.is_none(), "level")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for SetLevelRequestParamsRef<'de> {
+        type Owned = super::SetLevelRequestParams;
+        fn into_owned(self) -> super::SetLevelRequestParams {
+            super::SetLevelRequestParams {
+                level: __rt::IntoOwned::into_owned(self.level),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<SetLevelRequestParamsRef<'de>>
+    for super::SetLevelRequestParams {
+        fn from(value: SetLevelRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`SubscribeRequest`](super::SubscribeRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct SubscribeRequestRef<'de> {
+        /// The `params` member.
+        pub params: SubscribeRequestParamsRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> SubscribeRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "resources/subscribe";
+    }
+    impl<'de> __rt::serde::Serialize for SubscribeRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for SubscribeRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "SubscribeRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for SubscribeRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "resources/subscribe",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            match (f_params,) {
+                (Some(f_params),) => {
+                    ::core::result::Result::Ok(Self { params: f_params, extra })
+                }
+                (f_params,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_params.is_none(), "params")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for SubscribeRequestRef<'de> {
+        type Owned = super::SubscribeRequest;
+        fn into_owned(self) -> super::SubscribeRequest {
+            super::SubscribeRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<SubscribeRequestRef<'de>> for super::SubscribeRequest {
+        fn from(value: SubscribeRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`SubscribeRequestParams`](super::SubscribeRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct SubscribeRequestParamsRef<'de> {
+        /// The URI of the resource to subscribe to. The URI can use any protocol; it is up to the server how to interpret it.
+        pub uri: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for SubscribeRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "uri", &self.uri)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["uri"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for SubscribeRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "SubscribeRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for SubscribeRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_uri = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_uri,) {
+                (Some(f_uri),) => ::core::result::Result::Ok(Self { uri: f_uri, extra }),
+                (f_uri,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for SubscribeRequestParamsRef<'de> {
+        type Owned = super::SubscribeRequestParams;
+        fn into_owned(self) -> super::SubscribeRequestParams {
+            super::SubscribeRequestParams {
+                uri: __rt::IntoOwned::into_owned(self.uri),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<SubscribeRequestParamsRef<'de>>
+    for super::SubscribeRequestParams {
+        fn from(value: SubscribeRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`TextContent`](super::TextContent), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct TextContentRef<'de> {
+        /// Optional annotations for the client.
+        pub annotations: Option<AnnotationsRef<'de>>,
+        /// The text content of the message.
+        pub text: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> TextContentRef<'de> {
+        /// The value of the constant member `type`.
+        pub const TYPE: &'static str = "text";
+    }
+    impl<'de> __rt::serde::Serialize for TextContentRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "type", &Self::TYPE)?;
+            __rt::optional_entry(&mut map, "annotations", &self.annotations)?;
+            __rt::entry(&mut map, "text", &self.text)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["type", "annotations", "text"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for TextContentRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "TextContent")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for TextContentRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_type = consumed == Some("type");
+            let mut f_annotations = None;
+            let mut f_text = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_type, "type", "text"),
+                    "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                    "text" => __rt::field(&mut map, &mut f_text, "text"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_type, "type")?;
+            match (f_text,) {
+                (Some(f_text),) => {
+                    ::core::result::Result::Ok(Self {
+                        annotations: f_annotations,
+                        text: f_text,
+                        extra,
+                    })
+                }
+                (f_text,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_text.is_none(), "text")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for TextContentRef<'de> {
+        type Owned = super::TextContent;
+        fn into_owned(self) -> super::TextContent {
+            super::TextContent {
+                annotations: __rt::IntoOwned::into_owned(self.annotations),
+                text: __rt::IntoOwned::into_owned(self.text),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<TextContentRef<'de>> for super::TextContent {
+        fn from(value: TextContentRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`TextResourceContents`](super::TextResourceContents), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct TextResourceContentsRef<'de> {
+        /// The MIME type of this resource, if known.
+        pub mime_type: Option<__rt::Str<'de>>,
+        /// The text of the item. This must only be set if the item can actually be represented as text (not binary data).
+        pub text: __rt::Str<'de>,
+        /// The URI of this resource.
+        pub uri: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for TextResourceContentsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "mimeType", &self.mime_type)?;
+            __rt::entry(&mut map, "text", &self.text)?;
+            __rt::entry(&mut map, "uri", &self.uri)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["mimeType", "text", "uri"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for TextResourceContentsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "TextResourceContents")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for TextResourceContentsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_mime_type = None;
+            let mut f_text = None;
+            let mut f_uri = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
+                    "text" => __rt::field(&mut map, &mut f_text, "text"),
+                    "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_text, f_uri) {
+                (Some(f_text), Some(f_uri)) => {
+                    ::core::result::Result::Ok(Self {
+                        mime_type: f_mime_type,
+                        text: f_text,
+                        uri: f_uri,
+                        extra,
+                    })
+                }
+                (f_text, f_uri) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[(f_text.is_none(), "text"), (f_uri.is_none(), "uri")],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for TextResourceContentsRef<'de> {
+        type Owned = super::TextResourceContents;
+        fn into_owned(self) -> super::TextResourceContents {
+            super::TextResourceContents {
+                mime_type: __rt::IntoOwned::into_owned(self.mime_type),
+                text: __rt::IntoOwned::into_owned(self.text),
+                uri: __rt::IntoOwned::into_owned(self.uri),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<TextResourceContentsRef<'de>>
+    for super::TextResourceContents {
+        fn from(value: TextResourceContentsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`Tool`](super::Tool), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct ToolRef<'de> {
+        /// Optional additional tool information.
+        pub annotations: Option<ToolAnnotationsRef<'de>>,
+        /// A human-readable description of the tool.
+        ///
+        /// This can be used by clients to improve the LLM's understanding of available tools. It can be thought of like a "hint" to the model.
+        pub description: Option<__rt::Str<'de>>,
+        /// A JSON Schema object defining the expected parameters for the tool.
+        pub input_schema: ToolInputSchemaRef<'de>,
+        /// The name of the tool.
+        pub name: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ToolRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "annotations", &self.annotations)?;
+            __rt::optional_entry(&mut map, "description", &self.description)?;
+            __rt::entry(&mut map, "inputSchema", &self.input_schema)?;
+            __rt::entry(&mut map, "name", &self.name)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["annotations", "description", "inputSchema", "name"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ToolRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "Tool")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ToolRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_annotations = None;
+            let mut f_description = None;
+            let mut f_input_schema = None;
+            let mut f_name = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "annotations" => __rt::field(&mut map, &mut f_annotations, "annotations"),
+                    "description" => __rt::field(&mut map, &mut f_description, "description"),
+                    "inputSchema" => {
+                        __rt::field(&mut map, &mut f_input_schema, "inputSchema")
+                    }
+                    "name" => __rt::field(&mut map, &mut f_name, "name"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_input_schema, f_name) {
+                (Some(f_input_schema), Some(f_name)) => {
+                    ::core::result::Result::Ok(Self {
+                        annotations: f_annotations,
+                        description: f_description,
+                        input_schema: f_input_schema,
+                        name: f_name,
+                        extra,
+                    })
+                }
+                (f_input_schema, f_name) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(
+                            &[
+                                (f_input_schema.is_none(), "inputSchema"),
+                                (f_name.is_none(), "name"),
+                            ],
+                        ),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for ToolRef<'de> {
+        type Owned = super::Tool;
+        fn into_owned(self) -> super::Tool {
+            super::Tool {
+                annotations: __rt::IntoOwned::into_owned(self.annotations),
+                description: __rt::IntoOwned::into_owned(self.description),
+                input_schema: __rt::IntoOwned::into_owned(self.input_schema),
+                name: __rt::IntoOwned::into_owned(self.name),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ToolRef<'de>> for super::Tool {
+        fn from(value: ToolRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ToolInputSchema`](super::ToolInputSchema), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ToolInputSchemaRef<'de> {
+        /// The `properties` member.
+        pub properties: Option<__rt::IndexMap<__rt::Str<'de>, __rt::RawObjectRef<'de>>>,
+        /// The `required` member.
+        pub required: Option<Vec<__rt::Str<'de>>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> ToolInputSchemaRef<'de> {
+        /// The value of the constant member `type`.
+        pub const TYPE: &'static str = "object";
+    }
+    impl<'de> __rt::serde::Serialize for ToolInputSchemaRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "type", &Self::TYPE)?;
+            __rt::optional_entry(&mut map, "properties", &self.properties)?;
+            __rt::optional_entry(&mut map, "required", &self.required)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &["type", "properties", "required"],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ToolInputSchemaRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ToolInputSchema")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ToolInputSchemaRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_type = consumed == Some("type");
+            let mut f_properties = None;
+            let mut f_required = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_type, "type", "object"),
+                    "properties" => {
+                        __rt::field_map(&mut map, &mut f_properties, "properties")
+                    }
+                    "required" => __rt::field_seq(&mut map, &mut f_required, "required"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_type, "type")?;
+            ::core::result::Result::Ok(Self {
+                properties: f_properties,
+                required: f_required,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ToolInputSchemaRef<'de> {
+        type Owned = super::ToolInputSchema;
+        fn into_owned(self) -> super::ToolInputSchema {
+            super::ToolInputSchema {
+                properties: __rt::IntoOwned::into_owned(self.properties),
+                required: __rt::IntoOwned::into_owned(self.required),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ToolInputSchemaRef<'de>> for super::ToolInputSchema {
+        fn from(value: ToolInputSchemaRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ToolAnnotations`](super::ToolAnnotations), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ToolAnnotationsRef<'de> {
+        /// If true, the tool may perform destructive updates to its environment.
+        /// If false, the tool performs only additive updates.
+        ///
+        /// (This property is meaningful only when `readOnlyHint == false`)
+        ///
+        /// Default: true
+        pub destructive_hint: Option<bool>,
+        /// If true, calling the tool repeatedly with the same arguments
+        /// will have no additional effect on the its environment.
+        ///
+        /// (This property is meaningful only when `readOnlyHint == false`)
+        ///
+        /// Default: false
+        pub idempotent_hint: Option<bool>,
+        /// If true, this tool may interact with an "open world" of external
+        /// entities. If false, the tool's domain of interaction is closed.
+        /// For example, the world of a web search tool is open, whereas that
+        /// of a memory tool is not.
+        ///
+        /// Default: true
+        pub open_world_hint: Option<bool>,
+        /// If true, the tool does not modify its environment.
+        ///
+        /// Default: false
+        pub read_only_hint: Option<bool>,
+        /// A human-readable title for the tool.
+        pub title: Option<__rt::Str<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ToolAnnotationsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "destructiveHint", &self.destructive_hint)?;
+            __rt::optional_entry(&mut map, "idempotentHint", &self.idempotent_hint)?;
+            __rt::optional_entry(&mut map, "openWorldHint", &self.open_world_hint)?;
+            __rt::optional_entry(&mut map, "readOnlyHint", &self.read_only_hint)?;
+            __rt::optional_entry(&mut map, "title", &self.title)?;
+            __rt::serialize_extra(
+                &mut map,
+                &self.extra,
+                &[
+                    "destructiveHint",
+                    "idempotentHint",
+                    "openWorldHint",
+                    "readOnlyHint",
+                    "title",
+                ],
+            )?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ToolAnnotationsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ToolAnnotations")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ToolAnnotationsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_destructive_hint = None;
+            let mut f_idempotent_hint = None;
+            let mut f_open_world_hint = None;
+            let mut f_read_only_hint = None;
+            let mut f_title = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "destructiveHint" => {
+                        __rt::field(&mut map, &mut f_destructive_hint, "destructiveHint")
+                    }
+                    "idempotentHint" => {
+                        __rt::field(&mut map, &mut f_idempotent_hint, "idempotentHint")
+                    }
+                    "openWorldHint" => {
+                        __rt::field(&mut map, &mut f_open_world_hint, "openWorldHint")
+                    }
+                    "readOnlyHint" => {
+                        __rt::field(&mut map, &mut f_read_only_hint, "readOnlyHint")
+                    }
+                    "title" => __rt::field(&mut map, &mut f_title, "title"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self {
+                destructive_hint: f_destructive_hint,
+                idempotent_hint: f_idempotent_hint,
+                open_world_hint: f_open_world_hint,
+                read_only_hint: f_read_only_hint,
+                title: f_title,
+                extra,
+            })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ToolAnnotationsRef<'de> {
+        type Owned = super::ToolAnnotations;
+        fn into_owned(self) -> super::ToolAnnotations {
+            super::ToolAnnotations {
+                destructive_hint: __rt::IntoOwned::into_owned(self.destructive_hint),
+                idempotent_hint: __rt::IntoOwned::into_owned(self.idempotent_hint),
+                open_world_hint: __rt::IntoOwned::into_owned(self.open_world_hint),
+                read_only_hint: __rt::IntoOwned::into_owned(self.read_only_hint),
+                title: __rt::IntoOwned::into_owned(self.title),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ToolAnnotationsRef<'de>> for super::ToolAnnotations {
+        fn from(value: ToolAnnotationsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ToolListChangedNotification`](super::ToolListChangedNotification), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ToolListChangedNotificationRef<'de> {
+        /// The `params` member.
+        pub params: Option<ToolListChangedNotificationParamsRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> ToolListChangedNotificationRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "notifications/tools/list_changed";
+    }
+    impl<'de> __rt::serde::Serialize for ToolListChangedNotificationRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::optional_entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ToolListChangedNotificationRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ToolListChangedNotification")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ToolListChangedNotificationRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "notifications/tools/list_changed",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            ::core::result::Result::Ok(Self { params: f_params, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ToolListChangedNotificationRef<'de> {
+        type Owned = super::ToolListChangedNotification;
+        fn into_owned(self) -> super::ToolListChangedNotification {
+            super::ToolListChangedNotification {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ToolListChangedNotificationRef<'de>>
+    for super::ToolListChangedNotification {
+        fn from(value: ToolListChangedNotificationRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`ToolListChangedNotificationParams`](super::ToolListChangedNotificationParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq, Default)]
+    pub struct ToolListChangedNotificationParamsRef<'de> {
+        /// This parameter name is reserved by MCP to allow clients and servers to attach additional metadata to their notifications.
+        pub meta: Option<__rt::RawObjectRef<'de>>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for ToolListChangedNotificationParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::optional_entry(&mut map, "_meta", &self.meta)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["_meta"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ToolListChangedNotificationParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "ToolListChangedNotificationParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for ToolListChangedNotificationParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_meta = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            ::core::result::Result::Ok(Self { meta: f_meta, extra })
+        }
+    }
+    impl<'de> __rt::IntoOwned for ToolListChangedNotificationParamsRef<'de> {
+        type Owned = super::ToolListChangedNotificationParams;
+        fn into_owned(self) -> super::ToolListChangedNotificationParams {
+            super::ToolListChangedNotificationParams {
+                meta: __rt::IntoOwned::into_owned(self.meta),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ToolListChangedNotificationParamsRef<'de>>
+    for super::ToolListChangedNotificationParams {
+        fn from(value: ToolListChangedNotificationParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`UnsubscribeRequest`](super::UnsubscribeRequest), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct UnsubscribeRequestRef<'de> {
+        /// The `params` member.
+        pub params: UnsubscribeRequestParamsRef<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> UnsubscribeRequestRef<'de> {
+        /// The value of the constant member `method`.
+        pub const METHOD: &'static str = "resources/unsubscribe";
+    }
+    impl<'de> __rt::serde::Serialize for UnsubscribeRequestRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "method", &Self::METHOD)?;
+            __rt::entry(&mut map, "params", &self.params)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["method", "params"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for UnsubscribeRequestRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "UnsubscribeRequest")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for UnsubscribeRequestRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut seen_method = consumed == Some("method");
+            let mut f_params = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_method,
+                            "method",
+                            "resources/unsubscribe",
+                        )
+                    }
+                    "params" => __rt::field(&mut map, &mut f_params, "params"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            __rt::require_const(seen_method, "method")?;
+            match (f_params,) {
+                (Some(f_params),) => {
+                    ::core::result::Result::Ok(Self { params: f_params, extra })
+                }
+                (f_params,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_params.is_none(), "params")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for UnsubscribeRequestRef<'de> {
+        type Owned = super::UnsubscribeRequest;
+        fn into_owned(self) -> super::UnsubscribeRequest {
+            super::UnsubscribeRequest {
+                params: __rt::IntoOwned::into_owned(self.params),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<UnsubscribeRequestRef<'de>>
+    for super::UnsubscribeRequest {
+        fn from(value: UnsubscribeRequestRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// [`UnsubscribeRequestParams`](super::UnsubscribeRequestParams), borrowing from the decoded text.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct UnsubscribeRequestParamsRef<'de> {
+        /// The URI of the resource to unsubscribe from.
+        pub uri: __rt::Str<'de>,
+        /// Members the schema does not declare, kept so that a round trip loses nothing.
+        pub extra: __rt::ExtraRef<'de>,
+    }
+    impl<'de> __rt::serde::Serialize for UnsubscribeRequestParamsRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            let mut map = __rt::begin_map(serializer)?;
+            __rt::entry(&mut map, "uri", &self.uri)?;
+            __rt::serialize_extra(&mut map, &self.extra, &["uri"])?;
+            __rt::end_map(map)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for UnsubscribeRequestParamsRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::deserialize_struct(deserializer, "UnsubscribeRequestParams")
+        }
+    }
+    impl<'de> __rt::MapDecode<'de> for UnsubscribeRequestParamsRef<'de> {
+        fn decode_map<A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: Option<&str>,
+        ) -> ::core::result::Result<Self, A::Error> {
+            let mut f_uri = None;
+            let mut extra: __rt::ExtraRef<'de> = Default::default();
+            let read: ::core::result::Result<(), A::Error> = loop {
+                let key = match map.next_key::<__rt::Key<'de>>() {
+                    ::core::result::Result::Ok(Some(key)) => key,
+                    ::core::result::Result::Ok(None) => break ::core::result::Result::Ok(()),
+                    ::core::result::Result::Err(error) => {
+                        break ::core::result::Result::Err(error);
+                    }
+                };
+                let member = match key.as_str() {
+                    "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
+                    _ => __rt::extra(&mut map, &mut extra, key),
+                };
+                if let ::core::result::Result::Err(error) = member {
+                    break ::core::result::Result::Err(error);
+                }
+            };
+            read?;
+            match (f_uri,) {
+                (Some(f_uri),) => ::core::result::Result::Ok(Self { uri: f_uri, extra }),
+                (f_uri,) => {
+                    ::core::result::Result::Err(
+                        __rt::first_missing(&[(f_uri.is_none(), "uri")]),
+                    )
+                }
+            }
+        }
+    }
+    impl<'de> __rt::IntoOwned for UnsubscribeRequestParamsRef<'de> {
+        type Owned = super::UnsubscribeRequestParams;
+        fn into_owned(self) -> super::UnsubscribeRequestParams {
+            super::UnsubscribeRequestParams {
+                uri: __rt::IntoOwned::into_owned(self.uri),
+                extra: __rt::IntoOwned::into_owned(self.extra),
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<UnsubscribeRequestParamsRef<'de>>
+    for super::UnsubscribeRequestParams {
+        fn from(value: UnsubscribeRequestParamsRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// Every message a client sends: requests, notifications, result responses and error responses. Decode with `parse`, borrowing from the text, (errors in JSON-RPC terms) or serde; encode with serde.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ClientMessageRef<'de> {
+        /// A request: answered with a response carrying the same `id`.
+        Request {
+            /// The request id.
+            id: RequestIdRef<'de>,
+            /// The method and its params.
+            request: ClientRequestRef<'de>,
+        },
+        /// A notification: not answered.
+        Notification(ClientNotificationRef<'de>),
+        /// A successful response to a request of the other side.
+        Response {
+            /// The id of the request it answers.
+            id: RequestIdRef<'de>,
+            /// The result; which result type is chosen by the members it carries.
+            result: ClientResultRef<'de>,
+        },
+        /// An error response (`id` is absent when the request's id could not be read).
+        Error {
+            /// The id of the request it answers.
+            id: Option<RequestIdRef<'de>>,
+            /// The error.
+            error: JsonRpcErrorErrorRef<'de>,
+        },
+        /// A JSON-RPC batch: requests and notifications, or result and error responses;
+        /// never empty, never nested. Only revision 2025-03-26 has batches.
+        Batch(Vec<Self>),
+    }
+    impl<'de> ClientMessageRef<'de> {
+        /// Decodes a message from the text it borrows, with errors in JSON-RPC terms
+        /// (those of the owned type).
+        pub fn parse(
+            text: &'de str,
+        ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
+            __rt::codec::from_lent_str::<Self, super::ClientMessage>(text)
+        }
+        /// [`parse`](Self::parse) from bytes, which must be UTF-8.
+        pub fn from_slice(
+            bytes: &'de [u8],
+        ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
+            __rt::codec::from_lent_slice::<Self, super::ClientMessage>(bytes)
+        }
+    }
+    impl<'de> __rt::serde::Serialize for ClientMessageRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            __rt::codec::serialize(self, serializer)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ClientMessageRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::codec::deserialize(deserializer)
+        }
+    }
+    impl<'de> __rt::codec::Direction for ClientMessageRef<'de> {
+        type Id = RequestIdRef<'de>;
+        type Request = ClientRequestRef<'de>;
+        type Notification = ClientNotificationRef<'de>;
+        type Result = ClientResultRef<'de>;
+        type Error = JsonRpcErrorErrorRef<'de>;
+        const RESPONDS: bool = true;
+        const BATCHES: bool = true;
+        fn build(parts: __rt::codec::Parts<Self>) -> Option<Self> {
+            match parts {
+                __rt::codec::Parts::Request(id, request) => {
+                    Some(Self::Request { id, request })
+                }
+                __rt::codec::Parts::Notification(n) => Some(Self::Notification(n)),
+                __rt::codec::Parts::Response(id, result) => {
+                    Some(Self::Response { id, result })
+                }
+                __rt::codec::Parts::Error(id, error) => Some(Self::Error { id, error }),
+                __rt::codec::Parts::Batch(items) => Some(Self::Batch(items)),
+            }
+        }
+        fn parts(&self) -> __rt::codec::PartsRef<'_, Self> {
+            match self {
+                Self::Request { id, request } => __rt::codec::PartsRef::Request(id, request),
+                Self::Notification(n) => __rt::codec::PartsRef::Notification(n),
+                Self::Response { id, result } => __rt::codec::PartsRef::Response(id, result),
+                Self::Error { id, error } => __rt::codec::PartsRef::Error(id.as_ref(), error),
+                Self::Batch(items) => __rt::codec::PartsRef::Batch(items),
+            }
+        }
+    }
+    impl<'de> __rt::codec::DecodeResult<'de> for ClientResultRef<'de> {
+        fn decode_result<M: __rt::serde::de::MapAccess<'de>>(
+            map: M,
+        ) -> ::core::result::Result<Self, M::Error> {
+            <ClientResultRef<'de> as __rt::KeyedUnion<'de>>::decode_keyed(map)
+        }
+    }
+    impl<'de> __rt::IntoOwned for ClientMessageRef<'de> {
+        type Owned = super::ClientMessage;
+        fn into_owned(self) -> super::ClientMessage {
+            match self {
+                Self::Request { id, request } => {
+                    super::ClientMessage::Request {
+                        id: __rt::IntoOwned::into_owned(id),
+                        request: __rt::IntoOwned::into_owned(request),
+                    }
+                }
+                Self::Notification(n) => {
+                    super::ClientMessage::Notification(__rt::IntoOwned::into_owned(n))
+                }
+                Self::Response { id, result } => {
+                    super::ClientMessage::Response {
+                        id: __rt::IntoOwned::into_owned(id),
+                        result: __rt::IntoOwned::into_owned(result),
+                    }
+                }
+                Self::Error { id, error } => {
+                    super::ClientMessage::Error {
+                        id: __rt::IntoOwned::into_owned(id),
+                        error: __rt::IntoOwned::into_owned(error),
+                    }
+                }
+                Self::Batch(items) => {
+                    super::ClientMessage::Batch(__rt::IntoOwned::into_owned(items))
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ClientMessageRef<'de>> for super::ClientMessage {
+        fn from(value: ClientMessageRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// Every message a server sends: requests, notifications, result responses and error responses. Decode with `parse`, borrowing from the text, (errors in JSON-RPC terms) or serde; encode with serde.
+    #[derive(Debug, Clone, PartialEq)]
+    pub enum ServerMessageRef<'de> {
+        /// A request: answered with a response carrying the same `id`.
+        Request {
+            /// The request id.
+            id: RequestIdRef<'de>,
+            /// The method and its params.
+            request: ServerRequestRef<'de>,
+        },
+        /// A notification: not answered.
+        Notification(ServerNotificationRef<'de>),
+        /// A successful response to a request of the other side.
+        Response {
+            /// The id of the request it answers.
+            id: RequestIdRef<'de>,
+            /// The result; which result type is chosen by the members it carries.
+            result: ServerResultRef<'de>,
+        },
+        /// An error response (`id` is absent when the request's id could not be read).
+        Error {
+            /// The id of the request it answers.
+            id: Option<RequestIdRef<'de>>,
+            /// The error.
+            error: JsonRpcErrorErrorRef<'de>,
+        },
+        /// A JSON-RPC batch: requests and notifications, or result and error responses;
+        /// never empty, never nested. Only revision 2025-03-26 has batches.
+        Batch(Vec<Self>),
+    }
+    impl<'de> ServerMessageRef<'de> {
+        /// Decodes a message from the text it borrows, with errors in JSON-RPC terms
+        /// (those of the owned type).
+        pub fn parse(
+            text: &'de str,
+        ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
+            __rt::codec::from_lent_str::<Self, super::ServerMessage>(text)
+        }
+        /// [`parse`](Self::parse) from bytes, which must be UTF-8.
+        pub fn from_slice(
+            bytes: &'de [u8],
+        ) -> ::core::result::Result<Self, __rt::jsonrpc::DecodeError> {
+            __rt::codec::from_lent_slice::<Self, super::ServerMessage>(bytes)
+        }
+    }
+    impl<'de> __rt::serde::Serialize for ServerMessageRef<'de> {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            __rt::codec::serialize(self, serializer)
+        }
+    }
+    impl<'de> __rt::serde::Deserialize<'de> for ServerMessageRef<'de> {
+        fn deserialize<D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::codec::deserialize(deserializer)
+        }
+    }
+    impl<'de> __rt::codec::Direction for ServerMessageRef<'de> {
+        type Id = RequestIdRef<'de>;
+        type Request = ServerRequestRef<'de>;
+        type Notification = ServerNotificationRef<'de>;
+        type Result = ServerResultRef<'de>;
+        type Error = JsonRpcErrorErrorRef<'de>;
+        const RESPONDS: bool = true;
+        const BATCHES: bool = true;
+        fn build(parts: __rt::codec::Parts<Self>) -> Option<Self> {
+            match parts {
+                __rt::codec::Parts::Request(id, request) => {
+                    Some(Self::Request { id, request })
+                }
+                __rt::codec::Parts::Notification(n) => Some(Self::Notification(n)),
+                __rt::codec::Parts::Response(id, result) => {
+                    Some(Self::Response { id, result })
+                }
+                __rt::codec::Parts::Error(id, error) => Some(Self::Error { id, error }),
+                __rt::codec::Parts::Batch(items) => Some(Self::Batch(items)),
+            }
+        }
+        fn parts(&self) -> __rt::codec::PartsRef<'_, Self> {
+            match self {
+                Self::Request { id, request } => __rt::codec::PartsRef::Request(id, request),
+                Self::Notification(n) => __rt::codec::PartsRef::Notification(n),
+                Self::Response { id, result } => __rt::codec::PartsRef::Response(id, result),
+                Self::Error { id, error } => __rt::codec::PartsRef::Error(id.as_ref(), error),
+                Self::Batch(items) => __rt::codec::PartsRef::Batch(items),
+            }
+        }
+    }
+    impl<'de> __rt::codec::DecodeResult<'de> for ServerResultRef<'de> {
+        fn decode_result<M: __rt::serde::de::MapAccess<'de>>(
+            map: M,
+        ) -> ::core::result::Result<Self, M::Error> {
+            <ServerResultRef<'de> as __rt::KeyedUnion<'de>>::decode_keyed(map)
+        }
+    }
+    impl<'de> __rt::IntoOwned for ServerMessageRef<'de> {
+        type Owned = super::ServerMessage;
+        fn into_owned(self) -> super::ServerMessage {
+            match self {
+                Self::Request { id, request } => {
+                    super::ServerMessage::Request {
+                        id: __rt::IntoOwned::into_owned(id),
+                        request: __rt::IntoOwned::into_owned(request),
+                    }
+                }
+                Self::Notification(n) => {
+                    super::ServerMessage::Notification(__rt::IntoOwned::into_owned(n))
+                }
+                Self::Response { id, result } => {
+                    super::ServerMessage::Response {
+                        id: __rt::IntoOwned::into_owned(id),
+                        result: __rt::IntoOwned::into_owned(result),
+                    }
+                }
+                Self::Error { id, error } => {
+                    super::ServerMessage::Error {
+                        id: __rt::IntoOwned::into_owned(id),
+                        error: __rt::IntoOwned::into_owned(error),
+                    }
+                }
+                Self::Batch(items) => {
+                    super::ServerMessage::Batch(__rt::IntoOwned::into_owned(items))
+                }
+            }
+        }
+    }
+    impl<'de> ::core::convert::From<ServerMessageRef<'de>> for super::ServerMessage {
+        fn from(value: ServerMessageRef<'de>) -> Self {
+            __rt::IntoOwned::into_owned(value)
+        }
+    }
+    /// Decodes `json` as the definition named `definition` (schema spelling) both ways: the
+    /// error, or that the borrowed decode differs from the owned one (made owned, or
+    /// encoded); `None` for an unknown name. For tests.
+    #[doc(hidden)]
+    #[cfg(feature = "registry")]
+    pub fn __equivalent<'de>(
+        definition: &str,
+        json: &'de str,
+    ) -> ::core::option::Option<::core::result::Result<(), ::std::string::String>> {
+        fn equivalent<'de, B, O>(
+            json: &'de str,
+        ) -> ::core::result::Result<(), ::std::string::String>
+        where
+            B: __rt::serde::Deserialize<'de> + __rt::serde::Serialize
+                + __rt::IntoOwned<Owned = O>,
+            O: __rt::serde::de::DeserializeOwned + __rt::serde::Serialize
+                + ::core::cmp::PartialEq + ::core::fmt::Debug,
+        {
+            let owned = __rt::serde_json::from_str::<O>(json);
+            let borrowed = __rt::serde_json::from_str::<B>(json);
+            match (owned, borrowed) {
+                (
+                    ::core::result::Result::Ok(owned),
+                    ::core::result::Result::Ok(borrowed),
+                ) => {
+                    let text = __rt::serde_json::to_string(&borrowed)
+                        .map_err(|e| e.to_string())?;
+                    let owned_text = __rt::serde_json::to_string(&owned)
+                        .map_err(|e| e.to_string())?;
+                    if text != owned_text {
+                        return ::core::result::Result::Err(
+                            ::std::format!("encodes as {text}, the owned as {owned_text}"),
+                        );
+                    }
+                    let made_owned = borrowed.into_owned();
+                    if made_owned != owned {
+                        return ::core::result::Result::Err(
+                            ::std::format!("made owned: {made_owned:?}, owned: {owned:?}"),
+                        );
+                    }
+                    ::core::result::Result::Ok(())
+                }
+                (
+                    ::core::result::Result::Err(owned),
+                    ::core::result::Result::Err(borrowed),
+                ) => {
+                    if owned.to_string() == borrowed.to_string() {
+                        ::core::result::Result::Ok(())
+                    } else {
+                        ::core::result::Result::Err(
+                            ::std::format!(
+                                "refused with `{borrowed}`, the owned with `{owned}`"
+                            ),
+                        )
+                    }
+                }
+                (::core::result::Result::Ok(_), ::core::result::Result::Err(e)) => {
+                    ::core::result::Result::Err(::std::format!("the borrowed refused: {e}"))
+                }
+                (::core::result::Result::Err(e), ::core::result::Result::Ok(_)) => {
+                    ::core::result::Result::Err(::std::format!("the owned refused: {e}"))
+                }
+            }
+        }
+        ::core::option::Option::Some(
+            match definition {
+                "Annotations" => equivalent::<AnnotationsRef<'de>, super::Annotations>(json),
+                "AudioContent" => {
+                    equivalent::<AudioContentRef<'de>, super::AudioContent>(json)
+                }
+                "BlobResourceContents" => {
+                    equivalent::<
+                        BlobResourceContentsRef<'de>,
+                        super::BlobResourceContents,
+                    >(json)
+                }
+                "CallToolRequest" => {
+                    equivalent::<CallToolRequestRef<'de>, super::CallToolRequest>(json)
+                }
+                "CallToolResult" => {
+                    equivalent::<CallToolResultRef<'de>, super::CallToolResult>(json)
+                }
+                "CancelledNotification" => {
+                    equivalent::<
+                        CancelledNotificationRef<'de>,
+                        super::CancelledNotification,
+                    >(json)
+                }
+                "ClientCapabilities" => {
+                    equivalent::<ClientCapabilitiesRef<'de>, super::ClientCapabilities>(json)
+                }
+                "ClientResult" => {
+                    equivalent::<ClientResultRef<'de>, super::ClientResult>(json)
+                }
+                "CompleteRequest" => {
+                    equivalent::<CompleteRequestRef<'de>, super::CompleteRequest>(json)
+                }
+                "CompleteResult" => {
+                    equivalent::<CompleteResultRef<'de>, super::CompleteResult>(json)
+                }
+                "CreateMessageRequest" => {
+                    equivalent::<
+                        CreateMessageRequestRef<'de>,
+                        super::CreateMessageRequest,
+                    >(json)
+                }
+                "CreateMessageResult" => {
+                    equivalent::<
+                        CreateMessageResultRef<'de>,
+                        super::CreateMessageResult,
+                    >(json)
+                }
+                "Cursor" => equivalent::<__rt::Str<'de>, super::Cursor>(json),
+                "EmbeddedResource" => {
+                    equivalent::<EmbeddedResourceRef<'de>, super::EmbeddedResource>(json)
+                }
+                "EmptyResult" => equivalent::<ResultRef<'de>, super::EmptyResult>(json),
+                "GetPromptRequest" => {
+                    equivalent::<GetPromptRequestRef<'de>, super::GetPromptRequest>(json)
+                }
+                "GetPromptResult" => {
+                    equivalent::<GetPromptResultRef<'de>, super::GetPromptResult>(json)
+                }
+                "ImageContent" => {
+                    equivalent::<ImageContentRef<'de>, super::ImageContent>(json)
+                }
+                "Implementation" => {
+                    equivalent::<ImplementationRef<'de>, super::Implementation>(json)
+                }
+                "InitializeRequest" => {
+                    equivalent::<InitializeRequestRef<'de>, super::InitializeRequest>(json)
+                }
+                "InitializeResult" => {
+                    equivalent::<InitializeResultRef<'de>, super::InitializeResult>(json)
+                }
+                "InitializedNotification" => {
+                    equivalent::<
+                        InitializedNotificationRef<'de>,
+                        super::InitializedNotification,
+                    >(json)
+                }
+                "JSONRPCBatchRequest" => {
+                    equivalent::<
+                        Vec<JsonRpcBatchRequestItemRef<'de>>,
+                        super::JsonRpcBatchRequest,
+                    >(json)
+                }
+                "JSONRPCBatchResponse" => {
+                    equivalent::<
+                        Vec<JsonRpcBatchResponseItemRef<'de>>,
+                        super::JsonRpcBatchResponse,
+                    >(json)
+                }
+                "JSONRPCError" => {
+                    equivalent::<JsonRpcErrorRef<'de>, super::JsonRpcError>(json)
+                }
+                "JSONRPCMessage" => {
+                    equivalent::<JsonRpcMessageRef<'de>, super::JsonRpcMessage>(json)
+                }
+                "JSONRPCNotification" => {
+                    equivalent::<
+                        JsonRpcNotificationRef<'de>,
+                        super::JsonRpcNotification,
+                    >(json)
+                }
+                "JSONRPCRequest" => {
+                    equivalent::<JsonRpcRequestRef<'de>, super::JsonRpcRequest>(json)
+                }
+                "JSONRPCResponse" => {
+                    equivalent::<JsonRpcResponseRef<'de>, super::JsonRpcResponse>(json)
+                }
+                "ListPromptsRequest" => {
+                    equivalent::<ListPromptsRequestRef<'de>, super::ListPromptsRequest>(json)
+                }
+                "ListPromptsResult" => {
+                    equivalent::<ListPromptsResultRef<'de>, super::ListPromptsResult>(json)
+                }
+                "ListResourceTemplatesRequest" => {
+                    equivalent::<
+                        ListResourceTemplatesRequestRef<'de>,
+                        super::ListResourceTemplatesRequest,
+                    >(json)
+                }
+                "ListResourceTemplatesResult" => {
+                    equivalent::<
+                        ListResourceTemplatesResultRef<'de>,
+                        super::ListResourceTemplatesResult,
+                    >(json)
+                }
+                "ListResourcesRequest" => {
+                    equivalent::<
+                        ListResourcesRequestRef<'de>,
+                        super::ListResourcesRequest,
+                    >(json)
+                }
+                "ListResourcesResult" => {
+                    equivalent::<
+                        ListResourcesResultRef<'de>,
+                        super::ListResourcesResult,
+                    >(json)
+                }
+                "ListRootsRequest" => {
+                    equivalent::<ListRootsRequestRef<'de>, super::ListRootsRequest>(json)
+                }
+                "ListRootsResult" => {
+                    equivalent::<ListRootsResultRef<'de>, super::ListRootsResult>(json)
+                }
+                "ListToolsRequest" => {
+                    equivalent::<ListToolsRequestRef<'de>, super::ListToolsRequest>(json)
+                }
+                "ListToolsResult" => {
+                    equivalent::<ListToolsResultRef<'de>, super::ListToolsResult>(json)
+                }
+                "LoggingLevel" => {
+                    equivalent::<super::LoggingLevel, super::LoggingLevel>(json)
+                }
+                "LoggingMessageNotification" => {
+                    equivalent::<
+                        LoggingMessageNotificationRef<'de>,
+                        super::LoggingMessageNotification,
+                    >(json)
+                }
+                "ModelHint" => equivalent::<ModelHintRef<'de>, super::ModelHint>(json),
+                "ModelPreferences" => {
+                    equivalent::<ModelPreferencesRef<'de>, super::ModelPreferences>(json)
+                }
+                "Notification" => {
+                    equivalent::<NotificationRef<'de>, super::Notification>(json)
+                }
+                "PaginatedRequest" => {
+                    equivalent::<PaginatedRequestRef<'de>, super::PaginatedRequest>(json)
+                }
+                "PaginatedResult" => {
+                    equivalent::<PaginatedResultRef<'de>, super::PaginatedResult>(json)
+                }
+                "PingRequest" => equivalent::<PingRequestRef<'de>, super::PingRequest>(json),
+                "ProgressNotification" => {
+                    equivalent::<
+                        ProgressNotificationRef<'de>,
+                        super::ProgressNotification,
+                    >(json)
+                }
+                "ProgressToken" => {
+                    equivalent::<ProgressTokenRef<'de>, super::ProgressToken>(json)
+                }
+                "Prompt" => equivalent::<PromptRef<'de>, super::Prompt>(json),
+                "PromptArgument" => {
+                    equivalent::<PromptArgumentRef<'de>, super::PromptArgument>(json)
+                }
+                "PromptListChangedNotification" => {
+                    equivalent::<
+                        PromptListChangedNotificationRef<'de>,
+                        super::PromptListChangedNotification,
+                    >(json)
+                }
+                "PromptMessage" => {
+                    equivalent::<PromptMessageRef<'de>, super::PromptMessage>(json)
+                }
+                "PromptReference" => {
+                    equivalent::<PromptReferenceRef<'de>, super::PromptReference>(json)
+                }
+                "ReadResourceRequest" => {
+                    equivalent::<
+                        ReadResourceRequestRef<'de>,
+                        super::ReadResourceRequest,
+                    >(json)
+                }
+                "ReadResourceResult" => {
+                    equivalent::<ReadResourceResultRef<'de>, super::ReadResourceResult>(json)
+                }
+                "Request" => equivalent::<RequestRef<'de>, super::Request>(json),
+                "RequestId" => equivalent::<RequestIdRef<'de>, super::RequestId>(json),
+                "Resource" => equivalent::<ResourceRef<'de>, super::Resource>(json),
+                "ResourceContents" => {
+                    equivalent::<ResourceContentsRef<'de>, super::ResourceContents>(json)
+                }
+                "ResourceListChangedNotification" => {
+                    equivalent::<
+                        ResourceListChangedNotificationRef<'de>,
+                        super::ResourceListChangedNotification,
+                    >(json)
+                }
+                "ResourceReference" => {
+                    equivalent::<ResourceReferenceRef<'de>, super::ResourceReference>(json)
+                }
+                "ResourceTemplate" => {
+                    equivalent::<ResourceTemplateRef<'de>, super::ResourceTemplate>(json)
+                }
+                "ResourceUpdatedNotification" => {
+                    equivalent::<
+                        ResourceUpdatedNotificationRef<'de>,
+                        super::ResourceUpdatedNotification,
+                    >(json)
+                }
+                "Result" => equivalent::<ResultRef<'de>, super::Result>(json),
+                "Role" => equivalent::<super::Role, super::Role>(json),
+                "Root" => equivalent::<RootRef<'de>, super::Root>(json),
+                "RootsListChangedNotification" => {
+                    equivalent::<
+                        RootsListChangedNotificationRef<'de>,
+                        super::RootsListChangedNotification,
+                    >(json)
+                }
+                "SamplingMessage" => {
+                    equivalent::<SamplingMessageRef<'de>, super::SamplingMessage>(json)
+                }
+                "ServerCapabilities" => {
+                    equivalent::<ServerCapabilitiesRef<'de>, super::ServerCapabilities>(json)
+                }
+                "ServerResult" => {
+                    equivalent::<ServerResultRef<'de>, super::ServerResult>(json)
+                }
+                "SetLevelRequest" => {
+                    equivalent::<SetLevelRequestRef<'de>, super::SetLevelRequest>(json)
+                }
+                "SubscribeRequest" => {
+                    equivalent::<SubscribeRequestRef<'de>, super::SubscribeRequest>(json)
+                }
+                "TextContent" => equivalent::<TextContentRef<'de>, super::TextContent>(json),
+                "TextResourceContents" => {
+                    equivalent::<
+                        TextResourceContentsRef<'de>,
+                        super::TextResourceContents,
+                    >(json)
+                }
+                "Tool" => equivalent::<ToolRef<'de>, super::Tool>(json),
+                "ToolAnnotations" => {
+                    equivalent::<ToolAnnotationsRef<'de>, super::ToolAnnotations>(json)
+                }
+                "ToolListChangedNotification" => {
+                    equivalent::<
+                        ToolListChangedNotificationRef<'de>,
+                        super::ToolListChangedNotification,
+                    >(json)
+                }
+                "UnsubscribeRequest" => {
+                    equivalent::<UnsubscribeRequestRef<'de>, super::UnsubscribeRequest>(json)
+                }
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
 }
 /// The protocol revision these types implement, as sent in `protocolVersion`.
 pub const PROTOCOL_VERSION: &str = "2025-03-26";

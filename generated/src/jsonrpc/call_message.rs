@@ -6,7 +6,7 @@ use serde::de::{DeserializeOwned, Error as _, MapAccess};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use super::codec::{self, Calls, DecodeResult, Direction, NoCalls, Parts, PartsRef};
+use super::codec::{self, Calls, CallsDecode, DecodeResult, Direction, NoCalls, Parts, PartsRef};
 use super::DecodeError;
 
 /// A request or a notification whose method is one of `R` (requests) or `N` (notifications):
@@ -50,8 +50,8 @@ pub enum CallMessage<Id, R, N = NoCalls> {
 impl<Id, R, N> CallMessage<Id, R, N>
 where
     Id: DeserializeOwned + Serialize,
-    R: Calls,
-    N: Calls,
+    R: for<'x> CallsDecode<'x>,
+    N: for<'x> CallsDecode<'x>,
 {
     /// Decodes a message from a parsed JSON value, with errors in JSON-RPC terms.
     pub fn from_value(value: Value) -> Result<Self, DecodeError> {
@@ -62,8 +62,8 @@ where
 impl<Id, R, N> FromStr for CallMessage<Id, R, N>
 where
     Id: DeserializeOwned + Serialize,
-    R: Calls,
-    N: Calls,
+    R: for<'x> CallsDecode<'x>,
+    N: for<'x> CallsDecode<'x>,
 {
     type Err = DecodeError;
     fn from_str(text: &str) -> Result<Self, DecodeError> {
@@ -74,8 +74,8 @@ where
 impl<Id, R, N> Serialize for CallMessage<Id, R, N>
 where
     Id: DeserializeOwned + Serialize,
-    R: Calls,
-    N: Calls,
+    R: for<'x> CallsDecode<'x>,
+    N: for<'x> CallsDecode<'x>,
 {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         codec::serialize(self, serializer)
@@ -84,9 +84,9 @@ where
 
 impl<'de, Id, R, N> Deserialize<'de> for CallMessage<Id, R, N>
 where
-    Id: DeserializeOwned + Serialize,
-    R: Calls,
-    N: Calls,
+    Id: Deserialize<'de> + Serialize,
+    R: CallsDecode<'de>,
+    N: CallsDecode<'de>,
 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         codec::deserialize(deserializer)
@@ -95,7 +95,7 @@ where
 
 impl<Id, R, N> Direction for CallMessage<Id, R, N>
 where
-    Id: DeserializeOwned + Serialize,
+    Id: Serialize,
     R: Calls,
     N: Calls,
 {
@@ -137,8 +137,8 @@ impl<'de> Deserialize<'de> for NoResult {
     }
 }
 
-impl DecodeResult for NoResult {
-    fn decode_result<'de, A: MapAccess<'de>>(_: A) -> Result<Self, A::Error> {
+impl<'de> DecodeResult<'de> for NoResult {
+    fn decode_result<A: MapAccess<'de>>(_: A) -> Result<Self, A::Error> {
         Err(A::Error::custom("a call message carries no result"))
     }
 }

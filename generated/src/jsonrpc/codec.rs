@@ -6,35 +6,47 @@
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess,
-    Visitor,
-};
+use serde::de::{self, DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq};
-use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::diagnosis::{diagnose, path_error, Probe, BATCH_EMPTY, BATCH_MIXED, BATCH_UNSUPPORTED};
 use super::raw::{Version, MEMBERS};
 use super::{DecodeError, DecodeErrorKind};
 use crate::__private::Key;
-use crate::buffer::without_position;
+use crate::buffer::{without_position, Captured};
 
-/// The requests or notifications of one direction (generated `ClientRequest`, …): decoded from a
-/// method name and its params.
+/// The requests or notifications of one direction (generated `ClientRequest`, …): their
+/// methods and encoding. Decoding is [`CallsDecode`], whose lifetime lets the borrowed family
+/// (`ClientRequestRef<'de>`) implement it for its input alone.
 pub trait Calls: Sized {
     /// Whether `method` is one of them.
     fn has_method(method: &str) -> bool;
-    /// Decodes the params of `method` (`None`: the message had no `params`). Only called for a
-    /// method for which [`Calls::has_method`] holds.
-    fn from_params<'de, D: Deserializer<'de>>(
-        method: &str,
-        params: Option<D>,
-    ) -> Result<Self, D::Error>;
     /// The method name.
     fn method(&self) -> &'static str;
     /// Writes `"params"` (when there are params).
     fn serialize_params<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error>;
+}
+
+/// [`Calls`] decoded from a method name and its params, for input that lends `'de`.
+pub trait CallsDecode<'de>: Calls {
+    /// Decodes the params of `method` (`None`: the message had no `params`). Only called for a
+    /// method for which [`Calls::has_method`] holds.
+    fn from_params<D: Deserializer<'de>>(method: &str, params: Option<D>)
+        -> Result<Self, D::Error>;
+    /// Decodes the params of `method` from their JSON text, where the input lent no text for
+    /// `'de` (params read before the method, from a reader): owned types decode it
+    /// ([`params_from_text`]); borrowed ones, which must borrow, refuse it.
+    fn from_params_text(method: &str, text: &str) -> Result<Self, serde_json::Error>;
+}
+
+/// [`CallsDecode::from_params_text`] of an owned type.
+pub fn params_from_text<C: for<'x> CallsDecode<'x>>(
+    method: &str,
+    text: &str,
+) -> Result<C, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    C::from_params(method, Some(&mut de))
 }
 
 /// The requests of a side that sends none (2026-07-28 servers): no value exists.
@@ -45,12 +57,6 @@ impl Calls for NoCalls {
     fn has_method(_: &str) -> bool {
         false
     }
-    fn from_params<'de, D: Deserializer<'de>>(
-        method: &str,
-        _: Option<D>,
-    ) -> Result<Self, D::Error> {
-        Err(D::Error::custom(format_args!("unknown method `{method}`")))
-    }
     fn method(&self) -> &'static str {
         match *self {}
     }
@@ -59,24 +65,36 @@ impl Calls for NoCalls {
     }
 }
 
-/// A direction's results, as a message's `result` decodes them (see `ResultSeed`).
-pub trait DecodeResult: Sized + DeserializeOwned {
-    /// Decodes the result object, in one pass.
-    fn decode_result<'de, A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+impl<'de> CallsDecode<'de> for NoCalls {
+    fn from_params<D: Deserializer<'de>>(method: &str, _: Option<D>) -> Result<Self, D::Error> {
+        Err(D::Error::custom(format_args!("unknown method `{method}`")))
+    }
+    fn from_params_text(method: &str, _: &str) -> Result<Self, serde_json::Error> {
+        Err(serde_json::Error::custom(format_args!(
+            "unknown method `{method}`"
+        )))
+    }
 }
 
-/// One direction's message enum (`ClientMessage`, `ServerMessage`).
+/// A direction's results, as a message's `result` decodes them (see `ResultSeed`).
+pub trait DecodeResult<'de>: Sized {
+    /// Decodes the result object, in one pass.
+    fn decode_result<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+}
+
+/// One direction's message enum (`ClientMessage`, `ServerMessage`, and the borrowed
+/// `ClientMessageRef<'de>`, …): its parts and encoding. [`Decode`] adds decoding.
 pub trait Direction: Sized {
     /// The `id` type.
-    type Id: DeserializeOwned + serde::Serialize;
+    type Id: serde::Serialize;
     /// Requests it sends.
     type Request: Calls;
     /// Notifications it sends.
     type Notification: Calls;
     /// Results it sends.
-    type Result: DecodeResult + serde::Serialize;
+    type Result: serde::Serialize;
     /// The `error` object of error responses.
-    type Error: DeserializeOwned + serde::Serialize;
+    type Error: serde::Serialize;
     /// Whether it sends responses at all (2026-07-28 clients answer no server requests).
     const RESPONDS: bool;
     /// Whether a JSON-RPC batch (an array of messages) is a message (2025-03-26 only).
@@ -85,6 +103,30 @@ pub trait Direction: Sized {
     fn build(parts: Parts<Self>) -> Option<Self>;
     /// Takes it apart, for encoding.
     fn parts(&self) -> PartsRef<'_, Self>;
+}
+
+/// A [`Direction`] whose parts decode from input that lends `'de`: every owned message enum for
+/// any `'de`, a borrowed one for its own. Implemented for every direction whose parts decode.
+pub trait Decode<'de>:
+    Direction<
+    Id: de::Deserialize<'de>,
+    Request: CallsDecode<'de>,
+    Notification: CallsDecode<'de>,
+    Result: DecodeResult<'de>,
+    Error: de::Deserialize<'de>,
+>
+{
+}
+
+impl<'de, M> Decode<'de> for M
+where
+    M: Direction,
+    M::Id: de::Deserialize<'de>,
+    M::Request: CallsDecode<'de>,
+    M::Notification: CallsDecode<'de>,
+    M::Result: DecodeResult<'de>,
+    M::Error: de::Deserialize<'de>,
+{
 }
 
 /// The four kinds of JSON-RPC message, by value.
@@ -176,7 +218,7 @@ pub fn serialize_call<C: Calls, S: serde::Serializer>(
 }
 
 /// Decodes a request or notification enum on its own, from `{"method": …, "params": …}`.
-pub fn deserialize_call<'de, C: Calls, D: Deserializer<'de>>(
+pub fn deserialize_call<'de, C: CallsDecode<'de>, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<C, D::Error> {
     deserializer.deserialize_map(CallVisitor(PhantomData))
@@ -184,7 +226,7 @@ pub fn deserialize_call<'de, C: Calls, D: Deserializer<'de>>(
 
 struct CallVisitor<C>(PhantomData<C>);
 
-impl<'de, C: Calls> Visitor<'de> for CallVisitor<C> {
+impl<'de, C: CallsDecode<'de>> Visitor<'de> for CallVisitor<C> {
     type Value = C;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -207,23 +249,24 @@ impl<'de, C: Calls> Visitor<'de> for CallVisitor<C> {
 
 /// What a call can be decoded into from a method name and its params (`None`: absent): a
 /// direction's requests or notifications, or either (the envelope, before it knows the id).
-trait DecodeCall: Sized {
+trait DecodeCall<'de>: Sized {
     /// Whether `method` is one of them.
     fn knows(method: &str) -> bool;
     /// Decodes the params of a known method.
-    fn decode<'de, D: Deserializer<'de>>(method: &str, params: Option<D>)
-        -> Result<Self, D::Error>;
+    fn decode<D: Deserializer<'de>>(method: &str, params: Option<D>) -> Result<Self, D::Error>;
+    /// Decodes the params of a known method from text the input did not lend.
+    fn decode_text(method: &str, text: &str) -> Result<Self, serde_json::Error>;
 }
 
-impl<C: Calls> DecodeCall for C {
+impl<'de, C: CallsDecode<'de>> DecodeCall<'de> for C {
     fn knows(method: &str) -> bool {
         C::has_method(method)
     }
-    fn decode<'de, D: Deserializer<'de>>(
-        method: &str,
-        params: Option<D>,
-    ) -> Result<Self, D::Error> {
+    fn decode<D: Deserializer<'de>>(method: &str, params: Option<D>) -> Result<Self, D::Error> {
         C::from_params(method, params)
+    }
+    fn decode_text(method: &str, text: &str) -> Result<Self, serde_json::Error> {
+        C::from_params_text(method, text)
     }
 }
 
@@ -233,7 +276,7 @@ impl<C: Calls> DecodeCall for C {
 struct MethodParams<'de, T> {
     method: Option<Key<'de>>,
     call: Option<T>,
-    raw: Option<Box<RawValue>>,
+    raw: Option<Captured<'de>>,
 }
 
 impl<T> Default for MethodParams<'_, T> {
@@ -246,7 +289,7 @@ impl<T> Default for MethodParams<'_, T> {
     }
 }
 
-impl<'de, T: DecodeCall> MethodParams<'de, T> {
+impl<'de, T: DecodeCall<'de>> MethodParams<'de, T> {
     fn read_method<A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<(), A::Error> {
         if self.method.is_some() {
             return Err(A::Error::duplicate_field("method"));
@@ -286,10 +329,15 @@ impl<'de, T: DecodeCall> MethodParams<'de, T> {
         };
         let call = match (self.call, self.raw) {
             (Some(call), _) => call,
-            (None, Some(raw)) => {
-                let mut de = serde_json::Deserializer::from_str(raw.get());
-                T::decode(method.as_str(), Some(&mut de)).map_err(E::custom)?
-            }
+            // Text the input lent decodes like params after the method; other text is decoded
+            // from a copy by an owned type and refused by a borrowed one.
+            (None, Some(raw)) => match raw.lent() {
+                Some(text) => {
+                    let mut de = serde_json::Deserializer::from_str(text);
+                    T::decode(method.as_str(), Some(&mut de)).map_err(E::custom)?
+                }
+                None => T::decode_text(method.as_str(), raw.text()).map_err(E::custom)?,
+            },
             (None, None) => T::decode(method.as_str(), None::<de::value::UnitDeserializer<E>>)?,
         };
         Ok(Some(call))
@@ -299,7 +347,7 @@ impl<'de, T: DecodeCall> MethodParams<'de, T> {
 /// Decodes params of a known method from the value position of a map.
 struct ParamsSeed<'a, C>(&'a str, PhantomData<C>);
 
-impl<'de, C: DecodeCall> DeserializeSeed<'de> for ParamsSeed<'_, C> {
+impl<'de, C: DecodeCall<'de>> DeserializeSeed<'de> for ParamsSeed<'_, C> {
     type Value = C;
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<C, D::Error> {
         C::decode(self.0, Some(deserializer))
@@ -325,7 +373,7 @@ pub fn optional_params<'de, T: de::Deserialize<'de>, D: Deserializer<'de>>(
 
 /// The `Deserialize` of a message enum, for any serde_json input: one pass, the same as
 /// `FromStr` but for the diagnosis of a refusal.
-pub fn deserialize<'de, M: Direction, D: Deserializer<'de>>(
+pub fn deserialize<'de, M: Decode<'de>, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<M, D::Error> {
     deserializer.deserialize_any(MessageVisitor::<M> {
@@ -335,18 +383,25 @@ pub fn deserialize<'de, M: Direction, D: Deserializer<'de>>(
 }
 
 /// Decodes a message from text in one pass; a refusal is diagnosed in JSON-RPC terms.
-pub fn from_str<M: Direction>(text: &str) -> Result<M, DecodeError> {
-    let refused = match decode_text::<M>(text) {
-        Ok(message) => return Ok(message),
-        Err(error) => error,
-    };
-    match serde_json::from_str::<Value>(text) {
-        Ok(value) => Err(diagnose(
-            &Probes::<M>(PhantomData),
-            text,
-            &value,
-            &without_position(&refused),
-        )),
+pub fn from_str<M: for<'x> Decode<'x>>(text: &str) -> Result<M, DecodeError> {
+    decode_text::<M>(text).map_err(|refused| diagnosis::<M>(text, &refused))
+}
+
+/// Decodes a borrowed message (`ClientMessageRef<'de>`) from the text it borrows, in one pass;
+/// a refusal is diagnosed with the probe of `Owned`, the owned type of the same direction,
+/// which accepts the same messages.
+pub fn from_lent_str<'de, M: Decode<'de>, Owned: for<'x> Decode<'x>>(
+    text: &'de str,
+) -> Result<M, DecodeError> {
+    decode_text::<M>(text).map_err(|refused| diagnosis::<Owned>(text, &refused))
+}
+
+/// [`from_lent_str`] from bytes, which must be UTF-8.
+pub fn from_lent_slice<'de, M: Decode<'de>, Owned: for<'x> Decode<'x>>(
+    bytes: &'de [u8],
+) -> Result<M, DecodeError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => from_lent_str::<M, Owned>(text),
         Err(e) => Err(DecodeError::new(
             DecodeErrorKind::Parse,
             format!("not JSON: {e}"),
@@ -354,13 +409,27 @@ pub fn from_str<M: Direction>(text: &str) -> Result<M, DecodeError> {
     }
 }
 
+/// Why `text` was refused (`refused`: the decoder's error), in JSON-RPC terms.
+#[cold]
+fn diagnosis<M: for<'x> Decode<'x>>(text: &str, refused: &serde_json::Error) -> DecodeError {
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => diagnose(
+            &Probes::<M>(PhantomData),
+            text,
+            &value,
+            &without_position(refused),
+        ),
+        Err(e) => DecodeError::new(DecodeErrorKind::Parse, format!("not JSON: {e}")),
+    }
+}
+
 /// Decodes a message from a parsed JSON value, with the diagnosis of `from_str`. The value is
 /// decoded from its text: the one deserializer the message types are compiled for.
-pub fn from_value<M: Direction>(value: Value) -> Result<M, DecodeError> {
+pub fn from_value<M: for<'x> Decode<'x>>(value: Value) -> Result<M, DecodeError> {
     from_str(&value.to_string())
 }
 
-fn decode_text<M: Direction>(text: &str) -> Result<M, serde_json::Error> {
+fn decode_text<'de, M: Decode<'de>>(text: &'de str) -> Result<M, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     deserialize::<M, _>(&mut de).and_then(|m| de.end().map(|()| m))
 }
@@ -371,7 +440,7 @@ struct MessageVisitor<M> {
     _marker: PhantomData<M>,
 }
 
-impl<'de, M: Direction> DeserializeSeed<'de> for MessageVisitor<M> {
+impl<'de, M: Decode<'de>> DeserializeSeed<'de> for MessageVisitor<M> {
     type Value = M;
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<M, D::Error> {
         deserializer.deserialize_any(self)
@@ -384,7 +453,7 @@ enum Call<M: Direction> {
     Notification(M::Notification),
 }
 
-impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
+impl<'de, M: Decode<'de>> Visitor<'de> for MessageVisitor<M> {
     type Value = M;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -483,20 +552,28 @@ impl<'de, M: Direction> Visitor<'de> for MessageVisitor<M> {
     }
 }
 
-impl<M: Direction> DecodeCall for Call<M> {
+impl<'de, M: Decode<'de>> DecodeCall<'de> for Call<M> {
     fn knows(method: &str) -> bool {
         M::Request::has_method(method) || M::Notification::has_method(method)
     }
-    fn decode<'de, D: Deserializer<'de>>(
-        method: &str,
-        params: Option<D>,
-    ) -> Result<Self, D::Error> {
+    fn decode<D: Deserializer<'de>>(method: &str, params: Option<D>) -> Result<Self, D::Error> {
         if M::Request::has_method(method) {
             M::Request::from_params(method, params).map(Call::Request)
         } else if M::Notification::has_method(method) {
             M::Notification::from_params(method, params).map(Call::Notification)
         } else {
             Err(D::Error::custom(format_args!("unknown method `{method}`")))
+        }
+    }
+    fn decode_text(method: &str, text: &str) -> Result<Self, serde_json::Error> {
+        if M::Request::has_method(method) {
+            M::Request::from_params_text(method, text).map(Call::Request)
+        } else if M::Notification::has_method(method) {
+            M::Notification::from_params_text(method, text).map(Call::Notification)
+        } else {
+            Err(serde_json::Error::custom(format_args!(
+                "unknown method `{method}`"
+            )))
         }
     }
 }
@@ -508,11 +585,11 @@ impl<M: Direction> DecodeCall for Call<M> {
 /// matched against each type, the schema's `anyOf`.
 struct ResultSeed<R>(PhantomData<R>);
 
-impl<'de, R: DecodeResult> DeserializeSeed<'de> for ResultSeed<R> {
+impl<'de, R: DecodeResult<'de>> DeserializeSeed<'de> for ResultSeed<R> {
     type Value = R;
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<R, D::Error> {
         struct V<R>(PhantomData<R>);
-        impl<'de, R: DecodeResult> Visitor<'de> for V<R> {
+        impl<'de, R: DecodeResult<'de>> Visitor<'de> for V<R> {
             type Value = R;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a result object")
@@ -528,7 +605,7 @@ impl<'de, R: DecodeResult> DeserializeSeed<'de> for ResultSeed<R> {
 /// The [`Probe`] of direction `M`.
 struct Probes<M>(PhantomData<M>);
 
-impl<M: Direction> Probe for Probes<M> {
+impl<M: for<'x> Decode<'x>> Probe for Probes<M> {
     fn batches(&self) -> bool {
         M::BATCHES
     }
@@ -552,7 +629,10 @@ impl<M: Direction> Probe for Probes<M> {
         method: &str,
         params: Option<&str>,
     ) -> Result<(), (String, String)> {
-        fn check<C: Calls>(method: &str, params: Option<&str>) -> Result<(), (String, String)> {
+        fn check<C: for<'x> CallsDecode<'x>>(
+            method: &str,
+            params: Option<&str>,
+        ) -> Result<(), (String, String)> {
             match params {
                 Some(p) => path_error(|d| C::from_params(method, Some(d)).map(drop), p),
                 None => C::from_params(
