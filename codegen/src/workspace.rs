@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::config::{write_if_changed, Config, GenerateError};
-use crate::emit::PublicItems;
+use crate::emit::Emitted;
 use crate::fetch::{self, FetchError, SchemaSource};
 use crate::revisions::{Revision, Revisions, RevisionsError};
 use crate::schema::errata::{Errata, ErrataError};
@@ -97,11 +97,15 @@ impl Workspace {
         self.root.join("schema")
     }
 
-    /// The checked-in generated file of a revision.
+    /// The checked-in generated file of a revision (its module; the borrowed family is in a
+    /// file of its own beside it, see [`Self::render_all`]).
     pub fn generated_path(&self, revision: &Revision) -> PathBuf {
-        self.root
-            .join("generated/src/gen")
-            .join(format!("{}.rs", revision.module))
+        self.generated_dir().join(format!("{}.rs", revision.module))
+    }
+
+    /// The folder of the checked-in generated files.
+    fn generated_dir(&self) -> PathBuf {
+        self.root.join("generated/src/gen")
     }
 
     /// The revisions named, or all of them.
@@ -149,19 +153,21 @@ impl Workspace {
         Ok(self.schema_root())
     }
 
-    /// Generates a revision's module in memory.
+    /// Generates a revision's files in memory: its module first, then the file of its
+    /// borrowed family, if it has one.
     pub fn render(
         &self,
         revision: &Revision,
         source: &SchemaSource,
-    ) -> Result<Rendered, WorkspaceError> {
-        let mut all = self.render_all(&[revision], source)?;
-        Ok(all.remove(0))
+    ) -> Result<Vec<Rendered>, WorkspaceError> {
+        self.render_all(&[revision], source)
     }
 
-    /// Generates several revisions' modules in memory, in parallel. A revision whose schema is an
-    /// earlier one's ([`same_schema_as`](Self::same_schema_as)) re-exports that one's module,
-    /// whose body is rendered once.
+    /// Generates several revisions' files in memory, in parallel: each revision's module, and
+    /// the file of its borrowed family (`<module>/borrowed.rs`, declared by the module under the
+    /// feature `borrowed`) right after it. A revision whose schema is an earlier one's
+    /// ([`same_schema_as`](Self::same_schema_as)) re-exports that one's module, whose body is
+    /// rendered once, and has no borrowed file of its own.
     pub fn render_all(
         &self,
         revisions: &[&Revision],
@@ -205,57 +211,70 @@ impl Workspace {
             .iter()
             .filter(|(r, ..)| sources.iter().any(|s| s.name == r.name))
             .collect();
-        let bodies: Vec<Result<(String, PublicItems), GenerateError>> =
-            std::thread::scope(|scope| {
-                let workers: Vec<_> = distinct
-                    .iter()
-                    .map(|(revision, path, bytes)| {
-                        let config = &config;
-                        scope.spawn(move || {
-                            config.render_body_with_items(bytes, &revision.name, path)
-                        })
+        let bodies: Vec<Result<Emitted, GenerateError>> = std::thread::scope(|scope| {
+            let workers: Vec<_> = distinct
+                .iter()
+                .map(|(revision, path, bytes)| {
+                    let config = &config;
+                    let borrowed_file = Self::borrowed_file_name(revision);
+                    scope.spawn(move || {
+                        config.render_parts(bytes, &revision.name, path, Some(borrowed_file))
                     })
-                    .collect();
-                workers
-                    .into_iter()
-                    .map(|w| {
-                        w.join().unwrap_or_else(|_| {
-                            Err(GenerateError::Config("the generator panicked".into()))
-                        })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .map(|w| {
+                    w.join().unwrap_or_else(|_| {
+                        Err(GenerateError::Config("the generator panicked".into()))
                     })
-                    .collect()
-            });
-        let bodies: Vec<(&str, (String, PublicItems))> = distinct
+                })
+                .collect()
+        });
+        let bodies: Vec<(&str, Emitted)> = distinct
             .iter()
             .zip(bodies)
             .map(|((r, ..), b)| b.map(|b| (r.name.as_str(), b)))
             .collect::<Result<_, _>>()?;
-        revisions
-            .iter()
-            .zip(&sources)
-            .map(|(revision, from)| {
-                let (_, _, bytes) = input(&revision.name);
-                let (_, (body, items)) = bodies
-                    .iter()
-                    .find(|(name, _)| *name == from.name)
-                    .expect("every source revision's body was rendered");
-                let text = if from.name == revision.name {
-                    config.assemble(bytes, &revision.name, body)
-                } else {
-                    config.assemble_reexport_of(
-                        bytes,
-                        &revision.name,
-                        (&from.name, &from.module),
-                        items,
-                    )?
-                };
-                Ok(Rendered {
+        let mut files = Vec::new();
+        for (revision, from) in revisions.iter().zip(&sources) {
+            let (_, _, bytes) = input(&revision.name);
+            let (_, emitted) = bodies
+                .iter()
+                .find(|(name, _)| *name == from.name)
+                .expect("every source revision's body was rendered");
+            let text = if from.name == revision.name {
+                config.assemble(bytes, &revision.name, &emitted.body)
+            } else {
+                config.assemble_reexport_of(
+                    bytes,
+                    &revision.name,
+                    (&from.name, &from.module),
+                    &emitted.items,
+                )?
+            };
+            files.push(Rendered {
+                revision: revision.name.clone(),
+                path: self.generated_path(revision),
+                text,
+            });
+            if let (true, Some(items)) = (from.name == revision.name, &emitted.borrowed_file) {
+                files.push(Rendered {
                     revision: revision.name.clone(),
-                    path: self.generated_path(revision),
-                    text,
-                })
-            })
-            .collect()
+                    path: self
+                        .generated_dir()
+                        .join(Self::borrowed_file_name(revision)),
+                    text: config.assemble_file(bytes, &revision.name, items),
+                });
+            }
+        }
+        Ok(files)
+    }
+
+    /// The borrowed family of a revision, in a file of its own so that the default build does
+    /// not parse it (`generated/src/gen/<module>/borrowed.rs`), relative to its module's folder.
+    fn borrowed_file_name(revision: &Revision) -> String {
+        format!("{}/borrowed.rs", revision.module)
     }
 
     /// The revision listed before `revision` whose pinned schema is byte for byte the same (by

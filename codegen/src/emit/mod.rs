@@ -39,6 +39,24 @@ pub struct EmitOptions {
     pub module_file: bool,
     /// Whether to emit the borrowed family (`mod borrowed`: `ClientMessageRef<'de>`, …).
     pub borrowed: Borrowed,
+    /// Put the borrowed family in a file of its own, declared `#[path = "<this>"] pub mod
+    /// borrowed;` (relative to the folder of the generated file; its text is
+    /// [`Emitted::borrowed_file`]), so that a build without its feature does not even parse it.
+    /// `None`: inline, `pub mod borrowed { … }` (what an `include!`d file needs).
+    pub borrowed_file: Option<String>,
+}
+
+/// What [`emit_with_items`] renders.
+#[derive(Debug, Default)]
+pub struct Emitted {
+    /// The file body, without header.
+    pub body: String,
+    /// The public items of the body, read off the syntax trees the printing parses anyway
+    /// (what a module re-exporting this body lists, without parsing the text again).
+    pub items: PublicItems,
+    /// The items of the borrowed module, when [`EmitOptions::borrowed_file`] puts them in a
+    /// file of their own (without header).
+    pub borrowed_file: Option<String>,
 }
 
 /// Whether, and under which `#[cfg]`, the borrowed family is emitted: a `borrowed` submodule
@@ -58,16 +76,11 @@ pub enum Borrowed {
 /// Renders a module's items to formatted Rust source (the file body, without header). `source`
 /// is the schema the module was loaded from (the JSON Schema impls copy parts of it).
 pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
-    emit_with_items(module, source, options).0
+    emit_with_items(module, source, options).body
 }
 
-/// [`emit`], and the public items of the body, read off the syntax trees the printing parses
-/// anyway (what a module re-exporting this body lists, without parsing the text again).
-pub fn emit_with_items(
-    module: &Module,
-    source: &Value,
-    options: &EmitOptions,
-) -> (String, PublicItems) {
+/// [`emit`], with the public items of the body and the borrowed module's own file, if any.
+pub fn emit_with_items(module: &Module, source: &Value, options: &EmitOptions) -> Emitted {
     let std = Std::for_module(module);
     let registry = options
         .registry_feature
@@ -114,32 +127,48 @@ pub fn emit_with_items(
         // reported where the generated code is compiled.
         let syntax = match syn::parse2::<syn::File>(piece) {
             Ok(syntax) => syntax,
-            Err(e) => return (generator_bug(e), PublicItems::default()),
+            Err(e) => return Emitted::failed(e),
         };
         if let Err(e) = public.collect(&syntax.items) {
-            return (generator_bug(e), PublicItems::default());
+            return Emitted::failed(e);
         }
         text.push_str(&prettyplease::unparse(&syntax));
     }
+    let mut borrowed_file = None;
     if options.borrowed != Borrowed::No {
         match borrowed_module(module, &std, options) {
-            Ok((cfg, module_text)) => {
-                public.add(&cfg, "borrowed");
-                text.push_str(&module_text);
+            Ok(borrowed) => {
+                public.add(&borrowed.cfg, "borrowed");
+                text.push_str(&borrowed.declaration);
+                borrowed_file = borrowed.file.map(|file| escape_text_direction(&file));
             }
-            Err(e) => return (generator_bug(e), PublicItems::default()),
+            Err(e) => return Emitted::failed(e),
         }
     }
-    (escape_text_direction(&text), public)
+    Emitted {
+        body: escape_text_direction(&text),
+        items: public,
+        borrowed_file,
+    }
 }
 
-/// The borrowed family: `pub mod borrowed { … }`, its items built and printed one type at a
-/// time like the owned ones, indented into the module. Also the `#[cfg]` it is under.
+/// The borrowed family, as [`borrowed_module`] renders it.
+struct BorrowedModule {
+    /// The `#[cfg]` it is under.
+    cfg: TokenStream,
+    /// What the body holds: `pub mod borrowed { … }`, or `#[path = …] pub mod borrowed;`.
+    declaration: String,
+    /// The items of an out-of-line module (see [`EmitOptions::borrowed_file`]).
+    file: Option<String>,
+}
+
+/// The borrowed family: its items built and printed one type at a time like the owned ones,
+/// indented into an inline module or at the top level of a file of their own.
 fn borrowed_module(
     module: &Module,
     owned: &Std,
     options: &EmitOptions,
-) -> syn::Result<(TokenStream, String)> {
+) -> syn::Result<BorrowedModule> {
     let std = owned.borrowed(module);
     let cfg = match &options.borrowed {
         Borrowed::Feature(feature) => quote!(#[cfg(feature = #feature)]),
@@ -158,6 +187,11 @@ fn borrowed_module(
         .registry_feature
         .as_deref()
         .map(|feature| borrowed_registry(module, &std, feature));
+    let indent = if options.borrowed_file.is_some() {
+        ""
+    } else {
+        "    "
+    };
     let mut body = String::new();
     for piece in std::iter::once(head)
         .chain(types)
@@ -167,7 +201,7 @@ fn borrowed_module(
         let syntax = syn::parse2::<syn::File>(piece)?;
         for line in prettyplease::unparse(&syntax).lines() {
             if !line.is_empty() {
-                body.push_str("    ");
+                body.push_str(indent);
                 body.push_str(line);
             }
             body.push('\n');
@@ -178,11 +212,25 @@ fn borrowed_module(
                `ServerMessageRef<'de>` and every type they reach that holds a string, a free-form \
                object or undeclared members, borrowing them from the decoded text; see \
                `mcp_typed::borrowed`. Types that hold none of these are the owned ones.";
+    if let Some(path) = &options.borrowed_file {
+        let declaration = prettyplease::unparse(&syn::parse2::<syn::File>(
+            quote!(#[doc = #doc] #cfg #[path = #path] pub mod borrowed;),
+        )?);
+        return Ok(BorrowedModule {
+            cfg,
+            declaration,
+            file: Some(body),
+        });
+    }
     let opening = prettyplease::unparse(&syn::parse2::<syn::File>(
         quote!(#[doc = #doc] #cfg pub mod borrowed {}),
     )?);
     let opening = opening.trim_end().trim_end_matches('}');
-    Ok((cfg, format!("{opening}\n{body}}}\n")))
+    Ok(BorrowedModule {
+        declaration: format!("{opening}\n{body}}}\n"),
+        cfg,
+        file: None,
+    })
 }
 
 /// `__equivalent(definition, json)`: the borrowed decode of `json` as the definition, made
@@ -247,11 +295,15 @@ fn borrowed_registry(module: &Module, std: &Std, feature: &str) -> TokenStream {
     }
 }
 
-fn generator_bug(e: syn::Error) -> String {
-    format!(
-        "compile_error!({:?});\n",
-        format!("mcp-codegen produced invalid Rust: {e}")
-    )
+impl Emitted {
+    /// A generator bug, reported where the generated code is compiled.
+    fn failed(e: syn::Error) -> Self {
+        let message = format!("mcp-codegen produced invalid Rust: {e}");
+        Emitted {
+            body: format!("compile_error!({message:?});\n"),
+            ..Emitted::default()
+        }
+    }
 }
 
 /// The body of a module whose schema is byte for byte another revision's: a `pub use` of every
