@@ -227,3 +227,21 @@ fn str_compares_and_converts_as_the_string_it_holds() {
     assert_eq!(format!("{borrowed} {borrowed:?}"), "abc \"abc\"");
     assert_eq!(owned.into_owned(), String::from("abc"));
 }
+
+/// The borrowed request id is built as the owned one is (`7.into()`, `"abc".into()`), borrowing
+/// a `&str`, and made owned it is the owned id built from the same value.
+#[test]
+fn request_ids_are_built_from_numbers_and_texts() {
+    use v2026_07_28::borrowed::RequestIdRef;
+    use v2026_07_28::RequestId;
+    let text = String::from("abc");
+    let borrowed = RequestIdRef::from(text.as_str());
+    assert!(matches!(&borrowed, RequestIdRef::String(s) if s.is_borrowed() && *s == "abc"));
+    assert_eq!(borrowed.into_owned(), RequestId::from("abc"));
+    let owned = RequestIdRef::from(String::from("xyz"));
+    assert!(matches!(&owned, RequestIdRef::String(s) if !s.is_borrowed()));
+    assert_eq!(owned.into_owned(), RequestId::String("xyz".into()));
+    let number: RequestIdRef<'_> = 7.into();
+    assert_eq!(serde_json::to_string(&number).unwrap(), "7");
+    assert_eq!(number.into_owned(), RequestId::Integer(7));
+}

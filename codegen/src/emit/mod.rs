@@ -488,6 +488,7 @@ fn registry(module: &Module, feature: &str, schemars_feature: Option<&str>) -> T
 
 /// Paths of the standard items the generated code uses: the short prelude name, or the full path
 /// where the schema defines a type of the same name (every MCP schema defines `Result`).
+#[derive(Clone)]
 pub(crate) struct Std {
     /// Which family of types is emitted.
     pub family: Family,
@@ -632,16 +633,7 @@ impl Std {
     fn borrowed(&self, module: &Module) -> Std {
         Std {
             family: Family::Borrowed(std::rc::Rc::new(Borrowing::of(module))),
-            option: self.option.clone(),
-            some: self.some.clone(),
-            none: self.none.clone(),
-            result: self.result.clone(),
-            ok: self.ok.clone(),
-            err: self.err.clone(),
-            string: self.string.clone(),
-            vec: self.vec.clone(),
-            boxed: self.boxed.clone(),
-            default_value: self.default_value.clone(),
+            ..self.clone()
         }
     }
 
@@ -740,17 +732,8 @@ fn emit_type(std: &Std, t: &TypeDef, module: &Module) -> TokenStream {
         TypeKind::StringEnum(values) => types::emit_string_enum(std, &t.name, head, values),
         TypeKind::Union(u) => {
             let union = types::emit_union(std, &t.name, head, u);
-            // The request id is built from a number or a text: `7.into()`, `"abc".into()`.
-            let is_request_id = module
-                .messages
-                .as_ref()
-                .is_some_and(|m| matches!(&m.id, TypeExpr::Named(id) if *id == t.name));
-            if is_request_id {
-                let conversions = types::emit_scalar_conversions(std, &t.name, u);
-                quote!(#union #conversions)
-            } else {
-                union
-            }
+            let conversions = request_id_conversions(std, t, u, module);
+            quote!(#union #conversions)
         }
         TypeKind::Calls(set) => messages::emit_calls(std, &t.name, head, set),
         TypeKind::Alias(ty) => {
@@ -788,10 +771,14 @@ fn emit_borrowed_type(std: &Std, t: &TypeDef, module: &Module) -> TokenStream {
             types::emit_struct(std, &t.name, head, s, module),
             types::struct_into_owned(std, &t.name, s),
         ),
-        TypeKind::Union(u) => (
-            types::emit_union(std, &t.name, head, u),
-            types::union_into_owned(std, &t.name, u),
-        ),
+        TypeKind::Union(u) => {
+            let union = types::emit_union(std, &t.name, head, u);
+            let conversions = request_id_conversions(std, t, u, module);
+            (
+                quote!(#union #conversions),
+                types::union_into_owned(std, &t.name, u),
+            )
+        }
         TypeKind::Calls(set) => (
             messages::emit_calls(std, &t.name, head, set),
             messages::calls_into_owned(std, &t.name, set),
@@ -800,6 +787,25 @@ fn emit_borrowed_type(std: &Std, t: &TypeDef, module: &Module) -> TokenStream {
     };
     let into_owned = into_owned_impl(std, &t.name, conversion);
     quote!(#definition #into_owned)
+}
+
+/// The request id is built from a number or a text, `7.into()`, `"abc".into()`, in both
+/// families.
+fn request_id_conversions(
+    std: &Std,
+    t: &TypeDef,
+    u: &crate::ir::Union,
+    module: &Module,
+) -> TokenStream {
+    let is_request_id = module
+        .messages
+        .as_ref()
+        .is_some_and(|m| matches!(&m.id, TypeExpr::Named(id) if *id == t.name));
+    if is_request_id {
+        types::emit_scalar_conversions(std, &t.name, u)
+    } else {
+        TokenStream::new()
+    }
 }
 
 /// `IntoOwned` and `From` from the borrowed form of the type `name` into the owned one; `body`

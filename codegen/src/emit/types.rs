@@ -857,12 +857,19 @@ pub(super) fn union_into_owned(std: &Std, name: &str, u: &Union) -> TokenStream 
 
 /// `From` conversions into a union from the values of its string and integer members:
 /// `From<i64>`, `From<String>` and `From<&str>`, each building its member. Emitted for the
-/// JSON-RPC request id (`RequestId`: `7.into()`, `"abc".into()`). A member whose type another
-/// member shares gets none (the conversion would not say which), nor does a boxed one.
+/// JSON-RPC request id (`RequestId`: `7.into()`, `"abc".into()`; `RequestIdRef<'de>` borrows
+/// the `&'de str`). A member whose type another member shares gets none (the conversion would
+/// not say which), nor does a boxed one.
 pub(super) fn emit_scalar_conversions(std: &Std, name: &str, u: &Union) -> TokenStream {
-    let name_ident = ident(name);
+    let (ty, _, generics) = std.defined(name);
     let string = &std.string;
-    let unique = |ty: &TypeExpr| u.variants.iter().filter(|v| v.ty == *ty).count() == 1;
+    // The borrowed member is a `Str<'de>`, built from either.
+    let (text, string_value) = if std.is_borrowed() {
+        (quote!(&'de str), quote!(::core::convert::From::from(value)))
+    } else {
+        (quote!(&str), quote!(value))
+    };
+    let unique = |t: &TypeExpr| u.variants.iter().filter(|v| v.ty == *t).count() == 1;
     u.variants
         .iter()
         .filter(|v| !v.boxed && unique(&v.ty))
@@ -870,20 +877,20 @@ pub(super) fn emit_scalar_conversions(std: &Std, name: &str, u: &Union) -> Token
             let variant = ident(&v.name);
             match v.ty {
                 TypeExpr::Integer => quote! {
-                    impl ::core::convert::From<i64> for #name_ident {
+                    impl #generics ::core::convert::From<i64> for #ty {
                         fn from(value: i64) -> Self {
                             Self::#variant(value)
                         }
                     }
                 },
                 TypeExpr::String => quote! {
-                    impl ::core::convert::From<#string> for #name_ident {
+                    impl #generics ::core::convert::From<#string> for #ty {
                         fn from(value: #string) -> Self {
-                            Self::#variant(value)
+                            Self::#variant(#string_value)
                         }
                     }
-                    impl ::core::convert::From<&str> for #name_ident {
-                        fn from(value: &str) -> Self {
+                    impl #generics ::core::convert::From<#text> for #ty {
+                        fn from(value: #text) -> Self {
                             Self::#variant(::core::convert::From::from(value))
                         }
                     }

@@ -9858,6 +9858,21 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestIdRef<'de> {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl<'de> ::core::convert::From<String> for RequestIdRef<'de> {
+    fn from(value: String) -> Self {
+        Self::String(::core::convert::From::from(value))
+    }
+}
+impl<'de> ::core::convert::From<&'de str> for RequestIdRef<'de> {
+    fn from(value: &'de str) -> Self {
+        Self::String(::core::convert::From::from(value))
+    }
+}
+impl<'de> ::core::convert::From<i64> for RequestIdRef<'de> {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
 impl<'de> __rt::IntoOwned for RequestIdRef<'de> {
     type Owned = super::RequestId;
     fn into_owned(self) -> super::RequestId {
