@@ -51,7 +51,8 @@
 #
 #   2. Source size: lines of generated/src/gen/*.rs per revision (all lines, `///`/`//!` doc
 #      lines, code lines = neither blank, comment nor doc) against the reference's 2025_11_25
-#      files, and the hand-written rest of both crates.
+#      files, and the hand-written rest of both crates; the borrowed family's files
+#      (generated/src/gen/*/borrowed.rs, feature borrowed) apart.
 #
 #   3. Expanded size of `#[derive(Elicit)]` on a 6-field contact form (name: String with length
 #      bounds, email: String format email, age: i64 with bounds, topic: titled enum,
@@ -328,6 +329,10 @@ for f in "$repo"/generated/src/gen/*.rs; do
   printf '%-40s %s\n' "generated/src/gen/$(basename "$f")" "$(count_lines "$f")"
 done
 printf '%-40s %s\n' "  all six revisions" "$(count_lines "$repo"/generated/src/gen/*.rs)"
+for f in "$repo"/generated/src/gen/*/borrowed.rs; do
+  printf '%-40s %s\n' "${f#"$repo"/}" "$(count_lines "$f")"
+done
+printf '%-40s %s\n' "  the borrowed family (feature)" "$(count_lines "$repo"/generated/src/gen/*/borrowed.rs)"
 mapfile -t hand < <(find "$repo/generated/src" -name '*.rs' -not -path '*/gen/*' | sort)
 printf '%-40s %s\n' "generated/src, hand-written (all)" "$(count_lines "${hand[@]}")"
 if [[ -d $ref_src/generated_schema/2025_11_25 ]]; then

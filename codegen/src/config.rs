@@ -285,13 +285,13 @@ impl Config {
     }
 
     /// [`Self::render_body_with_items`], with the borrowed family in a file of its own when
-    /// `borrowed_file` names it (see [`EmitOptions::borrowed_file`]): the checked-in modules.
+    /// `borrowed_path` names it (see [`EmitOptions::borrowed_path`]): the checked-in modules.
     pub(crate) fn render_parts(
         &self,
         bytes: &[u8],
         revision: &str,
         path: &Path,
-        borrowed_file: Option<String>,
+        borrowed_path: Option<String>,
     ) -> Result<emit::Emitted, GenerateError> {
         let (root, module) = self.load(bytes, revision, path)?;
         let types_crate = match &self.types_crate {
@@ -311,7 +311,7 @@ impl Config {
             types_crate,
             module_file: self.module_doc,
             borrowed: self.borrowed.clone(),
-            borrowed_file,
+            borrowed_path,
         };
         Ok(emit::emit_with_items(&module, &root, &options))
     }

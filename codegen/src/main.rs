@@ -39,8 +39,8 @@ enum Command {
         #[arg(long = "revision", value_name = "R", default_value = "2026-07-28")]
         revision: String,
     },
-    /// Regenerates generated/src/gen/<module>.rs for every (or the named) revision; or, with
-    /// `--schema`, generates from any schema file without touching the pins.
+    /// Regenerates generated/src/gen/<module>.rs and <module>/borrowed.rs for every (or the named)
+    /// revision; or, with `--schema`, generates from any schema file without touching the pins.
     Generate {
         /// Only these revisions (default: all).
         #[arg(long = "revision", value_name = "R", conflicts_with = "schema")]

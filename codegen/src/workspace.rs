@@ -216,9 +216,9 @@ impl Workspace {
                 .iter()
                 .map(|(revision, path, bytes)| {
                     let config = &config;
-                    let borrowed_file = Self::borrowed_file_name(revision);
+                    let borrowed_path = Self::borrowed_relative_path(revision);
                     scope.spawn(move || {
-                        config.render_parts(bytes, &revision.name, path, Some(borrowed_file))
+                        config.render_parts(bytes, &revision.name, path, Some(borrowed_path))
                     })
                 })
                 .collect();
@@ -258,12 +258,12 @@ impl Workspace {
                 path: self.generated_path(revision),
                 text,
             });
-            if let (true, Some(items)) = (from.name == revision.name, &emitted.borrowed_file) {
+            if let (true, Some(items)) = (from.name == revision.name, &emitted.borrowed_text) {
                 files.push(Rendered {
                     revision: revision.name.clone(),
                     path: self
                         .generated_dir()
-                        .join(Self::borrowed_file_name(revision)),
+                        .join(Self::borrowed_relative_path(revision)),
                     text: config.assemble_file(bytes, &revision.name, items),
                 });
             }
@@ -273,7 +273,7 @@ impl Workspace {
 
     /// The borrowed family of a revision, in a file of its own so that the default build does
     /// not parse it (`generated/src/gen/<module>/borrowed.rs`), relative to its module's folder.
-    fn borrowed_file_name(revision: &Revision) -> String {
+    fn borrowed_relative_path(revision: &Revision) -> String {
         format!("{}/borrowed.rs", revision.module)
     }
 

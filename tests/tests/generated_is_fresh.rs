@@ -12,10 +12,12 @@ fn checked_in_code_matches_a_fresh_generation() {
     assert_eq!(workspace.revisions.revisions.len(), 6);
     let mut stale = Vec::new();
     let mut borrowed_files = 0;
+    let mut rendered_paths = Vec::new();
     for revision in &workspace.revisions.revisions {
         let files = workspace
             .render(revision, &source)
             .expect("generation succeeds");
+        rendered_paths.extend(files.iter().map(|f| f.path.clone()));
         assert_eq!(
             files[0].path,
             workspace.generated_path(revision),
@@ -54,6 +56,22 @@ fn checked_in_code_matches_a_fresh_generation() {
         borrowed_files, 5,
         "one per distinct schema (the draft re-exports)"
     );
+    // A file the generator no longer writes (a revision renamed, or now re-exporting another's
+    // module) would be left behind unnoticed by the comparison above.
+    let generated = workspace.root.join("generated/src/gen");
+    for entry in std::fs::read_dir(&generated).expect("generated/src/gen") {
+        let path = entry.expect("a folder entry").path();
+        let expected = if path.is_dir() {
+            path.join("borrowed.rs")
+        } else {
+            path.clone()
+        };
+        assert!(
+            rendered_paths.contains(&expected),
+            "{} is not generated any more: delete it",
+            path.display()
+        );
+    }
     assert!(
         stale.is_empty(),
         "out of date (run `cargo run -p mcp-codegen -- generate`): {stale:?}"

@@ -39,11 +39,12 @@ pub struct EmitOptions {
     pub module_file: bool,
     /// Whether to emit the borrowed family (`mod borrowed`: `ClientMessageRef<'de>`, …).
     pub borrowed: Borrowed,
-    /// Put the borrowed family in a file of its own, declared `#[path = "<this>"] pub mod
-    /// borrowed;` (relative to the folder of the generated file; its text is
-    /// [`Emitted::borrowed_file`]), so that a build without its feature does not even parse it.
+    /// With [`Self::borrowed`] on: put the borrowed family in a file of its own, declared
+    /// `#[path = "<this>"] pub mod borrowed;` (its text is [`Emitted::borrowed_text`]), so that a
+    /// build without its feature does not even parse it. rustc reads the path relative to the
+    /// folder of the generated file, which must be a module file ([`Self::module_file`]).
     /// `None`: inline, `pub mod borrowed { … }` (what an `include!`d file needs).
-    pub borrowed_file: Option<String>,
+    pub borrowed_path: Option<String>,
 }
 
 /// What [`emit_with_items`] renders.
@@ -54,9 +55,9 @@ pub struct Emitted {
     /// The public items of the body, read off the syntax trees the printing parses anyway
     /// (what a module re-exporting this body lists, without parsing the text again).
     pub items: PublicItems,
-    /// The items of the borrowed module, when [`EmitOptions::borrowed_file`] puts them in a
+    /// The items of the borrowed module, when [`EmitOptions::borrowed_path`] puts them in a
     /// file of their own (without header).
-    pub borrowed_file: Option<String>,
+    pub borrowed_text: Option<String>,
 }
 
 /// Whether, and under which `#[cfg]`, the borrowed family is emitted: a `borrowed` submodule
@@ -134,13 +135,13 @@ pub fn emit_with_items(module: &Module, source: &Value, options: &EmitOptions) -
         }
         text.push_str(&prettyplease::unparse(&syntax));
     }
-    let mut borrowed_file = None;
+    let mut borrowed_text = None;
     if options.borrowed != Borrowed::No {
         match borrowed_module(module, &std, options) {
             Ok(borrowed) => {
                 public.add(&borrowed.cfg, "borrowed");
                 text.push_str(&borrowed.declaration);
-                borrowed_file = borrowed.file.map(|file| escape_text_direction(&file));
+                borrowed_text = borrowed.file.map(|file| escape_text_direction(&file));
             }
             Err(e) => return Emitted::failed(e),
         }
@@ -148,7 +149,7 @@ pub fn emit_with_items(module: &Module, source: &Value, options: &EmitOptions) -
     Emitted {
         body: escape_text_direction(&text),
         items: public,
-        borrowed_file,
+        borrowed_text,
     }
 }
 
@@ -158,7 +159,7 @@ struct BorrowedModule {
     cfg: TokenStream,
     /// What the body holds: `pub mod borrowed { … }`, or `#[path = …] pub mod borrowed;`.
     declaration: String,
-    /// The items of an out-of-line module (see [`EmitOptions::borrowed_file`]).
+    /// The items of an out-of-line module (see [`EmitOptions::borrowed_path`]).
     file: Option<String>,
 }
 
@@ -187,7 +188,7 @@ fn borrowed_module(
         .registry_feature
         .as_deref()
         .map(|feature| borrowed_registry(module, &std, feature));
-    let indent = if options.borrowed_file.is_some() {
+    let indent = if options.borrowed_path.is_some() {
         ""
     } else {
         "    "
@@ -212,7 +213,7 @@ fn borrowed_module(
                `ServerMessageRef<'de>` and every type they reach that holds a string, a free-form \
                object or undeclared members, borrowing them from the decoded text; see \
                `mcp_typed::borrowed`. Types that hold none of these are the owned ones.";
-    if let Some(path) = &options.borrowed_file {
+    if let Some(path) = &options.borrowed_path {
         let declaration = prettyplease::unparse(&syn::parse2::<syn::File>(
             quote!(#[doc = #doc] #cfg #[path = #path] pub mod borrowed;),
         )?);
