@@ -243,29 +243,31 @@ impl Workspace {
                 .iter()
                 .find(|(name, _)| *name == from.name)
                 .expect("every source revision's body was rendered");
-            let text = if from.name == revision.name {
-                config.assemble(bytes, &revision.name, &emitted.body)
-            } else {
-                config.assemble_reexport_of(
+            let rendered = |path, text| Rendered {
+                revision: revision.name.clone(),
+                path,
+                text,
+            };
+            if from.name != revision.name {
+                let text = config.assemble_reexport_of(
                     bytes,
                     &revision.name,
                     (&from.name, &from.module),
                     &emitted.items,
-                )?
-            };
-            files.push(Rendered {
-                revision: revision.name.clone(),
-                path: self.generated_path(revision),
-                text,
-            });
-            if let (true, Some(items)) = (from.name == revision.name, &emitted.borrowed_text) {
-                files.push(Rendered {
-                    revision: revision.name.clone(),
-                    path: self
-                        .generated_dir()
-                        .join(Self::borrowed_relative_path(revision)),
-                    text: config.assemble_file(bytes, &revision.name, items),
-                });
+                )?;
+                files.push(rendered(self.generated_path(revision), text));
+                continue;
+            }
+            let text = config.assemble(bytes, &revision.name, &emitted.body);
+            files.push(rendered(self.generated_path(revision), text));
+            if let Some(items) = &emitted.borrowed_text {
+                let path = self
+                    .generated_dir()
+                    .join(Self::borrowed_relative_path(revision));
+                files.push(rendered(
+                    path,
+                    config.assemble_file(bytes, &revision.name, items),
+                ));
             }
         }
         Ok(files)
