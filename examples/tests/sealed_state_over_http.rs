@@ -2,8 +2,12 @@
 //! server and `mcp_typed_rmcp::Eras`) refuses a tampered, foreign-principal or replayed state
 //! with -32602 and starts an expired one over, refuses an answer that breaks the form naming its
 //! pointer, never sends a request kind the client did not declare, and serves a retry begun on
-//! another instance holding the same key. Raw 2026-07-28 requests, as a client would send them.
+//! another instance holding the same key. Single use holds on one instance by default and across
+//! instances sharing a Redis (`--replay-store redis://…`, on a `redis-server` the test installs
+//! and starts), and one principal at its quota does not lock out another. Raw 2026-07-28
+//! requests, as a client would send them.
 
+use mcp_typed_tests::installed::RedisServer;
 use serde_json::{json, Value};
 
 mod support;
@@ -91,7 +95,8 @@ const ASKS_NAME: &str = "test_input_required_result_elicitation";
 
 #[test]
 fn refused_states_answers_and_capabilities_over_http() {
-    let a = Server::start(&[("MRTR_STATE_KEY", KEY), ("MRTR_SINGLE_USE", "1")]);
+    // Single use is the default: no option.
+    let a = Server::start(&[("MRTR_STATE_KEY", KEY)]);
     let first = a.call(1, "tools/call", tool(ASKS_NAME), all(), Some("alice"));
     assert_eq!(first["result"]["resultType"], "input_required", "{first}");
     let state = first["result"]["requestState"].clone();
@@ -231,4 +236,94 @@ fn an_expired_state_starts_over_and_any_instance_with_the_key_serves_a_retry() {
         None,
     );
     assert_eq!(refused["error"]["code"], -32602, "{refused}");
+}
+
+/// Begins a call on `on` and completes it there: the finished retry, to be replayed.
+fn completed_retry(on: &Server, principal: &str) -> Value {
+    let first = on.call(1, "tools/call", tool(ASKS_NAME), all(), Some(principal));
+    let retry = retry(ASKS_NAME, &first["result"]["requestState"], alice());
+    let done = on.call(2, "tools/call", retry.clone(), all(), Some(principal));
+    assert_eq!(
+        done["result"]["content"][0]["text"], "Hello, Alice!",
+        "{done}"
+    );
+    retry
+}
+
+#[test]
+fn single_use_holds_across_instances_that_share_a_redis() {
+    let redis = RedisServer::start();
+    let store = [("MRTR_STATE_KEY", KEY), ("MRTR_REPLAY_STORE", &redis.url)];
+    let a = Server::start(&store);
+    let b = Server::start(&store);
+    for (first, other) in [(&a, &b), (&b, &a)] {
+        let retry = completed_retry(first, "alice");
+        for (id, to) in [(3, first), (4, other)] {
+            let replayed = to.call(id, "tools/call", retry.clone(), all(), Some("alice"));
+            assert_eq!(replayed["error"]["code"], -32602, "{replayed}");
+            assert_eq!(replayed["error"]["message"], "invalid requestState");
+        }
+    }
+    // The option is also a flag: `--replay-store none` opts out, and a resent retry runs the
+    // handler again on any instance.
+    let open = [("MRTR_STATE_KEY", KEY), ("MRTR_REPLAY_STORE", "none")];
+    let c = Server::start(&open);
+    let retry = completed_retry(&c, "alice");
+    let again = c.call(3, "tools/call", retry, all(), Some("alice"));
+    assert_eq!(
+        again["result"]["content"][0]["text"], "Hello, Alice!",
+        "{again}"
+    );
+}
+
+#[test]
+fn the_memory_store_holds_single_use_on_its_own_instance_only() {
+    let a = Server::start(&[("MRTR_STATE_KEY", KEY)]);
+    let b = Server::start(&[("MRTR_STATE_KEY", KEY)]);
+    let retry = completed_retry(&a, "alice");
+    let on_a = a.call(3, "tools/call", retry.clone(), all(), Some("alice"));
+    assert_eq!(on_a["error"]["code"], -32602, "{on_a}");
+    // What the docs say of the in-memory store: B never heard of A's spent state.
+    let on_b = b.call(4, "tools/call", retry, all(), Some("alice"));
+    assert_eq!(
+        on_b["result"]["content"][0]["text"], "Hello, Alice!",
+        "{on_b}"
+    );
+}
+
+#[test]
+fn one_principal_at_its_quota_does_not_lock_out_another() {
+    let redis = RedisServer::start();
+    let shared = [
+        ("MRTR_STATE_KEY", KEY),
+        ("MRTR_REPLAY_STORE", redis.url.as_str()),
+        ("MRTR_PRINCIPAL_QUOTA", "5"),
+    ];
+    let memory = [("MRTR_STATE_KEY", KEY), ("MRTR_PRINCIPAL_QUOTA", "5")];
+    for env in [&shared[..], &memory[..]] {
+        let a = Server::start(env);
+        // Mallory retries without answers: each retry spends its state and gets a new one.
+        let first = a.call(1, "tools/call", tool(ASKS_NAME), all(), Some("mallory"));
+        let mut state = first["result"]["requestState"].clone();
+        let mut spent = 0;
+        let refused = loop {
+            let next = a.call(
+                2,
+                "tools/call",
+                retry(ASKS_NAME, &state, json!({})),
+                all(),
+                Some("mallory"),
+            );
+            if next.get("error").is_some() {
+                break next;
+            }
+            spent += 1;
+            state = next["result"]["requestState"].clone();
+            assert!(spent <= 5, "more than the quota spent: {next}");
+        };
+        assert_eq!(spent, 5, "{env:?}");
+        assert_eq!(refused["error"]["code"], -32602, "{refused}");
+        // Alice's call still completes.
+        completed_retry(&a, "alice");
+    }
 }

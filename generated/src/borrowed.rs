@@ -46,8 +46,8 @@ use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, SeqAccess, Vis
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 
+use crate::__private::buffer::{raw_text, Captured};
 use crate::__private::{ExtraMap, Key};
-use crate::buffer::{raw_text, Captured};
 use crate::{IndexMap, RawObject};
 
 /// A string member: borrowed from the input where the string has no escape, else owned.
@@ -339,7 +339,8 @@ impl<'de> Deserialize<'de> for RawObjectRef<'de> {
                 })
             }
         }
-        deserializer.deserialize_newtype_struct(crate::buffer::RAW_VALUE_TOKEN, ObjectVisitor)
+        deserializer
+            .deserialize_newtype_struct(crate::__private::buffer::RAW_VALUE_TOKEN, ObjectVisitor)
     }
 }
 

@@ -18,11 +18,11 @@
 
 extern crate self as mcp_typed;
 
+// The runtime generated code calls (`src/gen/` names it `__rt`), in one home: not public API.
 #[doc(hidden)]
 pub mod __private;
 #[cfg(feature = "borrowed")]
 pub mod borrowed;
-mod buffer;
 /// Elicitation forms: the `mcp-elicit` crate, re-exported (feature `elicit`). The conversions
 /// between its types and the generated types of each revision are implemented here:
 /// `ElicitOutcome<T>: TryFrom<&ElicitResult>` and [`FormParams`](elicit::FormParams) for the
@@ -32,15 +32,15 @@ mod buffer;
 pub use mcp_elicit as elicit;
 #[cfg(feature = "elicit")]
 mod elicit_revisions;
-mod error_path;
 // The trait and, with the `derive` feature, the derive macro share the name, as in serde.
 #[cfg(feature = "elicit")]
 pub use elicit::Elicit;
 #[cfg(feature = "derive")]
 pub use mcp_typed_macros::Elicit;
+// The runtime of the schemars impls lives in `__private`; this is the path it had before.
 #[cfg(feature = "schemars")]
 #[doc(hidden)]
-pub mod json_schema_impls;
+pub use __private::json_schema_impls;
 pub mod jsonrpc;
 mod raw_object;
 pub use raw_object::RawObject;

@@ -8,7 +8,7 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use crate::buffer::{raw_text, RAW_VALUE_TOKEN};
+use crate::__private::buffer::{raw_text, RAW_VALUE_TOKEN};
 
 /// A JSON object that the schema leaves free-form: `_meta`, a tool call's `arguments`, the JSON
 /// Schemas in a tool's `inputSchema.properties`, capability objects such as `experimental`.

@@ -1,7 +1,7 @@
 //! Code generation: `impl Elicit` for structs, hidden option tables for enums.
 
 use proc_macro2::{Literal, Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 
 use mcp_elicit::{KeyOrder, PropertySchema, RequestedSchema, StringFormat};
 use serde_json::Number;
@@ -14,54 +14,65 @@ pub fn expand(
     input: &crate::ast::Input,
     item: &Item,
     schema: Option<&RequestedSchema>,
+    krate: Krate<'_>,
 ) -> TokenStream {
     match (item, schema) {
-        (Item::Struct(fields, _), Some(schema)) => expand_struct(input.ident, fields, schema),
-        (Item::Enum(variants), _) => expand_enum(input.ident, variants),
+        (Item::Struct(fields, _), Some(schema)) => {
+            expand_struct(input.ident, fields, schema, krate)
+        }
+        (Item::Enum(variants), _) => expand_enum(input.ident, variants, krate),
         (Item::Struct(..), None) => unreachable!("a struct has a model"),
     }
 }
 
-/// `tokens` with every `::mcp_typed` replaced by `path` (`#[elicit(crate = "...")]`). The
-/// expansion names the types crate only as `::mcp_typed`, so one rewrite at the end serves
-/// every place, rather than a path threaded through each function.
-pub fn with_crate_path(tokens: TokenStream, path: &syn::Path) -> TokenStream {
-    use proc_macro2::{Group, Spacing, TokenTree};
-    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
-    let mut out = Vec::with_capacity(tokens.len());
-    let mut at = 0;
-    while at < tokens.len() {
-        let is_crate = match &tokens[at..] {
-            [TokenTree::Punct(a), TokenTree::Punct(b), TokenTree::Ident(name), ..] => {
-                a.as_char() == ':'
-                    && a.spacing() == Spacing::Joint
-                    && b.as_char() == ':'
-                    && name == "mcp_typed"
-                    // Not the tail of a longer path (`x::mcp_typed`).
-                    && !matches!(out.last(), Some(TokenTree::Ident(_)))
-            }
-            _ => false,
-        };
-        if is_crate {
-            out.extend(quote!(#path));
-            at += 3;
-            continue;
-        }
-        match &tokens[at] {
-            TokenTree::Group(group) => {
-                let mut rewritten =
-                    Group::new(group.delimiter(), with_crate_path(group.stream(), path));
-                rewritten.set_span(group.span());
-                out.push(TokenTree::Group(rewritten));
-            }
-            other => out.push(other.clone()),
-        }
-        at += 1;
+/// The path the expansion names the types crate by: `::mcp_typed`, or the path of
+/// `#[elicit(crate = "...")]` (as serde's `#[serde(crate = "...")]`). Every path of the
+/// expansion into the types crate is built from it, so none is left out.
+#[derive(Clone, Copy)]
+pub struct Krate<'a>(Option<&'a syn::Path>);
+
+impl<'a> Krate<'a> {
+    /// The path of `#[elicit(crate = "...")]`, or `::mcp_typed` without one.
+    pub fn new(path: Option<&'a syn::Path>) -> Self {
+        Self(path)
     }
-    out.into_iter().collect()
+
+    /// The path with every token at `span`, where an error about a path through it is
+    /// reported.
+    fn at(self, span: Span) -> TokenStream {
+        match self.0 {
+            None => quote_spanned!(span=> ::mcp_typed),
+            Some(path) => respan(path.to_token_stream(), span),
+        }
+    }
 }
 
-fn expand_enum(ident: &syn::Ident, variants: &[Variant]) -> TokenStream {
+/// The path at the call site.
+impl ToTokens for Krate<'_> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        tokens.extend(self.at(Span::call_site()));
+    }
+}
+
+/// `tokens` with every token, in groups too, at `span`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    use proc_macro2::{Group, TokenTree};
+    tokens
+        .into_iter()
+        .map(|mut token| {
+            if let TokenTree::Group(group) = &token {
+                let mut respanned = Group::new(group.delimiter(), respan(group.stream(), span));
+                respanned.set_span(span);
+                token = TokenTree::Group(respanned);
+            } else {
+                token.set_span(span);
+            }
+            token
+        })
+        .collect()
+}
+
+fn expand_enum(ident: &syn::Ident, variants: &[Variant], krate: Krate<'_>) -> TokenStream {
     let options = variants.iter().map(|v| {
         let value = &v.value;
         let title = match &v.attrs.title {
@@ -78,13 +89,13 @@ fn expand_enum(ident: &syn::Ident, variants: &[Variant]) -> TokenStream {
         let var = &v.ident;
         quote!(#value => ::core::option::Option::Some(Self::#var),)
     });
-    let checks = enum_checks(ident, variants);
+    let checks = enum_checks(ident, variants, krate);
     quote! {
         const _: () = {
             #checks
 
             #[automatically_derived]
-            impl ::mcp_typed::elicit::__private::ElicitEnum for #ident {
+            impl #krate::elicit::__private::ElicitEnum for #ident {
                 const OPTIONS: &'static [(&'static str, ::core::option::Option<&'static str>)] = &[#(#options),*];
 
                 type Checks = __ElicitChecks;
@@ -110,10 +121,11 @@ fn diagnostic_text(text: &str) -> String {
 /// (`const_checks`). Each is implemented for a `bool` when the enum implements a trait for it,
 /// which it does for `true` alone: with `false`, the error is that trait's, at the struct's
 /// attribute, with the options listed.
-fn enum_checks(ident: &syn::Ident, variants: &[Variant]) -> TokenStream {
+fn enum_checks(ident: &syn::Ident, variants: &[Variant], krate: Krate<'_>) -> TokenStream {
     // Every token at the enum's name, so that the compiler does not take the implementations
     // for those of a `#[derive]` (it would suggest to write them by hand).
-    let private = quote_spanned!(ident.span()=> ::mcp_typed::elicit::__private);
+    let private = krate.at(ident.span());
+    let private = quote_spanned!(ident.span()=> #private::elicit::__private);
     let name = ident.to_string();
     let name = name.strip_prefix("r#").unwrap_or(&name);
     let values: Vec<String> = variants.iter().map(|v| format!("`{}`", v.value)).collect();
@@ -151,7 +163,10 @@ fn enum_checks(ident: &syn::Ident, variants: &[Variant]) -> TokenStream {
 
         impl __ElicitMinItems<true> for #ident {}
 
-        #[allow(dead_code)]
+        // Reachable as `<Enum as ElicitEnum>::Checks` when the enum is public: no lint of the
+        // user's crate (`missing_debug_implementations`, `missing_docs`) is about it.
+        #[allow(dead_code, missing_debug_implementations, missing_docs)]
+        #[doc(hidden)]
         pub struct __ElicitChecks;
 
         impl<const IS_AN_OPTION: bool> #private::DefaultIsAnOption<IS_AN_OPTION> for __ElicitChecks
@@ -186,8 +201,8 @@ fn opt_u64(value: Option<u64>) -> TokenStream {
 }
 
 /// A number of the model, as the code that makes it.
-fn number(n: &Number) -> TokenStream {
-    let json = quote!(::mcp_typed::elicit::__private::serde_json::Number);
+fn number(n: &Number, krate: Krate<'_>) -> TokenStream {
+    let json = quote!(#krate::elicit::__private::serde_json::Number);
     if let Some(v) = n.as_u64() {
         let v = Literal::u64_suffixed(v);
         quote!(#json::from(#v))
@@ -200,10 +215,10 @@ fn number(n: &Number) -> TokenStream {
     }
 }
 
-fn opt_number(n: Option<&Number>) -> TokenStream {
+fn opt_number(n: Option<&Number>, krate: Krate<'_>) -> TokenStream {
     match n {
         Some(n) => {
-            let n = number(n);
+            let n = number(n, krate);
             quote!(::core::option::Option::Some(#n))
         }
         None => quote!(::core::option::Option::None),
@@ -211,25 +226,27 @@ fn opt_number(n: Option<&Number>) -> TokenStream {
 }
 
 /// `StringFormat::<variant>`: the variant's name is its `Debug`.
-fn format(format: StringFormat) -> TokenStream {
+fn format(format: StringFormat, krate: Krate<'_>) -> TokenStream {
     let variant = format_ident!("{format:?}");
-    quote!(::mcp_typed::elicit::StringFormat::#variant)
+    quote!(#krate::elicit::StringFormat::#variant)
 }
 
 /// The options of an enum field's type, spanned at the field type so that a type that does
 /// not derive `Elicit` is reported there (with `ElicitEnum`'s `on_unimplemented` message).
-fn options_path(elem: &TokenStream, span: Span) -> TokenStream {
-    quote_spanned!(span=> <#elem as ::mcp_typed::elicit::__private::ElicitEnum>::OPTIONS)
+fn options_path(elem: &TokenStream, span: Span, krate: Krate<'_>) -> TokenStream {
+    let krate = krate.at(span);
+    quote_spanned!(span=> <#elem as #krate::elicit::__private::ElicitEnum>::OPTIONS)
 }
 
-fn from_str_path(elem: &TokenStream, span: Span) -> TokenStream {
-    quote_spanned!(span=> <#elem as ::mcp_typed::elicit::__private::ElicitEnum>::from_value)
+fn from_str_path(elem: &TokenStream, span: Span, krate: Krate<'_>) -> TokenStream {
+    let krate = krate.at(span);
+    quote_spanned!(span=> <#elem as #krate::elicit::__private::ElicitEnum>::from_value)
 }
 
 /// The code that makes a field's property schema: the model's, with the options of an enum
 /// field taken from its type.
-fn property_schema(field: &Field, property: &PropertySchema) -> TokenStream {
-    let e = quote!(::mcp_typed::elicit);
+fn property_schema(field: &Field, property: &PropertySchema, krate: Krate<'_>) -> TokenStream {
+    let e = quote!(#krate::elicit);
     let common = |title: &Option<String>, description: &Option<String>, order: &KeyOrder| {
         let title = opt_str(title.as_deref());
         let description = opt_str(description.as_deref());
@@ -252,7 +269,7 @@ fn property_schema(field: &Field, property: &PropertySchema) -> TokenStream {
             let pattern = opt_str(s.pattern.as_deref());
             let format = match s.format {
                 Some(f) => {
-                    let f = format(f);
+                    let f = format(f, krate);
                     quote!(::core::option::Option::Some(#f))
                 }
                 None => quote!(::core::option::Option::None),
@@ -285,9 +302,9 @@ fn property_schema(field: &Field, property: &PropertySchema) -> TokenStream {
         (PropertySchema::Number(n), _) => {
             let (title, description, key_order) = common(&n.title, &n.description, &n.key_order);
             let integer = n.integer;
-            let minimum = opt_number(n.minimum.as_ref());
-            let maximum = opt_number(n.maximum.as_ref());
-            let default = opt_number(n.default.as_ref());
+            let minimum = opt_number(n.minimum.as_ref(), krate);
+            let maximum = opt_number(n.maximum.as_ref(), krate);
+            let default = opt_number(n.default.as_ref(), krate);
             quote!(#e::PropertySchema::Number(#e::NumberSchema {
                 integer: #integer,
                 title: #title,
@@ -300,7 +317,7 @@ fn property_schema(field: &Field, property: &PropertySchema) -> TokenStream {
         }
         (PropertySchema::SingleSelect(s), Kind::Enum(elem, span)) => {
             let (title, description, key_order) = common(&s.title, &s.description, &s.key_order);
-            let options = enum_options(elem, *span);
+            let options = enum_options(elem, *span, krate);
             let default = opt_str(s.default.as_deref());
             let enum_names = s.enum_names;
             quote!(#e::PropertySchema::SingleSelect(#e::SingleSelectSchema {
@@ -314,7 +331,7 @@ fn property_schema(field: &Field, property: &PropertySchema) -> TokenStream {
         }
         (PropertySchema::MultiSelect(m), Kind::Multi(_, elem, span)) => {
             let (title, description, key_order) = common(&m.title, &m.description, &m.key_order);
-            let options = enum_options(elem, *span);
+            let options = enum_options(elem, *span, krate);
             let min_items = opt_u64(m.min_items);
             let max_items = opt_u64(m.max_items);
             let default = match &m.default {
@@ -338,22 +355,22 @@ fn property_schema(field: &Field, property: &PropertySchema) -> TokenStream {
     }
 }
 
-fn enum_options(elem: &TokenStream, span: Span) -> TokenStream {
-    let path = options_path(elem, span);
+fn enum_options(elem: &TokenStream, span: Span, krate: Krate<'_>) -> TokenStream {
+    let path = options_path(elem, span, krate);
     quote!({
         let options: &[(&str, ::core::option::Option<&str>)] = #path;
         if options.iter().any(|(_, title)| title.is_some()) {
-            ::mcp_typed::elicit::EnumOptions::Titled(
+            #krate::elicit::EnumOptions::Titled(
                 options
                     .iter()
-                    .map(|&(value, title)| ::mcp_typed::elicit::TitledOption {
+                    .map(|&(value, title)| #krate::elicit::TitledOption {
                         value: ::std::string::String::from(value),
                         title: ::std::string::String::from(title.unwrap_or(value)),
                     })
                     .collect(),
             )
         } else {
-            ::mcp_typed::elicit::EnumOptions::Untitled(
+            #krate::elicit::EnumOptions::Untitled(
                 options
                     .iter()
                     .map(|&(value, _)| ::std::string::String::from(value))
@@ -368,15 +385,15 @@ fn enum_options(elem: &TokenStream, span: Span) -> TokenStream {
 /// outcome, a `bool`, picks an implementation of the enum's `ElicitEnum::Checks`
 /// (`enum_checks`) whose bound does not hold for `false`: an error at the attribute at fault,
 /// which lists the options.
-fn const_checks(field: &Field, property: &PropertySchema) -> TokenStream {
+fn const_checks(field: &Field, property: &PropertySchema, krate: Krate<'_>) -> TokenStream {
     let a = &field.attrs;
     let (elem, span, min_items) = match (property, &field.kind) {
         (PropertySchema::SingleSelect(_), Kind::Enum(elem, span)) => (elem, *span, None),
         (PropertySchema::MultiSelect(m), Kind::Multi(_, elem, span)) => (elem, *span, m.min_items),
         _ => return TokenStream::new(),
     };
-    let path = options_path(elem, span);
-    let private = quote!(::mcp_typed::elicit::__private);
+    let path = options_path(elem, span, krate);
+    let private = quote!(#krate::elicit::__private);
     // `Checks` spanned at the attribute, where the compiler reports its unmet bound; the type
     // keeps its span, where a type that does not derive `Elicit` is reported (once, as in
     // `options_path`).
@@ -418,9 +435,9 @@ fn const_checks(field: &Field, property: &PropertySchema) -> TokenStream {
 /// Code evaluating to `Option<inner type>` from `__value: &V` (`V: FormValue`, a parsed `Value`
 /// or a member read from text), pushing errors at the field's pointer. Each kind calls its check
 /// in `mcp_typed::elicit::__private` with the field's constraints, the model's, as constants.
-fn parse_value(field: &Field, property: &PropertySchema) -> TokenStream {
+fn parse_value(field: &Field, property: &PropertySchema, krate: Krate<'_>) -> TokenStream {
     let ptr = mcp_elicit::pointer("", &field.name);
-    let private = quote!(::mcp_typed::elicit::__private);
+    let private = quote!(#krate::elicit::__private);
     let some = |value: Option<TokenStream>| match value {
         Some(value) => quote!(::core::option::Option::Some(#value)),
         None => quote!(::core::option::Option::None),
@@ -429,7 +446,7 @@ fn parse_value(field: &Field, property: &PropertySchema) -> TokenStream {
         (PropertySchema::String(s), _) => {
             let min_length = opt_u64(s.min_length);
             let max_length = opt_u64(s.max_length);
-            let format = some(s.format.map(format));
+            let format = some(s.format.map(|f| format(f, krate)));
             // The pattern compiled when the macro ran (same engine, same `u` flag as
             // `RequestedSchema::validate`); at run time it is compiled once, on first use.
             let (pattern_static, pattern) = match &s.pattern {
@@ -487,11 +504,11 @@ fn parse_value(field: &Field, property: &PropertySchema) -> TokenStream {
             }
         }
         (PropertySchema::SingleSelect(_), Kind::Enum(elem, span)) => {
-            let from_str = from_str_path(elem, *span);
+            let from_str = from_str_path(elem, *span, krate);
             quote!(#private::select(__value, #ptr, #from_str, __errors))
         }
         (PropertySchema::MultiSelect(m), Kind::Multi(container, elem, span)) => {
-            let from_str = from_str_path(elem, *span);
+            let from_str = from_str_path(elem, *span, krate);
             let (min, max) = (opt_u64(m.min_items), opt_u64(m.max_items));
             quote! {
                 #private::multi_select::<_, _, #container>(
@@ -504,7 +521,12 @@ fn parse_value(field: &Field, property: &PropertySchema) -> TokenStream {
     }
 }
 
-fn expand_struct(ident: &syn::Ident, fields: &[Field], schema: &RequestedSchema) -> TokenStream {
+fn expand_struct(
+    ident: &syn::Ident,
+    fields: &[Field],
+    schema: &RequestedSchema,
+    krate: Krate<'_>,
+) -> TokenStream {
     // One property per field, in order (`model::form`).
     let fields: Vec<(&Field, &PropertySchema)> = fields
         .iter()
@@ -512,14 +534,14 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], schema: &RequestedSchema)
         .collect();
     let properties = fields.iter().map(|(field, property)| {
         let name = &field.name;
-        let schema = property_schema(field, property);
+        let schema = property_schema(field, property, krate);
         quote!((::std::string::String::from(#name), #schema))
     });
     let required = &schema.required;
     let deny_unknown_fields = schema.additional_properties_forbidden;
     let checks = fields
         .iter()
-        .map(|(field, property)| const_checks(field, property));
+        .map(|(field, property)| const_checks(field, property, krate));
     let count = fields.len();
     let names: Vec<&String> = fields.iter().map(|(f, _)| &f.name).collect();
     let indices = 0..count;
@@ -535,11 +557,11 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], schema: &RequestedSchema)
                 Kind::String => quote!(&str),
                 _ => field.inner.clone(),
             };
-            let parse = parse_value(field, property);
+            let parse = parse_value(field, property, krate);
             let missing = if field.optional {
                 quote!()
             } else {
-                quote!(::mcp_typed::elicit::__private::missing(#ptr, __errors);)
+                quote!(#krate::elicit::__private::missing(#ptr, __errors);)
             };
             quote! {
                 let #var: ::core::option::Option<#inner> = match __values[#index] {
@@ -569,8 +591,8 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], schema: &RequestedSchema)
                 (Kind::String, true) => quote!(#var.map(::std::string::String::from)),
                 _ => quote!(#var),
             });
-    let private = quote!(::mcp_typed::elicit::__private);
-    let errors_ty = quote!(::mcp_typed::elicit::ValidationErrors);
+    let private = quote!(#krate::elicit::__private);
+    let errors_ty = quote!(#krate::elicit::ValidationErrors);
     let refuse = |names: TokenStream| {
         deny_unknown_fields.then(|| {
             quote! {
@@ -613,9 +635,9 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], schema: &RequestedSchema)
             }
 
             #[automatically_derived]
-            impl ::mcp_typed::elicit::Elicit for #ident {
-                fn requested_schema() -> ::mcp_typed::elicit::RequestedSchema {
-                    ::mcp_typed::elicit::RequestedSchema {
+            impl #krate::elicit::Elicit for #ident {
+                fn requested_schema() -> #krate::elicit::RequestedSchema {
+                    #krate::elicit::RequestedSchema {
                         properties: ::std::vec![#(#properties),*],
                         required: ::std::vec![#(::std::string::String::from(#required)),*],
                         additional_properties_forbidden: #deny_unknown_fields,
@@ -639,7 +661,7 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], schema: &RequestedSchema)
 
                 fn from_json_str(
                     __json: &str,
-                ) -> ::core::result::Result<Self, ::mcp_typed::elicit::FromJsonError> {
+                ) -> ::core::result::Result<Self, #krate::elicit::FromJsonError> {
                     const __NAMES: #private::Names<#count> = #private::Names::new([#(#names),*]);
                     let mut __decoded = #private::Content::<#count>::empty();
                     #private::decode_content(
@@ -653,7 +675,7 @@ fn expand_struct(ident: &syn::Ident, fields: &[Field], schema: &RequestedSchema)
                     let __value = __build::<#private::Member<'_>>(__decoded.members(), &mut __errors);
                     #refuse_decoded
                     #private::finish(__value, __errors)
-                        .map_err(::mcp_typed::elicit::FromJsonError::Invalid)
+                        .map_err(#krate::elicit::FromJsonError::Invalid)
                 }
             }
         };

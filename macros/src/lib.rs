@@ -174,11 +174,8 @@ pub fn derive_elicit(input: TokenStream) -> TokenStream {
     }
     match (cx.check(), item) {
         (Ok(()), Some(item)) => {
-            let expanded = expand::expand(&input, &item, schema.as_ref());
-            match crate_path {
-                Some(path) => expand::with_crate_path(expanded, &path).into(),
-                None => expanded.into(),
-            }
+            let krate = expand::Krate::new(crate_path.as_ref());
+            expand::expand(&input, &item, schema.as_ref(), krate).into()
         }
         (Err(error), _) => error.into_compile_error().into(),
         (Ok(()), None) => TokenStream::new(),

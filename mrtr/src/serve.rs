@@ -71,7 +71,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use super::seal::{DigestError, OpenError, ParamsDigest, ReplayStore, SealContext, StateSealer};
+use super::seal::{
+    DigestError, MemoryReplayStore, OpenError, ParamsDigest, ReplayStore, SealContext, StateSealer,
+};
 use super::{AskError, InputRequired, ResponseError, Responses, RetryParams};
 use mcp_typed::elicit::{Elicit, ElicitOutcome};
 use mcp_typed::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
@@ -247,30 +249,38 @@ fn question_digest(request: &InputRequest) -> String {
 /// use mcp_mrtr::serve::Sealing;
 ///
 /// let sealer = StateSealer::new(SealingKey::new(1, [7; 32]));
+/// // Shared by every instance in a real deployment (`RedisReplayStore`, feature `redis`).
 /// let used = MemoryReplayStore::new();
 /// let sealing = Sealing::new(&sealer, "user-42")
 ///     .ttl(Duration::from_secs(300))
 ///     .lifetime(Duration::from_secs(1_800))
 ///     .replay_store(&used);
 /// assert_eq!(sealing.principal(), "user-42");
+/// assert!(sealing.is_single_use());
 /// ```
 ///
-/// # Without a replay store
+/// # Single use
 ///
-/// A state opens as long as it has not expired: a client (or anyone who saw the retry) can
-/// resend a retry and run the handler again with the same answers, until the round's TTL is
-/// over. A handler served without a [`ReplayStore`] must therefore tolerate running twice on
-/// the same answers: its effects idempotent (keyed by something in the answers or arguments),
-/// or behind a confirmation it checks itself. With a store every state is consumed by its
-/// first use ([`StateSealer::open_once`]) and a resent retry is refused with
-/// [`ServeError::InvalidState`] (`OpenError::Replayed`); every instance that serves retries
-/// must then share the store.
+/// Every state is consumed by its first use ([`StateSealer::open_once`]): a resent retry is
+/// refused with [`ServeError::InvalidState`] (`OpenError::Replayed`), so the handler runs at
+/// most once per state. The spent states are recorded in a [`ReplayStore`]:
+/// - by default [`MemoryReplayStore::process`], the store of this process: single use holds on
+///   this instance only. A state spent here and presented to another instance is accepted
+///   there;
+/// - with [`Sealing::replay_store`], a store every instance shares (`RedisReplayStore`,
+///   feature `redis`): single use holds across the deployment.
+///
+/// [`Sealing::allow_replay`] opts out: a state then opens as long as it has not expired, and a
+/// client (or anyone who saw the retry) can resend a retry and run the handler again with the
+/// same answers until the round's TTL is over. Such a handler must tolerate running twice on
+/// the same answers: its effects idempotent, or behind a confirmation it checks itself.
 #[derive(Clone, Copy)]
 pub struct Sealing<'a> {
     sealer: &'a StateSealer,
     principal: &'a str,
     ttl: Duration,
     lifetime: Duration,
+    /// `None`: replay allowed ([`Sealing::allow_replay`]).
     replay: Option<&'a dyn ReplayStore>,
     max_state_len: usize,
 }
@@ -297,14 +307,15 @@ impl<'a> Sealing<'a> {
     pub const DEFAULT_MAX_STATE_LEN: usize = 32 * 1024;
 
     /// Seals with `sealer` for `principal`, the authenticated principal of the request (see
-    /// [`SealContext::principal`]), with the default limits and no replay store.
+    /// [`SealContext::principal`]), with the default limits, each state single-use on this
+    /// process ([`MemoryReplayStore::process`]; see [Single use](Sealing#single-use)).
     pub fn new(sealer: &'a StateSealer, principal: &'a str) -> Self {
         Self {
             sealer,
             principal,
             ttl: Self::DEFAULT_TTL,
             lifetime: Self::DEFAULT_LIFETIME,
-            replay: None,
+            replay: Some(MemoryReplayStore::process()),
             max_state_len: Self::DEFAULT_MAX_STATE_LEN,
         }
     }
@@ -323,14 +334,27 @@ impl<'a> Sealing<'a> {
         self
     }
 
-    /// Makes each state single-use: opened with [`StateSealer::open_once`], recorded in
-    /// `store` before the handler runs, so that it runs at most once per state. The first
+    /// Records the spent states in `store` (shared by every instance, for single use across
+    /// them) instead of the process's. Each state is opened with [`StateSealer::open_once`]
+    /// and recorded before the handler runs, so that it runs at most once per state. The first
     /// retry that presents a state spends it, whatever its answers: a retry refused for an
     /// invalid answer cannot be corrected with the same state, the call starts over. A state
     /// refused for another reason (tampered, foreign, expired) is not spent.
     pub fn replay_store(mut self, store: &'a dyn ReplayStore) -> Self {
         self.replay = Some(store);
         self
+    }
+
+    /// Opts out of single use: a state opens as often as it is presented until it expires, so
+    /// a resent retry runs the handler again (see [Single use](Sealing#single-use)).
+    pub fn allow_replay(mut self) -> Self {
+        self.replay = None;
+        self
+    }
+
+    /// Whether each state is spent by its first use (the default).
+    pub fn is_single_use(&self) -> bool {
+        self.replay.is_some()
     }
 
     /// The most bytes of answers (as JSON) a state carries to the next round; more is refused

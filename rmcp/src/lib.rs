@@ -59,8 +59,16 @@
 //! - rmcp reads a tool call's `arguments` into a `serde_json::Map`: duplicate members are gone
 //!   (the last one kept) and numbers are `f64` or 64-bit integers before this crate sees them; the
 //!   params digest is taken from what rmcp hands over, which is also what the tool reads.
-//! - rmcp writes every message through a `serde_json::Value`: without serde_json's
-//!   `preserve_order`, members go out sorted by name (a form's properties included).
+//! - rmcp 3.11 writes the `params` of every request it sends (a live `elicitation/create`, and
+//!   each request inside an `InputRequiredResult`) through a `serde_json::Value`: unless
+//!   serde_json's `preserve_order` feature is on in the build, their members go out sorted by
+//!   name, a form's properties included (`required`, an array, keeps the declared order). This
+//!   crate loses no order itself: an `InputRequiredResult` reaches rmcp's model through JSON
+//!   text, its forms' properties in declared order (`ElicitationSchema::property_order`), and a
+//!   live request's params (a `Value` of rmcp's `CustomRequest`) keep it whenever a `Value`
+//!   does. With `preserve_order` on (a dependency on serde_json with that feature, in the
+//!   server's crate), the properties go out in declared order in both eras
+//!   (`tests/wire_order.rs`, run so by CI).
 //! - rmcp's elicitation model has no `pattern` for a string property: a 2026-07-28 input request
 //!   it cannot carry unchanged is refused ([`Eras`] compares what rmcp would send with the derived
 //!   form and answers -32603 naming the difference) rather than sent altered. In 2025-11-25 the
@@ -106,12 +114,18 @@ use serde_json::{json, Value};
 pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
 
 /// How the server serves handlers that ask for input, in both eras: the sealer of 2026-07-28
-/// states (shared by every instance that may serve a retry), its limits, and an optional
-/// replay store that makes each state single-use.
+/// states (shared by every instance that may serve a retry), its limits, and where spent
+/// states are recorded.
+///
+/// Each state is single-use by default, on this process ([`Sealing#single-use`]): give every
+/// instance of a deployment one shared store with [`Eras::replay_store`] (`RedisReplayStore`,
+/// feature `redis` of `mcp-mrtr`) for single use across them, or opt out with
+/// [`Eras::allow_replay`].
 #[derive(Clone)]
 pub struct Eras {
     sealer: Arc<StateSealer>,
-    replay: Option<Arc<dyn ReplayStore>>,
+    /// `None`: the process's store; `Some(None)`: replay allowed.
+    replay: Option<Option<Arc<dyn ReplayStore>>>,
     ttl: Duration,
     lifetime: Duration,
     /// The most rounds of live requests one 2025-11-25 call may take.
@@ -122,7 +136,14 @@ impl std::fmt::Debug for Eras {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Eras")
             .field("sealer", &self.sealer)
-            .field("replay", &self.replay.is_some())
+            .field(
+                "replay",
+                &match &self.replay {
+                    None => "the process's store",
+                    Some(Some(_)) => "a store of its own",
+                    Some(None) => "allowed",
+                },
+            )
             .field("ttl", &self.ttl)
             .field("lifetime", &self.lifetime)
             .field("max_live_rounds", &self.max_live_rounds)
@@ -140,8 +161,8 @@ pub enum Outcome<R> {
 }
 
 impl Eras {
-    /// Serves with `sealer`, the default TTL and call lifetime of [`Sealing`], no replay store,
-    /// and at most 10 rounds of live requests.
+    /// Serves with `sealer`, the default TTL and call lifetime of [`Sealing`], each state
+    /// single-use on this process, and at most 10 rounds of live requests.
     pub fn new(sealer: StateSealer) -> Self {
         Self {
             sealer: Arc::new(sealer),
@@ -152,10 +173,17 @@ impl Eras {
         }
     }
 
-    /// Makes every state single-use (see [`Sealing::replay_store`]): every instance must share
-    /// the store.
+    /// Records spent states in `store` (see [`Sealing::replay_store`]): single use holds
+    /// across every instance that shares it.
     pub fn replay_store(mut self, store: Arc<dyn ReplayStore>) -> Self {
-        self.replay = Some(store);
+        self.replay = Some(Some(store));
+        self
+    }
+
+    /// Opts out of single use (see [`Sealing::allow_replay`]): a resent retry runs the handler
+    /// again until its state expires.
+    pub fn allow_replay(mut self) -> Self {
+        self.replay = Some(None);
         self
     }
 
@@ -227,8 +255,10 @@ impl Eras {
             let mut sealing = Sealing::new(&self.sealer, principal)
                 .ttl(self.ttl)
                 .lifetime(self.lifetime);
-            if let Some(store) = &self.replay {
-                sealing = sealing.replay_store(&**store);
+            match &self.replay {
+                None => {}
+                Some(Some(store)) => sealing = sealing.replay_store(&**store),
+                Some(None) => sealing = sealing.allow_replay(),
             }
             return match serve(&params, &sealing, SystemTime::now(), handler) {
                 Ok(Served::Complete(result)) => Ok(Outcome::Complete(result)),
@@ -496,13 +526,17 @@ fn convert<T: DeserializeOwned>(value: &impl Serialize, what: &str) -> Result<T,
 pub fn to_rmcp_input_required(
     asked: &modern::InputRequiredResult,
 ) -> Result<rmcp::model::InputRequiredResult, ErrorData> {
-    let ours = serde_json::to_value(asked).map_err(|e| {
+    // Through text, not a `Value` (whose members are sorted by name): rmcp's model reads each
+    // form's properties in the order of the text, the declared one, into `property_order`.
+    let text = serde_json::to_string(asked).map_err(|e| {
         ErrorData::internal_error(format!("encoding the InputRequiredResult: {e}"), None)
     })?;
-    let theirs: rmcp::model::InputRequiredResult =
-        serde_json::from_value(ours.clone()).map_err(|e| {
-            ErrorData::internal_error(format!("rmcp cannot carry the input requests: {e}"), None)
-        })?;
+    let theirs: rmcp::model::InputRequiredResult = serde_json::from_str(&text).map_err(|e| {
+        ErrorData::internal_error(format!("rmcp cannot carry the input requests: {e}"), None)
+    })?;
+    let ours: Value = serde_json::from_str(&text).map_err(|e| {
+        ErrorData::internal_error(format!("reading the InputRequiredResult: {e}"), None)
+    })?;
     let back = serde_json::to_value(&theirs).map_err(|e| {
         ErrorData::internal_error(format!("encoding rmcp's InputRequiredResult: {e}"), None)
     })?;

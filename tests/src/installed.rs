@@ -2,7 +2,8 @@
 //! everything up: the official TypeScript SDK and server-everything (npm, pinned by
 //! `tests/interop/package-lock.json`), the official Python SDK (PyPI, pinned with hashes by
 //! `tests/interop/python/requirements.txt`), and the official conformance suite with the Node 22
-//! it runs on (npm, pinned by `tests/interop/conformance/package-lock.json`).
+//! it runs on (npm, pinned by `tests/interop/conformance/package-lock.json`), and `redis-server`
+//! (the Debian package) for the replay store shared by server instances.
 //!
 //! Each is installed once, under a lock shared by concurrent test processes, and the command run
 //! is printed on the terminal (past the test harness's capture). What cannot be installed here
@@ -265,6 +266,104 @@ fn system_python() -> &'static str {
         "python3 is older than 3.10: the Python SDK 2.3.0 needs 3.10 or later"
     );
     "python3"
+}
+
+/// `redis-server`, from the Debian package `redis-server` when it is not on the PATH
+/// (`apt-get update`, then `apt-get install -y --no-install-recommends redis-server`, under a
+/// lock; the tests run as root). The replay store shared by server instances is tested on it.
+pub fn redis_server() -> &'static Path {
+    static REDIS: OnceLock<PathBuf> = OnceLock::new();
+    REDIS.get_or_init(|| {
+        let found = || {
+            ["/usr/bin/redis-server", "/usr/local/bin/redis-server"]
+                .into_iter()
+                .map(PathBuf::from)
+                .find(|path| path.is_file())
+        };
+        if let Some(path) = found() {
+            return path;
+        }
+        let _lock = DirLock::acquire(&target_dir().join("redis-server.lock"));
+        if let Some(path) = found() {
+            return path; // another process installed it meanwhile
+        }
+        run_step(Command::new("apt-get").args(["update", "-qq"]));
+        run_step(
+            Command::new("apt-get")
+                .args([
+                    "install",
+                    "-y",
+                    "-qq",
+                    "--no-install-recommends",
+                    "redis-server",
+                ])
+                .env("DEBIAN_FRONTEND", "noninteractive"),
+        );
+        found().unwrap_or_else(|| {
+            panic!("redis-server is not on the PATH after installing the Debian package")
+        })
+    })
+}
+
+/// A `redis-server` of its own on a free port of 127.0.0.1, without persistence, killed (and
+/// waited for) when dropped.
+#[derive(Debug)]
+pub struct RedisServer {
+    child: std::process::Child,
+    /// `redis://127.0.0.1:<port>/`.
+    pub url: String,
+}
+
+impl RedisServer {
+    /// Installs ([`redis_server`]) and starts it, and waits until it answers `PING`.
+    pub fn start() -> Self {
+        use std::io::{BufRead, BufReader};
+        use std::net::{Ipv4Addr, TcpListener, TcpStream};
+        use std::process::Stdio;
+        let binary = redis_server();
+        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let mut server = Self {
+            child: Command::new(binary)
+                .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+                .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display())),
+            url: format!("redis://127.0.0.1:{port}/"),
+        };
+        let started = Instant::now();
+        loop {
+            let pong = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).and_then(|mut stream| {
+                stream.write_all(b"PING\r\n")?;
+                let mut line = String::new();
+                BufReader::new(stream).read_line(&mut line)?;
+                Ok(line)
+            });
+            if pong.is_ok_and(|line| line.starts_with("+PONG")) {
+                return server;
+            }
+            if let Some(status) = server.child.try_wait().expect("redis-server's status") {
+                panic!("redis-server exited before answering ({status})");
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "redis-server did not answer within 30 s"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// Runs one set-up command, saying so on the terminal.

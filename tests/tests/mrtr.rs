@@ -943,7 +943,12 @@ fn rotation() {
 #[test]
 fn one_time_use() {
     let sealer = sealer();
-    let store = MemoryReplayStore::new();
+    // The store's monotonic clock, stepped by hand below.
+    let elapsed = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let clock = elapsed.clone();
+    let store = MemoryReplayStore::new().with_monotonic_clock(move || {
+        Duration::from_millis(clock.load(std::sync::atomic::Ordering::SeqCst))
+    });
     let context = context(PRINCIPAL, "tools/call");
     let token = sealer.seal(b"redeem once", &context, now()).unwrap();
 
@@ -980,6 +985,7 @@ fn one_time_use() {
     assert!(sealer.open_once(&other, &context, now(), &store).is_ok());
     assert_eq!(store.len(), 2);
     let later = now() + TTL;
+    elapsed.store(TTL.as_millis() as u64, std::sync::atomic::Ordering::SeqCst);
     let fresh = sealer.seal(b"fresh", &context, later).unwrap();
     assert!(sealer.open_once(&fresh, &context, later, &store).is_ok());
     assert_eq!(store.len(), 1);
@@ -1026,10 +1032,9 @@ fn the_params_digest_covers_the_salient_params_only() {
         "arguments": {"env": "prod", "replicas": 3, "ratio": 0.5},
     });
     let digest = ParamsDigest::of_value(&first);
-    // The retry adds inputResponses and requestState, may change _meta, reorder members and
-    // write numbers differently.
+    // The retry adds inputResponses and requestState, may change _meta and reorder members.
     let retry = json!({
-        "arguments": {"ratio": 0.5, "replicas": 3.0, "env": "prod"},
+        "arguments": {"ratio": 0.5, "replicas": 3, "env": "prod"},
         "requestState": "abc",
         "inputResponses": {"k": {"action": "cancel"}},
         "name": "deploy",
@@ -1044,6 +1049,10 @@ fn the_params_digest_covers_the_salient_params_only() {
     assert_ne!(ParamsDigest::of_value(&other), digest);
     let mut other = first.clone();
     other["arguments"]["extra"] = json!(null);
+    assert_ne!(ParamsDigest::of_value(&other), digest);
+    // `3.0` is no integer to a tool (`as_u64()` is `None`): another digest (issue 44).
+    let mut other = first.clone();
+    other["arguments"]["replicas"] = json!(3.0);
     assert_ne!(ParamsDigest::of_value(&other), digest);
 
     // Typed params give the digest of their JSON, and the first attempt and its retry share

@@ -7,14 +7,16 @@ use std::cell::Cell;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use mcp_mrtr::seal::{
-    DigestError, MemoryReplayStore, OpenError, OpenErrorKind, ParamsDigest, ReplayStore,
-    SealContext, SealError, SealingKey, StateSealer, TokenId, MAX_TTL,
+    DigestError, MemoryReplayStore, OpenError, OpenErrorKind, ParamsDigest, PrincipalId, Recorded,
+    RedisReplayStore, ReplayStore, SealContext, SealError, SealingKey, Spend, StateSealer, TokenId,
+    MAX_TTL,
 };
 use mcp_mrtr::serve::{serve, Input, Live, LiveCall, Need, Sealing, ServeError, Served};
 use mcp_typed::elicit::ElicitOutcome;
 use mcp_typed::v2025_11_25 as legacy;
 use mcp_typed::v2026_07_28::{CallToolRequestParams, InputRequiredResult};
 use mcp_typed::Elicit;
+use mcp_typed_tests::installed::RedisServer;
 use serde_json::{json, Value};
 
 fn now() -> SystemTime {
@@ -87,11 +89,12 @@ fn numbers_a_f64_confuses_have_distinct_digests() {
     let a = ParamsDigest::of(&call(r#"{"amount":100000000000000000000}"#)).unwrap();
     let b = ParamsDigest::of(&call(r#"{"amount":100000000000000000001}"#)).unwrap();
     assert_ne!(a, b);
-    // Spelling does not matter; value does.
+    // Spelling does not matter; value and kind do: `1e20` is a float, however written, and
+    // not the integer literal (a `u128` reads the one, not the other: issue 44).
     let c = ParamsDigest::of(&call(r#"{"amount":1e20}"#)).unwrap();
     let d = ParamsDigest::of(&call(r#"{"amount": 10.0E19 }"#)).unwrap();
-    assert_eq!(a, c);
-    assert_eq!(a, d);
+    assert_ne!(a, c);
+    assert_eq!(c, d);
 
     // A state sealed for the one amount does not open for the other.
     let sealer = sealer();
@@ -157,31 +160,41 @@ fn numbers_beyond_f64_and_lone_surrogates_are_served() {
 // ---------------------------------------------------------------------------------------------
 // Single use.
 
-#[test]
-fn with_a_replay_store_a_resent_retry_is_refused_and_the_handler_does_not_run_again() {
-    let sealer = sealer();
-    let store = MemoryReplayStore::new();
-    let sealing = Sealing::new(&sealer, "user-1").replay_store(&store);
-    let first = call(r#"{"to":"bob"}"#);
-    let asked = asked(serve(&first, &sealing, now(), confirm));
+/// Completes a call under `sealing`, then resends its retry three times (on `also` too): each
+/// resend is refused as replayed, and the handler ran once.
+fn a_resent_retry_is_refused(sealing: &Sealing<'_>, also: &Sealing<'_>, to: &str) {
+    let first = call(&format!(r#"{{"to":"{to}"}}"#));
+    let asked = asked(serve(&first, sealing, now(), confirm));
     let retry = retry(&first, &asked, yes());
     let runs = Cell::new(0);
     let counted = |input: &mut Input<'_>| {
         runs.set(runs.get() + 1);
         confirm(input)
     };
-    let done = serve(&retry, &sealing, now(), counted).unwrap();
+    let done = serve(&retry, sealing, now(), counted).unwrap();
     assert_eq!(done, Served::Complete("confirmed: yes".into()));
-    let again = serve(&retry, &sealing, now() + Duration::from_secs(1), counted).unwrap_err();
-    assert!(
-        matches!(&again, ServeError::InvalidState(e) if e.kind() == OpenErrorKind::Replayed),
-        "{again:?}"
-    );
-    assert_eq!(again.to_jsonrpc_error().code, -32602);
+    for sealing in [sealing, sealing, also] {
+        let again = serve(&retry, sealing, now() + Duration::from_secs(1), counted).unwrap_err();
+        assert!(
+            matches!(&again, ServeError::InvalidState(e) if e.kind() == OpenErrorKind::Replayed),
+            "{again:?}"
+        );
+        assert_eq!(again.to_jsonrpc_error().code, -32602);
+    }
     assert_eq!(runs.get(), 1);
+}
 
-    // Without a store the same resend runs the handler again (documented on `Sealing`).
-    let unguarded = Sealing::new(&sealer, "user-1");
+#[test]
+fn with_a_replay_store_a_resent_retry_is_refused_and_the_handler_does_not_run_again() {
+    let sealer = sealer();
+    let store = MemoryReplayStore::new();
+    let sealing = Sealing::new(&sealer, "user-1").replay_store(&store);
+    a_resent_retry_is_refused(&sealing, &sealing, "bob");
+
+    // Opted out, the same resend runs the handler again (documented on `Sealing`).
+    let unguarded = Sealing::new(&sealer, "user-1").allow_replay();
+    assert!(!unguarded.is_single_use());
+    let first = call(r#"{"to":"bob"}"#);
     let asked = self::asked(serve(&first, &unguarded, now(), confirm));
     let retry = self::retry(&first, &asked, yes());
     assert!(serve(&retry, &unguarded, now(), confirm).is_ok());
@@ -190,7 +203,7 @@ fn with_a_replay_store_a_resent_retry_is_refused_and_the_handler_does_not_run_ag
 
 #[test]
 fn the_memory_replay_store_is_bounded_and_evicts_by_expiry() {
-    let store = MemoryReplayStore::with_capacity(3);
+    let (clock, store) = stepped(MemoryReplayStore::with_capacity(3).with_quota(0));
     let sealer = sealer();
     let context = SealContext {
         principal: "p",
@@ -212,26 +225,199 @@ fn the_memory_replay_store_is_bounded_and_evicts_by_expiry() {
     // Once the three have expired they are evicted as new ids come in.
     for i in 1..=10 {
         let later = now() + minutes(2 * i);
+        clock.set(minutes(2 * i));
         assert!(sealer
             .open_once(&token(later), &context, later, &store)
             .is_ok());
         assert!(store.len() <= 3);
     }
     // Hundreds of thousands of calls stay fast: eviction does not scan every id.
-    let big = MemoryReplayStore::with_capacity(200_000);
+    let (clock, big) = stepped(MemoryReplayStore::with_capacity(200_000).with_quota(0));
     let started = std::time::Instant::now();
     let mut bytes = [0u8; 24];
+    let principal = PrincipalId::from_bytes([1; 32]);
     for i in 0u32..150_000 {
         bytes[..4].copy_from_slice(&i.to_be_bytes());
         let at = now() + Duration::from_millis(u64::from(i));
+        clock.set(Duration::from_millis(u64::from(i)));
         let id = TokenId::from_bytes(bytes);
-        assert!(big
-            .first_use(&id, at + Duration::from_millis(50), at)
-            .unwrap());
+        let spend = Spend {
+            id: &id,
+            principal: &principal,
+            expires_at: at + Duration::from_millis(50),
+            now: at,
+        };
+        assert_eq!(big.first_use(&spend).unwrap(), Recorded::First);
     }
     assert!(big.len() <= 51, "{}", big.len());
     // Not a timing assertion: a guard against a return to the quadratic scan (minutes).
     assert!(started.elapsed() < Duration::from_secs(60));
+}
+
+/// A monotonic clock a test steps by hand.
+#[derive(Clone, Default)]
+struct Stepped(std::sync::Arc<std::sync::Mutex<Duration>>);
+
+impl Stepped {
+    fn set(&self, elapsed: Duration) {
+        *self.0.lock().unwrap() = elapsed;
+    }
+}
+
+/// `store` reading its monotonic time from the returned clock (at zero).
+fn stepped(store: MemoryReplayStore) -> (Stepped, MemoryReplayStore) {
+    let clock = Stepped::default();
+    let read = clock.clone();
+    (
+        clock,
+        store.with_monotonic_clock(move || *read.0.lock().unwrap()),
+    )
+}
+
+#[test]
+fn single_use_is_the_default_on_this_process() {
+    let sealer = sealer();
+    // No store named: the process's, which another `Sealing` of this process (another handler,
+    // another sealer with the key) shares.
+    let sealing = Sealing::new(&sealer, "default-user");
+    assert!(sealing.is_single_use());
+    let twin = StateSealer::new(SealingKey::new(1, [0x42; 32]));
+    a_resent_retry_is_refused(&sealing, &Sealing::new(&twin, "default-user"), "carol");
+}
+
+#[test]
+fn a_principal_at_its_quota_is_refused_while_another_is_served() {
+    let sealer = sealer();
+    let store = MemoryReplayStore::new().with_quota(3);
+    let mallory = Sealing::new(&sealer, "mallory").replay_store(&store);
+    let alice = Sealing::new(&sealer, "alice").replay_store(&store);
+    // Retries without answers: each spends its state and gets a new one.
+    let first = call(r#"{"to":"bob"}"#);
+    let mut asked = self::asked(serve(&first, &mallory, now(), confirm));
+    for _ in 0..3 {
+        let empty = self::retry(&first, &asked, json!({}));
+        asked = self::asked(serve(&empty, &mallory, now(), confirm));
+    }
+    let empty = self::retry(&first, &asked, json!({}));
+    let refused = serve(&empty, &mallory, now(), confirm).unwrap_err();
+    assert!(
+        matches!(&refused, ServeError::InvalidState(e) if e.kind() == OpenErrorKind::QuotaExceeded),
+        "{refused:?}"
+    );
+    assert_eq!(refused.to_jsonrpc_error().code, -32602);
+    // Not spent: over quota is refused before it is recorded.
+    assert_eq!(store.len(), 3);
+    let asked = self::asked(serve(&first, &alice, now(), confirm));
+    let done = serve(&self::retry(&first, &asked, yes()), &alice, now(), confirm).unwrap();
+    assert_eq!(done, Served::Complete("confirmed: yes".into()));
+}
+
+#[test]
+fn a_wall_clock_stepped_forward_forgets_no_spent_state() {
+    let sealer = sealer();
+    let (clock, store) = stepped(MemoryReplayStore::new());
+    let context = SealContext {
+        principal: "p",
+        method: "tools/call",
+        params_digest: ParamsDigest::of_value(&json!({})),
+        ttl: minutes(10),
+    };
+    let token = sealer.seal(b"x", &context, now()).unwrap();
+    assert!(sealer.open_once(&token, &context, now(), &store).is_ok());
+    // The wall clock jumps a day ahead (a new spend sweeps), then back: the record is still
+    // there, since the monotonic clock says only a second has passed.
+    clock.set(Duration::from_secs(1));
+    let ahead = now() + minutes(24 * 60);
+    let other = sealer.seal(b"y", &context, ahead).unwrap();
+    assert!(sealer.open_once(&other, &context, ahead, &store).is_ok());
+    assert_eq!(store.len(), 2);
+    let back = now() + Duration::from_secs(1);
+    assert_eq!(
+        sealer
+            .open_once(&token, &context, back, &store)
+            .unwrap_err()
+            .kind(),
+        OpenErrorKind::Replayed
+    );
+    // Once both clocks say the token expired, its record goes.
+    clock.set(minutes(11));
+    let fresh = sealer.seal(b"z", &context, now() + minutes(11)).unwrap();
+    assert!(sealer
+        .open_once(&fresh, &context, now() + minutes(11), &store)
+        .is_ok());
+    assert_eq!(store.len(), 2, "the first record is gone, the jump's stays");
+}
+
+#[test]
+fn the_redis_store_spends_each_state_once_across_instances_and_threads() {
+    let redis = RedisServer::start();
+    let sealer = sealer();
+    let context = SealContext {
+        principal: "p",
+        method: "tools/call",
+        params_digest: ParamsDigest::of_value(&json!({})),
+        ttl: minutes(10),
+    };
+    // Two stores on one Redis: two instances of a deployment.
+    let a = RedisReplayStore::open(&redis.url).unwrap();
+    let b = RedisReplayStore::open(&redis.url).unwrap();
+    a.ping().unwrap();
+    let real_now = SystemTime::now();
+    let token = sealer.seal(b"x", &context, real_now).unwrap();
+    assert_eq!(
+        sealer.open_once(&token, &context, real_now, &a).unwrap(),
+        b"x"
+    );
+    for store in [&a, &b] {
+        let again = sealer.open_once(&token, &context, real_now, store);
+        assert_eq!(again.unwrap_err().kind(), OpenErrorKind::Replayed);
+    }
+    // Eight threads race for each of 50 tokens: exactly one wins each.
+    let tokens: Vec<String> = (0..50)
+        .map(|_| sealer.seal(b"t", &context, real_now).unwrap())
+        .collect();
+    let won = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for thread in 0..8 {
+            let (tokens, won, sealer) = (&tokens, &won, &sealer);
+            let store = if thread % 2 == 0 { &a } else { &b };
+            scope.spawn(move || {
+                for token in tokens {
+                    match sealer.open_once(token, &context, real_now, store) {
+                        Ok(_) => {
+                            won.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        }
+                        Err(e) => assert_eq!(e.kind(), OpenErrorKind::Replayed, "{e}"),
+                    }
+                }
+            });
+        }
+    });
+    assert_eq!(won.into_inner(), 50);
+    // Quotas per principal: "q" may hold two records; "r" is not affected.
+    let quota = RedisReplayStore::open(&redis.url).unwrap().with_quota(2);
+    let of = |principal: &'static str| SealContext {
+        principal,
+        ..context
+    };
+    for (n, expected) in [
+        (0, None),
+        (1, None),
+        (2, Some(OpenErrorKind::QuotaExceeded)),
+    ] {
+        let token = sealer.seal(b"q", &of("q"), real_now).unwrap();
+        let opened = sealer.open_once(&token, &of("q"), real_now, &quota);
+        assert_eq!(opened.err().map(|e| e.kind()), expected, "spend {n}");
+    }
+    let token = sealer.seal(b"r", &of("r"), real_now).unwrap();
+    assert!(sealer.open_once(&token, &of("r"), real_now, &quota).is_ok());
+    // A Redis that is gone fails closed.
+    drop(redis);
+    let token = sealer.seal(b"x", &context, real_now).unwrap();
+    let refused = sealer
+        .open_once(&token, &context, real_now, &b)
+        .unwrap_err();
+    assert_eq!(refused.kind(), OpenErrorKind::ReplayStore, "{refused}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -341,7 +527,9 @@ fn answers_too_large_to_carry_forward_are_refused() {
         "{refused}"
     );
     assert_eq!(refused.to_jsonrpc_error().code, -32602);
-    // A small answer goes on to the next round.
+    // The refused retry spent its state (single use): the call starts over, and a small answer
+    // goes on to the next round.
+    let asked = self::asked(serve(&first, &sealing, now(), two_rounds));
     let small = json!({"note": {"action": "accept", "content": {"text": "hi"}}});
     let next = self::asked(serve(
         &retry(&first, &asked, small),

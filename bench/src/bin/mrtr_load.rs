@@ -5,11 +5,21 @@
 //! round with its sealed `requestState` to B, the answer of the second round to A. Prints the
 //! completions per second, the p50 and p99 latency of whole calls (first request sent to the
 //! complete result read), and the calls lost (no answer) or wrongly refused (an answer that is
-//! not the expected one), which must be none: the program exits with 1 otherwise.
+//! not the expected one), which must be none: the program exits with 1 otherwise. Each call is
+//! a user of its own (`Authorization: Bearer load-N`), so that the per-principal quota of the
+//! replay store is not what is measured.
+//!
+//! `--replay-store memory,redis` runs the load once per store, each with new instances, in one
+//! run: `memory` (each instance its own store), `redis` (both on one `redis-server` the program
+//! starts on a free port: `redis-server` must be on the PATH, e.g. from the Debian package), or
+//! `none` (replay allowed). After each completed call its last retry is sent again: to the other
+//! instance with a shared store, to the same one with `memory`; an accepted replay counts as a
+//! failure.
 //!
 //! ```text
 //! cargo run --release --manifest-path bench/Cargo.toml --bin mrtr_load -- \
-//!     [--calls 1000] [--concurrency 1000] [--server PATH] [--timeout SECS] [--new-connections]
+//!     [--calls 1000] [--concurrency 1000] [--replay-store memory,redis] [--server PATH]
+//!     [--timeout SECS] [--new-connections]
 //! ```
 //!
 //! The requests go over pooled keep-alive HTTP/1.1 connections (a pool per instance);
@@ -45,12 +55,45 @@ const SHOWN_FAILURES: usize = 5;
 
 const USAGE: &str =
     "usage: mrtr_load [--calls N (1000)] [--concurrency N (= calls, at most 5000)] \
+[--replay-store memory|redis|none[,…] (memory): a load per store] \
 [--server PATH (built if absent)] [--timeout SECS (120): the global timeout of the load] \
 [--new-connections: each request on a new connection, no keep-alive]";
+
+/// Where the instances record spent states.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Store {
+    /// Each instance its own (`--replay-store memory`).
+    Memory,
+    /// Both on one `redis-server`.
+    Redis,
+    /// Replay allowed.
+    None,
+}
+
+impl Store {
+    fn name(self) -> &'static str {
+        match self {
+            Store::Memory => "memory",
+            Store::Redis => "redis",
+            Store::None => "none",
+        }
+    }
+
+    /// The instance a completed call's last retry is replayed to (it was sent to A): the other
+    /// one when the store is shared; none when replay is allowed.
+    fn replay_to(self) -> Option<usize> {
+        match self {
+            Store::Memory => Some(0),
+            Store::Redis => Some(1),
+            Store::None => None,
+        }
+    }
+}
 
 struct Options {
     calls: usize,
     concurrency: usize,
+    stores: Vec<Store>,
     server: Option<PathBuf>,
     timeout: Duration,
     /// Hidden: the two instances get different keys, so that every retry is refused.
@@ -69,6 +112,7 @@ fn options() -> Result<Options, String> {
     let mut timeout = 120;
     let mut mismatched_keys = false;
     let mut new_connections = false;
+    let mut stores = vec![Store::Memory];
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         let mut value = || {
@@ -86,6 +130,16 @@ fn options() -> Result<Options, String> {
             "--timeout" => timeout = number(value()?)?,
             "--mismatched-keys" => mismatched_keys = true,
             "--new-connections" => new_connections = true,
+            "--replay-store" => {
+                stores = (value()?.split(','))
+                    .map(|name| match name {
+                        "memory" => Ok(Store::Memory),
+                        "redis" => Ok(Store::Redis),
+                        "none" => Ok(Store::None),
+                        other => Err(format!("--replay-store: not a store: {other}\n{USAGE}")),
+                    })
+                    .collect::<Result<_, _>>()?;
+            }
             "-h" | "--help" => return Err(USAGE.into()),
             other => return Err(format!("unknown argument {other}\n{USAGE}")),
         }
@@ -105,6 +159,7 @@ fn options() -> Result<Options, String> {
     Ok(Options {
         calls,
         concurrency,
+        stores,
         server,
         timeout: Duration::from_secs(timeout),
         mismatched_keys,
@@ -170,12 +225,19 @@ struct Server {
 }
 
 impl Server {
-    fn start(path: &Path, port: u16, key: &str, name: &'static str) -> Result<Self, String> {
+    fn start(
+        path: &Path,
+        port: u16,
+        key: &str,
+        store: &str,
+        name: &'static str,
+    ) -> Result<Self, String> {
         let child = Command::new(path)
-            .args(["--port", &port.to_string()])
+            .args(["--port", &port.to_string(), "--replay-store", store])
             .env("MRTR_STATE_KEY", key)
             .env_remove("EVERYTHING_SERVER_RECORD")
-            .env_remove("MRTR_SINGLE_USE")
+            .env_remove("MRTR_REPLAY_STORE")
+            .env_remove("MRTR_PRINCIPAL_QUOTA")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -216,6 +278,45 @@ impl Drop for Server {
     }
 }
 
+/// A `redis-server` on a free port of 127.0.0.1, without persistence, killed when dropped.
+struct Redis {
+    child: Child,
+    port: u16,
+}
+
+impl Redis {
+    fn start() -> Result<Self, String> {
+        let port = free_ports()?[0];
+        let child = Command::new("redis-server")
+            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+            .args(["--save", "", "--appendonly", "no"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| {
+                format!(
+                    "starting redis-server ({e}): install it, e.g. `apt-get install redis-server`"
+                )
+            })?;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while TcpStream::connect((Ipv4Addr::LOCALHOST, port)).is_err() {
+            if Instant::now() > deadline {
+                return Err("redis-server does not accept connections".into());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Ok(Self { child, port })
+    }
+}
+
+impl Drop for Redis {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// User plus system CPU time of a process, all its threads, from `/proc/PID/stat` (Linux; in
 /// the kernel's USER_HZ of 100 ticks a second).
 fn cpu_seconds(stat: &str) -> Option<f64> {
@@ -241,6 +342,8 @@ enum Failure {
     /// An answer that is not the expected one: an HTTP error status, a JSON-RPC error, another
     /// result.
     Refused(String),
+    /// A completed call's last retry, sent again, was served again.
+    ReplayAccepted(String),
 }
 
 /// The times of a completed call: the whole, and each of its three requests.
@@ -262,11 +365,21 @@ struct Client {
     meta: Value,
     /// How long one request may take, its body read.
     timeout: Duration,
+    /// The instance a completed call's last retry is sent to again.
+    replay_to: Option<usize>,
+    /// The calls made so far: each call's principal.
+    users: AtomicU64,
 }
 
 impl Client {
     /// Posts one `tools/call` and returns its `result`.
-    async fn post(&self, step: usize, server: usize, params: Value) -> Result<Value, Failure> {
+    async fn post(
+        &self,
+        user: u64,
+        step: usize,
+        server: usize,
+        params: Value,
+    ) -> Result<Value, Failure> {
         let id = self.ids.fetch_add(1, Ordering::Relaxed);
         let mut params = params;
         params["_meta"] = self.meta.clone();
@@ -279,6 +392,7 @@ impl Client {
             // The standard headers of 2026-07-28 (SEP-2243), which rmcp checks.
             .header("Mcp-Method", "tools/call")
             .header("Mcp-Name", TOOL)
+            .header("Authorization", format!("Bearer load-{user}"))
             .body(Full::new(Bytes::from(body.to_string())))
             .map_err(|e| Failure::Lost(at(format!("request: {e}"))))?;
         let exchange = async {
@@ -315,24 +429,38 @@ impl Client {
     }
 
     async fn call(&self) -> Result<Times, Failure> {
+        let user = self.users.fetch_add(1, Ordering::Relaxed);
         let start = Instant::now();
         let first = self
-            .post(1, 0, json!({"name": TOOL, "arguments": {}}))
+            .post(user, 1, 0, json!({"name": TOOL, "arguments": {}}))
             .await?;
         let state = input_required(&first, "user_name")
             .map_err(|e| Failure::Refused(format!("step 1 (server A): {e}")))?;
         let one = start.elapsed();
 
         let answers = json!({"user_name": {"action": "accept", "content": {"name": "Alice"}}});
-        let second = self.post(2, 1, retry(state, answers)).await?;
+        let second = self.post(user, 2, 1, retry(state, answers)).await?;
         let state = input_required(&second, "step2")
             .map_err(|e| Failure::Refused(format!("step 2 (server B): {e}")))?;
         let two = start.elapsed();
 
         let answers = json!({"step2": {"action": "accept", "content": {"color": "blue"}}});
-        let third = self.post(3, 0, retry(state, answers)).await?;
+        let last = retry(state, answers);
+        let third = self.post(user, 3, 0, last.clone()).await?;
         complete(&third).map_err(|e| Failure::Refused(format!("step 3 (server A): {e}")))?;
         let whole = start.elapsed();
+        if let Some(server) = self.replay_to {
+            match self.post(user, 4, server, last).await {
+                Err(Failure::Refused(why)) if why.contains("-32602") => {}
+                Ok(result) => {
+                    return Err(Failure::ReplayAccepted(format!(
+                        "step 3 replayed to server {}: {result}",
+                        ["A", "B"][server]
+                    )))
+                }
+                Err(other) => return Err(other),
+            }
+        }
         Ok(Times {
             whole,
             steps: [one, two - one, whole - two],
@@ -392,6 +520,7 @@ struct Outcome {
     times: Vec<Times>,
     lost: Vec<String>,
     refused: Vec<String>,
+    replays: Vec<String>,
     /// From the first request to the last call finished.
     wall: Duration,
 }
@@ -415,6 +544,7 @@ async fn load(client: Arc<Client>, calls: usize, concurrency: usize, timeout: Du
         times: Vec::with_capacity(calls),
         lost: Vec::new(),
         refused: Vec::new(),
+        replays: Vec::new(),
         wall: Duration::ZERO,
     };
     loop {
@@ -423,6 +553,7 @@ async fn load(client: Arc<Client>, calls: usize, concurrency: usize, timeout: Du
             Ok(Some(Ok(Ok(times)))) => outcome.times.push(times),
             Ok(Some(Ok(Err(Failure::Lost(why))))) => outcome.lost.push(why),
             Ok(Some(Ok(Err(Failure::Refused(why))))) => outcome.refused.push(why),
+            Ok(Some(Ok(Err(Failure::ReplayAccepted(why))))) => outcome.replays.push(why),
             Ok(Some(Err(e))) => outcome.lost.push(format!("the call's task failed: {e}")),
             Err(_) => {
                 let left = tasks.len();
@@ -504,15 +635,32 @@ fn run() -> Result<bool, String> {
         Some(path) => path.clone(),
         None => build_server()?,
     };
+    let mut rows = Vec::new();
+    for &store in &options.stores {
+        rows.push(load_with(&options, &server, store)?);
+    }
+    report(&options, rows)
+}
+
+/// One load, with new instances (and a new Redis) recording spent states in `store`.
+fn load_with(options: &Options, server: &Path, store: Store) -> Result<Row, String> {
     let key = random_key()?;
     let other_key = if options.mismatched_keys {
         random_key()?
     } else {
         key.clone()
     };
+    let redis = match store {
+        Store::Redis => Some(Redis::start()?),
+        _ => None,
+    };
+    let store_arg = match &redis {
+        Some(redis) => format!("redis://127.0.0.1:{}/", redis.port),
+        None => store.name().to_owned(),
+    };
     let [port_a, port_b] = free_ports()?;
-    let mut a = Server::start(&server, port_a, &key, "A")?;
-    let mut b = Server::start(&server, port_b, &other_key, "B")?;
+    let mut a = Server::start(server, port_a, &key, &store_arg, "A")?;
+    let mut b = Server::start(server, port_b, &other_key, &store_arg, "B")?;
     let ready = Instant::now() + Duration::from_secs(30);
     a.wait_ready(ready)?;
     b.wait_ready(ready)?;
@@ -539,15 +687,21 @@ fn run() -> Result<bool, String> {
         ids: AtomicU64::new(1),
         meta,
         timeout: options.timeout,
+        replay_to: store.replay_to(),
+        users: AtomicU64::new(0),
     });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("tokio: {e}"))?;
+    let redis_cpu = |redis: &Option<Redis>| {
+        (redis.as_ref()).and_then(|redis| cpu_seconds(&format!("/proc/{}/stat", redis.child.id())))
+    };
     let cpu_before = [
         a.cpu_seconds(),
         b.cpu_seconds(),
         cpu_seconds("/proc/self/stat"),
+        redis_cpu(&redis),
     ];
     let outcome = runtime.block_on(load(
         client,
@@ -559,25 +713,82 @@ fn run() -> Result<bool, String> {
         a.cpu_seconds(),
         b.cpu_seconds(),
         cpu_seconds("/proc/self/stat"),
+        redis_cpu(&redis),
     ];
     drop(runtime);
-    drop((a, b));
-
-    report(&options, outcome, cpu_before, cpu_after)
+    drop((a, b, redis));
+    Ok(Row {
+        store,
+        outcome,
+        cpu_before,
+        cpu_after,
+    })
 }
 
-fn report(
-    options: &Options,
+/// The outcome of one load and the CPU time around it (A, B, this client, Redis).
+struct Row {
+    store: Store,
     outcome: Outcome,
-    cpu_before: [Option<f64>; 3],
-    cpu_after: [Option<f64>; 3],
-) -> Result<bool, String> {
+    cpu_before: [Option<f64>; 4],
+    cpu_after: [Option<f64>; 4],
+}
+
+fn report(options: &Options, rows: Vec<Row>) -> Result<bool, String> {
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let arch = std::env::consts::ARCH;
+    let mut command =
+        String::from("cargo run --release --manifest-path bench/Cargo.toml --bin mrtr_load --");
+    for arg in &options.args {
+        command.push(' ');
+        command.push_str(arg);
+    }
+    println!("| replay store | calls | concurrency | completions/s | p50 (whole call) | p99 (whole call) | lost | wrongly refused | replays accepted |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for row in &rows {
+        let outcome = &row.outcome;
+        let mut whole: Vec<Duration> = outcome.times.iter().map(|t| t.whole).collect();
+        whole.sort_unstable();
+        let rate = whole.len() as f64 / outcome.wall.as_secs_f64().max(1e-9);
+        println!(
+            "| {} | {} | {} | {rate:.0} | {} | {} | {} | {} | {} |",
+            row.store.name(),
+            options.calls,
+            options.concurrency,
+            millis(percentile(&whole, 0.5)),
+            millis(percentile(&whole, 0.99)),
+            outcome.lost.len(),
+            outcome.refused.len(),
+            match row.store.replay_to() {
+                Some(_) => outcome.replays.len().to_string(),
+                None => "not checked".into(),
+            },
+        );
+    }
+    println!();
+    print!(
+        "Measured {} on {cores} cores ({arch}), client, both servers and Redis on the same machine",
+        today()
+    );
+    if let Some(commit) = commit() {
+        print!(" (commit {commit})");
+    }
+    println!(", with\n`{command}`.");
+    let mut green = true;
+    for row in rows {
+        green &= details(options, row, cores);
+    }
+    Ok(green)
+}
+
+/// The lines under the table for one load; whether it had no failure.
+fn details(options: &Options, row: Row, cores: usize) -> bool {
     let Outcome {
         mut times,
         lost,
         refused,
+        replays,
         wall,
-    } = outcome;
+    } = row.outcome;
     let completed = times.len();
     let mut whole: Vec<Duration> = times.iter().map(|t| t.whole).collect();
     whole.sort_unstable();
@@ -588,42 +799,19 @@ fn report(
         }
     }
     steps.iter_mut().for_each(|step| step.sort_unstable());
-    let rate = completed as f64 / wall.as_secs_f64().max(1e-9);
-    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    let arch = std::env::consts::ARCH;
-    let mut command =
-        String::from("cargo run --release --manifest-path bench/Cargo.toml --bin mrtr_load --");
-    for arg in &options.args {
-        command.push(' ');
-        command.push_str(arg);
-    }
-
-    println!("| calls | concurrency | completions/s | p50 (whole call) | p99 (whole call) | lost | wrongly refused |");
-    println!("|---|---|---|---|---|---|---|");
+    let store = row.store.name();
+    // Three requests a call, and the replay of its last one.
+    let requests = completed
+        * if row.store.replay_to().is_some() {
+            4
+        } else {
+            3
+        };
     println!(
-        "| {} | {} | {rate:.0} | {} | {} | {} | {} |",
-        options.calls,
-        options.concurrency,
-        millis(percentile(&whole, 0.5)),
-        millis(percentile(&whole, 0.99)),
-        lost.len(),
-        refused.len(),
-    );
-    println!();
-    print!(
-        "Measured {} on {cores} cores ({arch}), client and both servers on the same machine",
-        today()
-    );
-    if let Some(commit) = commit() {
-        print!(" (commit {commit})");
-    }
-    println!(", with\n`{command}`.");
-    println!(
-        "{completed} of {} calls completed in {:.3} s ({} requests, {:.0} requests/s){}.",
+        "- `{store}`: {completed} of {} calls completed in {:.3} s ({requests} requests with the replays, {:.0} requests/s){}.",
         options.calls,
         wall.as_secs_f64(),
-        completed * 3,
-        (completed * 3) as f64 / wall.as_secs_f64().max(1e-9),
+        requests as f64 / wall.as_secs_f64().max(1e-9),
         if options.mismatched_keys {
             "; the two instances had DIFFERENT keys (--mismatched-keys)"
         } else {
@@ -639,25 +827,31 @@ fn report(
             )
         };
         println!(
-            "Per request: {}; {}; {}. Whole call: max {}.",
+            "  Per request: {}; {}; {}. Whole call: max {}.",
             step(0, "1 (A, first)"),
             step(1, "2 (B, retry)"),
             step(2, "3 (A, retry)"),
             millis(*whole.last().unwrap_or(&Duration::ZERO)),
         );
     }
-    let used = |i: usize| match (cpu_before[i], cpu_after[i]) {
+    let used = |i: usize| match (row.cpu_before[i], row.cpu_after[i]) {
         (Some(before), Some(after)) => format!("{:.2} s", after - before),
-        _ => "?".into(),
+        _ => "-".into(),
     };
     println!(
-        "CPU time during the load: server A {}, server B {}, this client {} (wall {:.2} s × {cores} cores).",
+        "  CPU time during the load: server A {}, server B {}, this client {}, Redis {} (wall {:.2} s × {cores} cores).",
         used(0),
         used(1),
         used(2),
+        used(3),
         wall.as_secs_f64(),
     );
-    for (what, failures) in [("lost", &lost), ("wrongly refused", &refused)] {
+    let kinds = [
+        ("lost", &lost),
+        ("wrongly refused", &refused),
+        ("replay accepted", &replays),
+    ];
+    for (what, failures) in kinds {
         for failure in failures.iter().take(SHOWN_FAILURES) {
             let mut line = failure.clone();
             if line.len() > 600 {
@@ -668,22 +862,27 @@ fn report(
                 line.truncate(end);
                 line.push('…');
             }
-            eprintln!("{what}: {line}");
+            eprintln!("{store}: {what}: {line}");
         }
         if failures.len() > SHOWN_FAILURES {
-            eprintln!("… and {} more {what}", failures.len() - SHOWN_FAILURES);
+            eprintln!(
+                "{store}: … and {} more {what}",
+                failures.len() - SHOWN_FAILURES
+            );
         }
     }
-    let green = lost.is_empty() && refused.is_empty() && completed == options.calls;
+    let green =
+        lost.is_empty() && refused.is_empty() && replays.is_empty() && completed == options.calls;
     if !green {
         eprintln!(
-            "mrtr_load: FAILED: {} lost, {} wrongly refused of {} calls",
+            "mrtr_load: FAILED with `{store}`: {} lost, {} wrongly refused, {} replays accepted of {} calls",
             lost.len(),
             refused.len(),
+            replays.len(),
             options.calls
         );
     }
-    Ok(green)
+    green
 }
 
 fn main() -> ExitCode {

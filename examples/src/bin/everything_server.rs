@@ -9,8 +9,13 @@
 //! with a sealed `requestState` in 2026-07-28. Instances started with the same `MRTR_STATE_KEY`
 //! (64 hex digits; a random key otherwise) serve each other's retries. A state is bound to the
 //! request's bearer token (`anonymous` without one); `MRTR_STATE_TTL_SECS` sets how long a round
-//! may take (600 s by default), and `MRTR_SINGLE_USE=1` makes each state single-use (an
-//! in-memory replay store: for one instance).
+//! may take (600 s by default).
+//!
+//! Each state is single-use. `--replay-store STORE` (or `MRTR_REPLAY_STORE`) says where spent
+//! states are recorded: `memory` (the default: this instance only), `redis://HOST:PORT` (every
+//! instance using that Redis or Valkey: single use across the deployment), or `none` (replay
+//! allowed until the state expires). `MRTR_PRINCIPAL_QUOTA` sets how many spent states one
+//! principal may hold in the store (1,000 by default; 0 for no quota).
 //!
 //! With `EVERYTHING_SERVER_RECORD=FILE` it appends every JSON-RPC message that crosses its
 //! endpoint to FILE, one JSON line each (`{"conv": …, "dir": "client->server" |
@@ -28,7 +33,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::serve::ListenerExt as _;
-use mcp_mrtr::seal::{MemoryReplayStore, SealingKey, StateSealer};
+use mcp_mrtr::seal::{
+    MemoryReplayStore, RedisReplayStore, ReplayStore, SealingKey, StateSealer,
+    DEFAULT_PRINCIPAL_QUOTA,
+};
 use mcp_mrtr::serve::{Input, Need};
 use mcp_typed::elicit::ElicitOutcome;
 use mcp_typed::v2026_07_28::{CreateMessageRequestParams, CreateMessageResult};
@@ -898,11 +906,57 @@ fn state_key() -> Result<[u8; 32], String> {
         .ok_or_else(|| "MRTR_STATE_KEY must be 64 hex digits".to_owned())
 }
 
-fn port() -> Result<u16, String> {
+const USAGE: &str =
+    "usage: everything-server --port PORT [--replay-store memory|redis://HOST:PORT|none]";
+
+/// The command line: the port, and the replay store (`MRTR_REPLAY_STORE` when not given).
+fn arguments() -> Result<(u16, String), String> {
+    let mut port = None;
+    let mut store = std::env::var("MRTR_REPLAY_STORE").unwrap_or_else(|_| "memory".into());
     let mut args = std::env::args().skip(1);
-    match (args.next().as_deref(), args.next()) {
-        (Some("--port"), Some(port)) => port.parse().map_err(|_| format!("not a port: {port}")),
-        _ => Err("usage: everything-server --port PORT".into()),
+    while let Some(arg) = args.next() {
+        let mut value = || {
+            args.next()
+                .ok_or_else(|| format!("{arg} needs a value\n{USAGE}"))
+        };
+        match arg.as_str() {
+            "--port" => {
+                let text = value()?;
+                port = Some(text.parse().map_err(|_| format!("not a port: {text}"))?);
+            }
+            "--replay-store" => store = value()?,
+            "--help" | "-h" => {
+                println!("{USAGE}");
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument {other}\n{USAGE}")),
+        }
+    }
+    Ok((port.ok_or(USAGE)?, store))
+}
+
+/// Where spent states are recorded (`None`: replay allowed), with `MRTR_PRINCIPAL_QUOTA`.
+fn replay_store(store: &str) -> Result<Option<Arc<dyn ReplayStore>>, String> {
+    let quota = match std::env::var("MRTR_PRINCIPAL_QUOTA") {
+        Ok(text) => {
+            (text.parse()).map_err(|_| format!("MRTR_PRINCIPAL_QUOTA: not a number: {text}"))?
+        }
+        Err(_) => DEFAULT_PRINCIPAL_QUOTA,
+    };
+    match store {
+        "none" => Ok(None),
+        "memory" => Ok(Some(Arc::new(MemoryReplayStore::new().with_quota(quota)))),
+        url if url.starts_with("redis://") => {
+            let redis = RedisReplayStore::open(url)
+                .map_err(|e| e.to_string())?
+                .with_quota(quota);
+            // Refuse to start rather than refuse every retry.
+            redis.ping().map_err(|e| e.to_string())?;
+            Ok(Some(Arc::new(redis)))
+        }
+        other => Err(format!(
+            "--replay-store: `memory`, `none` or a redis:// URL, not `{other}`"
+        )),
     }
 }
 
@@ -1021,7 +1075,7 @@ mod record {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let port = port()?;
+    let (port, store) = arguments()?;
     let sealer = StateSealer::new(SealingKey::new(1, state_key()?));
     let mut eras = Eras::new(sealer);
     if let Ok(ttl) = std::env::var("MRTR_STATE_TTL_SECS") {
@@ -1029,9 +1083,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             (ttl.parse()).map_err(|_| format!("MRTR_STATE_TTL_SECS: not a number: {ttl}"))?;
         eras = eras.ttl(Duration::from_secs(secs));
     }
-    if std::env::var("MRTR_SINGLE_USE").is_ok_and(|v| v == "1") {
-        eras = eras.replay_store(Arc::new(MemoryReplayStore::new()));
-    }
+    eras = match replay_store(&store)? {
+        Some(store) => eras.replay_store(store),
+        None => eras.allow_replay(),
+    };
     let server = Everything { eras };
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),

@@ -338,16 +338,26 @@ pub fn referee(recording: &[Recorded]) -> Refereed {
 }
 
 /// An everything-server on a free port of 127.0.0.1, killed (and waited for) when dropped.
-pub struct EverythingServer {
+pub type EverythingServer = HttpServer;
+
+/// An example HTTP server program on a free port of 127.0.0.1, killed (and waited for) when
+/// dropped.
+pub struct HttpServer {
     child: std::process::Child,
     /// Its MCP endpoint, `http://127.0.0.1:<port>/mcp`.
     pub url: String,
 }
 
-impl EverythingServer {
+impl HttpServer {
     /// Starts `everything-server --port <free port>` with `env`, and waits until it accepts
     /// connections.
     pub fn start(env: &[(&str, &str)]) -> Self {
+        Self::start_program(env!("CARGO_BIN_EXE_everything-server"), env)
+    }
+
+    /// Starts the program `binary --port <free port>` with `env`, and waits until it accepts
+    /// connections.
+    pub fn start_program(binary: &str, env: &[(&str, &str)]) -> Self {
         use std::net::{Ipv4Addr, TcpListener, TcpStream};
         use std::process::Stdio;
         let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
@@ -355,24 +365,24 @@ impl EverythingServer {
             .expect("a free port")
             .port();
         let mut server = Self {
-            child: Command::new(env!("CARGO_BIN_EXE_everything-server"))
+            child: Command::new(binary)
                 .args(["--port", &port.to_string()])
                 .envs(env.iter().copied())
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .spawn()
-                .expect("start everything-server"),
+                .unwrap_or_else(|e| panic!("start {binary}: {e}")),
             url: format!("http://127.0.0.1:{port}/mcp"),
         };
         let started = Instant::now();
         while TcpStream::connect((Ipv4Addr::LOCALHOST, port)).is_err() {
             if let Some(status) = server.child.try_wait().expect("the server's status") {
-                panic!("everything-server exited before accepting connections ({status})");
+                panic!("{binary} exited before accepting connections ({status})");
             }
             assert!(
                 started.elapsed() < Duration::from_secs(30),
-                "everything-server did not start"
+                "{binary} did not start"
             );
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -380,7 +390,7 @@ impl EverythingServer {
     }
 }
 
-impl Drop for EverythingServer {
+impl Drop for HttpServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();

@@ -6,8 +6,10 @@ use serde::de::{DeserializeOwned, Error as _, MapAccess};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use super::codec::{self, Calls, CallsDecode, DecodeResult, Direction, NoCalls, Parts, PartsRef};
 use super::DecodeError;
+use crate::__private::codec::{
+    self, Calls, CallsDecode, DecodeResult, Direction, NoCalls, Parts, PartsRef,
+};
 
 /// A request or a notification whose method is one of `R` (requests) or `N` (notifications):
 /// the message enums `mcp_codegen::Config::message_enum` generates for an extension's schema

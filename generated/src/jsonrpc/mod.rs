@@ -1,5 +1,6 @@
 //! JSON-RPC 2.0 framing shared by every revision: error codes, [`DecodeError`], the [`Request`]
-//! trait, and the decoder behind each revision's `ClientMessage` / `ServerMessage`.
+//! trait, [`RawMessage`] (the framing alone) and [`CallMessage`] (requests and notifications
+//! over message enums of your own).
 //!
 //! Decoding reads the members of a message once, in whatever order they come. As soon as
 //! `method` is known, `params` is decoded straight into that method's params type; `params`
@@ -15,11 +16,10 @@
 //! member is the first in that order. When a message is refused, [`DecodeError`] says why in
 //! JSON-RPC terms.
 
-// The machinery the generated message enums call: reached from outside only through
-// `crate::__private::codec`, never as part of this public module.
-pub(crate) mod codec;
-// `path_error` is re-exported by `crate::__private` for the answers of `mcp-mrtr`.
-pub(crate) mod diagnosis;
+// What users call, and only that. The decoder described above (`ClientMessage::from_str`,
+// `Deserialize`) is runtime that the generated code calls: `crate::__private::codec`, with the
+// diagnosis of a refusal beside it (`crate::__private::diagnosis`), which build the
+// `DecodeError` below; `NoCalls` is re-exported from there.
 mod raw;
 // Requests and notifications over message enums of the user's own (an extension's).
 mod call_message;
@@ -29,8 +29,8 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+pub use crate::__private::codec::NoCalls;
 pub use call_message::{CallMessage, NoResult};
-pub use codec::NoCalls;
 pub use raw::RawMessage;
 
 /// Invalid JSON was received.
@@ -90,17 +90,18 @@ pub enum DecodeErrorKind {
 /// answer the failed request, and [`path`](Self::path) the JSON pointer of the first bad member.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DecodeError {
-    kind: DecodeErrorKind,
-    message: String,
-    id: Option<Value>,
-    method: Option<String>,
-    path: Option<String>,
-    notification: bool,
-    response: bool,
+    // Built by the codec and the diagnosis, in `crate::__private`.
+    pub(crate) kind: DecodeErrorKind,
+    pub(crate) message: String,
+    pub(crate) id: Option<Value>,
+    pub(crate) method: Option<String>,
+    pub(crate) path: Option<String>,
+    pub(crate) notification: bool,
+    pub(crate) response: bool,
 }
 
 impl DecodeError {
-    fn new(kind: DecodeErrorKind, message: impl Into<String>) -> Self {
+    pub(crate) fn new(kind: DecodeErrorKind, message: impl Into<String>) -> Self {
         DecodeError {
             kind,
             message: message.into(),

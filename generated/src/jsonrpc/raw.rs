@@ -9,6 +9,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::{DecodeError, DecodeErrorKind};
+use crate::__private::codec::{Version, MEMBERS};
 use crate::__private::Key;
 
 /// Any JSON-RPC 2.0 message, with `params`, `result` and `error` left as raw JSON: for extension
@@ -38,36 +39,6 @@ pub struct RawMessage<'a> {
     pub result: Option<&'a RawValue>,
     /// The `error`, unparsed.
     pub error: Option<&'a RawValue>,
-}
-
-/// The members a JSON-RPC 2.0 message may have.
-pub(super) const MEMBERS: &[&str] = &["jsonrpc", "id", "method", "params", "result", "error"];
-
-/// The `jsonrpc` member of a message being read: `"2.0"`, exactly once.
-#[derive(Default)]
-pub(super) struct Version {
-    read: bool,
-}
-
-impl Version {
-    /// Reads the member's value.
-    pub(super) fn read<'de, A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<(), A::Error> {
-        let version: Key<'de> = map.next_value()?;
-        if self.read || version.as_str() != "2.0" {
-            return Err(A::Error::custom("`jsonrpc` must be \"2.0\" (once)"));
-        }
-        self.read = true;
-        Ok(())
-    }
-
-    /// At the end of the message: whether the member was there.
-    pub(super) fn finish<E: de::Error>(self) -> Result<(), E> {
-        if self.read {
-            Ok(())
-        } else {
-            Err(E::missing_field("jsonrpc"))
-        }
-    }
 }
 
 impl<'a> RawMessage<'a> {

@@ -19,6 +19,8 @@
 //! plaintext = expiry (8 bytes, big-endian milliseconds since the Unix epoch)
 //!           | SHA-256(principal) | SHA-256(method) | params digest (32 bytes each)
 //!           | payload
+//! params digest = SHA-256("mcp-schema/mrtr/params/v3" 0x00 | canonical text of the params
+//!                 without _meta, inputResponses, requestState)   (see `ParamsDigest`)
 //! AEAD      = XChaCha20-Poly1305 with the key of `key id`,
 //!             associated data "mcp-schema/mrtr/request-state/v2" | header
 //!             | audience length (4 bytes, big-endian) | audience
@@ -66,15 +68,26 @@
 //!
 //! A token is valid for at most [`MAX_TTL`] (a day): `seal` refuses a longer TTL rather than
 //! write an expiry that never comes. `open` refuses a token longer than
-//! [`DEFAULT_MAX_TOKEN_LEN`] (or [`StateSealer::with_max_token_len`]) before decoding it.
+//! [`DEFAULT_MAX_TOKEN_LEN`] (or [`StateSealer::with_max_token_len`]) before decoding it, and
+//! `seal` refuses to issue one ([`SealError::TokenTooLong`]), so that every token a sealer
+//! issues, it opens.
+//!
+//! A params digest ([`ParamsDigest`]) is refused for params whose canonical text is longer than
+//! [`ParamsDigest::MAX_LEN`] or that nest deeper than [`ParamsDigest::MAX_DEPTH`], as soon as
+//! that is seen and before anything of their size is built; the `requestState` and
+//! `inputResponses` of a request are never part of it (never even encoded, for typed params),
+//! so [`SealContext::for_request`] costs the same whatever the length of the state a client
+//! sends, and `open` then refuses an overlong state before decoding it.
 //!
 //! # One-time use
 //!
 //! The checks above bound where and how long a token is valid, not how often it is used. A
-//! server for which a state must be consumed at most once (one-time redemptions) opens it with
-//! [`StateSealer::open_once`], which records the token's id in a [`ReplayStore`] the server
-//! provides (shared by every instance: a database, a cache); [`MemoryReplayStore`] is the
-//! in-process one, for tests and single-instance servers.
+//! server for which a state must be consumed at most once opens it with
+//! [`StateSealer::open_once`], which records the token's id in a [`ReplayStore`]: the
+//! in-process [`MemoryReplayStore`] (single use on one instance), or one shared by every
+//! instance, such as `RedisReplayStore` (feature `redis`). [`serve`](crate::serve::serve) and
+//! the rmcp adapter's `Eras` do this by default; see the [`replay`] module docs for what each
+//! store guarantees.
 //!
 //! ```
 //! use std::time::{Duration, SystemTime};
@@ -110,9 +123,16 @@
 //! ```
 
 mod canonical;
-mod replay;
+#[cfg(feature = "redis")]
+mod redis;
+pub mod replay;
 
-pub use replay::{MemoryReplayStore, ReplayStore, ReplayStoreError, TokenId};
+#[cfg(feature = "redis")]
+pub use self::redis::RedisReplayStore;
+pub use replay::{
+    MemoryReplayStore, PrincipalId, Recorded, ReplayStore, ReplayStoreError, Spend, TokenId,
+    DEFAULT_PRINCIPAL_QUOTA,
+};
 
 use std::fmt;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -146,7 +166,10 @@ pub const MAX_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 pub const DEFAULT_MAX_TOKEN_LEN: usize = 64 * 1024;
 const PRINCIPAL_DOMAIN: &[u8] = b"mcp-schema/mrtr/principal/v1\0";
 const METHOD_DOMAIN: &[u8] = b"mcp-schema/mrtr/method/v1\0";
-const PARAMS_DOMAIN: &[u8] = b"mcp-schema/mrtr/params/v2\0";
+/// v3: numbers keep their kind (`5` is not `5.0`) and the sign of zero.
+const PARAMS_DOMAIN: &[u8] = b"mcp-schema/mrtr/params/v3\0";
+/// [`ParamsDigest::of_value`] of a `Value` beyond the limits of a canonical form.
+const PARAMS_VALUE_DOMAIN: &[u8] = b"mcp-schema/mrtr/params-value/v1\0";
 
 /// A 256-bit key that seals and opens tokens, with the id written into every token it seals.
 ///
@@ -225,15 +248,28 @@ impl<'a> SealContext<'a> {
 /// A SHA-256 digest of a request's salient parameters: its `params` without `_meta`,
 /// `inputResponses` and `requestState` (which change between the first attempt and the retry
 /// without changing what is asked), in a canonical form of their JSON text: members sorted, no
-/// whitespace, numbers by their exact decimal value (`1.0` is `1`; `100000000000000000001` is
-/// not `100000000000000000000`), strings by their code units (a lone surrogate escape is
-/// digested, not refused). A client re-encoding the same parameters differently still matches;
-/// parameters a tool could read differently never do, and an object with a duplicate member,
-/// which readers resolve differently, has no digest ([`DigestError`]).
+/// whitespace, strings by their code units (a lone surrogate escape is digested, not refused),
+/// and numbers by what a reader can tell apart: an integer literal by its exact digits and sign
+/// (`100000000000000000001` is not `100000000000000000000`, `-0` is not `0`), any other number
+/// by its exact decimal value, the sign of zero included (`1.50` is `15e-1`, `-0.0` is not
+/// `0.0`), and never an integer literal the same as a number with a fraction or an exponent
+/// (`5` is not `5.0`, `100000000000000000000` is not `1e20`: serde_json reads a `u64` from the
+/// one and not from the other). A client re-encoding the same parameters differently (member
+/// order, blanks, escapes, `1.5` as `15E-1`) still matches; parameters a tool could read
+/// differently never do, and an object with a duplicate member, which readers resolve
+/// differently, has no digest ([`DigestError`]). The exact rules are in the docs of the
+/// `canonical` module (`mrtr/src/seal/canonical.rs`).
 ///
 /// The digest is taken from the text the tool reads: a typed params value is encoded with
 /// serde_json, which writes a [`RawObject`](mcp_typed::RawObject) (a tool call's `arguments`)
-/// as the text it was received as.
+/// as the text it was received as. Through a `serde_json::Value`
+/// ([`ParamsDigest::of_value`]) the params digest the same as their text wherever the `Value`
+/// holds that text exactly: integers within `u64`/`i64` (not `-0`), and fractions as an
+/// encoder writes an `f64` (the shortest form that reads back as it).
+///
+/// Computing it costs at most a small multiple of [`ParamsDigest::MAX_LEN`] in memory and
+/// time, whatever the input: longer or deeper params are refused as soon as they are seen to
+/// be, and the members left out are never copied (typed params never even encode them).
 ///
 /// Compared in constant time.
 #[derive(Clone, Copy)]
@@ -247,7 +283,9 @@ pub enum DigestError {
     /// The params could not be encoded as JSON.
     Encode(serde_json::Error),
     /// The params' JSON has no canonical form: a duplicate member name, a number whose exponent
-    /// is beyond 64 bits, or (for [`ParamsDigest::of_json`]) text that is not JSON.
+    /// is beyond 64 bits, (for [`ParamsDigest::of_json`]) text that is not JSON, or params
+    /// beyond the limits of a digest, [`ParamsDigest::MAX_LEN`] and [`ParamsDigest::MAX_DEPTH`]
+    /// ([`CanonicalError::TooLarge`], [`CanonicalError::TooDeep`]).
     Canonical(CanonicalError),
 }
 
@@ -273,28 +311,64 @@ impl ParamsDigest {
     /// The members of `params` left out of the digest.
     pub const EXCLUDED: [&'static str; 3] = ["_meta", "inputResponses", "requestState"];
 
-    /// The digest of typed params (`CallToolRequestParams`, …), from their JSON text.
+    /// The longest canonical text of params that has a digest, in bytes (1 MiB): longer params
+    /// are refused with [`CanonicalError::TooLarge`] as soon as they are seen to be, before
+    /// the rest is read. The members left out ([`ParamsDigest::EXCLUDED`]) do not count.
+    pub const MAX_LEN: usize = 1024 * 1024;
+
+    /// How deep arrays and objects may nest in params that have a digest: deeper params are
+    /// refused with [`CanonicalError::TooDeep`].
+    pub const MAX_DEPTH: usize = canonical::MAX_DEPTH;
+
+    /// The longest JSON text [`ParamsDigest::of`] encodes typed params to, the members left out
+    /// not written (4 MiB): beyond it they are refused ([`CanonicalError::TooLarge`]) before
+    /// their canonical form is read. It leaves room for what the canonical form drops (blanks
+    /// in a tool's `arguments`, digits such as `1.000`): params within [`ParamsDigest::MAX_LEN`]
+    /// are refused here only if their text is four times as long as their canonical form.
+    pub const MAX_ENCODED_LEN: usize = 4 * Self::MAX_LEN;
+
+    /// The digest of typed params (`CallToolRequestParams`, …), from the JSON text serde_json
+    /// encodes them to, in which a tool call's `arguments` are the text received. The members
+    /// left out ([`ParamsDigest::EXCLUDED`]) are never encoded, whatever their length; the rest
+    /// is refused past [`ParamsDigest::MAX_ENCODED_LEN`] as soon as it is.
     pub fn of<P: serde::Serialize + ?Sized>(params: &P) -> Result<Self, DigestError> {
-        let text = serde_json::to_string(params).map_err(DigestError::Encode)?;
-        Self::of_json(&text)
+        let text = canonical::salient_json(params, &Self::EXCLUDED, Self::MAX_ENCODED_LEN)?;
+        Self::of_bytes(&text)
     }
 
     /// The digest of params given as JSON text (the `params` of a raw message). Anything but
-    /// an object is digested whole.
+    /// an object is digested whole. The members left out ([`ParamsDigest::EXCLUDED`]) are
+    /// skipped, checked as JSON but never copied.
     pub fn of_json(text: &str) -> Result<Self, DigestError> {
-        let canonical =
-            canonical::canonical(text, &Self::EXCLUDED).map_err(DigestError::Canonical)?;
-        Ok(Self(hash(PARAMS_DOMAIN, canonical.as_bytes())))
+        Self::of_bytes(text.as_bytes())
     }
 
-    /// The digest of params as a `serde_json::Value` (which holds no duplicate member, and its
-    /// numbers as parsed: prefer [`ParamsDigest::of_json`] on the text received). Anything but
-    /// an object is digested whole.
+    fn of_bytes(text: &[u8]) -> Result<Self, DigestError> {
+        let canonical = canonical::canonical(text, &Self::EXCLUDED, Self::MAX_LEN)
+            .map_err(DigestError::Canonical)?;
+        Ok(Self(hash(PARAMS_DOMAIN, &canonical)))
+    }
+
+    /// The digest of params as a `serde_json::Value`: [`ParamsDigest::of`] of the value.
+    /// Anything but an object is digested whole.
+    ///
+    /// A `Value` holds its numbers as parsed: an integer beyond `u64`/`i64` and `-0` became
+    /// an `f64` (`100000000000000000000` is `1e20`), and a fraction was rounded. The digest of
+    /// a `Value` tells apart what the `Value` does (`5` and `5.0`, `0.0` and `-0.0`), and is the
+    /// digest of any text it holds exactly (see [`ParamsDigest`]); where a tool reads the text
+    /// received, digest that text ([`ParamsDigest::of_json`], or typed params that keep it).
+    ///
+    /// A `Value` beyond [`ParamsDigest::MAX_LEN`] or [`ParamsDigest::MAX_DEPTH`] (which the
+    /// caller already holds in memory) gets the digest of its plain serde_json text under
+    /// another domain: it matches only the same `Value`, never the digest of other params.
     pub fn of_value(params: &Value) -> Self {
-        // A `Value` is written as JSON whose canonical form always exists: a finite `f64` has
-        // a small exponent, and its object keys are unique.
-        let text = params.to_string();
-        Self::of_json(&text).unwrap_or(Self([0; HASH_LEN]))
+        // The only failures of a `Value`'s canonical form are its limits: a finite `f64` has a
+        // small exponent, and its object keys are unique.
+        Self::of(params).unwrap_or_else(|_| {
+            let text =
+                canonical::salient_json(params, &Self::EXCLUDED, usize::MAX).unwrap_or_default();
+            Self(hash(PARAMS_VALUE_DOMAIN, &text))
+        })
     }
 
     /// A digest computed elsewhere.
@@ -414,8 +488,10 @@ impl StateSealer {
     ///
     /// `now` is passed in (use `SystemTime::now()`), so that tests are deterministic; a time
     /// before the Unix epoch counts as the epoch. Fails if `context.ttl` is longer than
-    /// [`MAX_TTL`], if the operating system gives no random nonce, or for a payload beyond what
-    /// the AEAD can encrypt (256 GiB).
+    /// [`MAX_TTL`], if the token would be longer than this sealer opens
+    /// ([`StateSealer::with_max_token_len`]: [`SealError::TokenTooLong`], checked before
+    /// anything is encrypted), if the operating system gives no random nonce, or for a payload
+    /// beyond what the AEAD can encrypt (256 GiB).
     pub fn seal(
         &self,
         payload: &[u8],
@@ -436,6 +512,14 @@ impl StateSealer {
     ) -> Result<String, SealError> {
         if context.ttl > MAX_TTL {
             return Err(SealError::TtlTooLong(context.ttl));
+        }
+        // Never issue a token that `open` refuses: it would fail the client's retry.
+        let len = token_len(payload.len());
+        if len > self.max_token_len {
+            return Err(SealError::TokenTooLong {
+                len,
+                max: self.max_token_len,
+            });
         }
         // At most a day after `now`, and `now` at most `u64::MAX` ms: no overflow, and an
         // expiry that `open` can always turn back into a time.
@@ -493,9 +577,18 @@ impl StateSealer {
         store: &dyn ReplayStore,
     ) -> Result<Vec<u8>, OpenError> {
         let opened = self.open_token(token, expected, now)?;
-        match store.first_use(&opened.id, opened.expires, now) {
-            Ok(true) => Ok(opened.payload),
-            Ok(false) => Err(OpenError::Replayed),
+        let principal =
+            PrincipalId::from_bytes(hash(PRINCIPAL_DOMAIN, expected.principal.as_bytes()));
+        let spend = Spend {
+            id: &opened.id,
+            principal: &principal,
+            expires_at: opened.expires,
+            now,
+        };
+        match store.first_use(&spend) {
+            Ok(Recorded::First) => Ok(opened.payload),
+            Ok(Recorded::AlreadyUsed) => Err(OpenError::Replayed),
+            Ok(Recorded::QuotaExceeded) => Err(OpenError::QuotaExceeded),
             Err(error) => Err(OpenError::ReplayStore(error)),
         }
     }
@@ -607,6 +700,18 @@ struct Opened {
     expires: SystemTime,
 }
 
+/// The length of the token of a `payload_len`-byte payload: base64url without padding of the
+/// header, nonce, binding, payload and tag (saturating, for a payload no token can hold).
+fn token_len(payload_len: usize) -> usize {
+    let bytes = payload_len.saturating_add(MIN_LEN);
+    let tail = match bytes % 3 {
+        0 => 0,
+        1 => 2,
+        _ => 3,
+    };
+    (bytes / 3).saturating_mul(4).saturating_add(tail)
+}
+
 fn header(key_id: u32) -> [u8; HEADER_LEN] {
     let id = key_id.to_be_bytes();
     [VERSION, id[0], id[1], id[2], id[3]]
@@ -646,6 +751,14 @@ pub enum SealError {
     TooLarge,
     /// The TTL is longer than [`MAX_TTL`].
     TtlTooLong(Duration),
+    /// The token would be longer than the sealer opens
+    /// ([`StateSealer::with_max_token_len`]): nothing was sealed.
+    TokenTooLong {
+        /// Its length, in characters.
+        len: usize,
+        /// The longest token the sealer opens.
+        max: usize,
+    },
 }
 
 impl fmt::Display for SealError {
@@ -660,6 +773,10 @@ impl fmt::Display for SealError {
                 ttl.as_secs(),
                 MAX_TTL.as_secs()
             ),
+            Self::TokenTooLong { len, max } => write!(
+                f,
+                "the state would seal to a token of {len} characters: this sealer opens at most {max}"
+            ),
         }
     }
 }
@@ -669,7 +786,7 @@ impl std::error::Error for SealError {
         match self {
             Self::Random(error) => Some(error),
             Self::Payload(error) => Some(error),
-            Self::TooLarge | Self::TtlTooLong(_) => None,
+            Self::TooLarge | Self::TtlTooLong(_) | Self::TokenTooLong { .. } => None,
         }
     }
 }
@@ -709,6 +826,9 @@ pub enum OpenError {
     WrongParams,
     /// [`StateSealer::open_once`]: the token was already used.
     Replayed,
+    /// [`StateSealer::open_once`]: the principal holds as many spent tokens as the replay
+    /// store's quota allows; the token was not accepted (nor spent).
+    QuotaExceeded,
     /// [`StateSealer::open_once`]: the replay store failed; the token was not accepted.
     ReplayStore(ReplayStoreError),
     /// [`StateSealer::open_json`]: the payload is not JSON of the expected type.
@@ -736,6 +856,8 @@ pub enum OpenErrorKind {
     WrongParams,
     /// [`OpenError::Replayed`].
     Replayed,
+    /// [`OpenError::QuotaExceeded`].
+    QuotaExceeded,
     /// [`OpenError::ReplayStore`].
     ReplayStore,
     /// [`OpenError::Payload`].
@@ -755,6 +877,7 @@ impl OpenError {
             Self::WrongMethod => OpenErrorKind::WrongMethod,
             Self::WrongParams => OpenErrorKind::WrongParams,
             Self::Replayed => OpenErrorKind::Replayed,
+            Self::QuotaExceeded => OpenErrorKind::QuotaExceeded,
             Self::ReplayStore(_) => OpenErrorKind::ReplayStore,
             Self::Payload(_) => OpenErrorKind::Payload,
         }
@@ -777,6 +900,7 @@ impl fmt::Display for OpenError {
             Self::WrongMethod => f.write_str("sealed for another method"),
             Self::WrongParams => f.write_str("sealed for a request with other parameters"),
             Self::Replayed => f.write_str("already used"),
+            Self::QuotaExceeded => f.write_str("the principal's replay-store quota is used up"),
             Self::ReplayStore(error) => write!(f, "the replay store failed: {error}"),
             Self::Payload(error) => write!(f, "the payload does not decode: {error}"),
         }

@@ -1,7 +1,14 @@
-//! The codec that the generated message enums call (through `crate::__private::codec`): the
-//! traits they implement ([`Calls`], [`Direction`], [`DecodeResult`]), their `Serialize` and
-//! `Deserialize`, and `FromStr` with its fast path. When a message is refused, the
-//! [diagnosis](super::diagnosis) says why, with the [`Probe`] of the message's direction.
+//! The JSON-RPC codec of the generated message enums (`ClientMessage`, `ServerRequest`,
+//! `ClientMessageRef<'de>` …), which name it as `__rt::codec`: the traits they implement
+//! ([`Calls`], [`CallsDecode`], [`Direction`], [`DecodeResult`]), their `Serialize` and
+//! `Deserialize`, and `FromStr` (`from_str`). A message is read here, in one pass: its
+//! `jsonrpc` (`Version`), its `id`, its `method` with its `params`, its `result` or its
+//! `error`, in any order (see `MessageVisitor::visit_map`). When a message is refused, the
+//! diagnosis (`super::diagnosis`) says why in JSON-RPC terms, asking the message's direction
+//! through its `Probe`.
+//!
+//! Runtime, not API: the public side of the framing is `crate::jsonrpc` (`DecodeError`, the
+//! `Request` trait, `RawMessage`, `CallMessage`), which re-exports [`NoCalls`].
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -10,11 +17,40 @@ use serde::de::{self, DeserializeSeed, Deserializer, Error as _, MapAccess, SeqA
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde_json::Value;
 
+use super::buffer::{without_position, Captured};
 use super::diagnosis::{diagnose, path_error, Probe, BATCH_EMPTY, BATCH_MIXED, BATCH_UNSUPPORTED};
-use super::raw::{Version, MEMBERS};
-use super::{DecodeError, DecodeErrorKind};
-use crate::__private::Key;
-use crate::buffer::{without_position, Captured};
+use super::Key;
+use crate::jsonrpc::{DecodeError, DecodeErrorKind};
+
+/// The members a JSON-RPC 2.0 message may have.
+pub(crate) const MEMBERS: &[&str] = &["jsonrpc", "id", "method", "params", "result", "error"];
+
+/// The `jsonrpc` member of a message being read: `"2.0"`, exactly once.
+#[derive(Default)]
+pub(crate) struct Version {
+    read: bool,
+}
+
+impl Version {
+    /// Reads the member's value.
+    pub(crate) fn read<'de, A: MapAccess<'de>>(&mut self, map: &mut A) -> Result<(), A::Error> {
+        let version: Key<'de> = map.next_value()?;
+        if self.read || version.as_str() != "2.0" {
+            return Err(A::Error::custom("`jsonrpc` must be \"2.0\" (once)"));
+        }
+        self.read = true;
+        Ok(())
+    }
+
+    /// At the end of the message: whether the member was there.
+    pub(crate) fn finish<E: de::Error>(self) -> Result<(), E> {
+        if self.read {
+            Ok(())
+        } else {
+            Err(E::missing_field("jsonrpc"))
+        }
+    }
+}
 
 /// The requests or notifications of one direction (generated `ClientRequest`, …): their
 /// methods and encoding. Decoding is [`CallsDecode`], whose lifetime lets the borrowed family

@@ -7,6 +7,10 @@
 //! deserializer (as `serde_path_to_error` does) adds no copy of every type's decoder for the
 //! wrapper type: the diagnosis runs the decoders that decoding text already compiled.
 //!
+//! Runtime: the member helpers of `super::object` note the segments, and generated unions that
+//! try their members in turn call [`mark`] and [`forget_since`] (as `__rt::path_mark` and
+//! `__rt::forget_since`).
+//!
 //! [`DecodeError`]: crate::jsonrpc::DecodeError
 
 use std::borrow::Cow;

@@ -5,6 +5,10 @@
 //! parses the text and replaces each such reference with what `SchemaGenerator::subschema_for`
 //! returns, so the generator's settings decide where the definitions go (`$defs` or
 //! `definitions`) and whether they are inlined.
+//!
+//! Runtime: the generated code calls the `__json_schema!` macro below (as `__rt::json_schema!`),
+//! whose expansion calls this module as `__private::json_schema_impls`; the crate root keeps a
+//! hidden `mcp_typed::json_schema_impls` re-export, the path it had before it moved here.
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde_json::{Map, Value};

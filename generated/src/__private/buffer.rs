@@ -5,6 +5,10 @@
 //! and replayed through serde_json's text deserializer: the deserializer the generated types are
 //! already compiled for, so buffering adds no copy of their decoders (a `Value` kept here would
 //! compile every type a union can hold once more, for `Value`'s deserializer).
+//!
+//! Runtime: the union decoding (`super::union`) and the codec fill these buffers, and generated
+//! structural unions call [`buffer_object`] and [`buffer_rest`]; the capture of raw JSON text
+//! ([`raw_text`]) also backs the public `RawObject` and the borrowed family.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -16,7 +20,7 @@ use serde::de::{
 };
 use serde_json::Value;
 
-use crate::__private::Key;
+use super::Key;
 
 /// The name under which serde_json hands raw JSON text through serde (for its `RawValue`): as
 /// the single member of a map on decode, as the single field of a struct on encode. It is
@@ -464,7 +468,7 @@ impl<'de> MapAccess<'de> for LentReplay<'_, 'de> {
     ) -> Result<V::Value, Self::Error> {
         match self.pending.take().map(Captured::lent) {
             Some(Some(text)) => replay(text, seed),
-            Some(None) => Err(serde_json::Error::custom(crate::__private::NOT_LENT)),
+            Some(None) => Err(serde_json::Error::custom(super::NOT_LENT)),
             None => Err(serde_json::Error::custom(
                 "a member's value asked before its key",
             )),

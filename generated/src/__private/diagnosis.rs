@@ -2,15 +2,19 @@
 //! JSON pointer of the first bad member) why a text is not a message of a direction. It runs
 //! only after the codec refused a message, and asks the direction's types through a [`Probe`],
 //! so that it is compiled once, not once per direction.
+//!
+//! Runtime, beside the codec that calls it: what it builds is the public
+//! `crate::jsonrpc::DecodeError`; [`path_error`] is re-exported as `__private::path_error` for
+//! `mcp-mrtr`, whose answers are diagnosed as the messages are.
 
 use serde_json::de::StrRead;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use super::raw::MEMBERS;
-use super::{DecodeError, DecodeErrorKind};
-use crate::buffer::without_position;
-use crate::error_path::escape;
+use super::buffer::without_position;
+use super::codec::MEMBERS;
+use super::error_path::escape;
+use crate::jsonrpc::{DecodeError, DecodeErrorKind};
 
 pub(super) const BATCH_UNSUPPORTED: &str =
     "not a JSON-RPC message: a batch (array); only revision 2025-03-26 has batches";
@@ -244,7 +248,7 @@ pub fn path_error<'a, T>(
     text: &'a str,
 ) -> Result<T, (String, String)> {
     let mut de = serde_json::Deserializer::from_str(text);
-    crate::error_path::tracked(|| decode(&mut de))
+    super::error_path::tracked(|| decode(&mut de))
         .map_err(|(error, pointer)| (without_position(&error), pointer))
 }
 
