@@ -202,7 +202,10 @@ fn maps_keep_order() -> bool {
 /// declared order, so that a build that sorts cannot pass that run unnoticed.
 fn assert_wire_order(schema: &str, message: &str) {
     if std::env::var_os("WIRE_ORDER_DECLARED").is_some_and(|v| v == "1") {
-        assert!(maps_keep_order(), "WIRE_ORDER_DECLARED=1, yet this build's maps sort");
+        assert!(
+            maps_keep_order(),
+            "WIRE_ORDER_DECLARED=1, yet this build's maps sort"
+        );
     }
     let mut expected = PROPERTIES.to_vec();
     if !maps_keep_order() {
