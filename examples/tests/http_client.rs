@@ -2,7 +2,9 @@
 //! and exits 0; `--answers FILE` answers `test_elicitation`'s form in both eras (by the input
 //! request's key in 2026-07-28, by the form's message in either); a form that cannot be answered
 //! (no terminal and no `--answers`, or no member for it in the file) and an answer that breaks
-//! the form are errors: exit status 1, the form or the field named.
+//! the form are errors: exit status 1, the form or the field named; an answers file that is not
+//! one and `--interactive` without a terminal are usage errors (2); a member that answers no form
+//! is named in a warning.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -158,8 +160,13 @@ fn a_form_that_cannot_be_answered_is_an_error() {
         if protocol == "2026-07-28" {
             assert!(stderr.contains(r#""user_info""#), "{stderr}");
         }
+        // The member that answered nothing is named, not silently ignored.
+        assert!(
+            stderr.contains(r#"member "someone_else" answered no form"#),
+            "{protocol}: {stderr}"
+        );
 
-        // --interactive without a terminal.
+        // --interactive without a terminal: a usage error.
         let out = http_client(&[
             "--interactive",
             "--protocol",
@@ -167,13 +174,13 @@ fn a_form_that_cannot_be_answered_is_an_error() {
             &server.url,
             "test_elicitation",
         ]);
-        assert_eq!(out.status.code(), Some(1), "{protocol}: {out:?}");
+        assert_eq!(out.status.code(), Some(2), "{protocol}: {out:?}");
         assert!(
             text(&out.stderr).contains("stdin is not one"),
             "{protocol}: {out:?}"
         );
     }
-    // A file that is not an answers file, before anything is sent.
+    // A file that is not an answers file: a usage error, before anything is sent.
     let wrong = answers("wrong", r#"{"user_info": 7}"#);
     let out = http_client(&[
         "--answers",
@@ -181,7 +188,7 @@ fn a_form_that_cannot_be_answered_is_an_error() {
         &server.url,
         "test_elicitation",
     ]);
-    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(
         text(&out.stderr).contains(r#"the answer to "user_info" must be an object"#),
         "{out:?}"

@@ -31,8 +31,9 @@
 //! - **State** (feature `seal`): `seal::StateSealer` turns the state into a token that is
 //!   encrypted and authenticated (XChaCha20-Poly1305), expires, and is bound to the principal,
 //!   the method and a digest of the request's parameters (`seal::ParamsDigest`), as the
-//!   spec's security rules for `requestState` ask. Keys rotate; one-time use is available
-//!   through a `seal::ReplayStore`.
+//!   spec's security rules for `requestState` ask. Keys rotate; each state is single-use by
+//!   default (spent states recorded in a `seal::ReplayStore`, shared by a deployment's
+//!   instances on Redis with feature `redis`).
 #![cfg_attr(
     feature = "seal",
     doc = "  The [`seal`] module explains the token format and the checks."

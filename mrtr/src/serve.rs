@@ -228,7 +228,13 @@ impl<'a> Input<'a> {
 /// The digest an answer is pinned to: of the input request's canonical JSON (method and
 /// params), so a reworded message or a changed form is another question.
 fn question_digest(request: &InputRequest) -> String {
-    let digest = ParamsDigest::of(request).unwrap_or_else(|_| ParamsDigest::from_bytes([0; 32]));
+    // A question too large or deep for the canonical form still gets a digest of its own (that
+    // of its plain text, under another domain), never one shared with other questions.
+    let digest = ParamsDigest::of(request).unwrap_or_else(|_| {
+        serde_json::to_value(request).map_or(ParamsDigest::from_bytes([0; 32]), |value| {
+            ParamsDigest::of_value(&value)
+        })
+    });
     digest
         .as_bytes()
         .iter()
@@ -419,6 +425,11 @@ impl ServeError {
     /// the server's logs: the client gets one generic message.
     pub fn to_jsonrpc_error(&self) -> Error {
         let (code, message) = match self {
+            // The replay store failing (down, full) is the server's fault, not the client's.
+            ServeError::InvalidState(OpenError::ReplayStore(_)) => (
+                INTERNAL_ERROR,
+                "the state could not be recorded as spent".to_owned(),
+            ),
             ServeError::InvalidState(_) => (INVALID_PARAMS, "invalid requestState".to_owned()),
             ServeError::UndigestableParams(error) => (INVALID_PARAMS, error.to_string()),
             ServeError::StateTooLarge { .. } => (INVALID_PARAMS, self.to_string()),

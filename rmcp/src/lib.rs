@@ -8,7 +8,7 @@
 //!
 //! - to a 2026-07-28 client, the handler's questions go out in an `InputRequiredResult` whose
 //!   state is sealed by [`StateSealer`] (key ring, TTL, call lifetime, principal, method, params
-//!   digest, question pinning, optional single use); the retry runs the handler again;
+//!   digest, question pinning, single use by default); the retry runs the handler again;
 //! - to a 2025-11-25 (or older) client, the same questions go out as live
 //!   `elicitation/create`, `sampling/createMessage` and `roots/list` requests through the rmcp
 //!   peer, and the handler runs again with the answers.
@@ -108,6 +108,7 @@ use rmcp::RoleServer;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
+use tokio::runtime::RuntimeFlavor;
 
 /// The JSON-RPC code of a request that needs a client capability the client did not declare
 /// (2026-07-28, SEP-2575).
@@ -119,8 +120,9 @@ pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
 ///
 /// Each state is single-use by default, on this process ([`Sealing#single-use`]): give every
 /// instance of a deployment one shared store with [`Eras::replay_store`] (`RedisReplayStore`,
-/// feature `redis` of `mcp-mrtr`) for single use across them, or opt out with
-/// [`Eras::allow_replay`].
+/// feature `redis`) for single use across them, or opt out with [`Eras::allow_replay`]. A
+/// shared store's call blocks; on a multi-threaded tokio runtime it runs in `block_in_place`,
+/// so that the worker's other tasks move on.
 #[derive(Clone)]
 pub struct Eras {
     sealer: Arc<StateSealer>,
@@ -260,7 +262,16 @@ impl Eras {
                 Some(Some(store)) => sealing = sealing.replay_store(&**store),
                 Some(None) => sealing = sealing.allow_replay(),
             }
-            return match serve(&params, &sealing, SystemTime::now(), handler) {
+            let run = || serve(&params, &sealing, SystemTime::now(), handler);
+            // A store of its own (Redis) blocks for a round trip, up to its timeout when it is
+            // down: on a multi-threaded runtime the worker hands its other tasks over first.
+            let multi_threaded = tokio::runtime::Handle::try_current()
+                .is_ok_and(|handle| handle.runtime_flavor() == RuntimeFlavor::MultiThread);
+            let served = match &self.replay {
+                Some(Some(_)) if multi_threaded => tokio::task::block_in_place(run),
+                _ => run(),
+            };
+            return match served {
                 Ok(Served::Complete(result)) => Ok(Outcome::Complete(result)),
                 Ok(Served::InputRequired(asked)) => {
                     Ok(Outcome::InputRequired(to_rmcp_input_required(&asked)?))

@@ -418,6 +418,12 @@ fn the_redis_store_spends_each_state_once_across_instances_and_threads() {
         .open_once(&token, &context, real_now, &b)
         .unwrap_err();
     assert_eq!(refused.kind(), OpenErrorKind::ReplayStore, "{refused}");
+    // Served, that is the server's fault (-32603), not an invalid state of the client's.
+    let sealing = Sealing::new(&sealer, "user-1").replay_store(&b);
+    let first = call(r#"{"to":"bob"}"#);
+    let asked = asked(serve(&first, &sealing, real_now, confirm));
+    let down = serve(&retry(&first, &asked, yes()), &sealing, real_now, confirm).unwrap_err();
+    assert_eq!(down.to_jsonrpc_error().code, -32603, "{down}");
 }
 
 // ---------------------------------------------------------------------------------------------

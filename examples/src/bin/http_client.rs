@@ -24,13 +24,13 @@
 //! everything-server: `cargo run -p mcp-typed-examples --bin everything-server -- --port 3000`,
 //! then `http-client --interactive http://127.0.0.1:3000/mcp test_elicitation`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory as _, Parser, ValueEnum};
 use mcp_typed::elicit::RequestedSchema;
 use mcp_typed::v2026_07_28::{
     CreateMessageRequestParams, CreateMessageResult, ElicitResultAction, Root,
@@ -57,7 +57,8 @@ const ANSWERS_HELP: &str = r#"Answers file (--answers FILE):
   The content is validated against the form before it is sent: an answer that breaks the form
   is not sent, and http-client exits with status 1 naming the field. A form without a member is
   cancelled and http-client exits with status 1 naming it and its fields (with --interactive it
-  is asked in the terminal instead).
+  is asked in the terminal instead). A member that answers no form is named in a warning; a
+  FILE that is not such an object is a usage error (status 2).
 
 Without --answers, a form is asked in the terminal when stdin is one; otherwise it is
 cancelled, and http-client exits with status 1.
@@ -80,7 +81,8 @@ struct Cli {
 
     /// Answer forms from FILE: a JSON object, one member per form, named by the form's input
     /// request key or its message, whose value is the form's content (see "Answers file"
-    /// below). A form FILE does not answer is an error
+    /// below). A form FILE does not answer is an error (with --interactive, it is asked in the
+    /// terminal); a member that answers no form is reported
     #[arg(long, value_name = "FILE")]
     answers: Option<PathBuf>,
 
@@ -146,6 +148,8 @@ struct Report {
     names: HashMap<String, String>,
     /// Why forms went unanswered or answers were not sent: each is an error.
     problems: Vec<String>,
+    /// The members of the answers file that answered a form.
+    used: HashSet<String>,
 }
 
 type Shared = Arc<Mutex<Report>>;
@@ -195,8 +199,12 @@ impl Answerer for Forms {
             .names
             .insert(key.to_owned(), name.clone());
         if let Some((path, members)) = &self.file {
-            let by_key = self.server_keys.then(|| members.get(key)).flatten();
-            match by_key.or_else(|| members.get(message)) {
+            let by_key = (self.server_keys && members.contains_key(key)).then_some(key);
+            let member = by_key.or_else(|| members.contains_key(message).then_some(message));
+            if let Some(member) = member {
+                lock(&self.report).used.insert(member.to_owned());
+            }
+            match member.and_then(|member| members.get(member)) {
                 Some(Value::Object(content)) => return FormAnswer::Accept(content.clone()),
                 Some(answer) if answer == "decline" => return FormAnswer::Decline,
                 Some(_) => return FormAnswer::Cancel,
@@ -238,9 +246,24 @@ impl Answerer for Forms {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    // `--help` prints the help and exits 0; a wrong command line exits 2.
+    // `--help` prints the help and exits 0; a wrong command line exits 2, and so do an
+    // unreadable answers file and `--interactive` without a terminal.
     let cli = Cli::parse();
-    match run(cli).await {
+    let usage = |message: String| -> ! {
+        Cli::command()
+            .error(clap::error::ErrorKind::InvalidValue, message)
+            .exit()
+    };
+    if cli.interactive && !std::io::stdin().is_terminal() {
+        usage("--interactive asks forms in the terminal, and stdin is not one".to_owned());
+    }
+    let answers = (cli.answers.as_ref()).map(|path| {
+        (
+            path.clone(),
+            read_answers(path).unwrap_or_else(|e| usage(e)),
+        )
+    });
+    match run(cli, answers).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("http-client: {error}");
@@ -249,16 +272,10 @@ async fn main() -> ExitCode {
     }
 }
 
-async fn run(cli: Cli) -> Result<(), String> {
+async fn run(cli: Cli, file: Option<(PathBuf, Map<String, Value>)>) -> Result<(), String> {
     let error = |e: &dyn std::fmt::Display| e.to_string();
     let stdin_is_terminal = std::io::stdin().is_terminal();
-    if cli.interactive && !stdin_is_terminal {
-        return Err("--interactive asks forms in the terminal, and stdin is not one".to_owned());
-    }
-    let file = match &cli.answers {
-        Some(path) => Some((path.clone(), read_answers(path)?)),
-        None => None,
-    };
+    let members: Vec<String> = file.iter().flat_map(|(_, m)| m.keys().cloned()).collect();
     let terminal = (cli.interactive || (file.is_none() && stdin_is_terminal)).then(Terminal::new);
     let report = Shared::default();
     let forms = Forms {
@@ -333,5 +350,14 @@ async fn run(cli: Cli) -> Result<(), String> {
     }
     .await;
     let _ = client.cancel().await;
+    // A member that answered no form: a misspelt key, or a key where 2025-11-25 needs the
+    // message. Said, so that it is not silently ignored.
+    let report = lock(&report);
+    for member in members
+        .iter()
+        .filter(|member| !report.used.contains(*member))
+    {
+        eprintln!("http-client: warning: the answers file's member \"{member}\" answered no form");
+    }
     outcome
 }

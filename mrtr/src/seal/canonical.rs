@@ -295,7 +295,7 @@ impl Reader<'_> {
 
     /// Reads a value, and writes its canonical text if `emit` (else only checks it).
     fn value(&mut self, depth: usize, emit: bool) -> Result<(), CanonicalError> {
-        if depth > MAX_DEPTH {
+        if depth >= MAX_DEPTH {
             return Err(CanonicalError::TooDeep {
                 offset: self.at,
                 limit: MAX_DEPTH,
@@ -1124,14 +1124,14 @@ mod tests {
         assert!(limit(&format!("\"{}\"", "\\n".repeat(10)), 40).is_err());
         // Nesting.
         let deep = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
-        assert!(limit(&deep(MAX_DEPTH + 1), usize::MAX).is_ok());
+        assert!(limit(&deep(MAX_DEPTH), usize::MAX).is_ok());
         assert!(matches!(
-            limit(&deep(MAX_DEPTH + 2), usize::MAX),
+            limit(&deep(MAX_DEPTH + 1), usize::MAX),
             Err(CanonicalError::TooDeep { .. })
         ));
         assert!(matches!(
             limit(&"[".repeat(1 << 20), usize::MAX),
-            Err(CanonicalError::TooDeep { offset, .. }) if offset == MAX_DEPTH + 1
+            Err(CanonicalError::TooDeep { offset, .. }) if offset == MAX_DEPTH
         ));
         // What is left out does not count, however long, but must still be JSON.
         let state = format!(r#"{{"requestState":"{}","a":1}}"#, "x".repeat(1 << 20));

@@ -256,7 +256,7 @@ impl<'a> SealContext<'a> {
 /// (`5` is not `5.0`, `100000000000000000000` is not `1e20`: serde_json reads a `u64` from the
 /// one and not from the other). A client re-encoding the same parameters differently (member
 /// order, blanks, escapes, `1.5` as `15E-1`) still matches; parameters a tool could read
-/// differently never do, and an object with a duplicate member, which readers resolve
+/// differently (decoded with serde_json) never do, and an object with a duplicate member, which readers resolve
 /// differently, has no digest ([`DigestError`]). The exact rules are in the docs of the
 /// `canonical` module (`mrtr/src/seal/canonical.rs`).
 ///
@@ -267,8 +267,8 @@ impl<'a> SealContext<'a> {
 /// holds that text exactly: integers within `u64`/`i64` (not `-0`), and fractions as an
 /// encoder writes an `f64` (the shortest form that reads back as it).
 ///
-/// Computing it costs at most a small multiple of [`ParamsDigest::MAX_LEN`] in memory and
-/// time, whatever the input: longer or deeper params are refused as soon as they are seen to
+/// Computing it ([`ParamsDigest::of`], [`ParamsDigest::of_json`]) costs at most a small multiple
+/// of [`ParamsDigest::MAX_LEN`] in memory and time, whatever the input: longer or deeper params are refused as soon as they are seen to
 /// be, and the members left out are never copied (typed params never even encode them).
 ///
 /// Compared in constant time.
@@ -566,8 +566,9 @@ impl StateSealer {
     }
 
     /// Like [`StateSealer::open`], and consumes the token: after every other check passed, the
-    /// token's id is recorded in `store` until it expires, and a token already recorded is
-    /// refused with [`OpenError::Replayed`]. A token that fails another check is not recorded,
+    /// token's id is recorded in `store` until it expires, a token already recorded is refused
+    /// with [`OpenError::Replayed`], and one whose principal is at the store's quota with
+    /// [`OpenError::QuotaExceeded`] (not recorded). A token that fails another check is not recorded,
     /// so the legitimate client can still use it.
     pub fn open_once(
         &self,
@@ -656,10 +657,11 @@ impl StateSealer {
         let mut expires = [0u8; 8];
         expires.copy_from_slice(&binding[..8]);
         let expires = u64::from_be_bytes(expires);
-        // A time the platform's clock cannot represent is past any `now` it can.
-        let expires_at = UNIX_EPOCH
-            .checked_add(Duration::from_millis(expires))
-            .unwrap_or(now);
+        // A time the platform's clock cannot represent cannot be kept track of (a replay
+        // store could not keep its record until then): refused as expired.
+        let Some(expires_at) = UNIX_EPOCH.checked_add(Duration::from_millis(expires)) else {
+            return Err(OpenError::Expired { expires_at: now });
+        };
         if millis(now) >= expires {
             return Err(OpenError::Expired { expires_at });
         }

@@ -39,6 +39,20 @@ return 1
 /// of microseconds); connections are pooled. When Redis does not answer within the timeout,
 /// the spend fails and the state is refused (fail closed).
 ///
+/// # What Redis must keep
+///
+/// A record that Redis loses while its token is still valid lets the token be accepted again,
+/// so single use holds only as far as Redis keeps what it was told:
+/// - `maxmemory-policy noeviction` (Redis's default): every record has an expiry, so any
+///   `volatile-*` or `allkeys-*` policy may evict one early. [`RedisReplayStore::ping`] refuses
+///   another policy when the server lets it read `CONFIG`;
+/// - a failover to a replica can lose the last writes (replication is asynchronous), and a
+///   restart without persistence loses them all: keep Redis's clock, persistence and failover
+///   in mind as for any security record;
+/// - a record is kept for the token's remaining time by the spending instance's clock plus the
+///   grace period ([`RedisReplayStore::with_grace`]), measured by Redis's clock: the instances'
+///   and Redis's clocks must agree within the grace period (NTP).
+///
 /// ```no_run
 /// use std::sync::Arc;
 ///
@@ -124,25 +138,42 @@ impl RedisReplayStore {
         self
     }
 
-    /// Checks that Redis answers (`PING`).
+    /// Checks that Redis answers (`PING`) and, where it lets `CONFIG GET` be read, that it
+    /// evicts nothing (`maxmemory-policy noeviction`: see [What Redis must
+    /// keep](RedisReplayStore#what-redis-must-keep)).
     pub fn ping(&self) -> Result<(), ReplayStoreError> {
-        self.with_connection(|connection| redis::cmd("PING").query::<String>(connection))
-            .map(drop)
+        self.with_connection(|connection| redis::cmd("PING").query::<String>(connection))?;
+        let policy = self.with_connection(|connection| {
+            (redis::cmd("CONFIG").arg("GET").arg("maxmemory-policy"))
+                .query::<Vec<String>>(connection)
+        });
+        match policy
+            .as_deref()
+            .map(|pair| pair.get(1).map(String::as_str))
+        {
+            Ok(Some(policy)) if policy != "noeviction" => Err(format!(
+                "the replay store (Redis) may evict spent states early: maxmemory-policy is \
+                 {policy}, single use needs noeviction"
+            )
+            .into()),
+            // `noeviction`, or a server that does not let `CONFIG` be read (managed Redis).
+            _ => Ok(()),
+        }
     }
 
-    /// Runs `call` on a pooled connection; a connection that failed is dropped, and the call
-    /// tried once more on a new one (Redis restarted, an idle connection closed).
+    /// Runs `call` on a pooled connection. A pooled connection that fails other than by a
+    /// timeout (Redis restarted, an idle connection closed) is dropped with the rest of the
+    /// pool and the call tried on a new one; a timeout is not retried, since the script may
+    /// have run: the error refuses the state.
     fn with_connection<T>(
         &self,
         call: impl Fn(&mut Connection) -> redis::RedisResult<T>,
     ) -> Result<T, ReplayStoreError> {
-        let mut last = None;
-        for _ in 0..2 {
-            let pooled = self
-                .idle
-                .lock()
+        loop {
+            let pooled = (self.idle.lock())
                 .unwrap_or_else(PoisonError::into_inner)
                 .pop();
+            let retry = pooled.is_some();
             let mut connection = match pooled {
                 Some(connection) => connection,
                 None => self.connect()?,
@@ -155,11 +186,17 @@ impl RedisReplayStore {
                     }
                     return Ok(value);
                 }
-                Err(error) => last = Some(error),
+                // Every pooled connection may be as stale: start afresh.
+                Err(error) if retry && !error.is_timeout() => {
+                    (self.idle.lock())
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .clear();
+                }
+                Err(error) => {
+                    return Err(format!("the replay store (Redis) failed: {error}").into())
+                }
             }
         }
-        let error = last.map_or_else(|| "no attempt".to_owned(), |e| e.to_string());
-        Err(format!("the replay store (Redis) failed: {error}").into())
     }
 
     fn connect(&self) -> Result<Connection, ReplayStoreError> {

@@ -10,7 +10,9 @@
 //! A deployment of more than one instance has single use only with a shared store: a state
 //! spent on instance A and presented to instance B is refused only if B asks the store A
 //! recorded it in. Both stores fail closed: when a record cannot be made (store full, quota
-//! used up, Redis unreachable) the state is refused, never accepted unrecorded.
+//! used up, Redis unreachable) the state is refused, never accepted unrecorded. What a store
+//! has recorded it must keep until the token expires: Redis's conditions for that are on
+//! `RedisReplayStore`.
 //!
 //! # Quotas
 //!
@@ -20,16 +22,21 @@
 //! principal's states are refused ([`Recorded::QuotaExceeded`]) until its own records expire,
 //! while other principals' still open. The principal is the one the state is bound to
 //! ([`SealContext::principal`](super::SealContext::principal)): for quotas to protect anyone,
-//! it must be authenticated (on an anonymous server, every client shares one quota).
+//! it must be authenticated (on an anonymous server, every client shares one quota), and
+//! principals must not cost nothing to make: [`MemoryReplayStore`]'s capacity (100,000 by
+//! default) holds the quotas of 100 principals, after which every state is refused until
+//! records expire. Size the capacity for the principals a TTL sees, or use Redis (bounded by
+//! its memory).
 //!
 //! # Clocks
 //!
 //! A record must outlive its token: a record dropped early lets the token be accepted again.
 //! [`MemoryReplayStore`] drops a record only once both the wall clock says its token has
 //! expired and the monotonic clock says that much time has passed since it was recorded, so a
-//! wall clock stepped forward drops nothing early. Redis keeps each record for the token's
-//! remaining time plus a grace period (five minutes by default), measured by Redis itself, so
-//! the clocks of the instances do not matter.
+//! wall clock stepped forward drops nothing early; one stepped back keeps records (and the
+//! ones behind them) longer, which can only refuse more. Redis keeps each record for the
+//! token's remaining time plus a grace period (five minutes by default), measured by Redis's
+//! clock: the instances' clocks and Redis's must agree within the grace period.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
