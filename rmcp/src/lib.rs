@@ -126,8 +126,7 @@ pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
 #[derive(Clone)]
 pub struct Eras {
     sealer: Arc<StateSealer>,
-    /// `None`: the process's store; `Some(None)`: replay allowed.
-    replay: Option<Option<Arc<dyn ReplayStore>>>,
+    replay: SpentStates,
     ttl: Duration,
     lifetime: Duration,
     /// The most rounds of live requests one 2025-11-25 call may take.
@@ -141,9 +140,9 @@ impl std::fmt::Debug for Eras {
             .field(
                 "replay",
                 &match &self.replay {
-                    None => "the process's store",
-                    Some(Some(_)) => "a store of its own",
-                    Some(None) => "allowed",
+                    SpentStates::InProcess => "the process's store",
+                    SpentStates::In(_) => "a store of its own",
+                    SpentStates::NotRecorded => "replay allowed",
                 },
             )
             .field("ttl", &self.ttl)
@@ -151,6 +150,18 @@ impl std::fmt::Debug for Eras {
             .field("max_live_rounds", &self.max_live_rounds)
             .finish()
     }
+}
+
+/// Where [`Eras`] records the states it has spent.
+#[derive(Clone)]
+enum SpentStates {
+    /// [`MemoryReplayStore::process`](mcp_mrtr::seal::MemoryReplayStore::process): single use
+    /// on this instance (the default).
+    InProcess,
+    /// A store of its own, shared by the deployment's instances ([`Eras::replay_store`]).
+    In(Arc<dyn ReplayStore>),
+    /// None: replay allowed ([`Eras::allow_replay`]).
+    NotRecorded,
 }
 
 /// What a call answered: the handler's own result, or (2026-07-28) the questions to send back.
@@ -168,7 +179,7 @@ impl Eras {
     pub fn new(sealer: StateSealer) -> Self {
         Self {
             sealer: Arc::new(sealer),
-            replay: None,
+            replay: SpentStates::InProcess,
             ttl: Sealing::DEFAULT_TTL,
             lifetime: Sealing::DEFAULT_LIFETIME,
             max_live_rounds: 10,
@@ -178,14 +189,14 @@ impl Eras {
     /// Records spent states in `store` (see [`Sealing::replay_store`]): single use holds
     /// across every instance that shares it.
     pub fn replay_store(mut self, store: Arc<dyn ReplayStore>) -> Self {
-        self.replay = Some(Some(store));
+        self.replay = SpentStates::In(store);
         self
     }
 
     /// Opts out of single use (see [`Sealing::allow_replay`]): a resent retry runs the handler
     /// again until its state expires.
     pub fn allow_replay(mut self) -> Self {
-        self.replay = Some(None);
+        self.replay = SpentStates::NotRecorded;
         self
     }
 
@@ -258,9 +269,9 @@ impl Eras {
                 .ttl(self.ttl)
                 .lifetime(self.lifetime);
             match &self.replay {
-                None => {}
-                Some(Some(store)) => sealing = sealing.replay_store(&**store),
-                Some(None) => sealing = sealing.allow_replay(),
+                SpentStates::InProcess => {}
+                SpentStates::In(store) => sealing = sealing.replay_store(&**store),
+                SpentStates::NotRecorded => sealing = sealing.allow_replay(),
             }
             let run = || serve(&params, &sealing, SystemTime::now(), handler);
             // A store of its own (Redis) blocks for a round trip, up to its timeout when it is
@@ -268,7 +279,7 @@ impl Eras {
             let multi_threaded = tokio::runtime::Handle::try_current()
                 .is_ok_and(|handle| handle.runtime_flavor() == RuntimeFlavor::MultiThread);
             let served = match &self.replay {
-                Some(Some(_)) if multi_threaded => tokio::task::block_in_place(run),
+                SpentStates::In(_) if multi_threaded => tokio::task::block_in_place(run),
                 _ => run(),
             };
             return match served {
