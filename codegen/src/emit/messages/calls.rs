@@ -1,0 +1,164 @@
+//! Call sets (`ClientRequest`, `ServerNotification`, …) → an enum with a variant per method,
+//! encoded as `method` + `params` and decoded by the `method` member.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::emit::{ident, type_tokens, Scope};
+use crate::ir::{CallKind, CallSet};
+
+/// The call set's enum and its serde impls.
+pub(in crate::emit) fn emit_calls(
+    scope: &Scope,
+    name: &str,
+    head: TokenStream,
+    set: &CallSet,
+) -> TokenStream {
+    let Scope {
+        option,
+        some,
+        none,
+        result,
+        ok,
+        boxed,
+        ..
+    } = scope;
+    let (ty, path, generics) = scope.defined(name);
+    let params_text = if scope.is_borrowed() {
+        quote!(__rt::params_not_lent(method, text))
+    } else {
+        quote!(__rt::codec::params_from_text(method, text))
+    };
+    let variants = set.calls.iter().map(|c| {
+        let variant = ident(&c.variant);
+        let doc = if scope.is_borrowed() {
+            format!(" `{0}`: [`{1}`](super::{1}).", c.method, c.message_type)
+        } else {
+            format!(" `{}`: [`{}`].", c.method, c.message_type)
+        };
+        match (&c.params, c.params_required) {
+            (Some(p), true) => {
+                let p = type_tokens(scope, p);
+                let p = if c.boxed { quote!(#boxed<#p>) } else { p };
+                quote!(#[doc = #doc] #variant(#p),)
+            }
+            (Some(p), false) => {
+                let p = type_tokens(scope, p);
+                let p = if c.boxed { quote!(#boxed<#p>) } else { p };
+                quote!(#[doc = #doc] #variant(#option<#p>),)
+            }
+            (None, _) => quote!(#[doc = #doc] #variant,),
+        }
+    });
+    let methods: Vec<&str> = set.calls.iter().map(|c| c.method.as_str()).collect();
+    let method_arms = set.calls.iter().map(|c| {
+        let variant = ident(&c.variant);
+        let method = &c.method;
+        match &c.params {
+            Some(_) => quote!(Self::#variant(_) => #method,),
+            None => quote!(Self::#variant => #method,),
+        }
+    });
+    let from_arms = set.calls.iter().map(|c| {
+        let variant = ident(&c.variant);
+        let method = &c.method;
+        match (&c.params, c.params_required) {
+            (Some(_), true) => quote!(#method => __rt::codec::required_params(params).map(Self::#variant),),
+            (Some(_), false) => quote!(#method => __rt::codec::optional_params(params).map(Self::#variant),),
+            (None, _) => quote!(#method => __rt::codec::optional_params::<__rt::serde::de::IgnoredAny, D>(params).and_then(|p| match p {
+                #some(_) => ::core::result::Result::Err(__rt::serde::de::Error::custom("this method takes no params")),
+                #none => #ok(Self::#variant),
+            }),),
+        }
+    });
+    let ser_arms = set.calls.iter().map(|c| {
+        let variant = ident(&c.variant);
+        match (&c.params, c.params_required) {
+            (Some(_), true) => {
+                quote!(Self::#variant(params) => map.serialize_entry("params", params),)
+            }
+            (Some(_), false) => {
+                quote!(Self::#variant(params) => __rt::optional_entry(map, "params", params),)
+            }
+            (None, _) => quote!(Self::#variant => #ok(()),),
+        }
+    });
+    let kind = match set.kind {
+        CallKind::Request => "request",
+        CallKind::Notification => "notification",
+    };
+    let unknown = format!("unknown {kind} method `{{method}}`");
+    quote! {
+        #head
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #ty {
+            #(#variants)*
+        }
+
+        impl #generics #ty {
+            /// Every method, in schema order.
+            pub const METHODS: &'static [&'static str] = &[#(#methods),*];
+
+            /// The method name on the wire.
+            pub fn method(&self) -> &'static str {
+                match self {
+                    #(#method_arms)*
+                }
+            }
+        }
+
+        impl #generics __rt::codec::Calls for #ty {
+            fn has_method(method: &str) -> bool {
+                matches!(method, #(#methods)|*)
+            }
+
+            fn method(&self) -> &'static str {
+                #path::method(self)
+            }
+
+            fn serialize_params<M: __rt::serde::ser::SerializeMap>(&self, map: &mut M) -> #result<(), M::Error> {
+                match self {
+                    #(#ser_arms)*
+                }
+            }
+        }
+
+        impl<'de> __rt::codec::CallsDecode<'de> for #ty {
+            fn from_params<D: __rt::serde::Deserializer<'de>>(method: &str, params: #option<D>) -> #result<Self, D::Error> {
+                match method {
+                    #(#from_arms)*
+                    _ => ::core::result::Result::Err(__rt::serde::de::Error::custom(::core::format_args!(#unknown))),
+                }
+            }
+
+            fn from_params_text(method: &str, text: &str) -> #result<Self, __rt::serde_json::Error> {
+                #params_text
+            }
+        }
+
+        impl #generics __rt::serde::Serialize for #ty {
+            fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {
+                __rt::codec::serialize_call(self, serializer)
+            }
+        }
+
+        impl<'de> __rt::serde::Deserialize<'de> for #ty {
+            fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
+                __rt::codec::deserialize_call(deserializer)
+            }
+        }
+    }
+}
+
+/// The body of `into_owned` for the borrowed form of a call set: variant by variant.
+pub(in crate::emit) fn calls_into_owned(scope: &Scope, name: &str, set: &CallSet) -> TokenStream {
+    let owned = scope.owned(name);
+    let arms = set.calls.iter().map(|c| {
+        let variant = ident(&c.variant);
+        match c.params {
+            Some(_) => quote!(Self::#variant(params) => #owned::#variant(__rt::IntoOwned::into_owned(params)),),
+            None => quote!(Self::#variant => #owned::#variant,),
+        }
+    });
+    quote!(match self { #(#arms)* })
+}
