@@ -1,5 +1,5 @@
-//! Codegen time for every pinned revision: load + IR + emit + prettyplease, per revision and in
-//! total, with parsing the schema JSON into `serde_json::Value` as the in-run baseline.
+//! Codegen time for every pinned revision: read + load + IR + emit + prettyplease, per revision
+//! and in total, with parsing the schema JSON into `serde_json::Value` as the in-run baseline.
 //!
 //! `cargo bench -p mcp-codegen --bench codegen` (the pinned schemas in `schema/`, fetched first
 //! where missing, as `mcp-codegen fetch` does: from `$MCP_SCHEMA_MIRROR` or the pinned upstream
@@ -45,10 +45,11 @@ fn main() {
             panic!("fetching the pinned schema: {e}\n(set MCP_SCHEMA_MIRROR or allow downloads)")
         });
         let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let config = mcp_codegen::Config::new();
+        let mut config = mcp_codegen::Config::new();
+        config.schema_path(&path).revision_name(&rev.name);
         let mut lines = 0;
         let codegen = time(runs, || {
-            let text = config.render(&bytes, &rev.name, &path).expect("generates");
+            let text = config.generate_string().expect("generates");
             lines = text.lines().count();
         });
         let parse = time(runs, || {

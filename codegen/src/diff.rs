@@ -16,7 +16,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use crate::ir::{Additional, CallKind, Module, TypeDef, TypeExpr, TypeKind};
+use crate::ir::{
+    Additional, CallKind, EnumValue, Module, Struct, TypeDef, TypeExpr, TypeKind, Union,
+};
 
 /// Whether a change can break code that uses the generated types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -73,236 +75,288 @@ pub struct Change {
 
 /// Every difference from `old` to `new`, sorted by section, subject and description.
 pub fn diff(old: &Module, new: &Module) -> Vec<Change> {
-    let mut changes = Vec::new();
-    let mut push = |section, subject: String, what: String, impact| {
-        changes.push(Change {
+    let mut found = Found::default();
+    found.definitions(old, new);
+    found.methods(old, new);
+    // Types present on both sides, by Rust name (definitions and inline types alike).
+    for new_type in &new.types {
+        if let Some(old_type) = old.get(&new_type.name) {
+            found.type_changes(Sides { old, new }, old_type, new_type);
+        }
+    }
+    let mut changes = found.0;
+    changes.sort();
+    changes.dedup();
+    changes
+}
+
+/// The two modules compared, for resolving aliases on each side.
+#[derive(Clone, Copy)]
+struct Sides<'a> {
+    old: &'a Module,
+    new: &'a Module,
+}
+
+/// The changes found so far, in the order found.
+#[derive(Default)]
+struct Found(Vec<Change>);
+
+impl Found {
+    fn push(&mut self, section: Section, subject: String, what: String, impact: Impact) {
+        self.0.push(Change {
             section,
             subject,
             what,
             impact,
         })
-    };
+    }
 
-    // Definitions: the schema's named types. Inline types are compared below, by Rust name,
-    // and show up as their parent's field changes.
-    let defs = |m: &Module| -> BTreeMap<String, String> {
-        m.types
-            .iter()
-            .filter_map(|t| t.schema_name.clone().map(|s| (s, kind_name(t).to_owned())))
-            .collect()
-    };
-    let (old_defs, new_defs) = (defs(old), defs(new));
-    for (name, kind) in &old_defs {
-        match new_defs.get(name) {
-            None => push(
+    /// Definitions: the schema's named types. Inline types are compared by
+    /// [`Self::type_changes`], by Rust name, and show up as their parent's field changes.
+    fn definitions(&mut self, old: &Module, new: &Module) {
+        let defs = |m: &Module| -> BTreeMap<String, String> {
+            m.types
+                .iter()
+                .filter_map(|t| t.schema_name.clone().map(|s| (s, kind_name(t).to_owned())))
+                .collect()
+        };
+        let (old_defs, new_defs) = (defs(old), defs(new));
+        for (name, kind) in &old_defs {
+            match new_defs.get(name) {
+                None => self.push(
+                    Section::Definitions,
+                    name.clone(),
+                    "removed".into(),
+                    Impact::Breaking,
+                ),
+                Some(new_kind) if new_kind != kind => self.push(
+                    Section::Definitions,
+                    name.clone(),
+                    format!("changed from {kind} to {new_kind}"),
+                    Impact::Breaking,
+                ),
+                Some(_) => {}
+            }
+        }
+        for name in new_defs.keys().filter(|n| !old_defs.contains_key(*n)) {
+            self.push(
                 Section::Definitions,
                 name.clone(),
-                "removed".into(),
-                Impact::Breaking,
-            ),
-            Some(new_kind) if new_kind != kind => push(
-                Section::Definitions,
-                name.clone(),
-                format!("changed from {kind} to {new_kind}"),
-                Impact::Breaking,
-            ),
-            Some(_) => {}
+                format!("added ({})", new_defs[name]),
+                Impact::Compatible,
+            );
         }
     }
-    for name in new_defs.keys().filter(|n| !old_defs.contains_key(*n)) {
-        push(
-            Section::Definitions,
-            name.clone(),
-            format!("added ({})", new_defs[name]),
-            Impact::Compatible,
-        );
+
+    /// Methods, with their direction: a method can be sent by both sides (`ping`).
+    fn methods(&mut self, old: &Module, new: &Module) {
+        let (old_methods, new_methods) = (methods(old), methods(new));
+        for (method, direction) in old_methods.difference(&new_methods) {
+            self.push(
+                Section::Methods,
+                format!("{method} ({direction})"),
+                "removed".into(),
+                Impact::Breaking,
+            );
+        }
+        for (method, direction) in new_methods.difference(&old_methods) {
+            self.push(
+                Section::Methods,
+                format!("{method} ({direction})"),
+                "added".into(),
+                Impact::Compatible,
+            );
+        }
     }
 
-    // Methods, with their direction: a method can be sent by both sides (`ping`).
-    let (old_methods, new_methods) = (methods(old), methods(new));
-    for (method, direction) in old_methods.difference(&new_methods) {
-        push(
-            Section::Methods,
-            format!("{method} ({direction})"),
-            "removed".into(),
-            Impact::Breaking,
-        );
-    }
-    for (method, direction) in new_methods.difference(&old_methods) {
-        push(
-            Section::Methods,
-            format!("{method} ({direction})"),
-            "added".into(),
-            Impact::Compatible,
-        );
-    }
-
-    // Types present on both sides, by Rust name (definitions and inline types alike).
-    for new_type in &new.types {
-        let Some(old_type) = old.get(&new_type.name) else {
-            continue;
-        };
+    /// The changes of a type present on both sides, by its kind.
+    fn type_changes(&mut self, sides: Sides<'_>, old_type: &TypeDef, new_type: &TypeDef) {
         let name = display_name(new_type);
         match (&old_type.kind, &new_type.kind) {
             (TypeKind::Struct(a), TypeKind::Struct(b)) => {
-                for field in &a.fields {
-                    let subject = format!("{name}.{}", field.json_name);
-                    match b.fields.iter().find(|f| f.json_name == field.json_name) {
-                        None if b.consts.iter().any(|c| c.json_name == field.json_name) => push(
-                            Section::Fields,
-                            subject,
-                            "became a constant".into(),
-                            Impact::Breaking,
-                        ),
-                        None => push(Section::Fields, subject, "removed".into(), Impact::Breaking),
-                        Some(now) => {
-                            if resolve(old, &field.ty) != resolve(new, &now.ty) {
-                                push(
-                                    Section::Fields,
-                                    subject.clone(),
-                                    format!(
-                                        "type {} → {}",
-                                        type_name(&field.ty),
-                                        type_name(&now.ty)
-                                    ),
-                                    Impact::Breaking,
-                                );
-                            }
-                            if now.required != field.required {
-                                let what = if now.required {
-                                    "optional → required"
-                                } else {
-                                    "required → optional"
-                                };
-                                push(Section::Fields, subject, what.into(), Impact::Breaking);
-                            }
-                        }
-                    }
-                }
-                for field in &b.fields {
-                    if a.fields.iter().any(|f| f.json_name == field.json_name)
-                        || a.consts.iter().any(|c| c.json_name == field.json_name)
-                    {
-                        continue;
-                    }
-                    let (what, impact) = if field.default_when_absent.is_some() {
-                        // Old JSON, without the member, still decodes.
-                        (
-                            "added, required with a default when absent",
-                            Impact::Compatible,
-                        )
-                    } else if field.required {
-                        ("added, required", Impact::Breaking)
-                    } else {
-                        ("added, optional", Impact::Compatible)
-                    };
-                    push(
-                        Section::Fields,
-                        format!("{name}.{}", field.json_name),
-                        format!("{what} ({})", type_name(&field.ty)),
-                        impact,
-                    );
-                }
-                for c in &a.consts {
-                    let subject = format!("{name}.{}", c.json_name);
-                    match b.consts.iter().find(|n| n.json_name == c.json_name) {
-                        Some(now) if now.value != c.value => push(
-                            Section::Consts,
-                            subject,
-                            format!("{} → {}", c.value.to_json(), now.value.to_json()),
-                            Impact::Breaking,
-                        ),
-                        Some(_) => {}
-                        None if b.fields.iter().any(|f| f.json_name == c.json_name) => push(
-                            Section::Consts,
-                            subject,
-                            "no longer a constant".into(),
-                            Impact::Breaking,
-                        ),
-                        None => push(Section::Consts, subject, "removed".into(), Impact::Breaking),
-                    }
-                }
-                for c in &b.consts {
-                    let known = a.consts.iter().any(|o| o.json_name == c.json_name)
-                        || a.fields.iter().any(|f| f.json_name == c.json_name);
-                    if !known {
-                        push(
-                            Section::Consts,
-                            format!("{name}.{}", c.json_name),
-                            format!("added: {}", c.value.to_json()),
-                            Impact::Breaking,
-                        );
-                    }
-                }
-                if a.additional != b.additional {
-                    let impact = match (&a.additional, &b.additional) {
-                        (Additional::Forbidden, _) => Impact::Compatible,
-                        _ => Impact::Breaking,
-                    };
-                    push(
-                        Section::Fields,
-                        format!("{name} (undeclared members)"),
-                        format!(
-                            "{} → {}",
-                            additional_name(&a.additional),
-                            additional_name(&b.additional)
-                        ),
-                        impact,
-                    );
-                }
+                self.fields(sides, &name, a, b);
+                self.added_fields(&name, a, b);
+                self.consts(&name, a, b);
+                self.undeclared_members(&name, a, b);
             }
-            (TypeKind::StringEnum(a), TypeKind::StringEnum(b)) => {
-                for v in a.iter().filter(|v| !b.iter().any(|w| w.value == v.value)) {
-                    push(
-                        Section::EnumValues,
-                        format!("{name} \"{}\"", v.value),
-                        "removed".into(),
-                        Impact::Breaking,
-                    );
-                }
-                for v in b.iter().filter(|v| !a.iter().any(|w| w.value == v.value)) {
-                    push(
-                        Section::EnumValues,
-                        format!("{name} \"{}\"", v.value),
-                        "added".into(),
-                        Impact::Compatible,
-                    );
-                }
+            (TypeKind::StringEnum(a), TypeKind::StringEnum(b)) => self.enum_values(&name, a, b),
+            (TypeKind::Union(a), TypeKind::Union(b)) => self.union_members(&name, a, b),
+            (TypeKind::Alias(a), TypeKind::Alias(b))
+                if resolve(sides.old, a) != resolve(sides.new, b) =>
+            {
+                self.push(
+                    Section::Definitions,
+                    name,
+                    format!("alias of {} → {}", type_name(a), type_name(b)),
+                    Impact::Breaking,
+                )
             }
-            (TypeKind::Union(a), TypeKind::Union(b)) => {
-                let members = |u: &crate::ir::Union| -> BTreeSet<String> {
-                    u.variants.iter().map(|v| type_name(&v.ty)).collect()
-                };
-                let (was, is) = (members(a), members(b));
-                for m in was.difference(&is) {
-                    push(
-                        Section::UnionMembers,
-                        format!("{name} member {m}"),
-                        "removed".into(),
-                        Impact::Breaking,
-                    );
-                }
-                for m in is.difference(&was) {
-                    push(
-                        Section::UnionMembers,
-                        format!("{name} member {m}"),
-                        "added".into(),
-                        Impact::Compatible,
-                    );
-                }
-            }
-            (TypeKind::Alias(a), TypeKind::Alias(b)) if resolve(old, a) != resolve(new, b) => push(
-                Section::Definitions,
-                name,
-                format!("alias of {} → {}", type_name(a), type_name(b)),
-                Impact::Breaking,
-            ),
             _ => {}
         }
     }
-    changes.sort();
-    changes.dedup();
-    changes
+
+    /// The members of struct `a` removed, turned constant or changed in `b`.
+    fn fields(&mut self, sides: Sides<'_>, name: &str, a: &Struct, b: &Struct) {
+        for field in &a.fields {
+            let subject = format!("{name}.{}", field.json_name);
+            match b.fields.iter().find(|f| f.json_name == field.json_name) {
+                None if b.consts.iter().any(|c| c.json_name == field.json_name) => self.push(
+                    Section::Fields,
+                    subject,
+                    "became a constant".into(),
+                    Impact::Breaking,
+                ),
+                None => self.push(Section::Fields, subject, "removed".into(), Impact::Breaking),
+                Some(now) => {
+                    if resolve(sides.old, &field.ty) != resolve(sides.new, &now.ty) {
+                        self.push(
+                            Section::Fields,
+                            subject.clone(),
+                            format!("type {} → {}", type_name(&field.ty), type_name(&now.ty)),
+                            Impact::Breaking,
+                        );
+                    }
+                    if now.required != field.required {
+                        let what = if now.required {
+                            "optional → required"
+                        } else {
+                            "required → optional"
+                        };
+                        self.push(Section::Fields, subject, what.into(), Impact::Breaking);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The members of struct `b` that `a` has neither as a member nor as a constant.
+    fn added_fields(&mut self, name: &str, a: &Struct, b: &Struct) {
+        for field in &b.fields {
+            if a.fields.iter().any(|f| f.json_name == field.json_name)
+                || a.consts.iter().any(|c| c.json_name == field.json_name)
+            {
+                continue;
+            }
+            let (what, impact) = if field.default_when_absent.is_some() {
+                // Old JSON, without the member, still decodes.
+                (
+                    "added, required with a default when absent",
+                    Impact::Compatible,
+                )
+            } else if field.required {
+                ("added, required", Impact::Breaking)
+            } else {
+                ("added, optional", Impact::Compatible)
+            };
+            self.push(
+                Section::Fields,
+                format!("{name}.{}", field.json_name),
+                format!("{what} ({})", type_name(&field.ty)),
+                impact,
+            );
+        }
+    }
+
+    /// The constant members of struct `a` changed, removed or turned plain in `b`, and those
+    /// `b` adds.
+    fn consts(&mut self, name: &str, a: &Struct, b: &Struct) {
+        for c in &a.consts {
+            let subject = format!("{name}.{}", c.json_name);
+            match b.consts.iter().find(|n| n.json_name == c.json_name) {
+                Some(now) if now.value != c.value => self.push(
+                    Section::Consts,
+                    subject,
+                    format!("{} → {}", c.value.to_json(), now.value.to_json()),
+                    Impact::Breaking,
+                ),
+                Some(_) => {}
+                None if b.fields.iter().any(|f| f.json_name == c.json_name) => self.push(
+                    Section::Consts,
+                    subject,
+                    "no longer a constant".into(),
+                    Impact::Breaking,
+                ),
+                None => self.push(Section::Consts, subject, "removed".into(), Impact::Breaking),
+            }
+        }
+        for c in &b.consts {
+            let known = a.consts.iter().any(|o| o.json_name == c.json_name)
+                || a.fields.iter().any(|f| f.json_name == c.json_name);
+            if !known {
+                self.push(
+                    Section::Consts,
+                    format!("{name}.{}", c.json_name),
+                    format!("added: {}", c.value.to_json()),
+                    Impact::Breaking,
+                );
+            }
+        }
+    }
+
+    /// Whether a struct keeps, types or forbids the members it does not declare.
+    fn undeclared_members(&mut self, name: &str, a: &Struct, b: &Struct) {
+        if a.additional == b.additional {
+            return;
+        }
+        let impact = match (&a.additional, &b.additional) {
+            (Additional::Forbidden, _) => Impact::Compatible,
+            _ => Impact::Breaking,
+        };
+        self.push(
+            Section::Fields,
+            format!("{name} (undeclared members)"),
+            format!(
+                "{} → {}",
+                additional_name(&a.additional),
+                additional_name(&b.additional)
+            ),
+            impact,
+        );
+    }
+
+    /// The values of a string enum removed and added.
+    fn enum_values(&mut self, name: &str, a: &[EnumValue], b: &[EnumValue]) {
+        for v in a.iter().filter(|v| !b.iter().any(|w| w.value == v.value)) {
+            self.push(
+                Section::EnumValues,
+                format!("{name} \"{}\"", v.value),
+                "removed".into(),
+                Impact::Breaking,
+            );
+        }
+        for v in b.iter().filter(|v| !a.iter().any(|w| w.value == v.value)) {
+            self.push(
+                Section::EnumValues,
+                format!("{name} \"{}\"", v.value),
+                "added".into(),
+                Impact::Compatible,
+            );
+        }
+    }
+
+    /// The members of a union removed and added, by type.
+    fn union_members(&mut self, name: &str, a: &Union, b: &Union) {
+        let members = |u: &Union| -> BTreeSet<String> {
+            u.variants.iter().map(|v| type_name(&v.ty)).collect()
+        };
+        let (was, is) = (members(a), members(b));
+        for m in was.difference(&is) {
+            self.push(
+                Section::UnionMembers,
+                format!("{name} member {m}"),
+                "removed".into(),
+                Impact::Breaking,
+            );
+        }
+        for m in is.difference(&was) {
+            self.push(
+                Section::UnionMembers,
+                format!("{name} member {m}"),
+                "added".into(),
+                Impact::Compatible,
+            );
+        }
+    }
 }
 
 /// Every method of the module with its direction (`client request`, `server notification`).

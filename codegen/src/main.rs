@@ -96,178 +96,190 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
-    // `generate --schema` and `diff` of two files work in any folder: the repository (its pins
-    // and errata) is looked for only when a command needs it.
-    let open_workspace = || match &cli.root {
+    let source = SchemaSource::resolve(cli.from.clone());
+    let workspace = open_workspace(cli.root.as_deref(), &cli.command)?;
+    let workspace = workspace.as_ref();
+    match cli.command {
+        Command::Fetch { revisions } => fetch(required(workspace)?, &source, &revisions),
+        Command::PinExamples { revision } => pin_examples(required(workspace)?, &source, &revision),
+        Command::Generate {
+            schema: Some(schema),
+            module,
+            out,
+            check,
+            types_crate,
+            ..
+        } => {
+            // Inside this repository (or with `--root`), a schema file still gets the errata of
+            // the revision it is named after; elsewhere there are none.
+            let errata = workspace.map(|w| w.errata.clone()).unwrap_or_default();
+            generate_file(&schema, module, out, check, types_crate, errata)
+        }
+        Command::Generate {
+            revisions, check, ..
+        } => generate(required(workspace)?, &source, &revisions, check),
+        Command::Diff { old, new, format } => diff(workspace, &source, &old, &new, format),
+    }
+}
+
+/// The repository, when the command needs it or one is found: `generate --schema` and `diff` of
+/// two files work in any folder, so for them it is looked for but not required (unless given by
+/// `--root`).
+fn open_workspace(
+    root: Option<&Path>,
+    command: &Command,
+) -> Result<Option<Workspace>, WorkspaceError> {
+    let open = || match root {
         Some(root) => Workspace::open(root),
         None => {
             Workspace::discover(&std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))
         }
     };
-    let source = SchemaSource::resolve(cli.from.clone());
-    let needs_workspace = match &cli.command {
+    let needs_workspace = match command {
         Command::Generate { schema, .. } => schema.is_none(),
         Command::Diff { old, new, .. } => !(Path::new(old).is_file() && Path::new(new).is_file()),
         Command::Fetch { .. } | Command::PinExamples { .. } => true,
     };
-    let workspace = if needs_workspace {
-        Some(open_workspace()?)
-    } else {
-        // Inside this repository (or with `--root`), a schema file still gets the errata of the
-        // revision it is named after; elsewhere there are none.
-        match (&cli.root, open_workspace()) {
-            (Some(_), Err(e)) => return Err(e),
-            (_, found) => found.ok(),
-        }
-    };
-    let Some(workspace) = workspace.as_ref() else {
-        return run_anywhere(cli.command);
-    };
-    match cli.command {
-        Command::Fetch { revisions } => {
-            for revision in workspace.select(&revisions)? {
-                let outcome = mcp_codegen::fetch::fetch_revision(
-                    &workspace.revisions,
-                    revision,
-                    &workspace.schema_root(),
-                    &source,
-                )?;
-                match outcome {
-                    FetchOutcome::UpToDate => println!("{}: up to date", revision.name),
-                    FetchOutcome::Fetched { origin } => {
-                        println!("{}: fetched from {origin}", revision.name)
-                    }
-                }
-            }
-            if revisions.is_empty() {
-                let examples = workspace.pinned_examples()?;
-                let mut fetched = 0;
-                for file in &examples {
-                    let outcome = mcp_codegen::fetch::fetch_file(
-                        &workspace.revisions,
-                        file,
-                        &workspace.schema_root(),
-                        &source,
-                    )?;
-                    fetched += usize::from(outcome != FetchOutcome::UpToDate);
-                }
-                println!("examples: {} pinned, {fetched} fetched", examples.len());
-            }
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::PinExamples { revision } => {
-            let SchemaSource::Dir(dir) = &source else {
-                eprintln!("pin-examples reads a folder: give --from DIR or set $MCP_SCHEMA_MIRROR");
-                return Ok(ExitCode::from(2));
-            };
-            let lines = mcp_codegen::fetch::manifest_of(dir, &revision)?;
-            let header = "# The official example instances, pinned by sha256 (sha256sum format, \
-                          paths relative to schema/).\n\
-                          # `mcp-codegen fetch` fills them like the schemas, from the same mirror \
-                          or the same upstream commit;\n\
-                          # they are never committed. Regenerate after a pin bump: \
-                          `mcp-codegen pin-examples`.\n";
-            let path = workspace
-                .schema_root()
-                .join(mcp_codegen::fetch::EXAMPLES_MANIFEST);
-            std::fs::write(&path, format!("{header}{lines}")).map_err(|source| {
-                mcp_codegen::fetch::FetchError::Io {
-                    path: path.clone(),
-                    source,
-                }
-            })?;
-            println!("wrote {} ({} files)", path.display(), lines.lines().count());
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Generate {
-            schema: Some(schema),
-            module,
-            out,
-            check,
-            types_crate,
-            ..
-        } => generate_file(
-            &schema,
-            module,
-            out,
-            check,
-            types_crate,
-            workspace.errata.clone(),
-        ),
-        Command::Diff { old, new, format } => {
-            let load = |arg: &str| -> Result<mcp_codegen::ir::Module, WorkspaceError> {
-                // A pinned revision is compared as generated, errata applied; a file as it is.
-                match workspace.revisions.get(arg) {
-                    Ok(revision) => Ok(workspace.load(revision, &source)?.1),
-                    Err(_) if Path::new(arg).is_file() => {
-                        Ok(mcp_codegen::load_schema_file(Path::new(arg))?)
-                    }
-                    Err(unknown) => Err(unknown.into()),
-                }
-            };
-            let changes = mcp_codegen::diff::diff(&load(&old)?, &load(&new)?);
-            print!("{}", render_diff(&changes, &old, &new, format));
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Generate {
-            revisions, check, ..
-        } => {
-            let started = std::time::Instant::now();
-            let mut stale = Vec::new();
-            for rendered in workspace.render_all(&workspace.select(&revisions)?, &source)? {
-                let current = std::fs::read_to_string(&rendered.path).unwrap_or_default();
-                if current == rendered.text {
-                    continue;
-                }
-                if check {
-                    stale.push((rendered.path.clone(), current, rendered.text));
-                } else {
-                    workspace.write(&rendered)?;
-                    println!("wrote {}", rendered.path.display());
-                }
-            }
-            if check {
-                if stale.is_empty() {
-                    println!("generated code is up to date ({:.0?})", started.elapsed());
-                    return Ok(ExitCode::SUCCESS);
-                }
-                for (path, old, new) in &stale {
-                    println!("{} would change:", path.display());
-                    print!("{}", short_diff(old, new, 40));
-                }
-                println!(
-                    "{} file(s) out of date: run `cargo run -p mcp-codegen -- generate`",
-                    stale.len()
-                );
-                return Ok(ExitCode::from(1));
-            }
-            println!("generated in {:.0?}", started.elapsed());
-            Ok(ExitCode::SUCCESS)
-        }
+    if needs_workspace {
+        return open().map(Some);
+    }
+    match (root, open()) {
+        (Some(_), Err(e)) => Err(e),
+        (_, found) => Ok(found.ok()),
     }
 }
 
-/// The commands that need no repository: `generate --schema` and `diff` of two files.
-fn run_anywhere(command: Command) -> Result<ExitCode, WorkspaceError> {
-    match command {
-        Command::Generate {
-            schema: Some(schema),
-            module,
-            out,
-            check,
-            types_crate,
-            ..
-        } => generate_file(&schema, module, out, check, types_crate, Default::default()),
-        Command::Diff { old, new, format } => {
-            let old_module = mcp_codegen::load_schema_file(Path::new(&old))?;
-            let new_module = mcp_codegen::load_schema_file(Path::new(&new))?;
-            let changes = mcp_codegen::diff::diff(&old_module, &new_module);
-            print!("{}", render_diff(&changes, &old, &new, format));
-            Ok(ExitCode::SUCCESS)
+/// The repository of a command that needs one ([`open_workspace`] found it).
+fn required(workspace: Option<&Workspace>) -> Result<&Workspace, WorkspaceError> {
+    workspace.ok_or_else(|| WorkspaceError::NoRoot(PathBuf::from(".")))
+}
+
+/// `fetch`: the schemas of the named revisions (or all, and the pinned examples).
+fn fetch(
+    workspace: &Workspace,
+    source: &SchemaSource,
+    revisions: &[String],
+) -> Result<ExitCode, WorkspaceError> {
+    for revision in workspace.select(revisions)? {
+        let outcome = mcp_codegen::fetch::fetch_revision(
+            &workspace.revisions,
+            revision,
+            &workspace.schema_root(),
+            source,
+        )?;
+        match outcome {
+            FetchOutcome::UpToDate => println!("{}: up to date", revision.name),
+            FetchOutcome::Fetched { origin } => {
+                println!("{}: fetched from {origin}", revision.name)
+            }
         }
-        // `run` opens the repository for every other command.
-        _ => Err(WorkspaceError::NoRoot(PathBuf::from("."))),
     }
+    if revisions.is_empty() {
+        let examples = workspace.pinned_examples()?;
+        let mut fetched = 0;
+        for file in &examples {
+            let outcome = mcp_codegen::fetch::fetch_file(
+                &workspace.revisions,
+                file,
+                &workspace.schema_root(),
+                source,
+            )?;
+            fetched += usize::from(outcome != FetchOutcome::UpToDate);
+        }
+        println!("examples: {} pinned, {fetched} fetched", examples.len());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `pin-examples`: rewrites `schema/examples.sha256` from a revision's examples in the mirror.
+fn pin_examples(
+    workspace: &Workspace,
+    source: &SchemaSource,
+    revision: &str,
+) -> Result<ExitCode, WorkspaceError> {
+    let SchemaSource::Dir(dir) = source else {
+        eprintln!("pin-examples reads a folder: give --from DIR or set $MCP_SCHEMA_MIRROR");
+        return Ok(ExitCode::from(2));
+    };
+    let lines = mcp_codegen::fetch::manifest_of(dir, revision)?;
+    let header = "# The official example instances, pinned by sha256 (sha256sum format, \
+                  paths relative to schema/).\n\
+                  # `mcp-codegen fetch` fills them like the schemas, from the same mirror \
+                  or the same upstream commit;\n\
+                  # they are never committed. Regenerate after a pin bump: \
+                  `mcp-codegen pin-examples`.\n";
+    let path = workspace
+        .schema_root()
+        .join(mcp_codegen::fetch::EXAMPLES_MANIFEST);
+    std::fs::write(&path, format!("{header}{lines}")).map_err(|source| {
+        mcp_codegen::fetch::FetchError::Io {
+            path: path.clone(),
+            source,
+        }
+    })?;
+    println!("wrote {} ({} files)", path.display(), lines.lines().count());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `generate [--check]`: the pinned revisions' files, written or compared.
+fn generate(
+    workspace: &Workspace,
+    source: &SchemaSource,
+    revisions: &[String],
+    check: bool,
+) -> Result<ExitCode, WorkspaceError> {
+    let started = std::time::Instant::now();
+    let mut stale = Vec::new();
+    for rendered in workspace.render_all(&workspace.select(revisions)?, source)? {
+        let current = std::fs::read_to_string(&rendered.path).unwrap_or_default();
+        if current == rendered.text {
+            continue;
+        }
+        if check {
+            stale.push((rendered.path.clone(), current, rendered.text));
+        } else {
+            workspace.write(&rendered)?;
+            println!("wrote {}", rendered.path.display());
+        }
+    }
+    if !check {
+        println!("generated in {:.0?}", started.elapsed());
+        return Ok(ExitCode::SUCCESS);
+    }
+    if stale.is_empty() {
+        println!("generated code is up to date ({:.0?})", started.elapsed());
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (path, old, new) in &stale {
+        println!("{} would change:", path.display());
+        print!("{}", short_diff(old, new, 40));
+    }
+    println!(
+        "{} file(s) out of date: run `cargo run -p mcp-codegen -- generate`",
+        stale.len()
+    );
+    Ok(ExitCode::from(1))
+}
+
+/// `diff OLD NEW`: a pinned revision is compared as generated, errata applied; a file as it is.
+fn diff(
+    workspace: Option<&Workspace>,
+    source: &SchemaSource,
+    old: &str,
+    new: &str,
+    format: Format,
+) -> Result<ExitCode, WorkspaceError> {
+    let load = |arg: &str| -> Result<mcp_codegen::ir::Module, WorkspaceError> {
+        let pinned = workspace.map(|w| (w, w.revisions.get(arg)));
+        match pinned {
+            Some((workspace, Ok(revision))) => Ok(workspace.load(revision, source)?.1),
+            Some((_, Err(unknown))) if !Path::new(arg).is_file() => Err(unknown.into()),
+            _ => Ok(mcp_codegen::load_schema_file(Path::new(arg))?),
+        }
+    };
+    let changes = mcp_codegen::diff::diff(&load(old)?, &load(new)?);
+    print!("{}", render_diff(&changes, old, new, format));
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `generate --schema FILE`: to `--out` (or standard output), or compared with it (`--check`).
@@ -287,9 +299,14 @@ fn generate_file(
     if let Some(path) = types_crate {
         config.types_crate(path);
     }
+    if let Some(out) = out.as_ref().filter(|_| !check) {
+        config.out_path(out).generate()?;
+        println!("wrote {}", out.display());
+        return Ok(ExitCode::SUCCESS);
+    }
     let text = config.generate_string()?;
     match out {
-        Some(out) if check => {
+        Some(out) => {
             let current = std::fs::read_to_string(&out).unwrap_or_default();
             if current == text {
                 println!("{} is up to date", out.display());
@@ -298,11 +315,6 @@ fn generate_file(
             println!("{} would change:", out.display());
             print!("{}", short_diff(&current, &text, 40));
             Ok(ExitCode::from(1))
-        }
-        Some(out) => {
-            config.out_path(&out).generate()?;
-            println!("wrote {}", out.display());
-            Ok(ExitCode::SUCCESS)
         }
         None => {
             print!("{text}");

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::config::{write_if_changed, Config, GenerateError};
-use crate::emit::Emitted;
 use crate::fetch::{self, FetchError, SchemaSource};
+use crate::pipeline::{self, Generated, Source};
 use crate::revisions::{Revision, Revisions, RevisionsError};
 use crate::schema::errata::{Errata, ErrataError};
 
@@ -173,6 +173,59 @@ impl Workspace {
         revisions: &[&Revision],
         source: &SchemaSource,
     ) -> Result<Vec<Rendered>, WorkspaceError> {
+        let config = self.config();
+        // Each revision's module comes from the revision whose module it re-exports, if any.
+        let sources: Vec<&Revision> = revisions
+            .iter()
+            .map(|r| self.same_schema_as(r).unwrap_or(r))
+            .collect();
+        let inputs = self.read_schemas(revisions.iter().chain(&sources).copied(), source)?;
+        let input = |name: &str| {
+            inputs
+                .iter()
+                .find(|i| i.revision.name == name)
+                .expect("every revision and source was read")
+        };
+        // Each source once.
+        let distinct: Vec<&Input<'_>> = inputs
+            .iter()
+            .filter(|i| sources.iter().any(|s| s.name == i.revision.name))
+            .collect();
+        let generated = Self::generate_in_parallel(&config, &distinct)?;
+        let mut files = Vec::new();
+        for (revision, from) in revisions.iter().zip(&sources) {
+            let (_, own) = generated
+                .iter()
+                .find(|(name, _)| *name == from.name)
+                .expect("every source revision was generated");
+            let rendered = |path, text| Rendered {
+                revision: revision.name.clone(),
+                path,
+                text,
+            };
+            if from.name != revision.name {
+                let text = pipeline::generate_reexport(
+                    &config,
+                    input(&revision.name).source(),
+                    (&from.name, &from.module),
+                    &own.items,
+                )?;
+                files.push(rendered(self.generated_path(revision), text));
+                continue;
+            }
+            files.push(rendered(self.generated_path(revision), own.text.clone()));
+            if let Some(text) = &own.borrowed {
+                let path = self
+                    .generated_dir()
+                    .join(Self::borrowed_relative_path(revision));
+                files.push(rendered(path, text.clone()));
+            }
+        }
+        Ok(files)
+    }
+
+    /// The settings of the checked-in modules.
+    fn config(&self) -> Config {
         let mut config = Config::new();
         config
             .registry_feature(REGISTRY_FEATURE)
@@ -183,42 +236,43 @@ impl Workspace {
             // change of every generated file, not a side effect of a generator change.
             .constraint_docs(false)
             .errata(self.errata.clone());
-        // Each revision's body comes from the revision whose module it re-exports, if any.
-        let sources: Vec<&Revision> = revisions
-            .iter()
-            .map(|r| self.same_schema_as(r).unwrap_or(r))
-            .collect();
-        let mut inputs: Vec<(&Revision, PathBuf, Vec<u8>)> = Vec::new();
-        for revision in revisions.iter().copied().chain(sources.iter().copied()) {
-            if inputs.iter().any(|(r, ..)| r.name == revision.name) {
+        config
+    }
+
+    /// The pinned schemas of `revisions`, each fetched and read once, in order.
+    fn read_schemas<'r>(
+        &self,
+        revisions: impl Iterator<Item = &'r Revision>,
+        source: &SchemaSource,
+    ) -> Result<Vec<Input<'r>>, WorkspaceError> {
+        let mut inputs: Vec<Input> = Vec::new();
+        for revision in revisions {
+            if inputs.iter().any(|i| i.revision.name == revision.name) {
                 continue;
             }
             let path = self.fetch(revision, source)?;
-            let bytes = std::fs::read(&path).map_err(|source| GenerateError::Io {
-                path: path.clone(),
-                source,
-            })?;
-            inputs.push((revision, path, bytes));
+            let bytes = pipeline::read(&path)?;
+            inputs.push(Input {
+                revision,
+                path,
+                bytes,
+            });
         }
-        let input = |name: &str| {
-            inputs
+        Ok(inputs)
+    }
+
+    /// Runs the pipeline on each input, a thread each; the first error, in input order, wins.
+    fn generate_in_parallel<'a>(
+        config: &Config,
+        inputs: &[&'a Input<'a>],
+    ) -> Result<Vec<(&'a str, Generated)>, GenerateError> {
+        let results: Vec<Result<Generated, GenerateError>> = std::thread::scope(|scope| {
+            let workers: Vec<_> = inputs
                 .iter()
-                .find(|(r, ..)| r.name == name)
-                .expect("every revision and source was read")
-        };
-        // The revisions whose bodies are rendered: each source once.
-        let distinct: Vec<&(&Revision, PathBuf, Vec<u8>)> = inputs
-            .iter()
-            .filter(|(r, ..)| sources.iter().any(|s| s.name == r.name))
-            .collect();
-        let bodies: Vec<Result<Emitted, GenerateError>> = std::thread::scope(|scope| {
-            let workers: Vec<_> = distinct
-                .iter()
-                .map(|(revision, path, bytes)| {
-                    let config = &config;
-                    let borrowed_path = Self::borrowed_relative_path(revision);
+                .map(|input| {
+                    let borrowed_path = Self::borrowed_relative_path(input.revision);
                     scope.spawn(move || {
-                        config.render_parts(bytes, &revision.name, path, Some(borrowed_path))
+                        pipeline::generate(config, input.source(), Some(borrowed_path))
                     })
                 })
                 .collect();
@@ -231,46 +285,11 @@ impl Workspace {
                 })
                 .collect()
         });
-        let bodies: Vec<(&str, Emitted)> = distinct
+        inputs
             .iter()
-            .zip(bodies)
-            .map(|((r, ..), b)| b.map(|b| (r.name.as_str(), b)))
-            .collect::<Result<_, _>>()?;
-        let mut files = Vec::new();
-        for (revision, from) in revisions.iter().zip(&sources) {
-            let (_, _, bytes) = input(&revision.name);
-            let (_, emitted) = bodies
-                .iter()
-                .find(|(name, _)| *name == from.name)
-                .expect("every source revision's body was rendered");
-            let rendered = |path, text| Rendered {
-                revision: revision.name.clone(),
-                path,
-                text,
-            };
-            if from.name != revision.name {
-                let text = config.assemble_reexport_of(
-                    bytes,
-                    &revision.name,
-                    (&from.name, &from.module),
-                    &emitted.items,
-                )?;
-                files.push(rendered(self.generated_path(revision), text));
-                continue;
-            }
-            let text = config.assemble(bytes, &revision.name, &emitted.body);
-            files.push(rendered(self.generated_path(revision), text));
-            if let Some(items) = &emitted.borrowed_text {
-                let path = self
-                    .generated_dir()
-                    .join(Self::borrowed_relative_path(revision));
-                files.push(rendered(
-                    path,
-                    config.assemble_file(bytes, &revision.name, items),
-                ));
-            }
-        }
-        Ok(files)
+            .zip(results)
+            .map(|(input, result)| result.map(|g| (input.revision.name.as_str(), g)))
+            .collect()
     }
 
     /// The borrowed family of a revision, in a file of its own so that the default build does
@@ -298,17 +317,36 @@ impl Workspace {
         source: &SchemaSource,
     ) -> Result<(serde_json::Value, crate::ir::Module), WorkspaceError> {
         let path = self.fetch(revision, source)?;
-        let bytes = std::fs::read(&path).map_err(|source| GenerateError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        let bytes = pipeline::read(&path)?;
         let mut config = Config::new();
         config.errata(self.errata.clone());
-        Ok(config.load(&bytes, &revision.name, &path)?)
+        let source = Source {
+            bytes: &bytes,
+            revision: &revision.name,
+            path: &path,
+        };
+        Ok(pipeline::load(&config, source)?)
     }
 
     /// Writes a rendered file if it changed; `true` when it did.
     pub fn write(&self, rendered: &Rendered) -> Result<bool, WorkspaceError> {
         Ok(write_if_changed(&rendered.path, &rendered.text)?)
+    }
+}
+
+/// A pinned schema, read.
+struct Input<'r> {
+    revision: &'r Revision,
+    path: PathBuf,
+    bytes: Vec<u8>,
+}
+
+impl Input<'_> {
+    fn source(&self) -> Source<'_> {
+        Source {
+            bytes: &self.bytes,
+            revision: &self.revision.name,
+            path: &self.path,
+        }
     }
 }

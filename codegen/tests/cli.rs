@@ -154,34 +154,3 @@ fn builder_api_reports_schema_errors_with_file_and_pointer() {
     );
     assert!(!dir.path().join("x.rs").exists());
 }
-
-/// A module re-exporting another's types lists the same items whether they come from the
-/// rendering (what `generate` does) or from parsing the rendered text.
-#[test]
-fn reexports_from_the_rendered_items_match_those_read_from_the_text() {
-    let schema = br##"{"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {
-        "Point": {"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]},
-        "Colour": {"type": "string", "enum": ["red", "green"]},
-        "Shape": {"anyOf": [{"$ref": "#/definitions/Point"}, {"type": "string"}]}}}"##;
-    let mut config = mcp_codegen::Config::new();
-    config.registry_feature("registry");
-    let path = Path::new("shapes.json");
-    let (body, items) = config
-        .render_body_with_items(schema, "shapes", path)
-        .expect("renders");
-    let same_as = ("shapes", "shapes");
-    let from_text = config
-        .assemble_reexport(schema, "copy", same_as, &body)
-        .expect("re-exports from the text");
-    let from_items = config
-        .assemble_reexport_of(schema, "copy", same_as, &items)
-        .expect("re-exports from the items");
-    assert_eq!(from_items, from_text);
-    assert!(
-        from_items.contains(
-            "\npub use crate::shapes::{Colour, Point, Shape};\n#[cfg(feature = \"registry\")]\n\
-             pub use crate::shapes::__roundtrip;\n"
-        ),
-        "{from_items}"
-    );
-}

@@ -19,7 +19,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
@@ -1364,14 +1364,19 @@ fn run_case(mutation: &Mutation, revision: &'static str) -> Case {
     let mut schema = Schema::load(revision);
     let expect = (mutation.apply)(&mut schema);
     let bytes = serde_json::to_vec_pretty(&schema.root).expect("serialize");
-    let path = PathBuf::from(format!("{revision}/schema.json ({})", mutation.name));
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir
+        .path()
+        .join(format!("{revision} {}.json", mutation.name));
+    std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let generated = catch_unwind(AssertUnwindSafe(|| {
         Config::new()
+            .schema_path(&path)
             .revision_name(revision)
             .registry_feature("registry")
             .schemars_feature("schemars")
             .module_doc(true)
-            .render(&bytes, revision, &path)
+            .generate_string()
     }));
     let outcome = match (generated, expect) {
         (Err(payload), _) => Outcome::Failed(format!(

@@ -5,10 +5,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::registry::borrowed_registry;
-use super::{
-    emit_type, messages, request_id_conversions, structs, union, Borrowed, EmitOptions, Scope,
-};
-use crate::ir::{Module, TypeDef, TypeKind};
+use super::{emit_type, messages, structs, union, Borrowed, EmitOptions, Scope};
+use crate::ir::{Module, TypeDef, TypeExpr, TypeKind};
 
 /// The borrowed family, as [`borrowed_module`] renders it.
 pub(super) struct BorrowedModule {
@@ -154,5 +152,24 @@ fn into_owned_impl(scope: &Scope, name: &str, body: TokenStream) -> TokenStream 
                 __rt::IntoOwned::into_owned(value)
             }
         }
+    }
+}
+
+/// The borrowed request id is built from a number or a text, `7.into()`, `"abc".into()`, like
+/// the owned one (whose `From`s every union has: `constructors`).
+fn request_id_conversions(
+    scope: &Scope,
+    t: &TypeDef,
+    u: &crate::ir::Union,
+    module: &Module,
+) -> TokenStream {
+    let is_request_id = module
+        .messages
+        .as_ref()
+        .is_some_and(|m| matches!(&m.id, TypeExpr::Named(id) if *id == t.name));
+    if is_request_id {
+        union::emit_scalar_conversions(scope, &t.name, u)
+    } else {
+        TokenStream::new()
     }
 }

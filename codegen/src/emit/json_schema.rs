@@ -60,12 +60,42 @@ pub(super) fn emit_json_schemas(module: &Module, root: &Value, feature: &str) ->
         let deps = deps.iter().map(|d| ident(d));
         quote!(#name = #text [#(#deps)*];)
     });
+    let tool_schemas = module
+        .types
+        .iter()
+        .filter(|t| is_tool_schema(&t.pointer) && matches!(t.kind, TypeKind::Struct(_)))
+        .map(|t| {
+            let name = ident(&t.name);
+            quote! {
+                #[cfg(feature = #feature)]
+                impl #name {
+                    /// The JSON Schema of `T` (its `schemars::JsonSchema`, with schemars'
+                    /// default settings) as this schema of a tool; an error where it is not an
+                    /// object schema.
+                    pub fn for_type<T: __rt::schemars::JsonSchema>() -> ::core::result::Result<Self, __rt::serde_json::Error> {
+                        __rt::serde_json::from_value(__rt::serde_json::to_value(__rt::schemars::schema_for!(T))?)
+                    }
+                }
+            }
+        });
     quote! {
         #[cfg(feature = #feature)]
         __rt::json_schema! {
             #(#entries)*
         }
+        #(#tool_schemas)*
     }
+}
+
+/// Whether the type at `pointer` is a tool's input or output schema (`Tool.inputSchema`), which
+/// a server writes from a Rust type.
+fn is_tool_schema(pointer: &str) -> bool {
+    [
+        "/Tool/properties/inputSchema",
+        "/Tool/properties/outputSchema",
+    ]
+    .iter()
+    .any(|end| pointer.ends_with(end))
 }
 
 struct Builder<'a> {

@@ -6,19 +6,20 @@
 //! logic lives in `mcp_typed::__private`, so each type emits only its own member list.
 //!
 //! The parts, one per strategy, like serde_derive's `de/` and `ser/`:
-//! - [`scope`]: what every part shares: the [`Scope`] items are emitted into (the family, and
+//! - `scope`: what every part shares: the `Scope` items are emitted into (the family, and
 //!   how prelude names are spelled where the schema shadows them), `ident`, `type_tokens`;
-//! - [`structs`], [`string_enum`], [`union`] (with a file per dispatch strategy: `scalars`,
-//!   `tagged`, `keyed`), [`messages`] (call sets, envelopes, request ↔ result pairing);
-//! - [`borrowed`]: the borrowed family (`…Ref<'de>`), built from the same parts;
-//! - [`json_schema`] and [`registry`]: the `schemars` impls and the test hooks behind features;
-//! - [`docs`]: schema text → rustdoc; [`assemble`]: the file around a body.
+//! - `structs`, `string_enum`, `union` (with a file per dispatch strategy: `scalars`,
+//!   `tagged`, `keyed`), `messages` (call sets, envelopes, request ↔ result pairing);
+//! - `borrowed`: the borrowed family (`…Ref<'de>`), built from the same parts;
+//! - `json_schema` and `registry`: the `schemars` impls and the test hooks behind features;
+//! - `docs`: schema text → rustdoc; `assemble`: the file around a body.
 //!
 //! This file drives the emission: `emit_type` hands each type to the part for its kind. The
 //! parts use `scope` and `docs`, never each other (the borrowed family calls them all).
 
 mod assemble;
 mod borrowed;
+mod constructors;
 mod docs;
 mod json_schema;
 mod messages;
@@ -36,7 +37,7 @@ use self::assemble::escape_text_direction;
 pub use self::assemble::{assemble, reexports, PublicItems};
 use self::docs::doc_attrs;
 pub(crate) use self::scope::{ident, resolve_alias, type_tokens, Scope};
-use crate::ir::{Module, TypeDef, TypeExpr, TypeKind};
+use crate::ir::{Module, TypeDef, TypeKind};
 
 /// What the emitted body carries besides the types.
 #[derive(Debug, Clone, Default)]
@@ -207,33 +208,18 @@ pub(super) fn emit_type(scope: &Scope, t: &TypeDef, module: &Module) -> TokenStr
         TypeKind::StringEnum(values) => string_enum::emit_string_enum(scope, &t.name, head, values),
         TypeKind::Union(u) => {
             let union = union::emit_union(scope, &t.name, head, u);
-            let conversions = request_id_conversions(scope, t, u, module);
-            quote!(#union #conversions)
+            let constructors = constructors::union_constructors(scope, &t.name, u, module);
+            quote!(#union #constructors)
         }
-        TypeKind::Calls(set) => messages::emit_calls(scope, &t.name, head, set),
+        TypeKind::Calls(set) => {
+            let calls = messages::emit_calls(scope, &t.name, head, set);
+            let constructors = constructors::call_constructors(scope, &t.name, set);
+            quote!(#calls #constructors)
+        }
         TypeKind::Alias(ty) => {
             let name = ident(&t.name);
             let ty = type_tokens(scope, ty);
             quote!(#head pub type #name = #ty;)
         }
-    }
-}
-
-/// The request id is built from a number or a text, `7.into()`, `"abc".into()`, in both
-/// families.
-pub(super) fn request_id_conversions(
-    scope: &Scope,
-    t: &TypeDef,
-    u: &crate::ir::Union,
-    module: &Module,
-) -> TokenStream {
-    let is_request_id = module
-        .messages
-        .as_ref()
-        .is_some_and(|m| matches!(&m.id, TypeExpr::Named(id) if *id == t.name));
-    if is_request_id {
-        union::emit_scalar_conversions(scope, &t.name, u)
-    } else {
-        TokenStream::new()
     }
 }

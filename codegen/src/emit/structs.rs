@@ -39,11 +39,13 @@ pub(super) fn emit_struct(
     let extra_ty = extra_type(scope, &s.additional);
     let definition = definition(scope, name, head, s, extra_ty.as_ref());
     let consts = consts_impl(scope, name, s);
+    let constructors = super::constructors::struct_constructors(scope, name, s);
     let serialize = serialize_impl(scope, name, s, extra_ty.is_some());
     let deserialize = deserialize_impls(scope, name, s, module, extra_ty.as_ref());
     quote! {
         #definition
         #consts
+        #constructors
         #serialize
         #deserialize
     }

@@ -5,6 +5,8 @@
 //! need only these kinds of type: structs (objects with declared members), string enums,
 //! unions, and aliases, over the type expressions of [`TypeExpr`].
 
+pub(crate) mod passes;
+
 use std::collections::BTreeSet;
 
 use serde_json::Value;
@@ -103,7 +105,7 @@ pub struct Call {
     pub params_required: bool,
     /// For a request: the type of the result of a successful response.
     pub result: Option<TypeExpr>,
-    /// Whether the params are boxed (large params types; see `crate::schema::layout`).
+    /// Whether the params are boxed (large params types; see `crate::ir::passes::layout`).
     pub boxed: bool,
 }
 
@@ -207,6 +209,10 @@ pub struct Field {
     /// A value the spec says an absent required member has (2026-07-28: a result without
     /// `resultType` is `"complete"`): decoding fills it in, encoding always writes it.
     pub default_when_absent: Option<String>,
+    /// The value the spec fixes for this required member on this type, which the constructors
+    /// fill in (`resultType`: `"input_required"` on `InputRequiredResult`, `"complete"` on every
+    /// other result; see `ir::passes::spec_rules`).
+    pub fixed: Option<String>,
 }
 
 /// The one value of an optional constant member, and the Rust path of that value.
@@ -294,7 +300,7 @@ pub struct Variant {
     /// The JSON kinds of value this member accepts.
     pub kinds: BTreeSet<JsonKind>,
     /// Whether the member is boxed: its type is much larger than an enum should carry inline
-    /// (see `crate::schema::layout`).
+    /// (see `crate::ir::passes::layout`).
     pub boxed: bool,
 }
 

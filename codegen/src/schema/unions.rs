@@ -1,17 +1,132 @@
-//! Unions: naming their members and deciding how each kind of JSON value finds its member.
+//! `anyOf`/`oneOf` (and type lists) → unions: one variant per member that can match, named
+//! after its type. How each kind of JSON value then finds its member is decided once every type
+//! is built (`crate::ir::passes::unions`).
 
 use std::collections::{BTreeSet, HashMap};
 
+use serde_json::{Map, Value};
+
+use super::keywords::STRUCTURAL;
+use super::loader::Loader;
 use super::{err, SchemaError};
-use crate::ir::{
-    ConstValue, JsonKind, Module, ObjectDispatch, Partition, StructuralCase, TypeExpr, TypeKind,
-};
+use crate::ir::{TypeExpr, TypeKind, Union, Variant};
 use crate::naming;
+
+impl Loader<'_> {
+    pub(super) fn union_kind(
+        &mut self,
+        obj: &Map<String, Value>,
+        pointer: &str,
+        rust: &str,
+    ) -> Result<TypeKind, SchemaError> {
+        let mut variants: Vec<(TypeExpr, String)> = Vec::new();
+        let key = if obj.contains_key("anyOf") {
+            "anyOf"
+        } else {
+            "oneOf"
+        };
+        if obj.contains_key("anyOf") && obj.contains_key("oneOf") {
+            return err(pointer, "`anyOf` together with `oneOf` is not supported");
+        }
+        if let Some(members) = obj.get(key) {
+            for k in [
+                "properties",
+                "enum",
+                "const",
+                "items",
+                "additionalProperties",
+                "unevaluatedProperties",
+                "patternProperties",
+                "$ref",
+            ] {
+                if obj.contains_key(k) {
+                    return err(
+                        &format!("{pointer}/{k}"),
+                        format!("`{k}` beside `{key}` is not supported"),
+                    );
+                }
+            }
+            let Some(members) = members.as_array() else {
+                return err(
+                    &format!("{pointer}/{key}"),
+                    format!("`{key}` must be an array"),
+                );
+            };
+            if members.is_empty() {
+                return err(
+                    &format!("{pointer}/{key}"),
+                    format!("`{key}` must not be empty"),
+                );
+            }
+            for (i, member) in members.iter().enumerate() {
+                // `false` matches nothing: a member that was `null` in a nullable union.
+                if *member == Value::Bool(false) {
+                    continue;
+                }
+                let mptr = format!("{pointer}/{key}/{i}");
+                // A primitive type list inside a union adds one member per type.
+                if let Some(Value::Array(types)) = member.get("type") {
+                    if member.as_object().is_some_and(|m| {
+                        m.len() == 1 || (m.len() == 2 && m.contains_key("description"))
+                    }) {
+                        for (j, t) in types.iter().enumerate() {
+                            let ty = self.primitive(t, &format!("{mptr}/type/{j}"))?;
+                            variants.push((ty, String::new()));
+                        }
+                        continue;
+                    }
+                }
+                // A member that repeats a definition word for word is that definition.
+                let is_ref = member.get("$ref").is_some();
+                let copy_of = (!is_primitive(member) && !is_ref)
+                    .then(|| self.defs_by_shape.get(&member.to_string()))
+                    .flatten();
+                let ty = match copy_of {
+                    Some(name) => TypeExpr::Named(naming::type_name(name)),
+                    None => self.expr(member, &mptr, &format!("{rust}Variant{i}"))?,
+                };
+                variants.push((ty, String::new()));
+            }
+        } else if let Some(Value::Array(types)) = obj.get("type") {
+            for (j, t) in types.iter().enumerate() {
+                variants.push((
+                    self.primitive(t, &format!("{pointer}/type/{j}"))?,
+                    String::new(),
+                ));
+            }
+        }
+        // `null` among the members makes the whole union nullable; that is the field's business.
+        if variants
+            .iter()
+            .any(|(t, _)| *t == TypeExpr::Nullable(Box::new(TypeExpr::Any)))
+        {
+            return err(
+                pointer,
+                "a union with a `null` member is supported only as a nullable type of two members",
+            );
+        }
+        let names = variant_names(&variants.iter().map(|(t, _)| t.clone()).collect::<Vec<_>>());
+        let variants = variants
+            .into_iter()
+            .zip(names)
+            .map(|((ty, _), name)| Variant {
+                name,
+                ty,
+                kinds: BTreeSet::new(),
+                boxed: false,
+            })
+            .collect();
+        Ok(TypeKind::Union(Union {
+            variants,
+            objects: crate::ir::ObjectDispatch::None,
+        }))
+    }
+}
 
 /// Variant names: a named member is called after its type, with the words every named member
 /// shares at the start or end dropped (`ElicitRequestFormParams`, `ElicitRequestUrlParams` →
 /// `Form`, `Url`); a primitive is called after its JSON type.
-pub(super) fn variant_names(types: &[TypeExpr]) -> Vec<String> {
+fn variant_names(types: &[TypeExpr]) -> Vec<String> {
     let named: Vec<Vec<String>> = types
         .iter()
         .filter_map(|t| match t {
@@ -75,303 +190,18 @@ pub(super) fn variant_names(types: &[TypeExpr]) -> Vec<String> {
     names
 }
 
-/// The JSON kinds a type accepts.
-pub(crate) fn kinds(module: &Module, ty: &TypeExpr) -> BTreeSet<JsonKind> {
-    let mut visiting = BTreeSet::new();
-    kinds_inner(module, ty, &mut visiting)
-}
-
-fn kinds_inner(
-    module: &Module,
-    ty: &TypeExpr,
-    visiting: &mut BTreeSet<String>,
-) -> BTreeSet<JsonKind> {
-    use JsonKind::*;
-    match ty {
-        TypeExpr::String => [String].into(),
-        TypeExpr::Integer => [Integer].into(),
-        TypeExpr::Number => [Integer, Number].into(),
-        TypeExpr::Boolean => [Boolean].into(),
-        TypeExpr::Any => [Null, Boolean, Integer, Number, String, Array, Object].into(),
-        TypeExpr::Array(_) => [Array].into(),
-        TypeExpr::Map(_) => [Object].into(),
-        TypeExpr::Nullable(inner) => {
-            let mut k = kinds_inner(module, inner, visiting);
-            k.insert(Null);
-            k
-        }
-        TypeExpr::Named(name) => {
-            if !visiting.insert(name.clone()) {
-                return BTreeSet::new();
-            }
-            let out = match module.get(name).map(|t| &t.kind) {
-                Some(TypeKind::Struct(_) | TypeKind::Calls(_)) => [Object].into(),
-                Some(TypeKind::StringEnum(_)) => [String].into(),
-                Some(TypeKind::Alias(inner)) => kinds_inner(module, inner, visiting),
-                Some(TypeKind::Union(u)) => u
-                    .variants
-                    .iter()
-                    .flat_map(|v| kinds_inner(module, &v.ty, visiting))
-                    .collect(),
-                None => BTreeSet::new(),
-            };
-            visiting.remove(name);
-            out
-        }
-    }
-}
-
-/// Resolves aliases down to the kind of the type a type expression names, if it names one.
-fn named_kind<'m>(module: &'m Module, ty: &TypeExpr) -> Option<&'m TypeKind> {
-    let mut ty = ty;
-    for _ in 0..64 {
-        let TypeExpr::Named(name) = ty else {
-            return None;
-        };
-        match &module.get(name)?.kind {
-            TypeKind::Alias(inner) => ty = inner,
-            kind => return Some(kind),
-        }
-    }
-    None
-}
-
-/// The struct a type names, through aliases.
-fn struct_of<'m>(module: &'m Module, ty: &TypeExpr) -> Option<&'m crate::ir::Struct> {
-    match named_kind(module, ty)? {
-        TypeKind::Struct(s) => Some(s),
-        _ => None,
-    }
-}
-
-/// Computes every union's member kinds and object dispatch, refusing unions whose members
-/// cannot be told apart by the kind of JSON value (two members that both take strings, …).
-pub(super) fn finalize(module: &mut Module) -> Result<(), SchemaError> {
-    for index in 0..module.types.len() {
-        let TypeKind::Union(union) = &module.types[index].kind else {
-            continue;
-        };
-        let pointer = module.types[index].pointer.clone();
-        let mut variants = union.variants.clone();
-        for v in &mut variants {
-            v.kinds = kinds(module, &v.ty);
-            if v.kinds.is_empty() {
-                return err(
-                    &pointer,
-                    format!("union member `{}` refers back to the union itself", v.name),
-                );
-            }
-        }
-        let takes = |k: JsonKind| {
-            variants
-                .iter()
-                .enumerate()
-                .filter(|(_, v)| v.kinds.contains(&k))
-                .map(|(i, _)| i)
-                .collect::<Vec<_>>()
-        };
-        let objects: Vec<usize> = takes(JsonKind::Object);
-        let dispatch = match objects.len() {
-            0 => ObjectDispatch::None,
-            1 => ObjectDispatch::Single(objects[0]),
-            _ => match tagged(module, &variants, &objects) {
-                Some(tagged) => tagged,
-                None => keyed(module, &variants, &objects, &pointer)?,
-            },
-        };
-        if let TypeKind::Union(u) = &mut module.types[index].kind {
-            u.variants = variants;
-            u.objects = dispatch;
-        }
-    }
-    Ok(())
-}
-
-/// Deciding member names (declared by exactly one object member) and the structural fallback.
-fn keyed(
-    module: &Module,
-    variants: &[crate::ir::Variant],
-    objects: &[usize],
-    pointer: &str,
-) -> Result<ObjectDispatch, SchemaError> {
-    let fallback: Vec<StructuralCase> = objects
-        .iter()
-        .map(|&i| {
-            let (required, declared) = match struct_of(module, &variants[i].ty) {
-                Some(s) => (
-                    // A member a spec rule fills in is not needed to match the shape: the type
-                    // decodes without it (a 2025-11-25 result read as a 2026-07-28 one).
-                    s.must_carry_names()
-                        .into_iter()
-                        .map(str::to_owned)
-                        .collect(),
-                    s.wire_names().map(str::to_owned).collect(),
-                ),
-                None => (Vec::new(), Vec::new()),
-            };
-            StructuralCase {
-                variant: i,
-                required,
-                declared,
-            }
-        })
-        .collect();
-    let mut deciding = Vec::new();
-    for case in &fallback {
-        for name in &case.declared {
-            let declared_elsewhere = fallback
-                .iter()
-                .any(|other| other.variant != case.variant && other.declared.contains(name));
-            if !declared_elsewhere {
-                deciding.push((name.clone(), case.variant));
-            }
-        }
-    }
-    let mut names: Vec<String> = fallback
-        .iter()
-        .flat_map(|case| case.declared.iter().chain(&case.required))
-        .cloned()
-        .collect();
-    names.sort();
-    names.dedup();
-    // The runtime matches an object against the members, and the members against it, as bit
-    // sets of at most 64.
-    if names.len() > 64 || fallback.len() > 64 {
-        return err(
-            pointer,
-            format!(
-                "this union has {} object members declaring {} member names; structural matching handles at most 64 of each",
-                fallback.len(),
-                names.len()
-            ),
-        );
-    }
-    let partition = partition(module, variants, &fallback);
-    Ok(ObjectDispatch::Keyed {
-        deciding,
-        fallback,
-        names,
-        partition,
-    })
-}
-
-/// The first member name (in name order) that every case requires with a string from a fixed
-/// set, and whose value leaves fewer cases than all of them for at least one value.
-fn partition(
-    module: &Module,
-    variants: &[crate::ir::Variant],
-    fallback: &[StructuralCase],
-) -> Option<Partition> {
-    let structs: Vec<&crate::ir::Struct> = fallback
-        .iter()
-        .map(|case| struct_of(module, &variants[case.variant].ty))
-        .collect::<Option<_>>()?;
-    let mut names: Vec<&str> = structs[0].wire_names().collect();
-    names.sort_unstable();
-    'names: for tag in names {
-        let mut by_value: Vec<(String, Vec<usize>)> = Vec::new();
-        for (position, s) in structs.iter().enumerate() {
-            let Some(values) = string_values(module, s, tag) else {
-                continue 'names;
-            };
-            for value in values {
-                match by_value.iter_mut().find(|(v, _)| *v == value) {
-                    Some((_, cases)) => cases.push(position),
-                    None => by_value.push((value, vec![position])),
-                }
-            }
-        }
-        if by_value
-            .iter()
-            .any(|(_, cases)| cases.len() < fallback.len())
-        {
-            by_value.sort();
-            return Some(Partition {
-                tag: tag.to_owned(),
-                cases: by_value,
-            });
-        }
-    }
-    None
-}
-
-/// The strings a struct allows for its member `name`, where it requires the member (no spec
-/// rule fills it in) and fixes it to a constant or to a string enum.
-fn string_values(module: &Module, s: &crate::ir::Struct, name: &str) -> Option<Vec<String>> {
-    if !s.must_carry_names().contains(&name) {
-        return None;
-    }
-    if let Some(c) = s.consts.iter().find(|c| c.json_name == name) {
-        return match &c.value {
-            ConstValue::String(value) => Some(vec![value.clone()]),
-            _ => None,
-        };
-    }
-    let field = s
-        .fields
-        .iter()
-        .find(|f| f.json_name == name && f.required)?;
-    match named_kind(module, &field.ty)? {
-        TypeKind::StringEnum(values) => Some(values.iter().map(|v| v.value.clone()).collect()),
-        _ => None,
-    }
-}
-
-/// A member name that every object member fixes to its own string constant (at most one of
-/// them leaving it optional: that one is the default when the member is absent).
-fn tagged(
-    module: &Module,
-    variants: &[crate::ir::Variant],
-    objects: &[usize],
-) -> Option<ObjectDispatch> {
-    let structs: Vec<&crate::ir::Struct> = objects
-        .iter()
-        .map(|&i| struct_of(module, &variants[i].ty))
-        .collect::<Option<_>>()?;
-    let mut candidates: Vec<&str> = structs[0]
-        .consts
-        .iter()
-        .filter(|c| matches!(c.value, ConstValue::String(_)))
-        .map(|c| c.json_name.as_str())
-        .collect();
-    candidates.extend(
-        structs[0]
-            .fields
-            .iter()
-            .filter(|f| f.implied_const.is_some())
-            .map(|f| f.json_name.as_str()),
-    );
-    'candidates: for tag in candidates {
-        let mut cases = Vec::new();
-        let mut default = None;
-        for (s, &variant) in structs.iter().zip(objects) {
-            if let Some(c) = s.consts.iter().find(|c| c.json_name == tag) {
-                let ConstValue::String(value) = &c.value else {
-                    continue 'candidates;
-                };
-                cases.push((value.clone(), variant));
-            } else if let Some(f) = s
-                .fields
-                .iter()
-                .find(|f| f.json_name == tag && f.implied_const.is_some())
-            {
-                if default.is_some() {
-                    continue 'candidates;
-                }
-                default = Some(variant);
-                cases.push((f.implied_const.as_ref()?.value.clone(), variant));
-            } else {
-                continue 'candidates;
-            }
-        }
-        let distinct: BTreeSet<&String> = cases.iter().map(|(v, _)| v).collect();
-        if distinct.len() == cases.len() {
-            return Some(ObjectDispatch::Tagged {
-                tag: tag.to_owned(),
-                cases,
-                default,
-            });
-        }
-    }
-    None
+/// A schema of a plain string, number, boolean or an empty schema: too common to be taken for
+/// an inline copy of a definition.
+pub(super) fn is_primitive(schema: &Value) -> bool {
+    let Some(obj) = schema.as_object() else {
+        return true;
+    };
+    let structural = obj
+        .keys()
+        .any(|k| STRUCTURAL.contains(&k.as_str()) && k != "type");
+    !structural
+        && !matches!(
+            obj.get("type").and_then(Value::as_str),
+            Some("object" | "array")
+        )
 }

@@ -39,7 +39,10 @@ use mcp_mrtr::seal::{
 };
 use mcp_mrtr::serve::{Input, Need};
 use mcp_typed::elicit::ElicitOutcome;
-use mcp_typed::v2026_07_28::{CreateMessageRequestParams, CreateMessageResult};
+use mcp_typed::v2026_07_28::{
+    CreateMessageRequestParams, CreateMessageResult, CreateMessageResultContent, SamplingMessage,
+    SamplingMessageContent,
+};
 use mcp_typed::Elicit;
 use mcp_typed_rmcp::{Eras, Outcome};
 use rmcp::model::{
@@ -216,18 +219,21 @@ struct PromptContext {
 // The handlers that ask, once for both eras.
 
 fn sampling(prompt: &str) -> CreateMessageRequestParams {
-    serde_json::from_value(json!({
-        "messages": [{"role": "user", "content": {"type": "text", "text": prompt}}],
-        "maxTokens": 100
-    }))
-    .expect("sampling params")
+    CreateMessageRequestParams::new(
+        100,
+        [SamplingMessage::new(
+            SamplingMessageContent::text(prompt),
+            mcp_typed::v2026_07_28::Role::User,
+        )],
+    )
 }
 
+/// The text of a sampling reply of one text block (empty otherwise).
 fn reply_text(result: &CreateMessageResult) -> String {
-    serde_json::to_value(&result.content)
-        .ok()
-        .and_then(|content| content["text"].as_str().map(str::to_owned))
-        .unwrap_or_default()
+    match &result.content {
+        CreateMessageResultContent::Text(text) => text.text.clone(),
+        _ => String::new(),
+    }
 }
 
 fn outcome_text<T: std::fmt::Debug>(outcome: &ElicitOutcome<T>) -> String {
@@ -371,6 +377,7 @@ fn object(value: Value) -> Arc<JsonObject> {
     }
 }
 
+// The tools' input schemas below are JSON Schemas: data, written as JSON.
 fn no_arguments() -> Arc<JsonObject> {
     object(json!({"type": "object", "properties": {}}))
 }
@@ -531,7 +538,7 @@ impl Everything {
             let _ = cx
                 .peer
                 .notify_logging_message(
-                    LoggingMessageNotificationParam::new(LoggingLevel::Info, json!(message))
+                    LoggingMessageNotificationParam::new(LoggingLevel::Info, Value::from(message))
                         .with_logger("everything-server"),
                 )
                 .await;
@@ -655,8 +662,9 @@ impl ServerHandler for Everything {
             other => {
                 return Err(ErrorData::invalid_params(
                     format!("unknown tool `{other}`"),
+                    // The error's `data`: free-form, as JSON.
                     Some(json!({"name": other})),
-                ))
+                ));
             }
         };
         Ok(result.into())
@@ -716,6 +724,7 @@ impl ServerHandler for Everything {
             _ => match (uri.strip_prefix("test://template/"))
                 .and_then(|rest| rest.strip_suffix("/data"))
             {
+                // The resource's text is a JSON document of its own: data, not a message.
                 Some(id) => text_resource(
                     uri,
                     "application/json",
@@ -725,8 +734,9 @@ impl ServerHandler for Everything {
                 None => {
                     return Err(ErrorData::resource_not_found(
                         format!("no resource `{uri}`"),
+                        // The error's `data`: free-form, as JSON.
                         Some(json!({"uri": uri})),
-                    ))
+                    ));
                 }
             },
         };
@@ -861,8 +871,9 @@ impl ServerHandler for Everything {
             other => {
                 return Err(ErrorData::invalid_params(
                     format!("unknown prompt `{other}`"),
+                    // The error's `data`: free-form, as JSON.
                     Some(json!({"name": other})),
-                ))
+                ));
             }
         };
         Ok(result.into())
@@ -1010,6 +1021,7 @@ mod record {
                 one => vec![one],
             };
             let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+            // A line of the record file (not a message): the message under its conversation.
             for msg in messages {
                 let _ = writeln!(file, "{}", json!({"conv": conv, "dir": dir, "msg": msg}));
             }

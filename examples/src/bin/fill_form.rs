@@ -15,8 +15,10 @@ use std::process::ExitCode;
 
 use mcp_mrtr::client::answer;
 use mcp_mrtr::terminal::Terminal;
-use mcp_typed::v2026_07_28::{ClientCapabilities, InputRequest};
-use serde_json::{json, Value};
+use mcp_typed::v2026_07_28::{
+    ClientCapabilities, ClientCapabilitiesElicitation, ElicitRequestFormParamsRequestedSchema,
+    ElicitRequestParams, InputRequest, JsonObject,
+};
 
 const USAGE: &str = "usage: fill-form [--message TEXT] <FILE.json | JSON>";
 
@@ -48,16 +50,13 @@ fn run() -> Result<(), String> {
     } else {
         std::fs::read_to_string(&form).map_err(|error| format!("{form}: {error}"))?
     };
-    // Built as text, not through a `Value`: the fields are asked in the order the form
+    // Read from the text, not through a `Value`: the fields are asked in the order the form
     // declares them, which a `serde_json::Map` would sort.
-    let request = format!(
-        r#"{{"method":"elicitation/create","params":{{"mode":"form","message":{},"requestedSchema":{text}}}}}"#,
-        Value::String(message)
-    );
-    let request: InputRequest =
-        serde_json::from_str(&request).map_err(|error| format!("not a form: {error}"))?;
-    let forms: ClientCapabilities = serde_json::from_value(json!({"elicitation": {"form": {}}}))
-        .map_err(|error| error.to_string())?;
+    let schema: ElicitRequestFormParamsRequestedSchema =
+        serde_json::from_str(&text).map_err(|error| format!("not a form: {error}"))?;
+    let request = InputRequest::elicit(ElicitRequestParams::form(message, schema));
+    let forms = ClientCapabilities::new()
+        .with_elicitation(ClientCapabilitiesElicitation::new().with_form(JsonObject::new()));
     let response = answer(&forms, "form", &request, &mut Terminal::new())
         .map_err(|error| error.to_string())?;
     println!(

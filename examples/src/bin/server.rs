@@ -38,12 +38,12 @@ use std::time::{Duration, SystemTime};
 use mcp_mrtr::seal::{SealingKey, StateSealer};
 use mcp_mrtr::serve::{serve, Input, Live, LiveAnswer, LiveCall, Need, Sealing, Served};
 use mcp_typed::elicit::ElicitOutcome;
-use mcp_typed::jsonrpc::{INVALID_PARAMS, METHOD_NOT_FOUND};
+use mcp_typed::jsonrpc::METHOD_NOT_FOUND;
 use mcp_typed::v2025_11_25 as legacy;
 use mcp_typed::v2026_07_28 as modern;
 use mcp_typed::{Elicit, RawObject};
 use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 const SERVER_NAME: &str = "mcp-typed-example-server";
 /// What a 2025-era client may ask for in `initialize`; anything else gets the newest of these.
@@ -102,24 +102,62 @@ enum Topic {
     Cooking,
 }
 
-/// The tools as `tools/list` shows them (the same JSON in both eras).
-fn tool_list() -> Value {
-    json!([
-        {"name": "add", "description": "Adds two integers.",
-         "inputSchema": {"type": "object", "properties": {
-             "a": {"type": "integer", "default": 2}, "b": {"type": "integer", "default": 3}},
-             "required": ["a", "b"]}},
-        {"name": "signup", "description": "Signs you up; asks for your details with a form.",
-         "inputSchema": {"type": "object", "properties": {}}},
-        {"name": "summarize", "description": "Summarizes a text with the client's model (sampling).",
-         "inputSchema": {"type": "object", "properties": {
-             "text": {"type": "string", "default": "MCP connects models to tools."}},
-             "required": ["text"]}},
-        {"name": "list_roots", "description": "Lists the client's roots.",
-         "inputSchema": {"type": "object", "properties": {}}},
-        {"name": "connect_account", "description": "Connects an account through a page of ours (URL-mode elicitation).",
-         "inputSchema": {"type": "object", "properties": {}}}
-    ])
+/// The tools as `tools/list` shows them, the same in both eras: each one's name, description
+/// and the JSON Schema of its arguments.
+fn tool_specs() -> [(&'static str, &'static str, Value); 5] {
+    // A JSON Schema is data, not a protocol message: it is written as JSON and read into each
+    // era's `ToolInputSchema` (whose members differ between the eras) by [`input_schema`].
+    let no_arguments = || json!({"type": "object", "properties": {}});
+    [
+        (
+            "add",
+            "Adds two integers.",
+            json!({"type": "object", "properties": {
+                "a": {"type": "integer", "default": 2}, "b": {"type": "integer", "default": 3}},
+                "required": ["a", "b"]}),
+        ),
+        (
+            "signup",
+            "Signs you up; asks for your details with a form.",
+            no_arguments(),
+        ),
+        (
+            "summarize",
+            "Summarizes a text with the client's model (sampling).",
+            json!({"type": "object", "properties": {
+                "text": {"type": "string", "default": "MCP connects models to tools."}},
+                "required": ["text"]}),
+        ),
+        ("list_roots", "Lists the client's roots.", no_arguments()),
+        (
+            "connect_account",
+            "Connects an account through a page of ours (URL-mode elicitation).",
+            no_arguments(),
+        ),
+    ]
+}
+
+/// A tool's JSON Schema as an era's `ToolInputSchema`.
+fn input_schema<S: serde::de::DeserializeOwned>(schema: Value) -> S {
+    serde_json::from_value(schema).expect("a valid inputSchema")
+}
+
+fn modern_tools() -> Vec<modern::Tool> {
+    (tool_specs().into_iter())
+        .map(|(name, description, schema)| {
+            modern::Tool::new(input_schema::<modern::ToolInputSchema>(schema), name)
+                .with_description(description)
+        })
+        .collect()
+}
+
+fn legacy_tools() -> Vec<legacy::Tool> {
+    (tool_specs().into_iter())
+        .map(|(name, description, schema)| {
+            legacy::Tool::new(input_schema::<legacy::ToolInputSchema>(schema), name)
+                .with_description(description)
+        })
+        .collect()
 }
 
 /// A tool's result: its text, and whether it reports a failure of the tool.
@@ -186,12 +224,15 @@ fn run_tool(
                 Ok(Summarize { text }) => text,
                 Err(message) => return failed(message),
             };
-            let params: modern::CreateMessageRequestParams = serde_json::from_value(json!({
-                "messages": [{"role": "user", "content": {"type": "text",
-                    "text": format!("Summarize in one sentence: {text}")}}],
-                "maxTokens": 100
-            }))
-            .expect("valid sampling params");
+            let params = modern::CreateMessageRequestParams::new(
+                100,
+                [modern::SamplingMessage::new(
+                    modern::SamplingMessageContent::text(format!(
+                        "Summarize in one sentence: {text}"
+                    )),
+                    modern::Role::User,
+                )],
+            );
             let reply = input.sample("summary", params)?;
             done(format!("summarize: {}", content_text(&reply.content)))
         }
@@ -248,12 +289,7 @@ fn content_text(content: &impl serde::Serialize) -> String {
 }
 
 fn error(code: i64, message: String) -> modern::Error {
-    modern::Error {
-        code,
-        data: None,
-        message,
-        extra: Map::new(),
-    }
+    modern::Error::new(code, message)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -316,7 +352,7 @@ impl Server {
     // --- 2026-07-28 -------------------------------------------------------------------------
 
     fn modern_line(&mut self, line: &str) -> std::io::Result<()> {
-        use modern::{ClientMessage, ClientRequest, ServerMessage, ServerResult};
+        use modern::{ClientMessage, ClientRequest, ServerMessage};
         let message = match line.parse::<ClientMessage>() {
             Ok(message) => message,
             Err(refused) => return self.refuse(refused),
@@ -325,18 +361,22 @@ impl Server {
             return Ok(()); // notifications need no answer
         };
         let result = match request {
-            ClientRequest::Discover(_) => Ok(ServerResult::Discover(Box::new(discover()))),
-            ClientRequest::ListTools(_) => typed(json!({"tools": tool_list(), "resultType": "complete", "ttlMs": 0, "cacheScope": "public"}))
-                .map(|r| ServerResult::ListTools(Box::new(r))),
+            ClientRequest::Discover(_) => Ok(discover().into()),
+            ClientRequest::ListTools(_) => Ok(modern::ListToolsResult::new(
+                modern::ListToolsResultCacheScope::Public,
+                modern_tools(),
+                0,
+            )
+            .into()),
             ClientRequest::CallTool(params) => self.modern_call(&params),
-            other => Err(error(METHOD_NOT_FOUND, format!("`{}` is not served here", other.method()))),
+            other => Err(error(
+                METHOD_NOT_FOUND,
+                format!("`{}` is not served here", other.method()),
+            )),
         };
         match result {
-            Ok(result) => self.send(&ServerMessage::Response { id, result }),
-            Err(error) => self.send(&ServerMessage::Error {
-                id: Some(id),
-                error,
-            }),
+            Ok(result) => self.send(&ServerMessage::response(id, result)),
+            Err(error) => self.send(&ServerMessage::error(id, error)),
         }
     }
 
@@ -349,8 +389,7 @@ impl Server {
             tool(&params.name, params.arguments.as_ref(), input)
         });
         match served {
-            Ok(Served::Complete(output)) => typed(tool_result(&output.text, output.is_error, true))
-                .map(|r| modern::ServerResult::CallTool(Box::new(r))),
+            Ok(Served::Complete(output)) => Ok(output.modern().into()),
             Ok(Served::InputRequired(result)) => Ok(modern::ServerResult::InputRequired(result)),
             Err(refused) => {
                 // The details (a tampered state, say) for our log; the client gets the code.
@@ -363,14 +402,14 @@ impl Server {
     // --- 2025-11-25 and older ---------------------------------------------------------------
 
     fn legacy_line(&mut self, line: &str) -> std::io::Result<()> {
-        use legacy::{ClientMessage, ClientRequest, ServerMessage, ServerResult};
+        use legacy::{ClientMessage, ClientRequest, ServerMessage};
         let message = match line.parse::<ClientMessage>() {
             Ok(message) => message,
             Err(refused) => return self.refuse(refused),
         };
         match message {
             ClientMessage::Request { id, request } => {
-                let result = match request {
+                let result: Result<legacy::ServerResult, _> = match request {
                     ClientRequest::Initialize(params) => {
                         if let Era::Legacy(state) = &mut self.era {
                             state.capabilities = params.capabilities.clone();
@@ -379,16 +418,17 @@ impl Server {
                             .iter()
                             .find(|v| **v == params.protocol_version)
                             .unwrap_or(&LEGACY_VERSIONS[0]);
-                        typed(json!({
-                            "protocolVersion": version,
-                            "capabilities": {"tools": {}},
-                            "serverInfo": {"name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION")}
-                        }))
-                        .map(|r| ServerResult::Initialize(Box::new(r)))
+                        Ok(legacy::InitializeResult::new(
+                            legacy::ServerCapabilities::new()
+                                .with_tools(legacy::ServerCapabilitiesTools::new()),
+                            *version,
+                            legacy::Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")),
+                        )
+                        .into())
                     }
-                    ClientRequest::Ping(_) => typed(json!({})).map(ServerResult::Empty),
+                    ClientRequest::Ping(_) => Ok(legacy::Result::new().into()),
                     ClientRequest::ListTools(_) => {
-                        typed(json!({"tools": tool_list()})).map(ServerResult::ListTools)
+                        Ok(legacy::ListToolsResult::new(legacy_tools()).into())
                     }
                     ClientRequest::CallTool(params) => {
                         let Era::Legacy(state) = &self.era else {
@@ -403,11 +443,8 @@ impl Server {
                     )),
                 };
                 match result.map_err(legacy_error) {
-                    Ok(result) => self.send(&ServerMessage::Response { id, result }),
-                    Err(error) => self.send(&ServerMessage::Error {
-                        id: Some(id),
-                        error,
-                    }),
+                    Ok(result) => self.send(&ServerMessage::response(id, result)),
+                    Err(error) => self.send(&ServerMessage::error(id, error)),
                 }
             }
             // The answer to one of our live requests: its call may go on.
@@ -479,19 +516,15 @@ impl Server {
                 }
                 Ok(())
             }
-            Err(refused) => self.send(&legacy::ServerMessage::Error {
-                id: Some(call.id),
-                error: legacy_error(refused.to_jsonrpc_error()),
-            }),
+            Err(refused) => self.send(&legacy::ServerMessage::error(
+                call.id,
+                legacy_error(refused.to_jsonrpc_error()),
+            )),
         }
     }
 
     fn legacy_output(&mut self, id: legacy::RequestId, output: ToolOutput) -> std::io::Result<()> {
-        let result = typed(tool_result(&output.text, output.is_error, false)).map_err(io_error)?;
-        self.send(&legacy::ServerMessage::Response {
-            id,
-            result: legacy::ServerResult::CallTool(Box::new(result)),
-        })
+        self.send(&legacy::ServerMessage::response(id, output.legacy()))
     }
 
     /// Answers a line that is not a message we can serve (or nothing, for a notification).
@@ -505,37 +538,39 @@ impl Server {
 
 /// The `server/discover` result.
 fn discover() -> modern::DiscoverResult {
-    typed(json!({
-        "resultType": "complete",
-        "supportedVersions": ["2026-07-28"],
-        "capabilities": {"tools": {}},
-        "cacheScope": "public",
-        "ttlMs": 0,
-        "_meta": {"io.modelcontextprotocol/serverInfo": {"name": SERVER_NAME, "version": env!("CARGO_PKG_VERSION")}}
-    }))
-    .expect("a valid DiscoverResult")
+    modern::DiscoverResult::new(
+        modern::DiscoverResultCacheScope::Public,
+        modern::ServerCapabilities::new().with_tools(modern::ServerCapabilitiesTools::new()),
+        vec![modern::PROTOCOL_VERSION.to_owned()],
+        0,
+    )
+    .with_meta(
+        modern::ResultMetaObject::new().with_io_modelcontextprotocol_server_info(
+            modern::Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION")),
+        ),
+    )
 }
 
-/// A tool result with one text block (`resultType` only in 2026-07-28).
-fn tool_result(text: &str, is_error: bool, modern: bool) -> Value {
-    let mut result = json!({"content": [{"type": "text", "text": text}]});
-    if is_error {
-        result["isError"] = json!(true);
+impl ToolOutput {
+    /// The 2026-07-28 result: one text block, `isError` only when the tool failed.
+    fn modern(self) -> modern::CallToolResult {
+        let result = modern::CallToolResult::new([modern::ContentBlock::text(self.text)]);
+        if self.is_error {
+            result.with_is_error(true)
+        } else {
+            result
+        }
     }
-    if modern {
-        result["resultType"] = json!("complete");
+
+    /// The 2025-11-25 result, the same but for `resultType`.
+    fn legacy(self) -> legacy::CallToolResult {
+        let result = legacy::CallToolResult::new([legacy::ContentBlock::text(self.text)]);
+        if self.is_error {
+            result.with_is_error(true)
+        } else {
+            result
+        }
     }
-    result
-}
-
-/// A generated type from its JSON: the examples write results as JSON for brevity, and the
-/// types check them.
-fn typed<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, modern::Error> {
-    serde_json::from_value(value).map_err(|e| error(INVALID_PARAMS, e.to_string()))
-}
-
-fn io_error(error: modern::Error) -> std::io::Error {
-    std::io::Error::other(error.message)
 }
 
 fn legacy_error(error: modern::Error) -> legacy::Error {

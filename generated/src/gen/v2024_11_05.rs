@@ -14,6 +14,38 @@ pub struct Annotated {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Annotated {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            annotations: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<AnnotatedAnnotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Annotated {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -78,6 +110,48 @@ pub struct AnnotatedAnnotations {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl AnnotatedAnnotations {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            audience: None,
+            priority: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `audience`.
+    #[must_use]
+    pub fn with_audience(
+        mut self,
+        value: impl ::core::convert::Into<Vec<Role>>,
+    ) -> Self {
+        self.audience = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `priority`.
+    #[must_use]
+    pub fn with_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for AnnotatedAnnotations {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -141,6 +215,40 @@ pub struct BlobResourceContents {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl BlobResourceContents {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        blob: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            blob: ::core::convert::Into::into(blob),
+            mime_type: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for BlobResourceContents {
     fn serialize<S: __rt::serde::Serializer>(
@@ -221,6 +329,29 @@ impl CallToolRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "tools/call";
 }
+impl CallToolRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CallToolRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -290,6 +421,39 @@ pub struct CallToolRequestParams {
     pub name: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CallToolRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            arguments: None,
+            name: ::core::convert::Into::into(name),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.arguments = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CallToolRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -374,6 +538,48 @@ pub struct CallToolResult {
     pub is_error: Option<bool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CallToolResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<Vec<CallToolResultContentItem>>,
+    ) -> Self {
+        Self {
+            meta: None,
+            content: ::core::convert::Into::into(content),
+            is_error: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `isError`.
+    #[must_use]
+    pub fn with_is_error(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.is_error = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CallToolResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -528,6 +734,40 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultContentItem {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for CallToolResultContentItem {
+    fn from(value: TextContent) -> Self {
+        Self::TextContent(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for CallToolResultContentItem {
+    fn from(value: ImageContent) -> Self {
+        Self::ImageContent(Box::new(value))
+    }
+}
+impl ::core::convert::From<EmbeddedResource> for CallToolResultContentItem {
+    fn from(value: EmbeddedResource) -> Self {
+        Self::EmbeddedResource(Box::new(value))
+    }
+}
+impl CallToolResultContentItem {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::TextContent(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ImageContent(Box::new(ImageContent::new(data, mime_type)))
+    }
+    /// A [`EmbeddedResource`] from its required members ([`EmbeddedResource::new`]).
+    pub fn resource(
+        resource: impl ::core::convert::Into<EmbeddedResourceResource>,
+    ) -> Self {
+        Self::EmbeddedResource(Box::new(EmbeddedResource::new(resource)))
+    }
+}
 /// This notification can be sent by either side to indicate that it is cancelling a previously-issued request.
 ///
 /// The request SHOULD still be in-flight, but due to communication latency, it is always possible that this notification MAY arrive after the request has already finished.
@@ -545,6 +785,29 @@ pub struct CancelledNotification {
 impl CancelledNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/cancelled";
+}
+impl CancelledNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<CancelledNotificationParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CancelledNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -623,6 +886,36 @@ pub struct CancelledNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CancelledNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(request_id: impl ::core::convert::Into<RequestId>) -> Self {
+        Self {
+            reason: None,
+            request_id: ::core::convert::Into::into(request_id),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `reason`.
+    #[must_use]
+    pub fn with_reason(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.reason = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CancelledNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -696,6 +989,70 @@ pub struct ClientCapabilities {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ClientCapabilities {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            experimental: None,
+            roots: None,
+            sampling: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `experimental`.
+    #[must_use]
+    pub fn with_experimental(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<__rt::RawObject>,
+            ),
+        >,
+    ) -> Self {
+        self.experimental = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `roots`.
+    #[must_use]
+    pub fn with_roots(
+        mut self,
+        value: impl ::core::convert::Into<ClientCapabilitiesRoots>,
+    ) -> Self {
+        self.roots = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `sampling`.
+    #[must_use]
+    pub fn with_sampling(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.sampling = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ClientCapabilities {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -765,6 +1122,35 @@ pub struct ClientCapabilitiesRoots {
     pub list_changed: Option<bool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ClientCapabilitiesRoots {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ClientCapabilitiesRoots {
     fn serialize<S: __rt::serde::Serializer>(
@@ -915,6 +1301,52 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __rt::codec::deserialize_call(deserializer)
+    }
+}
+impl ClientNotification {
+    /// `notifications/cancelled`.
+    pub fn cancelled(
+        params: impl ::core::convert::Into<CancelledNotificationParams>,
+    ) -> Self {
+        Self::Cancelled(::core::convert::Into::into(params))
+    }
+    /// `notifications/initialized`.
+    pub fn initialized(
+        params: impl ::core::convert::Into<Option<InitializedNotificationParams>>,
+    ) -> Self {
+        Self::Initialized(::core::convert::Into::into(params))
+    }
+    /// `notifications/progress`.
+    pub fn progress(
+        params: impl ::core::convert::Into<ProgressNotificationParams>,
+    ) -> Self {
+        Self::Progress(::core::convert::Into::into(params))
+    }
+    /// `notifications/roots/list_changed`.
+    pub fn roots_list_changed(
+        params: impl ::core::convert::Into<Option<RootsListChangedNotificationParams>>,
+    ) -> Self {
+        Self::RootsListChanged(::core::convert::Into::into(params))
+    }
+}
+impl ::core::convert::From<CancelledNotificationParams> for ClientNotification {
+    fn from(params: CancelledNotificationParams) -> Self {
+        Self::Cancelled(params)
+    }
+}
+impl ::core::convert::From<InitializedNotificationParams> for ClientNotification {
+    fn from(params: InitializedNotificationParams) -> Self {
+        Self::Initialized(Some(params))
+    }
+}
+impl ::core::convert::From<ProgressNotificationParams> for ClientNotification {
+    fn from(params: ProgressNotificationParams) -> Self {
+        Self::Progress(params)
+    }
+}
+impl ::core::convert::From<RootsListChangedNotificationParams> for ClientNotification {
+    fn from(params: RootsListChangedNotificationParams) -> Self {
+        Self::RootsListChanged(Some(params))
     }
 }
 /// The `ClientRequest` definition of the schema.
@@ -1082,6 +1514,143 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
         __rt::codec::deserialize_call(deserializer)
     }
 }
+impl ClientRequest {
+    /// `initialize`.
+    pub fn initialize(
+        params: impl ::core::convert::Into<InitializeRequestParams>,
+    ) -> Self {
+        Self::Initialize(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `ping`.
+    pub fn ping(params: impl ::core::convert::Into<Option<PingRequestParams>>) -> Self {
+        Self::Ping(::core::convert::Into::into(params))
+    }
+    /// `resources/list`.
+    pub fn list_resources(
+        params: impl ::core::convert::Into<Option<ListResourcesRequestParams>>,
+    ) -> Self {
+        Self::ListResources(::core::convert::Into::into(params))
+    }
+    /// `resources/templates/list`.
+    pub fn list_resource_templates(
+        params: impl ::core::convert::Into<Option<ListResourceTemplatesRequestParams>>,
+    ) -> Self {
+        Self::ListResourceTemplates(::core::convert::Into::into(params))
+    }
+    /// `resources/read`.
+    pub fn read_resource(
+        params: impl ::core::convert::Into<ReadResourceRequestParams>,
+    ) -> Self {
+        Self::ReadResource(::core::convert::Into::into(params))
+    }
+    /// `resources/subscribe`.
+    pub fn subscribe(
+        params: impl ::core::convert::Into<SubscribeRequestParams>,
+    ) -> Self {
+        Self::Subscribe(::core::convert::Into::into(params))
+    }
+    /// `resources/unsubscribe`.
+    pub fn unsubscribe(
+        params: impl ::core::convert::Into<UnsubscribeRequestParams>,
+    ) -> Self {
+        Self::Unsubscribe(::core::convert::Into::into(params))
+    }
+    /// `prompts/list`.
+    pub fn list_prompts(
+        params: impl ::core::convert::Into<Option<ListPromptsRequestParams>>,
+    ) -> Self {
+        Self::ListPrompts(::core::convert::Into::into(params))
+    }
+    /// `prompts/get`.
+    pub fn get_prompt(
+        params: impl ::core::convert::Into<GetPromptRequestParams>,
+    ) -> Self {
+        Self::GetPrompt(::core::convert::Into::into(params))
+    }
+    /// `tools/list`.
+    pub fn list_tools(
+        params: impl ::core::convert::Into<Option<ListToolsRequestParams>>,
+    ) -> Self {
+        Self::ListTools(::core::convert::Into::into(params))
+    }
+    /// `tools/call`.
+    pub fn call_tool(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
+        Self::CallTool(::core::convert::Into::into(params))
+    }
+    /// `logging/setLevel`.
+    pub fn set_level(params: impl ::core::convert::Into<SetLevelRequestParams>) -> Self {
+        Self::SetLevel(::core::convert::Into::into(params))
+    }
+    /// `completion/complete`.
+    pub fn complete(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
+        Self::Complete(Box::new(::core::convert::Into::into(params)))
+    }
+}
+impl ::core::convert::From<InitializeRequestParams> for ClientRequest {
+    fn from(params: InitializeRequestParams) -> Self {
+        Self::Initialize(Box::new(params))
+    }
+}
+impl ::core::convert::From<PingRequestParams> for ClientRequest {
+    fn from(params: PingRequestParams) -> Self {
+        Self::Ping(Some(params))
+    }
+}
+impl ::core::convert::From<ListResourcesRequestParams> for ClientRequest {
+    fn from(params: ListResourcesRequestParams) -> Self {
+        Self::ListResources(Some(params))
+    }
+}
+impl ::core::convert::From<ListResourceTemplatesRequestParams> for ClientRequest {
+    fn from(params: ListResourceTemplatesRequestParams) -> Self {
+        Self::ListResourceTemplates(Some(params))
+    }
+}
+impl ::core::convert::From<ReadResourceRequestParams> for ClientRequest {
+    fn from(params: ReadResourceRequestParams) -> Self {
+        Self::ReadResource(params)
+    }
+}
+impl ::core::convert::From<SubscribeRequestParams> for ClientRequest {
+    fn from(params: SubscribeRequestParams) -> Self {
+        Self::Subscribe(params)
+    }
+}
+impl ::core::convert::From<UnsubscribeRequestParams> for ClientRequest {
+    fn from(params: UnsubscribeRequestParams) -> Self {
+        Self::Unsubscribe(params)
+    }
+}
+impl ::core::convert::From<ListPromptsRequestParams> for ClientRequest {
+    fn from(params: ListPromptsRequestParams) -> Self {
+        Self::ListPrompts(Some(params))
+    }
+}
+impl ::core::convert::From<GetPromptRequestParams> for ClientRequest {
+    fn from(params: GetPromptRequestParams) -> Self {
+        Self::GetPrompt(params)
+    }
+}
+impl ::core::convert::From<ListToolsRequestParams> for ClientRequest {
+    fn from(params: ListToolsRequestParams) -> Self {
+        Self::ListTools(Some(params))
+    }
+}
+impl ::core::convert::From<CallToolRequestParams> for ClientRequest {
+    fn from(params: CallToolRequestParams) -> Self {
+        Self::CallTool(params)
+    }
+}
+impl ::core::convert::From<SetLevelRequestParams> for ClientRequest {
+    fn from(params: SetLevelRequestParams) -> Self {
+        Self::SetLevel(params)
+    }
+}
+impl ::core::convert::From<CompleteRequestParams> for ClientRequest {
+    fn from(params: CompleteRequestParams) -> Self {
+        Self::Complete(Box::new(params))
+    }
+}
 /// The `ClientResult` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ClientResult {
@@ -1225,6 +1794,21 @@ impl<'de> __rt::KeyedUnion<'de> for ClientResult {
         }
     }
 }
+impl ::core::convert::From<Result> for ClientResult {
+    fn from(value: Result) -> Self {
+        Self::Empty(value)
+    }
+}
+impl ::core::convert::From<CreateMessageResult> for ClientResult {
+    fn from(value: CreateMessageResult) -> Self {
+        Self::CreateMessage(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListRootsResult> for ClientResult {
+    fn from(value: ListRootsResult) -> Self {
+        Self::ListRoots(value)
+    }
+}
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
@@ -1236,6 +1820,29 @@ pub struct CompleteRequest {
 impl CompleteRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "completion/complete";
+}
+impl CompleteRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1312,6 +1919,33 @@ pub struct CompleteRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CompleteRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        argument: impl ::core::convert::Into<CompleteRequestParamsArgument>,
+        r#ref: impl ::core::convert::Into<CompleteRequestParamsRef>,
+    ) -> Self {
+        Self {
+            argument: ::core::convert::Into::into(argument),
+            r#ref: ::core::convert::Into::into(r#ref),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CompleteRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -1384,6 +2018,33 @@ pub struct CompleteRequestParamsArgument {
     pub value: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CompleteRequestParamsArgument {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            name: ::core::convert::Into::into(name),
+            value: ::core::convert::Into::into(value),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteRequestParamsArgument {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1521,6 +2182,26 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
+    fn from(value: PromptReference) -> Self {
+        Self::Prompt(value)
+    }
+}
+impl ::core::convert::From<ResourceReference> for CompleteRequestParamsRef {
+    fn from(value: ResourceReference) -> Self {
+        Self::Resource(value)
+    }
+}
+impl CompleteRequestParamsRef {
+    /// A [`PromptReference`] from its required members ([`PromptReference::new`]).
+    pub fn prompt(name: impl ::core::convert::Into<String>) -> Self {
+        Self::Prompt(PromptReference::new(name))
+    }
+    /// A [`ResourceReference`] from its required members ([`ResourceReference::new`]).
+    pub fn resource(uri: impl ::core::convert::Into<String>) -> Self {
+        Self::Resource(ResourceReference::new(uri))
+    }
+}
 /// The server's response to a completion/complete request
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResult {
@@ -1530,6 +2211,41 @@ pub struct CompleteResult {
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CompleteResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        completion: impl ::core::convert::Into<CompleteResultCompletion>,
+    ) -> Self {
+        Self {
+            meta: None,
+            completion: ::core::convert::Into::into(completion),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1603,6 +2319,49 @@ pub struct CompleteResultCompletion {
     pub values: Vec<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CompleteResultCompletion {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        values: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<String>,
+        >,
+    ) -> Self {
+        Self {
+            has_more: None,
+            total: None,
+            values: ::core::iter::IntoIterator::into_iter(values)
+                .map(::core::convert::Into::into)
+                .collect(),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `hasMore`.
+    #[must_use]
+    pub fn with_has_more(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.has_more = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `total`.
+    #[must_use]
+    pub fn with_total(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.total = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteResultCompletion {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1680,6 +2439,29 @@ pub struct CreateMessageRequest {
 impl CreateMessageRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "sampling/createMessage";
+}
+impl CreateMessageRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<CreateMessageRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CreateMessageRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1767,6 +2549,97 @@ pub struct CreateMessageRequestParams {
     pub temperature: Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CreateMessageRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        max_tokens: impl ::core::convert::Into<i64>,
+        messages: impl ::core::convert::Into<Vec<SamplingMessage>>,
+    ) -> Self {
+        Self {
+            include_context: None,
+            max_tokens: ::core::convert::Into::into(max_tokens),
+            messages: ::core::convert::Into::into(messages),
+            metadata: None,
+            model_preferences: None,
+            stop_sequences: None,
+            system_prompt: None,
+            temperature: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `includeContext`.
+    #[must_use]
+    pub fn with_include_context(
+        mut self,
+        value: impl ::core::convert::Into<CreateMessageRequestParamsIncludeContext>,
+    ) -> Self {
+        self.include_context = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `metadata`.
+    #[must_use]
+    pub fn with_metadata(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.metadata = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `modelPreferences`.
+    #[must_use]
+    pub fn with_model_preferences(
+        mut self,
+        value: impl ::core::convert::Into<ModelPreferences>,
+    ) -> Self {
+        self.model_preferences = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `stopSequences`.
+    #[must_use]
+    pub fn with_stop_sequences(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.stop_sequences = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `systemPrompt`.
+    #[must_use]
+    pub fn with_system_prompt(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.system_prompt = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `temperature`.
+    #[must_use]
+    pub fn with_temperature(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.temperature = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CreateMessageRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1952,6 +2825,55 @@ pub struct CreateMessageResult {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CreateMessageResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<CreateMessageResultContent>,
+        model: impl ::core::convert::Into<String>,
+        role: impl ::core::convert::Into<Role>,
+    ) -> Self {
+        Self {
+            meta: None,
+            content: ::core::convert::Into::into(content),
+            model: ::core::convert::Into::into(model),
+            role: ::core::convert::Into::into(role),
+            stop_reason: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `stopReason`.
+    #[must_use]
+    pub fn with_stop_reason(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.stop_reason = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CreateMessageResult {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -2100,6 +3022,29 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContent {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for CreateMessageResultContent {
+    fn from(value: TextContent) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(Box::new(value))
+    }
+}
+impl CreateMessageResultContent {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::Text(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Image(Box::new(ImageContent::new(data, mime_type)))
+    }
+}
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = String;
 /// The contents of a resource, embedded into a prompt or tool call result.
@@ -2118,6 +3063,39 @@ pub struct EmbeddedResource {
 impl EmbeddedResource {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "resource";
+}
+impl EmbeddedResource {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(resource: impl ::core::convert::Into<EmbeddedResourceResource>) -> Self {
+        Self {
+            annotations: None,
+            resource: ::core::convert::Into::into(resource),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<EmbeddedResourceAnnotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for EmbeddedResource {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2203,6 +3181,48 @@ pub struct EmbeddedResourceAnnotations {
     pub priority: Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl EmbeddedResourceAnnotations {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            audience: None,
+            priority: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `audience`.
+    #[must_use]
+    pub fn with_audience(
+        mut self,
+        value: impl ::core::convert::Into<Vec<Role>>,
+    ) -> Self {
+        self.audience = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `priority`.
+    #[must_use]
+    pub fn with_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for EmbeddedResourceAnnotations {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2374,6 +3394,16 @@ impl<'de> __rt::KeyedUnion<'de> for EmbeddedResourceResource {
         }
     }
 }
+impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(value: TextResourceContents) -> Self {
+        Self::Text(value)
+    }
+}
+impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::Blob(value)
+    }
+}
 /// The `EmptyResult` definition of the schema.
 pub type EmptyResult = Result;
 /// Used by the client to get a prompt provided by the server.
@@ -2387,6 +3417,29 @@ pub struct GetPromptRequest {
 impl GetPromptRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "prompts/get";
+}
+impl GetPromptRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<GetPromptRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for GetPromptRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2457,6 +3510,51 @@ pub struct GetPromptRequestParams {
     pub name: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl GetPromptRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            arguments: None,
+            name: ::core::convert::Into::into(name),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<String>,
+            ),
+        >,
+    ) -> Self {
+        self.arguments = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for GetPromptRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2530,6 +3628,49 @@ pub struct GetPromptResult {
     pub messages: Vec<PromptMessage>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl GetPromptResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(messages: impl ::core::convert::Into<Vec<PromptMessage>>) -> Self {
+        Self {
+            meta: None,
+            description: None,
+            messages: ::core::convert::Into::into(messages),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for GetPromptResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2615,6 +3756,43 @@ pub struct ImageContent {
 impl ImageContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "image";
+}
+impl ImageContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            annotations: None,
+            data: ::core::convert::Into::into(data),
+            mime_type: ::core::convert::Into::into(mime_type),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<ImageContentAnnotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ImageContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2710,6 +3888,48 @@ pub struct ImageContentAnnotations {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ImageContentAnnotations {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            audience: None,
+            priority: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `audience`.
+    #[must_use]
+    pub fn with_audience(
+        mut self,
+        value: impl ::core::convert::Into<Vec<Role>>,
+    ) -> Self {
+        self.audience = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `priority`.
+    #[must_use]
+    pub fn with_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ImageContentAnnotations {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -2771,6 +3991,33 @@ pub struct Implementation {
     pub version: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Implementation {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        version: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            name: ::core::convert::Into::into(name),
+            version: ::core::convert::Into::into(version),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Implementation {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2847,6 +4094,29 @@ impl InitializeRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "initialize";
 }
+impl InitializeRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<InitializeRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for InitializeRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -2918,6 +4188,35 @@ pub struct InitializeRequestParams {
     pub protocol_version: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl InitializeRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        capabilities: impl ::core::convert::Into<ClientCapabilities>,
+        client_info: impl ::core::convert::Into<Implementation>,
+        protocol_version: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            capabilities: ::core::convert::Into::into(capabilities),
+            client_info: ::core::convert::Into::into(client_info),
+            protocol_version: ::core::convert::Into::into(protocol_version),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for InitializeRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3015,6 +4314,55 @@ pub struct InitializeResult {
     pub server_info: Implementation,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl InitializeResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        capabilities: impl ::core::convert::Into<ServerCapabilities>,
+        protocol_version: impl ::core::convert::Into<String>,
+        server_info: impl ::core::convert::Into<Implementation>,
+    ) -> Self {
+        Self {
+            meta: None,
+            capabilities: ::core::convert::Into::into(capabilities),
+            instructions: None,
+            protocol_version: ::core::convert::Into::into(protocol_version),
+            server_info: ::core::convert::Into::into(server_info),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `instructions`.
+    #[must_use]
+    pub fn with_instructions(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.instructions = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for InitializeResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3117,6 +4465,38 @@ impl InitializedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/initialized";
 }
+impl InitializedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<InitializedNotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for InitializedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -3181,6 +4561,38 @@ pub struct InitializedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl InitializedNotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for InitializedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -3240,6 +4652,33 @@ pub struct JsonRpcError {
 impl JsonRpcError {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        error: impl ::core::convert::Into<JsonRpcErrorError>,
+        id: impl ::core::convert::Into<RequestId>,
+    ) -> Self {
+        Self {
+            error: ::core::convert::Into::into(error),
+            id: ::core::convert::Into::into(id),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3321,6 +4760,43 @@ pub struct JsonRpcErrorError {
     pub message: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl JsonRpcErrorError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        code: impl ::core::convert::Into<i64>,
+        message: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            code: ::core::convert::Into::into(code),
+            data: None,
+            message: ::core::convert::Into::into(message),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `data`.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.data = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcErrorError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3536,6 +5012,26 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcMessage {
         }
     }
 }
+impl ::core::convert::From<JsonRpcRequest> for JsonRpcMessage {
+    fn from(value: JsonRpcRequest) -> Self {
+        Self::Request(Box::new(value))
+    }
+}
+impl ::core::convert::From<JsonRpcNotification> for JsonRpcMessage {
+    fn from(value: JsonRpcNotification) -> Self {
+        Self::Notification(Box::new(value))
+    }
+}
+impl ::core::convert::From<JsonRpcResponse> for JsonRpcMessage {
+    fn from(value: JsonRpcResponse) -> Self {
+        Self::Response(Box::new(value))
+    }
+}
+impl ::core::convert::From<JsonRpcError> for JsonRpcMessage {
+    fn from(value: JsonRpcError) -> Self {
+        Self::Error(Box::new(value))
+    }
+}
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
 #[derive(Debug, Clone, PartialEq)]
@@ -3550,6 +5046,39 @@ pub struct JsonRpcNotification {
 impl JsonRpcNotification {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<JsonRpcNotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3626,6 +5155,38 @@ pub struct JsonRpcNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl JsonRpcNotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for JsonRpcNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -3687,6 +5248,43 @@ pub struct JsonRpcRequest {
 impl JsonRpcRequest {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        method: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<JsonRpcRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3773,6 +5371,38 @@ pub struct JsonRpcRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl JsonRpcRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<JsonRpcRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for JsonRpcRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -3825,6 +5455,38 @@ pub struct JsonRpcRequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl JsonRpcRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3890,6 +5552,33 @@ pub struct JsonRpcResponse {
 impl JsonRpcResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<Result>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcResponse {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3972,6 +5661,38 @@ impl ListPromptsRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "prompts/list";
 }
+impl ListPromptsRequest {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ListPromptsRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListPromptsRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4032,6 +5753,35 @@ pub struct ListPromptsRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListPromptsRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListPromptsRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4089,6 +5839,49 @@ pub struct ListPromptsResult {
     pub prompts: Vec<Prompt>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListPromptsResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(prompts: impl ::core::convert::Into<Vec<Prompt>>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            prompts: ::core::convert::Into::into(prompts),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListPromptsResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4171,6 +5964,38 @@ impl ListResourceTemplatesRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/templates/list";
 }
+impl ListResourceTemplatesRequest {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ListResourceTemplatesRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListResourceTemplatesRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4236,6 +6061,35 @@ pub struct ListResourceTemplatesRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListResourceTemplatesRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListResourceTemplatesRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4293,6 +6147,51 @@ pub struct ListResourceTemplatesResult {
     pub resource_templates: Vec<ResourceTemplate>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListResourceTemplatesResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        resource_templates: impl ::core::convert::Into<Vec<ResourceTemplate>>,
+    ) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            resource_templates: ::core::convert::Into::into(resource_templates),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListResourceTemplatesResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4383,6 +6282,38 @@ impl ListResourcesRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/list";
 }
+impl ListResourcesRequest {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ListResourcesRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListResourcesRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4448,6 +6379,35 @@ pub struct ListResourcesRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListResourcesRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListResourcesRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4505,6 +6465,49 @@ pub struct ListResourcesResult {
     pub resources: Vec<Resource>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListResourcesResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(resources: impl ::core::convert::Into<Vec<Resource>>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            resources: ::core::convert::Into::into(resources),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListResourcesResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4593,6 +6596,38 @@ impl ListRootsRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "roots/list";
 }
+impl ListRootsRequest {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ListRootsRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListRootsRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4652,6 +6687,38 @@ pub struct ListRootsRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListRootsRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ListRootsRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListRootsRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4704,6 +6771,38 @@ pub struct ListRootsRequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListRootsRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListRootsRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4766,6 +6865,39 @@ pub struct ListRootsResult {
     pub roots: Vec<Root>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListRootsResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(roots: impl ::core::convert::Into<Vec<Root>>) -> Self {
+        Self {
+            meta: None,
+            roots: ::core::convert::Into::into(roots),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListRootsResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4840,6 +6972,38 @@ impl ListToolsRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "tools/list";
 }
+impl ListToolsRequest {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ListToolsRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListToolsRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4900,6 +7064,35 @@ pub struct ListToolsRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListToolsRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListToolsRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4957,6 +7150,49 @@ pub struct ListToolsResult {
     pub tools: Vec<Tool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListToolsResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(tools: impl ::core::convert::Into<Vec<Tool>>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            tools: ::core::convert::Into::into(tools),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListToolsResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5133,6 +7369,31 @@ impl LoggingMessageNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/message";
 }
+impl LoggingMessageNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
+    ) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for LoggingMessageNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5209,6 +7470,40 @@ pub struct LoggingMessageNotificationParams {
     pub logger: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl LoggingMessageNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<__rt::serde_json::Value>,
+        level: impl ::core::convert::Into<LoggingLevel>,
+    ) -> Self {
+        Self {
+            data: ::core::convert::Into::into(data),
+            level: ::core::convert::Into::into(level),
+            logger: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `logger`.
+    #[must_use]
+    pub fn with_logger(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.logger = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for LoggingMessageNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5296,6 +7591,35 @@ pub struct ModelHint {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ModelHint {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `name`.
+    #[must_use]
+    pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.name = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ModelHint {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5376,6 +7700,68 @@ pub struct ModelPreferences {
     pub speed_priority: Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ModelPreferences {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cost_priority: None,
+            hints: None,
+            intelligence_priority: None,
+            speed_priority: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `costPriority`.
+    #[must_use]
+    pub fn with_cost_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.cost_priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `hints`.
+    #[must_use]
+    pub fn with_hints(
+        mut self,
+        value: impl ::core::convert::Into<Vec<ModelHint>>,
+    ) -> Self {
+        self.hints = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `intelligencePriority`.
+    #[must_use]
+    pub fn with_intelligence_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.intelligence_priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `speedPriority`.
+    #[must_use]
+    pub fn with_speed_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.speed_priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ModelPreferences {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5465,6 +7851,39 @@ pub struct Notification {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Notification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Notification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5534,6 +7953,38 @@ pub struct NotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl NotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for NotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5588,6 +8039,39 @@ pub struct PaginatedRequest {
     pub params: Option<PaginatedRequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl PaginatedRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for PaginatedRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5659,6 +8143,35 @@ pub struct PaginatedRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PaginatedRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PaginatedRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5714,6 +8227,48 @@ pub struct PaginatedResult {
     pub next_cursor: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl PaginatedResult {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for PaginatedResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5779,6 +8334,38 @@ impl PingRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "ping";
 }
+impl PingRequest {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<PingRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PingRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5836,6 +8423,38 @@ pub struct PingRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PingRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<PingRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PingRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5888,6 +8507,38 @@ pub struct PingRequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl PingRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for PingRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5950,6 +8601,29 @@ pub struct ProgressNotification {
 impl ProgressNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/progress";
+}
+impl ProgressNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<ProgressNotificationParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ProgressNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6027,6 +8701,43 @@ pub struct ProgressNotificationParams {
     pub total: Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ProgressNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        progress: impl ::core::convert::Into<__rt::serde_json::Number>,
+        progress_token: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        Self {
+            progress: ::core::convert::Into::into(progress),
+            progress_token: ::core::convert::Into::into(progress_token),
+            total: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `total`.
+    #[must_use]
+    pub fn with_total(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.total = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ProgressNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6167,6 +8878,21 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl ::core::convert::From<String> for ProgressToken {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<&str> for ProgressToken {
+    fn from(value: &str) -> Self {
+        Self::String(String::from(value))
+    }
+}
+impl ::core::convert::From<i64> for ProgressToken {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
 /// A prompt or prompt template that the server offers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prompt {
@@ -6178,6 +8904,49 @@ pub struct Prompt {
     pub name: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Prompt {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            arguments: None,
+            description: None,
+            name: ::core::convert::Into::into(name),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::convert::Into<Vec<PromptArgument>>,
+    ) -> Self {
+        self.arguments = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Prompt {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6260,6 +9029,46 @@ pub struct PromptArgument {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PromptArgument {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            description: None,
+            name: ::core::convert::Into::into(name),
+            required: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `required`.
+    #[must_use]
+    pub fn with_required(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.required = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PromptArgument {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6341,6 +9150,38 @@ impl PromptListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/prompts/list_changed";
 }
+impl PromptListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<PromptListChangedNotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PromptListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6405,6 +9246,38 @@ pub struct PromptListChangedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PromptListChangedNotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PromptListChangedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6462,6 +9335,33 @@ pub struct PromptMessage {
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl PromptMessage {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<PromptMessageContent>,
+        role: impl ::core::convert::Into<Role>,
+    ) -> Self {
+        Self {
+            content: ::core::convert::Into::into(content),
+            role: ::core::convert::Into::into(role),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for PromptMessage {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6614,6 +9514,40 @@ impl<'de> __rt::serde::Deserialize<'de> for PromptMessageContent {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for PromptMessageContent {
+    fn from(value: TextContent) -> Self {
+        Self::TextContent(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for PromptMessageContent {
+    fn from(value: ImageContent) -> Self {
+        Self::ImageContent(Box::new(value))
+    }
+}
+impl ::core::convert::From<EmbeddedResource> for PromptMessageContent {
+    fn from(value: EmbeddedResource) -> Self {
+        Self::EmbeddedResource(Box::new(value))
+    }
+}
+impl PromptMessageContent {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::TextContent(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ImageContent(Box::new(ImageContent::new(data, mime_type)))
+    }
+    /// A [`EmbeddedResource`] from its required members ([`EmbeddedResource::new`]).
+    pub fn resource(
+        resource: impl ::core::convert::Into<EmbeddedResourceResource>,
+    ) -> Self {
+        Self::EmbeddedResource(Box::new(EmbeddedResource::new(resource)))
+    }
+}
 /// Identifies a prompt.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PromptReference {
@@ -6625,6 +9559,29 @@ pub struct PromptReference {
 impl PromptReference {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "ref/prompt";
+}
+impl PromptReference {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            name: ::core::convert::Into::into(name),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for PromptReference {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6693,6 +9650,29 @@ pub struct ReadResourceRequest {
 impl ReadResourceRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/read";
+}
+impl ReadResourceRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<ReadResourceRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ReadResourceRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6767,6 +9747,29 @@ pub struct ReadResourceRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ReadResourceRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ReadResourceRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6828,6 +9831,41 @@ pub struct ReadResourceResult {
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ReadResourceResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        contents: impl ::core::convert::Into<Vec<ReadResourceResultContentsItem>>,
+    ) -> Self {
+        Self {
+            meta: None,
+            contents: ::core::convert::Into::into(contents),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ReadResourceResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7011,6 +10049,16 @@ impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultContentsItem {
         }
     }
 }
+impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: TextResourceContents) -> Self {
+        Self::Text(value)
+    }
+}
+impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::Blob(value)
+    }
+}
 /// The `Request` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
@@ -7020,6 +10068,39 @@ pub struct Request {
     pub params: Option<RequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Request {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<RequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Request {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7090,6 +10171,38 @@ pub struct RequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl RequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for RequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7142,6 +10255,38 @@ pub struct RequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl RequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for RequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7263,7 +10408,7 @@ impl ::core::convert::From<String> for RequestId {
 }
 impl ::core::convert::From<&str> for RequestId {
     fn from(value: &str) -> Self {
-        Self::String(::core::convert::From::from(value))
+        Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for RequestId {
@@ -7294,6 +10439,67 @@ pub struct Resource {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Resource {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            annotations: None,
+            description: None,
+            mime_type: None,
+            name: ::core::convert::Into::into(name),
+            size: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<ResourceAnnotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `size`.
+    #[must_use]
+    pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.size = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Resource {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7394,6 +10600,48 @@ pub struct ResourceAnnotations {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ResourceAnnotations {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            audience: None,
+            priority: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `audience`.
+    #[must_use]
+    pub fn with_audience(
+        mut self,
+        value: impl ::core::convert::Into<Vec<Role>>,
+    ) -> Self {
+        self.audience = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `priority`.
+    #[must_use]
+    pub fn with_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceAnnotations {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7455,6 +10703,36 @@ pub struct ResourceContents {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ResourceContents {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            mime_type: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceContents {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7529,6 +10807,38 @@ impl ResourceListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/resources/list_changed";
 }
+impl ResourceListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ResourceListChangedNotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7593,6 +10903,38 @@ pub struct ResourceListChangedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ResourceListChangedNotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceListChangedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7649,6 +10991,29 @@ pub struct ResourceReference {
 impl ResourceReference {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "ref/resource";
+}
+impl ResourceReference {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceReference {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7727,6 +11092,60 @@ pub struct ResourceTemplate {
     pub uri_template: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ResourceTemplate {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        uri_template: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            annotations: None,
+            description: None,
+            mime_type: None,
+            name: ::core::convert::Into::into(name),
+            uri_template: ::core::convert::Into::into(uri_template),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<ResourceTemplateAnnotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceTemplate {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7828,6 +11247,48 @@ pub struct ResourceTemplateAnnotations {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ResourceTemplateAnnotations {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            audience: None,
+            priority: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `audience`.
+    #[must_use]
+    pub fn with_audience(
+        mut self,
+        value: impl ::core::convert::Into<Vec<Role>>,
+    ) -> Self {
+        self.audience = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `priority`.
+    #[must_use]
+    pub fn with_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceTemplateAnnotations {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7891,6 +11352,31 @@ pub struct ResourceUpdatedNotification {
 impl ResourceUpdatedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/resources/updated";
+}
+impl ResourceUpdatedNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
+    ) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceUpdatedNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7965,6 +11451,29 @@ pub struct ResourceUpdatedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ResourceUpdatedNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceUpdatedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8024,6 +11533,38 @@ pub struct Result {
     pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Result {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Result {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8137,6 +11678,36 @@ pub struct Root {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Root {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            name: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `name`.
+    #[must_use]
+    pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.name = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Root {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8212,6 +11783,38 @@ impl RootsListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/roots/list_changed";
 }
+impl RootsListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<RootsListChangedNotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for RootsListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8276,6 +11879,38 @@ pub struct RootsListChangedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl RootsListChangedNotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for RootsListChangedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8330,6 +11965,33 @@ pub struct SamplingMessage {
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl SamplingMessage {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<SamplingMessageContent>,
+        role: impl ::core::convert::Into<Role>,
+    ) -> Self {
+        Self {
+            content: ::core::convert::Into::into(content),
+            role: ::core::convert::Into::into(role),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for SamplingMessage {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8459,6 +12121,29 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for SamplingMessageContent {
+    fn from(value: TextContent) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for SamplingMessageContent {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(Box::new(value))
+    }
+}
+impl SamplingMessageContent {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::Text(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Image(Box::new(ImageContent::new(data, mime_type)))
+    }
+}
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilities {
@@ -8474,6 +12159,90 @@ pub struct ServerCapabilities {
     pub tools: Option<ServerCapabilitiesTools>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ServerCapabilities {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            experimental: None,
+            logging: None,
+            prompts: None,
+            resources: None,
+            tools: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `experimental`.
+    #[must_use]
+    pub fn with_experimental(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<__rt::RawObject>,
+            ),
+        >,
+    ) -> Self {
+        self.experimental = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `logging`.
+    #[must_use]
+    pub fn with_logging(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.logging = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `prompts`.
+    #[must_use]
+    pub fn with_prompts(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesPrompts>,
+    ) -> Self {
+        self.prompts = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `resources`.
+    #[must_use]
+    pub fn with_resources(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesResources>,
+    ) -> Self {
+        self.resources = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `tools`.
+    #[must_use]
+    pub fn with_tools(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesTools>,
+    ) -> Self {
+        self.tools = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ServerCapabilities {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8553,6 +12322,35 @@ pub struct ServerCapabilitiesPrompts {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ServerCapabilitiesPrompts {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ServerCapabilitiesPrompts {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8612,6 +12410,42 @@ pub struct ServerCapabilitiesResources {
     pub subscribe: Option<bool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ServerCapabilitiesResources {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            subscribe: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `subscribe`.
+    #[must_use]
+    pub fn with_subscribe(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.subscribe = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ServerCapabilitiesResources {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8674,6 +12508,35 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: Option<bool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ServerCapabilitiesTools {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ServerCapabilitiesTools {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8856,6 +12719,86 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
         __rt::codec::deserialize_call(deserializer)
     }
 }
+impl ServerNotification {
+    /// `notifications/cancelled`.
+    pub fn cancelled(
+        params: impl ::core::convert::Into<CancelledNotificationParams>,
+    ) -> Self {
+        Self::Cancelled(::core::convert::Into::into(params))
+    }
+    /// `notifications/progress`.
+    pub fn progress(
+        params: impl ::core::convert::Into<ProgressNotificationParams>,
+    ) -> Self {
+        Self::Progress(::core::convert::Into::into(params))
+    }
+    /// `notifications/resources/list_changed`.
+    pub fn resource_list_changed(
+        params: impl ::core::convert::Into<Option<ResourceListChangedNotificationParams>>,
+    ) -> Self {
+        Self::ResourceListChanged(::core::convert::Into::into(params))
+    }
+    /// `notifications/resources/updated`.
+    pub fn resource_updated(
+        params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
+    ) -> Self {
+        Self::ResourceUpdated(::core::convert::Into::into(params))
+    }
+    /// `notifications/prompts/list_changed`.
+    pub fn prompt_list_changed(
+        params: impl ::core::convert::Into<Option<PromptListChangedNotificationParams>>,
+    ) -> Self {
+        Self::PromptListChanged(::core::convert::Into::into(params))
+    }
+    /// `notifications/tools/list_changed`.
+    pub fn tool_list_changed(
+        params: impl ::core::convert::Into<Option<ToolListChangedNotificationParams>>,
+    ) -> Self {
+        Self::ToolListChanged(::core::convert::Into::into(params))
+    }
+    /// `notifications/message`.
+    pub fn logging_message(
+        params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
+    ) -> Self {
+        Self::LoggingMessage(::core::convert::Into::into(params))
+    }
+}
+impl ::core::convert::From<CancelledNotificationParams> for ServerNotification {
+    fn from(params: CancelledNotificationParams) -> Self {
+        Self::Cancelled(params)
+    }
+}
+impl ::core::convert::From<ProgressNotificationParams> for ServerNotification {
+    fn from(params: ProgressNotificationParams) -> Self {
+        Self::Progress(params)
+    }
+}
+impl ::core::convert::From<ResourceListChangedNotificationParams>
+for ServerNotification {
+    fn from(params: ResourceListChangedNotificationParams) -> Self {
+        Self::ResourceListChanged(Some(params))
+    }
+}
+impl ::core::convert::From<ResourceUpdatedNotificationParams> for ServerNotification {
+    fn from(params: ResourceUpdatedNotificationParams) -> Self {
+        Self::ResourceUpdated(params)
+    }
+}
+impl ::core::convert::From<PromptListChangedNotificationParams> for ServerNotification {
+    fn from(params: PromptListChangedNotificationParams) -> Self {
+        Self::PromptListChanged(Some(params))
+    }
+}
+impl ::core::convert::From<ToolListChangedNotificationParams> for ServerNotification {
+    fn from(params: ToolListChangedNotificationParams) -> Self {
+        Self::ToolListChanged(Some(params))
+    }
+}
+impl ::core::convert::From<LoggingMessageNotificationParams> for ServerNotification {
+    fn from(params: LoggingMessageNotificationParams) -> Self {
+        Self::LoggingMessage(params)
+    }
+}
 /// The `ServerRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
@@ -8940,6 +12883,39 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __rt::codec::deserialize_call(deserializer)
+    }
+}
+impl ServerRequest {
+    /// `ping`.
+    pub fn ping(params: impl ::core::convert::Into<Option<PingRequestParams>>) -> Self {
+        Self::Ping(::core::convert::Into::into(params))
+    }
+    /// `sampling/createMessage`.
+    pub fn create_message(
+        params: impl ::core::convert::Into<CreateMessageRequestParams>,
+    ) -> Self {
+        Self::CreateMessage(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `roots/list`.
+    pub fn list_roots(
+        params: impl ::core::convert::Into<Option<ListRootsRequestParams>>,
+    ) -> Self {
+        Self::ListRoots(::core::convert::Into::into(params))
+    }
+}
+impl ::core::convert::From<PingRequestParams> for ServerRequest {
+    fn from(params: PingRequestParams) -> Self {
+        Self::Ping(Some(params))
+    }
+}
+impl ::core::convert::From<CreateMessageRequestParams> for ServerRequest {
+    fn from(params: CreateMessageRequestParams) -> Self {
+        Self::CreateMessage(Box::new(params))
+    }
+}
+impl ::core::convert::From<ListRootsRequestParams> for ServerRequest {
+    fn from(params: ListRootsRequestParams) -> Self {
+        Self::ListRoots(Some(params))
     }
 }
 /// The `ServerResult` definition of the schema.
@@ -9235,6 +13211,56 @@ impl<'de> __rt::KeyedUnion<'de> for ServerResult {
         }
     }
 }
+impl ::core::convert::From<Result> for ServerResult {
+    fn from(value: Result) -> Self {
+        Self::Empty(value)
+    }
+}
+impl ::core::convert::From<InitializeResult> for ServerResult {
+    fn from(value: InitializeResult) -> Self {
+        Self::Initialize(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListResourcesResult> for ServerResult {
+    fn from(value: ListResourcesResult) -> Self {
+        Self::ListResources(value)
+    }
+}
+impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplates(value)
+    }
+}
+impl ::core::convert::From<ReadResourceResult> for ServerResult {
+    fn from(value: ReadResourceResult) -> Self {
+        Self::ReadResource(value)
+    }
+}
+impl ::core::convert::From<ListPromptsResult> for ServerResult {
+    fn from(value: ListPromptsResult) -> Self {
+        Self::ListPrompts(value)
+    }
+}
+impl ::core::convert::From<GetPromptResult> for ServerResult {
+    fn from(value: GetPromptResult) -> Self {
+        Self::GetPrompt(value)
+    }
+}
+impl ::core::convert::From<ListToolsResult> for ServerResult {
+    fn from(value: ListToolsResult) -> Self {
+        Self::ListTools(value)
+    }
+}
+impl ::core::convert::From<CallToolResult> for ServerResult {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallTool(value)
+    }
+}
+impl ::core::convert::From<CompleteResult> for ServerResult {
+    fn from(value: CompleteResult) -> Self {
+        Self::Complete(Box::new(value))
+    }
+}
 /// A request from the client to the server, to enable or adjust logging.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
@@ -9246,6 +13272,29 @@ pub struct SetLevelRequest {
 impl SetLevelRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "logging/setLevel";
+}
+impl SetLevelRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<SetLevelRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for SetLevelRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9320,6 +13369,29 @@ pub struct SetLevelRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl SetLevelRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(level: impl ::core::convert::Into<LoggingLevel>) -> Self {
+        Self {
+            level: ::core::convert::Into::into(level),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SetLevelRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9385,6 +13457,29 @@ pub struct SubscribeRequest {
 impl SubscribeRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/subscribe";
+}
+impl SubscribeRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<SubscribeRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for SubscribeRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9459,6 +13554,29 @@ pub struct SubscribeRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl SubscribeRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SubscribeRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9524,6 +13642,39 @@ pub struct TextContent {
 impl TextContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "text";
+}
+impl TextContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(text: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            annotations: None,
+            text: ::core::convert::Into::into(text),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<TextContentAnnotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TextContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9606,6 +13757,48 @@ pub struct TextContentAnnotations {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl TextContentAnnotations {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            audience: None,
+            priority: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `audience`.
+    #[must_use]
+    pub fn with_audience(
+        mut self,
+        value: impl ::core::convert::Into<Vec<Role>>,
+    ) -> Self {
+        self.audience = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `priority`.
+    #[must_use]
+    pub fn with_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for TextContentAnnotations {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9669,6 +13862,40 @@ pub struct TextResourceContents {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl TextResourceContents {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        text: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            mime_type: None,
+            text: ::core::convert::Into::into(text),
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TextResourceContents {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9748,6 +13975,43 @@ pub struct Tool {
     pub name: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Tool {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        input_schema: impl ::core::convert::Into<ToolInputSchema>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            description: None,
+            input_schema: ::core::convert::Into::into(input_schema),
+            name: ::core::convert::Into::into(name),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Tool {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9839,6 +14103,64 @@ impl ToolInputSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "object";
 }
+impl ToolInputSchema {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            properties: None,
+            required: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `properties`.
+    #[must_use]
+    pub fn with_properties(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<__rt::RawObject>,
+            ),
+        >,
+    ) -> Self {
+        self.properties = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `required`.
+    #[must_use]
+    pub fn with_required(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.required = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolInputSchema {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9913,6 +14235,38 @@ impl ToolListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/tools/list_changed";
 }
+impl ToolListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ToolListChangedNotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9977,6 +14331,38 @@ pub struct ToolListChangedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ToolListChangedNotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolListChangedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -10033,6 +14419,29 @@ pub struct UnsubscribeRequest {
 impl UnsubscribeRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/unsubscribe";
+}
+impl UnsubscribeRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<UnsubscribeRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for UnsubscribeRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10106,6 +14515,29 @@ pub struct UnsubscribeRequestParams {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl UnsubscribeRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for UnsubscribeRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10200,6 +14632,53 @@ impl ::core::str::FromStr for ClientMessage {
         __rt::codec::from_str(text)
     }
 }
+impl ClientMessage {
+    /// A request with its id.
+    pub fn request(
+        id: impl ::core::convert::Into<RequestId>,
+        request: impl ::core::convert::Into<ClientRequest>,
+    ) -> Self {
+        Self::Request {
+            id: ::core::convert::Into::into(id),
+            request: ::core::convert::Into::into(request),
+        }
+    }
+    /// A notification.
+    pub fn notification(
+        notification: impl ::core::convert::Into<ClientNotification>,
+    ) -> Self {
+        Self::Notification(::core::convert::Into::into(notification))
+    }
+    /// The result response to the request `id`.
+    pub fn response(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<ClientResult>,
+    ) -> Self {
+        Self::Response {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+        }
+    }
+    /// The error response to the request `id`.
+    pub fn error(
+        id: impl ::core::convert::Into<RequestId>,
+        error: impl ::core::convert::Into<JsonRpcErrorError>,
+    ) -> Self {
+        Self::Error {
+            id: Some(::core::convert::Into::into(id)),
+            error: ::core::convert::Into::into(error),
+        }
+    }
+    /// An error response without an id: the request's id could not be read.
+    pub fn error_without_id(
+        error: impl ::core::convert::Into<JsonRpcErrorError>,
+    ) -> Self {
+        Self::Error {
+            id: None,
+            error: ::core::convert::Into::into(error),
+        }
+    }
+}
 impl __rt::serde::Serialize for ClientMessage {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -10291,6 +14770,53 @@ impl ::core::str::FromStr for ServerMessage {
     type Err = __rt::jsonrpc::DecodeError;
     fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
         __rt::codec::from_str(text)
+    }
+}
+impl ServerMessage {
+    /// A request with its id.
+    pub fn request(
+        id: impl ::core::convert::Into<RequestId>,
+        request: impl ::core::convert::Into<ServerRequest>,
+    ) -> Self {
+        Self::Request {
+            id: ::core::convert::Into::into(id),
+            request: ::core::convert::Into::into(request),
+        }
+    }
+    /// A notification.
+    pub fn notification(
+        notification: impl ::core::convert::Into<ServerNotification>,
+    ) -> Self {
+        Self::Notification(::core::convert::Into::into(notification))
+    }
+    /// The result response to the request `id`.
+    pub fn response(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<ServerResult>,
+    ) -> Self {
+        Self::Response {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+        }
+    }
+    /// The error response to the request `id`.
+    pub fn error(
+        id: impl ::core::convert::Into<RequestId>,
+        error: impl ::core::convert::Into<JsonRpcErrorError>,
+    ) -> Self {
+        Self::Error {
+            id: Some(::core::convert::Into::into(id)),
+            error: ::core::convert::Into::into(error),
+        }
+    }
+    /// An error response without an id: the request's id could not be read.
+    pub fn error_without_id(
+        error: impl ::core::convert::Into<JsonRpcErrorError>,
+    ) -> Self {
+        Self::Error {
+            id: None,
+            error: ::core::convert::Into::into(error),
+        }
     }
 }
 impl __rt::serde::Serialize for ServerMessage {
@@ -10754,6 +15280,20 @@ __rt::json_schema! {
     ClientRequest ClientResult JsonRpcErrorError RequestId]; ServerMessage =
     "{\"anyOf\":[{\"allOf\":[{\"properties\":{\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\",\"id\"],\"type\":\"object\"},{\"$ref\":\"mcp:ServerRequest\"}]},{\"allOf\":[{\"not\":{\"required\":[\"id\"]},\"properties\":{\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\"],\"type\":\"object\"},{\"$ref\":\"mcp:ServerNotification\"}]},{\"properties\":{\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\"},\"result\":{\"$ref\":\"mcp:ServerResult\"}},\"required\":[\"jsonrpc\",\"id\",\"result\"],\"type\":\"object\"},{\"properties\":{\"error\":{\"$ref\":\"mcp:JsonRpcErrorError\"},\"id\":{\"anyOf\":[{\"$ref\":\"mcp:RequestId\"},{\"type\":\"null\"}]},\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\",\"error\"],\"type\":\"object\"}],\"description\":\"Every message a server sends (JSON-RPC 2.0).\"}"[JsonRpcErrorError
     RequestId ServerNotification ServerRequest ServerResult];
+}
+#[cfg(feature = "schemars")]
+impl ToolInputSchema {
+    /// The JSON Schema of `T` (its `schemars::JsonSchema`, with schemars'
+    /// default settings) as this schema of a tool; an error where it is not an
+    /// object schema.
+    pub fn for_type<T: __rt::schemars::JsonSchema>() -> ::core::result::Result<
+        Self,
+        __rt::serde_json::Error,
+    > {
+        __rt::serde_json::from_value(
+            __rt::serde_json::to_value(__rt::schemars::schema_for!(T))?,
+        )
+    }
 }
 /// Decodes `json` as the definition named `definition` (schema spelling) and encodes it
 /// again; `None` for an unknown name. For tests.

@@ -30,6 +30,58 @@ pub struct Annotations {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Annotations {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            audience: None,
+            last_modified: None,
+            priority: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `audience`.
+    #[must_use]
+    pub fn with_audience(
+        mut self,
+        value: impl ::core::convert::Into<Vec<Role>>,
+    ) -> Self {
+        self.audience = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `lastModified`.
+    #[must_use]
+    pub fn with_last_modified(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.last_modified = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `priority`.
+    #[must_use]
+    pub fn with_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Annotations {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -109,6 +161,53 @@ pub struct AudioContent {
 impl AudioContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "audio";
+}
+impl AudioContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            data: ::core::convert::Into::into(data),
+            mime_type: ::core::convert::Into::into(mime_type),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for AudioContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -207,6 +306,36 @@ pub struct BaseMetadata {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl BaseMetadata {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            name: ::core::convert::Into::into(name),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for BaseMetadata {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -281,6 +410,50 @@ pub struct BlobResourceContents {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl BlobResourceContents {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        blob: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            blob: ::core::convert::Into::into(blob),
+            mime_type: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for BlobResourceContents {
     fn serialize<S: __rt::serde::Serializer>(
@@ -373,6 +546,52 @@ impl BooleanSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "boolean";
 }
+impl BooleanSchema {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            default: None,
+            description: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.default = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for BooleanSchema {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -449,6 +668,29 @@ impl CallToolRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "tools/call";
 }
+impl CallToolRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CallToolRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -518,6 +760,39 @@ pub struct CallToolRequestParams {
     pub name: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CallToolRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            arguments: None,
+            name: ::core::convert::Into::into(name),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.arguments = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CallToolRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -604,6 +879,56 @@ pub struct CallToolResult {
     pub structured_content: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CallToolResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(content: impl ::core::convert::Into<Vec<ContentBlock>>) -> Self {
+        Self {
+            meta: None,
+            content: ::core::convert::Into::into(content),
+            is_error: None,
+            structured_content: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `isError`.
+    #[must_use]
+    pub fn with_is_error(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.is_error = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `structuredContent`.
+    #[must_use]
+    pub fn with_structured_content(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.structured_content = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CallToolResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -698,6 +1023,29 @@ impl CancelledNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/cancelled";
 }
+impl CancelledNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<CancelledNotificationParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CancelledNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -775,6 +1123,36 @@ pub struct CancelledNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CancelledNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(request_id: impl ::core::convert::Into<RequestId>) -> Self {
+        Self {
+            reason: None,
+            request_id: ::core::convert::Into::into(request_id),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `reason`.
+    #[must_use]
+    pub fn with_reason(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.reason = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CancelledNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -850,6 +1228,80 @@ pub struct ClientCapabilities {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ClientCapabilities {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            elicitation: None,
+            experimental: None,
+            roots: None,
+            sampling: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `elicitation`.
+    #[must_use]
+    pub fn with_elicitation(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.elicitation = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `experimental`.
+    #[must_use]
+    pub fn with_experimental(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<__rt::RawObject>,
+            ),
+        >,
+    ) -> Self {
+        self.experimental = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `roots`.
+    #[must_use]
+    pub fn with_roots(
+        mut self,
+        value: impl ::core::convert::Into<ClientCapabilitiesRoots>,
+    ) -> Self {
+        self.roots = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `sampling`.
+    #[must_use]
+    pub fn with_sampling(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.sampling = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ClientCapabilities {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -923,6 +1375,35 @@ pub struct ClientCapabilitiesRoots {
     pub list_changed: Option<bool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ClientCapabilitiesRoots {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ClientCapabilitiesRoots {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1073,6 +1554,52 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __rt::codec::deserialize_call(deserializer)
+    }
+}
+impl ClientNotification {
+    /// `notifications/cancelled`.
+    pub fn cancelled(
+        params: impl ::core::convert::Into<CancelledNotificationParams>,
+    ) -> Self {
+        Self::Cancelled(::core::convert::Into::into(params))
+    }
+    /// `notifications/initialized`.
+    pub fn initialized(
+        params: impl ::core::convert::Into<Option<InitializedNotificationParams>>,
+    ) -> Self {
+        Self::Initialized(::core::convert::Into::into(params))
+    }
+    /// `notifications/progress`.
+    pub fn progress(
+        params: impl ::core::convert::Into<ProgressNotificationParams>,
+    ) -> Self {
+        Self::Progress(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `notifications/roots/list_changed`.
+    pub fn roots_list_changed(
+        params: impl ::core::convert::Into<Option<RootsListChangedNotificationParams>>,
+    ) -> Self {
+        Self::RootsListChanged(::core::convert::Into::into(params))
+    }
+}
+impl ::core::convert::From<CancelledNotificationParams> for ClientNotification {
+    fn from(params: CancelledNotificationParams) -> Self {
+        Self::Cancelled(params)
+    }
+}
+impl ::core::convert::From<InitializedNotificationParams> for ClientNotification {
+    fn from(params: InitializedNotificationParams) -> Self {
+        Self::Initialized(Some(params))
+    }
+}
+impl ::core::convert::From<ProgressNotificationParams> for ClientNotification {
+    fn from(params: ProgressNotificationParams) -> Self {
+        Self::Progress(Box::new(params))
+    }
+}
+impl ::core::convert::From<RootsListChangedNotificationParams> for ClientNotification {
+    fn from(params: RootsListChangedNotificationParams) -> Self {
+        Self::RootsListChanged(Some(params))
     }
 }
 /// The `ClientRequest` definition of the schema.
@@ -1238,6 +1765,143 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __rt::codec::deserialize_call(deserializer)
+    }
+}
+impl ClientRequest {
+    /// `initialize`.
+    pub fn initialize(
+        params: impl ::core::convert::Into<InitializeRequestParams>,
+    ) -> Self {
+        Self::Initialize(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `ping`.
+    pub fn ping(params: impl ::core::convert::Into<Option<PingRequestParams>>) -> Self {
+        Self::Ping(::core::convert::Into::into(params))
+    }
+    /// `resources/list`.
+    pub fn list_resources(
+        params: impl ::core::convert::Into<Option<ListResourcesRequestParams>>,
+    ) -> Self {
+        Self::ListResources(::core::convert::Into::into(params))
+    }
+    /// `resources/templates/list`.
+    pub fn list_resource_templates(
+        params: impl ::core::convert::Into<Option<ListResourceTemplatesRequestParams>>,
+    ) -> Self {
+        Self::ListResourceTemplates(::core::convert::Into::into(params))
+    }
+    /// `resources/read`.
+    pub fn read_resource(
+        params: impl ::core::convert::Into<ReadResourceRequestParams>,
+    ) -> Self {
+        Self::ReadResource(::core::convert::Into::into(params))
+    }
+    /// `resources/subscribe`.
+    pub fn subscribe(
+        params: impl ::core::convert::Into<SubscribeRequestParams>,
+    ) -> Self {
+        Self::Subscribe(::core::convert::Into::into(params))
+    }
+    /// `resources/unsubscribe`.
+    pub fn unsubscribe(
+        params: impl ::core::convert::Into<UnsubscribeRequestParams>,
+    ) -> Self {
+        Self::Unsubscribe(::core::convert::Into::into(params))
+    }
+    /// `prompts/list`.
+    pub fn list_prompts(
+        params: impl ::core::convert::Into<Option<ListPromptsRequestParams>>,
+    ) -> Self {
+        Self::ListPrompts(::core::convert::Into::into(params))
+    }
+    /// `prompts/get`.
+    pub fn get_prompt(
+        params: impl ::core::convert::Into<GetPromptRequestParams>,
+    ) -> Self {
+        Self::GetPrompt(::core::convert::Into::into(params))
+    }
+    /// `tools/list`.
+    pub fn list_tools(
+        params: impl ::core::convert::Into<Option<ListToolsRequestParams>>,
+    ) -> Self {
+        Self::ListTools(::core::convert::Into::into(params))
+    }
+    /// `tools/call`.
+    pub fn call_tool(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
+        Self::CallTool(::core::convert::Into::into(params))
+    }
+    /// `logging/setLevel`.
+    pub fn set_level(params: impl ::core::convert::Into<SetLevelRequestParams>) -> Self {
+        Self::SetLevel(::core::convert::Into::into(params))
+    }
+    /// `completion/complete`.
+    pub fn complete(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
+        Self::Complete(Box::new(::core::convert::Into::into(params)))
+    }
+}
+impl ::core::convert::From<InitializeRequestParams> for ClientRequest {
+    fn from(params: InitializeRequestParams) -> Self {
+        Self::Initialize(Box::new(params))
+    }
+}
+impl ::core::convert::From<PingRequestParams> for ClientRequest {
+    fn from(params: PingRequestParams) -> Self {
+        Self::Ping(Some(params))
+    }
+}
+impl ::core::convert::From<ListResourcesRequestParams> for ClientRequest {
+    fn from(params: ListResourcesRequestParams) -> Self {
+        Self::ListResources(Some(params))
+    }
+}
+impl ::core::convert::From<ListResourceTemplatesRequestParams> for ClientRequest {
+    fn from(params: ListResourceTemplatesRequestParams) -> Self {
+        Self::ListResourceTemplates(Some(params))
+    }
+}
+impl ::core::convert::From<ReadResourceRequestParams> for ClientRequest {
+    fn from(params: ReadResourceRequestParams) -> Self {
+        Self::ReadResource(params)
+    }
+}
+impl ::core::convert::From<SubscribeRequestParams> for ClientRequest {
+    fn from(params: SubscribeRequestParams) -> Self {
+        Self::Subscribe(params)
+    }
+}
+impl ::core::convert::From<UnsubscribeRequestParams> for ClientRequest {
+    fn from(params: UnsubscribeRequestParams) -> Self {
+        Self::Unsubscribe(params)
+    }
+}
+impl ::core::convert::From<ListPromptsRequestParams> for ClientRequest {
+    fn from(params: ListPromptsRequestParams) -> Self {
+        Self::ListPrompts(Some(params))
+    }
+}
+impl ::core::convert::From<GetPromptRequestParams> for ClientRequest {
+    fn from(params: GetPromptRequestParams) -> Self {
+        Self::GetPrompt(params)
+    }
+}
+impl ::core::convert::From<ListToolsRequestParams> for ClientRequest {
+    fn from(params: ListToolsRequestParams) -> Self {
+        Self::ListTools(Some(params))
+    }
+}
+impl ::core::convert::From<CallToolRequestParams> for ClientRequest {
+    fn from(params: CallToolRequestParams) -> Self {
+        Self::CallTool(params)
+    }
+}
+impl ::core::convert::From<SetLevelRequestParams> for ClientRequest {
+    fn from(params: SetLevelRequestParams) -> Self {
+        Self::SetLevel(params)
+    }
+}
+impl ::core::convert::From<CompleteRequestParams> for ClientRequest {
+    fn from(params: CompleteRequestParams) -> Self {
+        Self::Complete(Box::new(params))
     }
 }
 /// The `ClientResult` definition of the schema.
@@ -1408,6 +2072,26 @@ impl<'de> __rt::KeyedUnion<'de> for ClientResult {
         }
     }
 }
+impl ::core::convert::From<Result> for ClientResult {
+    fn from(value: Result) -> Self {
+        Self::Empty(value)
+    }
+}
+impl ::core::convert::From<CreateMessageResult> for ClientResult {
+    fn from(value: CreateMessageResult) -> Self {
+        Self::CreateMessage(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListRootsResult> for ClientResult {
+    fn from(value: ListRootsResult) -> Self {
+        Self::ListRoots(value)
+    }
+}
+impl ::core::convert::From<ElicitResult> for ClientResult {
+    fn from(value: ElicitResult) -> Self {
+        Self::Elicit(value)
+    }
+}
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
@@ -1419,6 +2103,29 @@ pub struct CompleteRequest {
 impl CompleteRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "completion/complete";
+}
+impl CompleteRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1497,6 +2204,43 @@ pub struct CompleteRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CompleteRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        argument: impl ::core::convert::Into<CompleteRequestParamsArgument>,
+        r#ref: impl ::core::convert::Into<CompleteRequestParamsRef>,
+    ) -> Self {
+        Self {
+            argument: ::core::convert::Into::into(argument),
+            context: None,
+            r#ref: ::core::convert::Into::into(r#ref),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `context`.
+    #[must_use]
+    pub fn with_context(
+        mut self,
+        value: impl ::core::convert::Into<CompleteRequestParamsContext>,
+    ) -> Self {
+        self.context = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CompleteRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -1574,6 +2318,33 @@ pub struct CompleteRequestParamsArgument {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CompleteRequestParamsArgument {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            name: ::core::convert::Into::into(name),
+            value: ::core::convert::Into::into(value),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CompleteRequestParamsArgument {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -1644,6 +2415,50 @@ pub struct CompleteRequestParamsContext {
     pub arguments: Option<__rt::IndexMap<String, String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CompleteRequestParamsContext {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            arguments: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<String>,
+            ),
+        >,
+    ) -> Self {
+        self.arguments = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteRequestParamsContext {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1770,6 +2585,26 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
+    fn from(value: PromptReference) -> Self {
+        Self::Prompt(value)
+    }
+}
+impl ::core::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    fn from(value: ResourceTemplateReference) -> Self {
+        Self::ResourceTemplate(value)
+    }
+}
+impl CompleteRequestParamsRef {
+    /// A [`PromptReference`] from its required members ([`PromptReference::new`]).
+    pub fn prompt(name: impl ::core::convert::Into<String>) -> Self {
+        Self::Prompt(PromptReference::new(name))
+    }
+    /// A [`ResourceTemplateReference`] from its required members ([`ResourceTemplateReference::new`]).
+    pub fn resource_template(uri: impl ::core::convert::Into<String>) -> Self {
+        Self::ResourceTemplate(ResourceTemplateReference::new(uri))
+    }
+}
 /// The server's response to a completion/complete request
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResult {
@@ -1779,6 +2614,41 @@ pub struct CompleteResult {
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CompleteResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        completion: impl ::core::convert::Into<CompleteResultCompletion>,
+    ) -> Self {
+        Self {
+            meta: None,
+            completion: ::core::convert::Into::into(completion),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1852,6 +2722,49 @@ pub struct CompleteResultCompletion {
     pub values: Vec<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CompleteResultCompletion {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        values: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<String>,
+        >,
+    ) -> Self {
+        Self {
+            has_more: None,
+            total: None,
+            values: ::core::iter::IntoIterator::into_iter(values)
+                .map(::core::convert::Into::into)
+                .collect(),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `hasMore`.
+    #[must_use]
+    pub fn with_has_more(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.has_more = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `total`.
+    #[must_use]
+    pub fn with_total(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.total = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteResultCompletion {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2024,6 +2937,64 @@ impl<'de> __rt::serde::Deserialize<'de> for ContentBlock {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for ContentBlock {
+    fn from(value: TextContent) -> Self {
+        Self::TextContent(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for ContentBlock {
+    fn from(value: ImageContent) -> Self {
+        Self::ImageContent(Box::new(value))
+    }
+}
+impl ::core::convert::From<AudioContent> for ContentBlock {
+    fn from(value: AudioContent) -> Self {
+        Self::AudioContent(Box::new(value))
+    }
+}
+impl ::core::convert::From<ResourceLink> for ContentBlock {
+    fn from(value: ResourceLink) -> Self {
+        Self::ResourceLink(Box::new(value))
+    }
+}
+impl ::core::convert::From<EmbeddedResource> for ContentBlock {
+    fn from(value: EmbeddedResource) -> Self {
+        Self::EmbeddedResource(Box::new(value))
+    }
+}
+impl ContentBlock {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::TextContent(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ImageContent(Box::new(ImageContent::new(data, mime_type)))
+    }
+    /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    pub fn audio(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::AudioContent(Box::new(AudioContent::new(data, mime_type)))
+    }
+    /// A [`ResourceLink`] from its required members ([`ResourceLink::new`]).
+    pub fn resource_link(
+        name: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ResourceLink(Box::new(ResourceLink::new(name, uri)))
+    }
+    /// A [`EmbeddedResource`] from its required members ([`EmbeddedResource::new`]).
+    pub fn resource(
+        resource: impl ::core::convert::Into<EmbeddedResourceResource>,
+    ) -> Self {
+        Self::EmbeddedResource(Box::new(EmbeddedResource::new(resource)))
+    }
+}
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequest {
@@ -2035,6 +3006,29 @@ pub struct CreateMessageRequest {
 impl CreateMessageRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "sampling/createMessage";
+}
+impl CreateMessageRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<CreateMessageRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CreateMessageRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2124,6 +3118,97 @@ pub struct CreateMessageRequestParams {
     pub temperature: Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CreateMessageRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        max_tokens: impl ::core::convert::Into<i64>,
+        messages: impl ::core::convert::Into<Vec<SamplingMessage>>,
+    ) -> Self {
+        Self {
+            include_context: None,
+            max_tokens: ::core::convert::Into::into(max_tokens),
+            messages: ::core::convert::Into::into(messages),
+            metadata: None,
+            model_preferences: None,
+            stop_sequences: None,
+            system_prompt: None,
+            temperature: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `includeContext`.
+    #[must_use]
+    pub fn with_include_context(
+        mut self,
+        value: impl ::core::convert::Into<CreateMessageRequestParamsIncludeContext>,
+    ) -> Self {
+        self.include_context = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `metadata`.
+    #[must_use]
+    pub fn with_metadata(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.metadata = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `modelPreferences`.
+    #[must_use]
+    pub fn with_model_preferences(
+        mut self,
+        value: impl ::core::convert::Into<ModelPreferences>,
+    ) -> Self {
+        self.model_preferences = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `stopSequences`.
+    #[must_use]
+    pub fn with_stop_sequences(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.stop_sequences = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `systemPrompt`.
+    #[must_use]
+    pub fn with_system_prompt(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.system_prompt = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `temperature`.
+    #[must_use]
+    pub fn with_temperature(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.temperature = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CreateMessageRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2309,6 +3394,55 @@ pub struct CreateMessageResult {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CreateMessageResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<CreateMessageResultContent>,
+        model: impl ::core::convert::Into<String>,
+        role: impl ::core::convert::Into<Role>,
+    ) -> Self {
+        Self {
+            meta: None,
+            content: ::core::convert::Into::into(content),
+            model: ::core::convert::Into::into(model),
+            role: ::core::convert::Into::into(role),
+            stop_reason: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `stopReason`.
+    #[must_use]
+    pub fn with_stop_reason(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.stop_reason = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CreateMessageResult {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -2470,6 +3604,41 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContent {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for CreateMessageResultContent {
+    fn from(value: TextContent) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(Box::new(value))
+    }
+}
+impl ::core::convert::From<AudioContent> for CreateMessageResultContent {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(Box::new(value))
+    }
+}
+impl CreateMessageResultContent {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::Text(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Image(Box::new(ImageContent::new(data, mime_type)))
+    }
+    /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    pub fn audio(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Audio(Box::new(AudioContent::new(data, mime_type)))
+    }
+}
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = String;
 /// A request from the server to elicit additional information from the user via the client.
@@ -2483,6 +3652,29 @@ pub struct ElicitRequest {
 impl ElicitRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "elicitation/create";
+}
+impl ElicitRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<ElicitRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ElicitRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2559,6 +3751,33 @@ pub struct ElicitRequestParams {
     pub requested_schema: ElicitRequestParamsRequestedSchema,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ElicitRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        message: impl ::core::convert::Into<String>,
+        requested_schema: impl ::core::convert::Into<ElicitRequestParamsRequestedSchema>,
+    ) -> Self {
+        Self {
+            message: ::core::convert::Into::into(message),
+            requested_schema: ::core::convert::Into::into(requested_schema),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ElicitRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2642,6 +3861,55 @@ pub struct ElicitRequestParamsRequestedSchema {
 impl ElicitRequestParamsRequestedSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "object";
+}
+impl ElicitRequestParamsRequestedSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        properties: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<PrimitiveSchemaDefinition>,
+            ),
+        >,
+    ) -> Self {
+        Self {
+            properties: ::core::iter::IntoIterator::into_iter(properties)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+            required: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `required`.
+    #[must_use]
+    pub fn with_required(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.required = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ElicitRequestParamsRequestedSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2731,6 +3999,61 @@ pub struct ElicitResult {
     pub content: Option<__rt::IndexMap<String, ElicitResultContentValue>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ElicitResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(action: impl ::core::convert::Into<ElicitResultAction>) -> Self {
+        Self {
+            meta: None,
+            action: ::core::convert::Into::into(action),
+            content: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `content`.
+    #[must_use]
+    pub fn with_content(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<ElicitResultContentValue>,
+            ),
+        >,
+    ) -> Self {
+        self.content = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ElicitResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2948,6 +4271,31 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitResultContentValue {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl ::core::convert::From<String> for ElicitResultContentValue {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<&str> for ElicitResultContentValue {
+    fn from(value: &str) -> Self {
+        Self::String(String::from(value))
+    }
+}
+impl ::core::convert::From<i64> for ElicitResultContentValue {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+impl ::core::convert::From<__rt::serde_json::Number> for ElicitResultContentValue {
+    fn from(value: __rt::serde_json::Number) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<bool> for ElicitResultContentValue {
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
+}
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
@@ -2966,6 +4314,49 @@ pub struct EmbeddedResource {
 impl EmbeddedResource {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "resource";
+}
+impl EmbeddedResource {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(resource: impl ::core::convert::Into<EmbeddedResourceResource>) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            resource: ::core::convert::Into::into(resource),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for EmbeddedResource {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3158,6 +4549,16 @@ impl<'de> __rt::KeyedUnion<'de> for EmbeddedResourceResource {
         }
     }
 }
+impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(value: TextResourceContents) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::Blob(Box::new(value))
+    }
+}
 /// The `EmptyResult` definition of the schema.
 pub type EmptyResult = Result;
 /// The `EnumSchema` definition of the schema.
@@ -3177,6 +4578,66 @@ pub struct EnumSchema {
 impl EnumSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "string";
+}
+impl EnumSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        r#enum: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<String>,
+        >,
+    ) -> Self {
+        Self {
+            description: None,
+            r#enum: ::core::iter::IntoIterator::into_iter(r#enum)
+                .map(::core::convert::Into::into)
+                .collect(),
+            enum_names: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `enumNames`.
+    #[must_use]
+    pub fn with_enum_names(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.enum_names = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for EnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3267,6 +4728,29 @@ impl GetPromptRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "prompts/get";
 }
+impl GetPromptRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<GetPromptRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for GetPromptRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -3336,6 +4820,51 @@ pub struct GetPromptRequestParams {
     pub name: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl GetPromptRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            arguments: None,
+            name: ::core::convert::Into::into(name),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<String>,
+            ),
+        >,
+    ) -> Self {
+        self.arguments = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for GetPromptRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3409,6 +4938,49 @@ pub struct GetPromptResult {
     pub messages: Vec<PromptMessage>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl GetPromptResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(messages: impl ::core::convert::Into<Vec<PromptMessage>>) -> Self {
+        Self {
+            meta: None,
+            description: None,
+            messages: ::core::convert::Into::into(messages),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for GetPromptResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3496,6 +5068,53 @@ pub struct ImageContent {
 impl ImageContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "image";
+}
+impl ImageContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            data: ::core::convert::Into::into(data),
+            mime_type: ::core::convert::Into::into(mime_type),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ImageContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3596,6 +5215,40 @@ pub struct Implementation {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Implementation {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        version: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            name: ::core::convert::Into::into(name),
+            title: None,
+            version: ::core::convert::Into::into(version),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Implementation {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -3675,6 +5328,29 @@ impl InitializeRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "initialize";
 }
+impl InitializeRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<InitializeRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for InitializeRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -3746,6 +5422,35 @@ pub struct InitializeRequestParams {
     pub protocol_version: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl InitializeRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        capabilities: impl ::core::convert::Into<ClientCapabilities>,
+        client_info: impl ::core::convert::Into<Implementation>,
+        protocol_version: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            capabilities: ::core::convert::Into::into(capabilities),
+            client_info: ::core::convert::Into::into(client_info),
+            protocol_version: ::core::convert::Into::into(protocol_version),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for InitializeRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3843,6 +5548,55 @@ pub struct InitializeResult {
     pub server_info: Implementation,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl InitializeResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        capabilities: impl ::core::convert::Into<ServerCapabilities>,
+        protocol_version: impl ::core::convert::Into<String>,
+        server_info: impl ::core::convert::Into<Implementation>,
+    ) -> Self {
+        Self {
+            meta: None,
+            capabilities: ::core::convert::Into::into(capabilities),
+            instructions: None,
+            protocol_version: ::core::convert::Into::into(protocol_version),
+            server_info: ::core::convert::Into::into(server_info),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `instructions`.
+    #[must_use]
+    pub fn with_instructions(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.instructions = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for InitializeResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3945,6 +5699,38 @@ impl InitializedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/initialized";
 }
+impl InitializedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<InitializedNotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for InitializedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4009,6 +5795,38 @@ pub struct InitializedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl InitializedNotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for InitializedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4068,6 +5886,33 @@ pub struct JsonRpcError {
 impl JsonRpcError {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        error: impl ::core::convert::Into<JsonRpcErrorError>,
+        id: impl ::core::convert::Into<RequestId>,
+    ) -> Self {
+        Self {
+            error: ::core::convert::Into::into(error),
+            id: ::core::convert::Into::into(id),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4149,6 +5994,43 @@ pub struct JsonRpcErrorError {
     pub message: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl JsonRpcErrorError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        code: impl ::core::convert::Into<i64>,
+        message: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            code: ::core::convert::Into::into(code),
+            data: None,
+            message: ::core::convert::Into::into(message),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `data`.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.data = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcErrorError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4364,6 +6246,26 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcMessage {
         }
     }
 }
+impl ::core::convert::From<JsonRpcRequest> for JsonRpcMessage {
+    fn from(value: JsonRpcRequest) -> Self {
+        Self::Request(Box::new(value))
+    }
+}
+impl ::core::convert::From<JsonRpcNotification> for JsonRpcMessage {
+    fn from(value: JsonRpcNotification) -> Self {
+        Self::Notification(Box::new(value))
+    }
+}
+impl ::core::convert::From<JsonRpcResponse> for JsonRpcMessage {
+    fn from(value: JsonRpcResponse) -> Self {
+        Self::Response(Box::new(value))
+    }
+}
+impl ::core::convert::From<JsonRpcError> for JsonRpcMessage {
+    fn from(value: JsonRpcError) -> Self {
+        Self::Error(Box::new(value))
+    }
+}
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
 #[derive(Debug, Clone, PartialEq)]
@@ -4378,6 +6280,39 @@ pub struct JsonRpcNotification {
 impl JsonRpcNotification {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<JsonRpcNotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4454,6 +6389,38 @@ pub struct JsonRpcNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl JsonRpcNotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for JsonRpcNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4515,6 +6482,43 @@ pub struct JsonRpcRequest {
 impl JsonRpcRequest {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        method: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<JsonRpcRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4601,6 +6605,38 @@ pub struct JsonRpcRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl JsonRpcRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<JsonRpcRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for JsonRpcRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4653,6 +6689,38 @@ pub struct JsonRpcRequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl JsonRpcRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4718,6 +6786,33 @@ pub struct JsonRpcResponse {
 impl JsonRpcResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<Result>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcResponse {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4800,6 +6895,38 @@ impl ListPromptsRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "prompts/list";
 }
+impl ListPromptsRequest {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ListPromptsRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListPromptsRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4860,6 +6987,35 @@ pub struct ListPromptsRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListPromptsRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListPromptsRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4917,6 +7073,49 @@ pub struct ListPromptsResult {
     pub prompts: Vec<Prompt>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListPromptsResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(prompts: impl ::core::convert::Into<Vec<Prompt>>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            prompts: ::core::convert::Into::into(prompts),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListPromptsResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4999,6 +7198,38 @@ impl ListResourceTemplatesRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/templates/list";
 }
+impl ListResourceTemplatesRequest {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ListResourceTemplatesRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListResourceTemplatesRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5064,6 +7295,35 @@ pub struct ListResourceTemplatesRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListResourceTemplatesRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListResourceTemplatesRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5121,6 +7381,51 @@ pub struct ListResourceTemplatesResult {
     pub resource_templates: Vec<ResourceTemplate>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListResourceTemplatesResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        resource_templates: impl ::core::convert::Into<Vec<ResourceTemplate>>,
+    ) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            resource_templates: ::core::convert::Into::into(resource_templates),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListResourceTemplatesResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5211,6 +7516,38 @@ impl ListResourcesRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/list";
 }
+impl ListResourcesRequest {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ListResourcesRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListResourcesRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5276,6 +7613,35 @@ pub struct ListResourcesRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListResourcesRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListResourcesRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5333,6 +7699,49 @@ pub struct ListResourcesResult {
     pub resources: Vec<Resource>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListResourcesResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(resources: impl ::core::convert::Into<Vec<Resource>>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            resources: ::core::convert::Into::into(resources),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListResourcesResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5421,6 +7830,38 @@ impl ListRootsRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "roots/list";
 }
+impl ListRootsRequest {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ListRootsRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListRootsRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5480,6 +7921,38 @@ pub struct ListRootsRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListRootsRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ListRootsRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListRootsRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5532,6 +8005,38 @@ pub struct ListRootsRequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListRootsRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListRootsRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5594,6 +8099,39 @@ pub struct ListRootsResult {
     pub roots: Vec<Root>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListRootsResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(roots: impl ::core::convert::Into<Vec<Root>>) -> Self {
+        Self {
+            meta: None,
+            roots: ::core::convert::Into::into(roots),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListRootsResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5668,6 +8206,38 @@ impl ListToolsRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "tools/list";
 }
+impl ListToolsRequest {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ListToolsRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListToolsRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5728,6 +8298,35 @@ pub struct ListToolsRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListToolsRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListToolsRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5785,6 +8384,49 @@ pub struct ListToolsResult {
     pub tools: Vec<Tool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListToolsResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(tools: impl ::core::convert::Into<Vec<Tool>>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            tools: ::core::convert::Into::into(tools),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListToolsResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5961,6 +8603,31 @@ impl LoggingMessageNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/message";
 }
+impl LoggingMessageNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
+    ) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for LoggingMessageNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6037,6 +8704,40 @@ pub struct LoggingMessageNotificationParams {
     pub logger: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl LoggingMessageNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<__rt::serde_json::Value>,
+        level: impl ::core::convert::Into<LoggingLevel>,
+    ) -> Self {
+        Self {
+            data: ::core::convert::Into::into(data),
+            level: ::core::convert::Into::into(level),
+            logger: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `logger`.
+    #[must_use]
+    pub fn with_logger(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.logger = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for LoggingMessageNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6124,6 +8825,35 @@ pub struct ModelHint {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ModelHint {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `name`.
+    #[must_use]
+    pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.name = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ModelHint {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6204,6 +8934,68 @@ pub struct ModelPreferences {
     pub speed_priority: Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ModelPreferences {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cost_priority: None,
+            hints: None,
+            intelligence_priority: None,
+            speed_priority: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `costPriority`.
+    #[must_use]
+    pub fn with_cost_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.cost_priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `hints`.
+    #[must_use]
+    pub fn with_hints(
+        mut self,
+        value: impl ::core::convert::Into<Vec<ModelHint>>,
+    ) -> Self {
+        self.hints = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `intelligencePriority`.
+    #[must_use]
+    pub fn with_intelligence_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.intelligence_priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `speedPriority`.
+    #[must_use]
+    pub fn with_speed_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.speed_priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ModelPreferences {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6293,6 +9085,39 @@ pub struct Notification {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Notification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Notification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6362,6 +9187,38 @@ pub struct NotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl NotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for NotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6422,6 +9279,66 @@ pub struct NumberSchema {
     pub r#type: NumberSchemaType,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl NumberSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(r#type: impl ::core::convert::Into<NumberSchemaType>) -> Self {
+        Self {
+            description: None,
+            maximum: None,
+            minimum: None,
+            title: None,
+            r#type: ::core::convert::Into::into(r#type),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `maximum`.
+    #[must_use]
+    pub fn with_maximum(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.maximum = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `minimum`.
+    #[must_use]
+    pub fn with_minimum(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.minimum = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for NumberSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6563,6 +9480,39 @@ pub struct PaginatedRequest {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PaginatedRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PaginatedRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6633,6 +9583,35 @@ pub struct PaginatedRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PaginatedRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PaginatedRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6688,6 +9667,48 @@ pub struct PaginatedResult {
     pub next_cursor: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl PaginatedResult {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for PaginatedResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6753,6 +9774,38 @@ impl PingRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "ping";
 }
+impl PingRequest {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<PingRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PingRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6810,6 +9863,38 @@ pub struct PingRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PingRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<PingRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PingRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6862,6 +9947,38 @@ pub struct PingRequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl PingRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for PingRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7130,6 +10247,40 @@ impl<'de> __rt::KeyedUnion<'de> for PrimitiveSchemaDefinition {
         }
     }
 }
+impl ::core::convert::From<StringSchema> for PrimitiveSchemaDefinition {
+    fn from(value: StringSchema) -> Self {
+        Self::String(Box::new(value))
+    }
+}
+impl ::core::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
+    fn from(value: NumberSchema) -> Self {
+        Self::Number(Box::new(value))
+    }
+}
+impl ::core::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
+    fn from(value: BooleanSchema) -> Self {
+        Self::Boolean(value)
+    }
+}
+impl ::core::convert::From<EnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: EnumSchema) -> Self {
+        Self::Enum(Box::new(value))
+    }
+}
+impl PrimitiveSchemaDefinition {
+    /// A [`BooleanSchema`] from its required members ([`BooleanSchema::new`]).
+    pub fn boolean() -> Self {
+        Self::Boolean(BooleanSchema::new())
+    }
+    /// A [`NumberSchema`] from its required members ([`NumberSchema::new`]).
+    pub fn integer() -> Self {
+        Self::Number(Box::new(NumberSchema::new(NumberSchemaType::Integer)))
+    }
+    /// A [`NumberSchema`] from its required members ([`NumberSchema::new`]).
+    pub fn number() -> Self {
+        Self::Number(Box::new(NumberSchema::new(NumberSchemaType::Number)))
+    }
+}
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
@@ -7141,6 +10292,29 @@ pub struct ProgressNotification {
 impl ProgressNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/progress";
+}
+impl ProgressNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<ProgressNotificationParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ProgressNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7220,6 +10394,50 @@ pub struct ProgressNotificationParams {
     pub total: Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ProgressNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        progress: impl ::core::convert::Into<__rt::serde_json::Number>,
+        progress_token: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        Self {
+            message: None,
+            progress: ::core::convert::Into::into(progress),
+            progress_token: ::core::convert::Into::into(progress_token),
+            total: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `message`.
+    #[must_use]
+    pub fn with_message(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.message = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `total`.
+    #[must_use]
+    pub fn with_total(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.total = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ProgressNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7364,6 +10582,21 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl ::core::convert::From<String> for ProgressToken {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<&str> for ProgressToken {
+    fn from(value: &str) -> Self {
+        Self::String(String::from(value))
+    }
+}
+impl ::core::convert::From<i64> for ProgressToken {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
 /// A prompt or prompt template that the server offers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prompt {
@@ -7384,6 +10617,66 @@ pub struct Prompt {
     pub title: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Prompt {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            arguments: None,
+            description: None,
+            name: ::core::convert::Into::into(name),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::convert::Into<Vec<PromptArgument>>,
+    ) -> Self {
+        self.arguments = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Prompt {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7481,6 +10774,53 @@ pub struct PromptArgument {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PromptArgument {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            description: None,
+            name: ::core::convert::Into::into(name),
+            required: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `required`.
+    #[must_use]
+    pub fn with_required(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.required = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PromptArgument {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7566,6 +10906,38 @@ impl PromptListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/prompts/list_changed";
 }
+impl PromptListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<PromptListChangedNotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PromptListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7630,6 +11002,38 @@ pub struct PromptListChangedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PromptListChangedNotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PromptListChangedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7687,6 +11091,33 @@ pub struct PromptMessage {
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl PromptMessage {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<ContentBlock>,
+        role: impl ::core::convert::Into<Role>,
+    ) -> Self {
+        Self {
+            content: ::core::convert::Into::into(content),
+            role: ::core::convert::Into::into(role),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for PromptMessage {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7770,6 +11201,36 @@ impl PromptReference {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "ref/prompt";
 }
+impl PromptReference {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            name: ::core::convert::Into::into(name),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PromptReference {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7847,6 +11308,29 @@ impl ReadResourceRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/read";
 }
+impl ReadResourceRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<ReadResourceRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ReadResourceRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7920,6 +11404,29 @@ pub struct ReadResourceRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ReadResourceRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ReadResourceRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7981,6 +11488,41 @@ pub struct ReadResourceResult {
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ReadResourceResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        contents: impl ::core::convert::Into<Vec<ReadResourceResultContentsItem>>,
+    ) -> Self {
+        Self {
+            meta: None,
+            contents: ::core::convert::Into::into(contents),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ReadResourceResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8164,6 +11706,16 @@ impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultContentsItem {
         }
     }
 }
+impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: TextResourceContents) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::Blob(Box::new(value))
+    }
+}
 /// The `Request` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
@@ -8173,6 +11725,39 @@ pub struct Request {
     pub params: Option<RequestParams>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Request {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<RequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Request {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8243,6 +11828,38 @@ pub struct RequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl RequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for RequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8295,6 +11912,38 @@ pub struct RequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl RequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for RequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8416,7 +12065,7 @@ impl ::core::convert::From<String> for RequestId {
 }
 impl ::core::convert::From<&str> for RequestId {
     fn from(value: &str) -> Self {
-        Self::String(::core::convert::From::from(value))
+        Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for RequestId {
@@ -8454,6 +12103,84 @@ pub struct Resource {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Resource {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            description: None,
+            mime_type: None,
+            name: ::core::convert::Into::into(name),
+            size: None,
+            title: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `size`.
+    #[must_use]
+    pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.size = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Resource {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8567,6 +12294,46 @@ pub struct ResourceContents {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ResourceContents {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            mime_type: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceContents {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8668,6 +12435,84 @@ pub struct ResourceLink {
 impl ResourceLink {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "resource_link";
+}
+impl ResourceLink {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            description: None,
+            mime_type: None,
+            name: ::core::convert::Into::into(name),
+            size: None,
+            title: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `size`.
+    #[must_use]
+    pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.size = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceLink {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8788,6 +12633,38 @@ impl ResourceListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/resources/list_changed";
 }
+impl ResourceListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ResourceListChangedNotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8851,6 +12728,38 @@ pub struct ResourceListChangedNotificationParams {
     pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ResourceListChangedNotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceListChangedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8923,6 +12832,77 @@ pub struct ResourceTemplate {
     pub uri_template: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ResourceTemplate {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        uri_template: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            description: None,
+            mime_type: None,
+            name: ::core::convert::Into::into(name),
+            title: None,
+            uri_template: ::core::convert::Into::into(uri_template),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceTemplate {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9036,6 +13016,29 @@ impl ResourceTemplateReference {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "ref/resource";
 }
+impl ResourceTemplateReference {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceTemplateReference {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9105,6 +13108,31 @@ pub struct ResourceUpdatedNotification {
 impl ResourceUpdatedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/resources/updated";
+}
+impl ResourceUpdatedNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
+    ) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceUpdatedNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9179,6 +13207,29 @@ pub struct ResourceUpdatedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ResourceUpdatedNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceUpdatedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9238,6 +13289,38 @@ pub struct Result {
     pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Result {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Result {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9353,6 +13436,46 @@ pub struct Root {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Root {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            name: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `name`.
+    #[must_use]
+    pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.name = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Root {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9432,6 +13555,38 @@ impl RootsListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/roots/list_changed";
 }
+impl RootsListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<RootsListChangedNotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for RootsListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9496,6 +13651,38 @@ pub struct RootsListChangedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl RootsListChangedNotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for RootsListChangedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9550,6 +13737,33 @@ pub struct SamplingMessage {
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl SamplingMessage {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<SamplingMessageContent>,
+        role: impl ::core::convert::Into<Role>,
+    ) -> Self {
+        Self {
+            content: ::core::convert::Into::into(content),
+            role: ::core::convert::Into::into(role),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for SamplingMessage {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9690,6 +13904,41 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for SamplingMessageContent {
+    fn from(value: TextContent) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for SamplingMessageContent {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(Box::new(value))
+    }
+}
+impl ::core::convert::From<AudioContent> for SamplingMessageContent {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(Box::new(value))
+    }
+}
+impl SamplingMessageContent {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::Text(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Image(Box::new(ImageContent::new(data, mime_type)))
+    }
+    /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    pub fn audio(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Audio(Box::new(AudioContent::new(data, mime_type)))
+    }
+}
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilities {
@@ -9707,6 +13956,100 @@ pub struct ServerCapabilities {
     pub tools: Option<ServerCapabilitiesTools>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ServerCapabilities {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            completions: None,
+            experimental: None,
+            logging: None,
+            prompts: None,
+            resources: None,
+            tools: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `completions`.
+    #[must_use]
+    pub fn with_completions(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.completions = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `experimental`.
+    #[must_use]
+    pub fn with_experimental(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<__rt::RawObject>,
+            ),
+        >,
+    ) -> Self {
+        self.experimental = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `logging`.
+    #[must_use]
+    pub fn with_logging(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.logging = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `prompts`.
+    #[must_use]
+    pub fn with_prompts(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesPrompts>,
+    ) -> Self {
+        self.prompts = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `resources`.
+    #[must_use]
+    pub fn with_resources(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesResources>,
+    ) -> Self {
+        self.resources = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `tools`.
+    #[must_use]
+    pub fn with_tools(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesTools>,
+    ) -> Self {
+        self.tools = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ServerCapabilities {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9790,6 +14133,35 @@ pub struct ServerCapabilitiesPrompts {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ServerCapabilitiesPrompts {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ServerCapabilitiesPrompts {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9849,6 +14221,42 @@ pub struct ServerCapabilitiesResources {
     pub subscribe: Option<bool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ServerCapabilitiesResources {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            subscribe: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `subscribe`.
+    #[must_use]
+    pub fn with_subscribe(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.subscribe = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ServerCapabilitiesResources {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9911,6 +14319,35 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: Option<bool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ServerCapabilitiesTools {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ServerCapabilitiesTools {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10093,6 +14530,86 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
         __rt::codec::deserialize_call(deserializer)
     }
 }
+impl ServerNotification {
+    /// `notifications/cancelled`.
+    pub fn cancelled(
+        params: impl ::core::convert::Into<CancelledNotificationParams>,
+    ) -> Self {
+        Self::Cancelled(::core::convert::Into::into(params))
+    }
+    /// `notifications/progress`.
+    pub fn progress(
+        params: impl ::core::convert::Into<ProgressNotificationParams>,
+    ) -> Self {
+        Self::Progress(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `notifications/resources/list_changed`.
+    pub fn resource_list_changed(
+        params: impl ::core::convert::Into<Option<ResourceListChangedNotificationParams>>,
+    ) -> Self {
+        Self::ResourceListChanged(::core::convert::Into::into(params))
+    }
+    /// `notifications/resources/updated`.
+    pub fn resource_updated(
+        params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
+    ) -> Self {
+        Self::ResourceUpdated(::core::convert::Into::into(params))
+    }
+    /// `notifications/prompts/list_changed`.
+    pub fn prompt_list_changed(
+        params: impl ::core::convert::Into<Option<PromptListChangedNotificationParams>>,
+    ) -> Self {
+        Self::PromptListChanged(::core::convert::Into::into(params))
+    }
+    /// `notifications/tools/list_changed`.
+    pub fn tool_list_changed(
+        params: impl ::core::convert::Into<Option<ToolListChangedNotificationParams>>,
+    ) -> Self {
+        Self::ToolListChanged(::core::convert::Into::into(params))
+    }
+    /// `notifications/message`.
+    pub fn logging_message(
+        params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
+    ) -> Self {
+        Self::LoggingMessage(::core::convert::Into::into(params))
+    }
+}
+impl ::core::convert::From<CancelledNotificationParams> for ServerNotification {
+    fn from(params: CancelledNotificationParams) -> Self {
+        Self::Cancelled(params)
+    }
+}
+impl ::core::convert::From<ProgressNotificationParams> for ServerNotification {
+    fn from(params: ProgressNotificationParams) -> Self {
+        Self::Progress(Box::new(params))
+    }
+}
+impl ::core::convert::From<ResourceListChangedNotificationParams>
+for ServerNotification {
+    fn from(params: ResourceListChangedNotificationParams) -> Self {
+        Self::ResourceListChanged(Some(params))
+    }
+}
+impl ::core::convert::From<ResourceUpdatedNotificationParams> for ServerNotification {
+    fn from(params: ResourceUpdatedNotificationParams) -> Self {
+        Self::ResourceUpdated(params)
+    }
+}
+impl ::core::convert::From<PromptListChangedNotificationParams> for ServerNotification {
+    fn from(params: PromptListChangedNotificationParams) -> Self {
+        Self::PromptListChanged(Some(params))
+    }
+}
+impl ::core::convert::From<ToolListChangedNotificationParams> for ServerNotification {
+    fn from(params: ToolListChangedNotificationParams) -> Self {
+        Self::ToolListChanged(Some(params))
+    }
+}
+impl ::core::convert::From<LoggingMessageNotificationParams> for ServerNotification {
+    fn from(params: LoggingMessageNotificationParams) -> Self {
+        Self::LoggingMessage(params)
+    }
+}
 /// The `ServerRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
@@ -10188,6 +14705,48 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __rt::codec::deserialize_call(deserializer)
+    }
+}
+impl ServerRequest {
+    /// `ping`.
+    pub fn ping(params: impl ::core::convert::Into<Option<PingRequestParams>>) -> Self {
+        Self::Ping(::core::convert::Into::into(params))
+    }
+    /// `sampling/createMessage`.
+    pub fn create_message(
+        params: impl ::core::convert::Into<CreateMessageRequestParams>,
+    ) -> Self {
+        Self::CreateMessage(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `roots/list`.
+    pub fn list_roots(
+        params: impl ::core::convert::Into<Option<ListRootsRequestParams>>,
+    ) -> Self {
+        Self::ListRoots(::core::convert::Into::into(params))
+    }
+    /// `elicitation/create`.
+    pub fn elicit(params: impl ::core::convert::Into<ElicitRequestParams>) -> Self {
+        Self::Elicit(Box::new(::core::convert::Into::into(params)))
+    }
+}
+impl ::core::convert::From<PingRequestParams> for ServerRequest {
+    fn from(params: PingRequestParams) -> Self {
+        Self::Ping(Some(params))
+    }
+}
+impl ::core::convert::From<CreateMessageRequestParams> for ServerRequest {
+    fn from(params: CreateMessageRequestParams) -> Self {
+        Self::CreateMessage(Box::new(params))
+    }
+}
+impl ::core::convert::From<ListRootsRequestParams> for ServerRequest {
+    fn from(params: ListRootsRequestParams) -> Self {
+        Self::ListRoots(Some(params))
+    }
+}
+impl ::core::convert::From<ElicitRequestParams> for ServerRequest {
+    fn from(params: ElicitRequestParams) -> Self {
+        Self::Elicit(Box::new(params))
     }
 }
 /// The `ServerResult` definition of the schema.
@@ -10485,6 +15044,56 @@ impl<'de> __rt::KeyedUnion<'de> for ServerResult {
         }
     }
 }
+impl ::core::convert::From<Result> for ServerResult {
+    fn from(value: Result) -> Self {
+        Self::Empty(value)
+    }
+}
+impl ::core::convert::From<InitializeResult> for ServerResult {
+    fn from(value: InitializeResult) -> Self {
+        Self::Initialize(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListResourcesResult> for ServerResult {
+    fn from(value: ListResourcesResult) -> Self {
+        Self::ListResources(value)
+    }
+}
+impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplates(value)
+    }
+}
+impl ::core::convert::From<ReadResourceResult> for ServerResult {
+    fn from(value: ReadResourceResult) -> Self {
+        Self::ReadResource(value)
+    }
+}
+impl ::core::convert::From<ListPromptsResult> for ServerResult {
+    fn from(value: ListPromptsResult) -> Self {
+        Self::ListPrompts(value)
+    }
+}
+impl ::core::convert::From<GetPromptResult> for ServerResult {
+    fn from(value: GetPromptResult) -> Self {
+        Self::GetPrompt(value)
+    }
+}
+impl ::core::convert::From<ListToolsResult> for ServerResult {
+    fn from(value: ListToolsResult) -> Self {
+        Self::ListTools(value)
+    }
+}
+impl ::core::convert::From<CallToolResult> for ServerResult {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallTool(Box::new(value))
+    }
+}
+impl ::core::convert::From<CompleteResult> for ServerResult {
+    fn from(value: CompleteResult) -> Self {
+        Self::Complete(Box::new(value))
+    }
+}
 /// A request from the client to the server, to enable or adjust logging.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
@@ -10496,6 +15105,29 @@ pub struct SetLevelRequest {
 impl SetLevelRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "logging/setLevel";
+}
+impl SetLevelRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<SetLevelRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for SetLevelRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10570,6 +15202,29 @@ pub struct SetLevelRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl SetLevelRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(level: impl ::core::convert::Into<LoggingLevel>) -> Self {
+        Self {
+            level: ::core::convert::Into::into(level),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SetLevelRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -10643,6 +15298,69 @@ pub struct StringSchema {
 impl StringSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "string";
+}
+impl StringSchema {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            description: None,
+            format: None,
+            max_length: None,
+            min_length: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `format`.
+    #[must_use]
+    pub fn with_format(
+        mut self,
+        value: impl ::core::convert::Into<StringSchemaFormat>,
+    ) -> Self {
+        self.format = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `maxLength`.
+    #[must_use]
+    pub fn with_max_length(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.max_length = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `minLength`.
+    #[must_use]
+    pub fn with_min_length(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.min_length = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for StringSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10794,6 +15512,29 @@ impl SubscribeRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/subscribe";
 }
+impl SubscribeRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<SubscribeRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SubscribeRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -10867,6 +15608,29 @@ pub struct SubscribeRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl SubscribeRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SubscribeRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -10934,6 +15698,49 @@ pub struct TextContent {
 impl TextContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "text";
+}
+impl TextContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(text: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            text: ::core::convert::Into::into(text),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TextContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11021,6 +15828,50 @@ pub struct TextResourceContents {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl TextResourceContents {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        text: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            mime_type: None,
+            text: ::core::convert::Into::into(text),
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TextResourceContents {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11126,6 +15977,80 @@ pub struct Tool {
     pub title: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Tool {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        input_schema: impl ::core::convert::Into<ToolInputSchema>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            description: None,
+            input_schema: ::core::convert::Into::into(input_schema),
+            name: ::core::convert::Into::into(name),
+            output_schema: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<ToolAnnotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `outputSchema`.
+    #[must_use]
+    pub fn with_output_schema(
+        mut self,
+        value: impl ::core::convert::Into<ToolOutputSchema>,
+    ) -> Self {
+        self.output_schema = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Tool {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11243,6 +16168,64 @@ impl ToolInputSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "object";
 }
+impl ToolInputSchema {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            properties: None,
+            required: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `properties`.
+    #[must_use]
+    pub fn with_properties(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<__rt::RawObject>,
+            ),
+        >,
+    ) -> Self {
+        self.properties = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `required`.
+    #[must_use]
+    pub fn with_required(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.required = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolInputSchema {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -11319,6 +16302,64 @@ pub struct ToolOutputSchema {
 impl ToolOutputSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "object";
+}
+impl ToolOutputSchema {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            properties: None,
+            required: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `properties`.
+    #[must_use]
+    pub fn with_properties(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<__rt::RawObject>,
+            ),
+        >,
+    ) -> Self {
+        self.properties = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `required`.
+    #[must_use]
+    pub fn with_required(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.required = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ToolOutputSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11422,6 +16463,75 @@ pub struct ToolAnnotations {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ToolAnnotations {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            destructive_hint: None,
+            idempotent_hint: None,
+            open_world_hint: None,
+            read_only_hint: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `destructiveHint`.
+    #[must_use]
+    pub fn with_destructive_hint(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.destructive_hint = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `idempotentHint`.
+    #[must_use]
+    pub fn with_idempotent_hint(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.idempotent_hint = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `openWorldHint`.
+    #[must_use]
+    pub fn with_open_world_hint(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.open_world_hint = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `readOnlyHint`.
+    #[must_use]
+    pub fn with_read_only_hint(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.read_only_hint = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolAnnotations {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -11516,6 +16626,38 @@ impl ToolListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/tools/list_changed";
 }
+impl ToolListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ToolListChangedNotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -11580,6 +16722,38 @@ pub struct ToolListChangedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ToolListChangedNotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolListChangedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -11636,6 +16810,29 @@ pub struct UnsubscribeRequest {
 impl UnsubscribeRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/unsubscribe";
+}
+impl UnsubscribeRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<UnsubscribeRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for UnsubscribeRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11709,6 +16906,29 @@ pub struct UnsubscribeRequestParams {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl UnsubscribeRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for UnsubscribeRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11803,6 +17023,53 @@ impl ::core::str::FromStr for ClientMessage {
         __rt::codec::from_str(text)
     }
 }
+impl ClientMessage {
+    /// A request with its id.
+    pub fn request(
+        id: impl ::core::convert::Into<RequestId>,
+        request: impl ::core::convert::Into<ClientRequest>,
+    ) -> Self {
+        Self::Request {
+            id: ::core::convert::Into::into(id),
+            request: ::core::convert::Into::into(request),
+        }
+    }
+    /// A notification.
+    pub fn notification(
+        notification: impl ::core::convert::Into<ClientNotification>,
+    ) -> Self {
+        Self::Notification(::core::convert::Into::into(notification))
+    }
+    /// The result response to the request `id`.
+    pub fn response(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<ClientResult>,
+    ) -> Self {
+        Self::Response {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+        }
+    }
+    /// The error response to the request `id`.
+    pub fn error(
+        id: impl ::core::convert::Into<RequestId>,
+        error: impl ::core::convert::Into<JsonRpcErrorError>,
+    ) -> Self {
+        Self::Error {
+            id: Some(::core::convert::Into::into(id)),
+            error: ::core::convert::Into::into(error),
+        }
+    }
+    /// An error response without an id: the request's id could not be read.
+    pub fn error_without_id(
+        error: impl ::core::convert::Into<JsonRpcErrorError>,
+    ) -> Self {
+        Self::Error {
+            id: None,
+            error: ::core::convert::Into::into(error),
+        }
+    }
+}
 impl __rt::serde::Serialize for ClientMessage {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -11894,6 +17161,53 @@ impl ::core::str::FromStr for ServerMessage {
     type Err = __rt::jsonrpc::DecodeError;
     fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
         __rt::codec::from_str(text)
+    }
+}
+impl ServerMessage {
+    /// A request with its id.
+    pub fn request(
+        id: impl ::core::convert::Into<RequestId>,
+        request: impl ::core::convert::Into<ServerRequest>,
+    ) -> Self {
+        Self::Request {
+            id: ::core::convert::Into::into(id),
+            request: ::core::convert::Into::into(request),
+        }
+    }
+    /// A notification.
+    pub fn notification(
+        notification: impl ::core::convert::Into<ServerNotification>,
+    ) -> Self {
+        Self::Notification(::core::convert::Into::into(notification))
+    }
+    /// The result response to the request `id`.
+    pub fn response(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<ServerResult>,
+    ) -> Self {
+        Self::Response {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+        }
+    }
+    /// The error response to the request `id`.
+    pub fn error(
+        id: impl ::core::convert::Into<RequestId>,
+        error: impl ::core::convert::Into<JsonRpcErrorError>,
+    ) -> Self {
+        Self::Error {
+            id: Some(::core::convert::Into::into(id)),
+            error: ::core::convert::Into::into(error),
+        }
+    }
+    /// An error response without an id: the request's id could not be read.
+    pub fn error_without_id(
+        error: impl ::core::convert::Into<JsonRpcErrorError>,
+    ) -> Self {
+        Self::Error {
+            id: None,
+            error: ::core::convert::Into::into(error),
+        }
     }
 }
 impl __rt::serde::Serialize for ServerMessage {
@@ -12387,6 +17701,34 @@ __rt::json_schema! {
     ClientRequest ClientResult JsonRpcErrorError RequestId]; ServerMessage =
     "{\"anyOf\":[{\"allOf\":[{\"properties\":{\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\",\"id\"],\"type\":\"object\"},{\"$ref\":\"mcp:ServerRequest\"}]},{\"allOf\":[{\"not\":{\"required\":[\"id\"]},\"properties\":{\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\"],\"type\":\"object\"},{\"$ref\":\"mcp:ServerNotification\"}]},{\"properties\":{\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\"},\"result\":{\"$ref\":\"mcp:ServerResult\"}},\"required\":[\"jsonrpc\",\"id\",\"result\"],\"type\":\"object\"},{\"properties\":{\"error\":{\"$ref\":\"mcp:JsonRpcErrorError\"},\"id\":{\"anyOf\":[{\"$ref\":\"mcp:RequestId\"},{\"type\":\"null\"}]},\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\",\"error\"],\"type\":\"object\"}],\"description\":\"Every message a server sends (JSON-RPC 2.0).\"}"[JsonRpcErrorError
     RequestId ServerNotification ServerRequest ServerResult];
+}
+#[cfg(feature = "schemars")]
+impl ToolInputSchema {
+    /// The JSON Schema of `T` (its `schemars::JsonSchema`, with schemars'
+    /// default settings) as this schema of a tool; an error where it is not an
+    /// object schema.
+    pub fn for_type<T: __rt::schemars::JsonSchema>() -> ::core::result::Result<
+        Self,
+        __rt::serde_json::Error,
+    > {
+        __rt::serde_json::from_value(
+            __rt::serde_json::to_value(__rt::schemars::schema_for!(T))?,
+        )
+    }
+}
+#[cfg(feature = "schemars")]
+impl ToolOutputSchema {
+    /// The JSON Schema of `T` (its `schemars::JsonSchema`, with schemars'
+    /// default settings) as this schema of a tool; an error where it is not an
+    /// object schema.
+    pub fn for_type<T: __rt::schemars::JsonSchema>() -> ::core::result::Result<
+        Self,
+        __rt::serde_json::Error,
+    > {
+        __rt::serde_json::from_value(
+            __rt::serde_json::to_value(__rt::schemars::schema_for!(T))?,
+        )
+    }
 }
 /// Decodes `json` as the definition named `definition` (schema spelling) and encodes it
 /// again; `None` for an unknown name. For tests.

@@ -30,6 +30,58 @@ pub struct Annotations {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Annotations {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            audience: None,
+            last_modified: None,
+            priority: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `audience`.
+    #[must_use]
+    pub fn with_audience(
+        mut self,
+        value: impl ::core::convert::Into<Vec<Role>>,
+    ) -> Self {
+        self.audience = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `lastModified`.
+    #[must_use]
+    pub fn with_last_modified(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.last_modified = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `priority`.
+    #[must_use]
+    pub fn with_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Annotations {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -109,6 +161,53 @@ pub struct AudioContent {
 impl AudioContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "audio";
+}
+impl AudioContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            data: ::core::convert::Into::into(data),
+            mime_type: ::core::convert::Into::into(mime_type),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for AudioContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -207,6 +306,36 @@ pub struct BaseMetadata {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl BaseMetadata {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            name: ::core::convert::Into::into(name),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for BaseMetadata {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -281,6 +410,50 @@ pub struct BlobResourceContents {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl BlobResourceContents {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        blob: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            blob: ::core::convert::Into::into(blob),
+            mime_type: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for BlobResourceContents {
     fn serialize<S: __rt::serde::Serializer>(
@@ -373,6 +546,52 @@ impl BooleanSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "boolean";
 }
+impl BooleanSchema {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            default: None,
+            description: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.default = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for BooleanSchema {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -452,6 +671,33 @@ impl CallToolRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "tools/call";
+}
+impl CallToolRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<CallToolRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CallToolRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -551,6 +797,56 @@ pub struct CallToolRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CallToolRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            arguments: None,
+            name: ::core::convert::Into::into(name),
+            task: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<CallToolRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.arguments = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `task`.
+    #[must_use]
+    pub fn with_task(mut self, value: impl ::core::convert::Into<TaskMetadata>) -> Self {
+        self.task = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CallToolRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -632,6 +928,38 @@ pub struct CallToolRequestParamsMeta {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CallToolRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CallToolRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -706,6 +1034,56 @@ pub struct CallToolResult {
     pub structured_content: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CallToolResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(content: impl ::core::convert::Into<Vec<ContentBlock>>) -> Self {
+        Self {
+            meta: None,
+            content: ::core::convert::Into::into(content),
+            is_error: None,
+            structured_content: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `isError`.
+    #[must_use]
+    pub fn with_is_error(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.is_error = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `structuredContent`.
+    #[must_use]
+    pub fn with_structured_content(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.structured_content = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CallToolResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -798,6 +1176,33 @@ impl CancelTaskRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "tasks/cancel";
 }
+impl CancelTaskRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<CancelTaskRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CancelTaskRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -885,6 +1290,29 @@ pub struct CancelTaskRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CancelTaskRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(task_id: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            task_id: ::core::convert::Into::into(task_id),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CancelTaskRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -964,6 +1392,66 @@ pub struct CancelTaskResult {
     pub ttl: Option<i64>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CancelTaskResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        created_at: impl ::core::convert::Into<String>,
+        last_updated_at: impl ::core::convert::Into<String>,
+        status: impl ::core::convert::Into<TaskStatus>,
+        task_id: impl ::core::convert::Into<String>,
+        ttl: impl ::core::convert::Into<Option<i64>>,
+    ) -> Self {
+        Self {
+            meta: None,
+            created_at: ::core::convert::Into::into(created_at),
+            last_updated_at: ::core::convert::Into::into(last_updated_at),
+            poll_interval: None,
+            status: ::core::convert::Into::into(status),
+            status_message: None,
+            task_id: ::core::convert::Into::into(task_id),
+            ttl: ::core::convert::Into::into(ttl),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `pollInterval`.
+    #[must_use]
+    pub fn with_poll_interval(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.poll_interval = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `statusMessage`.
+    #[must_use]
+    pub fn with_status_message(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.status_message = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CancelTaskResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1105,6 +1593,29 @@ impl CancelledNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/cancelled";
 }
+impl CancelledNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<CancelledNotificationParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CancelledNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -1192,6 +1703,55 @@ pub struct CancelledNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CancelledNotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            reason: None,
+            request_id: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `reason`.
+    #[must_use]
+    pub fn with_reason(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.reason = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `requestId`.
+    #[must_use]
+    pub fn with_request_id(
+        mut self,
+        value: impl ::core::convert::Into<RequestId>,
+    ) -> Self {
+        self.request_id = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CancelledNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -1263,6 +1823,90 @@ pub struct ClientCapabilities {
     pub tasks: Option<ClientCapabilitiesTasks>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ClientCapabilities {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            elicitation: None,
+            experimental: None,
+            roots: None,
+            sampling: None,
+            tasks: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `elicitation`.
+    #[must_use]
+    pub fn with_elicitation(
+        mut self,
+        value: impl ::core::convert::Into<ClientCapabilitiesElicitation>,
+    ) -> Self {
+        self.elicitation = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `experimental`.
+    #[must_use]
+    pub fn with_experimental(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<__rt::RawObject>,
+            ),
+        >,
+    ) -> Self {
+        self.experimental = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `roots`.
+    #[must_use]
+    pub fn with_roots(
+        mut self,
+        value: impl ::core::convert::Into<ClientCapabilitiesRoots>,
+    ) -> Self {
+        self.roots = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `sampling`.
+    #[must_use]
+    pub fn with_sampling(
+        mut self,
+        value: impl ::core::convert::Into<ClientCapabilitiesSampling>,
+    ) -> Self {
+        self.sampling = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `tasks`.
+    #[must_use]
+    pub fn with_tasks(
+        mut self,
+        value: impl ::core::convert::Into<ClientCapabilitiesTasks>,
+    ) -> Self {
+        self.tasks = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ClientCapabilities {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1344,6 +1988,48 @@ pub struct ClientCapabilitiesElicitation {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ClientCapabilitiesElicitation {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            form: None,
+            url: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `form`.
+    #[must_use]
+    pub fn with_form(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.form = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `url`.
+    #[must_use]
+    pub fn with_url(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.url = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ClientCapabilitiesElicitation {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -1403,6 +2089,35 @@ pub struct ClientCapabilitiesRoots {
     pub list_changed: Option<bool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ClientCapabilitiesRoots {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ClientCapabilitiesRoots {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1464,6 +2179,48 @@ pub struct ClientCapabilitiesSampling {
     pub tools: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ClientCapabilitiesSampling {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            context: None,
+            tools: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `context`.
+    #[must_use]
+    pub fn with_context(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.context = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `tools`.
+    #[must_use]
+    pub fn with_tools(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.tools = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ClientCapabilitiesSampling {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1528,6 +2285,58 @@ pub struct ClientCapabilitiesTasks {
     pub requests: Option<ClientCapabilitiesTasksRequests>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ClientCapabilitiesTasks {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cancel: None,
+            list: None,
+            requests: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `cancel`.
+    #[must_use]
+    pub fn with_cancel(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.cancel = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `list`.
+    #[must_use]
+    pub fn with_list(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.list = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `requests`.
+    #[must_use]
+    pub fn with_requests(
+        mut self,
+        value: impl ::core::convert::Into<ClientCapabilitiesTasksRequests>,
+    ) -> Self {
+        self.requests = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ClientCapabilitiesTasks {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1595,6 +2404,48 @@ pub struct ClientCapabilitiesTasksRequests {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ClientCapabilitiesTasksRequests {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            elicitation: None,
+            sampling: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `elicitation`.
+    #[must_use]
+    pub fn with_elicitation(
+        mut self,
+        value: impl ::core::convert::Into<ClientCapabilitiesTasksRequestsElicitation>,
+    ) -> Self {
+        self.elicitation = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `sampling`.
+    #[must_use]
+    pub fn with_sampling(
+        mut self,
+        value: impl ::core::convert::Into<ClientCapabilitiesTasksRequestsSampling>,
+    ) -> Self {
+        self.sampling = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ClientCapabilitiesTasksRequests {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -1655,6 +2506,38 @@ pub struct ClientCapabilitiesTasksRequestsElicitation {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ClientCapabilitiesTasksRequestsElicitation {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            create: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `create`.
+    #[must_use]
+    pub fn with_create(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.create = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ClientCapabilitiesTasksRequestsElicitation {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -1710,6 +2593,38 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
     pub create_message: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ClientCapabilitiesTasksRequestsSampling {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            create_message: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `createMessage`.
+    #[must_use]
+    pub fn with_create_message(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.create_message = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ClientCapabilitiesTasksRequestsSampling {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1869,6 +2784,53 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __rt::codec::deserialize_call(deserializer)
+    }
+}
+impl ClientNotification {
+    /// `notifications/cancelled`.
+    pub fn cancelled(
+        params: impl ::core::convert::Into<CancelledNotificationParams>,
+    ) -> Self {
+        Self::Cancelled(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `notifications/initialized`.
+    pub fn initialized(
+        params: impl ::core::convert::Into<Option<NotificationParams>>,
+    ) -> Self {
+        Self::Initialized(::core::convert::Into::into(params))
+    }
+    /// `notifications/progress`.
+    pub fn progress(
+        params: impl ::core::convert::Into<ProgressNotificationParams>,
+    ) -> Self {
+        Self::Progress(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `notifications/tasks/status`.
+    pub fn task_status(
+        params: impl ::core::convert::Into<TaskStatusNotificationParams>,
+    ) -> Self {
+        Self::TaskStatus(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `notifications/roots/list_changed`.
+    pub fn roots_list_changed(
+        params: impl ::core::convert::Into<Option<NotificationParams>>,
+    ) -> Self {
+        Self::RootsListChanged(::core::convert::Into::into(params))
+    }
+}
+impl ::core::convert::From<CancelledNotificationParams> for ClientNotification {
+    fn from(params: CancelledNotificationParams) -> Self {
+        Self::Cancelled(Box::new(params))
+    }
+}
+impl ::core::convert::From<ProgressNotificationParams> for ClientNotification {
+    fn from(params: ProgressNotificationParams) -> Self {
+        Self::Progress(Box::new(params))
+    }
+}
+impl ::core::convert::From<TaskStatusNotificationParams> for ClientNotification {
+    fn from(params: TaskStatusNotificationParams) -> Self {
+        Self::TaskStatus(Box::new(params))
     }
 }
 /// The `ClientRequest` definition of the schema.
@@ -2061,6 +3023,160 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __rt::codec::deserialize_call(deserializer)
+    }
+}
+impl ClientRequest {
+    /// `initialize`.
+    pub fn initialize(
+        params: impl ::core::convert::Into<InitializeRequestParams>,
+    ) -> Self {
+        Self::Initialize(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `ping`.
+    pub fn ping(params: impl ::core::convert::Into<Option<RequestParams>>) -> Self {
+        Self::Ping(::core::convert::Into::into(params))
+    }
+    /// `resources/list`.
+    pub fn list_resources(
+        params: impl ::core::convert::Into<Option<PaginatedRequestParams>>,
+    ) -> Self {
+        Self::ListResources(::core::convert::Into::into(params).map(Box::new))
+    }
+    /// `resources/templates/list`.
+    pub fn list_resource_templates(
+        params: impl ::core::convert::Into<Option<PaginatedRequestParams>>,
+    ) -> Self {
+        Self::ListResourceTemplates(::core::convert::Into::into(params).map(Box::new))
+    }
+    /// `resources/read`.
+    pub fn read_resource(
+        params: impl ::core::convert::Into<ReadResourceRequestParams>,
+    ) -> Self {
+        Self::ReadResource(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `resources/subscribe`.
+    pub fn subscribe(
+        params: impl ::core::convert::Into<SubscribeRequestParams>,
+    ) -> Self {
+        Self::Subscribe(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `resources/unsubscribe`.
+    pub fn unsubscribe(
+        params: impl ::core::convert::Into<UnsubscribeRequestParams>,
+    ) -> Self {
+        Self::Unsubscribe(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `prompts/list`.
+    pub fn list_prompts(
+        params: impl ::core::convert::Into<Option<PaginatedRequestParams>>,
+    ) -> Self {
+        Self::ListPrompts(::core::convert::Into::into(params).map(Box::new))
+    }
+    /// `prompts/get`.
+    pub fn get_prompt(
+        params: impl ::core::convert::Into<GetPromptRequestParams>,
+    ) -> Self {
+        Self::GetPrompt(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `tools/list`.
+    pub fn list_tools(
+        params: impl ::core::convert::Into<Option<PaginatedRequestParams>>,
+    ) -> Self {
+        Self::ListTools(::core::convert::Into::into(params).map(Box::new))
+    }
+    /// `tools/call`.
+    pub fn call_tool(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
+        Self::CallTool(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `tasks/get`.
+    pub fn get_task(params: impl ::core::convert::Into<GetTaskRequestParams>) -> Self {
+        Self::GetTask(::core::convert::Into::into(params))
+    }
+    /// `tasks/result`.
+    pub fn get_task_payload(
+        params: impl ::core::convert::Into<GetTaskPayloadRequestParams>,
+    ) -> Self {
+        Self::GetTaskPayload(::core::convert::Into::into(params))
+    }
+    /// `tasks/cancel`.
+    pub fn cancel_task(
+        params: impl ::core::convert::Into<CancelTaskRequestParams>,
+    ) -> Self {
+        Self::CancelTask(::core::convert::Into::into(params))
+    }
+    /// `tasks/list`.
+    pub fn list_tasks(
+        params: impl ::core::convert::Into<Option<PaginatedRequestParams>>,
+    ) -> Self {
+        Self::ListTasks(::core::convert::Into::into(params).map(Box::new))
+    }
+    /// `logging/setLevel`.
+    pub fn set_level(params: impl ::core::convert::Into<SetLevelRequestParams>) -> Self {
+        Self::SetLevel(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `completion/complete`.
+    pub fn complete(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
+        Self::Complete(Box::new(::core::convert::Into::into(params)))
+    }
+}
+impl ::core::convert::From<InitializeRequestParams> for ClientRequest {
+    fn from(params: InitializeRequestParams) -> Self {
+        Self::Initialize(Box::new(params))
+    }
+}
+impl ::core::convert::From<RequestParams> for ClientRequest {
+    fn from(params: RequestParams) -> Self {
+        Self::Ping(Some(params))
+    }
+}
+impl ::core::convert::From<ReadResourceRequestParams> for ClientRequest {
+    fn from(params: ReadResourceRequestParams) -> Self {
+        Self::ReadResource(Box::new(params))
+    }
+}
+impl ::core::convert::From<SubscribeRequestParams> for ClientRequest {
+    fn from(params: SubscribeRequestParams) -> Self {
+        Self::Subscribe(Box::new(params))
+    }
+}
+impl ::core::convert::From<UnsubscribeRequestParams> for ClientRequest {
+    fn from(params: UnsubscribeRequestParams) -> Self {
+        Self::Unsubscribe(Box::new(params))
+    }
+}
+impl ::core::convert::From<GetPromptRequestParams> for ClientRequest {
+    fn from(params: GetPromptRequestParams) -> Self {
+        Self::GetPrompt(Box::new(params))
+    }
+}
+impl ::core::convert::From<CallToolRequestParams> for ClientRequest {
+    fn from(params: CallToolRequestParams) -> Self {
+        Self::CallTool(Box::new(params))
+    }
+}
+impl ::core::convert::From<GetTaskRequestParams> for ClientRequest {
+    fn from(params: GetTaskRequestParams) -> Self {
+        Self::GetTask(params)
+    }
+}
+impl ::core::convert::From<GetTaskPayloadRequestParams> for ClientRequest {
+    fn from(params: GetTaskPayloadRequestParams) -> Self {
+        Self::GetTaskPayload(params)
+    }
+}
+impl ::core::convert::From<CancelTaskRequestParams> for ClientRequest {
+    fn from(params: CancelTaskRequestParams) -> Self {
+        Self::CancelTask(params)
+    }
+}
+impl ::core::convert::From<SetLevelRequestParams> for ClientRequest {
+    fn from(params: SetLevelRequestParams) -> Self {
+        Self::SetLevel(Box::new(params))
+    }
+}
+impl ::core::convert::From<CompleteRequestParams> for ClientRequest {
+    fn from(params: CompleteRequestParams) -> Self {
+        Self::Complete(Box::new(params))
     }
 }
 /// The `ClientResult` definition of the schema.
@@ -2300,6 +3416,46 @@ impl<'de> __rt::KeyedUnion<'de> for ClientResult {
         }
     }
 }
+impl ::core::convert::From<Result> for ClientResult {
+    fn from(value: Result) -> Self {
+        Self::Empty(value)
+    }
+}
+impl ::core::convert::From<GetTaskResult> for ClientResult {
+    fn from(value: GetTaskResult) -> Self {
+        Self::GetTask(Box::new(value))
+    }
+}
+impl ::core::convert::From<GetTaskPayloadResult> for ClientResult {
+    fn from(value: GetTaskPayloadResult) -> Self {
+        Self::GetTaskPayload(value)
+    }
+}
+impl ::core::convert::From<CancelTaskResult> for ClientResult {
+    fn from(value: CancelTaskResult) -> Self {
+        Self::CancelTask(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListTasksResult> for ClientResult {
+    fn from(value: ListTasksResult) -> Self {
+        Self::ListTasks(value)
+    }
+}
+impl ::core::convert::From<CreateMessageResult> for ClientResult {
+    fn from(value: CreateMessageResult) -> Self {
+        Self::CreateMessage(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListRootsResult> for ClientResult {
+    fn from(value: ListRootsResult) -> Self {
+        Self::ListRoots(value)
+    }
+}
+impl ::core::convert::From<ElicitResult> for ClientResult {
+    fn from(value: ElicitResult) -> Self {
+        Self::Elicit(value)
+    }
+}
 /// A request from the client to the server, to ask for completion options.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteRequest {
@@ -2315,6 +3471,33 @@ impl CompleteRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "completion/complete";
+}
+impl CompleteRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<CompleteRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2414,6 +3597,53 @@ pub struct CompleteRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CompleteRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        argument: impl ::core::convert::Into<CompleteRequestParamsArgument>,
+        r#ref: impl ::core::convert::Into<CompleteRequestParamsRef>,
+    ) -> Self {
+        Self {
+            meta: None,
+            argument: ::core::convert::Into::into(argument),
+            context: None,
+            r#ref: ::core::convert::Into::into(r#ref),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<CompleteRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `context`.
+    #[must_use]
+    pub fn with_context(
+        mut self,
+        value: impl ::core::convert::Into<CompleteRequestParamsContext>,
+    ) -> Self {
+        self.context = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CompleteRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -2497,6 +3727,38 @@ pub struct CompleteRequestParamsMeta {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CompleteRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CompleteRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -2556,6 +3818,33 @@ pub struct CompleteRequestParamsArgument {
     pub value: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CompleteRequestParamsArgument {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            name: ::core::convert::Into::into(name),
+            value: ::core::convert::Into::into(value),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteRequestParamsArgument {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2627,6 +3916,50 @@ pub struct CompleteRequestParamsContext {
     pub arguments: Option<__rt::IndexMap<String, String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CompleteRequestParamsContext {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            arguments: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<String>,
+            ),
+        >,
+    ) -> Self {
+        self.arguments = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteRequestParamsContext {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2753,6 +4086,26 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
+    fn from(value: PromptReference) -> Self {
+        Self::Prompt(value)
+    }
+}
+impl ::core::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    fn from(value: ResourceTemplateReference) -> Self {
+        Self::ResourceTemplate(value)
+    }
+}
+impl CompleteRequestParamsRef {
+    /// A [`PromptReference`] from its required members ([`PromptReference::new`]).
+    pub fn prompt(name: impl ::core::convert::Into<String>) -> Self {
+        Self::Prompt(PromptReference::new(name))
+    }
+    /// A [`ResourceTemplateReference`] from its required members ([`ResourceTemplateReference::new`]).
+    pub fn resource_template(uri: impl ::core::convert::Into<String>) -> Self {
+        Self::ResourceTemplate(ResourceTemplateReference::new(uri))
+    }
+}
 /// The server's response to a completion/complete request
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResult {
@@ -2762,6 +4115,41 @@ pub struct CompleteResult {
     pub completion: CompleteResultCompletion,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CompleteResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        completion: impl ::core::convert::Into<CompleteResultCompletion>,
+    ) -> Self {
+        Self {
+            meta: None,
+            completion: ::core::convert::Into::into(completion),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2835,6 +4223,49 @@ pub struct CompleteResultCompletion {
     pub values: Vec<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CompleteResultCompletion {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        values: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<String>,
+        >,
+    ) -> Self {
+        Self {
+            has_more: None,
+            total: None,
+            values: ::core::iter::IntoIterator::into_iter(values)
+                .map(::core::convert::Into::into)
+                .collect(),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `hasMore`.
+    #[must_use]
+    pub fn with_has_more(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.has_more = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `total`.
+    #[must_use]
+    pub fn with_total(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.total = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteResultCompletion {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3007,6 +4438,64 @@ impl<'de> __rt::serde::Deserialize<'de> for ContentBlock {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for ContentBlock {
+    fn from(value: TextContent) -> Self {
+        Self::TextContent(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for ContentBlock {
+    fn from(value: ImageContent) -> Self {
+        Self::ImageContent(Box::new(value))
+    }
+}
+impl ::core::convert::From<AudioContent> for ContentBlock {
+    fn from(value: AudioContent) -> Self {
+        Self::AudioContent(Box::new(value))
+    }
+}
+impl ::core::convert::From<ResourceLink> for ContentBlock {
+    fn from(value: ResourceLink) -> Self {
+        Self::ResourceLink(Box::new(value))
+    }
+}
+impl ::core::convert::From<EmbeddedResource> for ContentBlock {
+    fn from(value: EmbeddedResource) -> Self {
+        Self::EmbeddedResource(Box::new(value))
+    }
+}
+impl ContentBlock {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::TextContent(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ImageContent(Box::new(ImageContent::new(data, mime_type)))
+    }
+    /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    pub fn audio(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::AudioContent(Box::new(AudioContent::new(data, mime_type)))
+    }
+    /// A [`ResourceLink`] from its required members ([`ResourceLink::new`]).
+    pub fn resource_link(
+        name: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ResourceLink(Box::new(ResourceLink::new(name, uri)))
+    }
+    /// A [`EmbeddedResource`] from its required members ([`EmbeddedResource::new`]).
+    pub fn resource(
+        resource: impl ::core::convert::Into<EmbeddedResourceResource>,
+    ) -> Self {
+        Self::EmbeddedResource(Box::new(EmbeddedResource::new(resource)))
+    }
+}
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequest {
@@ -3022,6 +4511,33 @@ impl CreateMessageRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "sampling/createMessage";
+}
+impl CreateMessageRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<CreateMessageRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CreateMessageRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3150,6 +4666,131 @@ pub struct CreateMessageRequestParams {
     pub tools: Option<Vec<Tool>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CreateMessageRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        max_tokens: impl ::core::convert::Into<i64>,
+        messages: impl ::core::convert::Into<Vec<SamplingMessage>>,
+    ) -> Self {
+        Self {
+            meta: None,
+            include_context: None,
+            max_tokens: ::core::convert::Into::into(max_tokens),
+            messages: ::core::convert::Into::into(messages),
+            metadata: None,
+            model_preferences: None,
+            stop_sequences: None,
+            system_prompt: None,
+            task: None,
+            temperature: None,
+            tool_choice: None,
+            tools: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<CreateMessageRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `includeContext`.
+    #[must_use]
+    pub fn with_include_context(
+        mut self,
+        value: impl ::core::convert::Into<CreateMessageRequestParamsIncludeContext>,
+    ) -> Self {
+        self.include_context = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `metadata`.
+    #[must_use]
+    pub fn with_metadata(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.metadata = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `modelPreferences`.
+    #[must_use]
+    pub fn with_model_preferences(
+        mut self,
+        value: impl ::core::convert::Into<ModelPreferences>,
+    ) -> Self {
+        self.model_preferences = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `stopSequences`.
+    #[must_use]
+    pub fn with_stop_sequences(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.stop_sequences = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `systemPrompt`.
+    #[must_use]
+    pub fn with_system_prompt(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.system_prompt = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `task`.
+    #[must_use]
+    pub fn with_task(mut self, value: impl ::core::convert::Into<TaskMetadata>) -> Self {
+        self.task = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `temperature`.
+    #[must_use]
+    pub fn with_temperature(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.temperature = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `toolChoice`.
+    #[must_use]
+    pub fn with_tool_choice(
+        mut self,
+        value: impl ::core::convert::Into<ToolChoice>,
+    ) -> Self {
+        self.tool_choice = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `tools`.
+    #[must_use]
+    pub fn with_tools(mut self, value: impl ::core::convert::Into<Vec<Tool>>) -> Self {
+        self.tools = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CreateMessageRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3290,6 +4931,38 @@ pub struct CreateMessageRequestParamsMeta {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CreateMessageRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CreateMessageRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -3426,6 +5099,55 @@ pub struct CreateMessageResult {
     pub stop_reason: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CreateMessageResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<CreateMessageResultContent>,
+        model: impl ::core::convert::Into<String>,
+        role: impl ::core::convert::Into<Role>,
+    ) -> Self {
+        Self {
+            meta: None,
+            content: ::core::convert::Into::into(content),
+            model: ::core::convert::Into::into(model),
+            role: ::core::convert::Into::into(role),
+            stop_reason: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `stopReason`.
+    #[must_use]
+    pub fn with_stop_reason(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.stop_reason = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CreateMessageResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3620,6 +5342,72 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContent {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for CreateMessageResultContent {
+    fn from(value: TextContent) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(Box::new(value))
+    }
+}
+impl ::core::convert::From<AudioContent> for CreateMessageResultContent {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(Box::new(value))
+    }
+}
+impl ::core::convert::From<ToolUseContent> for CreateMessageResultContent {
+    fn from(value: ToolUseContent) -> Self {
+        Self::ToolUse(Box::new(value))
+    }
+}
+impl ::core::convert::From<ToolResultContent> for CreateMessageResultContent {
+    fn from(value: ToolResultContent) -> Self {
+        Self::ToolResult(Box::new(value))
+    }
+}
+impl ::core::convert::From<Vec<SamplingMessageContentBlock>>
+for CreateMessageResultContent {
+    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
+        Self::Array(value)
+    }
+}
+impl CreateMessageResultContent {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::Text(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Image(Box::new(ImageContent::new(data, mime_type)))
+    }
+    /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    pub fn audio(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Audio(Box::new(AudioContent::new(data, mime_type)))
+    }
+    /// A [`ToolUseContent`] from its required members ([`ToolUseContent::new`]).
+    pub fn tool_use(
+        id: impl ::core::convert::Into<String>,
+        input: impl ::core::convert::Into<__rt::RawObject>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ToolUse(Box::new(ToolUseContent::new(id, input, name)))
+    }
+    /// A [`ToolResultContent`] from its required members ([`ToolResultContent::new`]).
+    pub fn tool_result(
+        content: impl ::core::convert::Into<Vec<ContentBlock>>,
+        tool_use_id: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ToolResult(Box::new(ToolResultContent::new(content, tool_use_id)))
+    }
+}
 /// A response to a task-augmented request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateTaskResult {
@@ -3629,6 +5417,39 @@ pub struct CreateTaskResult {
     pub task: Task,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CreateTaskResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(task: impl ::core::convert::Into<Task>) -> Self {
+        Self {
+            meta: None,
+            task: ::core::convert::Into::into(task),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CreateTaskResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3708,6 +5529,33 @@ impl ElicitRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "elicitation/create";
+}
+impl ElicitRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<ElicitRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ElicitRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3815,6 +5663,62 @@ pub struct ElicitRequestFormParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ElicitRequestFormParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        message: impl ::core::convert::Into<String>,
+        requested_schema: impl ::core::convert::Into<
+            ElicitRequestFormParamsRequestedSchema,
+        >,
+    ) -> Self {
+        Self {
+            meta: None,
+            message: ::core::convert::Into::into(message),
+            mode: None,
+            requested_schema: ::core::convert::Into::into(requested_schema),
+            task: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ElicitRequestFormParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mode`.
+    #[must_use]
+    pub fn with_mode(
+        mut self,
+        value: impl ::core::convert::Into<ElicitRequestFormParamsMode>,
+    ) -> Self {
+        self.mode = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `task`.
+    #[must_use]
+    pub fn with_task(mut self, value: impl ::core::convert::Into<TaskMetadata>) -> Self {
+        self.task = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ElicitRequestFormParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -3911,6 +5815,38 @@ pub struct ElicitRequestFormParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ElicitRequestFormParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ElicitRequestFormParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4024,6 +5960,62 @@ pub struct ElicitRequestFormParamsRequestedSchema {
 impl ElicitRequestFormParamsRequestedSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "object";
+}
+impl ElicitRequestFormParamsRequestedSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        properties: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<PrimitiveSchemaDefinition>,
+            ),
+        >,
+    ) -> Self {
+        Self {
+            schema: None,
+            properties: ::core::iter::IntoIterator::into_iter(properties)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+            required: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `$schema`.
+    #[must_use]
+    pub fn with_schema(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.schema = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `required`.
+    #[must_use]
+    pub fn with_required(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.required = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ElicitRequestFormParamsRequestedSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4164,6 +6156,35 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitRequestParams {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<ElicitRequestUrlParams> for ElicitRequestParams {
+    fn from(value: ElicitRequestUrlParams) -> Self {
+        Self::Url(Box::new(value))
+    }
+}
+impl ::core::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
+    fn from(value: ElicitRequestFormParams) -> Self {
+        Self::Form(Box::new(value))
+    }
+}
+impl ElicitRequestParams {
+    /// A [`ElicitRequestUrlParams`] from its required members ([`ElicitRequestUrlParams::new`]).
+    pub fn url(
+        elicitation_id: impl ::core::convert::Into<String>,
+        message: impl ::core::convert::Into<String>,
+        url: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Url(Box::new(ElicitRequestUrlParams::new(elicitation_id, message, url)))
+    }
+    /// A [`ElicitRequestFormParams`] from its required members ([`ElicitRequestFormParams::new`]).
+    pub fn form(
+        message: impl ::core::convert::Into<String>,
+        requested_schema: impl ::core::convert::Into<
+            ElicitRequestFormParamsRequestedSchema,
+        >,
+    ) -> Self {
+        Self::Form(Box::new(ElicitRequestFormParams::new(message, requested_schema)))
+    }
+}
 /// The parameters for a request to elicit information from the user via a URL in the client.
 #[doc(alias = "ElicitRequestURLParams")]
 #[derive(Debug, Clone, PartialEq)]
@@ -4190,6 +6211,52 @@ pub struct ElicitRequestUrlParams {
 impl ElicitRequestUrlParams {
     /// The value of the constant member `mode`.
     pub const MODE: &'static str = "url";
+}
+impl ElicitRequestUrlParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        elicitation_id: impl ::core::convert::Into<String>,
+        message: impl ::core::convert::Into<String>,
+        url: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            elicitation_id: ::core::convert::Into::into(elicitation_id),
+            message: ::core::convert::Into::into(message),
+            task: None,
+            url: ::core::convert::Into::into(url),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ElicitRequestUrlParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `task`.
+    #[must_use]
+    pub fn with_task(mut self, value: impl ::core::convert::Into<TaskMetadata>) -> Self {
+        self.task = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ElicitRequestUrlParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4288,6 +6355,38 @@ pub struct ElicitRequestUrlParamsMeta {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ElicitRequestUrlParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ElicitRequestUrlParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4356,6 +6455,61 @@ pub struct ElicitResult {
     pub content: Option<__rt::IndexMap<String, ElicitResultContentValue>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ElicitResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(action: impl ::core::convert::Into<ElicitResultAction>) -> Self {
+        Self {
+            meta: None,
+            action: ::core::convert::Into::into(action),
+            content: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `content`.
+    #[must_use]
+    pub fn with_content(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<ElicitResultContentValue>,
+            ),
+        >,
+    ) -> Self {
+        self.content = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ElicitResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4585,6 +6739,36 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitResultContentValue {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl ::core::convert::From<Vec<String>> for ElicitResultContentValue {
+    fn from(value: Vec<String>) -> Self {
+        Self::Array(value)
+    }
+}
+impl ::core::convert::From<String> for ElicitResultContentValue {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<&str> for ElicitResultContentValue {
+    fn from(value: &str) -> Self {
+        Self::String(String::from(value))
+    }
+}
+impl ::core::convert::From<i64> for ElicitResultContentValue {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+impl ::core::convert::From<__rt::serde_json::Number> for ElicitResultContentValue {
+    fn from(value: __rt::serde_json::Number) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<bool> for ElicitResultContentValue {
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
+}
 /// An optional notification from the server to the client, informing it of a completion of a out-of-band elicitation request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ElicitationCompleteNotification {
@@ -4598,6 +6782,31 @@ impl ElicitationCompleteNotification {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/elicitation/complete";
+}
+impl ElicitationCompleteNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        params: impl ::core::convert::Into<ElicitationCompleteNotificationParams>,
+    ) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ElicitationCompleteNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4678,6 +6887,29 @@ pub struct ElicitationCompleteNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ElicitationCompleteNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(elicitation_id: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            elicitation_id: ::core::convert::Into::into(elicitation_id),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ElicitationCompleteNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4755,6 +6987,49 @@ pub struct EmbeddedResource {
 impl EmbeddedResource {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "resource";
+}
+impl EmbeddedResource {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(resource: impl ::core::convert::Into<EmbeddedResourceResource>) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            resource: ::core::convert::Into::into(resource),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for EmbeddedResource {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4945,6 +7220,16 @@ impl<'de> __rt::KeyedUnion<'de> for EmbeddedResourceResource {
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
+    }
+}
+impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(value: TextResourceContents) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::Blob(Box::new(value))
     }
 }
 /// The `EmptyResult` definition of the schema.
@@ -5144,6 +7429,31 @@ impl<'de> __rt::KeyedUnion<'de> for EnumSchema {
         }
     }
 }
+impl ::core::convert::From<UntitledSingleSelectEnumSchema> for EnumSchema {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        Self::UntitledSingleSelect(Box::new(value))
+    }
+}
+impl ::core::convert::From<TitledSingleSelectEnumSchema> for EnumSchema {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        Self::TitledSingleSelect(Box::new(value))
+    }
+}
+impl ::core::convert::From<UntitledMultiSelectEnumSchema> for EnumSchema {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        Self::UntitledMultiSelect(Box::new(value))
+    }
+}
+impl ::core::convert::From<TitledMultiSelectEnumSchema> for EnumSchema {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        Self::TitledMultiSelect(Box::new(value))
+    }
+}
+impl ::core::convert::From<LegacyTitledEnumSchema> for EnumSchema {
+    fn from(value: LegacyTitledEnumSchema) -> Self {
+        Self::LegacyTitled(Box::new(value))
+    }
+}
 /// The `Error` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error {
@@ -5155,6 +7465,43 @@ pub struct Error {
     pub message: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Error {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        code: impl ::core::convert::Into<i64>,
+        message: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            code: ::core::convert::Into::into(code),
+            data: None,
+            message: ::core::convert::Into::into(message),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `data`.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.data = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Error {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5238,6 +7585,33 @@ impl GetPromptRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "prompts/get";
+}
+impl GetPromptRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<GetPromptRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for GetPromptRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5330,6 +7704,61 @@ pub struct GetPromptRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl GetPromptRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            arguments: None,
+            name: ::core::convert::Into::into(name),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<GetPromptRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<String>,
+            ),
+        >,
+    ) -> Self {
+        self.arguments = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for GetPromptRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5403,6 +7832,38 @@ pub struct GetPromptRequestParamsMeta {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl GetPromptRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for GetPromptRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5464,6 +7925,49 @@ pub struct GetPromptResult {
     pub messages: Vec<PromptMessage>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl GetPromptResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(messages: impl ::core::convert::Into<Vec<PromptMessage>>) -> Self {
+        Self {
+            meta: None,
+            description: None,
+            messages: ::core::convert::Into::into(messages),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for GetPromptResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5549,6 +8053,33 @@ impl GetTaskPayloadRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "tasks/result";
+}
+impl GetTaskPayloadRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<GetTaskPayloadRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for GetTaskPayloadRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5637,6 +8168,29 @@ pub struct GetTaskPayloadRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl GetTaskPayloadRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(task_id: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            task_id: ::core::convert::Into::into(task_id),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for GetTaskPayloadRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5701,6 +8255,38 @@ pub struct GetTaskPayloadResult {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl GetTaskPayloadResult {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for GetTaskPayloadResult {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5761,6 +8347,33 @@ impl GetTaskRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "tasks/get";
+}
+impl GetTaskRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<GetTaskRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for GetTaskRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5849,6 +8462,29 @@ pub struct GetTaskRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl GetTaskRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(task_id: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            task_id: ::core::convert::Into::into(task_id),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for GetTaskRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5928,6 +8564,66 @@ pub struct GetTaskResult {
     pub ttl: Option<i64>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl GetTaskResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        created_at: impl ::core::convert::Into<String>,
+        last_updated_at: impl ::core::convert::Into<String>,
+        status: impl ::core::convert::Into<TaskStatus>,
+        task_id: impl ::core::convert::Into<String>,
+        ttl: impl ::core::convert::Into<Option<i64>>,
+    ) -> Self {
+        Self {
+            meta: None,
+            created_at: ::core::convert::Into::into(created_at),
+            last_updated_at: ::core::convert::Into::into(last_updated_at),
+            poll_interval: None,
+            status: ::core::convert::Into::into(status),
+            status_message: None,
+            task_id: ::core::convert::Into::into(task_id),
+            ttl: ::core::convert::Into::into(ttl),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `pollInterval`.
+    #[must_use]
+    pub fn with_poll_interval(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.poll_interval = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `statusMessage`.
+    #[must_use]
+    pub fn with_status_message(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.status_message = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for GetTaskResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6076,6 +8772,57 @@ pub struct Icon {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Icon {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(src: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            mime_type: None,
+            sizes: None,
+            src: ::core::convert::Into::into(src),
+            theme: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `sizes`.
+    #[must_use]
+    pub fn with_sizes(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.sizes = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `theme`.
+    #[must_use]
+    pub fn with_theme(mut self, value: impl ::core::convert::Into<IconTheme>) -> Self {
+        self.theme = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Icon {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6219,6 +8966,35 @@ pub struct Icons {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Icons {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            icons: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Icons {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6281,6 +9057,53 @@ pub struct ImageContent {
 impl ImageContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "image";
+}
+impl ImageContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            data: ::core::convert::Into::into(data),
+            mime_type: ::core::convert::Into::into(mime_type),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ImageContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6399,6 +9222,67 @@ pub struct Implementation {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Implementation {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        version: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            description: None,
+            icons: None,
+            name: ::core::convert::Into::into(name),
+            title: None,
+            version: ::core::convert::Into::into(version),
+            website_url: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `websiteUrl`.
+    #[must_use]
+    pub fn with_website_url(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.website_url = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Implementation {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6498,6 +9382,33 @@ impl InitializeRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "initialize";
 }
+impl InitializeRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<InitializeRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for InitializeRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6591,6 +9502,45 @@ pub struct InitializeRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl InitializeRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        capabilities: impl ::core::convert::Into<ClientCapabilities>,
+        client_info: impl ::core::convert::Into<Implementation>,
+        protocol_version: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            capabilities: ::core::convert::Into::into(capabilities),
+            client_info: ::core::convert::Into::into(client_info),
+            protocol_version: ::core::convert::Into::into(protocol_version),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<InitializeRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for InitializeRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6682,6 +9632,38 @@ pub struct InitializeRequestParamsMeta {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl InitializeRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for InitializeRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6749,6 +9731,55 @@ pub struct InitializeResult {
     pub server_info: Implementation,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl InitializeResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        capabilities: impl ::core::convert::Into<ServerCapabilities>,
+        protocol_version: impl ::core::convert::Into<String>,
+        server_info: impl ::core::convert::Into<Implementation>,
+    ) -> Self {
+        Self {
+            meta: None,
+            capabilities: ::core::convert::Into::into(capabilities),
+            instructions: None,
+            protocol_version: ::core::convert::Into::into(protocol_version),
+            server_info: ::core::convert::Into::into(server_info),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `instructions`.
+    #[must_use]
+    pub fn with_instructions(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.instructions = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for InitializeResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6853,6 +9884,38 @@ impl InitializedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/initialized";
 }
+impl InitializedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for InitializedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6929,6 +9992,36 @@ pub struct JsonRpcErrorResponse {
 impl JsonRpcErrorResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcErrorResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(error: impl ::core::convert::Into<Error>) -> Self {
+        Self {
+            error: ::core::convert::Into::into(error),
+            id: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `id`.
+    #[must_use]
+    pub fn with_id(mut self, value: impl ::core::convert::Into<RequestId>) -> Self {
+        self.id = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcErrorResponse {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7148,6 +10241,26 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcMessage {
         }
     }
 }
+impl ::core::convert::From<JsonRpcRequest> for JsonRpcMessage {
+    fn from(value: JsonRpcRequest) -> Self {
+        Self::Request(Box::new(value))
+    }
+}
+impl ::core::convert::From<JsonRpcNotification> for JsonRpcMessage {
+    fn from(value: JsonRpcNotification) -> Self {
+        Self::Notification(value)
+    }
+}
+impl ::core::convert::From<JsonRpcResultResponse> for JsonRpcMessage {
+    fn from(value: JsonRpcResultResponse) -> Self {
+        Self::ResultResponse(Box::new(value))
+    }
+}
+impl ::core::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
+    fn from(value: JsonRpcErrorResponse) -> Self {
+        Self::ErrorResponse(Box::new(value))
+    }
+}
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
 #[derive(Debug, Clone, PartialEq)]
@@ -7162,6 +10275,39 @@ pub struct JsonRpcNotification {
 impl JsonRpcNotification {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7246,6 +10392,43 @@ pub struct JsonRpcRequest {
 impl JsonRpcRequest {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        method: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7443,6 +10626,16 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcResponse {
         }
     }
 }
+impl ::core::convert::From<JsonRpcResultResponse> for JsonRpcResponse {
+    fn from(value: JsonRpcResultResponse) -> Self {
+        Self::Result(Box::new(value))
+    }
+}
+impl ::core::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
+    fn from(value: JsonRpcErrorResponse) -> Self {
+        Self::Error(Box::new(value))
+    }
+}
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResultResponse")]
 #[derive(Debug, Clone, PartialEq)]
@@ -7457,6 +10650,33 @@ pub struct JsonRpcResultResponse {
 impl JsonRpcResultResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcResultResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<Result>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcResultResponse {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7548,6 +10768,73 @@ pub struct LegacyTitledEnumSchema {
 impl LegacyTitledEnumSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "string";
+}
+impl LegacyTitledEnumSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        r#enum: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<String>,
+        >,
+    ) -> Self {
+        Self {
+            default: None,
+            description: None,
+            r#enum: ::core::iter::IntoIterator::into_iter(r#enum)
+                .map(::core::convert::Into::into)
+                .collect(),
+            enum_names: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.default = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `enumNames`.
+    #[must_use]
+    pub fn with_enum_names(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.enum_names = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for LegacyTitledEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7646,6 +10933,39 @@ impl ListPromptsRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "prompts/list";
 }
+impl ListPromptsRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListPromptsRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7736,6 +11056,49 @@ pub struct ListPromptsResult {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListPromptsResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(prompts: impl ::core::convert::Into<Vec<Prompt>>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            prompts: ::core::convert::Into::into(prompts),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListPromptsResult {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7820,6 +11183,39 @@ impl ListResourceTemplatesRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/templates/list";
+}
+impl ListResourceTemplatesRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListResourceTemplatesRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7916,6 +11312,51 @@ pub struct ListResourceTemplatesResult {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListResourceTemplatesResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        resource_templates: impl ::core::convert::Into<Vec<ResourceTemplate>>,
+    ) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            resource_templates: ::core::convert::Into::into(resource_templates),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListResourceTemplatesResult {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8008,6 +11449,39 @@ impl ListResourcesRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/list";
+}
+impl ListResourcesRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListResourcesRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8104,6 +11578,49 @@ pub struct ListResourcesResult {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListResourcesResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(resources: impl ::core::convert::Into<Vec<Resource>>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            resources: ::core::convert::Into::into(resources),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListResourcesResult {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8195,6 +11712,39 @@ impl ListRootsRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "roots/list";
 }
+impl ListRootsRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<RequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListRootsRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8284,6 +11834,39 @@ pub struct ListRootsResult {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListRootsResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(roots: impl ::core::convert::Into<Vec<Root>>) -> Self {
+        Self {
+            meta: None,
+            roots: ::core::convert::Into::into(roots),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListRootsResult {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8360,6 +11943,39 @@ impl ListTasksRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "tasks/list";
+}
+impl ListTasksRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListTasksRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8451,6 +12067,49 @@ pub struct ListTasksResult {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListTasksResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(tasks: impl ::core::convert::Into<Vec<Task>>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            tasks: ::core::convert::Into::into(tasks),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListTasksResult {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8531,6 +12190,39 @@ impl ListToolsRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "tools/list";
+}
+impl ListToolsRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListToolsRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8621,6 +12313,49 @@ pub struct ListToolsResult {
     pub tools: Vec<Tool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListToolsResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(tools: impl ::core::convert::Into<Vec<Tool>>) -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            tools: ::core::convert::Into::into(tools),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListToolsResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8799,6 +12534,31 @@ impl LoggingMessageNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/message";
 }
+impl LoggingMessageNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
+    ) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for LoggingMessageNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8883,6 +12643,50 @@ pub struct LoggingMessageNotificationParams {
     pub logger: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl LoggingMessageNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<__rt::serde_json::Value>,
+        level: impl ::core::convert::Into<LoggingLevel>,
+    ) -> Self {
+        Self {
+            meta: None,
+            data: ::core::convert::Into::into(data),
+            level: ::core::convert::Into::into(level),
+            logger: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `logger`.
+    #[must_use]
+    pub fn with_logger(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.logger = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for LoggingMessageNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8978,6 +12782,35 @@ pub struct ModelHint {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ModelHint {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `name`.
+    #[must_use]
+    pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.name = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ModelHint {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9058,6 +12891,68 @@ pub struct ModelPreferences {
     pub speed_priority: Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ModelPreferences {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cost_priority: None,
+            hints: None,
+            intelligence_priority: None,
+            speed_priority: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `costPriority`.
+    #[must_use]
+    pub fn with_cost_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.cost_priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `hints`.
+    #[must_use]
+    pub fn with_hints(
+        mut self,
+        value: impl ::core::convert::Into<Vec<ModelHint>>,
+    ) -> Self {
+        self.hints = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `intelligencePriority`.
+    #[must_use]
+    pub fn with_intelligence_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.intelligence_priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `speedPriority`.
+    #[must_use]
+    pub fn with_speed_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.speed_priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ModelPreferences {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9238,6 +13133,16 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        Self::Untitled(Box::new(value))
+    }
+}
+impl ::core::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        Self::Titled(Box::new(value))
+    }
+}
 /// The `Notification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notification {
@@ -9247,6 +13152,39 @@ pub struct Notification {
     pub params: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Notification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Notification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9317,6 +13255,38 @@ pub struct NotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl NotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for NotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9379,6 +13349,76 @@ pub struct NumberSchema {
     pub r#type: NumberSchemaType,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl NumberSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(r#type: impl ::core::convert::Into<NumberSchemaType>) -> Self {
+        Self {
+            default: None,
+            description: None,
+            maximum: None,
+            minimum: None,
+            title: None,
+            r#type: ::core::convert::Into::into(r#type),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.default = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `maximum`.
+    #[must_use]
+    pub fn with_maximum(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.maximum = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `minimum`.
+    #[must_use]
+    pub fn with_minimum(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.minimum = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for NumberSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9530,6 +13570,43 @@ impl PaginatedRequest {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
+impl PaginatedRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        method: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PaginatedRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9618,6 +13695,45 @@ pub struct PaginatedRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PaginatedRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<PaginatedRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PaginatedRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9677,6 +13793,38 @@ pub struct PaginatedRequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl PaginatedRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for PaginatedRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9738,6 +13886,48 @@ pub struct PaginatedResult {
     pub next_cursor: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl PaginatedResult {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for PaginatedResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9806,6 +13996,39 @@ impl PingRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "ping";
+}
+impl PingRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<RequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for PingRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10165,6 +14388,61 @@ impl<'de> __rt::KeyedUnion<'de> for PrimitiveSchemaDefinition {
         }
     }
 }
+impl ::core::convert::From<StringSchema> for PrimitiveSchemaDefinition {
+    fn from(value: StringSchema) -> Self {
+        Self::String(Box::new(value))
+    }
+}
+impl ::core::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
+    fn from(value: NumberSchema) -> Self {
+        Self::Number(Box::new(value))
+    }
+}
+impl ::core::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
+    fn from(value: BooleanSchema) -> Self {
+        Self::Boolean(value)
+    }
+}
+impl ::core::convert::From<UntitledSingleSelectEnumSchema>
+for PrimitiveSchemaDefinition {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        Self::UntitledSingleSelectEnum(Box::new(value))
+    }
+}
+impl ::core::convert::From<TitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        Self::TitledSingleSelectEnum(Box::new(value))
+    }
+}
+impl ::core::convert::From<UntitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        Self::UntitledMultiSelectEnum(Box::new(value))
+    }
+}
+impl ::core::convert::From<TitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        Self::TitledMultiSelectEnum(Box::new(value))
+    }
+}
+impl ::core::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: LegacyTitledEnumSchema) -> Self {
+        Self::LegacyTitledEnum(Box::new(value))
+    }
+}
+impl PrimitiveSchemaDefinition {
+    /// A [`BooleanSchema`] from its required members ([`BooleanSchema::new`]).
+    pub fn boolean() -> Self {
+        Self::Boolean(BooleanSchema::new())
+    }
+    /// A [`NumberSchema`] from its required members ([`NumberSchema::new`]).
+    pub fn integer() -> Self {
+        Self::Number(Box::new(NumberSchema::new(NumberSchemaType::Integer)))
+    }
+    /// A [`NumberSchema`] from its required members ([`NumberSchema::new`]).
+    pub fn number() -> Self {
+        Self::Number(Box::new(NumberSchema::new(NumberSchemaType::Number)))
+    }
+}
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
@@ -10178,6 +14456,29 @@ impl ProgressNotification {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/progress";
+}
+impl ProgressNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<ProgressNotificationParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ProgressNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10265,6 +14566,60 @@ pub struct ProgressNotificationParams {
     pub total: Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ProgressNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        progress: impl ::core::convert::Into<__rt::serde_json::Number>,
+        progress_token: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        Self {
+            meta: None,
+            message: None,
+            progress: ::core::convert::Into::into(progress),
+            progress_token: ::core::convert::Into::into(progress_token),
+            total: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `message`.
+    #[must_use]
+    pub fn with_message(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.message = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `total`.
+    #[must_use]
+    pub fn with_total(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.total = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ProgressNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10413,6 +14768,21 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl ::core::convert::From<String> for ProgressToken {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<&str> for ProgressToken {
+    fn from(value: &str) -> Self {
+        Self::String(String::from(value))
+    }
+}
+impl ::core::convert::From<i64> for ProgressToken {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
 /// A prompt or prompt template that the server offers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prompt {
@@ -10443,6 +14813,73 @@ pub struct Prompt {
     pub title: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Prompt {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            arguments: None,
+            description: None,
+            icons: None,
+            name: ::core::convert::Into::into(name),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::convert::Into<Vec<PromptArgument>>,
+    ) -> Self {
+        self.arguments = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Prompt {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10544,6 +14981,53 @@ pub struct PromptArgument {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PromptArgument {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            description: None,
+            name: ::core::convert::Into::into(name),
+            required: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `required`.
+    #[must_use]
+    pub fn with_required(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.required = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PromptArgument {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -10631,6 +15115,38 @@ impl PromptListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/prompts/list_changed";
 }
+impl PromptListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PromptListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -10705,6 +15221,33 @@ pub struct PromptMessage {
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl PromptMessage {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<ContentBlock>,
+        role: impl ::core::convert::Into<Role>,
+    ) -> Self {
+        Self {
+            content: ::core::convert::Into::into(content),
+            role: ::core::convert::Into::into(role),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for PromptMessage {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10788,6 +15331,36 @@ impl PromptReference {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "ref/prompt";
 }
+impl PromptReference {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            name: ::core::convert::Into::into(name),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PromptReference {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -10868,6 +15441,33 @@ impl ReadResourceRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/read";
+}
+impl ReadResourceRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<ReadResourceRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ReadResourceRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10963,6 +15563,39 @@ pub struct ReadResourceRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ReadResourceRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ReadResourceRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ReadResourceRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -11032,6 +15665,38 @@ pub struct ReadResourceRequestParamsMeta {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ReadResourceRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ReadResourceRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -11091,6 +15756,41 @@ pub struct ReadResourceResult {
     pub contents: Vec<ReadResourceResultContentsItem>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ReadResourceResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        contents: impl ::core::convert::Into<Vec<ReadResourceResultContentsItem>>,
+    ) -> Self {
+        Self {
+            meta: None,
+            contents: ::core::convert::Into::into(contents),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ReadResourceResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11274,6 +15974,16 @@ impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultContentsItem {
         }
     }
 }
+impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: TextResourceContents) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::Blob(Box::new(value))
+    }
+}
 /// Metadata for associating messages with a task.
 /// Include this in the `_meta` field under the key `io.modelcontextprotocol/related-task`.
 #[derive(Debug, Clone, PartialEq)]
@@ -11282,6 +15992,29 @@ pub struct RelatedTaskMetadata {
     pub task_id: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl RelatedTaskMetadata {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(task_id: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            task_id: ::core::convert::Into::into(task_id),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for RelatedTaskMetadata {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11346,6 +16079,39 @@ pub struct Request {
     pub params: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Request {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Request {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11478,7 +16244,7 @@ impl ::core::convert::From<String> for RequestId {
 }
 impl ::core::convert::From<&str> for RequestId {
     fn from(value: &str) -> Self {
-        Self::String(::core::convert::From::from(value))
+        Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for RequestId {
@@ -11493,6 +16259,38 @@ pub struct RequestParams {
     pub meta: Option<RequestParamsMeta>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl RequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<RequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for RequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11546,6 +16344,38 @@ pub struct RequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl RequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for RequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11637,6 +16467,91 @@ pub struct Resource {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Resource {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            description: None,
+            icons: None,
+            mime_type: None,
+            name: ::core::convert::Into::into(name),
+            size: None,
+            title: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `size`.
+    #[must_use]
+    pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.size = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Resource {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11755,6 +16670,46 @@ pub struct ResourceContents {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ResourceContents {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            mime_type: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceContents {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -11866,6 +16821,91 @@ pub struct ResourceLink {
 impl ResourceLink {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "resource_link";
+}
+impl ResourceLink {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            description: None,
+            icons: None,
+            mime_type: None,
+            name: ::core::convert::Into::into(name),
+            size: None,
+            title: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `size`.
+    #[must_use]
+    pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.size = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceLink {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11993,6 +17033,38 @@ impl ResourceListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/resources/list_changed";
 }
+impl ResourceListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -12065,6 +17137,39 @@ pub struct ResourceRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ResourceRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResourceRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -12133,6 +17238,38 @@ pub struct ResourceRequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ResourceRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -12220,6 +17357,84 @@ pub struct ResourceTemplate {
     pub uri_template: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ResourceTemplate {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        uri_template: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            description: None,
+            icons: None,
+            mime_type: None,
+            name: ::core::convert::Into::into(name),
+            title: None,
+            uri_template: ::core::convert::Into::into(uri_template),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceTemplate {
     fn serialize<S: __rt::serde::Serializer>(
@@ -12338,6 +17553,29 @@ impl ResourceTemplateReference {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "ref/resource";
 }
+impl ResourceTemplateReference {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceTemplateReference {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -12409,6 +17647,31 @@ impl ResourceUpdatedNotification {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/resources/updated";
+}
+impl ResourceUpdatedNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
+    ) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceUpdatedNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -12491,6 +17754,39 @@ pub struct ResourceUpdatedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ResourceUpdatedNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceUpdatedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -12559,6 +17855,38 @@ pub struct Result {
     pub meta: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Result {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Result {
     fn serialize<S: __rt::serde::Serializer>(
@@ -12674,6 +18002,46 @@ pub struct Root {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Root {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            name: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `name`.
+    #[must_use]
+    pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.name = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Root {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -12755,6 +18123,38 @@ impl RootsListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/roots/list_changed";
 }
+impl RootsListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for RootsListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -12828,6 +18228,43 @@ pub struct SamplingMessage {
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl SamplingMessage {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<SamplingMessageContent>,
+        role: impl ::core::convert::Into<Role>,
+    ) -> Self {
+        Self {
+            meta: None,
+            content: ::core::convert::Into::into(content),
+            role: ::core::convert::Into::into(role),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for SamplingMessage {
     fn serialize<S: __rt::serde::Serializer>(
@@ -13006,6 +18443,71 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for SamplingMessageContent {
+    fn from(value: TextContent) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for SamplingMessageContent {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(Box::new(value))
+    }
+}
+impl ::core::convert::From<AudioContent> for SamplingMessageContent {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(Box::new(value))
+    }
+}
+impl ::core::convert::From<ToolUseContent> for SamplingMessageContent {
+    fn from(value: ToolUseContent) -> Self {
+        Self::ToolUse(Box::new(value))
+    }
+}
+impl ::core::convert::From<ToolResultContent> for SamplingMessageContent {
+    fn from(value: ToolResultContent) -> Self {
+        Self::ToolResult(Box::new(value))
+    }
+}
+impl ::core::convert::From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
+    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
+        Self::Array(value)
+    }
+}
+impl SamplingMessageContent {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::Text(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Image(Box::new(ImageContent::new(data, mime_type)))
+    }
+    /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    pub fn audio(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Audio(Box::new(AudioContent::new(data, mime_type)))
+    }
+    /// A [`ToolUseContent`] from its required members ([`ToolUseContent::new`]).
+    pub fn tool_use(
+        id: impl ::core::convert::Into<String>,
+        input: impl ::core::convert::Into<__rt::RawObject>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ToolUse(Box::new(ToolUseContent::new(id, input, name)))
+    }
+    /// A [`ToolResultContent`] from its required members ([`ToolResultContent::new`]).
+    pub fn tool_result(
+        content: impl ::core::convert::Into<Vec<ContentBlock>>,
+        tool_use_id: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ToolResult(Box::new(ToolResultContent::new(content, tool_use_id)))
+    }
+}
 /// The `SamplingMessageContentBlock` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
@@ -13104,6 +18606,66 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContentBlock {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for SamplingMessageContentBlock {
+    fn from(value: TextContent) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for SamplingMessageContentBlock {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(Box::new(value))
+    }
+}
+impl ::core::convert::From<AudioContent> for SamplingMessageContentBlock {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(Box::new(value))
+    }
+}
+impl ::core::convert::From<ToolUseContent> for SamplingMessageContentBlock {
+    fn from(value: ToolUseContent) -> Self {
+        Self::ToolUse(Box::new(value))
+    }
+}
+impl ::core::convert::From<ToolResultContent> for SamplingMessageContentBlock {
+    fn from(value: ToolResultContent) -> Self {
+        Self::ToolResult(Box::new(value))
+    }
+}
+impl SamplingMessageContentBlock {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::Text(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Image(Box::new(ImageContent::new(data, mime_type)))
+    }
+    /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    pub fn audio(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Audio(Box::new(AudioContent::new(data, mime_type)))
+    }
+    /// A [`ToolUseContent`] from its required members ([`ToolUseContent::new`]).
+    pub fn tool_use(
+        id: impl ::core::convert::Into<String>,
+        input: impl ::core::convert::Into<__rt::RawObject>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ToolUse(Box::new(ToolUseContent::new(id, input, name)))
+    }
+    /// A [`ToolResultContent`] from its required members ([`ToolResultContent::new`]).
+    pub fn tool_result(
+        content: impl ::core::convert::Into<Vec<ContentBlock>>,
+        tool_use_id: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ToolResult(Box::new(ToolResultContent::new(content, tool_use_id)))
+    }
+}
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilities {
@@ -13123,6 +18685,110 @@ pub struct ServerCapabilities {
     pub tools: Option<ServerCapabilitiesTools>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ServerCapabilities {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            completions: None,
+            experimental: None,
+            logging: None,
+            prompts: None,
+            resources: None,
+            tasks: None,
+            tools: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `completions`.
+    #[must_use]
+    pub fn with_completions(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.completions = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `experimental`.
+    #[must_use]
+    pub fn with_experimental(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<__rt::RawObject>,
+            ),
+        >,
+    ) -> Self {
+        self.experimental = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `logging`.
+    #[must_use]
+    pub fn with_logging(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.logging = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `prompts`.
+    #[must_use]
+    pub fn with_prompts(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesPrompts>,
+    ) -> Self {
+        self.prompts = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `resources`.
+    #[must_use]
+    pub fn with_resources(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesResources>,
+    ) -> Self {
+        self.resources = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `tasks`.
+    #[must_use]
+    pub fn with_tasks(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesTasks>,
+    ) -> Self {
+        self.tasks = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `tools`.
+    #[must_use]
+    pub fn with_tools(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesTools>,
+    ) -> Self {
+        self.tools = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ServerCapabilities {
     fn serialize<S: __rt::serde::Serializer>(
@@ -13218,6 +18884,35 @@ pub struct ServerCapabilitiesPrompts {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ServerCapabilitiesPrompts {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ServerCapabilitiesPrompts {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -13277,6 +18972,42 @@ pub struct ServerCapabilitiesResources {
     pub subscribe: Option<bool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ServerCapabilitiesResources {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            subscribe: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `subscribe`.
+    #[must_use]
+    pub fn with_subscribe(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.subscribe = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ServerCapabilitiesResources {
     fn serialize<S: __rt::serde::Serializer>(
@@ -13344,6 +19075,58 @@ pub struct ServerCapabilitiesTasks {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ServerCapabilitiesTasks {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cancel: None,
+            list: None,
+            requests: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `cancel`.
+    #[must_use]
+    pub fn with_cancel(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.cancel = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `list`.
+    #[must_use]
+    pub fn with_list(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.list = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `requests`.
+    #[must_use]
+    pub fn with_requests(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesTasksRequests>,
+    ) -> Self {
+        self.requests = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ServerCapabilitiesTasks {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -13408,6 +19191,38 @@ pub struct ServerCapabilitiesTasksRequests {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ServerCapabilitiesTasksRequests {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            tools: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `tools`.
+    #[must_use]
+    pub fn with_tools(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesTasksRequestsTools>,
+    ) -> Self {
+        self.tools = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ServerCapabilitiesTasksRequests {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -13461,6 +19276,38 @@ pub struct ServerCapabilitiesTasksRequestsTools {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ServerCapabilitiesTasksRequestsTools {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            call: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `call`.
+    #[must_use]
+    pub fn with_call(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.call = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ServerCapabilitiesTasksRequestsTools {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -13513,6 +19360,35 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: Option<bool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ServerCapabilitiesTools {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ServerCapabilitiesTools {
     fn serialize<S: __rt::serde::Serializer>(
@@ -13712,6 +19588,93 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
         __rt::codec::deserialize_call(deserializer)
     }
 }
+impl ServerNotification {
+    /// `notifications/cancelled`.
+    pub fn cancelled(
+        params: impl ::core::convert::Into<CancelledNotificationParams>,
+    ) -> Self {
+        Self::Cancelled(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `notifications/progress`.
+    pub fn progress(
+        params: impl ::core::convert::Into<ProgressNotificationParams>,
+    ) -> Self {
+        Self::Progress(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `notifications/resources/list_changed`.
+    pub fn resource_list_changed(
+        params: impl ::core::convert::Into<Option<NotificationParams>>,
+    ) -> Self {
+        Self::ResourceListChanged(::core::convert::Into::into(params))
+    }
+    /// `notifications/resources/updated`.
+    pub fn resource_updated(
+        params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
+    ) -> Self {
+        Self::ResourceUpdated(::core::convert::Into::into(params))
+    }
+    /// `notifications/prompts/list_changed`.
+    pub fn prompt_list_changed(
+        params: impl ::core::convert::Into<Option<NotificationParams>>,
+    ) -> Self {
+        Self::PromptListChanged(::core::convert::Into::into(params))
+    }
+    /// `notifications/tools/list_changed`.
+    pub fn tool_list_changed(
+        params: impl ::core::convert::Into<Option<NotificationParams>>,
+    ) -> Self {
+        Self::ToolListChanged(::core::convert::Into::into(params))
+    }
+    /// `notifications/tasks/status`.
+    pub fn task_status(
+        params: impl ::core::convert::Into<TaskStatusNotificationParams>,
+    ) -> Self {
+        Self::TaskStatus(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `notifications/message`.
+    pub fn logging_message(
+        params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
+    ) -> Self {
+        Self::LoggingMessage(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `notifications/elicitation/complete`.
+    pub fn elicitation_complete(
+        params: impl ::core::convert::Into<ElicitationCompleteNotificationParams>,
+    ) -> Self {
+        Self::ElicitationComplete(::core::convert::Into::into(params))
+    }
+}
+impl ::core::convert::From<CancelledNotificationParams> for ServerNotification {
+    fn from(params: CancelledNotificationParams) -> Self {
+        Self::Cancelled(Box::new(params))
+    }
+}
+impl ::core::convert::From<ProgressNotificationParams> for ServerNotification {
+    fn from(params: ProgressNotificationParams) -> Self {
+        Self::Progress(Box::new(params))
+    }
+}
+impl ::core::convert::From<ResourceUpdatedNotificationParams> for ServerNotification {
+    fn from(params: ResourceUpdatedNotificationParams) -> Self {
+        Self::ResourceUpdated(params)
+    }
+}
+impl ::core::convert::From<TaskStatusNotificationParams> for ServerNotification {
+    fn from(params: TaskStatusNotificationParams) -> Self {
+        Self::TaskStatus(Box::new(params))
+    }
+}
+impl ::core::convert::From<LoggingMessageNotificationParams> for ServerNotification {
+    fn from(params: LoggingMessageNotificationParams) -> Self {
+        Self::LoggingMessage(Box::new(params))
+    }
+}
+impl ::core::convert::From<ElicitationCompleteNotificationParams>
+for ServerNotification {
+    fn from(params: ElicitationCompleteNotificationParams) -> Self {
+        Self::ElicitationComplete(params)
+    }
+}
 /// The `ServerRequest` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerRequest {
@@ -13833,6 +19796,80 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __rt::codec::deserialize_call(deserializer)
+    }
+}
+impl ServerRequest {
+    /// `ping`.
+    pub fn ping(params: impl ::core::convert::Into<Option<RequestParams>>) -> Self {
+        Self::Ping(::core::convert::Into::into(params))
+    }
+    /// `tasks/get`.
+    pub fn get_task(params: impl ::core::convert::Into<GetTaskRequestParams>) -> Self {
+        Self::GetTask(::core::convert::Into::into(params))
+    }
+    /// `tasks/result`.
+    pub fn get_task_payload(
+        params: impl ::core::convert::Into<GetTaskPayloadRequestParams>,
+    ) -> Self {
+        Self::GetTaskPayload(::core::convert::Into::into(params))
+    }
+    /// `tasks/cancel`.
+    pub fn cancel_task(
+        params: impl ::core::convert::Into<CancelTaskRequestParams>,
+    ) -> Self {
+        Self::CancelTask(::core::convert::Into::into(params))
+    }
+    /// `tasks/list`.
+    pub fn list_tasks(
+        params: impl ::core::convert::Into<Option<PaginatedRequestParams>>,
+    ) -> Self {
+        Self::ListTasks(::core::convert::Into::into(params).map(Box::new))
+    }
+    /// `sampling/createMessage`.
+    pub fn create_message(
+        params: impl ::core::convert::Into<CreateMessageRequestParams>,
+    ) -> Self {
+        Self::CreateMessage(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `roots/list`.
+    pub fn list_roots(
+        params: impl ::core::convert::Into<Option<RequestParams>>,
+    ) -> Self {
+        Self::ListRoots(::core::convert::Into::into(params))
+    }
+    /// `elicitation/create`.
+    pub fn elicit(params: impl ::core::convert::Into<ElicitRequestParams>) -> Self {
+        Self::Elicit(Box::new(::core::convert::Into::into(params)))
+    }
+}
+impl ::core::convert::From<GetTaskRequestParams> for ServerRequest {
+    fn from(params: GetTaskRequestParams) -> Self {
+        Self::GetTask(params)
+    }
+}
+impl ::core::convert::From<GetTaskPayloadRequestParams> for ServerRequest {
+    fn from(params: GetTaskPayloadRequestParams) -> Self {
+        Self::GetTaskPayload(params)
+    }
+}
+impl ::core::convert::From<CancelTaskRequestParams> for ServerRequest {
+    fn from(params: CancelTaskRequestParams) -> Self {
+        Self::CancelTask(params)
+    }
+}
+impl ::core::convert::From<PaginatedRequestParams> for ServerRequest {
+    fn from(params: PaginatedRequestParams) -> Self {
+        Self::ListTasks(Some(Box::new(params)))
+    }
+}
+impl ::core::convert::From<CreateMessageRequestParams> for ServerRequest {
+    fn from(params: CreateMessageRequestParams) -> Self {
+        Self::CreateMessage(Box::new(params))
+    }
+}
+impl ::core::convert::From<ElicitRequestParams> for ServerRequest {
+    fn from(params: ElicitRequestParams) -> Self {
+        Self::Elicit(Box::new(params))
     }
 }
 /// The `ServerResult` definition of the schema.
@@ -14197,6 +20234,76 @@ impl<'de> __rt::KeyedUnion<'de> for ServerResult {
         }
     }
 }
+impl ::core::convert::From<Result> for ServerResult {
+    fn from(value: Result) -> Self {
+        Self::Empty(value)
+    }
+}
+impl ::core::convert::From<InitializeResult> for ServerResult {
+    fn from(value: InitializeResult) -> Self {
+        Self::Initialize(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListResourcesResult> for ServerResult {
+    fn from(value: ListResourcesResult) -> Self {
+        Self::ListResources(value)
+    }
+}
+impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplates(value)
+    }
+}
+impl ::core::convert::From<ReadResourceResult> for ServerResult {
+    fn from(value: ReadResourceResult) -> Self {
+        Self::ReadResource(value)
+    }
+}
+impl ::core::convert::From<ListPromptsResult> for ServerResult {
+    fn from(value: ListPromptsResult) -> Self {
+        Self::ListPrompts(value)
+    }
+}
+impl ::core::convert::From<GetPromptResult> for ServerResult {
+    fn from(value: GetPromptResult) -> Self {
+        Self::GetPrompt(value)
+    }
+}
+impl ::core::convert::From<ListToolsResult> for ServerResult {
+    fn from(value: ListToolsResult) -> Self {
+        Self::ListTools(value)
+    }
+}
+impl ::core::convert::From<CallToolResult> for ServerResult {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallTool(Box::new(value))
+    }
+}
+impl ::core::convert::From<GetTaskResult> for ServerResult {
+    fn from(value: GetTaskResult) -> Self {
+        Self::GetTask(Box::new(value))
+    }
+}
+impl ::core::convert::From<GetTaskPayloadResult> for ServerResult {
+    fn from(value: GetTaskPayloadResult) -> Self {
+        Self::GetTaskPayload(value)
+    }
+}
+impl ::core::convert::From<CancelTaskResult> for ServerResult {
+    fn from(value: CancelTaskResult) -> Self {
+        Self::CancelTask(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListTasksResult> for ServerResult {
+    fn from(value: ListTasksResult) -> Self {
+        Self::ListTasks(value)
+    }
+}
+impl ::core::convert::From<CompleteResult> for ServerResult {
+    fn from(value: CompleteResult) -> Self {
+        Self::Complete(Box::new(value))
+    }
+}
 /// A request from the client to the server, to enable or adjust logging.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SetLevelRequest {
@@ -14212,6 +20319,33 @@ impl SetLevelRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "logging/setLevel";
+}
+impl SetLevelRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<SetLevelRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for SetLevelRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -14307,6 +20441,39 @@ pub struct SetLevelRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl SetLevelRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(level: impl ::core::convert::Into<LoggingLevel>) -> Self {
+        Self {
+            meta: None,
+            level: ::core::convert::Into::into(level),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<SetLevelRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SetLevelRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -14375,6 +20542,38 @@ pub struct SetLevelRequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl SetLevelRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for SetLevelRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -14544,6 +20743,16 @@ impl<'de> __rt::KeyedUnion<'de> for SingleSelectEnumSchema {
         }
     }
 }
+impl ::core::convert::From<UntitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        Self::Untitled(Box::new(value))
+    }
+}
+impl ::core::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        Self::Titled(Box::new(value))
+    }
+}
 /// The `StringSchema` definition of the schema.
 ///
 /// **Erratum** `string-schema-pattern` (schema/errata.toml): A string property of a form may carry `pattern` (an ECMA-262 regular expression), as the spec text defines.
@@ -14569,6 +20778,83 @@ pub struct StringSchema {
 impl StringSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "string";
+}
+impl StringSchema {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            default: None,
+            description: None,
+            format: None,
+            max_length: None,
+            min_length: None,
+            pattern: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.default = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `format`.
+    #[must_use]
+    pub fn with_format(
+        mut self,
+        value: impl ::core::convert::Into<StringSchemaFormat>,
+    ) -> Self {
+        self.format = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `maxLength`.
+    #[must_use]
+    pub fn with_max_length(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.max_length = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `minLength`.
+    #[must_use]
+    pub fn with_min_length(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.min_length = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `pattern`.
+    #[must_use]
+    pub fn with_pattern(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.pattern = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for StringSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -14741,6 +21027,33 @@ impl SubscribeRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/subscribe";
 }
+impl SubscribeRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<SubscribeRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SubscribeRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -14835,6 +21148,39 @@ pub struct SubscribeRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl SubscribeRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<SubscribeRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SubscribeRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -14903,6 +21249,38 @@ pub struct SubscribeRequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl SubscribeRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for SubscribeRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -14977,6 +21355,56 @@ pub struct Task {
     pub ttl: Option<i64>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Task {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        created_at: impl ::core::convert::Into<String>,
+        last_updated_at: impl ::core::convert::Into<String>,
+        status: impl ::core::convert::Into<TaskStatus>,
+        task_id: impl ::core::convert::Into<String>,
+        ttl: impl ::core::convert::Into<Option<i64>>,
+    ) -> Self {
+        Self {
+            created_at: ::core::convert::Into::into(created_at),
+            last_updated_at: ::core::convert::Into::into(last_updated_at),
+            poll_interval: None,
+            status: ::core::convert::Into::into(status),
+            status_message: None,
+            task_id: ::core::convert::Into::into(task_id),
+            ttl: ::core::convert::Into::into(ttl),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `pollInterval`.
+    #[must_use]
+    pub fn with_poll_interval(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.poll_interval = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `statusMessage`.
+    #[must_use]
+    pub fn with_status_message(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.status_message = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Task {
     fn serialize<S: __rt::serde::Serializer>(
@@ -15106,6 +21534,45 @@ pub struct TaskAugmentedRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl TaskAugmentedRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            task: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<TaskAugmentedRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `task`.
+    #[must_use]
+    pub fn with_task(mut self, value: impl ::core::convert::Into<TaskMetadata>) -> Self {
+        self.task = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for TaskAugmentedRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -15166,6 +21633,38 @@ pub struct TaskAugmentedRequestParamsMeta {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl TaskAugmentedRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for TaskAugmentedRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -15224,6 +21723,35 @@ pub struct TaskMetadata {
     pub ttl: Option<i64>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl TaskMetadata {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            ttl: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `ttl`.
+    #[must_use]
+    pub fn with_ttl(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.ttl = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TaskMetadata {
     fn serialize<S: __rt::serde::Serializer>(
@@ -15361,6 +21889,31 @@ impl TaskStatusNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/tasks/status";
 }
+impl TaskStatusNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        params: impl ::core::convert::Into<TaskStatusNotificationParams>,
+    ) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for TaskStatusNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -15457,6 +22010,66 @@ pub struct TaskStatusNotificationParams {
     pub ttl: Option<i64>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl TaskStatusNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        created_at: impl ::core::convert::Into<String>,
+        last_updated_at: impl ::core::convert::Into<String>,
+        status: impl ::core::convert::Into<TaskStatus>,
+        task_id: impl ::core::convert::Into<String>,
+        ttl: impl ::core::convert::Into<Option<i64>>,
+    ) -> Self {
+        Self {
+            meta: None,
+            created_at: ::core::convert::Into::into(created_at),
+            last_updated_at: ::core::convert::Into::into(last_updated_at),
+            poll_interval: None,
+            status: ::core::convert::Into::into(status),
+            status_message: None,
+            task_id: ::core::convert::Into::into(task_id),
+            ttl: ::core::convert::Into::into(ttl),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `pollInterval`.
+    #[must_use]
+    pub fn with_poll_interval(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.poll_interval = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `statusMessage`.
+    #[must_use]
+    pub fn with_status_message(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.status_message = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TaskStatusNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -15592,6 +22205,49 @@ impl TextContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "text";
 }
+impl TextContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(text: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            text: ::core::convert::Into::into(text),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for TextContent {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -15678,6 +22334,50 @@ pub struct TextResourceContents {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl TextResourceContents {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        text: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            mime_type: None,
+            text: ::core::convert::Into::into(text),
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TextResourceContents {
     fn serialize<S: __rt::serde::Serializer>(
@@ -15776,6 +22476,76 @@ impl TitledMultiSelectEnumSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "array";
 }
+impl TitledMultiSelectEnumSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        items: impl ::core::convert::Into<TitledMultiSelectEnumSchemaItems>,
+    ) -> Self {
+        Self {
+            default: None,
+            description: None,
+            items: ::core::convert::Into::into(items),
+            max_items: None,
+            min_items: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.default = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `maxItems`.
+    #[must_use]
+    pub fn with_max_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.max_items = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `minItems`.
+    #[must_use]
+    pub fn with_min_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.min_items = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for TitledMultiSelectEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -15869,6 +22639,33 @@ pub struct TitledMultiSelectEnumSchemaItems {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl TitledMultiSelectEnumSchemaItems {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        any_of: impl ::core::convert::Into<
+            Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+        >,
+    ) -> Self {
+        Self {
+            any_of: ::core::convert::Into::into(any_of),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for TitledMultiSelectEnumSchemaItems {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -15932,6 +22729,33 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub title: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        r#const: impl ::core::convert::Into<String>,
+        title: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            r#const: ::core::convert::Into::into(r#const),
+            title: ::core::convert::Into::into(title),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16016,6 +22840,55 @@ pub struct TitledSingleSelectEnumSchema {
 impl TitledSingleSelectEnumSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "string";
+}
+impl TitledSingleSelectEnumSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        one_of: impl ::core::convert::Into<Vec<TitledSingleSelectEnumSchemaOneOfItem>>,
+    ) -> Self {
+        Self {
+            default: None,
+            description: None,
+            one_of: ::core::convert::Into::into(one_of),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.default = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TitledSingleSelectEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16103,6 +22976,33 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub title: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl TitledSingleSelectEnumSchemaOneOfItem {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        r#const: impl ::core::convert::Into<String>,
+        title: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            r#const: ::core::convert::Into::into(r#const),
+            title: ::core::convert::Into::into(title),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16211,6 +23111,97 @@ pub struct Tool {
     pub title: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Tool {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        input_schema: impl ::core::convert::Into<ToolInputSchema>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            description: None,
+            execution: None,
+            icons: None,
+            input_schema: ::core::convert::Into::into(input_schema),
+            name: ::core::convert::Into::into(name),
+            output_schema: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<ToolAnnotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `execution`.
+    #[must_use]
+    pub fn with_execution(
+        mut self,
+        value: impl ::core::convert::Into<ToolExecution>,
+    ) -> Self {
+        self.execution = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `outputSchema`.
+    #[must_use]
+    pub fn with_output_schema(
+        mut self,
+        value: impl ::core::convert::Into<ToolOutputSchema>,
+    ) -> Self {
+        self.output_schema = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Tool {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16340,6 +23331,71 @@ impl ToolInputSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "object";
 }
+impl ToolInputSchema {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            schema: None,
+            properties: None,
+            required: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `$schema`.
+    #[must_use]
+    pub fn with_schema(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.schema = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `properties`.
+    #[must_use]
+    pub fn with_properties(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<__rt::RawObject>,
+            ),
+        >,
+    ) -> Self {
+        self.properties = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `required`.
+    #[must_use]
+    pub fn with_required(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.required = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolInputSchema {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -16425,6 +23481,71 @@ pub struct ToolOutputSchema {
 impl ToolOutputSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "object";
+}
+impl ToolOutputSchema {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            schema: None,
+            properties: None,
+            required: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `$schema`.
+    #[must_use]
+    pub fn with_schema(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.schema = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `properties`.
+    #[must_use]
+    pub fn with_properties(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<__rt::RawObject>,
+            ),
+        >,
+    ) -> Self {
+        self.properties = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `required`.
+    #[must_use]
+    pub fn with_required(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.required = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ToolOutputSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16532,6 +23653,75 @@ pub struct ToolAnnotations {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ToolAnnotations {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            destructive_hint: None,
+            idempotent_hint: None,
+            open_world_hint: None,
+            read_only_hint: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `destructiveHint`.
+    #[must_use]
+    pub fn with_destructive_hint(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.destructive_hint = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `idempotentHint`.
+    #[must_use]
+    pub fn with_idempotent_hint(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.idempotent_hint = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `openWorldHint`.
+    #[must_use]
+    pub fn with_open_world_hint(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.open_world_hint = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `readOnlyHint`.
+    #[must_use]
+    pub fn with_read_only_hint(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.read_only_hint = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolAnnotations {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -16624,6 +23814,38 @@ pub struct ToolChoice {
     pub mode: Option<ToolChoiceMode>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ToolChoice {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            mode: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `mode`.
+    #[must_use]
+    pub fn with_mode(
+        mut self,
+        value: impl ::core::convert::Into<ToolChoiceMode>,
+    ) -> Self {
+        self.mode = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ToolChoice {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16745,6 +23967,38 @@ pub struct ToolExecution {
     pub task_support: Option<ToolExecutionTaskSupport>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ToolExecution {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            task_support: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `taskSupport`.
+    #[must_use]
+    pub fn with_task_support(
+        mut self,
+        value: impl ::core::convert::Into<ToolExecutionTaskSupport>,
+    ) -> Self {
+        self.task_support = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ToolExecution {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16875,6 +24129,38 @@ impl ToolListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/tools/list_changed";
 }
+impl ToolListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -16969,6 +24255,60 @@ pub struct ToolResultContent {
 impl ToolResultContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "tool_result";
+}
+impl ToolResultContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<Vec<ContentBlock>>,
+        tool_use_id: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            content: ::core::convert::Into::into(content),
+            is_error: None,
+            structured_content: None,
+            tool_use_id: ::core::convert::Into::into(tool_use_id),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `isError`.
+    #[must_use]
+    pub fn with_is_error(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.is_error = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `structuredContent`.
+    #[must_use]
+    pub fn with_structured_content(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.structured_content = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ToolResultContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -17083,6 +24423,45 @@ impl ToolUseContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "tool_use";
 }
+impl ToolUseContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<String>,
+        input: impl ::core::convert::Into<__rt::RawObject>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            id: ::core::convert::Into::into(id),
+            input: ::core::convert::Into::into(input),
+            name: ::core::convert::Into::into(name),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolUseContent {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -17181,6 +24560,38 @@ impl UrlElicitationRequiredError {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
+impl UrlElicitationRequiredError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        error: impl ::core::convert::Into<UrlElicitationRequiredErrorError>,
+    ) -> Self {
+        Self {
+            error: ::core::convert::Into::into(error),
+            id: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `id`.
+    #[must_use]
+    pub fn with_id(mut self, value: impl ::core::convert::Into<RequestId>) -> Self {
+        self.id = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for UrlElicitationRequiredError {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -17262,6 +24673,33 @@ impl UrlElicitationRequiredErrorError {
     /// The value of the constant member `code`.
     pub const CODE: i64 = -32042;
 }
+impl UrlElicitationRequiredErrorError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<UrlElicitationRequiredErrorErrorData>,
+        message: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            data: ::core::convert::Into::into(data),
+            message: ::core::convert::Into::into(message),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for UrlElicitationRequiredErrorError {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -17337,6 +24775,31 @@ pub struct UrlElicitationRequiredErrorErrorData {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl UrlElicitationRequiredErrorErrorData {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        elicitations: impl ::core::convert::Into<Vec<ElicitRequestUrlParams>>,
+    ) -> Self {
+        Self {
+            elicitations: ::core::convert::Into::into(elicitations),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for UrlElicitationRequiredErrorErrorData {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -17411,6 +24874,33 @@ impl UnsubscribeRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/unsubscribe";
+}
+impl UnsubscribeRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<UnsubscribeRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for UnsubscribeRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -17506,6 +24996,39 @@ pub struct UnsubscribeRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl UnsubscribeRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<UnsubscribeRequestParamsMeta>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for UnsubscribeRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -17574,6 +25097,38 @@ pub struct UnsubscribeRequestParamsMeta {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl UnsubscribeRequestParamsMeta {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for UnsubscribeRequestParamsMeta {
     fn serialize<S: __rt::serde::Serializer>(
@@ -17646,6 +25201,76 @@ pub struct UntitledMultiSelectEnumSchema {
 impl UntitledMultiSelectEnumSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "array";
+}
+impl UntitledMultiSelectEnumSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        items: impl ::core::convert::Into<UntitledMultiSelectEnumSchemaItems>,
+    ) -> Self {
+        Self {
+            default: None,
+            description: None,
+            items: ::core::convert::Into::into(items),
+            max_items: None,
+            min_items: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.default = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `maxItems`.
+    #[must_use]
+    pub fn with_max_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.max_items = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `minItems`.
+    #[must_use]
+    pub fn with_min_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.min_items = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for UntitledMultiSelectEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -17744,6 +25369,35 @@ impl UntitledMultiSelectEnumSchemaItems {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "string";
 }
+impl UntitledMultiSelectEnumSchemaItems {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        r#enum: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<String>,
+        >,
+    ) -> Self {
+        Self {
+            r#enum: ::core::iter::IntoIterator::into_iter(r#enum)
+                .map(::core::convert::Into::into)
+                .collect(),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for UntitledMultiSelectEnumSchemaItems {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -17817,6 +25471,59 @@ pub struct UntitledSingleSelectEnumSchema {
 impl UntitledSingleSelectEnumSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "string";
+}
+impl UntitledSingleSelectEnumSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        r#enum: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<String>,
+        >,
+    ) -> Self {
+        Self {
+            default: None,
+            description: None,
+            r#enum: ::core::iter::IntoIterator::into_iter(r#enum)
+                .map(::core::convert::Into::into)
+                .collect(),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.default = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for UntitledSingleSelectEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -17936,6 +25643,51 @@ impl ::core::str::FromStr for ClientMessage {
         __rt::codec::from_str(text)
     }
 }
+impl ClientMessage {
+    /// A request with its id.
+    pub fn request(
+        id: impl ::core::convert::Into<RequestId>,
+        request: impl ::core::convert::Into<ClientRequest>,
+    ) -> Self {
+        Self::Request {
+            id: ::core::convert::Into::into(id),
+            request: ::core::convert::Into::into(request),
+        }
+    }
+    /// A notification.
+    pub fn notification(
+        notification: impl ::core::convert::Into<ClientNotification>,
+    ) -> Self {
+        Self::Notification(::core::convert::Into::into(notification))
+    }
+    /// The result response to the request `id`.
+    pub fn response(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<ClientResult>,
+    ) -> Self {
+        Self::Response {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+        }
+    }
+    /// The error response to the request `id`.
+    pub fn error(
+        id: impl ::core::convert::Into<RequestId>,
+        error: impl ::core::convert::Into<Error>,
+    ) -> Self {
+        Self::Error {
+            id: Some(::core::convert::Into::into(id)),
+            error: ::core::convert::Into::into(error),
+        }
+    }
+    /// An error response without an id: the request's id could not be read.
+    pub fn error_without_id(error: impl ::core::convert::Into<Error>) -> Self {
+        Self::Error {
+            id: None,
+            error: ::core::convert::Into::into(error),
+        }
+    }
+}
 impl __rt::serde::Serialize for ClientMessage {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -18027,6 +25779,51 @@ impl ::core::str::FromStr for ServerMessage {
     type Err = __rt::jsonrpc::DecodeError;
     fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
         __rt::codec::from_str(text)
+    }
+}
+impl ServerMessage {
+    /// A request with its id.
+    pub fn request(
+        id: impl ::core::convert::Into<RequestId>,
+        request: impl ::core::convert::Into<ServerRequest>,
+    ) -> Self {
+        Self::Request {
+            id: ::core::convert::Into::into(id),
+            request: ::core::convert::Into::into(request),
+        }
+    }
+    /// A notification.
+    pub fn notification(
+        notification: impl ::core::convert::Into<ServerNotification>,
+    ) -> Self {
+        Self::Notification(::core::convert::Into::into(notification))
+    }
+    /// The result response to the request `id`.
+    pub fn response(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<ServerResult>,
+    ) -> Self {
+        Self::Response {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+        }
+    }
+    /// The error response to the request `id`.
+    pub fn error(
+        id: impl ::core::convert::Into<RequestId>,
+        error: impl ::core::convert::Into<Error>,
+    ) -> Self {
+        Self::Error {
+            id: Some(::core::convert::Into::into(id)),
+            error: ::core::convert::Into::into(error),
+        }
+    }
+    /// An error response without an id: the request's id could not be read.
+    pub fn error_without_id(error: impl ::core::convert::Into<Error>) -> Self {
+        Self::Error {
+            id: None,
+            error: ::core::convert::Into::into(error),
+        }
     }
 }
 impl __rt::serde::Serialize for ServerMessage {
@@ -18679,6 +26476,34 @@ __rt::json_schema! {
     ClientRequest ClientResult Error RequestId]; ServerMessage =
     "{\"anyOf\":[{\"allOf\":[{\"properties\":{\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\",\"id\"],\"type\":\"object\"},{\"$ref\":\"mcp:ServerRequest\"}]},{\"allOf\":[{\"not\":{\"required\":[\"id\"]},\"properties\":{\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\"],\"type\":\"object\"},{\"$ref\":\"mcp:ServerNotification\"}]},{\"properties\":{\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\"},\"result\":{\"$ref\":\"mcp:ServerResult\"}},\"required\":[\"jsonrpc\",\"id\",\"result\"],\"type\":\"object\"},{\"properties\":{\"error\":{\"$ref\":\"mcp:Error\"},\"id\":{\"anyOf\":[{\"$ref\":\"mcp:RequestId\"},{\"type\":\"null\"}]},\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\",\"error\"],\"type\":\"object\"}],\"description\":\"Every message a server sends (JSON-RPC 2.0).\"}"[Error
     RequestId ServerNotification ServerRequest ServerResult];
+}
+#[cfg(feature = "schemars")]
+impl ToolInputSchema {
+    /// The JSON Schema of `T` (its `schemars::JsonSchema`, with schemars'
+    /// default settings) as this schema of a tool; an error where it is not an
+    /// object schema.
+    pub fn for_type<T: __rt::schemars::JsonSchema>() -> ::core::result::Result<
+        Self,
+        __rt::serde_json::Error,
+    > {
+        __rt::serde_json::from_value(
+            __rt::serde_json::to_value(__rt::schemars::schema_for!(T))?,
+        )
+    }
+}
+#[cfg(feature = "schemars")]
+impl ToolOutputSchema {
+    /// The JSON Schema of `T` (its `schemars::JsonSchema`, with schemars'
+    /// default settings) as this schema of a tool; an error where it is not an
+    /// object schema.
+    pub fn for_type<T: __rt::schemars::JsonSchema>() -> ::core::result::Result<
+        Self,
+        __rt::serde_json::Error,
+    > {
+        __rt::serde_json::from_value(
+            __rt::serde_json::to_value(__rt::schemars::schema_for!(T))?,
+        )
+    }
 }
 /// Decodes `json` as the definition named `definition` (schema spelling) and encodes it
 /// again; `None` for an unknown name. For tests.

@@ -30,6 +30,58 @@ pub struct Annotations {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Annotations {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            audience: None,
+            last_modified: None,
+            priority: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `audience`.
+    #[must_use]
+    pub fn with_audience(
+        mut self,
+        value: impl ::core::convert::Into<Vec<Role>>,
+    ) -> Self {
+        self.audience = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `lastModified`.
+    #[must_use]
+    pub fn with_last_modified(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.last_modified = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `priority`.
+    #[must_use]
+    pub fn with_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Annotations {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -109,6 +161,50 @@ pub struct AudioContent {
 impl AudioContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "audio";
+}
+impl AudioContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            data: ::core::convert::Into::into(data),
+            mime_type: ::core::convert::Into::into(mime_type),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for AudioContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -207,6 +303,36 @@ pub struct BaseMetadata {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl BaseMetadata {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            name: ::core::convert::Into::into(name),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for BaseMetadata {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -281,6 +407,47 @@ pub struct BlobResourceContents {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl BlobResourceContents {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        blob: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            blob: ::core::convert::Into::into(blob),
+            mime_type: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for BlobResourceContents {
     fn serialize<S: __rt::serde::Serializer>(
@@ -372,6 +539,52 @@ pub struct BooleanSchema {
 impl BooleanSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "boolean";
+}
+impl BooleanSchema {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            default: None,
+            description: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.default = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for BooleanSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -472,6 +685,44 @@ pub struct CacheableResult {
     pub ttl_ms: i64,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CacheableResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        cache_scope: impl ::core::convert::Into<CacheableResultCacheScope>,
+        ttl_ms: impl ::core::convert::Into<i64>,
+    ) -> Self {
+        Self {
+            meta: None,
+            cache_scope: ::core::convert::Into::into(cache_scope),
+            result_type: ::core::convert::Into::into("complete"),
+            ttl_ms: ::core::convert::Into::into(ttl_ms),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CacheableResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -629,6 +880,33 @@ impl CallToolRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "tools/call";
 }
+impl CallToolRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<CallToolRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CallToolRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -723,6 +1001,63 @@ pub struct CallToolRequestParams {
     pub request_state: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CallToolRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        meta: impl ::core::convert::Into<RequestMetaObject>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: ::core::convert::Into::into(meta),
+            arguments: None,
+            input_responses: None,
+            name: ::core::convert::Into::into(name),
+            request_state: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.arguments = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `inputResponses`.
+    #[must_use]
+    pub fn with_input_responses(
+        mut self,
+        value: impl ::core::convert::Into<InputResponses>,
+    ) -> Self {
+        self.input_responses = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `requestState`.
+    #[must_use]
+    pub fn with_request_state(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.request_state = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CallToolRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -843,6 +1178,57 @@ pub struct CallToolResult {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CallToolResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(content: impl ::core::convert::Into<Vec<ContentBlock>>) -> Self {
+        Self {
+            meta: None,
+            content: ::core::convert::Into::into(content),
+            is_error: None,
+            result_type: ::core::convert::Into::into("complete"),
+            structured_content: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `isError`.
+    #[must_use]
+    pub fn with_is_error(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.is_error = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `structuredContent`.
+    #[must_use]
+    pub fn with_structured_content(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.structured_content = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CallToolResult {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -935,6 +1321,33 @@ pub struct CallToolResultResponse {
 impl CallToolResultResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl CallToolResultResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<CallToolResultResponseResult>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CallToolResultResponse {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1144,6 +1557,16 @@ impl<'de> __rt::KeyedUnion<'de> for CallToolResultResponseResult {
         }
     }
 }
+impl ::core::convert::From<InputRequiredResult> for CallToolResultResponseResult {
+    fn from(value: InputRequiredResult) -> Self {
+        Self::InputRequired(Box::new(value))
+    }
+}
+impl ::core::convert::From<CallToolResult> for CallToolResultResponseResult {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallTool(Box::new(value))
+    }
+}
 /// This notification is sent by the client to indicate that it is cancelling a request it previously issued.
 ///
 /// On stdio, the server also sends this notification, solely to terminate a `SubscriptionsListenRequestsubscriptions/listen` stream: it references the ID of the `subscriptions/listen` request that opened the stream. Servers MUST NOT use this notification to cancel any other request.
@@ -1163,6 +1586,29 @@ impl CancelledNotification {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/cancelled";
+}
+impl CancelledNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<CancelledNotificationParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CancelledNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1248,6 +1694,46 @@ pub struct CancelledNotificationParams {
     pub request_id: RequestId,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CancelledNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(request_id: impl ::core::convert::Into<RequestId>) -> Self {
+        Self {
+            meta: None,
+            reason: None,
+            request_id: ::core::convert::Into::into(request_id),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `reason`.
+    #[must_use]
+    pub fn with_reason(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.reason = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CancelledNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1335,6 +1821,102 @@ pub struct ClientCapabilities {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ClientCapabilities {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            elicitation: None,
+            experimental: None,
+            extensions: None,
+            roots: None,
+            sampling: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `elicitation`.
+    #[must_use]
+    pub fn with_elicitation(
+        mut self,
+        value: impl ::core::convert::Into<ClientCapabilitiesElicitation>,
+    ) -> Self {
+        self.elicitation = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `experimental`.
+    #[must_use]
+    pub fn with_experimental(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<JsonObject>,
+            ),
+        >,
+    ) -> Self {
+        self.experimental = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `extensions`.
+    #[must_use]
+    pub fn with_extensions(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<JsonObject>,
+            ),
+        >,
+    ) -> Self {
+        self.extensions = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `roots`.
+    #[must_use]
+    pub fn with_roots(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.roots = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `sampling`.
+    #[must_use]
+    pub fn with_sampling(
+        mut self,
+        value: impl ::core::convert::Into<ClientCapabilitiesSampling>,
+    ) -> Self {
+        self.sampling = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ClientCapabilities {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -1417,6 +1999,42 @@ pub struct ClientCapabilitiesElicitation {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ClientCapabilitiesElicitation {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            form: None,
+            url: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `form`.
+    #[must_use]
+    pub fn with_form(mut self, value: impl ::core::convert::Into<JsonObject>) -> Self {
+        self.form = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `url`.
+    #[must_use]
+    pub fn with_url(mut self, value: impl ::core::convert::Into<JsonObject>) -> Self {
+        self.url = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ClientCapabilitiesElicitation {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -1479,6 +2097,45 @@ pub struct ClientCapabilitiesSampling {
     pub tools: Option<JsonObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ClientCapabilitiesSampling {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            context: None,
+            tools: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `context`.
+    #[must_use]
+    pub fn with_context(
+        mut self,
+        value: impl ::core::convert::Into<JsonObject>,
+    ) -> Self {
+        self.context = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `tools`.
+    #[must_use]
+    pub fn with_tools(mut self, value: impl ::core::convert::Into<JsonObject>) -> Self {
+        self.tools = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ClientCapabilitiesSampling {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1608,6 +2265,19 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __rt::codec::deserialize_call(deserializer)
+    }
+}
+impl ClientNotification {
+    /// `notifications/cancelled`.
+    pub fn cancelled(
+        params: impl ::core::convert::Into<CancelledNotificationParams>,
+    ) -> Self {
+        Self::Cancelled(Box::new(::core::convert::Into::into(params)))
+    }
+}
+impl ::core::convert::From<CancelledNotificationParams> for ClientNotification {
+    fn from(params: CancelledNotificationParams) -> Self {
+        Self::Cancelled(Box::new(params))
     }
 }
 /// The `ClientRequest` definition of the schema.
@@ -1750,6 +2420,92 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
         __rt::codec::deserialize_call(deserializer)
     }
 }
+impl ClientRequest {
+    /// `server/discover`.
+    pub fn discover(params: impl ::core::convert::Into<RequestParams>) -> Self {
+        Self::Discover(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `resources/list`.
+    pub fn list_resources(
+        params: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        Self::ListResources(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `resources/templates/list`.
+    pub fn list_resource_templates(
+        params: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        Self::ListResourceTemplates(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `resources/read`.
+    pub fn read_resource(
+        params: impl ::core::convert::Into<ReadResourceRequestParams>,
+    ) -> Self {
+        Self::ReadResource(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `subscriptions/listen`.
+    pub fn subscriptions_listen(
+        params: impl ::core::convert::Into<SubscriptionsListenRequestParams>,
+    ) -> Self {
+        Self::SubscriptionsListen(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `prompts/list`.
+    pub fn list_prompts(
+        params: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        Self::ListPrompts(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `prompts/get`.
+    pub fn get_prompt(
+        params: impl ::core::convert::Into<GetPromptRequestParams>,
+    ) -> Self {
+        Self::GetPrompt(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `tools/list`.
+    pub fn list_tools(
+        params: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        Self::ListTools(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `tools/call`.
+    pub fn call_tool(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
+        Self::CallTool(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `completion/complete`.
+    pub fn complete(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
+        Self::Complete(Box::new(::core::convert::Into::into(params)))
+    }
+}
+impl ::core::convert::From<RequestParams> for ClientRequest {
+    fn from(params: RequestParams) -> Self {
+        Self::Discover(Box::new(params))
+    }
+}
+impl ::core::convert::From<ReadResourceRequestParams> for ClientRequest {
+    fn from(params: ReadResourceRequestParams) -> Self {
+        Self::ReadResource(Box::new(params))
+    }
+}
+impl ::core::convert::From<SubscriptionsListenRequestParams> for ClientRequest {
+    fn from(params: SubscriptionsListenRequestParams) -> Self {
+        Self::SubscriptionsListen(Box::new(params))
+    }
+}
+impl ::core::convert::From<GetPromptRequestParams> for ClientRequest {
+    fn from(params: GetPromptRequestParams) -> Self {
+        Self::GetPrompt(Box::new(params))
+    }
+}
+impl ::core::convert::From<CallToolRequestParams> for ClientRequest {
+    fn from(params: CallToolRequestParams) -> Self {
+        Self::CallTool(Box::new(params))
+    }
+}
+impl ::core::convert::From<CompleteRequestParams> for ClientRequest {
+    fn from(params: CompleteRequestParams) -> Self {
+        Self::Complete(Box::new(params))
+    }
+}
 /// Common result fields.
 pub type ClientResult = Result;
 /// A request from the client to the server, to ask for completion options.
@@ -1767,6 +2523,33 @@ impl CompleteRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "completion/complete";
+}
+impl CompleteRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<CompleteRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -1866,6 +2649,45 @@ pub struct CompleteRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CompleteRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        meta: impl ::core::convert::Into<RequestMetaObject>,
+        argument: impl ::core::convert::Into<CompleteRequestParamsArgument>,
+        r#ref: impl ::core::convert::Into<CompleteRequestParamsRef>,
+    ) -> Self {
+        Self {
+            meta: ::core::convert::Into::into(meta),
+            argument: ::core::convert::Into::into(argument),
+            context: None,
+            r#ref: ::core::convert::Into::into(r#ref),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `context`.
+    #[must_use]
+    pub fn with_context(
+        mut self,
+        value: impl ::core::convert::Into<CompleteRequestParamsContext>,
+    ) -> Self {
+        self.context = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CompleteRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -1955,6 +2777,33 @@ pub struct CompleteRequestParamsArgument {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CompleteRequestParamsArgument {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            name: ::core::convert::Into::into(name),
+            value: ::core::convert::Into::into(value),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CompleteRequestParamsArgument {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -2025,6 +2874,50 @@ pub struct CompleteRequestParamsContext {
     pub arguments: Option<__rt::IndexMap<String, String>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CompleteRequestParamsContext {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            arguments: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<String>,
+            ),
+        >,
+    ) -> Self {
+        self.arguments = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteRequestParamsContext {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2151,6 +3044,26 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
+    fn from(value: PromptReference) -> Self {
+        Self::Prompt(value)
+    }
+}
+impl ::core::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    fn from(value: ResourceTemplateReference) -> Self {
+        Self::ResourceTemplate(value)
+    }
+}
+impl CompleteRequestParamsRef {
+    /// A [`PromptReference`] from its required members ([`PromptReference::new`]).
+    pub fn prompt(name: impl ::core::convert::Into<String>) -> Self {
+        Self::Prompt(PromptReference::new(name))
+    }
+    /// A [`ResourceTemplateReference`] from its required members ([`ResourceTemplateReference::new`]).
+    pub fn resource_template(uri: impl ::core::convert::Into<String>) -> Self {
+        Self::ResourceTemplate(ResourceTemplateReference::new(uri))
+    }
+}
 /// The result returned by the server for a `CompleteRequestcompletion/complete` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CompleteResult {
@@ -2168,6 +3081,42 @@ pub struct CompleteResult {
     pub result_type: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CompleteResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        completion: impl ::core::convert::Into<CompleteResultCompletion>,
+    ) -> Self {
+        Self {
+            meta: None,
+            completion: ::core::convert::Into::into(completion),
+            result_type: ::core::convert::Into::into("complete"),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2250,6 +3199,49 @@ pub struct CompleteResultCompletion {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CompleteResultCompletion {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        values: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<String>,
+        >,
+    ) -> Self {
+        Self {
+            has_more: None,
+            total: None,
+            values: ::core::iter::IntoIterator::into_iter(values)
+                .map(::core::convert::Into::into)
+                .collect(),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `hasMore`.
+    #[must_use]
+    pub fn with_has_more(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.has_more = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `total`.
+    #[must_use]
+    pub fn with_total(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.total = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CompleteResultCompletion {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -2328,6 +3320,33 @@ pub struct CompleteResultResponse {
 impl CompleteResultResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl CompleteResultResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<CompleteResult>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CompleteResultResponse {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2504,6 +3523,64 @@ impl<'de> __rt::serde::Deserialize<'de> for ContentBlock {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for ContentBlock {
+    fn from(value: TextContent) -> Self {
+        Self::TextContent(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for ContentBlock {
+    fn from(value: ImageContent) -> Self {
+        Self::ImageContent(Box::new(value))
+    }
+}
+impl ::core::convert::From<AudioContent> for ContentBlock {
+    fn from(value: AudioContent) -> Self {
+        Self::AudioContent(Box::new(value))
+    }
+}
+impl ::core::convert::From<ResourceLink> for ContentBlock {
+    fn from(value: ResourceLink) -> Self {
+        Self::ResourceLink(Box::new(value))
+    }
+}
+impl ::core::convert::From<EmbeddedResource> for ContentBlock {
+    fn from(value: EmbeddedResource) -> Self {
+        Self::EmbeddedResource(Box::new(value))
+    }
+}
+impl ContentBlock {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::TextContent(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ImageContent(Box::new(ImageContent::new(data, mime_type)))
+    }
+    /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    pub fn audio(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::AudioContent(Box::new(AudioContent::new(data, mime_type)))
+    }
+    /// A [`ResourceLink`] from its required members ([`ResourceLink::new`]).
+    pub fn resource_link(
+        name: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ResourceLink(Box::new(ResourceLink::new(name, uri)))
+    }
+    /// A [`EmbeddedResource`] from its required members ([`EmbeddedResource::new`]).
+    pub fn resource(
+        resource: impl ::core::convert::Into<EmbeddedResourceResource>,
+    ) -> Self {
+        Self::EmbeddedResource(Box::new(EmbeddedResource::new(resource)))
+    }
+}
 /// A request from the server to sample an LLM via the client. The client has full discretion over which model to select. The client should also inform the user before beginning sampling, to allow them to inspect the request (human in the loop) and decide whether to approve it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateMessageRequest {
@@ -2515,6 +3592,29 @@ pub struct CreateMessageRequest {
 impl CreateMessageRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "sampling/createMessage";
+}
+impl CreateMessageRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<CreateMessageRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CreateMessageRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2616,6 +3716,114 @@ pub struct CreateMessageRequestParams {
     pub tools: Option<Vec<Tool>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl CreateMessageRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        max_tokens: impl ::core::convert::Into<i64>,
+        messages: impl ::core::convert::Into<Vec<SamplingMessage>>,
+    ) -> Self {
+        Self {
+            include_context: None,
+            max_tokens: ::core::convert::Into::into(max_tokens),
+            messages: ::core::convert::Into::into(messages),
+            metadata: None,
+            model_preferences: None,
+            stop_sequences: None,
+            system_prompt: None,
+            temperature: None,
+            tool_choice: None,
+            tools: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `includeContext`.
+    #[must_use]
+    pub fn with_include_context(
+        mut self,
+        value: impl ::core::convert::Into<CreateMessageRequestParamsIncludeContext>,
+    ) -> Self {
+        self.include_context = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `metadata`.
+    #[must_use]
+    pub fn with_metadata(
+        mut self,
+        value: impl ::core::convert::Into<JsonObject>,
+    ) -> Self {
+        self.metadata = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `modelPreferences`.
+    #[must_use]
+    pub fn with_model_preferences(
+        mut self,
+        value: impl ::core::convert::Into<ModelPreferences>,
+    ) -> Self {
+        self.model_preferences = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `stopSequences`.
+    #[must_use]
+    pub fn with_stop_sequences(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.stop_sequences = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `systemPrompt`.
+    #[must_use]
+    pub fn with_system_prompt(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.system_prompt = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `temperature`.
+    #[must_use]
+    pub fn with_temperature(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.temperature = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `toolChoice`.
+    #[must_use]
+    pub fn with_tool_choice(
+        mut self,
+        value: impl ::core::convert::Into<ToolChoice>,
+    ) -> Self {
+        self.tool_choice = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `tools`.
+    #[must_use]
+    pub fn with_tools(mut self, value: impl ::core::convert::Into<Vec<Tool>>) -> Self {
+        self.tools = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for CreateMessageRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -2826,6 +4034,52 @@ pub struct CreateMessageResult {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl CreateMessageResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<CreateMessageResultContent>,
+        model: impl ::core::convert::Into<String>,
+        role: impl ::core::convert::Into<Role>,
+    ) -> Self {
+        Self {
+            meta: None,
+            content: ::core::convert::Into::into(content),
+            model: ::core::convert::Into::into(model),
+            role: ::core::convert::Into::into(role),
+            stop_reason: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `stopReason`.
+    #[must_use]
+    pub fn with_stop_reason(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.stop_reason = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for CreateMessageResult {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -3019,6 +4273,72 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContent {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for CreateMessageResultContent {
+    fn from(value: TextContent) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(Box::new(value))
+    }
+}
+impl ::core::convert::From<AudioContent> for CreateMessageResultContent {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(Box::new(value))
+    }
+}
+impl ::core::convert::From<ToolUseContent> for CreateMessageResultContent {
+    fn from(value: ToolUseContent) -> Self {
+        Self::ToolUse(Box::new(value))
+    }
+}
+impl ::core::convert::From<ToolResultContent> for CreateMessageResultContent {
+    fn from(value: ToolResultContent) -> Self {
+        Self::ToolResult(Box::new(value))
+    }
+}
+impl ::core::convert::From<Vec<SamplingMessageContentBlock>>
+for CreateMessageResultContent {
+    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
+        Self::Array(value)
+    }
+}
+impl CreateMessageResultContent {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::Text(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Image(Box::new(ImageContent::new(data, mime_type)))
+    }
+    /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    pub fn audio(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Audio(Box::new(AudioContent::new(data, mime_type)))
+    }
+    /// A [`ToolUseContent`] from its required members ([`ToolUseContent::new`]).
+    pub fn tool_use(
+        id: impl ::core::convert::Into<String>,
+        input: impl ::core::convert::Into<__rt::RawObject>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ToolUse(Box::new(ToolUseContent::new(id, input, name)))
+    }
+    /// A [`ToolResultContent`] from its required members ([`ToolResultContent::new`]).
+    pub fn tool_result(
+        content: impl ::core::convert::Into<Vec<ContentBlock>>,
+        tool_use_id: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ToolResult(Box::new(ToolResultContent::new(content, tool_use_id)))
+    }
+}
 /// An opaque token used to represent a cursor for pagination.
 pub type Cursor = String;
 /// A request from the client asking the server to advertise its supported
@@ -3039,6 +4359,33 @@ impl DiscoverRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "server/discover";
+}
+impl DiscoverRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<RequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for DiscoverRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3171,6 +4518,62 @@ pub struct DiscoverResult {
     pub ttl_ms: i64,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl DiscoverResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        cache_scope: impl ::core::convert::Into<DiscoverResultCacheScope>,
+        capabilities: impl ::core::convert::Into<ServerCapabilities>,
+        supported_versions: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<String>,
+        >,
+        ttl_ms: impl ::core::convert::Into<i64>,
+    ) -> Self {
+        Self {
+            meta: None,
+            cache_scope: ::core::convert::Into::into(cache_scope),
+            capabilities: ::core::convert::Into::into(capabilities),
+            instructions: None,
+            result_type: ::core::convert::Into::into("complete"),
+            supported_versions: ::core::iter::IntoIterator::into_iter(supported_versions)
+                .map(::core::convert::Into::into)
+                .collect(),
+            ttl_ms: ::core::convert::Into::into(ttl_ms),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `instructions`.
+    #[must_use]
+    pub fn with_instructions(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.instructions = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for DiscoverResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3363,6 +4766,33 @@ impl DiscoverResultResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
+impl DiscoverResultResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<DiscoverResult>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for DiscoverResultResponse {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -3444,6 +4874,29 @@ impl ElicitRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "elicitation/create";
 }
+impl ElicitRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<ElicitRequestParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ElicitRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -3521,6 +4974,45 @@ pub struct ElicitRequestFormParams {
     pub requested_schema: ElicitRequestFormParamsRequestedSchema,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ElicitRequestFormParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        message: impl ::core::convert::Into<String>,
+        requested_schema: impl ::core::convert::Into<
+            ElicitRequestFormParamsRequestedSchema,
+        >,
+    ) -> Self {
+        Self {
+            message: ::core::convert::Into::into(message),
+            mode: None,
+            requested_schema: ::core::convert::Into::into(requested_schema),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `mode`.
+    #[must_use]
+    pub fn with_mode(
+        mut self,
+        value: impl ::core::convert::Into<ElicitRequestFormParamsMode>,
+    ) -> Self {
+        self.mode = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ElicitRequestFormParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3666,6 +5158,62 @@ impl ElicitRequestFormParamsRequestedSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "object";
 }
+impl ElicitRequestFormParamsRequestedSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        properties: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<PrimitiveSchemaDefinition>,
+            ),
+        >,
+    ) -> Self {
+        Self {
+            schema: None,
+            properties: ::core::iter::IntoIterator::into_iter(properties)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+            required: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `$schema`.
+    #[must_use]
+    pub fn with_schema(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.schema = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `required`.
+    #[must_use]
+    pub fn with_required(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.required = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ElicitRequestFormParamsRequestedSchema {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -3805,6 +5353,34 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitRequestParams {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
+    fn from(value: ElicitRequestFormParams) -> Self {
+        Self::Form(Box::new(value))
+    }
+}
+impl ::core::convert::From<ElicitRequestUrlParams> for ElicitRequestParams {
+    fn from(value: ElicitRequestUrlParams) -> Self {
+        Self::Url(value)
+    }
+}
+impl ElicitRequestParams {
+    /// A [`ElicitRequestFormParams`] from its required members ([`ElicitRequestFormParams::new`]).
+    pub fn form(
+        message: impl ::core::convert::Into<String>,
+        requested_schema: impl ::core::convert::Into<
+            ElicitRequestFormParamsRequestedSchema,
+        >,
+    ) -> Self {
+        Self::Form(Box::new(ElicitRequestFormParams::new(message, requested_schema)))
+    }
+    /// A [`ElicitRequestUrlParams`] from its required members ([`ElicitRequestUrlParams::new`]).
+    pub fn url(
+        message: impl ::core::convert::Into<String>,
+        url: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Url(ElicitRequestUrlParams::new(message, url))
+    }
+}
 /// The parameters for a request to elicit information from the user via a URL in the client.
 #[doc(alias = "ElicitRequestURLParams")]
 #[derive(Debug, Clone, PartialEq)]
@@ -3819,6 +5395,33 @@ pub struct ElicitRequestUrlParams {
 impl ElicitRequestUrlParams {
     /// The value of the constant member `mode`.
     pub const MODE: &'static str = "url";
+}
+impl ElicitRequestUrlParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        message: impl ::core::convert::Into<String>,
+        url: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            message: ::core::convert::Into::into(message),
+            url: ::core::convert::Into::into(url),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ElicitRequestUrlParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -3903,6 +5506,51 @@ pub struct ElicitResult {
     pub content: Option<__rt::IndexMap<String, ElicitResultContentValue>>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ElicitResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(action: impl ::core::convert::Into<ElicitResultAction>) -> Self {
+        Self {
+            action: ::core::convert::Into::into(action),
+            content: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `content`.
+    #[must_use]
+    pub fn with_content(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<ElicitResultContentValue>,
+            ),
+        >,
+    ) -> Self {
+        self.content = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ElicitResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4128,6 +5776,36 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitResultContentValue {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl ::core::convert::From<Vec<String>> for ElicitResultContentValue {
+    fn from(value: Vec<String>) -> Self {
+        Self::Array(value)
+    }
+}
+impl ::core::convert::From<String> for ElicitResultContentValue {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<&str> for ElicitResultContentValue {
+    fn from(value: &str) -> Self {
+        Self::String(String::from(value))
+    }
+}
+impl ::core::convert::From<i64> for ElicitResultContentValue {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+impl ::core::convert::From<__rt::serde_json::Number> for ElicitResultContentValue {
+    fn from(value: __rt::serde_json::Number) -> Self {
+        Self::Number(value)
+    }
+}
+impl ::core::convert::From<bool> for ElicitResultContentValue {
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
+}
 /// The contents of a resource, embedded into a prompt or tool call result.
 ///
 /// It is up to the client how best to render embedded resources for the benefit
@@ -4146,6 +5824,46 @@ pub struct EmbeddedResource {
 impl EmbeddedResource {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "resource";
+}
+impl EmbeddedResource {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(resource: impl ::core::convert::Into<EmbeddedResourceResource>) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            resource: ::core::convert::Into::into(resource),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for EmbeddedResource {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4336,6 +6054,16 @@ impl<'de> __rt::KeyedUnion<'de> for EmbeddedResourceResource {
             }
             __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
         }
+    }
+}
+impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    fn from(value: TextResourceContents) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::Blob(Box::new(value))
     }
 }
 /// Common result fields.
@@ -4535,6 +6263,31 @@ impl<'de> __rt::KeyedUnion<'de> for EnumSchema {
         }
     }
 }
+impl ::core::convert::From<UntitledSingleSelectEnumSchema> for EnumSchema {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        Self::UntitledSingleSelect(Box::new(value))
+    }
+}
+impl ::core::convert::From<TitledSingleSelectEnumSchema> for EnumSchema {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        Self::TitledSingleSelect(Box::new(value))
+    }
+}
+impl ::core::convert::From<UntitledMultiSelectEnumSchema> for EnumSchema {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        Self::UntitledMultiSelect(Box::new(value))
+    }
+}
+impl ::core::convert::From<TitledMultiSelectEnumSchema> for EnumSchema {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        Self::TitledMultiSelect(Box::new(value))
+    }
+}
+impl ::core::convert::From<LegacyTitledEnumSchema> for EnumSchema {
+    fn from(value: LegacyTitledEnumSchema) -> Self {
+        Self::LegacyTitled(Box::new(value))
+    }
+}
 /// The `Error` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error {
@@ -4546,6 +6299,43 @@ pub struct Error {
     pub message: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Error {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        code: impl ::core::convert::Into<i64>,
+        message: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            code: ::core::convert::Into::into(code),
+            data: None,
+            message: ::core::convert::Into::into(message),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `data`.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.data = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Error {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4629,6 +6419,33 @@ impl GetPromptRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "prompts/get";
+}
+impl GetPromptRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<GetPromptRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for GetPromptRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4724,6 +6541,75 @@ pub struct GetPromptRequestParams {
     pub request_state: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl GetPromptRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        meta: impl ::core::convert::Into<RequestMetaObject>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: ::core::convert::Into::into(meta),
+            arguments: None,
+            input_responses: None,
+            name: ::core::convert::Into::into(name),
+            request_state: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<String>,
+            ),
+        >,
+    ) -> Self {
+        self.arguments = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `inputResponses`.
+    #[must_use]
+    pub fn with_input_responses(
+        mut self,
+        value: impl ::core::convert::Into<InputResponses>,
+    ) -> Self {
+        self.input_responses = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `requestState`.
+    #[must_use]
+    pub fn with_request_state(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.request_state = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for GetPromptRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -4828,6 +6714,50 @@ pub struct GetPromptResult {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl GetPromptResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(messages: impl ::core::convert::Into<Vec<PromptMessage>>) -> Self {
+        Self {
+            meta: None,
+            description: None,
+            messages: ::core::convert::Into::into(messages),
+            result_type: ::core::convert::Into::into("complete"),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for GetPromptResult {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -4914,6 +6844,33 @@ pub struct GetPromptResultResponse {
 impl GetPromptResultResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl GetPromptResultResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<GetPromptResultResponseResult>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for GetPromptResultResponse {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5123,6 +7080,16 @@ impl<'de> __rt::KeyedUnion<'de> for GetPromptResultResponseResult {
         }
     }
 }
+impl ::core::convert::From<InputRequiredResult> for GetPromptResultResponseResult {
+    fn from(value: InputRequiredResult) -> Self {
+        Self::InputRequired(Box::new(value))
+    }
+}
+impl ::core::convert::From<GetPromptResult> for GetPromptResultResponseResult {
+    fn from(value: GetPromptResult) -> Self {
+        Self::GetPrompt(Box::new(value))
+    }
+}
 /// Returned when a server rejects a request because the values in the HTTP
 /// headers do not match the corresponding values in the request body, or
 /// because required headers are missing or malformed. For HTTP, the response
@@ -5139,6 +7106,36 @@ pub struct HeaderMismatchError {
 impl HeaderMismatchError {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl HeaderMismatchError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(error: impl ::core::convert::Into<HeaderMismatchErrorError>) -> Self {
+        Self {
+            error: ::core::convert::Into::into(error),
+            id: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `id`.
+    #[must_use]
+    pub fn with_id(mut self, value: impl ::core::convert::Into<RequestId>) -> Self {
+        self.id = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for HeaderMismatchError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5220,6 +7217,39 @@ pub struct HeaderMismatchErrorError {
 impl HeaderMismatchErrorError {
     /// The value of the constant member `code`.
     pub const CODE: i64 = -32020;
+}
+impl HeaderMismatchErrorError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(message: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            data: None,
+            message: ::core::convert::Into::into(message),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `data`.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.data = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for HeaderMismatchErrorError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5314,6 +7344,57 @@ pub struct Icon {
     pub theme: Option<IconTheme>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Icon {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(src: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            mime_type: None,
+            sizes: None,
+            src: ::core::convert::Into::into(src),
+            theme: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `sizes`.
+    #[must_use]
+    pub fn with_sizes(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.sizes = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `theme`.
+    #[must_use]
+    pub fn with_theme(mut self, value: impl ::core::convert::Into<IconTheme>) -> Self {
+        self.theme = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Icon {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5458,6 +7539,35 @@ pub struct Icons {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Icons {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            icons: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Icons {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -5520,6 +7630,50 @@ pub struct ImageContent {
 impl ImageContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "image";
+}
+impl ImageContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            data: ::core::convert::Into::into(data),
+            mime_type: ::core::convert::Into::into(mime_type),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ImageContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5637,6 +7791,67 @@ pub struct Implementation {
     pub website_url: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Implementation {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        version: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            description: None,
+            icons: None,
+            name: ::core::convert::Into::into(name),
+            title: None,
+            version: ::core::convert::Into::into(version),
+            website_url: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `websiteUrl`.
+    #[must_use]
+    pub fn with_website_url(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.website_url = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Implementation {
     fn serialize<S: __rt::serde::Serializer>(
@@ -5815,6 +8030,37 @@ impl<'de> __rt::serde::Deserialize<'de> for InputRequest {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<CreateMessageRequest> for InputRequest {
+    fn from(value: CreateMessageRequest) -> Self {
+        Self::CreateMessage(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListRootsRequest> for InputRequest {
+    fn from(value: ListRootsRequest) -> Self {
+        Self::ListRoots(value)
+    }
+}
+impl ::core::convert::From<ElicitRequest> for InputRequest {
+    fn from(value: ElicitRequest) -> Self {
+        Self::Elicit(Box::new(value))
+    }
+}
+impl InputRequest {
+    /// A [`CreateMessageRequest`] from its required members ([`CreateMessageRequest::new`]).
+    pub fn create_message(
+        params: impl ::core::convert::Into<CreateMessageRequestParams>,
+    ) -> Self {
+        Self::CreateMessage(Box::new(CreateMessageRequest::new(params)))
+    }
+    /// A [`ListRootsRequest`] from its required members ([`ListRootsRequest::new`]).
+    pub fn list_roots() -> Self {
+        Self::ListRoots(ListRootsRequest::new())
+    }
+    /// A [`ElicitRequest`] from its required members ([`ElicitRequest::new`]).
+    pub fn elicit(params: impl ::core::convert::Into<ElicitRequestParams>) -> Self {
+        Self::Elicit(Box::new(ElicitRequest::new(params)))
+    }
+}
 /// A map of server-initiated requests that the client must fulfill.
 /// Keys are server-assigned identifiers; values are the request objects.
 pub type InputRequests = __rt::IndexMap<String, InputRequest>;
@@ -5840,6 +8086,64 @@ pub struct InputRequiredResult {
     pub result_type: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl InputRequiredResult {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            input_requests: None,
+            request_state: None,
+            result_type: ::core::convert::Into::into("input_required"),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `inputRequests`.
+    #[must_use]
+    pub fn with_input_requests(
+        mut self,
+        value: impl ::core::convert::Into<InputRequests>,
+    ) -> Self {
+        self.input_requests = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `requestState`.
+    #[must_use]
+    pub fn with_request_state(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.request_state = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
+impl ::core::default::Default for InputRequiredResult {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 impl __rt::serde::Serialize for InputRequiredResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6067,6 +8371,21 @@ impl<'de> __rt::KeyedUnion<'de> for InputResponse {
         }
     }
 }
+impl ::core::convert::From<CreateMessageResult> for InputResponse {
+    fn from(value: CreateMessageResult) -> Self {
+        Self::CreateMessage(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListRootsResult> for InputResponse {
+    fn from(value: ListRootsResult) -> Self {
+        Self::ListRoots(value)
+    }
+}
+impl ::core::convert::From<ElicitResult> for InputResponse {
+    fn from(value: ElicitResult) -> Self {
+        Self::Elicit(value)
+    }
+}
 /// The `InputResponseRequestParams` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InputResponseRequestParams {
@@ -6078,6 +8397,49 @@ pub struct InputResponseRequestParams {
     pub request_state: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl InputResponseRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(meta: impl ::core::convert::Into<RequestMetaObject>) -> Self {
+        Self {
+            meta: ::core::convert::Into::into(meta),
+            input_responses: None,
+            request_state: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `inputResponses`.
+    #[must_use]
+    pub fn with_input_responses(
+        mut self,
+        value: impl ::core::convert::Into<InputResponses>,
+    ) -> Self {
+        self.input_responses = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `requestState`.
+    #[must_use]
+    pub fn with_request_state(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.request_state = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for InputResponseRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6170,6 +8532,39 @@ impl InternalError {
     /// The value of the constant member `code`.
     pub const CODE: i64 = -32603;
 }
+impl InternalError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(message: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            data: None,
+            message: ::core::convert::Into::into(message),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `data`.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.data = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for InternalError {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6258,6 +8653,39 @@ impl InvalidParamsError {
     /// The value of the constant member `code`.
     pub const CODE: i64 = -32602;
 }
+impl InvalidParamsError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(message: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            data: None,
+            message: ::core::convert::Into::into(message),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `data`.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.data = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for InvalidParamsError {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -6336,6 +8764,39 @@ pub struct InvalidRequestError {
 impl InvalidRequestError {
     /// The value of the constant member `code`.
     pub const CODE: i64 = -32600;
+}
+impl InvalidRequestError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(message: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            data: None,
+            message: ::core::convert::Into::into(message),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `data`.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.data = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for InvalidRequestError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6422,6 +8883,36 @@ pub struct JsonRpcErrorResponse {
 impl JsonRpcErrorResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcErrorResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(error: impl ::core::convert::Into<Error>) -> Self {
+        Self {
+            error: ::core::convert::Into::into(error),
+            id: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `id`.
+    #[must_use]
+    pub fn with_id(mut self, value: impl ::core::convert::Into<RequestId>) -> Self {
+        self.id = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcErrorResponse {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6641,6 +9132,26 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcMessage {
         }
     }
 }
+impl ::core::convert::From<JsonRpcRequest> for JsonRpcMessage {
+    fn from(value: JsonRpcRequest) -> Self {
+        Self::Request(Box::new(value))
+    }
+}
+impl ::core::convert::From<JsonRpcNotification> for JsonRpcMessage {
+    fn from(value: JsonRpcNotification) -> Self {
+        Self::Notification(value)
+    }
+}
+impl ::core::convert::From<JsonRpcResultResponse> for JsonRpcMessage {
+    fn from(value: JsonRpcResultResponse) -> Self {
+        Self::ResultResponse(Box::new(value))
+    }
+}
+impl ::core::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
+    fn from(value: JsonRpcErrorResponse) -> Self {
+        Self::ErrorResponse(Box::new(value))
+    }
+}
 /// A notification which does not expect a response.
 #[doc(alias = "JSONRPCNotification")]
 #[derive(Debug, Clone, PartialEq)]
@@ -6655,6 +9166,39 @@ pub struct JsonRpcNotification {
 impl JsonRpcNotification {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6739,6 +9283,43 @@ pub struct JsonRpcRequest {
 impl JsonRpcRequest {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        method: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -6936,6 +9517,16 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcResponse {
         }
     }
 }
+impl ::core::convert::From<JsonRpcResultResponse> for JsonRpcResponse {
+    fn from(value: JsonRpcResultResponse) -> Self {
+        Self::Result(Box::new(value))
+    }
+}
+impl ::core::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
+    fn from(value: JsonRpcErrorResponse) -> Self {
+        Self::Error(Box::new(value))
+    }
+}
 /// A successful (non-error) response to a request.
 #[doc(alias = "JSONRPCResultResponse")]
 #[derive(Debug, Clone, PartialEq)]
@@ -6950,6 +9541,33 @@ pub struct JsonRpcResultResponse {
 impl JsonRpcResultResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl JsonRpcResultResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<Result>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for JsonRpcResultResponse {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7122,6 +9740,36 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonValue {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl ::core::convert::From<__rt::IndexMap<String, JsonValue>> for JsonValue {
+    fn from(value: __rt::IndexMap<String, JsonValue>) -> Self {
+        Self::Object(value)
+    }
+}
+impl ::core::convert::From<Vec<JsonValue>> for JsonValue {
+    fn from(value: Vec<JsonValue>) -> Self {
+        Self::Array(value)
+    }
+}
+impl ::core::convert::From<String> for JsonValue {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<&str> for JsonValue {
+    fn from(value: &str) -> Self {
+        Self::String(String::from(value))
+    }
+}
+impl ::core::convert::From<i64> for JsonValue {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
+impl ::core::convert::From<bool> for JsonValue {
+    fn from(value: bool) -> Self {
+        Self::Boolean(value)
+    }
+}
 /// Use `TitledSingleSelectEnumSchema` instead.
 /// This interface will be removed in a future version.
 #[derive(Debug, Clone, PartialEq)]
@@ -7143,6 +9791,73 @@ pub struct LegacyTitledEnumSchema {
 impl LegacyTitledEnumSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "string";
+}
+impl LegacyTitledEnumSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        r#enum: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<String>,
+        >,
+    ) -> Self {
+        Self {
+            default: None,
+            description: None,
+            r#enum: ::core::iter::IntoIterator::into_iter(r#enum)
+                .map(::core::convert::Into::into)
+                .collect(),
+            enum_names: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.default = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `enumNames`.
+    #[must_use]
+    pub fn with_enum_names(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.enum_names = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for LegacyTitledEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7240,6 +9955,33 @@ impl ListPromptsRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "prompts/list";
+}
+impl ListPromptsRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListPromptsRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7360,6 +10102,56 @@ pub struct ListPromptsResult {
     pub ttl_ms: i64,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListPromptsResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        cache_scope: impl ::core::convert::Into<ListPromptsResultCacheScope>,
+        prompts: impl ::core::convert::Into<Vec<Prompt>>,
+        ttl_ms: impl ::core::convert::Into<i64>,
+    ) -> Self {
+        Self {
+            meta: None,
+            cache_scope: ::core::convert::Into::into(cache_scope),
+            next_cursor: None,
+            prompts: ::core::convert::Into::into(prompts),
+            result_type: ::core::convert::Into::into("complete"),
+            ttl_ms: ::core::convert::Into::into(ttl_ms),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListPromptsResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7524,6 +10316,33 @@ impl ListPromptsResultResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
+impl ListPromptsResultResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<ListPromptsResult>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListPromptsResultResponse {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7608,6 +10427,33 @@ impl ListResourceTemplatesRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/templates/list";
+}
+impl ListResourceTemplatesRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListResourceTemplatesRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7733,6 +10579,56 @@ pub struct ListResourceTemplatesResult {
     pub ttl_ms: i64,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListResourceTemplatesResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        cache_scope: impl ::core::convert::Into<ListResourceTemplatesResultCacheScope>,
+        resource_templates: impl ::core::convert::Into<Vec<ResourceTemplate>>,
+        ttl_ms: impl ::core::convert::Into<i64>,
+    ) -> Self {
+        Self {
+            meta: None,
+            cache_scope: ::core::convert::Into::into(cache_scope),
+            next_cursor: None,
+            resource_templates: ::core::convert::Into::into(resource_templates),
+            result_type: ::core::convert::Into::into("complete"),
+            ttl_ms: ::core::convert::Into::into(ttl_ms),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListResourceTemplatesResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -7910,6 +10806,33 @@ impl ListResourceTemplatesResultResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
+impl ListResourceTemplatesResultResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<ListResourceTemplatesResult>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListResourceTemplatesResultResponse {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -7994,6 +10917,33 @@ impl ListResourcesRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/list";
+}
+impl ListResourcesRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListResourcesRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8119,6 +11069,56 @@ pub struct ListResourcesResult {
     pub ttl_ms: i64,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListResourcesResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        cache_scope: impl ::core::convert::Into<ListResourcesResultCacheScope>,
+        resources: impl ::core::convert::Into<Vec<Resource>>,
+        ttl_ms: impl ::core::convert::Into<i64>,
+    ) -> Self {
+        Self {
+            meta: None,
+            cache_scope: ::core::convert::Into::into(cache_scope),
+            next_cursor: None,
+            resources: ::core::convert::Into::into(resources),
+            result_type: ::core::convert::Into::into("complete"),
+            ttl_ms: ::core::convert::Into::into(ttl_ms),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListResourcesResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8283,6 +11283,33 @@ impl ListResourcesResultResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
+impl ListResourcesResultResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<ListResourcesResult>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListResourcesResultResponse {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8370,6 +11397,38 @@ impl ListRootsRequest {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "roots/list";
 }
+impl ListRootsRequest {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<ListRootsRequestParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListRootsRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8429,6 +11488,35 @@ pub struct ListRootsRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ListRootsRequestParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ListRootsRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -8483,6 +11571,29 @@ pub struct ListRootsResult {
     pub roots: Vec<Root>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListRootsResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(roots: impl ::core::convert::Into<Vec<Root>>) -> Self {
+        Self {
+            roots: ::core::convert::Into::into(roots),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListRootsResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8553,6 +11664,33 @@ impl ListToolsRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "tools/list";
+}
+impl ListToolsRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListToolsRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8673,6 +11811,56 @@ pub struct ListToolsResult {
     pub ttl_ms: i64,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ListToolsResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        cache_scope: impl ::core::convert::Into<ListToolsResultCacheScope>,
+        tools: impl ::core::convert::Into<Vec<Tool>>,
+        ttl_ms: impl ::core::convert::Into<i64>,
+    ) -> Self {
+        Self {
+            meta: None,
+            cache_scope: ::core::convert::Into::into(cache_scope),
+            next_cursor: None,
+            result_type: ::core::convert::Into::into("complete"),
+            tools: ::core::convert::Into::into(tools),
+            ttl_ms: ::core::convert::Into::into(ttl_ms),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListToolsResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -8836,6 +12024,33 @@ pub struct ListToolsResultResponse {
 impl ListToolsResultResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl ListToolsResultResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<ListToolsResult>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ListToolsResultResponse {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9018,6 +12233,31 @@ impl LoggingMessageNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/message";
 }
+impl LoggingMessageNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
+    ) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for LoggingMessageNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9102,6 +12342,50 @@ pub struct LoggingMessageNotificationParams {
     pub logger: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl LoggingMessageNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<__rt::serde_json::Value>,
+        level: impl ::core::convert::Into<LoggingLevel>,
+    ) -> Self {
+        Self {
+            meta: None,
+            data: ::core::convert::Into::into(data),
+            level: ::core::convert::Into::into(level),
+            logger: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `logger`.
+    #[must_use]
+    pub fn with_logger(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.logger = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for LoggingMessageNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9212,6 +12496,39 @@ impl MethodNotFoundError {
     /// The value of the constant member `code`.
     pub const CODE: i64 = -32601;
 }
+impl MethodNotFoundError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(message: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            data: None,
+            message: ::core::convert::Into::into(message),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `data`.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.data = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for MethodNotFoundError {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9292,6 +12609,38 @@ pub struct MissingRequiredClientCapabilityError {
 impl MissingRequiredClientCapabilityError {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl MissingRequiredClientCapabilityError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        error: impl ::core::convert::Into<MissingRequiredClientCapabilityErrorError>,
+    ) -> Self {
+        Self {
+            error: ::core::convert::Into::into(error),
+            id: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `id`.
+    #[must_use]
+    pub fn with_id(mut self, value: impl ::core::convert::Into<RequestId>) -> Self {
+        self.id = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for MissingRequiredClientCapabilityError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9374,6 +12723,33 @@ impl MissingRequiredClientCapabilityErrorError {
     /// The value of the constant member `code`.
     pub const CODE: i64 = -32021;
 }
+impl MissingRequiredClientCapabilityErrorError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<MissingRequiredClientCapabilityErrorErrorData>,
+        message: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            data: ::core::convert::Into::into(data),
+            message: ::core::convert::Into::into(message),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for MissingRequiredClientCapabilityErrorError {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9451,6 +12827,31 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
     pub required_capabilities: ClientCapabilities,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl MissingRequiredClientCapabilityErrorErrorData {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        required_capabilities: impl ::core::convert::Into<ClientCapabilities>,
+    ) -> Self {
+        Self {
+            required_capabilities: ::core::convert::Into::into(required_capabilities),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for MissingRequiredClientCapabilityErrorErrorData {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9540,6 +12941,35 @@ pub struct ModelHint {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ModelHint {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `name`.
+    #[must_use]
+    pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.name = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ModelHint {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9620,6 +13050,68 @@ pub struct ModelPreferences {
     pub speed_priority: Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ModelPreferences {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            cost_priority: None,
+            hints: None,
+            intelligence_priority: None,
+            speed_priority: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `costPriority`.
+    #[must_use]
+    pub fn with_cost_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.cost_priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `hints`.
+    #[must_use]
+    pub fn with_hints(
+        mut self,
+        value: impl ::core::convert::Into<Vec<ModelHint>>,
+    ) -> Self {
+        self.hints = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `intelligencePriority`.
+    #[must_use]
+    pub fn with_intelligence_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.intelligence_priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `speedPriority`.
+    #[must_use]
+    pub fn with_speed_priority(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.speed_priority = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ModelPreferences {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9800,6 +13292,16 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        Self::Untitled(Box::new(value))
+    }
+}
+impl ::core::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        Self::Titled(Box::new(value))
+    }
+}
 /// The `Notification` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Notification {
@@ -9809,6 +13311,39 @@ pub struct Notification {
     pub params: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Notification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Notification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -9888,6 +13423,40 @@ pub struct NotificationMetaObject {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl NotificationMetaObject {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            io_modelcontextprotocol_subscription_id: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `io.modelcontextprotocol/subscriptionId`.
+    #[must_use]
+    pub fn with_io_modelcontextprotocol_subscription_id(
+        mut self,
+        value: impl ::core::convert::Into<RequestId>,
+    ) -> Self {
+        self.io_modelcontextprotocol_subscription_id = Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for NotificationMetaObject {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -9958,6 +13527,38 @@ pub struct NotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl NotificationParams {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for NotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -10020,6 +13621,76 @@ pub struct NumberSchema {
     pub r#type: NumberSchemaType,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl NumberSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(r#type: impl ::core::convert::Into<NumberSchemaType>) -> Self {
+        Self {
+            default: None,
+            description: None,
+            maximum: None,
+            minimum: None,
+            title: None,
+            r#type: ::core::convert::Into::into(r#type),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.default = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `maximum`.
+    #[must_use]
+    pub fn with_maximum(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.maximum = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `minimum`.
+    #[must_use]
+    pub fn with_minimum(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.minimum = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for NumberSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10171,6 +13842,35 @@ impl PaginatedRequest {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
+impl PaginatedRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        method: impl ::core::convert::Into<String>,
+        params: impl ::core::convert::Into<PaginatedRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            method: ::core::convert::Into::into(method),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PaginatedRequest {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -10263,6 +13963,36 @@ pub struct PaginatedRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PaginatedRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(meta: impl ::core::convert::Into<RequestMetaObject>) -> Self {
+        Self {
+            meta: ::core::convert::Into::into(meta),
+            cursor: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `cursor`.
+    #[must_use]
+    pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PaginatedRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -10343,6 +14073,54 @@ pub struct PaginatedResult {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PaginatedResult {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            next_cursor: None,
+            result_type: ::core::convert::Into::into("complete"),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `nextCursor`.
+    #[must_use]
+    pub fn with_next_cursor(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.next_cursor = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
+impl ::core::default::Default for PaginatedResult {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 impl __rt::serde::Serialize for PaginatedResult {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -10416,6 +14194,39 @@ pub struct ParseError {
 impl ParseError {
     /// The value of the constant member `code`.
     pub const CODE: i64 = -32700;
+}
+impl ParseError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(message: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            data: None,
+            message: ::core::convert::Into::into(message),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `data`.
+    #[must_use]
+    pub fn with_data(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.data = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ParseError {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10765,6 +14576,61 @@ impl<'de> __rt::KeyedUnion<'de> for PrimitiveSchemaDefinition {
         }
     }
 }
+impl ::core::convert::From<StringSchema> for PrimitiveSchemaDefinition {
+    fn from(value: StringSchema) -> Self {
+        Self::String(Box::new(value))
+    }
+}
+impl ::core::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
+    fn from(value: NumberSchema) -> Self {
+        Self::Number(Box::new(value))
+    }
+}
+impl ::core::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
+    fn from(value: BooleanSchema) -> Self {
+        Self::Boolean(value)
+    }
+}
+impl ::core::convert::From<UntitledSingleSelectEnumSchema>
+for PrimitiveSchemaDefinition {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        Self::UntitledSingleSelectEnum(Box::new(value))
+    }
+}
+impl ::core::convert::From<TitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        Self::TitledSingleSelectEnum(Box::new(value))
+    }
+}
+impl ::core::convert::From<UntitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: UntitledMultiSelectEnumSchema) -> Self {
+        Self::UntitledMultiSelectEnum(Box::new(value))
+    }
+}
+impl ::core::convert::From<TitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: TitledMultiSelectEnumSchema) -> Self {
+        Self::TitledMultiSelectEnum(Box::new(value))
+    }
+}
+impl ::core::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
+    fn from(value: LegacyTitledEnumSchema) -> Self {
+        Self::LegacyTitledEnum(Box::new(value))
+    }
+}
+impl PrimitiveSchemaDefinition {
+    /// A [`BooleanSchema`] from its required members ([`BooleanSchema::new`]).
+    pub fn boolean() -> Self {
+        Self::Boolean(BooleanSchema::new())
+    }
+    /// A [`NumberSchema`] from its required members ([`NumberSchema::new`]).
+    pub fn integer() -> Self {
+        Self::Number(Box::new(NumberSchema::new(NumberSchemaType::Integer)))
+    }
+    /// A [`NumberSchema`] from its required members ([`NumberSchema::new`]).
+    pub fn number() -> Self {
+        Self::Number(Box::new(NumberSchema::new(NumberSchemaType::Number)))
+    }
+}
 /// An out-of-band notification used to inform the receiver of a progress update for a long-running request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProgressNotification {
@@ -10778,6 +14644,29 @@ impl ProgressNotification {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/progress";
+}
+impl ProgressNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(params: impl ::core::convert::Into<ProgressNotificationParams>) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ProgressNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -10865,6 +14754,60 @@ pub struct ProgressNotificationParams {
     pub total: Option<__rt::serde_json::Number>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ProgressNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        progress: impl ::core::convert::Into<__rt::serde_json::Number>,
+        progress_token: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        Self {
+            meta: None,
+            message: None,
+            progress: ::core::convert::Into::into(progress),
+            progress_token: ::core::convert::Into::into(progress_token),
+            total: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `message`.
+    #[must_use]
+    pub fn with_message(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.message = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `total`.
+    #[must_use]
+    pub fn with_total(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Number>,
+    ) -> Self {
+        self.total = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ProgressNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11013,6 +14956,21 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl ::core::convert::From<String> for ProgressToken {
+    fn from(value: String) -> Self {
+        Self::String(value)
+    }
+}
+impl ::core::convert::From<&str> for ProgressToken {
+    fn from(value: &str) -> Self {
+        Self::String(String::from(value))
+    }
+}
+impl ::core::convert::From<i64> for ProgressToken {
+    fn from(value: i64) -> Self {
+        Self::Integer(value)
+    }
+}
 /// A prompt or prompt template that the server offers.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prompt {
@@ -11043,6 +15001,70 @@ pub struct Prompt {
     pub title: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Prompt {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            arguments: None,
+            description: None,
+            icons: None,
+            name: ::core::convert::Into::into(name),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `arguments`.
+    #[must_use]
+    pub fn with_arguments(
+        mut self,
+        value: impl ::core::convert::Into<Vec<PromptArgument>>,
+    ) -> Self {
+        self.arguments = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Prompt {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11144,6 +15166,53 @@ pub struct PromptArgument {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl PromptArgument {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            description: None,
+            name: ::core::convert::Into::into(name),
+            required: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `required`.
+    #[must_use]
+    pub fn with_required(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.required = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PromptArgument {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -11231,6 +15300,38 @@ impl PromptListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/prompts/list_changed";
 }
+impl PromptListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PromptListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -11305,6 +15406,33 @@ pub struct PromptMessage {
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl PromptMessage {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<ContentBlock>,
+        role: impl ::core::convert::Into<Role>,
+    ) -> Self {
+        Self {
+            content: ::core::convert::Into::into(content),
+            role: ::core::convert::Into::into(role),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for PromptMessage {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11388,6 +15516,36 @@ impl PromptReference {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "ref/prompt";
 }
+impl PromptReference {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(name: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            name: ::core::convert::Into::into(name),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for PromptReference {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -11468,6 +15626,33 @@ impl ReadResourceRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "resources/read";
+}
+impl ReadResourceRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<ReadResourceRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ReadResourceRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11566,6 +15751,53 @@ pub struct ReadResourceRequestParams {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ReadResourceRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        meta: impl ::core::convert::Into<RequestMetaObject>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: ::core::convert::Into::into(meta),
+            input_responses: None,
+            request_state: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `inputResponses`.
+    #[must_use]
+    pub fn with_input_responses(
+        mut self,
+        value: impl ::core::convert::Into<InputResponses>,
+    ) -> Self {
+        self.input_responses = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `requestState`.
+    #[must_use]
+    pub fn with_request_state(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.request_state = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ReadResourceRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11683,6 +15915,46 @@ pub struct ReadResourceResult {
     pub ttl_ms: i64,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ReadResourceResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        cache_scope: impl ::core::convert::Into<ReadResourceResultCacheScope>,
+        contents: impl ::core::convert::Into<Vec<ReadResourceResultContentsItem>>,
+        ttl_ms: impl ::core::convert::Into<i64>,
+    ) -> Self {
+        Self {
+            meta: None,
+            cache_scope: ::core::convert::Into::into(cache_scope),
+            contents: ::core::convert::Into::into(contents),
+            result_type: ::core::convert::Into::into("complete"),
+            ttl_ms: ::core::convert::Into::into(ttl_ms),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ReadResourceResult {
     fn serialize<S: __rt::serde::Serializer>(
@@ -11950,6 +16222,16 @@ impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultContentsItem {
         }
     }
 }
+impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: TextResourceContents) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
+    fn from(value: BlobResourceContents) -> Self {
+        Self::Blob(Box::new(value))
+    }
+}
 /// A successful response from the server for a `ReadResourceRequestresources/read` request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReadResourceResultResponse {
@@ -11963,6 +16245,33 @@ pub struct ReadResourceResultResponse {
 impl ReadResourceResultResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
+}
+impl ReadResourceResultResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<ReadResourceResultResponseResult>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ReadResourceResultResponse {
     fn serialize<S: __rt::serde::Serializer>(
@@ -12177,6 +16486,16 @@ impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultResponseResult {
         }
     }
 }
+impl ::core::convert::From<InputRequiredResult> for ReadResourceResultResponseResult {
+    fn from(value: InputRequiredResult) -> Self {
+        Self::InputRequired(Box::new(value))
+    }
+}
+impl ::core::convert::From<ReadResourceResult> for ReadResourceResultResponseResult {
+    fn from(value: ReadResourceResult) -> Self {
+        Self::ReadResource(Box::new(value))
+    }
+}
 /// The `Request` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
@@ -12186,6 +16505,39 @@ pub struct Request {
     pub params: Option<__rt::RawObject>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Request {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(method: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            method: ::core::convert::Into::into(method),
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<__rt::RawObject>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Request {
     fn serialize<S: __rt::serde::Serializer>(
@@ -12318,7 +16670,7 @@ impl ::core::convert::From<String> for RequestId {
 }
 impl ::core::convert::From<&str> for RequestId {
     fn from(value: &str) -> Self {
-        Self::String(::core::convert::From::from(value))
+        Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for RequestId {
@@ -12364,6 +16716,73 @@ pub struct RequestMetaObject {
     pub progress_token: Option<ProgressToken>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl RequestMetaObject {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        io_modelcontextprotocol_client_capabilities: impl ::core::convert::Into<
+            ClientCapabilities,
+        >,
+        io_modelcontextprotocol_protocol_version: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            io_modelcontextprotocol_client_capabilities: ::core::convert::Into::into(
+                io_modelcontextprotocol_client_capabilities,
+            ),
+            io_modelcontextprotocol_client_info: None,
+            io_modelcontextprotocol_log_level: None,
+            io_modelcontextprotocol_protocol_version: ::core::convert::Into::into(
+                io_modelcontextprotocol_protocol_version,
+            ),
+            progress_token: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `io.modelcontextprotocol/clientInfo`.
+    #[must_use]
+    pub fn with_io_modelcontextprotocol_client_info(
+        mut self,
+        value: impl ::core::convert::Into<Implementation>,
+    ) -> Self {
+        self.io_modelcontextprotocol_client_info = Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Sets `io.modelcontextprotocol/logLevel`.
+    #[must_use]
+    pub fn with_io_modelcontextprotocol_log_level(
+        mut self,
+        value: impl ::core::convert::Into<LoggingLevel>,
+    ) -> Self {
+        self.io_modelcontextprotocol_log_level = Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Sets `progressToken`.
+    #[must_use]
+    pub fn with_progress_token(
+        mut self,
+        value: impl ::core::convert::Into<ProgressToken>,
+    ) -> Self {
+        self.progress_token = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for RequestMetaObject {
     fn serialize<S: __rt::serde::Serializer>(
@@ -12518,6 +16937,29 @@ pub struct RequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl RequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(meta: impl ::core::convert::Into<RequestMetaObject>) -> Self {
+        Self {
+            meta: ::core::convert::Into::into(meta),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for RequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -12610,6 +17052,88 @@ pub struct Resource {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Resource {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            description: None,
+            icons: None,
+            mime_type: None,
+            name: ::core::convert::Into::into(name),
+            size: None,
+            title: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `size`.
+    #[must_use]
+    pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.size = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Resource {
     fn serialize<S: __rt::serde::Serializer>(
@@ -12728,6 +17252,43 @@ pub struct ResourceContents {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ResourceContents {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            mime_type: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceContents {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -12839,6 +17400,88 @@ pub struct ResourceLink {
 impl ResourceLink {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "resource_link";
+}
+impl ResourceLink {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            description: None,
+            icons: None,
+            mime_type: None,
+            name: ::core::convert::Into::into(name),
+            size: None,
+            title: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `size`.
+    #[must_use]
+    pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.size = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceLink {
     fn serialize<S: __rt::serde::Serializer>(
@@ -12966,6 +17609,38 @@ impl ResourceListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/resources/list_changed";
 }
+impl ResourceListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -13037,6 +17712,33 @@ pub struct ResourceRequestParams {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ResourceRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        meta: impl ::core::convert::Into<RequestMetaObject>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: ::core::convert::Into::into(meta),
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
@@ -13137,6 +17839,81 @@ pub struct ResourceTemplate {
     pub uri_template: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ResourceTemplate {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        name: impl ::core::convert::Into<String>,
+        uri_template: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            description: None,
+            icons: None,
+            mime_type: None,
+            name: ::core::convert::Into::into(name),
+            title: None,
+            uri_template: ::core::convert::Into::into(uri_template),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceTemplate {
     fn serialize<S: __rt::serde::Serializer>(
@@ -13255,6 +18032,29 @@ impl ResourceTemplateReference {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "ref/resource";
 }
+impl ResourceTemplateReference {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceTemplateReference {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -13326,6 +18126,31 @@ impl ResourceUpdatedNotification {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/resources/updated";
+}
+impl ResourceUpdatedNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
+    ) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResourceUpdatedNotification {
     fn serialize<S: __rt::serde::Serializer>(
@@ -13408,6 +18233,39 @@ pub struct ResourceUpdatedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ResourceUpdatedNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ResourceUpdatedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -13485,6 +18343,44 @@ pub struct Result {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Result {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            meta: None,
+            result_type: ::core::convert::Into::into("complete"),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<ResultMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
+impl ::core::default::Default for Result {
+    fn default() -> Self {
+        Self::new()
+    }
+}
 impl __rt::serde::Serialize for Result {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -13554,6 +18450,40 @@ pub struct ResultMetaObject {
     pub io_modelcontextprotocol_server_info: Option<Implementation>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ResultMetaObject {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            io_modelcontextprotocol_server_info: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `io.modelcontextprotocol/serverInfo`.
+    #[must_use]
+    pub fn with_io_modelcontextprotocol_server_info(
+        mut self,
+        value: impl ::core::convert::Into<Implementation>,
+    ) -> Self {
+        self.io_modelcontextprotocol_server_info = Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ResultMetaObject {
     fn serialize<S: __rt::serde::Serializer>(
@@ -13692,6 +18622,43 @@ pub struct Root {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl Root {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            name: None,
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `name`.
+    #[must_use]
+    pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.name = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for Root {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -13768,6 +18735,40 @@ pub struct SamplingMessage {
     pub role: Role,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl SamplingMessage {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<SamplingMessageContent>,
+        role: impl ::core::convert::Into<Role>,
+    ) -> Self {
+        Self {
+            meta: None,
+            content: ::core::convert::Into::into(content),
+            role: ::core::convert::Into::into(role),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for SamplingMessage {
     fn serialize<S: __rt::serde::Serializer>(
@@ -13946,6 +18947,71 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
         deserializer.deserialize_any(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for SamplingMessageContent {
+    fn from(value: TextContent) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for SamplingMessageContent {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(Box::new(value))
+    }
+}
+impl ::core::convert::From<AudioContent> for SamplingMessageContent {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(Box::new(value))
+    }
+}
+impl ::core::convert::From<ToolUseContent> for SamplingMessageContent {
+    fn from(value: ToolUseContent) -> Self {
+        Self::ToolUse(Box::new(value))
+    }
+}
+impl ::core::convert::From<ToolResultContent> for SamplingMessageContent {
+    fn from(value: ToolResultContent) -> Self {
+        Self::ToolResult(Box::new(value))
+    }
+}
+impl ::core::convert::From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
+    fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
+        Self::Array(value)
+    }
+}
+impl SamplingMessageContent {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::Text(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Image(Box::new(ImageContent::new(data, mime_type)))
+    }
+    /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    pub fn audio(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Audio(Box::new(AudioContent::new(data, mime_type)))
+    }
+    /// A [`ToolUseContent`] from its required members ([`ToolUseContent::new`]).
+    pub fn tool_use(
+        id: impl ::core::convert::Into<String>,
+        input: impl ::core::convert::Into<__rt::RawObject>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ToolUse(Box::new(ToolUseContent::new(id, input, name)))
+    }
+    /// A [`ToolResultContent`] from its required members ([`ToolResultContent::new`]).
+    pub fn tool_result(
+        content: impl ::core::convert::Into<Vec<ContentBlock>>,
+        tool_use_id: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ToolResult(Box::new(ToolResultContent::new(content, tool_use_id)))
+    }
+}
 /// The `SamplingMessageContentBlock` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SamplingMessageContentBlock {
@@ -14044,6 +19110,66 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContentBlock {
         deserializer.deserialize_map(UnionVisitor)
     }
 }
+impl ::core::convert::From<TextContent> for SamplingMessageContentBlock {
+    fn from(value: TextContent) -> Self {
+        Self::Text(Box::new(value))
+    }
+}
+impl ::core::convert::From<ImageContent> for SamplingMessageContentBlock {
+    fn from(value: ImageContent) -> Self {
+        Self::Image(Box::new(value))
+    }
+}
+impl ::core::convert::From<AudioContent> for SamplingMessageContentBlock {
+    fn from(value: AudioContent) -> Self {
+        Self::Audio(Box::new(value))
+    }
+}
+impl ::core::convert::From<ToolUseContent> for SamplingMessageContentBlock {
+    fn from(value: ToolUseContent) -> Self {
+        Self::ToolUse(Box::new(value))
+    }
+}
+impl ::core::convert::From<ToolResultContent> for SamplingMessageContentBlock {
+    fn from(value: ToolResultContent) -> Self {
+        Self::ToolResult(Box::new(value))
+    }
+}
+impl SamplingMessageContentBlock {
+    /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    pub fn text(text: impl ::core::convert::Into<String>) -> Self {
+        Self::Text(Box::new(TextContent::new(text)))
+    }
+    /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    pub fn image(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Image(Box::new(ImageContent::new(data, mime_type)))
+    }
+    /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    pub fn audio(
+        data: impl ::core::convert::Into<String>,
+        mime_type: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::Audio(Box::new(AudioContent::new(data, mime_type)))
+    }
+    /// A [`ToolUseContent`] from its required members ([`ToolUseContent::new`]).
+    pub fn tool_use(
+        id: impl ::core::convert::Into<String>,
+        input: impl ::core::convert::Into<__rt::RawObject>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ToolUse(Box::new(ToolUseContent::new(id, input, name)))
+    }
+    /// A [`ToolResultContent`] from its required members ([`ToolResultContent::new`]).
+    pub fn tool_result(
+        content: impl ::core::convert::Into<Vec<ContentBlock>>,
+        tool_use_id: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self::ToolResult(Box::new(ToolResultContent::new(content, tool_use_id)))
+    }
+}
 /// Capabilities that a server may support. Known capabilities are defined here, in this schema, but this is not a closed set: any server can define its own, additional capabilities.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapabilities {
@@ -14068,6 +19194,122 @@ pub struct ServerCapabilities {
     pub tools: Option<ServerCapabilitiesTools>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ServerCapabilities {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            completions: None,
+            experimental: None,
+            extensions: None,
+            logging: None,
+            prompts: None,
+            resources: None,
+            tools: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `completions`.
+    #[must_use]
+    pub fn with_completions(
+        mut self,
+        value: impl ::core::convert::Into<JsonObject>,
+    ) -> Self {
+        self.completions = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `experimental`.
+    #[must_use]
+    pub fn with_experimental(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<JsonObject>,
+            ),
+        >,
+    ) -> Self {
+        self.experimental = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `extensions`.
+    #[must_use]
+    pub fn with_extensions(
+        mut self,
+        value: impl ::core::iter::IntoIterator<
+            Item = (
+                impl ::core::convert::Into<String>,
+                impl ::core::convert::Into<JsonObject>,
+            ),
+        >,
+    ) -> Self {
+        self.extensions = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(|(k, v)| (
+                    ::core::convert::Into::into(k),
+                    ::core::convert::Into::into(v),
+                ))
+                .collect(),
+        );
+        self
+    }
+    /// Sets `logging`.
+    #[must_use]
+    pub fn with_logging(
+        mut self,
+        value: impl ::core::convert::Into<JsonObject>,
+    ) -> Self {
+        self.logging = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `prompts`.
+    #[must_use]
+    pub fn with_prompts(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesPrompts>,
+    ) -> Self {
+        self.prompts = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `resources`.
+    #[must_use]
+    pub fn with_resources(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesResources>,
+    ) -> Self {
+        self.resources = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `tools`.
+    #[must_use]
+    pub fn with_tools(
+        mut self,
+        value: impl ::core::convert::Into<ServerCapabilitiesTools>,
+    ) -> Self {
+        self.tools = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ServerCapabilities {
     fn serialize<S: __rt::serde::Serializer>(
@@ -14167,6 +19409,35 @@ pub struct ServerCapabilitiesPrompts {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl ServerCapabilitiesPrompts {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ServerCapabilitiesPrompts {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -14226,6 +19497,42 @@ pub struct ServerCapabilitiesResources {
     pub subscribe: Option<bool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ServerCapabilitiesResources {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            subscribe: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `subscribe`.
+    #[must_use]
+    pub fn with_subscribe(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.subscribe = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ServerCapabilitiesResources {
     fn serialize<S: __rt::serde::Serializer>(
@@ -14288,6 +19595,35 @@ pub struct ServerCapabilitiesTools {
     pub list_changed: Option<bool>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ServerCapabilitiesTools {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            list_changed: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `listChanged`.
+    #[must_use]
+    pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ServerCapabilitiesTools {
     fn serialize<S: __rt::serde::Serializer>(
@@ -14481,6 +19817,82 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
         deserializer: D,
     ) -> ::core::result::Result<Self, D::Error> {
         __rt::codec::deserialize_call(deserializer)
+    }
+}
+impl ServerNotification {
+    /// `notifications/cancelled`.
+    pub fn cancelled(
+        params: impl ::core::convert::Into<CancelledNotificationParams>,
+    ) -> Self {
+        Self::Cancelled(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `notifications/progress`.
+    pub fn progress(
+        params: impl ::core::convert::Into<ProgressNotificationParams>,
+    ) -> Self {
+        Self::Progress(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `notifications/resources/list_changed`.
+    pub fn resource_list_changed(
+        params: impl ::core::convert::Into<Option<NotificationParams>>,
+    ) -> Self {
+        Self::ResourceListChanged(::core::convert::Into::into(params))
+    }
+    /// `notifications/subscriptions/acknowledged`.
+    pub fn subscriptions_acknowledged(
+        params: impl ::core::convert::Into<SubscriptionsAcknowledgedNotificationParams>,
+    ) -> Self {
+        Self::SubscriptionsAcknowledged(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `notifications/resources/updated`.
+    pub fn resource_updated(
+        params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
+    ) -> Self {
+        Self::ResourceUpdated(Box::new(::core::convert::Into::into(params)))
+    }
+    /// `notifications/prompts/list_changed`.
+    pub fn prompt_list_changed(
+        params: impl ::core::convert::Into<Option<NotificationParams>>,
+    ) -> Self {
+        Self::PromptListChanged(::core::convert::Into::into(params))
+    }
+    /// `notifications/tools/list_changed`.
+    pub fn tool_list_changed(
+        params: impl ::core::convert::Into<Option<NotificationParams>>,
+    ) -> Self {
+        Self::ToolListChanged(::core::convert::Into::into(params))
+    }
+    /// `notifications/message`.
+    pub fn logging_message(
+        params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
+    ) -> Self {
+        Self::LoggingMessage(Box::new(::core::convert::Into::into(params)))
+    }
+}
+impl ::core::convert::From<CancelledNotificationParams> for ServerNotification {
+    fn from(params: CancelledNotificationParams) -> Self {
+        Self::Cancelled(Box::new(params))
+    }
+}
+impl ::core::convert::From<ProgressNotificationParams> for ServerNotification {
+    fn from(params: ProgressNotificationParams) -> Self {
+        Self::Progress(Box::new(params))
+    }
+}
+impl ::core::convert::From<SubscriptionsAcknowledgedNotificationParams>
+for ServerNotification {
+    fn from(params: SubscriptionsAcknowledgedNotificationParams) -> Self {
+        Self::SubscriptionsAcknowledged(Box::new(params))
+    }
+}
+impl ::core::convert::From<ResourceUpdatedNotificationParams> for ServerNotification {
+    fn from(params: ResourceUpdatedNotificationParams) -> Self {
+        Self::ResourceUpdated(Box::new(params))
+    }
+}
+impl ::core::convert::From<LoggingMessageNotificationParams> for ServerNotification {
+    fn from(params: LoggingMessageNotificationParams) -> Self {
+        Self::LoggingMessage(Box::new(params))
     }
 }
 /// The `ServerResult` definition of the schema.
@@ -14813,6 +20225,66 @@ impl<'de> __rt::KeyedUnion<'de> for ServerResult {
         }
     }
 }
+impl ::core::convert::From<Result> for ServerResult {
+    fn from(value: Result) -> Self {
+        Self::Empty(Box::new(value))
+    }
+}
+impl ::core::convert::From<InputRequiredResult> for ServerResult {
+    fn from(value: InputRequiredResult) -> Self {
+        Self::InputRequired(Box::new(value))
+    }
+}
+impl ::core::convert::From<DiscoverResult> for ServerResult {
+    fn from(value: DiscoverResult) -> Self {
+        Self::Discover(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListResourcesResult> for ServerResult {
+    fn from(value: ListResourcesResult) -> Self {
+        Self::ListResources(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
+    fn from(value: ListResourceTemplatesResult) -> Self {
+        Self::ListResourceTemplates(Box::new(value))
+    }
+}
+impl ::core::convert::From<ReadResourceResult> for ServerResult {
+    fn from(value: ReadResourceResult) -> Self {
+        Self::ReadResource(Box::new(value))
+    }
+}
+impl ::core::convert::From<SubscriptionsListenResult> for ServerResult {
+    fn from(value: SubscriptionsListenResult) -> Self {
+        Self::SubscriptionsListen(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListPromptsResult> for ServerResult {
+    fn from(value: ListPromptsResult) -> Self {
+        Self::ListPrompts(Box::new(value))
+    }
+}
+impl ::core::convert::From<GetPromptResult> for ServerResult {
+    fn from(value: GetPromptResult) -> Self {
+        Self::GetPrompt(Box::new(value))
+    }
+}
+impl ::core::convert::From<ListToolsResult> for ServerResult {
+    fn from(value: ListToolsResult) -> Self {
+        Self::ListTools(Box::new(value))
+    }
+}
+impl ::core::convert::From<CallToolResult> for ServerResult {
+    fn from(value: CallToolResult) -> Self {
+        Self::CallTool(Box::new(value))
+    }
+}
+impl ::core::convert::From<CompleteResult> for ServerResult {
+    fn from(value: CompleteResult) -> Self {
+        Self::Complete(Box::new(value))
+    }
+}
 /// The `SingleSelectEnumSchema` definition of the schema.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SingleSelectEnumSchema {
@@ -14931,6 +20403,16 @@ impl<'de> __rt::KeyedUnion<'de> for SingleSelectEnumSchema {
         }
     }
 }
+impl ::core::convert::From<UntitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(value: UntitledSingleSelectEnumSchema) -> Self {
+        Self::Untitled(Box::new(value))
+    }
+}
+impl ::core::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    fn from(value: TitledSingleSelectEnumSchema) -> Self {
+        Self::Titled(Box::new(value))
+    }
+}
 /// The `StringSchema` definition of the schema.
 ///
 /// **Erratum** `string-schema-pattern` (schema/errata.toml): A string property of a form may carry `pattern` (an ECMA-262 regular expression), as the spec text defines.
@@ -14956,6 +20438,83 @@ pub struct StringSchema {
 impl StringSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "string";
+}
+impl StringSchema {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            default: None,
+            description: None,
+            format: None,
+            max_length: None,
+            min_length: None,
+            pattern: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.default = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `format`.
+    #[must_use]
+    pub fn with_format(
+        mut self,
+        value: impl ::core::convert::Into<StringSchemaFormat>,
+    ) -> Self {
+        self.format = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `maxLength`.
+    #[must_use]
+    pub fn with_max_length(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.max_length = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `minLength`.
+    #[must_use]
+    pub fn with_min_length(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.min_length = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `pattern`.
+    #[must_use]
+    pub fn with_pattern(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.pattern = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for StringSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -15131,6 +20690,72 @@ pub struct SubscriptionFilter {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl SubscriptionFilter {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            prompts_list_changed: None,
+            resource_subscriptions: None,
+            resources_list_changed: None,
+            tools_list_changed: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `promptsListChanged`.
+    #[must_use]
+    pub fn with_prompts_list_changed(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.prompts_list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `resourceSubscriptions`.
+    #[must_use]
+    pub fn with_resource_subscriptions(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.resource_subscriptions = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `resourcesListChanged`.
+    #[must_use]
+    pub fn with_resources_list_changed(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.resources_list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `toolsListChanged`.
+    #[must_use]
+    pub fn with_tools_list_changed(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.tools_list_changed = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SubscriptionFilter {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -15255,6 +20880,31 @@ impl SubscriptionsAcknowledgedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/subscriptions/acknowledged";
 }
+impl SubscriptionsAcknowledgedNotification {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        params: impl ::core::convert::Into<SubscriptionsAcknowledgedNotificationParams>,
+    ) -> Self {
+        Self {
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SubscriptionsAcknowledgedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -15339,6 +20989,39 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl SubscriptionsAcknowledgedNotificationParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(notifications: impl ::core::convert::Into<SubscriptionFilter>) -> Self {
+        Self {
+            meta: None,
+            notifications: ::core::convert::Into::into(notifications),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(
+        mut self,
+        value: impl ::core::convert::Into<NotificationMetaObject>,
+    ) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SubscriptionsAcknowledgedNotificationParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -15422,6 +21105,33 @@ impl SubscriptionsListenRequest {
     pub const JSONRPC: &'static str = "2.0";
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "subscriptions/listen";
+}
+impl SubscriptionsListenRequest {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        params: impl ::core::convert::Into<SubscriptionsListenRequestParams>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            params: ::core::convert::Into::into(params),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for SubscriptionsListenRequest {
     fn serialize<S: __rt::serde::Serializer>(
@@ -15519,6 +21229,33 @@ pub struct SubscriptionsListenRequestParams {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl SubscriptionsListenRequestParams {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        meta: impl ::core::convert::Into<RequestMetaObject>,
+        notifications: impl ::core::convert::Into<SubscriptionFilter>,
+    ) -> Self {
+        Self {
+            meta: ::core::convert::Into::into(meta),
+            notifications: ::core::convert::Into::into(notifications),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SubscriptionsListenRequestParams {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -15607,6 +21344,32 @@ pub struct SubscriptionsListenResult {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl SubscriptionsListenResult {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        meta: impl ::core::convert::Into<SubscriptionsListenResultMetaObject>,
+    ) -> Self {
+        Self {
+            meta: ::core::convert::Into::into(meta),
+            result_type: ::core::convert::Into::into("complete"),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SubscriptionsListenResult {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -15692,6 +21455,45 @@ pub struct SubscriptionsListenResultMetaObject {
     pub io_modelcontextprotocol_subscription_id: RequestId,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl SubscriptionsListenResultMetaObject {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        io_modelcontextprotocol_subscription_id: impl ::core::convert::Into<RequestId>,
+    ) -> Self {
+        Self {
+            io_modelcontextprotocol_server_info: None,
+            io_modelcontextprotocol_subscription_id: ::core::convert::Into::into(
+                io_modelcontextprotocol_subscription_id,
+            ),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `io.modelcontextprotocol/serverInfo`.
+    #[must_use]
+    pub fn with_io_modelcontextprotocol_server_info(
+        mut self,
+        value: impl ::core::convert::Into<Implementation>,
+    ) -> Self {
+        self.io_modelcontextprotocol_server_info = Some(
+            ::core::convert::Into::into(value),
+        );
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for SubscriptionsListenResultMetaObject {
     fn serialize<S: __rt::serde::Serializer>(
@@ -15803,6 +21605,33 @@ impl SubscriptionsListenResultResponse {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
+impl SubscriptionsListenResultResponse {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<SubscriptionsListenResult>,
+    ) -> Self {
+        Self {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for SubscriptionsListenResultResponse {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -15887,6 +21716,46 @@ pub struct TextContent {
 impl TextContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "text";
+}
+impl TextContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(text: impl ::core::convert::Into<String>) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            text: ::core::convert::Into::into(text),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<Annotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TextContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -15974,6 +21843,47 @@ pub struct TextResourceContents {
     pub uri: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl TextResourceContents {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        text: impl ::core::convert::Into<String>,
+        uri: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            mime_type: None,
+            text: ::core::convert::Into::into(text),
+            uri: ::core::convert::Into::into(uri),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `mimeType`.
+    #[must_use]
+    pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.mime_type = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TextResourceContents {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16072,6 +21982,76 @@ impl TitledMultiSelectEnumSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "array";
 }
+impl TitledMultiSelectEnumSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        items: impl ::core::convert::Into<TitledMultiSelectEnumSchemaItems>,
+    ) -> Self {
+        Self {
+            default: None,
+            description: None,
+            items: ::core::convert::Into::into(items),
+            max_items: None,
+            min_items: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.default = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `maxItems`.
+    #[must_use]
+    pub fn with_max_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.max_items = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `minItems`.
+    #[must_use]
+    pub fn with_min_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.min_items = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for TitledMultiSelectEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -16165,6 +22145,33 @@ pub struct TitledMultiSelectEnumSchemaItems {
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
 }
+impl TitledMultiSelectEnumSchemaItems {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        any_of: impl ::core::convert::Into<
+            Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+        >,
+    ) -> Self {
+        Self {
+            any_of: ::core::convert::Into::into(any_of),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for TitledMultiSelectEnumSchemaItems {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -16228,6 +22235,33 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
     pub title: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        r#const: impl ::core::convert::Into<String>,
+        title: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            r#const: ::core::convert::Into::into(r#const),
+            title: ::core::convert::Into::into(title),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TitledMultiSelectEnumSchemaItemsAnyOfItem {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16312,6 +22346,55 @@ pub struct TitledSingleSelectEnumSchema {
 impl TitledSingleSelectEnumSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "string";
+}
+impl TitledSingleSelectEnumSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        one_of: impl ::core::convert::Into<Vec<TitledSingleSelectEnumSchemaOneOfItem>>,
+    ) -> Self {
+        Self {
+            default: None,
+            description: None,
+            one_of: ::core::convert::Into::into(one_of),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.default = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TitledSingleSelectEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16399,6 +22482,33 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
     pub title: String,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl TitledSingleSelectEnumSchemaOneOfItem {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        r#const: impl ::core::convert::Into<String>,
+        title: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            r#const: ::core::convert::Into::into(r#const),
+            title: ::core::convert::Into::into(title),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for TitledSingleSelectEnumSchemaOneOfItem {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16517,6 +22627,84 @@ pub struct Tool {
     pub title: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl Tool {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        input_schema: impl ::core::convert::Into<ToolInputSchema>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            annotations: None,
+            description: None,
+            icons: None,
+            input_schema: ::core::convert::Into::into(input_schema),
+            name: ::core::convert::Into::into(name),
+            output_schema: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `annotations`.
+    #[must_use]
+    pub fn with_annotations(
+        mut self,
+        value: impl ::core::convert::Into<ToolAnnotations>,
+    ) -> Self {
+        self.annotations = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `icons`.
+    #[must_use]
+    pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
+        self.icons = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `outputSchema`.
+    #[must_use]
+    pub fn with_output_schema(
+        mut self,
+        value: impl ::core::convert::Into<ToolOutputSchema>,
+    ) -> Self {
+        self.output_schema = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for Tool {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16650,6 +22838,35 @@ impl ToolInputSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "object";
 }
+impl ToolInputSchema {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            schema: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `$schema`.
+    #[must_use]
+    pub fn with_schema(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.schema = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolInputSchema {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -16709,6 +22926,35 @@ pub struct ToolOutputSchema {
     pub schema: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ToolOutputSchema {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            schema: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `$schema`.
+    #[must_use]
+    pub fn with_schema(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.schema = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ToolOutputSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16794,6 +23040,75 @@ pub struct ToolAnnotations {
     pub title: Option<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ToolAnnotations {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            destructive_hint: None,
+            idempotent_hint: None,
+            open_world_hint: None,
+            read_only_hint: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `destructiveHint`.
+    #[must_use]
+    pub fn with_destructive_hint(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.destructive_hint = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `idempotentHint`.
+    #[must_use]
+    pub fn with_idempotent_hint(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.idempotent_hint = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `openWorldHint`.
+    #[must_use]
+    pub fn with_open_world_hint(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.open_world_hint = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `readOnlyHint`.
+    #[must_use]
+    pub fn with_read_only_hint(
+        mut self,
+        value: impl ::core::convert::Into<bool>,
+    ) -> Self {
+        self.read_only_hint = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ToolAnnotations {
     fn serialize<S: __rt::serde::Serializer>(
@@ -16887,6 +23202,38 @@ pub struct ToolChoice {
     pub mode: Option<ToolChoiceMode>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl ToolChoice {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            mode: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `mode`.
+    #[must_use]
+    pub fn with_mode(
+        mut self,
+        value: impl ::core::convert::Into<ToolChoiceMode>,
+    ) -> Self {
+        self.mode = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ToolChoice {
     fn serialize<S: __rt::serde::Serializer>(
@@ -17007,6 +23354,38 @@ impl ToolListChangedNotification {
     /// The value of the constant member `method`.
     pub const METHOD: &'static str = "notifications/tools/list_changed";
 }
+impl ToolListChangedNotification {
+    /// A value without any of the optional members (set them with the `with_` methods).
+    pub fn new() -> Self {
+        Self {
+            params: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `params`.
+    #[must_use]
+    pub fn with_params(
+        mut self,
+        value: impl ::core::convert::Into<NotificationParams>,
+    ) -> Self {
+        self.params = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolListChangedNotification {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -17100,6 +23479,57 @@ pub struct ToolResultContent {
 impl ToolResultContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "tool_result";
+}
+impl ToolResultContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        content: impl ::core::convert::Into<Vec<ContentBlock>>,
+        tool_use_id: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            content: ::core::convert::Into::into(content),
+            is_error: None,
+            structured_content: None,
+            tool_use_id: ::core::convert::Into::into(tool_use_id),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `isError`.
+    #[must_use]
+    pub fn with_is_error(mut self, value: impl ::core::convert::Into<bool>) -> Self {
+        self.is_error = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `structuredContent`.
+    #[must_use]
+    pub fn with_structured_content(
+        mut self,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.structured_content = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for ToolResultContent {
     fn serialize<S: __rt::serde::Serializer>(
@@ -17212,6 +23642,42 @@ impl ToolUseContent {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "tool_use";
 }
+impl ToolUseContent {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        id: impl ::core::convert::Into<String>,
+        input: impl ::core::convert::Into<__rt::RawObject>,
+        name: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            meta: None,
+            id: ::core::convert::Into::into(id),
+            input: ::core::convert::Into::into(input),
+            name: ::core::convert::Into::into(name),
+            extra: Default::default(),
+        }
+    }
+    /// Sets `_meta`.
+    #[must_use]
+    pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
+        self.meta = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for ToolUseContent {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -17312,6 +23778,38 @@ impl UnsupportedProtocolVersionError {
     /// The value of the constant member `jsonrpc`.
     pub const JSONRPC: &'static str = "2.0";
 }
+impl UnsupportedProtocolVersionError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        error: impl ::core::convert::Into<UnsupportedProtocolVersionErrorError>,
+    ) -> Self {
+        Self {
+            error: ::core::convert::Into::into(error),
+            id: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `id`.
+    #[must_use]
+    pub fn with_id(mut self, value: impl ::core::convert::Into<RequestId>) -> Self {
+        self.id = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for UnsupportedProtocolVersionError {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -17393,6 +23891,33 @@ impl UnsupportedProtocolVersionErrorError {
     /// The value of the constant member `code`.
     pub const CODE: i64 = -32022;
 }
+impl UnsupportedProtocolVersionErrorError {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        data: impl ::core::convert::Into<UnsupportedProtocolVersionErrorErrorData>,
+        message: impl ::core::convert::Into<String>,
+    ) -> Self {
+        Self {
+            data: ::core::convert::Into::into(data),
+            message: ::core::convert::Into::into(message),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for UnsupportedProtocolVersionErrorError {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -17470,6 +23995,37 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
     pub supported: Vec<String>,
     /// Members the schema does not declare, kept so that a round trip loses nothing.
     pub extra: __rt::serde_json::Map<String, __rt::serde_json::Value>,
+}
+impl UnsupportedProtocolVersionErrorErrorData {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        requested: impl ::core::convert::Into<String>,
+        supported: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<String>,
+        >,
+    ) -> Self {
+        Self {
+            requested: ::core::convert::Into::into(requested),
+            supported: ::core::iter::IntoIterator::into_iter(supported)
+                .map(::core::convert::Into::into)
+                .collect(),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for UnsupportedProtocolVersionErrorErrorData {
     fn serialize<S: __rt::serde::Serializer>(
@@ -17561,6 +24117,76 @@ pub struct UntitledMultiSelectEnumSchema {
 impl UntitledMultiSelectEnumSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "array";
+}
+impl UntitledMultiSelectEnumSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        items: impl ::core::convert::Into<UntitledMultiSelectEnumSchemaItems>,
+    ) -> Self {
+        Self {
+            default: None,
+            description: None,
+            items: ::core::convert::Into::into(items),
+            max_items: None,
+            min_items: None,
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(
+        mut self,
+        value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
+    ) -> Self {
+        self.default = Some(
+            ::core::iter::IntoIterator::into_iter(value)
+                .map(::core::convert::Into::into)
+                .collect(),
+        );
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `maxItems`.
+    #[must_use]
+    pub fn with_max_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.max_items = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `minItems`.
+    #[must_use]
+    pub fn with_min_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
+        self.min_items = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for UntitledMultiSelectEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -17659,6 +24285,35 @@ impl UntitledMultiSelectEnumSchemaItems {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "string";
 }
+impl UntitledMultiSelectEnumSchemaItems {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        r#enum: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<String>,
+        >,
+    ) -> Self {
+        Self {
+            r#enum: ::core::iter::IntoIterator::into_iter(r#enum)
+                .map(::core::convert::Into::into)
+                .collect(),
+            extra: Default::default(),
+        }
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
+}
 impl __rt::serde::Serialize for UntitledMultiSelectEnumSchemaItems {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -17732,6 +24387,59 @@ pub struct UntitledSingleSelectEnumSchema {
 impl UntitledSingleSelectEnumSchema {
     /// The value of the constant member `type`.
     pub const TYPE: &'static str = "string";
+}
+impl UntitledSingleSelectEnumSchema {
+    /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    pub fn new(
+        r#enum: impl ::core::iter::IntoIterator<
+            Item = impl ::core::convert::Into<String>,
+        >,
+    ) -> Self {
+        Self {
+            default: None,
+            description: None,
+            r#enum: ::core::iter::IntoIterator::into_iter(r#enum)
+                .map(::core::convert::Into::into)
+                .collect(),
+            title: None,
+            extra: Default::default(),
+        }
+    }
+    /// Sets `default`.
+    #[must_use]
+    pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.default = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `description`.
+    #[must_use]
+    pub fn with_description(
+        mut self,
+        value: impl ::core::convert::Into<String>,
+    ) -> Self {
+        self.description = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Sets `title`.
+    #[must_use]
+    pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
+        self.title = Some(::core::convert::Into::into(value));
+        self
+    }
+    /// Adds a member the schema does not declare.
+    #[must_use]
+    pub fn with_extra(
+        mut self,
+        name: impl ::core::convert::Into<String>,
+        value: impl ::core::convert::Into<__rt::serde_json::Value>,
+    ) -> Self {
+        self.extra
+            .insert(
+                ::core::convert::Into::into(name),
+                ::core::convert::Into::into(value),
+            );
+        self
+    }
 }
 impl __rt::serde::Serialize for UntitledSingleSelectEnumSchema {
     fn serialize<S: __rt::serde::Serializer>(
@@ -17837,6 +24545,24 @@ impl ::core::str::FromStr for ClientMessage {
         __rt::codec::from_str(text)
     }
 }
+impl ClientMessage {
+    /// A request with its id.
+    pub fn request(
+        id: impl ::core::convert::Into<RequestId>,
+        request: impl ::core::convert::Into<ClientRequest>,
+    ) -> Self {
+        Self::Request {
+            id: ::core::convert::Into::into(id),
+            request: ::core::convert::Into::into(request),
+        }
+    }
+    /// A notification.
+    pub fn notification(
+        notification: impl ::core::convert::Into<ClientNotification>,
+    ) -> Self {
+        Self::Notification(::core::convert::Into::into(notification))
+    }
+}
 impl __rt::serde::Serialize for ClientMessage {
     fn serialize<S: __rt::serde::Serializer>(
         &self,
@@ -17916,6 +24642,41 @@ impl ::core::str::FromStr for ServerMessage {
     type Err = __rt::jsonrpc::DecodeError;
     fn from_str(text: &str) -> ::core::result::Result<Self, Self::Err> {
         __rt::codec::from_str(text)
+    }
+}
+impl ServerMessage {
+    /// A notification.
+    pub fn notification(
+        notification: impl ::core::convert::Into<ServerNotification>,
+    ) -> Self {
+        Self::Notification(::core::convert::Into::into(notification))
+    }
+    /// The result response to the request `id`.
+    pub fn response(
+        id: impl ::core::convert::Into<RequestId>,
+        result: impl ::core::convert::Into<ServerResult>,
+    ) -> Self {
+        Self::Response {
+            id: ::core::convert::Into::into(id),
+            result: ::core::convert::Into::into(result),
+        }
+    }
+    /// The error response to the request `id`.
+    pub fn error(
+        id: impl ::core::convert::Into<RequestId>,
+        error: impl ::core::convert::Into<Error>,
+    ) -> Self {
+        Self::Error {
+            id: Some(::core::convert::Into::into(id)),
+            error: ::core::convert::Into::into(error),
+        }
+    }
+    /// An error response without an id: the request's id could not be read.
+    pub fn error_without_id(error: impl ::core::convert::Into<Error>) -> Self {
+        Self::Error {
+            id: None,
+            error: ::core::convert::Into::into(error),
+        }
     }
 }
 impl __rt::serde::Serialize for ServerMessage {
@@ -18472,6 +25233,34 @@ __rt::json_schema! {
     ClientRequest RequestId]; ServerMessage =
     "{\"anyOf\":[{\"allOf\":[{\"not\":{\"required\":[\"id\"]},\"properties\":{\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\"],\"type\":\"object\"},{\"$ref\":\"mcp:ServerNotification\"}]},{\"properties\":{\"id\":{\"$ref\":\"mcp:RequestId\"},\"jsonrpc\":{\"const\":\"2.0\"},\"result\":{\"$ref\":\"mcp:ServerResult\"}},\"required\":[\"jsonrpc\",\"id\",\"result\"],\"type\":\"object\"},{\"properties\":{\"error\":{\"$ref\":\"mcp:Error\"},\"id\":{\"anyOf\":[{\"$ref\":\"mcp:RequestId\"},{\"type\":\"null\"}]},\"jsonrpc\":{\"const\":\"2.0\"}},\"required\":[\"jsonrpc\",\"error\"],\"type\":\"object\"}],\"description\":\"Every message a server sends (JSON-RPC 2.0).\"}"[Error
     RequestId ServerNotification ServerResult];
+}
+#[cfg(feature = "schemars")]
+impl ToolInputSchema {
+    /// The JSON Schema of `T` (its `schemars::JsonSchema`, with schemars'
+    /// default settings) as this schema of a tool; an error where it is not an
+    /// object schema.
+    pub fn for_type<T: __rt::schemars::JsonSchema>() -> ::core::result::Result<
+        Self,
+        __rt::serde_json::Error,
+    > {
+        __rt::serde_json::from_value(
+            __rt::serde_json::to_value(__rt::schemars::schema_for!(T))?,
+        )
+    }
+}
+#[cfg(feature = "schemars")]
+impl ToolOutputSchema {
+    /// The JSON Schema of `T` (its `schemars::JsonSchema`, with schemars'
+    /// default settings) as this schema of a tool; an error where it is not an
+    /// object schema.
+    pub fn for_type<T: __rt::schemars::JsonSchema>() -> ::core::result::Result<
+        Self,
+        __rt::serde_json::Error,
+    > {
+        __rt::serde_json::from_value(
+            __rt::serde_json::to_value(__rt::schemars::schema_for!(T))?,
+        )
+    }
 }
 /// Decodes `json` as the definition named `definition` (schema spelling) and encodes it
 /// again; `None` for an unknown name. For tests.

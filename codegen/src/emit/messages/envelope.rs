@@ -20,6 +20,7 @@ pub(super) fn envelope(
     let (name, _, generics) = scope.defined(&d.name);
     let definition = definition(scope, messages, d);
     let entry_points = entry_points(scope, d);
+    let constructors = crate::emit::constructors::envelope_constructors(scope, messages, d);
     let direction = direction_impl(scope, messages, d);
     let result_decode = result_decode(module, scope, &d.results);
     let into_owned = scope.is_borrowed().then(|| into_owned(scope, messages, d));
@@ -27,6 +28,7 @@ pub(super) fn envelope(
         #definition
 
         #entry_points
+        #constructors
 
         impl #generics __rt::serde::Serialize for #name {
             fn serialize<S: __rt::serde::Serializer>(&self, serializer: S) -> #result<S::Ok, S::Error> {

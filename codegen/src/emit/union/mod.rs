@@ -2,7 +2,7 @@
 //! JSON value instead of trying each member in turn. The visitor's methods come from the
 //! strategies: [`scalars`] for strings, numbers, booleans, null and arrays; for objects one
 //! member ([`Emitter::via`]), a tag's value ([`tagged`]), or deciding keys and the structural
-//! match ([`keyed`]). `conversions` holds the `From` impls.
+//! match ([`keyed`]). The `From` impls and named constructors are in `emit::constructors`.
 
 mod keyed;
 mod scalars;

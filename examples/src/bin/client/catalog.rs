@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use mcp_typed::IndexMap;
-use serde_json::json;
+use serde_json::Value;
 
 use crate::report::{one_line, Tally};
 use crate::strict::{Outcome, ProtocolError};
@@ -40,7 +40,7 @@ pub(crate) fn collect_pages<T>(
             Some(next) if !seen.insert(next.clone()) => {
                 return Err(ProtocolError::new(format!(
                     "`{method}` gave the cursor {} a second time: its pages never end",
-                    json!(next)
+                    Value::from(next)
                 )))
             }
             Some(next) => cursor = Some(next),

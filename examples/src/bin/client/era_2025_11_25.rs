@@ -5,18 +5,18 @@ use std::time::Instant;
 use mcp_typed::jsonrpc::{Request, METHOD_NOT_FOUND};
 use mcp_typed::v2025_11_25::{
     CallToolRequest, CallToolRequestParams, CallToolRequestParamsMeta, ClientCapabilities,
-    ClientCapabilitiesElicitation, ClientCapabilitiesRoots, ClientMessage, ClientNotification,
-    ClientRequest, ClientResult, ContentBlock, Error, GetPromptRequest, GetPromptRequestParams,
-    Implementation, InitializeRequest, InitializeRequestParams, ListPromptsRequest,
-    ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest, PaginatedRequestParams,
-    ProgressToken, PromptArgument, ReadResourceRequest, ReadResourceRequestParams,
-    ReadResourceResultContentsItem, RequestId, Result as EmptyResult, ServerMessage,
-    ServerNotification, ServerRequest, Tool, ToolExecutionTaskSupport, PROTOCOL_VERSION,
+    ClientCapabilitiesElicitation, ClientCapabilitiesRoots, ClientCapabilitiesSampling,
+    ClientMessage, ClientNotification, ClientRequest, ClientResult, ContentBlock, Error,
+    GetPromptRequest, GetPromptRequestParams, Implementation, InitializeRequest,
+    InitializeRequestParams, ListPromptsRequest, ListResourceTemplatesRequest,
+    ListResourcesRequest, ListToolsRequest, PaginatedRequestParams, PromptArgument,
+    ReadResourceRequest, ReadResourceRequestParams, ReadResourceResultContentsItem, RequestId,
+    Result as EmptyResult, ServerMessage, ServerNotification, ServerRequest, Tool,
+    ToolExecutionTaskSupport, PROTOCOL_VERSION,
 };
 use mcp_typed::{IndexMap, RawObject};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::{json, Map};
 
 use crate::catalog::{collect_pages, get_prompts, read_resources, Catalog, Contents, Page};
 use crate::made_up::{arguments_for, Answers};
@@ -29,13 +29,11 @@ use crate::CLIENT_NAME;
 pub(crate) fn run(connection: &mut Connection, tally: &mut Tally) -> Outcome<()> {
     let initialized = request::<InitializeRequest>(
         connection,
-        ClientRequest::Initialize(Box::new(InitializeRequestParams {
-            meta: None,
-            capabilities: capabilities(),
-            client_info: client_info(),
-            protocol_version: PROTOCOL_VERSION.to_owned(),
-            extra: Map::new(),
-        })),
+        ClientRequest::initialize(InitializeRequestParams::new(
+            capabilities(),
+            client_info(),
+            PROTOCOL_VERSION,
+        )),
     )?
     .map_err(fatal("initialize"))?;
     // The server may offer another revision; this client speaks one, so it stops there.
@@ -50,11 +48,11 @@ pub(crate) fn run(connection: &mut Connection, tally: &mut Tally) -> Outcome<()>
         "client: connected to {} {} (protocol {PROTOCOL_VERSION})",
         server.name, server.version
     );
-    connection.send(&ClientMessage::Notification(
-        ClientNotification::Initialized(None),
+    connection.send(&ClientMessage::notification(
+        ClientNotification::initialized(None),
     ))?;
 
-    let tools = list::<ListToolsRequest, _>(connection, ClientRequest::ListTools, |page| {
+    let tools = list::<ListToolsRequest, _>(connection, ClientRequest::list_tools, |page| {
         (page.tools, page.next_cursor)
     })?;
     for tool in tools {
@@ -75,49 +73,30 @@ pub(crate) fn run(connection: &mut Connection, tally: &mut Tally) -> Outcome<()>
 
 /// What this client can do: forms and URL consent, sampling, and roots.
 fn capabilities() -> ClientCapabilities {
-    ClientCapabilities {
-        elicitation: Some(ClientCapabilitiesElicitation {
-            form: Some(RawObject::new()),
-            url: Some(RawObject::new()),
-            extra: Map::new(),
-        }),
-        sampling: Some(Default::default()),
-        roots: Some(ClientCapabilitiesRoots {
-            list_changed: Some(false),
-            extra: Map::new(),
-        }),
-        ..Default::default()
-    }
+    ClientCapabilities::new()
+        .with_elicitation(
+            ClientCapabilitiesElicitation::new()
+                .with_form(RawObject::new())
+                .with_url(RawObject::new()),
+        )
+        .with_sampling(ClientCapabilitiesSampling::new())
+        .with_roots(ClientCapabilitiesRoots::new().with_list_changed(false))
 }
 
 fn client_info() -> Implementation {
-    Implementation {
-        name: CLIENT_NAME.to_owned(),
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        title: None,
-        description: None,
-        icons: None,
-        website_url: None,
-        extra: Map::new(),
-    }
+    Implementation::new(CLIENT_NAME, env!("CARGO_PKG_VERSION"))
 }
 
 /// Every item of a list (`tools/list`, `resources/list`…), page after page. `variant` makes
 /// the request of its params, `page` gives the items of a result and its `nextCursor`.
 fn list<R: Request, T>(
     connection: &mut Connection,
-    variant: fn(Option<Box<PaginatedRequestParams>>) -> ClientRequest,
+    variant: fn(Option<PaginatedRequestParams>) -> ClientRequest,
     page: fn(R::Result) -> Page<T>,
 ) -> Outcome<Vec<T>> {
     collect_pages(R::METHOD, |cursor| {
         // The first page is asked for without params: this revision allows it.
-        let params = cursor.map(|cursor| {
-            Box::new(PaginatedRequestParams {
-                meta: None,
-                cursor: Some(cursor),
-                extra: Map::new(),
-            })
-        });
+        let params = cursor.map(|cursor| PaginatedRequestParams::new().with_cursor(cursor));
         let result = request::<R>(connection, variant(params))?.map_err(fatal(R::METHOD))?;
         Ok(page(result))
     })
@@ -136,22 +115,15 @@ fn call_tool(connection: &mut Connection, tally: &mut Tally, tool: &Tool) -> Out
     }
     let arguments = arguments_for(&tool.input_schema)?;
     let id = connection.next_id();
-    let params = CallToolRequestParams {
+    let params = CallToolRequestParams::new(&tool.name)
         // The request's own id: unique among the requests in flight, as a token must be.
-        meta: Some(CallToolRequestParamsMeta {
-            progress_token: Some(ProgressToken::Integer(id)),
-            extra: Map::new(),
-        }),
-        arguments: Some(RawObject::from(arguments)),
-        name: tool.name.clone(),
-        task: None,
-        extra: Map::new(),
-    };
+        .with_meta(CallToolRequestParamsMeta::new().with_progress_token(id))
+        .with_arguments(arguments);
     let mut progress = 0;
     let response = exchange::<CallToolRequest>(
         connection,
         id,
-        ClientRequest::CallTool(Box::new(params)),
+        ClientRequest::call_tool(params),
         &mut progress,
     )?;
     show_progress_count(&tool.name, progress);
@@ -203,10 +175,7 @@ fn exchange<R: Request>(
     request: ClientRequest,
     progress: &mut usize,
 ) -> Outcome<Result<R::Result, Error>> {
-    connection.send(&ClientMessage::Request {
-        id: RequestId::Integer(pending),
-        request,
-    })?;
+    connection.send(&ClientMessage::request(pending, request))?;
     let deadline = Instant::now() + RESPONSE_TIMEOUT;
     loop {
         let line = connection.receive_for(R::METHOD, deadline)?;
@@ -221,11 +190,8 @@ fn exchange<R: Request>(
             } if answered == pending => return Ok(Err(error)),
             ServerMessage::Request { id, request } => {
                 let reply = match answer(&id, request)? {
-                    Ok(result) => ClientMessage::Response { id, result },
-                    Err(error) => ClientMessage::Error {
-                        id: Some(id),
-                        error,
-                    },
+                    Ok(result) => ClientMessage::response(id, result),
+                    Err(error) => ClientMessage::error(id, error),
                 };
                 connection.send(&reply)?;
             }
@@ -239,7 +205,7 @@ fn exchange<R: Request>(
                 return Err(ProtocolError::new(format!(
                     "line {}: a response to id {}, but the pending request is id {pending}",
                     line.number,
-                    json!(id),
+                    id_text(&id),
                 )));
             }
             ServerMessage::Error { id: None, error } => {
@@ -261,7 +227,7 @@ struct Peer<'a>(&'a mut Connection);
 impl Catalog for Peer<'_> {
     fn resources(&mut self) -> Outcome<Vec<String>> {
         let resources =
-            list::<ListResourcesRequest, _>(self.0, ClientRequest::ListResources, |page| {
+            list::<ListResourcesRequest, _>(self.0, ClientRequest::list_resources, |page| {
                 (page.resources, page.next_cursor)
             })?;
         Ok(resources.into_iter().map(|resource| resource.uri).collect())
@@ -270,27 +236,23 @@ impl Catalog for Peer<'_> {
     fn resource_templates(&mut self) -> Outcome<Vec<String>> {
         let templates = list::<ListResourceTemplatesRequest, _>(
             self.0,
-            ClientRequest::ListResourceTemplates,
+            ClientRequest::list_resource_templates,
             |page| (page.resource_templates, page.next_cursor),
         )?;
         Ok(templates.into_iter().map(|t| t.uri_template).collect())
     }
 
     fn read(&mut self, uri: &str) -> Outcome<Result<Vec<Contents>, String>> {
-        let params = ReadResourceRequestParams {
-            meta: None,
-            uri: uri.to_owned(),
-            extra: Map::new(),
-        };
+        let params = ReadResourceRequestParams::new(uri);
         let response =
-            request::<ReadResourceRequest>(self.0, ClientRequest::ReadResource(Box::new(params)))?;
+            request::<ReadResourceRequest>(self.0, ClientRequest::read_resource(params))?;
         Ok(response
             .map(|result| result.contents.into_iter().map(contents).collect())
             .map_err(failure::<ReadResourceRequest>))
     }
 
     fn prompts(&mut self) -> Outcome<Vec<(String, Vec<String>)>> {
-        let prompts = list::<ListPromptsRequest, _>(self.0, ClientRequest::ListPrompts, |page| {
+        let prompts = list::<ListPromptsRequest, _>(self.0, ClientRequest::list_prompts, |page| {
             (page.prompts, page.next_cursor)
         })?;
         Ok(prompts
@@ -304,14 +266,8 @@ impl Catalog for Peer<'_> {
         name: &str,
         arguments: IndexMap<String, String>,
     ) -> Outcome<Result<usize, String>> {
-        let params = GetPromptRequestParams {
-            meta: None,
-            arguments: Some(arguments),
-            name: name.to_owned(),
-            extra: Map::new(),
-        };
-        let response =
-            request::<GetPromptRequest>(self.0, ClientRequest::GetPrompt(Box::new(params)))?;
+        let params = GetPromptRequestParams::new(name).with_arguments(arguments);
+        let response = request::<GetPromptRequest>(self.0, ClientRequest::get_prompt(params))?;
         Ok(response
             .map(|result| result.messages.len())
             .map_err(failure::<GetPromptRequest>))
@@ -345,21 +301,19 @@ fn failure<R: Request>(error: Error) -> String {
 /// answer validated), and converted back.
 fn answer(id: &RequestId, request: ServerRequest) -> Outcome<Result<ClientResult, Error>> {
     match request {
-        ServerRequest::Ping(_) => return Ok(Ok(ClientResult::Empty(EmptyResult::default()))),
+        ServerRequest::Ping(_) => return Ok(Ok(EmptyResult::new().into())),
         ServerRequest::Elicit(_)
         | ServerRequest::CreateMessage(_)
         | ServerRequest::ListRoots(_) => {}
         other => {
-            return Ok(Err(Error {
-                code: METHOD_NOT_FOUND,
-                message: format!("this client does not serve `{}`", other.method()),
-                data: None,
-                extra: Map::new(),
-            }))
+            return Ok(Err(Error::new(
+                METHOD_NOT_FOUND,
+                format!("this client does not serve `{}`", other.method()),
+            )))
         }
     }
     // A live request has no key of its own: its id stands for one.
-    let key = json!(id).to_string();
+    let key = id_text(id);
     let asked: mcp_typed::v2026_07_28::InputRequest = convert(&request)?;
     let mut answers = Answers::default();
     let response = mcp_mrtr::client::answer(&convert(&capabilities())?, &key, &asked, &mut answers)
@@ -368,6 +322,11 @@ fn answer(id: &RequestId, request: ServerRequest) -> Outcome<Result<ClientResult
         })?;
     answers.checked()?;
     Ok(Ok(convert(&response)?))
+}
+
+/// A request id as JSON: `1`, `"a"`.
+fn id_text(id: &RequestId) -> String {
+    serde_json::to_string(id).unwrap_or_default()
 }
 
 /// A value of one revision as the same JSON in the other's type.

@@ -8,17 +8,16 @@ use mcp_mrtr::RetryParams;
 use mcp_typed::jsonrpc::Request;
 use mcp_typed::v2026_07_28::{
     CallToolRequest, CallToolRequestParams, CallToolResult, CallToolResultResponseResult,
-    ClientCapabilities, ClientCapabilitiesElicitation, ClientMessage, ClientRequest, ContentBlock,
-    DiscoverRequest, Error, GetPromptRequest, GetPromptRequestParams, GetPromptResult,
-    GetPromptResultResponseResult, Implementation, InputRequiredResult, ListPromptsRequest,
-    ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest, LoggingLevel,
-    PaginatedRequestParams, ProgressToken, PromptArgument, ReadResourceRequest,
-    ReadResourceRequestParams, ReadResourceResult, ReadResourceResultContentsItem,
-    ReadResourceResultResponseResult, RequestId, RequestMetaObject, RequestParams, ServerMessage,
-    ServerNotification, Tool, PROTOCOL_VERSION,
+    ClientCapabilities, ClientCapabilitiesElicitation, ClientCapabilitiesSampling, ClientMessage,
+    ClientRequest, ContentBlock, DiscoverRequest, Error, GetPromptRequest, GetPromptRequestParams,
+    GetPromptResult, GetPromptResultResponseResult, Implementation, InputRequiredResult,
+    JsonObject, ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest,
+    ListToolsRequest, LoggingLevel, PaginatedRequestParams, ProgressToken, PromptArgument,
+    ReadResourceRequest, ReadResourceRequestParams, ReadResourceResult,
+    ReadResourceResultContentsItem, ReadResourceResultResponseResult, RequestId, RequestMetaObject,
+    RequestParams, ServerMessage, ServerNotification, Tool, PROTOCOL_VERSION,
 };
 use mcp_typed::{IndexMap, RawObject};
-use serde_json::{json, Map};
 
 use crate::catalog::{collect_pages, get_prompts, read_resources, Catalog, Contents, Page};
 use crate::made_up::{arguments_for, Answers};
@@ -38,10 +37,7 @@ pub(crate) fn run(connection: &mut Connection, tally: &mut Tally) -> Outcome<()>
     // revision before anything else is sent.
     let discovered = request::<DiscoverRequest>(
         connection,
-        ClientRequest::Discover(Box::new(RequestParams {
-            meta: meta(),
-            extra: Map::new(),
-        })),
+        ClientRequest::discover(RequestParams::new(meta())),
     )?
     .map_err(fatal("server/discover"))?;
     if !discovered
@@ -68,7 +64,7 @@ pub(crate) fn run(connection: &mut Connection, tally: &mut Tally) -> Outcome<()>
         }
     }
 
-    let tools = list::<ListToolsRequest, _>(connection, ClientRequest::ListTools, |page| {
+    let tools = list::<ListToolsRequest, _>(connection, ClientRequest::list_tools, |page| {
         (page.tools, page.next_cursor)
     })?;
     for tool in tools {
@@ -88,50 +84,35 @@ pub(crate) fn run(connection: &mut Connection, tally: &mut Tally) -> Outcome<()>
 /// The `_meta` every request carries: with no session, each request says which revision
 /// it speaks, who sends it and what the client can do.
 fn meta() -> RequestMetaObject {
-    RequestMetaObject {
-        io_modelcontextprotocol_protocol_version: PROTOCOL_VERSION.to_owned(),
-        io_modelcontextprotocol_client_info: Some(Implementation {
-            name: CLIENT_NAME.to_owned(),
-            version: env!("CARGO_PKG_VERSION").to_owned(),
-            title: None,
-            description: None,
-            icons: None,
-            website_url: None,
-            extra: Map::new(),
-        }),
-        io_modelcontextprotocol_client_capabilities: ClientCapabilities {
-            elicitation: Some(ClientCapabilitiesElicitation {
-                form: Some(Default::default()),
-                url: Some(Default::default()),
-                extra: Map::new(),
-            }),
-            sampling: Some(Default::default()),
-            // `{}`: 2026-07-28 has no `listChanged` for roots (a client sends no
-            // notifications but `cancelled` in this revision).
-            roots: Some(RawObject::new()),
-            ..Default::default()
-        },
-        io_modelcontextprotocol_log_level: None,
-        progress_token: None,
-        extra: Map::new(),
-    }
+    let capabilities = ClientCapabilities::new()
+        .with_elicitation(
+            ClientCapabilitiesElicitation::new()
+                .with_form(JsonObject::new())
+                .with_url(JsonObject::new()),
+        )
+        .with_sampling(ClientCapabilitiesSampling::new())
+        // `{}`: 2026-07-28 has no `listChanged` for roots (a client sends no notifications but
+        // `cancelled` in this revision).
+        .with_roots(RawObject::new());
+    RequestMetaObject::new(capabilities, PROTOCOL_VERSION).with_io_modelcontextprotocol_client_info(
+        Implementation::new(CLIENT_NAME, env!("CARGO_PKG_VERSION")),
+    )
 }
 
 /// Every item of a list (`tools/list`, `resources/list`…), page after page. `variant` makes
 /// the request of its params, `page` gives the items of a result and its `nextCursor`.
 fn list<R: Request, T>(
     connection: &mut Connection,
-    variant: fn(Box<PaginatedRequestParams>) -> ClientRequest,
+    variant: fn(PaginatedRequestParams) -> ClientRequest,
     page: fn(R::Result) -> Page<T>,
 ) -> Outcome<Vec<T>> {
     collect_pages(R::METHOD, |cursor| {
-        let params = PaginatedRequestParams {
-            meta: meta(),
-            cursor,
-            extra: Map::new(),
+        let params = PaginatedRequestParams::new(meta());
+        let params = match cursor {
+            Some(cursor) => params.with_cursor(cursor),
+            None => params,
         };
-        let result =
-            request::<R>(connection, variant(Box::new(params)))?.map_err(fatal(R::METHOD))?;
+        let result = request::<R>(connection, variant(params))?.map_err(fatal(R::METHOD))?;
         Ok(page(result))
     })
 }
@@ -139,18 +120,12 @@ fn list<R: Request, T>(
 fn call_tool(connection: &mut Connection, tally: &mut Tally, tool: &Tool) -> Outcome<()> {
     // Every round sends these again (the `Retrier` retries `first`): the same arguments, as
     // the server may bind its state to them.
-    let first = CallToolRequestParams {
-        meta: RequestMetaObject {
-            // Without a level, a server of this revision sends no log messages.
-            io_modelcontextprotocol_log_level: Some(LoggingLevel::Info),
-            ..meta()
-        },
-        arguments: Some(RawObject::from(arguments_for(&tool.input_schema)?)),
-        input_responses: None,
-        name: tool.name.clone(),
-        request_state: None,
-        extra: Map::new(),
-    };
+    let first = CallToolRequestParams::new(
+        // Without a level, a server of this revision sends no log messages.
+        meta().with_io_modelcontextprotocol_log_level(LoggingLevel::Info),
+        &tool.name,
+    )
+    .with_arguments(arguments_for(&tool.input_schema)?);
     let mut progress = 0;
     let called = until_complete::<CallToolRequest>(
         connection,
@@ -159,7 +134,7 @@ fn call_tool(connection: &mut Connection, tally: &mut Tally, tool: &Tool) -> Out
         |mut params, id| {
             // The round's own id: unique among the requests in flight, as a token must be.
             params.meta.progress_token = Some(ProgressToken::Integer(id));
-            ClientRequest::CallTool(Box::new(params))
+            ClientRequest::call_tool(params)
         },
         &mut progress,
     )?;
@@ -299,10 +274,7 @@ fn exchange<R: Request>(
     request: ClientRequest,
     progress: &mut usize,
 ) -> Outcome<Result<R::Result, Error>> {
-    connection.send(&ClientMessage::Request {
-        id: RequestId::Integer(pending),
-        request,
-    })?;
+    connection.send(&ClientMessage::request(pending, request))?;
     let deadline = Instant::now() + RESPONSE_TIMEOUT;
     loop {
         let line = connection.receive_for(R::METHOD, deadline)?;
@@ -325,7 +297,7 @@ fn exchange<R: Request>(
                 return Err(ProtocolError::new(format!(
                     "line {}: a response to id {}, but the pending request is id {pending}",
                     line.number,
-                    json!(id),
+                    serde_json::to_string(&id).unwrap_or_default(),
                 )));
             }
             ServerMessage::Error { id: None, error } => {
@@ -347,7 +319,7 @@ struct Peer<'a>(&'a mut Connection);
 impl Catalog for Peer<'_> {
     fn resources(&mut self) -> Outcome<Vec<String>> {
         let resources =
-            list::<ListResourcesRequest, _>(self.0, ClientRequest::ListResources, |page| {
+            list::<ListResourcesRequest, _>(self.0, ClientRequest::list_resources, |page| {
                 (page.resources, page.next_cursor)
             })?;
         Ok(resources.into_iter().map(|resource| resource.uri).collect())
@@ -356,32 +328,26 @@ impl Catalog for Peer<'_> {
     fn resource_templates(&mut self) -> Outcome<Vec<String>> {
         let templates = list::<ListResourceTemplatesRequest, _>(
             self.0,
-            ClientRequest::ListResourceTemplates,
+            ClientRequest::list_resource_templates,
             |page| (page.resource_templates, page.next_cursor),
         )?;
         Ok(templates.into_iter().map(|t| t.uri_template).collect())
     }
 
     fn read(&mut self, uri: &str) -> Outcome<Result<Vec<Contents>, String>> {
-        let first = ReadResourceRequestParams {
-            meta: meta(),
-            input_responses: None,
-            request_state: None,
-            uri: uri.to_owned(),
-            extra: Map::new(),
-        };
+        let first = ReadResourceRequestParams::new(meta(), uri);
         let read = until_complete::<ReadResourceRequest>(
             self.0,
             uri,
             first,
-            |params, _| ClientRequest::ReadResource(Box::new(params)),
+            |params, _| ClientRequest::read_resource(params),
             &mut 0,
         )?;
         Ok(read.map(|result| result.contents.into_iter().map(contents).collect()))
     }
 
     fn prompts(&mut self) -> Outcome<Vec<(String, Vec<String>)>> {
-        let prompts = list::<ListPromptsRequest, _>(self.0, ClientRequest::ListPrompts, |page| {
+        let prompts = list::<ListPromptsRequest, _>(self.0, ClientRequest::list_prompts, |page| {
             (page.prompts, page.next_cursor)
         })?;
         Ok(prompts
@@ -395,20 +361,13 @@ impl Catalog for Peer<'_> {
         name: &str,
         arguments: IndexMap<String, String>,
     ) -> Outcome<Result<usize, String>> {
-        let first = GetPromptRequestParams {
-            meta: meta(),
-            // The same arguments on every round, like a tool's.
-            arguments: Some(arguments),
-            input_responses: None,
-            name: name.to_owned(),
-            request_state: None,
-            extra: Map::new(),
-        };
+        // The same arguments on every round, like a tool's.
+        let first = GetPromptRequestParams::new(meta(), name).with_arguments(arguments);
         let got = until_complete::<GetPromptRequest>(
             self.0,
             name,
             first,
-            |params, _| ClientRequest::GetPrompt(Box::new(params)),
+            |params, _| ClientRequest::get_prompt(params),
             &mut 0,
         )?;
         Ok(got.map(|result| result.messages.len()))

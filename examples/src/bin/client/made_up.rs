@@ -9,7 +9,7 @@ use mcp_mrtr::terminal::Terminal;
 use mcp_typed::elicit::{PropertySchema, RequestedSchema, StringFormat};
 use mcp_typed::v2026_07_28 as v2026;
 use serde::Serialize;
-use serde_json::{json, Map, Number, Value};
+use serde_json::{Map, Number, Value};
 
 use crate::strict::{Outcome, ProtocolError};
 
@@ -35,7 +35,7 @@ pub(crate) fn arguments_for(input_schema: &impl Serialize) -> Outcome<Map<String
 fn sample_value(schema: &Value, root: &Value, depth: usize) -> Value {
     // `true` (or any non-object) accepts everything; deep recursion means a cycle of `$ref`s.
     let Some(keywords) = schema.as_object().filter(|_| depth < 16) else {
-        return json!("text");
+        return Value::from("text");
     };
     if let Some(value) = keywords.get("default").or_else(|| keywords.get("const")) {
         return value.clone();
@@ -60,7 +60,7 @@ fn sample_value(schema: &Value, root: &Value, depth: usize) -> Value {
             // `Optional[T]` is `anyOf: [T, {"type": "null"}]`: prefer the branch with a value.
             let not_null = branches
                 .iter()
-                .find(|b| b.get("type") != Some(&json!("null")));
+                .find(|b| b.get("type").and_then(Value::as_str) != Some("null"));
             if let Some(branch) = not_null.or(branches.first()) {
                 return sample_value(branch, root, depth + 1);
             }
@@ -82,17 +82,17 @@ fn sample_value(schema: &Value, root: &Value, depth: usize) -> Value {
         "integer" => {
             let low = bound(keywords, "minimum").map(f64::ceil);
             let high = bound(keywords, "maximum").map(f64::floor);
-            json!(low.unwrap_or(1.0).min(high.unwrap_or(f64::MAX)) as i64)
+            Value::from(low.unwrap_or(1.0).min(high.unwrap_or(f64::MAX)) as i64)
         }
         // The bound as the schema wrote it (`minimum: 2` gives `2`, not `2.0`).
         "number" => match (bound(keywords, "minimum"), bound(keywords, "maximum")) {
             (Some(_), _) => keywords["minimum"].clone(),
             (None, Some(high)) if high < 2.5 => keywords["maximum"].clone(),
-            _ => json!(2.5),
+            _ => Value::from(2.5),
         },
-        "boolean" => json!(true),
+        "boolean" => Value::Bool(true),
         "null" => Value::Null,
-        _ => json!(sample_string(
+        _ => Value::from(sample_string(
             keywords.get("format").and_then(Value::as_str),
             bound(keywords, "minLength"),
             bound(keywords, "maxLength"),
@@ -221,29 +221,17 @@ impl Answerer for Answers {
         _key: &str,
         _params: &v2026::CreateMessageRequestParams,
     ) -> Result<v2026::CreateMessageResult, String> {
-        Ok(v2026::CreateMessageResult {
-            meta: None,
-            content: v2026::CreateMessageResultContent::Text(Box::new(v2026::TextContent {
-                meta: None,
-                annotations: None,
-                text: SAMPLED_REPLY.to_owned(),
-                extra: Map::new(),
-            })),
-            model: SAMPLING_MODEL.to_owned(),
-            role: v2026::Role::Assistant,
-            stop_reason: Some("endTurn".to_owned()),
-            extra: Map::new(),
-        })
+        Ok(v2026::CreateMessageResult::new(
+            v2026::CreateMessageResultContent::text(SAMPLED_REPLY),
+            SAMPLING_MODEL,
+            v2026::Role::Assistant,
+        )
+        .with_stop_reason("endTurn"))
     }
 
     fn roots(&mut self, _key: &str) -> Vec<v2026::Root> {
         match cwd_root_uri() {
-            Ok(uri) => vec![v2026::Root {
-                meta: None,
-                name: Some(ROOT_NAME.to_owned()),
-                uri,
-                extra: Map::new(),
-            }],
+            Ok(uri) => vec![v2026::Root::new(uri).with_name(ROOT_NAME)],
             Err(error) => {
                 self.error = Some(error);
                 Vec::new()
@@ -255,7 +243,7 @@ impl Answerer for Answers {
 /// A value that satisfies one property of a form.
 fn made_up(property: &PropertySchema) -> Value {
     match property {
-        PropertySchema::String(string) => json!(sample_string(
+        PropertySchema::String(string) => Value::from(sample_string(
             string.format.map(StringFormat::as_str),
             string.min_length.map(|n| n as f64),
             string.max_length.map(|n| n as f64),
@@ -273,7 +261,7 @@ fn made_up(property: &PropertySchema) -> Value {
                 } else {
                     high.unwrap_or(value).floor()
                 };
-                json!(value as i64)
+                Value::from(value as i64)
             } else {
                 // A value with a fraction, which only a number field accepts: an answer that
                 // an integer field would take too tests less.
@@ -289,19 +277,15 @@ fn made_up(property: &PropertySchema) -> Value {
                     .find(|&x| within(x) && x.fract() != 0.0)
                     .or(low)
                     .unwrap_or(3.5);
-                json!(value)
+                Value::from(value)
             }
         }
-        PropertySchema::Boolean(_) => json!(true),
-        PropertySchema::SingleSelect(select) => json!(select.options.values().next()),
+        PropertySchema::Boolean(_) => Value::Bool(true),
+        PropertySchema::SingleSelect(select) => Value::from(select.options.values().next()),
         PropertySchema::MultiSelect(select) => {
             let wanted = select.min_items.unwrap_or(1).max(1) as usize;
             let allowed = select.max_items.map_or(usize::MAX, |max| max as usize);
-            json!(select
-                .options
-                .values()
-                .take(wanted.min(allowed))
-                .collect::<Vec<_>>())
+            Value::from_iter(select.options.values().take(wanted.min(allowed)))
         }
     }
 }

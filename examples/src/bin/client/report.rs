@@ -5,7 +5,7 @@
 use std::fmt;
 
 use serde::Serialize;
-use serde_json::{json, Number, Value};
+use serde_json::{Number, Value};
 
 use crate::catalog::{preview, Contents};
 
@@ -120,8 +120,8 @@ pub(crate) fn show_progress_count(tool: &str, received: usize) {
 /// Counts a `notifications/progress` for the request in flight, whose token (when it asked for
 /// progress) is its id. Either era's `ProgressToken` is a string or an integer.
 pub(crate) fn count_progress(token: &impl Serialize, pending: i64, progress: &mut usize) {
-    let token = json!(token);
-    if token == json!(pending) {
+    let token = serde_json::to_value(token).unwrap_or_default();
+    if token == pending {
         *progress += 1;
     } else {
         // Late, or for a request this client never made: worth a word, not a failure.

@@ -17,7 +17,8 @@ use std::time::Duration;
 
 use mcp_typed::elicit::{PropertySchema, RequestedSchema};
 use mcp_typed::v2026_07_28::{
-    CreateMessageRequestParams, CreateMessageResult, ElicitResultAction, Root,
+    CreateMessageRequestParams, CreateMessageResult, CreateMessageResultContent,
+    ElicitResultAction, Role, Root,
 };
 use mcp_typed_rmcp::client::{Supports, TypedClient};
 use mcp_typed_rmcp::mcp_mrtr::client::{Answerer, FormAnswer};
@@ -65,18 +66,16 @@ impl Answerer for Conformance {
         _key: &str,
         _params: &CreateMessageRequestParams,
     ) -> Result<CreateMessageResult, String> {
-        serde_json::from_value(json!({
-            "role": "assistant",
-            "content": {"type": "text", "text": "This is a test response from the client"},
-            "model": "conformance-client",
-            "stopReason": "endTurn",
-        }))
-        .map_err(|e| e.to_string())
+        Ok(CreateMessageResult::new(
+            CreateMessageResultContent::text("This is a test response from the client"),
+            "conformance-client",
+            Role::Assistant,
+        )
+        .with_stop_reason("endTurn"))
     }
 
     fn roots(&mut self, _key: &str) -> Vec<Root> {
-        serde_json::from_value(json!([{"uri": "file:///test/root", "name": "Test Root"}]))
-            .unwrap_or_default()
+        vec![Root::new("file:///test/root").with_name("Test Root")]
     }
 }
 
@@ -86,17 +85,18 @@ fn plausible(property: &PropertySchema) -> Option<Value> {
         PropertySchema::String(s) => {
             let min = s.min_length.unwrap_or(0).max(4);
             let text = "test".repeat(usize::try_from(min).unwrap_or(4).div_ceil(4));
-            json!(text)
+            Value::from(text)
         }
         PropertySchema::Number(n) => match &n.minimum {
             Some(min) => Value::Number(min.clone()),
-            None => json!(if n.integer { json!(1) } else { json!(1.0) }),
+            None if n.integer => Value::from(1),
+            None => Value::from(1.0),
         },
-        PropertySchema::Boolean(_) => json!(true),
-        PropertySchema::SingleSelect(s) => json!(s.options.values().next()?),
+        PropertySchema::Boolean(_) => Value::Bool(true),
+        PropertySchema::SingleSelect(s) => Value::from(s.options.values().next()?),
         PropertySchema::MultiSelect(s) => {
             let take = usize::try_from(s.min_items.unwrap_or(1).max(1)).unwrap_or(1);
-            json!(s.options.values().take(take).collect::<Vec<_>>())
+            Value::from_iter(s.options.values().take(take))
         }
     })
 }
@@ -147,7 +147,7 @@ type Client = RunningService<RoleClient, TypedClient<Conformance>>;
 
 /// The protocol version named by `MCP_CONFORMANCE_PROTOCOL_VERSION`.
 fn protocol(version: &str) -> ProtocolVersion {
-    serde_json::from_value(json!(version)).unwrap_or(ProtocolVersion::V_2025_11_25)
+    serde_json::from_value(Value::from(version)).unwrap_or(ProtocolVersion::V_2025_11_25)
 }
 
 /// Connects through `transport` with the lifecycle of `version`: `initialize` offering it up to
@@ -185,6 +185,7 @@ async fn connect<C: StreamableHttpClient>(
     handler.serve_with_lifecycle(transport, lifecycle).await
 }
 
+/// A `tools/call` of rmcp's. Its arguments are free-form: the callers write them as JSON.
 fn call(name: &str, arguments: Option<Value>) -> CallToolRequestParams {
     let params = CallToolRequestParams::new(name.to_owned());
     match arguments {

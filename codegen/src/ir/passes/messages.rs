@@ -2,13 +2,13 @@
 //! `ClientResult`, …) become enums dispatched on `method`, and each request is paired with the
 //! type of its result.
 
-use super::{check_identifier, err, LoadOptions, SchemaError};
 use crate::ir::TypeDef;
 use crate::ir::{
     Call, CallKind, CallSet, ConstValue, DirectionModel, Messages, Module, TypeExpr, TypeKind,
 };
 use crate::naming;
 use crate::pointer::unescape;
+use crate::schema::{check_identifier, err, LoadOptions, SchemaError};
 
 /// Replaces the direction unions by call sets and records the message layer. A schema without
 /// them (not an MCP schema, or a fragment) gets no message layer.
