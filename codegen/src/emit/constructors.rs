@@ -151,6 +151,7 @@ pub(super) fn struct_constructors(scope: &Scope, name: &str, s: &Struct) -> Toke
         quote! {
             #[doc = #doc]
             #[must_use]
+            #[inline]
             pub fn #setter(mut self, #param) -> Self {
                 self.#field = #some(#value);
                 self
@@ -168,6 +169,7 @@ pub(super) fn struct_constructors(scope: &Scope, name: &str, s: &Struct) -> Toke
             quote! {
                 /// Adds a member the schema does not declare.
                 #[must_use]
+                #[inline]
                 pub fn with_extra(
                     mut self,
                     name: impl ::core::convert::Into<#string>,
@@ -183,6 +185,7 @@ pub(super) fn struct_constructors(scope: &Scope, name: &str, s: &Struct) -> Toke
     let default = (params.is_empty() && s.fields.iter().any(|f| f.required)).then(|| {
         quote! {
             impl ::core::default::Default for #ty {
+                #[inline]
                 fn default() -> Self {
                     Self::new()
                 }
@@ -193,6 +196,7 @@ pub(super) fn struct_constructors(scope: &Scope, name: &str, s: &Struct) -> Toke
         impl #ty {
             #[doc = #new_doc]
             #many
+            #[inline]
             pub fn new(#(#params),*) -> Self {
                 Self { #(#fields)* }
             }
@@ -256,6 +260,7 @@ fn union_conversions(scope: &Scope, name: &str, u: &Union, module: &Module) -> T
         };
         out.extend(quote! {
             impl ::core::convert::From<#source> for #ty {
+                #[inline]
                 fn from(value: #source) -> Self {
                     Self::#variant(#value)
                 }
@@ -264,6 +269,7 @@ fn union_conversions(scope: &Scope, name: &str, u: &Union, module: &Module) -> T
         if **member == TypeExpr::String {
             out.extend(quote! {
                 impl ::core::convert::From<&str> for #ty {
+                    #[inline]
                     fn from(value: &str) -> Self {
                         Self::#variant(#string::from(value))
                     }
@@ -384,6 +390,7 @@ fn named_constructors(scope: &Scope, u: &Union, module: &Module) -> Vec<TokenStr
         out.push(quote! {
             #[doc = #doc]
             #many
+            #[inline]
             pub fn #fn_name(#(#params),*) -> Self {
                 Self::#variant(#value)
             }
@@ -420,8 +427,9 @@ pub(super) fn call_constructors(scope: &Scope, name: &str, set: &CallSet) -> Tok
         let fn_name = ident(fn_name);
         let Some(params) = &c.params else {
             if !clash {
-                constructors
-                    .push(quote!(#[doc = #doc] pub fn #fn_name() -> Self { Self::#variant }));
+                constructors.push(
+                    quote!(#[doc = #doc] #[inline] pub fn #fn_name() -> Self { Self::#variant }),
+                );
             }
             continue;
         };
@@ -438,6 +446,7 @@ pub(super) fn call_constructors(scope: &Scope, name: &str, set: &CallSet) -> Tok
                 let value = wrap(quote!(::core::convert::Into::into(params)));
                 quote! {
                     #[doc = #doc]
+                    #[inline]
                     pub fn #fn_name(params: impl ::core::convert::Into<#params_ty>) -> Self {
                         Self::#variant(#value)
                     }
@@ -446,6 +455,7 @@ pub(super) fn call_constructors(scope: &Scope, name: &str, set: &CallSet) -> Tok
                 let map = c.boxed.then(|| quote!(.map(#boxed::new)));
                 quote! {
                     #[doc = #doc]
+                    #[inline]
                     pub fn #fn_name(params: impl ::core::convert::Into<#option<#params_ty>>) -> Self {
                         Self::#variant(::core::convert::Into::into(params) #map)
                     }
@@ -467,6 +477,7 @@ pub(super) fn call_constructors(scope: &Scope, name: &str, set: &CallSet) -> Tok
             };
             conversions.extend(quote! {
                 impl ::core::convert::From<#params_ty> for #ty {
+                    #[inline]
                     fn from(params: #params_ty) -> Self {
                         Self::#variant(#value)
                     }
@@ -501,6 +512,7 @@ pub(super) fn envelope_constructors(
         let request = into(&scope.named(r));
         quote! {
             /// A request with its id.
+            #[inline]
             pub fn request(id: #id, request: #request) -> Self {
                 Self::Request { id: ::core::convert::Into::into(id), request: ::core::convert::Into::into(request) }
             }
@@ -510,6 +522,7 @@ pub(super) fn envelope_constructors(
         let notification = into(&scope.named(n));
         quote! {
             /// A notification.
+            #[inline]
             pub fn notification(notification: #notification) -> Self {
                 Self::Notification(::core::convert::Into::into(notification))
             }
@@ -520,14 +533,17 @@ pub(super) fn envelope_constructors(
         let error = into(&type_tokens(scope, &messages.error));
         quote! {
             /// The result response to the request `id`.
+            #[inline]
             pub fn response(id: #id, result: #result) -> Self {
                 Self::Response { id: ::core::convert::Into::into(id), result: ::core::convert::Into::into(result) }
             }
             /// The error response to the request `id`.
+            #[inline]
             pub fn error(id: #id, error: #error) -> Self {
                 Self::Error { id: #some(::core::convert::Into::into(id)), error: ::core::convert::Into::into(error) }
             }
             /// An error response without an id: the request's id could not be read.
+            #[inline]
             pub fn error_without_id(error: #error) -> Self {
                 Self::Error { id: #none, error: ::core::convert::Into::into(error) }
             }

@@ -16,6 +16,7 @@ pub struct Annotated {
 }
 impl Annotated {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             annotations: None,
@@ -24,6 +25,7 @@ impl Annotated {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<AnnotatedAnnotations>,
@@ -33,6 +35,7 @@ impl Annotated {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -112,6 +115,7 @@ pub struct AnnotatedAnnotations {
 }
 impl AnnotatedAnnotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             audience: None,
@@ -121,6 +125,7 @@ impl AnnotatedAnnotations {
     }
     /// Sets `audience`.
     #[must_use]
+    #[inline]
     pub fn with_audience(
         mut self,
         value: impl ::core::convert::Into<Vec<Role>>,
@@ -130,6 +135,7 @@ impl AnnotatedAnnotations {
     }
     /// Sets `priority`.
     #[must_use]
+    #[inline]
     pub fn with_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -139,6 +145,7 @@ impl AnnotatedAnnotations {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -218,6 +225,7 @@ pub struct BlobResourceContents {
 }
 impl BlobResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         blob: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -231,12 +239,14 @@ impl BlobResourceContents {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -331,6 +341,7 @@ impl CallToolRequest {
 }
 impl CallToolRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -339,6 +350,7 @@ impl CallToolRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -424,6 +436,7 @@ pub struct CallToolRequestParams {
 }
 impl CallToolRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             arguments: None,
@@ -433,6 +446,7 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -442,6 +456,7 @@ impl CallToolRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -541,6 +556,7 @@ pub struct CallToolResult {
 }
 impl CallToolResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<Vec<CallToolResultContentItem>>,
     ) -> Self {
@@ -553,6 +569,7 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -562,12 +579,14 @@ impl CallToolResult {
     }
     /// Sets `isError`.
     #[must_use]
+    #[inline]
     pub fn with_is_error(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.is_error = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -735,26 +754,31 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultContentItem {
     }
 }
 impl ::core::convert::From<TextContent> for CallToolResultContentItem {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::TextContent(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for CallToolResultContentItem {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(Box::new(value))
     }
 }
 impl ::core::convert::From<EmbeddedResource> for CallToolResultContentItem {
+    #[inline]
     fn from(value: EmbeddedResource) -> Self {
         Self::EmbeddedResource(Box::new(value))
     }
 }
 impl CallToolResultContentItem {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::TextContent(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -762,6 +786,7 @@ impl CallToolResultContentItem {
         Self::ImageContent(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`EmbeddedResource`] from its required members ([`EmbeddedResource::new`]).
+    #[inline]
     pub fn resource(
         resource: impl ::core::convert::Into<EmbeddedResourceResource>,
     ) -> Self {
@@ -788,6 +813,7 @@ impl CancelledNotification {
 }
 impl CancelledNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CancelledNotificationParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -796,6 +822,7 @@ impl CancelledNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -888,6 +915,7 @@ pub struct CancelledNotificationParams {
 }
 impl CancelledNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(request_id: impl ::core::convert::Into<RequestId>) -> Self {
         Self {
             reason: None,
@@ -897,12 +925,14 @@ impl CancelledNotificationParams {
     }
     /// Sets `reason`.
     #[must_use]
+    #[inline]
     pub fn with_reason(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.reason = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -991,6 +1021,7 @@ pub struct ClientCapabilities {
 }
 impl ClientCapabilities {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             experimental: None,
@@ -1001,6 +1032,7 @@ impl ClientCapabilities {
     }
     /// Sets `experimental`.
     #[must_use]
+    #[inline]
     pub fn with_experimental(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -1022,6 +1054,7 @@ impl ClientCapabilities {
     }
     /// Sets `roots`.
     #[must_use]
+    #[inline]
     pub fn with_roots(
         mut self,
         value: impl ::core::convert::Into<ClientCapabilitiesRoots>,
@@ -1031,6 +1064,7 @@ impl ClientCapabilities {
     }
     /// Sets `sampling`.
     #[must_use]
+    #[inline]
     pub fn with_sampling(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -1040,6 +1074,7 @@ impl ClientCapabilities {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1125,6 +1160,7 @@ pub struct ClientCapabilitiesRoots {
 }
 impl ClientCapabilitiesRoots {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -1133,12 +1169,14 @@ impl ClientCapabilitiesRoots {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1305,24 +1343,28 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
 }
 impl ClientNotification {
     /// `notifications/cancelled`.
+    #[inline]
     pub fn cancelled(
         params: impl ::core::convert::Into<CancelledNotificationParams>,
     ) -> Self {
         Self::Cancelled(::core::convert::Into::into(params))
     }
     /// `notifications/initialized`.
+    #[inline]
     pub fn initialized(
         params: impl ::core::convert::Into<Option<InitializedNotificationParams>>,
     ) -> Self {
         Self::Initialized(::core::convert::Into::into(params))
     }
     /// `notifications/progress`.
+    #[inline]
     pub fn progress(
         params: impl ::core::convert::Into<ProgressNotificationParams>,
     ) -> Self {
         Self::Progress(::core::convert::Into::into(params))
     }
     /// `notifications/roots/list_changed`.
+    #[inline]
     pub fn roots_list_changed(
         params: impl ::core::convert::Into<Option<RootsListChangedNotificationParams>>,
     ) -> Self {
@@ -1330,21 +1372,25 @@ impl ClientNotification {
     }
 }
 impl ::core::convert::From<CancelledNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: CancelledNotificationParams) -> Self {
         Self::Cancelled(params)
     }
 }
 impl ::core::convert::From<InitializedNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: InitializedNotificationParams) -> Self {
         Self::Initialized(Some(params))
     }
 }
 impl ::core::convert::From<ProgressNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: ProgressNotificationParams) -> Self {
         Self::Progress(params)
     }
 }
 impl ::core::convert::From<RootsListChangedNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: RootsListChangedNotificationParams) -> Self {
         Self::RootsListChanged(Some(params))
     }
@@ -1516,137 +1562,163 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
 }
 impl ClientRequest {
     /// `initialize`.
+    #[inline]
     pub fn initialize(
         params: impl ::core::convert::Into<InitializeRequestParams>,
     ) -> Self {
         Self::Initialize(Box::new(::core::convert::Into::into(params)))
     }
     /// `ping`.
+    #[inline]
     pub fn ping(params: impl ::core::convert::Into<Option<PingRequestParams>>) -> Self {
         Self::Ping(::core::convert::Into::into(params))
     }
     /// `resources/list`.
+    #[inline]
     pub fn list_resources(
         params: impl ::core::convert::Into<Option<ListResourcesRequestParams>>,
     ) -> Self {
         Self::ListResources(::core::convert::Into::into(params))
     }
     /// `resources/templates/list`.
+    #[inline]
     pub fn list_resource_templates(
         params: impl ::core::convert::Into<Option<ListResourceTemplatesRequestParams>>,
     ) -> Self {
         Self::ListResourceTemplates(::core::convert::Into::into(params))
     }
     /// `resources/read`.
+    #[inline]
     pub fn read_resource(
         params: impl ::core::convert::Into<ReadResourceRequestParams>,
     ) -> Self {
         Self::ReadResource(::core::convert::Into::into(params))
     }
     /// `resources/subscribe`.
+    #[inline]
     pub fn subscribe(
         params: impl ::core::convert::Into<SubscribeRequestParams>,
     ) -> Self {
         Self::Subscribe(::core::convert::Into::into(params))
     }
     /// `resources/unsubscribe`.
+    #[inline]
     pub fn unsubscribe(
         params: impl ::core::convert::Into<UnsubscribeRequestParams>,
     ) -> Self {
         Self::Unsubscribe(::core::convert::Into::into(params))
     }
     /// `prompts/list`.
+    #[inline]
     pub fn list_prompts(
         params: impl ::core::convert::Into<Option<ListPromptsRequestParams>>,
     ) -> Self {
         Self::ListPrompts(::core::convert::Into::into(params))
     }
     /// `prompts/get`.
+    #[inline]
     pub fn get_prompt(
         params: impl ::core::convert::Into<GetPromptRequestParams>,
     ) -> Self {
         Self::GetPrompt(::core::convert::Into::into(params))
     }
     /// `tools/list`.
+    #[inline]
     pub fn list_tools(
         params: impl ::core::convert::Into<Option<ListToolsRequestParams>>,
     ) -> Self {
         Self::ListTools(::core::convert::Into::into(params))
     }
     /// `tools/call`.
+    #[inline]
     pub fn call_tool(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
         Self::CallTool(::core::convert::Into::into(params))
     }
     /// `logging/setLevel`.
+    #[inline]
     pub fn set_level(params: impl ::core::convert::Into<SetLevelRequestParams>) -> Self {
         Self::SetLevel(::core::convert::Into::into(params))
     }
     /// `completion/complete`.
+    #[inline]
     pub fn complete(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
         Self::Complete(Box::new(::core::convert::Into::into(params)))
     }
 }
 impl ::core::convert::From<InitializeRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: InitializeRequestParams) -> Self {
         Self::Initialize(Box::new(params))
     }
 }
 impl ::core::convert::From<PingRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: PingRequestParams) -> Self {
         Self::Ping(Some(params))
     }
 }
 impl ::core::convert::From<ListResourcesRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ListResourcesRequestParams) -> Self {
         Self::ListResources(Some(params))
     }
 }
 impl ::core::convert::From<ListResourceTemplatesRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ListResourceTemplatesRequestParams) -> Self {
         Self::ListResourceTemplates(Some(params))
     }
 }
 impl ::core::convert::From<ReadResourceRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ReadResourceRequestParams) -> Self {
         Self::ReadResource(params)
     }
 }
 impl ::core::convert::From<SubscribeRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: SubscribeRequestParams) -> Self {
         Self::Subscribe(params)
     }
 }
 impl ::core::convert::From<UnsubscribeRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: UnsubscribeRequestParams) -> Self {
         Self::Unsubscribe(params)
     }
 }
 impl ::core::convert::From<ListPromptsRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ListPromptsRequestParams) -> Self {
         Self::ListPrompts(Some(params))
     }
 }
 impl ::core::convert::From<GetPromptRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: GetPromptRequestParams) -> Self {
         Self::GetPrompt(params)
     }
 }
 impl ::core::convert::From<ListToolsRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ListToolsRequestParams) -> Self {
         Self::ListTools(Some(params))
     }
 }
 impl ::core::convert::From<CallToolRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: CallToolRequestParams) -> Self {
         Self::CallTool(params)
     }
 }
 impl ::core::convert::From<SetLevelRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: SetLevelRequestParams) -> Self {
         Self::SetLevel(params)
     }
 }
 impl ::core::convert::From<CompleteRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: CompleteRequestParams) -> Self {
         Self::Complete(Box::new(params))
     }
@@ -1795,16 +1867,19 @@ impl<'de> __rt::KeyedUnion<'de> for ClientResult {
     }
 }
 impl ::core::convert::From<Result> for ClientResult {
+    #[inline]
     fn from(value: Result) -> Self {
         Self::Empty(value)
     }
 }
 impl ::core::convert::From<CreateMessageResult> for ClientResult {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         Self::CreateMessage(Box::new(value))
     }
 }
 impl ::core::convert::From<ListRootsResult> for ClientResult {
+    #[inline]
     fn from(value: ListRootsResult) -> Self {
         Self::ListRoots(value)
     }
@@ -1823,6 +1898,7 @@ impl CompleteRequest {
 }
 impl CompleteRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -1831,6 +1907,7 @@ impl CompleteRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1921,6 +1998,7 @@ pub struct CompleteRequestParams {
 }
 impl CompleteRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         argument: impl ::core::convert::Into<CompleteRequestParamsArgument>,
         r#ref: impl ::core::convert::Into<CompleteRequestParamsRef>,
@@ -1933,6 +2011,7 @@ impl CompleteRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2021,6 +2100,7 @@ pub struct CompleteRequestParamsArgument {
 }
 impl CompleteRequestParamsArgument {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         value: impl ::core::convert::Into<String>,
@@ -2033,6 +2113,7 @@ impl CompleteRequestParamsArgument {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2183,21 +2264,25 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
+    #[inline]
     fn from(value: PromptReference) -> Self {
         Self::Prompt(value)
     }
 }
 impl ::core::convert::From<ResourceReference> for CompleteRequestParamsRef {
+    #[inline]
     fn from(value: ResourceReference) -> Self {
         Self::Resource(value)
     }
 }
 impl CompleteRequestParamsRef {
     /// A [`PromptReference`] from its required members ([`PromptReference::new`]).
+    #[inline]
     pub fn prompt(name: impl ::core::convert::Into<String>) -> Self {
         Self::Prompt(PromptReference::new(name))
     }
     /// A [`ResourceReference`] from its required members ([`ResourceReference::new`]).
+    #[inline]
     pub fn resource(uri: impl ::core::convert::Into<String>) -> Self {
         Self::Resource(ResourceReference::new(uri))
     }
@@ -2214,6 +2299,7 @@ pub struct CompleteResult {
 }
 impl CompleteResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         completion: impl ::core::convert::Into<CompleteResultCompletion>,
     ) -> Self {
@@ -2225,6 +2311,7 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2234,6 +2321,7 @@ impl CompleteResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2322,6 +2410,7 @@ pub struct CompleteResultCompletion {
 }
 impl CompleteResultCompletion {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         values: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -2338,18 +2427,21 @@ impl CompleteResultCompletion {
     }
     /// Sets `hasMore`.
     #[must_use]
+    #[inline]
     pub fn with_has_more(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.has_more = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `total`.
     #[must_use]
+    #[inline]
     pub fn with_total(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.total = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2442,6 +2534,7 @@ impl CreateMessageRequest {
 }
 impl CreateMessageRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CreateMessageRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -2450,6 +2543,7 @@ impl CreateMessageRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2552,6 +2646,7 @@ pub struct CreateMessageRequestParams {
 }
 impl CreateMessageRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         max_tokens: impl ::core::convert::Into<i64>,
         messages: impl ::core::convert::Into<Vec<SamplingMessage>>,
@@ -2570,6 +2665,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `includeContext`.
     #[must_use]
+    #[inline]
     pub fn with_include_context(
         mut self,
         value: impl ::core::convert::Into<CreateMessageRequestParamsIncludeContext>,
@@ -2579,6 +2675,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[must_use]
+    #[inline]
     pub fn with_metadata(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2588,6 +2685,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `modelPreferences`.
     #[must_use]
+    #[inline]
     pub fn with_model_preferences(
         mut self,
         value: impl ::core::convert::Into<ModelPreferences>,
@@ -2597,6 +2695,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `stopSequences`.
     #[must_use]
+    #[inline]
     pub fn with_stop_sequences(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -2610,6 +2709,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `systemPrompt`.
     #[must_use]
+    #[inline]
     pub fn with_system_prompt(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -2619,6 +2719,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `temperature`.
     #[must_use]
+    #[inline]
     pub fn with_temperature(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -2628,6 +2729,7 @@ impl CreateMessageRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2827,6 +2929,7 @@ pub struct CreateMessageResult {
 }
 impl CreateMessageResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<CreateMessageResultContent>,
         model: impl ::core::convert::Into<String>,
@@ -2843,6 +2946,7 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2852,6 +2956,7 @@ impl CreateMessageResult {
     }
     /// Sets `stopReason`.
     #[must_use]
+    #[inline]
     pub fn with_stop_reason(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -2861,6 +2966,7 @@ impl CreateMessageResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3023,21 +3129,25 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContent {
     }
 }
 impl ::core::convert::From<TextContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::Image(Box::new(value))
     }
 }
 impl CreateMessageResultContent {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::Text(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -3066,6 +3176,7 @@ impl EmbeddedResource {
 }
 impl EmbeddedResource {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(resource: impl ::core::convert::Into<EmbeddedResourceResource>) -> Self {
         Self {
             annotations: None,
@@ -3075,6 +3186,7 @@ impl EmbeddedResource {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<EmbeddedResourceAnnotations>,
@@ -3084,6 +3196,7 @@ impl EmbeddedResource {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3184,6 +3297,7 @@ pub struct EmbeddedResourceAnnotations {
 }
 impl EmbeddedResourceAnnotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             audience: None,
@@ -3193,6 +3307,7 @@ impl EmbeddedResourceAnnotations {
     }
     /// Sets `audience`.
     #[must_use]
+    #[inline]
     pub fn with_audience(
         mut self,
         value: impl ::core::convert::Into<Vec<Role>>,
@@ -3202,6 +3317,7 @@ impl EmbeddedResourceAnnotations {
     }
     /// Sets `priority`.
     #[must_use]
+    #[inline]
     pub fn with_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -3211,6 +3327,7 @@ impl EmbeddedResourceAnnotations {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3395,11 +3512,13 @@ impl<'de> __rt::KeyedUnion<'de> for EmbeddedResourceResource {
     }
 }
 impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         Self::Text(value)
     }
 }
 impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         Self::Blob(value)
     }
@@ -3420,6 +3539,7 @@ impl GetPromptRequest {
 }
 impl GetPromptRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<GetPromptRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -3428,6 +3548,7 @@ impl GetPromptRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3513,6 +3634,7 @@ pub struct GetPromptRequestParams {
 }
 impl GetPromptRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             arguments: None,
@@ -3522,6 +3644,7 @@ impl GetPromptRequestParams {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -3543,6 +3666,7 @@ impl GetPromptRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3631,6 +3755,7 @@ pub struct GetPromptResult {
 }
 impl GetPromptResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(messages: impl ::core::convert::Into<Vec<PromptMessage>>) -> Self {
         Self {
             meta: None,
@@ -3641,6 +3766,7 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -3650,6 +3776,7 @@ impl GetPromptResult {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -3659,6 +3786,7 @@ impl GetPromptResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3759,6 +3887,7 @@ impl ImageContent {
 }
 impl ImageContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -3772,6 +3901,7 @@ impl ImageContent {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<ImageContentAnnotations>,
@@ -3781,6 +3911,7 @@ impl ImageContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3890,6 +4021,7 @@ pub struct ImageContentAnnotations {
 }
 impl ImageContentAnnotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             audience: None,
@@ -3899,6 +4031,7 @@ impl ImageContentAnnotations {
     }
     /// Sets `audience`.
     #[must_use]
+    #[inline]
     pub fn with_audience(
         mut self,
         value: impl ::core::convert::Into<Vec<Role>>,
@@ -3908,6 +4041,7 @@ impl ImageContentAnnotations {
     }
     /// Sets `priority`.
     #[must_use]
+    #[inline]
     pub fn with_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -3917,6 +4051,7 @@ impl ImageContentAnnotations {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3994,6 +4129,7 @@ pub struct Implementation {
 }
 impl Implementation {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         version: impl ::core::convert::Into<String>,
@@ -4006,6 +4142,7 @@ impl Implementation {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4096,6 +4233,7 @@ impl InitializeRequest {
 }
 impl InitializeRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<InitializeRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -4104,6 +4242,7 @@ impl InitializeRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4191,6 +4330,7 @@ pub struct InitializeRequestParams {
 }
 impl InitializeRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         capabilities: impl ::core::convert::Into<ClientCapabilities>,
         client_info: impl ::core::convert::Into<Implementation>,
@@ -4205,6 +4345,7 @@ impl InitializeRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4317,6 +4458,7 @@ pub struct InitializeResult {
 }
 impl InitializeResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         capabilities: impl ::core::convert::Into<ServerCapabilities>,
         protocol_version: impl ::core::convert::Into<String>,
@@ -4333,6 +4475,7 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -4342,6 +4485,7 @@ impl InitializeResult {
     }
     /// Sets `instructions`.
     #[must_use]
+    #[inline]
     pub fn with_instructions(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -4351,6 +4495,7 @@ impl InitializeResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4467,6 +4612,7 @@ impl InitializedNotification {
 }
 impl InitializedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -4475,6 +4621,7 @@ impl InitializedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<InitializedNotificationParams>,
@@ -4484,6 +4631,7 @@ impl InitializedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4563,6 +4711,7 @@ pub struct InitializedNotificationParams {
 }
 impl InitializedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -4571,6 +4720,7 @@ impl InitializedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -4580,6 +4730,7 @@ impl InitializedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4655,6 +4806,7 @@ impl JsonRpcError {
 }
 impl JsonRpcError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         error: impl ::core::convert::Into<JsonRpcErrorError>,
         id: impl ::core::convert::Into<RequestId>,
@@ -4667,6 +4819,7 @@ impl JsonRpcError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4763,6 +4916,7 @@ pub struct JsonRpcErrorError {
 }
 impl JsonRpcErrorError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         code: impl ::core::convert::Into<i64>,
         message: impl ::core::convert::Into<String>,
@@ -4776,6 +4930,7 @@ impl JsonRpcErrorError {
     }
     /// Sets `data`.
     #[must_use]
+    #[inline]
     pub fn with_data(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -4785,6 +4940,7 @@ impl JsonRpcErrorError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5013,21 +5169,25 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcMessage {
     }
 }
 impl ::core::convert::From<JsonRpcRequest> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcRequest) -> Self {
         Self::Request(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcNotification> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcNotification) -> Self {
         Self::Notification(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcResponse> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcResponse) -> Self {
         Self::Response(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcError> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcError) -> Self {
         Self::Error(Box::new(value))
     }
@@ -5049,6 +5209,7 @@ impl JsonRpcNotification {
 }
 impl JsonRpcNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -5058,6 +5219,7 @@ impl JsonRpcNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<JsonRpcNotificationParams>,
@@ -5067,6 +5229,7 @@ impl JsonRpcNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5157,6 +5320,7 @@ pub struct JsonRpcNotificationParams {
 }
 impl JsonRpcNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -5165,6 +5329,7 @@ impl JsonRpcNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -5174,6 +5339,7 @@ impl JsonRpcNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5251,6 +5417,7 @@ impl JsonRpcRequest {
 }
 impl JsonRpcRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         method: impl ::core::convert::Into<String>,
@@ -5264,6 +5431,7 @@ impl JsonRpcRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<JsonRpcRequestParams>,
@@ -5273,6 +5441,7 @@ impl JsonRpcRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5373,6 +5542,7 @@ pub struct JsonRpcRequestParams {
 }
 impl JsonRpcRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -5381,6 +5551,7 @@ impl JsonRpcRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<JsonRpcRequestParamsMeta>,
@@ -5390,6 +5561,7 @@ impl JsonRpcRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5458,6 +5630,7 @@ pub struct JsonRpcRequestParamsMeta {
 }
 impl JsonRpcRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -5466,6 +5639,7 @@ impl JsonRpcRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -5475,6 +5649,7 @@ impl JsonRpcRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5555,6 +5730,7 @@ impl JsonRpcResponse {
 }
 impl JsonRpcResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<Result>,
@@ -5567,6 +5743,7 @@ impl JsonRpcResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5663,6 +5840,7 @@ impl ListPromptsRequest {
 }
 impl ListPromptsRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -5671,6 +5849,7 @@ impl ListPromptsRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListPromptsRequestParams>,
@@ -5680,6 +5859,7 @@ impl ListPromptsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5755,6 +5935,7 @@ pub struct ListPromptsRequestParams {
 }
 impl ListPromptsRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -5763,12 +5944,14 @@ impl ListPromptsRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5842,6 +6025,7 @@ pub struct ListPromptsResult {
 }
 impl ListPromptsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(prompts: impl ::core::convert::Into<Vec<Prompt>>) -> Self {
         Self {
             meta: None,
@@ -5852,6 +6036,7 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -5861,6 +6046,7 @@ impl ListPromptsResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -5870,6 +6056,7 @@ impl ListPromptsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5966,6 +6153,7 @@ impl ListResourceTemplatesRequest {
 }
 impl ListResourceTemplatesRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -5974,6 +6162,7 @@ impl ListResourceTemplatesRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListResourceTemplatesRequestParams>,
@@ -5983,6 +6172,7 @@ impl ListResourceTemplatesRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6063,6 +6253,7 @@ pub struct ListResourceTemplatesRequestParams {
 }
 impl ListResourceTemplatesRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -6071,12 +6262,14 @@ impl ListResourceTemplatesRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6150,6 +6343,7 @@ pub struct ListResourceTemplatesResult {
 }
 impl ListResourceTemplatesResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         resource_templates: impl ::core::convert::Into<Vec<ResourceTemplate>>,
     ) -> Self {
@@ -6162,6 +6356,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -6171,6 +6366,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -6180,6 +6376,7 @@ impl ListResourceTemplatesResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6284,6 +6481,7 @@ impl ListResourcesRequest {
 }
 impl ListResourcesRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -6292,6 +6490,7 @@ impl ListResourcesRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListResourcesRequestParams>,
@@ -6301,6 +6500,7 @@ impl ListResourcesRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6381,6 +6581,7 @@ pub struct ListResourcesRequestParams {
 }
 impl ListResourcesRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -6389,12 +6590,14 @@ impl ListResourcesRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6468,6 +6671,7 @@ pub struct ListResourcesResult {
 }
 impl ListResourcesResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(resources: impl ::core::convert::Into<Vec<Resource>>) -> Self {
         Self {
             meta: None,
@@ -6478,6 +6682,7 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -6487,6 +6692,7 @@ impl ListResourcesResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -6496,6 +6702,7 @@ impl ListResourcesResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6598,6 +6805,7 @@ impl ListRootsRequest {
 }
 impl ListRootsRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -6606,6 +6814,7 @@ impl ListRootsRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListRootsRequestParams>,
@@ -6615,6 +6824,7 @@ impl ListRootsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6689,6 +6899,7 @@ pub struct ListRootsRequestParams {
 }
 impl ListRootsRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -6697,6 +6908,7 @@ impl ListRootsRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ListRootsRequestParamsMeta>,
@@ -6706,6 +6918,7 @@ impl ListRootsRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6774,6 +6987,7 @@ pub struct ListRootsRequestParamsMeta {
 }
 impl ListRootsRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -6782,6 +6996,7 @@ impl ListRootsRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -6791,6 +7006,7 @@ impl ListRootsRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6868,6 +7084,7 @@ pub struct ListRootsResult {
 }
 impl ListRootsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(roots: impl ::core::convert::Into<Vec<Root>>) -> Self {
         Self {
             meta: None,
@@ -6877,6 +7094,7 @@ impl ListRootsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -6886,6 +7104,7 @@ impl ListRootsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6974,6 +7193,7 @@ impl ListToolsRequest {
 }
 impl ListToolsRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -6982,6 +7202,7 @@ impl ListToolsRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListToolsRequestParams>,
@@ -6991,6 +7212,7 @@ impl ListToolsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7066,6 +7288,7 @@ pub struct ListToolsRequestParams {
 }
 impl ListToolsRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -7074,12 +7297,14 @@ impl ListToolsRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7153,6 +7378,7 @@ pub struct ListToolsResult {
 }
 impl ListToolsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(tools: impl ::core::convert::Into<Vec<Tool>>) -> Self {
         Self {
             meta: None,
@@ -7163,6 +7389,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -7172,6 +7399,7 @@ impl ListToolsResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -7181,6 +7409,7 @@ impl ListToolsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7371,6 +7600,7 @@ impl LoggingMessageNotification {
 }
 impl LoggingMessageNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
     ) -> Self {
@@ -7381,6 +7611,7 @@ impl LoggingMessageNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7473,6 +7704,7 @@ pub struct LoggingMessageNotificationParams {
 }
 impl LoggingMessageNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<__rt::serde_json::Value>,
         level: impl ::core::convert::Into<LoggingLevel>,
@@ -7486,12 +7718,14 @@ impl LoggingMessageNotificationParams {
     }
     /// Sets `logger`.
     #[must_use]
+    #[inline]
     pub fn with_logger(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.logger = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7593,6 +7827,7 @@ pub struct ModelHint {
 }
 impl ModelHint {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -7601,12 +7836,14 @@ impl ModelHint {
     }
     /// Sets `name`.
     #[must_use]
+    #[inline]
     pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.name = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7703,6 +7940,7 @@ pub struct ModelPreferences {
 }
 impl ModelPreferences {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cost_priority: None,
@@ -7714,6 +7952,7 @@ impl ModelPreferences {
     }
     /// Sets `costPriority`.
     #[must_use]
+    #[inline]
     pub fn with_cost_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -7723,6 +7962,7 @@ impl ModelPreferences {
     }
     /// Sets `hints`.
     #[must_use]
+    #[inline]
     pub fn with_hints(
         mut self,
         value: impl ::core::convert::Into<Vec<ModelHint>>,
@@ -7732,6 +7972,7 @@ impl ModelPreferences {
     }
     /// Sets `intelligencePriority`.
     #[must_use]
+    #[inline]
     pub fn with_intelligence_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -7741,6 +7982,7 @@ impl ModelPreferences {
     }
     /// Sets `speedPriority`.
     #[must_use]
+    #[inline]
     pub fn with_speed_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -7750,6 +7992,7 @@ impl ModelPreferences {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7853,6 +8096,7 @@ pub struct Notification {
 }
 impl Notification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -7862,6 +8106,7 @@ impl Notification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<NotificationParams>,
@@ -7871,6 +8116,7 @@ impl Notification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7955,6 +8201,7 @@ pub struct NotificationParams {
 }
 impl NotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -7963,6 +8210,7 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -7972,6 +8220,7 @@ impl NotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8042,6 +8291,7 @@ pub struct PaginatedRequest {
 }
 impl PaginatedRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -8051,6 +8301,7 @@ impl PaginatedRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PaginatedRequestParams>,
@@ -8060,6 +8311,7 @@ impl PaginatedRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8145,6 +8397,7 @@ pub struct PaginatedRequestParams {
 }
 impl PaginatedRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -8153,12 +8406,14 @@ impl PaginatedRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8230,6 +8485,7 @@ pub struct PaginatedResult {
 }
 impl PaginatedResult {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -8239,6 +8495,7 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -8248,6 +8505,7 @@ impl PaginatedResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -8257,6 +8515,7 @@ impl PaginatedResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8336,6 +8595,7 @@ impl PingRequest {
 }
 impl PingRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -8344,6 +8604,7 @@ impl PingRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PingRequestParams>,
@@ -8353,6 +8614,7 @@ impl PingRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8425,6 +8687,7 @@ pub struct PingRequestParams {
 }
 impl PingRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -8433,6 +8696,7 @@ impl PingRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<PingRequestParamsMeta>,
@@ -8442,6 +8706,7 @@ impl PingRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8510,6 +8775,7 @@ pub struct PingRequestParamsMeta {
 }
 impl PingRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -8518,6 +8784,7 @@ impl PingRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -8527,6 +8794,7 @@ impl PingRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8604,6 +8872,7 @@ impl ProgressNotification {
 }
 impl ProgressNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<ProgressNotificationParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -8612,6 +8881,7 @@ impl ProgressNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8704,6 +8974,7 @@ pub struct ProgressNotificationParams {
 }
 impl ProgressNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         progress: impl ::core::convert::Into<__rt::serde_json::Number>,
         progress_token: impl ::core::convert::Into<ProgressToken>,
@@ -8717,6 +8988,7 @@ impl ProgressNotificationParams {
     }
     /// Sets `total`.
     #[must_use]
+    #[inline]
     pub fn with_total(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -8726,6 +8998,7 @@ impl ProgressNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8879,16 +9152,19 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl ::core::convert::From<String> for ProgressToken {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for ProgressToken {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for ProgressToken {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
@@ -8907,6 +9183,7 @@ pub struct Prompt {
 }
 impl Prompt {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             arguments: None,
@@ -8917,6 +9194,7 @@ impl Prompt {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::convert::Into<Vec<PromptArgument>>,
@@ -8926,6 +9204,7 @@ impl Prompt {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -8935,6 +9214,7 @@ impl Prompt {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9031,6 +9311,7 @@ pub struct PromptArgument {
 }
 impl PromptArgument {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             description: None,
@@ -9041,6 +9322,7 @@ impl PromptArgument {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -9050,12 +9332,14 @@ impl PromptArgument {
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.required = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9152,6 +9436,7 @@ impl PromptListChangedNotification {
 }
 impl PromptListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -9160,6 +9445,7 @@ impl PromptListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PromptListChangedNotificationParams>,
@@ -9169,6 +9455,7 @@ impl PromptListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9248,6 +9535,7 @@ pub struct PromptListChangedNotificationParams {
 }
 impl PromptListChangedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -9256,6 +9544,7 @@ impl PromptListChangedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -9265,6 +9554,7 @@ impl PromptListChangedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9338,6 +9628,7 @@ pub struct PromptMessage {
 }
 impl PromptMessage {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<PromptMessageContent>,
         role: impl ::core::convert::Into<Role>,
@@ -9350,6 +9641,7 @@ impl PromptMessage {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9515,26 +9807,31 @@ impl<'de> __rt::serde::Deserialize<'de> for PromptMessageContent {
     }
 }
 impl ::core::convert::From<TextContent> for PromptMessageContent {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::TextContent(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for PromptMessageContent {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(Box::new(value))
     }
 }
 impl ::core::convert::From<EmbeddedResource> for PromptMessageContent {
+    #[inline]
     fn from(value: EmbeddedResource) -> Self {
         Self::EmbeddedResource(Box::new(value))
     }
 }
 impl PromptMessageContent {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::TextContent(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -9542,6 +9839,7 @@ impl PromptMessageContent {
         Self::ImageContent(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`EmbeddedResource`] from its required members ([`EmbeddedResource::new`]).
+    #[inline]
     pub fn resource(
         resource: impl ::core::convert::Into<EmbeddedResourceResource>,
     ) -> Self {
@@ -9562,6 +9860,7 @@ impl PromptReference {
 }
 impl PromptReference {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             name: ::core::convert::Into::into(name),
@@ -9570,6 +9869,7 @@ impl PromptReference {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9653,6 +9953,7 @@ impl ReadResourceRequest {
 }
 impl ReadResourceRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<ReadResourceRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -9661,6 +9962,7 @@ impl ReadResourceRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9749,6 +10051,7 @@ pub struct ReadResourceRequestParams {
 }
 impl ReadResourceRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -9757,6 +10060,7 @@ impl ReadResourceRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9834,6 +10138,7 @@ pub struct ReadResourceResult {
 }
 impl ReadResourceResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         contents: impl ::core::convert::Into<Vec<ReadResourceResultContentsItem>>,
     ) -> Self {
@@ -9845,6 +10150,7 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -9854,6 +10160,7 @@ impl ReadResourceResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10050,11 +10357,13 @@ impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultContentsItem {
     }
 }
 impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         Self::Text(value)
     }
 }
 impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         Self::Blob(value)
     }
@@ -10071,6 +10380,7 @@ pub struct Request {
 }
 impl Request {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -10080,6 +10390,7 @@ impl Request {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<RequestParams>,
@@ -10089,6 +10400,7 @@ impl Request {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10173,6 +10485,7 @@ pub struct RequestParams {
 }
 impl RequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -10181,6 +10494,7 @@ impl RequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<RequestParamsMeta>,
@@ -10190,6 +10504,7 @@ impl RequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10258,6 +10573,7 @@ pub struct RequestParamsMeta {
 }
 impl RequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -10266,6 +10582,7 @@ impl RequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -10275,6 +10592,7 @@ impl RequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10402,16 +10720,19 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
     }
 }
 impl ::core::convert::From<String> for RequestId {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for RequestId {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for RequestId {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
@@ -10442,6 +10763,7 @@ pub struct Resource {
 }
 impl Resource {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -10458,6 +10780,7 @@ impl Resource {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<ResourceAnnotations>,
@@ -10467,6 +10790,7 @@ impl Resource {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -10476,18 +10800,21 @@ impl Resource {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `size`.
     #[must_use]
+    #[inline]
     pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.size = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10602,6 +10929,7 @@ pub struct ResourceAnnotations {
 }
 impl ResourceAnnotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             audience: None,
@@ -10611,6 +10939,7 @@ impl ResourceAnnotations {
     }
     /// Sets `audience`.
     #[must_use]
+    #[inline]
     pub fn with_audience(
         mut self,
         value: impl ::core::convert::Into<Vec<Role>>,
@@ -10620,6 +10949,7 @@ impl ResourceAnnotations {
     }
     /// Sets `priority`.
     #[must_use]
+    #[inline]
     pub fn with_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -10629,6 +10959,7 @@ impl ResourceAnnotations {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10706,6 +11037,7 @@ pub struct ResourceContents {
 }
 impl ResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             mime_type: None,
@@ -10715,12 +11047,14 @@ impl ResourceContents {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10809,6 +11143,7 @@ impl ResourceListChangedNotification {
 }
 impl ResourceListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -10817,6 +11152,7 @@ impl ResourceListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ResourceListChangedNotificationParams>,
@@ -10826,6 +11162,7 @@ impl ResourceListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10905,6 +11242,7 @@ pub struct ResourceListChangedNotificationParams {
 }
 impl ResourceListChangedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -10913,6 +11251,7 @@ impl ResourceListChangedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -10922,6 +11261,7 @@ impl ResourceListChangedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10994,6 +11334,7 @@ impl ResourceReference {
 }
 impl ResourceReference {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -11002,6 +11343,7 @@ impl ResourceReference {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11095,6 +11437,7 @@ pub struct ResourceTemplate {
 }
 impl ResourceTemplate {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         uri_template: impl ::core::convert::Into<String>,
@@ -11110,6 +11453,7 @@ impl ResourceTemplate {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<ResourceTemplateAnnotations>,
@@ -11119,6 +11463,7 @@ impl ResourceTemplate {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -11128,12 +11473,14 @@ impl ResourceTemplate {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11249,6 +11596,7 @@ pub struct ResourceTemplateAnnotations {
 }
 impl ResourceTemplateAnnotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             audience: None,
@@ -11258,6 +11606,7 @@ impl ResourceTemplateAnnotations {
     }
     /// Sets `audience`.
     #[must_use]
+    #[inline]
     pub fn with_audience(
         mut self,
         value: impl ::core::convert::Into<Vec<Role>>,
@@ -11267,6 +11616,7 @@ impl ResourceTemplateAnnotations {
     }
     /// Sets `priority`.
     #[must_use]
+    #[inline]
     pub fn with_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -11276,6 +11626,7 @@ impl ResourceTemplateAnnotations {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11355,6 +11706,7 @@ impl ResourceUpdatedNotification {
 }
 impl ResourceUpdatedNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
     ) -> Self {
@@ -11365,6 +11717,7 @@ impl ResourceUpdatedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11453,6 +11806,7 @@ pub struct ResourceUpdatedNotificationParams {
 }
 impl ResourceUpdatedNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -11461,6 +11815,7 @@ impl ResourceUpdatedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11536,6 +11891,7 @@ pub struct Result {
 }
 impl Result {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -11544,6 +11900,7 @@ impl Result {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -11553,6 +11910,7 @@ impl Result {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11680,6 +12038,7 @@ pub struct Root {
 }
 impl Root {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             name: None,
@@ -11689,12 +12048,14 @@ impl Root {
     }
     /// Sets `name`.
     #[must_use]
+    #[inline]
     pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.name = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11785,6 +12146,7 @@ impl RootsListChangedNotification {
 }
 impl RootsListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -11793,6 +12155,7 @@ impl RootsListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<RootsListChangedNotificationParams>,
@@ -11802,6 +12165,7 @@ impl RootsListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11881,6 +12245,7 @@ pub struct RootsListChangedNotificationParams {
 }
 impl RootsListChangedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -11889,6 +12254,7 @@ impl RootsListChangedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -11898,6 +12264,7 @@ impl RootsListChangedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11968,6 +12335,7 @@ pub struct SamplingMessage {
 }
 impl SamplingMessage {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<SamplingMessageContent>,
         role: impl ::core::convert::Into<Role>,
@@ -11980,6 +12348,7 @@ impl SamplingMessage {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12122,21 +12491,25 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl ::core::convert::From<TextContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::Image(Box::new(value))
     }
 }
 impl SamplingMessageContent {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::Text(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -12162,6 +12535,7 @@ pub struct ServerCapabilities {
 }
 impl ServerCapabilities {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             experimental: None,
@@ -12174,6 +12548,7 @@ impl ServerCapabilities {
     }
     /// Sets `experimental`.
     #[must_use]
+    #[inline]
     pub fn with_experimental(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -12195,6 +12570,7 @@ impl ServerCapabilities {
     }
     /// Sets `logging`.
     #[must_use]
+    #[inline]
     pub fn with_logging(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -12204,6 +12580,7 @@ impl ServerCapabilities {
     }
     /// Sets `prompts`.
     #[must_use]
+    #[inline]
     pub fn with_prompts(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesPrompts>,
@@ -12213,6 +12590,7 @@ impl ServerCapabilities {
     }
     /// Sets `resources`.
     #[must_use]
+    #[inline]
     pub fn with_resources(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesResources>,
@@ -12222,6 +12600,7 @@ impl ServerCapabilities {
     }
     /// Sets `tools`.
     #[must_use]
+    #[inline]
     pub fn with_tools(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesTools>,
@@ -12231,6 +12610,7 @@ impl ServerCapabilities {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12324,6 +12704,7 @@ pub struct ServerCapabilitiesPrompts {
 }
 impl ServerCapabilitiesPrompts {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -12332,12 +12713,14 @@ impl ServerCapabilitiesPrompts {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12413,6 +12796,7 @@ pub struct ServerCapabilitiesResources {
 }
 impl ServerCapabilitiesResources {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -12422,18 +12806,21 @@ impl ServerCapabilitiesResources {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `subscribe`.
     #[must_use]
+    #[inline]
     pub fn with_subscribe(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.subscribe = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12511,6 +12898,7 @@ pub struct ServerCapabilitiesTools {
 }
 impl ServerCapabilitiesTools {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -12519,12 +12907,14 @@ impl ServerCapabilitiesTools {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12721,42 +13111,49 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
 }
 impl ServerNotification {
     /// `notifications/cancelled`.
+    #[inline]
     pub fn cancelled(
         params: impl ::core::convert::Into<CancelledNotificationParams>,
     ) -> Self {
         Self::Cancelled(::core::convert::Into::into(params))
     }
     /// `notifications/progress`.
+    #[inline]
     pub fn progress(
         params: impl ::core::convert::Into<ProgressNotificationParams>,
     ) -> Self {
         Self::Progress(::core::convert::Into::into(params))
     }
     /// `notifications/resources/list_changed`.
+    #[inline]
     pub fn resource_list_changed(
         params: impl ::core::convert::Into<Option<ResourceListChangedNotificationParams>>,
     ) -> Self {
         Self::ResourceListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/resources/updated`.
+    #[inline]
     pub fn resource_updated(
         params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
     ) -> Self {
         Self::ResourceUpdated(::core::convert::Into::into(params))
     }
     /// `notifications/prompts/list_changed`.
+    #[inline]
     pub fn prompt_list_changed(
         params: impl ::core::convert::Into<Option<PromptListChangedNotificationParams>>,
     ) -> Self {
         Self::PromptListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/tools/list_changed`.
+    #[inline]
     pub fn tool_list_changed(
         params: impl ::core::convert::Into<Option<ToolListChangedNotificationParams>>,
     ) -> Self {
         Self::ToolListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/message`.
+    #[inline]
     pub fn logging_message(
         params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
     ) -> Self {
@@ -12764,37 +13161,44 @@ impl ServerNotification {
     }
 }
 impl ::core::convert::From<CancelledNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: CancelledNotificationParams) -> Self {
         Self::Cancelled(params)
     }
 }
 impl ::core::convert::From<ProgressNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: ProgressNotificationParams) -> Self {
         Self::Progress(params)
     }
 }
 impl ::core::convert::From<ResourceListChangedNotificationParams>
 for ServerNotification {
+    #[inline]
     fn from(params: ResourceListChangedNotificationParams) -> Self {
         Self::ResourceListChanged(Some(params))
     }
 }
 impl ::core::convert::From<ResourceUpdatedNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: ResourceUpdatedNotificationParams) -> Self {
         Self::ResourceUpdated(params)
     }
 }
 impl ::core::convert::From<PromptListChangedNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: PromptListChangedNotificationParams) -> Self {
         Self::PromptListChanged(Some(params))
     }
 }
 impl ::core::convert::From<ToolListChangedNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: ToolListChangedNotificationParams) -> Self {
         Self::ToolListChanged(Some(params))
     }
 }
 impl ::core::convert::From<LoggingMessageNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: LoggingMessageNotificationParams) -> Self {
         Self::LoggingMessage(params)
     }
@@ -12887,16 +13291,19 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
 }
 impl ServerRequest {
     /// `ping`.
+    #[inline]
     pub fn ping(params: impl ::core::convert::Into<Option<PingRequestParams>>) -> Self {
         Self::Ping(::core::convert::Into::into(params))
     }
     /// `sampling/createMessage`.
+    #[inline]
     pub fn create_message(
         params: impl ::core::convert::Into<CreateMessageRequestParams>,
     ) -> Self {
         Self::CreateMessage(Box::new(::core::convert::Into::into(params)))
     }
     /// `roots/list`.
+    #[inline]
     pub fn list_roots(
         params: impl ::core::convert::Into<Option<ListRootsRequestParams>>,
     ) -> Self {
@@ -12904,16 +13311,19 @@ impl ServerRequest {
     }
 }
 impl ::core::convert::From<PingRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: PingRequestParams) -> Self {
         Self::Ping(Some(params))
     }
 }
 impl ::core::convert::From<CreateMessageRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: CreateMessageRequestParams) -> Self {
         Self::CreateMessage(Box::new(params))
     }
 }
 impl ::core::convert::From<ListRootsRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: ListRootsRequestParams) -> Self {
         Self::ListRoots(Some(params))
     }
@@ -13212,51 +13622,61 @@ impl<'de> __rt::KeyedUnion<'de> for ServerResult {
     }
 }
 impl ::core::convert::From<Result> for ServerResult {
+    #[inline]
     fn from(value: Result) -> Self {
         Self::Empty(value)
     }
 }
 impl ::core::convert::From<InitializeResult> for ServerResult {
+    #[inline]
     fn from(value: InitializeResult) -> Self {
         Self::Initialize(Box::new(value))
     }
 }
 impl ::core::convert::From<ListResourcesResult> for ServerResult {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         Self::ListResources(value)
     }
 }
 impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         Self::ListResourceTemplates(value)
     }
 }
 impl ::core::convert::From<ReadResourceResult> for ServerResult {
+    #[inline]
     fn from(value: ReadResourceResult) -> Self {
         Self::ReadResource(value)
     }
 }
 impl ::core::convert::From<ListPromptsResult> for ServerResult {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         Self::ListPrompts(value)
     }
 }
 impl ::core::convert::From<GetPromptResult> for ServerResult {
+    #[inline]
     fn from(value: GetPromptResult) -> Self {
         Self::GetPrompt(value)
     }
 }
 impl ::core::convert::From<ListToolsResult> for ServerResult {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         Self::ListTools(value)
     }
 }
 impl ::core::convert::From<CallToolResult> for ServerResult {
+    #[inline]
     fn from(value: CallToolResult) -> Self {
         Self::CallTool(value)
     }
 }
 impl ::core::convert::From<CompleteResult> for ServerResult {
+    #[inline]
     fn from(value: CompleteResult) -> Self {
         Self::Complete(Box::new(value))
     }
@@ -13275,6 +13695,7 @@ impl SetLevelRequest {
 }
 impl SetLevelRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<SetLevelRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -13283,6 +13704,7 @@ impl SetLevelRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13371,6 +13793,7 @@ pub struct SetLevelRequestParams {
 }
 impl SetLevelRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(level: impl ::core::convert::Into<LoggingLevel>) -> Self {
         Self {
             level: ::core::convert::Into::into(level),
@@ -13379,6 +13802,7 @@ impl SetLevelRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13460,6 +13884,7 @@ impl SubscribeRequest {
 }
 impl SubscribeRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<SubscribeRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -13468,6 +13893,7 @@ impl SubscribeRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13556,6 +13982,7 @@ pub struct SubscribeRequestParams {
 }
 impl SubscribeRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -13564,6 +13991,7 @@ impl SubscribeRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13645,6 +14073,7 @@ impl TextContent {
 }
 impl TextContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(text: impl ::core::convert::Into<String>) -> Self {
         Self {
             annotations: None,
@@ -13654,6 +14083,7 @@ impl TextContent {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<TextContentAnnotations>,
@@ -13663,6 +14093,7 @@ impl TextContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13759,6 +14190,7 @@ pub struct TextContentAnnotations {
 }
 impl TextContentAnnotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             audience: None,
@@ -13768,6 +14200,7 @@ impl TextContentAnnotations {
     }
     /// Sets `audience`.
     #[must_use]
+    #[inline]
     pub fn with_audience(
         mut self,
         value: impl ::core::convert::Into<Vec<Role>>,
@@ -13777,6 +14210,7 @@ impl TextContentAnnotations {
     }
     /// Sets `priority`.
     #[must_use]
+    #[inline]
     pub fn with_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -13786,6 +14220,7 @@ impl TextContentAnnotations {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13865,6 +14300,7 @@ pub struct TextResourceContents {
 }
 impl TextResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         text: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -13878,12 +14314,14 @@ impl TextResourceContents {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13978,6 +14416,7 @@ pub struct Tool {
 }
 impl Tool {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         input_schema: impl ::core::convert::Into<ToolInputSchema>,
         name: impl ::core::convert::Into<String>,
@@ -13991,6 +14430,7 @@ impl Tool {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -14000,6 +14440,7 @@ impl Tool {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14105,6 +14546,7 @@ impl ToolInputSchema {
 }
 impl ToolInputSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             properties: None,
@@ -14114,6 +14556,7 @@ impl ToolInputSchema {
     }
     /// Sets `properties`.
     #[must_use]
+    #[inline]
     pub fn with_properties(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -14135,6 +14578,7 @@ impl ToolInputSchema {
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -14148,6 +14592,7 @@ impl ToolInputSchema {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14237,6 +14682,7 @@ impl ToolListChangedNotification {
 }
 impl ToolListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -14245,6 +14691,7 @@ impl ToolListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ToolListChangedNotificationParams>,
@@ -14254,6 +14701,7 @@ impl ToolListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14333,6 +14781,7 @@ pub struct ToolListChangedNotificationParams {
 }
 impl ToolListChangedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -14341,6 +14790,7 @@ impl ToolListChangedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -14350,6 +14800,7 @@ impl ToolListChangedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14422,6 +14873,7 @@ impl UnsubscribeRequest {
 }
 impl UnsubscribeRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<UnsubscribeRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -14430,6 +14882,7 @@ impl UnsubscribeRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14518,6 +14971,7 @@ pub struct UnsubscribeRequestParams {
 }
 impl UnsubscribeRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -14526,6 +14980,7 @@ impl UnsubscribeRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14634,6 +15089,7 @@ impl ::core::str::FromStr for ClientMessage {
 }
 impl ClientMessage {
     /// A request with its id.
+    #[inline]
     pub fn request(
         id: impl ::core::convert::Into<RequestId>,
         request: impl ::core::convert::Into<ClientRequest>,
@@ -14644,12 +15100,14 @@ impl ClientMessage {
         }
     }
     /// A notification.
+    #[inline]
     pub fn notification(
         notification: impl ::core::convert::Into<ClientNotification>,
     ) -> Self {
         Self::Notification(::core::convert::Into::into(notification))
     }
     /// The result response to the request `id`.
+    #[inline]
     pub fn response(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ClientResult>,
@@ -14660,6 +15118,7 @@ impl ClientMessage {
         }
     }
     /// The error response to the request `id`.
+    #[inline]
     pub fn error(
         id: impl ::core::convert::Into<RequestId>,
         error: impl ::core::convert::Into<JsonRpcErrorError>,
@@ -14670,6 +15129,7 @@ impl ClientMessage {
         }
     }
     /// An error response without an id: the request's id could not be read.
+    #[inline]
     pub fn error_without_id(
         error: impl ::core::convert::Into<JsonRpcErrorError>,
     ) -> Self {
@@ -14774,6 +15234,7 @@ impl ::core::str::FromStr for ServerMessage {
 }
 impl ServerMessage {
     /// A request with its id.
+    #[inline]
     pub fn request(
         id: impl ::core::convert::Into<RequestId>,
         request: impl ::core::convert::Into<ServerRequest>,
@@ -14784,12 +15245,14 @@ impl ServerMessage {
         }
     }
     /// A notification.
+    #[inline]
     pub fn notification(
         notification: impl ::core::convert::Into<ServerNotification>,
     ) -> Self {
         Self::Notification(::core::convert::Into::into(notification))
     }
     /// The result response to the request `id`.
+    #[inline]
     pub fn response(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ServerResult>,
@@ -14800,6 +15263,7 @@ impl ServerMessage {
         }
     }
     /// The error response to the request `id`.
+    #[inline]
     pub fn error(
         id: impl ::core::convert::Into<RequestId>,
         error: impl ::core::convert::Into<JsonRpcErrorError>,
@@ -14810,6 +15274,7 @@ impl ServerMessage {
         }
     }
     /// An error response without an id: the request's id could not be read.
+    #[inline]
     pub fn error_without_id(
         error: impl ::core::convert::Into<JsonRpcErrorError>,
     ) -> Self {

@@ -24,6 +24,7 @@ pub struct Annotations {
 }
 impl Annotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             audience: None,
@@ -33,6 +34,7 @@ impl Annotations {
     }
     /// Sets `audience`.
     #[must_use]
+    #[inline]
     pub fn with_audience(
         mut self,
         value: impl ::core::convert::Into<Vec<Role>>,
@@ -42,6 +44,7 @@ impl Annotations {
     }
     /// Sets `priority`.
     #[must_use]
+    #[inline]
     pub fn with_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -51,6 +54,7 @@ impl Annotations {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -134,6 +138,7 @@ impl AudioContent {
 }
 impl AudioContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -147,6 +152,7 @@ impl AudioContent {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -156,6 +162,7 @@ impl AudioContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -261,6 +268,7 @@ pub struct BlobResourceContents {
 }
 impl BlobResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         blob: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -274,12 +282,14 @@ impl BlobResourceContents {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -374,6 +384,7 @@ impl CallToolRequest {
 }
 impl CallToolRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -382,6 +393,7 @@ impl CallToolRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -467,6 +479,7 @@ pub struct CallToolRequestParams {
 }
 impl CallToolRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             arguments: None,
@@ -476,6 +489,7 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -485,6 +499,7 @@ impl CallToolRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -584,6 +599,7 @@ pub struct CallToolResult {
 }
 impl CallToolResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<Vec<CallToolResultContentItem>>,
     ) -> Self {
@@ -596,6 +612,7 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -605,12 +622,14 @@ impl CallToolResult {
     }
     /// Sets `isError`.
     #[must_use]
+    #[inline]
     pub fn with_is_error(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.is_error = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -787,31 +806,37 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultContentItem {
     }
 }
 impl ::core::convert::From<TextContent> for CallToolResultContentItem {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::TextContent(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for CallToolResultContentItem {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for CallToolResultContentItem {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(Box::new(value))
     }
 }
 impl ::core::convert::From<EmbeddedResource> for CallToolResultContentItem {
+    #[inline]
     fn from(value: EmbeddedResource) -> Self {
         Self::EmbeddedResource(Box::new(value))
     }
 }
 impl CallToolResultContentItem {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::TextContent(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -819,6 +844,7 @@ impl CallToolResultContentItem {
         Self::ImageContent(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -826,6 +852,7 @@ impl CallToolResultContentItem {
         Self::AudioContent(Box::new(AudioContent::new(data, mime_type)))
     }
     /// A [`EmbeddedResource`] from its required members ([`EmbeddedResource::new`]).
+    #[inline]
     pub fn resource(
         resource: impl ::core::convert::Into<EmbeddedResourceResource>,
     ) -> Self {
@@ -852,6 +879,7 @@ impl CancelledNotification {
 }
 impl CancelledNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CancelledNotificationParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -860,6 +888,7 @@ impl CancelledNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -952,6 +981,7 @@ pub struct CancelledNotificationParams {
 }
 impl CancelledNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(request_id: impl ::core::convert::Into<RequestId>) -> Self {
         Self {
             reason: None,
@@ -961,12 +991,14 @@ impl CancelledNotificationParams {
     }
     /// Sets `reason`.
     #[must_use]
+    #[inline]
     pub fn with_reason(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.reason = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1055,6 +1087,7 @@ pub struct ClientCapabilities {
 }
 impl ClientCapabilities {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             experimental: None,
@@ -1065,6 +1098,7 @@ impl ClientCapabilities {
     }
     /// Sets `experimental`.
     #[must_use]
+    #[inline]
     pub fn with_experimental(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -1086,6 +1120,7 @@ impl ClientCapabilities {
     }
     /// Sets `roots`.
     #[must_use]
+    #[inline]
     pub fn with_roots(
         mut self,
         value: impl ::core::convert::Into<ClientCapabilitiesRoots>,
@@ -1095,6 +1130,7 @@ impl ClientCapabilities {
     }
     /// Sets `sampling`.
     #[must_use]
+    #[inline]
     pub fn with_sampling(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -1104,6 +1140,7 @@ impl ClientCapabilities {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1189,6 +1226,7 @@ pub struct ClientCapabilitiesRoots {
 }
 impl ClientCapabilitiesRoots {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -1197,12 +1235,14 @@ impl ClientCapabilitiesRoots {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1369,24 +1409,28 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
 }
 impl ClientNotification {
     /// `notifications/cancelled`.
+    #[inline]
     pub fn cancelled(
         params: impl ::core::convert::Into<CancelledNotificationParams>,
     ) -> Self {
         Self::Cancelled(::core::convert::Into::into(params))
     }
     /// `notifications/initialized`.
+    #[inline]
     pub fn initialized(
         params: impl ::core::convert::Into<Option<InitializedNotificationParams>>,
     ) -> Self {
         Self::Initialized(::core::convert::Into::into(params))
     }
     /// `notifications/progress`.
+    #[inline]
     pub fn progress(
         params: impl ::core::convert::Into<ProgressNotificationParams>,
     ) -> Self {
         Self::Progress(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/roots/list_changed`.
+    #[inline]
     pub fn roots_list_changed(
         params: impl ::core::convert::Into<Option<RootsListChangedNotificationParams>>,
     ) -> Self {
@@ -1394,21 +1438,25 @@ impl ClientNotification {
     }
 }
 impl ::core::convert::From<CancelledNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: CancelledNotificationParams) -> Self {
         Self::Cancelled(params)
     }
 }
 impl ::core::convert::From<InitializedNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: InitializedNotificationParams) -> Self {
         Self::Initialized(Some(params))
     }
 }
 impl ::core::convert::From<ProgressNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: ProgressNotificationParams) -> Self {
         Self::Progress(Box::new(params))
     }
 }
 impl ::core::convert::From<RootsListChangedNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: RootsListChangedNotificationParams) -> Self {
         Self::RootsListChanged(Some(params))
     }
@@ -1580,137 +1628,163 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
 }
 impl ClientRequest {
     /// `initialize`.
+    #[inline]
     pub fn initialize(
         params: impl ::core::convert::Into<InitializeRequestParams>,
     ) -> Self {
         Self::Initialize(Box::new(::core::convert::Into::into(params)))
     }
     /// `ping`.
+    #[inline]
     pub fn ping(params: impl ::core::convert::Into<Option<PingRequestParams>>) -> Self {
         Self::Ping(::core::convert::Into::into(params))
     }
     /// `resources/list`.
+    #[inline]
     pub fn list_resources(
         params: impl ::core::convert::Into<Option<ListResourcesRequestParams>>,
     ) -> Self {
         Self::ListResources(::core::convert::Into::into(params))
     }
     /// `resources/templates/list`.
+    #[inline]
     pub fn list_resource_templates(
         params: impl ::core::convert::Into<Option<ListResourceTemplatesRequestParams>>,
     ) -> Self {
         Self::ListResourceTemplates(::core::convert::Into::into(params))
     }
     /// `resources/read`.
+    #[inline]
     pub fn read_resource(
         params: impl ::core::convert::Into<ReadResourceRequestParams>,
     ) -> Self {
         Self::ReadResource(::core::convert::Into::into(params))
     }
     /// `resources/subscribe`.
+    #[inline]
     pub fn subscribe(
         params: impl ::core::convert::Into<SubscribeRequestParams>,
     ) -> Self {
         Self::Subscribe(::core::convert::Into::into(params))
     }
     /// `resources/unsubscribe`.
+    #[inline]
     pub fn unsubscribe(
         params: impl ::core::convert::Into<UnsubscribeRequestParams>,
     ) -> Self {
         Self::Unsubscribe(::core::convert::Into::into(params))
     }
     /// `prompts/list`.
+    #[inline]
     pub fn list_prompts(
         params: impl ::core::convert::Into<Option<ListPromptsRequestParams>>,
     ) -> Self {
         Self::ListPrompts(::core::convert::Into::into(params))
     }
     /// `prompts/get`.
+    #[inline]
     pub fn get_prompt(
         params: impl ::core::convert::Into<GetPromptRequestParams>,
     ) -> Self {
         Self::GetPrompt(::core::convert::Into::into(params))
     }
     /// `tools/list`.
+    #[inline]
     pub fn list_tools(
         params: impl ::core::convert::Into<Option<ListToolsRequestParams>>,
     ) -> Self {
         Self::ListTools(::core::convert::Into::into(params))
     }
     /// `tools/call`.
+    #[inline]
     pub fn call_tool(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
         Self::CallTool(::core::convert::Into::into(params))
     }
     /// `logging/setLevel`.
+    #[inline]
     pub fn set_level(params: impl ::core::convert::Into<SetLevelRequestParams>) -> Self {
         Self::SetLevel(::core::convert::Into::into(params))
     }
     /// `completion/complete`.
+    #[inline]
     pub fn complete(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
         Self::Complete(Box::new(::core::convert::Into::into(params)))
     }
 }
 impl ::core::convert::From<InitializeRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: InitializeRequestParams) -> Self {
         Self::Initialize(Box::new(params))
     }
 }
 impl ::core::convert::From<PingRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: PingRequestParams) -> Self {
         Self::Ping(Some(params))
     }
 }
 impl ::core::convert::From<ListResourcesRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ListResourcesRequestParams) -> Self {
         Self::ListResources(Some(params))
     }
 }
 impl ::core::convert::From<ListResourceTemplatesRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ListResourceTemplatesRequestParams) -> Self {
         Self::ListResourceTemplates(Some(params))
     }
 }
 impl ::core::convert::From<ReadResourceRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ReadResourceRequestParams) -> Self {
         Self::ReadResource(params)
     }
 }
 impl ::core::convert::From<SubscribeRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: SubscribeRequestParams) -> Self {
         Self::Subscribe(params)
     }
 }
 impl ::core::convert::From<UnsubscribeRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: UnsubscribeRequestParams) -> Self {
         Self::Unsubscribe(params)
     }
 }
 impl ::core::convert::From<ListPromptsRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ListPromptsRequestParams) -> Self {
         Self::ListPrompts(Some(params))
     }
 }
 impl ::core::convert::From<GetPromptRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: GetPromptRequestParams) -> Self {
         Self::GetPrompt(params)
     }
 }
 impl ::core::convert::From<ListToolsRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ListToolsRequestParams) -> Self {
         Self::ListTools(Some(params))
     }
 }
 impl ::core::convert::From<CallToolRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: CallToolRequestParams) -> Self {
         Self::CallTool(params)
     }
 }
 impl ::core::convert::From<SetLevelRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: SetLevelRequestParams) -> Self {
         Self::SetLevel(params)
     }
 }
 impl ::core::convert::From<CompleteRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: CompleteRequestParams) -> Self {
         Self::Complete(Box::new(params))
     }
@@ -1859,16 +1933,19 @@ impl<'de> __rt::KeyedUnion<'de> for ClientResult {
     }
 }
 impl ::core::convert::From<Result> for ClientResult {
+    #[inline]
     fn from(value: Result) -> Self {
         Self::Empty(value)
     }
 }
 impl ::core::convert::From<CreateMessageResult> for ClientResult {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         Self::CreateMessage(Box::new(value))
     }
 }
 impl ::core::convert::From<ListRootsResult> for ClientResult {
+    #[inline]
     fn from(value: ListRootsResult) -> Self {
         Self::ListRoots(value)
     }
@@ -1887,6 +1964,7 @@ impl CompleteRequest {
 }
 impl CompleteRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -1895,6 +1973,7 @@ impl CompleteRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1985,6 +2064,7 @@ pub struct CompleteRequestParams {
 }
 impl CompleteRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         argument: impl ::core::convert::Into<CompleteRequestParamsArgument>,
         r#ref: impl ::core::convert::Into<CompleteRequestParamsRef>,
@@ -1997,6 +2077,7 @@ impl CompleteRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2085,6 +2166,7 @@ pub struct CompleteRequestParamsArgument {
 }
 impl CompleteRequestParamsArgument {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         value: impl ::core::convert::Into<String>,
@@ -2097,6 +2179,7 @@ impl CompleteRequestParamsArgument {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2247,21 +2330,25 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
+    #[inline]
     fn from(value: PromptReference) -> Self {
         Self::Prompt(value)
     }
 }
 impl ::core::convert::From<ResourceReference> for CompleteRequestParamsRef {
+    #[inline]
     fn from(value: ResourceReference) -> Self {
         Self::Resource(value)
     }
 }
 impl CompleteRequestParamsRef {
     /// A [`PromptReference`] from its required members ([`PromptReference::new`]).
+    #[inline]
     pub fn prompt(name: impl ::core::convert::Into<String>) -> Self {
         Self::Prompt(PromptReference::new(name))
     }
     /// A [`ResourceReference`] from its required members ([`ResourceReference::new`]).
+    #[inline]
     pub fn resource(uri: impl ::core::convert::Into<String>) -> Self {
         Self::Resource(ResourceReference::new(uri))
     }
@@ -2278,6 +2365,7 @@ pub struct CompleteResult {
 }
 impl CompleteResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         completion: impl ::core::convert::Into<CompleteResultCompletion>,
     ) -> Self {
@@ -2289,6 +2377,7 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2298,6 +2387,7 @@ impl CompleteResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2386,6 +2476,7 @@ pub struct CompleteResultCompletion {
 }
 impl CompleteResultCompletion {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         values: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -2402,18 +2493,21 @@ impl CompleteResultCompletion {
     }
     /// Sets `hasMore`.
     #[must_use]
+    #[inline]
     pub fn with_has_more(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.has_more = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `total`.
     #[must_use]
+    #[inline]
     pub fn with_total(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.total = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2506,6 +2600,7 @@ impl CreateMessageRequest {
 }
 impl CreateMessageRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CreateMessageRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -2514,6 +2609,7 @@ impl CreateMessageRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2616,6 +2712,7 @@ pub struct CreateMessageRequestParams {
 }
 impl CreateMessageRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         max_tokens: impl ::core::convert::Into<i64>,
         messages: impl ::core::convert::Into<Vec<SamplingMessage>>,
@@ -2634,6 +2731,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `includeContext`.
     #[must_use]
+    #[inline]
     pub fn with_include_context(
         mut self,
         value: impl ::core::convert::Into<CreateMessageRequestParamsIncludeContext>,
@@ -2643,6 +2741,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[must_use]
+    #[inline]
     pub fn with_metadata(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2652,6 +2751,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `modelPreferences`.
     #[must_use]
+    #[inline]
     pub fn with_model_preferences(
         mut self,
         value: impl ::core::convert::Into<ModelPreferences>,
@@ -2661,6 +2761,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `stopSequences`.
     #[must_use]
+    #[inline]
     pub fn with_stop_sequences(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -2674,6 +2775,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `systemPrompt`.
     #[must_use]
+    #[inline]
     pub fn with_system_prompt(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -2683,6 +2785,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `temperature`.
     #[must_use]
+    #[inline]
     pub fn with_temperature(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -2692,6 +2795,7 @@ impl CreateMessageRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2891,6 +2995,7 @@ pub struct CreateMessageResult {
 }
 impl CreateMessageResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<CreateMessageResultContent>,
         model: impl ::core::convert::Into<String>,
@@ -2907,6 +3012,7 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2916,6 +3022,7 @@ impl CreateMessageResult {
     }
     /// Sets `stopReason`.
     #[must_use]
+    #[inline]
     pub fn with_stop_reason(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -2925,6 +3032,7 @@ impl CreateMessageResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3100,26 +3208,31 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContent {
     }
 }
 impl ::core::convert::From<TextContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::Image(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::Audio(Box::new(value))
     }
 }
 impl CreateMessageResultContent {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::Text(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -3127,6 +3240,7 @@ impl CreateMessageResultContent {
         Self::Image(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -3155,6 +3269,7 @@ impl EmbeddedResource {
 }
 impl EmbeddedResource {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(resource: impl ::core::convert::Into<EmbeddedResourceResource>) -> Self {
         Self {
             annotations: None,
@@ -3164,6 +3279,7 @@ impl EmbeddedResource {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -3173,6 +3289,7 @@ impl EmbeddedResource {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3374,11 +3491,13 @@ impl<'de> __rt::KeyedUnion<'de> for EmbeddedResourceResource {
     }
 }
 impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         Self::Text(value)
     }
 }
 impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         Self::Blob(value)
     }
@@ -3399,6 +3518,7 @@ impl GetPromptRequest {
 }
 impl GetPromptRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<GetPromptRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -3407,6 +3527,7 @@ impl GetPromptRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3492,6 +3613,7 @@ pub struct GetPromptRequestParams {
 }
 impl GetPromptRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             arguments: None,
@@ -3501,6 +3623,7 @@ impl GetPromptRequestParams {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -3522,6 +3645,7 @@ impl GetPromptRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3610,6 +3734,7 @@ pub struct GetPromptResult {
 }
 impl GetPromptResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(messages: impl ::core::convert::Into<Vec<PromptMessage>>) -> Self {
         Self {
             meta: None,
@@ -3620,6 +3745,7 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -3629,6 +3755,7 @@ impl GetPromptResult {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -3638,6 +3765,7 @@ impl GetPromptResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3738,6 +3866,7 @@ impl ImageContent {
 }
 impl ImageContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -3751,6 +3880,7 @@ impl ImageContent {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -3760,6 +3890,7 @@ impl ImageContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3863,6 +3994,7 @@ pub struct Implementation {
 }
 impl Implementation {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         version: impl ::core::convert::Into<String>,
@@ -3875,6 +4007,7 @@ impl Implementation {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3965,6 +4098,7 @@ impl InitializeRequest {
 }
 impl InitializeRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<InitializeRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -3973,6 +4107,7 @@ impl InitializeRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4060,6 +4195,7 @@ pub struct InitializeRequestParams {
 }
 impl InitializeRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         capabilities: impl ::core::convert::Into<ClientCapabilities>,
         client_info: impl ::core::convert::Into<Implementation>,
@@ -4074,6 +4210,7 @@ impl InitializeRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4186,6 +4323,7 @@ pub struct InitializeResult {
 }
 impl InitializeResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         capabilities: impl ::core::convert::Into<ServerCapabilities>,
         protocol_version: impl ::core::convert::Into<String>,
@@ -4202,6 +4340,7 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -4211,6 +4350,7 @@ impl InitializeResult {
     }
     /// Sets `instructions`.
     #[must_use]
+    #[inline]
     pub fn with_instructions(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -4220,6 +4360,7 @@ impl InitializeResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4336,6 +4477,7 @@ impl InitializedNotification {
 }
 impl InitializedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -4344,6 +4486,7 @@ impl InitializedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<InitializedNotificationParams>,
@@ -4353,6 +4496,7 @@ impl InitializedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4432,6 +4576,7 @@ pub struct InitializedNotificationParams {
 }
 impl InitializedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -4440,6 +4585,7 @@ impl InitializedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -4449,6 +4595,7 @@ impl InitializedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4623,11 +4770,13 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcBatchRequestItem {
     }
 }
 impl ::core::convert::From<JsonRpcRequest> for JsonRpcBatchRequestItem {
+    #[inline]
     fn from(value: JsonRpcRequest) -> Self {
         Self::Request(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcNotification> for JsonRpcBatchRequestItem {
+    #[inline]
     fn from(value: JsonRpcNotification) -> Self {
         Self::Notification(Box::new(value))
     }
@@ -4754,11 +4903,13 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcBatchResponseItem {
     }
 }
 impl ::core::convert::From<JsonRpcResponse> for JsonRpcBatchResponseItem {
+    #[inline]
     fn from(value: JsonRpcResponse) -> Self {
         Self::Response(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcError> for JsonRpcBatchResponseItem {
+    #[inline]
     fn from(value: JsonRpcError) -> Self {
         Self::Error(Box::new(value))
     }
@@ -4780,6 +4931,7 @@ impl JsonRpcError {
 }
 impl JsonRpcError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         error: impl ::core::convert::Into<JsonRpcErrorError>,
         id: impl ::core::convert::Into<RequestId>,
@@ -4792,6 +4944,7 @@ impl JsonRpcError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4888,6 +5041,7 @@ pub struct JsonRpcErrorError {
 }
 impl JsonRpcErrorError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         code: impl ::core::convert::Into<i64>,
         message: impl ::core::convert::Into<String>,
@@ -4901,6 +5055,7 @@ impl JsonRpcErrorError {
     }
     /// Sets `data`.
     #[must_use]
+    #[inline]
     pub fn with_data(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -4910,6 +5065,7 @@ impl JsonRpcErrorError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5193,31 +5349,37 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcMessage {
     }
 }
 impl ::core::convert::From<JsonRpcRequest> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcRequest) -> Self {
         Self::Request(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcNotification> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcNotification) -> Self {
         Self::Notification(Box::new(value))
     }
 }
 impl ::core::convert::From<Vec<JsonRpcBatchRequestItem>> for JsonRpcMessage {
+    #[inline]
     fn from(value: Vec<JsonRpcBatchRequestItem>) -> Self {
         Self::BatchRequest(value)
     }
 }
 impl ::core::convert::From<JsonRpcResponse> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcResponse) -> Self {
         Self::Response(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcError> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcError) -> Self {
         Self::Error(Box::new(value))
     }
 }
 impl ::core::convert::From<Vec<JsonRpcBatchResponseItem>> for JsonRpcMessage {
+    #[inline]
     fn from(value: Vec<JsonRpcBatchResponseItem>) -> Self {
         Self::BatchResponse(value)
     }
@@ -5239,6 +5401,7 @@ impl JsonRpcNotification {
 }
 impl JsonRpcNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -5248,6 +5411,7 @@ impl JsonRpcNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<JsonRpcNotificationParams>,
@@ -5257,6 +5421,7 @@ impl JsonRpcNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5347,6 +5512,7 @@ pub struct JsonRpcNotificationParams {
 }
 impl JsonRpcNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -5355,6 +5521,7 @@ impl JsonRpcNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -5364,6 +5531,7 @@ impl JsonRpcNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5441,6 +5609,7 @@ impl JsonRpcRequest {
 }
 impl JsonRpcRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         method: impl ::core::convert::Into<String>,
@@ -5454,6 +5623,7 @@ impl JsonRpcRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<JsonRpcRequestParams>,
@@ -5463,6 +5633,7 @@ impl JsonRpcRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5563,6 +5734,7 @@ pub struct JsonRpcRequestParams {
 }
 impl JsonRpcRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -5571,6 +5743,7 @@ impl JsonRpcRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<JsonRpcRequestParamsMeta>,
@@ -5580,6 +5753,7 @@ impl JsonRpcRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5648,6 +5822,7 @@ pub struct JsonRpcRequestParamsMeta {
 }
 impl JsonRpcRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -5656,6 +5831,7 @@ impl JsonRpcRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -5665,6 +5841,7 @@ impl JsonRpcRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5745,6 +5922,7 @@ impl JsonRpcResponse {
 }
 impl JsonRpcResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<Result>,
@@ -5757,6 +5935,7 @@ impl JsonRpcResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5853,6 +6032,7 @@ impl ListPromptsRequest {
 }
 impl ListPromptsRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -5861,6 +6041,7 @@ impl ListPromptsRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListPromptsRequestParams>,
@@ -5870,6 +6051,7 @@ impl ListPromptsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5945,6 +6127,7 @@ pub struct ListPromptsRequestParams {
 }
 impl ListPromptsRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -5953,12 +6136,14 @@ impl ListPromptsRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6032,6 +6217,7 @@ pub struct ListPromptsResult {
 }
 impl ListPromptsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(prompts: impl ::core::convert::Into<Vec<Prompt>>) -> Self {
         Self {
             meta: None,
@@ -6042,6 +6228,7 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -6051,6 +6238,7 @@ impl ListPromptsResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -6060,6 +6248,7 @@ impl ListPromptsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6156,6 +6345,7 @@ impl ListResourceTemplatesRequest {
 }
 impl ListResourceTemplatesRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -6164,6 +6354,7 @@ impl ListResourceTemplatesRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListResourceTemplatesRequestParams>,
@@ -6173,6 +6364,7 @@ impl ListResourceTemplatesRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6253,6 +6445,7 @@ pub struct ListResourceTemplatesRequestParams {
 }
 impl ListResourceTemplatesRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -6261,12 +6454,14 @@ impl ListResourceTemplatesRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6340,6 +6535,7 @@ pub struct ListResourceTemplatesResult {
 }
 impl ListResourceTemplatesResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         resource_templates: impl ::core::convert::Into<Vec<ResourceTemplate>>,
     ) -> Self {
@@ -6352,6 +6548,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -6361,6 +6558,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -6370,6 +6568,7 @@ impl ListResourceTemplatesResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6474,6 +6673,7 @@ impl ListResourcesRequest {
 }
 impl ListResourcesRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -6482,6 +6682,7 @@ impl ListResourcesRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListResourcesRequestParams>,
@@ -6491,6 +6692,7 @@ impl ListResourcesRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6571,6 +6773,7 @@ pub struct ListResourcesRequestParams {
 }
 impl ListResourcesRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -6579,12 +6782,14 @@ impl ListResourcesRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6658,6 +6863,7 @@ pub struct ListResourcesResult {
 }
 impl ListResourcesResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(resources: impl ::core::convert::Into<Vec<Resource>>) -> Self {
         Self {
             meta: None,
@@ -6668,6 +6874,7 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -6677,6 +6884,7 @@ impl ListResourcesResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -6686,6 +6894,7 @@ impl ListResourcesResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6788,6 +6997,7 @@ impl ListRootsRequest {
 }
 impl ListRootsRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -6796,6 +7006,7 @@ impl ListRootsRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListRootsRequestParams>,
@@ -6805,6 +7016,7 @@ impl ListRootsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6879,6 +7091,7 @@ pub struct ListRootsRequestParams {
 }
 impl ListRootsRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -6887,6 +7100,7 @@ impl ListRootsRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ListRootsRequestParamsMeta>,
@@ -6896,6 +7110,7 @@ impl ListRootsRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6964,6 +7179,7 @@ pub struct ListRootsRequestParamsMeta {
 }
 impl ListRootsRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -6972,6 +7188,7 @@ impl ListRootsRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -6981,6 +7198,7 @@ impl ListRootsRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7058,6 +7276,7 @@ pub struct ListRootsResult {
 }
 impl ListRootsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(roots: impl ::core::convert::Into<Vec<Root>>) -> Self {
         Self {
             meta: None,
@@ -7067,6 +7286,7 @@ impl ListRootsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -7076,6 +7296,7 @@ impl ListRootsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7164,6 +7385,7 @@ impl ListToolsRequest {
 }
 impl ListToolsRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -7172,6 +7394,7 @@ impl ListToolsRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListToolsRequestParams>,
@@ -7181,6 +7404,7 @@ impl ListToolsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7256,6 +7480,7 @@ pub struct ListToolsRequestParams {
 }
 impl ListToolsRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -7264,12 +7489,14 @@ impl ListToolsRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7343,6 +7570,7 @@ pub struct ListToolsResult {
 }
 impl ListToolsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(tools: impl ::core::convert::Into<Vec<Tool>>) -> Self {
         Self {
             meta: None,
@@ -7353,6 +7581,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -7362,6 +7591,7 @@ impl ListToolsResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -7371,6 +7601,7 @@ impl ListToolsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7561,6 +7792,7 @@ impl LoggingMessageNotification {
 }
 impl LoggingMessageNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
     ) -> Self {
@@ -7571,6 +7803,7 @@ impl LoggingMessageNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7663,6 +7896,7 @@ pub struct LoggingMessageNotificationParams {
 }
 impl LoggingMessageNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<__rt::serde_json::Value>,
         level: impl ::core::convert::Into<LoggingLevel>,
@@ -7676,12 +7910,14 @@ impl LoggingMessageNotificationParams {
     }
     /// Sets `logger`.
     #[must_use]
+    #[inline]
     pub fn with_logger(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.logger = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7783,6 +8019,7 @@ pub struct ModelHint {
 }
 impl ModelHint {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -7791,12 +8028,14 @@ impl ModelHint {
     }
     /// Sets `name`.
     #[must_use]
+    #[inline]
     pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.name = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7893,6 +8132,7 @@ pub struct ModelPreferences {
 }
 impl ModelPreferences {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cost_priority: None,
@@ -7904,6 +8144,7 @@ impl ModelPreferences {
     }
     /// Sets `costPriority`.
     #[must_use]
+    #[inline]
     pub fn with_cost_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -7913,6 +8154,7 @@ impl ModelPreferences {
     }
     /// Sets `hints`.
     #[must_use]
+    #[inline]
     pub fn with_hints(
         mut self,
         value: impl ::core::convert::Into<Vec<ModelHint>>,
@@ -7922,6 +8164,7 @@ impl ModelPreferences {
     }
     /// Sets `intelligencePriority`.
     #[must_use]
+    #[inline]
     pub fn with_intelligence_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -7931,6 +8174,7 @@ impl ModelPreferences {
     }
     /// Sets `speedPriority`.
     #[must_use]
+    #[inline]
     pub fn with_speed_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -7940,6 +8184,7 @@ impl ModelPreferences {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8043,6 +8288,7 @@ pub struct Notification {
 }
 impl Notification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -8052,6 +8298,7 @@ impl Notification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<NotificationParams>,
@@ -8061,6 +8308,7 @@ impl Notification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8145,6 +8393,7 @@ pub struct NotificationParams {
 }
 impl NotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -8153,6 +8402,7 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -8162,6 +8412,7 @@ impl NotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8232,6 +8483,7 @@ pub struct PaginatedRequest {
 }
 impl PaginatedRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -8241,6 +8493,7 @@ impl PaginatedRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PaginatedRequestParams>,
@@ -8250,6 +8503,7 @@ impl PaginatedRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8335,6 +8589,7 @@ pub struct PaginatedRequestParams {
 }
 impl PaginatedRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -8343,12 +8598,14 @@ impl PaginatedRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8420,6 +8677,7 @@ pub struct PaginatedResult {
 }
 impl PaginatedResult {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -8429,6 +8687,7 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -8438,6 +8697,7 @@ impl PaginatedResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -8447,6 +8707,7 @@ impl PaginatedResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8526,6 +8787,7 @@ impl PingRequest {
 }
 impl PingRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -8534,6 +8796,7 @@ impl PingRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PingRequestParams>,
@@ -8543,6 +8806,7 @@ impl PingRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8615,6 +8879,7 @@ pub struct PingRequestParams {
 }
 impl PingRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -8623,6 +8888,7 @@ impl PingRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<PingRequestParamsMeta>,
@@ -8632,6 +8898,7 @@ impl PingRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8700,6 +8967,7 @@ pub struct PingRequestParamsMeta {
 }
 impl PingRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -8708,6 +8976,7 @@ impl PingRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -8717,6 +8986,7 @@ impl PingRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8794,6 +9064,7 @@ impl ProgressNotification {
 }
 impl ProgressNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<ProgressNotificationParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -8802,6 +9073,7 @@ impl ProgressNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8896,6 +9168,7 @@ pub struct ProgressNotificationParams {
 }
 impl ProgressNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         progress: impl ::core::convert::Into<__rt::serde_json::Number>,
         progress_token: impl ::core::convert::Into<ProgressToken>,
@@ -8910,12 +9183,14 @@ impl ProgressNotificationParams {
     }
     /// Sets `message`.
     #[must_use]
+    #[inline]
     pub fn with_message(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.message = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `total`.
     #[must_use]
+    #[inline]
     pub fn with_total(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -8925,6 +9200,7 @@ impl ProgressNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9082,16 +9358,19 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl ::core::convert::From<String> for ProgressToken {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for ProgressToken {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for ProgressToken {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
@@ -9110,6 +9389,7 @@ pub struct Prompt {
 }
 impl Prompt {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             arguments: None,
@@ -9120,6 +9400,7 @@ impl Prompt {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::convert::Into<Vec<PromptArgument>>,
@@ -9129,6 +9410,7 @@ impl Prompt {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -9138,6 +9420,7 @@ impl Prompt {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9234,6 +9517,7 @@ pub struct PromptArgument {
 }
 impl PromptArgument {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             description: None,
@@ -9244,6 +9528,7 @@ impl PromptArgument {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -9253,12 +9538,14 @@ impl PromptArgument {
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.required = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9355,6 +9642,7 @@ impl PromptListChangedNotification {
 }
 impl PromptListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -9363,6 +9651,7 @@ impl PromptListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PromptListChangedNotificationParams>,
@@ -9372,6 +9661,7 @@ impl PromptListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9451,6 +9741,7 @@ pub struct PromptListChangedNotificationParams {
 }
 impl PromptListChangedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -9459,6 +9750,7 @@ impl PromptListChangedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -9468,6 +9760,7 @@ impl PromptListChangedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9541,6 +9834,7 @@ pub struct PromptMessage {
 }
 impl PromptMessage {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<PromptMessageContent>,
         role: impl ::core::convert::Into<Role>,
@@ -9553,6 +9847,7 @@ impl PromptMessage {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9727,31 +10022,37 @@ impl<'de> __rt::serde::Deserialize<'de> for PromptMessageContent {
     }
 }
 impl ::core::convert::From<TextContent> for PromptMessageContent {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::TextContent(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for PromptMessageContent {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for PromptMessageContent {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(Box::new(value))
     }
 }
 impl ::core::convert::From<EmbeddedResource> for PromptMessageContent {
+    #[inline]
     fn from(value: EmbeddedResource) -> Self {
         Self::EmbeddedResource(Box::new(value))
     }
 }
 impl PromptMessageContent {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::TextContent(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -9759,6 +10060,7 @@ impl PromptMessageContent {
         Self::ImageContent(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -9766,6 +10068,7 @@ impl PromptMessageContent {
         Self::AudioContent(Box::new(AudioContent::new(data, mime_type)))
     }
     /// A [`EmbeddedResource`] from its required members ([`EmbeddedResource::new`]).
+    #[inline]
     pub fn resource(
         resource: impl ::core::convert::Into<EmbeddedResourceResource>,
     ) -> Self {
@@ -9786,6 +10089,7 @@ impl PromptReference {
 }
 impl PromptReference {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             name: ::core::convert::Into::into(name),
@@ -9794,6 +10098,7 @@ impl PromptReference {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9877,6 +10182,7 @@ impl ReadResourceRequest {
 }
 impl ReadResourceRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<ReadResourceRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -9885,6 +10191,7 @@ impl ReadResourceRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9973,6 +10280,7 @@ pub struct ReadResourceRequestParams {
 }
 impl ReadResourceRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -9981,6 +10289,7 @@ impl ReadResourceRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10058,6 +10367,7 @@ pub struct ReadResourceResult {
 }
 impl ReadResourceResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         contents: impl ::core::convert::Into<Vec<ReadResourceResultContentsItem>>,
     ) -> Self {
@@ -10069,6 +10379,7 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -10078,6 +10389,7 @@ impl ReadResourceResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10274,11 +10586,13 @@ impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultContentsItem {
     }
 }
 impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         Self::Text(value)
     }
 }
 impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         Self::Blob(value)
     }
@@ -10295,6 +10609,7 @@ pub struct Request {
 }
 impl Request {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -10304,6 +10619,7 @@ impl Request {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<RequestParams>,
@@ -10313,6 +10629,7 @@ impl Request {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10397,6 +10714,7 @@ pub struct RequestParams {
 }
 impl RequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -10405,6 +10723,7 @@ impl RequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<RequestParamsMeta>,
@@ -10414,6 +10733,7 @@ impl RequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10482,6 +10802,7 @@ pub struct RequestParamsMeta {
 }
 impl RequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -10490,6 +10811,7 @@ impl RequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -10499,6 +10821,7 @@ impl RequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10626,16 +10949,19 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
     }
 }
 impl ::core::convert::From<String> for RequestId {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for RequestId {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for RequestId {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
@@ -10666,6 +10992,7 @@ pub struct Resource {
 }
 impl Resource {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -10682,6 +11009,7 @@ impl Resource {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -10691,6 +11019,7 @@ impl Resource {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -10700,18 +11029,21 @@ impl Resource {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `size`.
     #[must_use]
+    #[inline]
     pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.size = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10820,6 +11152,7 @@ pub struct ResourceContents {
 }
 impl ResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             mime_type: None,
@@ -10829,12 +11162,14 @@ impl ResourceContents {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10923,6 +11258,7 @@ impl ResourceListChangedNotification {
 }
 impl ResourceListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -10931,6 +11267,7 @@ impl ResourceListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ResourceListChangedNotificationParams>,
@@ -10940,6 +11277,7 @@ impl ResourceListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11019,6 +11357,7 @@ pub struct ResourceListChangedNotificationParams {
 }
 impl ResourceListChangedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -11027,6 +11366,7 @@ impl ResourceListChangedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -11036,6 +11376,7 @@ impl ResourceListChangedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11108,6 +11449,7 @@ impl ResourceReference {
 }
 impl ResourceReference {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -11116,6 +11458,7 @@ impl ResourceReference {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11209,6 +11552,7 @@ pub struct ResourceTemplate {
 }
 impl ResourceTemplate {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         uri_template: impl ::core::convert::Into<String>,
@@ -11224,6 +11568,7 @@ impl ResourceTemplate {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -11233,6 +11578,7 @@ impl ResourceTemplate {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -11242,12 +11588,14 @@ impl ResourceTemplate {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11359,6 +11707,7 @@ impl ResourceUpdatedNotification {
 }
 impl ResourceUpdatedNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
     ) -> Self {
@@ -11369,6 +11718,7 @@ impl ResourceUpdatedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11457,6 +11807,7 @@ pub struct ResourceUpdatedNotificationParams {
 }
 impl ResourceUpdatedNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -11465,6 +11816,7 @@ impl ResourceUpdatedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11540,6 +11892,7 @@ pub struct Result {
 }
 impl Result {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -11548,6 +11901,7 @@ impl Result {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -11557,6 +11911,7 @@ impl Result {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11684,6 +12039,7 @@ pub struct Root {
 }
 impl Root {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             name: None,
@@ -11693,12 +12049,14 @@ impl Root {
     }
     /// Sets `name`.
     #[must_use]
+    #[inline]
     pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.name = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11789,6 +12147,7 @@ impl RootsListChangedNotification {
 }
 impl RootsListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -11797,6 +12156,7 @@ impl RootsListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<RootsListChangedNotificationParams>,
@@ -11806,6 +12166,7 @@ impl RootsListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11885,6 +12246,7 @@ pub struct RootsListChangedNotificationParams {
 }
 impl RootsListChangedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -11893,6 +12255,7 @@ impl RootsListChangedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -11902,6 +12265,7 @@ impl RootsListChangedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11972,6 +12336,7 @@ pub struct SamplingMessage {
 }
 impl SamplingMessage {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<SamplingMessageContent>,
         role: impl ::core::convert::Into<Role>,
@@ -11984,6 +12349,7 @@ impl SamplingMessage {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12137,26 +12503,31 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl ::core::convert::From<TextContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::Image(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::Audio(Box::new(value))
     }
 }
 impl SamplingMessageContent {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::Text(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -12164,6 +12535,7 @@ impl SamplingMessageContent {
         Self::Image(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -12191,6 +12563,7 @@ pub struct ServerCapabilities {
 }
 impl ServerCapabilities {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             completions: None,
@@ -12204,6 +12577,7 @@ impl ServerCapabilities {
     }
     /// Sets `completions`.
     #[must_use]
+    #[inline]
     pub fn with_completions(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -12213,6 +12587,7 @@ impl ServerCapabilities {
     }
     /// Sets `experimental`.
     #[must_use]
+    #[inline]
     pub fn with_experimental(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -12234,6 +12609,7 @@ impl ServerCapabilities {
     }
     /// Sets `logging`.
     #[must_use]
+    #[inline]
     pub fn with_logging(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -12243,6 +12619,7 @@ impl ServerCapabilities {
     }
     /// Sets `prompts`.
     #[must_use]
+    #[inline]
     pub fn with_prompts(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesPrompts>,
@@ -12252,6 +12629,7 @@ impl ServerCapabilities {
     }
     /// Sets `resources`.
     #[must_use]
+    #[inline]
     pub fn with_resources(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesResources>,
@@ -12261,6 +12639,7 @@ impl ServerCapabilities {
     }
     /// Sets `tools`.
     #[must_use]
+    #[inline]
     pub fn with_tools(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesTools>,
@@ -12270,6 +12649,7 @@ impl ServerCapabilities {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12367,6 +12747,7 @@ pub struct ServerCapabilitiesPrompts {
 }
 impl ServerCapabilitiesPrompts {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -12375,12 +12756,14 @@ impl ServerCapabilitiesPrompts {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12456,6 +12839,7 @@ pub struct ServerCapabilitiesResources {
 }
 impl ServerCapabilitiesResources {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -12465,18 +12849,21 @@ impl ServerCapabilitiesResources {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `subscribe`.
     #[must_use]
+    #[inline]
     pub fn with_subscribe(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.subscribe = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12554,6 +12941,7 @@ pub struct ServerCapabilitiesTools {
 }
 impl ServerCapabilitiesTools {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -12562,12 +12950,14 @@ impl ServerCapabilitiesTools {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12764,42 +13154,49 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
 }
 impl ServerNotification {
     /// `notifications/cancelled`.
+    #[inline]
     pub fn cancelled(
         params: impl ::core::convert::Into<CancelledNotificationParams>,
     ) -> Self {
         Self::Cancelled(::core::convert::Into::into(params))
     }
     /// `notifications/progress`.
+    #[inline]
     pub fn progress(
         params: impl ::core::convert::Into<ProgressNotificationParams>,
     ) -> Self {
         Self::Progress(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/resources/list_changed`.
+    #[inline]
     pub fn resource_list_changed(
         params: impl ::core::convert::Into<Option<ResourceListChangedNotificationParams>>,
     ) -> Self {
         Self::ResourceListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/resources/updated`.
+    #[inline]
     pub fn resource_updated(
         params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
     ) -> Self {
         Self::ResourceUpdated(::core::convert::Into::into(params))
     }
     /// `notifications/prompts/list_changed`.
+    #[inline]
     pub fn prompt_list_changed(
         params: impl ::core::convert::Into<Option<PromptListChangedNotificationParams>>,
     ) -> Self {
         Self::PromptListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/tools/list_changed`.
+    #[inline]
     pub fn tool_list_changed(
         params: impl ::core::convert::Into<Option<ToolListChangedNotificationParams>>,
     ) -> Self {
         Self::ToolListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/message`.
+    #[inline]
     pub fn logging_message(
         params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
     ) -> Self {
@@ -12807,37 +13204,44 @@ impl ServerNotification {
     }
 }
 impl ::core::convert::From<CancelledNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: CancelledNotificationParams) -> Self {
         Self::Cancelled(params)
     }
 }
 impl ::core::convert::From<ProgressNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: ProgressNotificationParams) -> Self {
         Self::Progress(Box::new(params))
     }
 }
 impl ::core::convert::From<ResourceListChangedNotificationParams>
 for ServerNotification {
+    #[inline]
     fn from(params: ResourceListChangedNotificationParams) -> Self {
         Self::ResourceListChanged(Some(params))
     }
 }
 impl ::core::convert::From<ResourceUpdatedNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: ResourceUpdatedNotificationParams) -> Self {
         Self::ResourceUpdated(params)
     }
 }
 impl ::core::convert::From<PromptListChangedNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: PromptListChangedNotificationParams) -> Self {
         Self::PromptListChanged(Some(params))
     }
 }
 impl ::core::convert::From<ToolListChangedNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: ToolListChangedNotificationParams) -> Self {
         Self::ToolListChanged(Some(params))
     }
 }
 impl ::core::convert::From<LoggingMessageNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: LoggingMessageNotificationParams) -> Self {
         Self::LoggingMessage(params)
     }
@@ -12930,16 +13334,19 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
 }
 impl ServerRequest {
     /// `ping`.
+    #[inline]
     pub fn ping(params: impl ::core::convert::Into<Option<PingRequestParams>>) -> Self {
         Self::Ping(::core::convert::Into::into(params))
     }
     /// `sampling/createMessage`.
+    #[inline]
     pub fn create_message(
         params: impl ::core::convert::Into<CreateMessageRequestParams>,
     ) -> Self {
         Self::CreateMessage(Box::new(::core::convert::Into::into(params)))
     }
     /// `roots/list`.
+    #[inline]
     pub fn list_roots(
         params: impl ::core::convert::Into<Option<ListRootsRequestParams>>,
     ) -> Self {
@@ -12947,16 +13354,19 @@ impl ServerRequest {
     }
 }
 impl ::core::convert::From<PingRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: PingRequestParams) -> Self {
         Self::Ping(Some(params))
     }
 }
 impl ::core::convert::From<CreateMessageRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: CreateMessageRequestParams) -> Self {
         Self::CreateMessage(Box::new(params))
     }
 }
 impl ::core::convert::From<ListRootsRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: ListRootsRequestParams) -> Self {
         Self::ListRoots(Some(params))
     }
@@ -13255,51 +13665,61 @@ impl<'de> __rt::KeyedUnion<'de> for ServerResult {
     }
 }
 impl ::core::convert::From<Result> for ServerResult {
+    #[inline]
     fn from(value: Result) -> Self {
         Self::Empty(value)
     }
 }
 impl ::core::convert::From<InitializeResult> for ServerResult {
+    #[inline]
     fn from(value: InitializeResult) -> Self {
         Self::Initialize(Box::new(value))
     }
 }
 impl ::core::convert::From<ListResourcesResult> for ServerResult {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         Self::ListResources(value)
     }
 }
 impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         Self::ListResourceTemplates(value)
     }
 }
 impl ::core::convert::From<ReadResourceResult> for ServerResult {
+    #[inline]
     fn from(value: ReadResourceResult) -> Self {
         Self::ReadResource(value)
     }
 }
 impl ::core::convert::From<ListPromptsResult> for ServerResult {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         Self::ListPrompts(value)
     }
 }
 impl ::core::convert::From<GetPromptResult> for ServerResult {
+    #[inline]
     fn from(value: GetPromptResult) -> Self {
         Self::GetPrompt(value)
     }
 }
 impl ::core::convert::From<ListToolsResult> for ServerResult {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         Self::ListTools(value)
     }
 }
 impl ::core::convert::From<CallToolResult> for ServerResult {
+    #[inline]
     fn from(value: CallToolResult) -> Self {
         Self::CallTool(value)
     }
 }
 impl ::core::convert::From<CompleteResult> for ServerResult {
+    #[inline]
     fn from(value: CompleteResult) -> Self {
         Self::Complete(Box::new(value))
     }
@@ -13318,6 +13738,7 @@ impl SetLevelRequest {
 }
 impl SetLevelRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<SetLevelRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -13326,6 +13747,7 @@ impl SetLevelRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13414,6 +13836,7 @@ pub struct SetLevelRequestParams {
 }
 impl SetLevelRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(level: impl ::core::convert::Into<LoggingLevel>) -> Self {
         Self {
             level: ::core::convert::Into::into(level),
@@ -13422,6 +13845,7 @@ impl SetLevelRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13503,6 +13927,7 @@ impl SubscribeRequest {
 }
 impl SubscribeRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<SubscribeRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -13511,6 +13936,7 @@ impl SubscribeRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13599,6 +14025,7 @@ pub struct SubscribeRequestParams {
 }
 impl SubscribeRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -13607,6 +14034,7 @@ impl SubscribeRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13688,6 +14116,7 @@ impl TextContent {
 }
 impl TextContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(text: impl ::core::convert::Into<String>) -> Self {
         Self {
             annotations: None,
@@ -13697,6 +14126,7 @@ impl TextContent {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -13706,6 +14136,7 @@ impl TextContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13798,6 +14229,7 @@ pub struct TextResourceContents {
 }
 impl TextResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         text: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -13811,12 +14243,14 @@ impl TextResourceContents {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13915,6 +14349,7 @@ pub struct Tool {
 }
 impl Tool {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         input_schema: impl ::core::convert::Into<ToolInputSchema>,
         name: impl ::core::convert::Into<String>,
@@ -13929,6 +14364,7 @@ impl Tool {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<ToolAnnotations>,
@@ -13938,6 +14374,7 @@ impl Tool {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -13947,6 +14384,7 @@ impl Tool {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14056,6 +14494,7 @@ impl ToolInputSchema {
 }
 impl ToolInputSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             properties: None,
@@ -14065,6 +14504,7 @@ impl ToolInputSchema {
     }
     /// Sets `properties`.
     #[must_use]
+    #[inline]
     pub fn with_properties(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -14086,6 +14526,7 @@ impl ToolInputSchema {
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -14099,6 +14540,7 @@ impl ToolInputSchema {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14216,6 +14658,7 @@ pub struct ToolAnnotations {
 }
 impl ToolAnnotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             destructive_hint: None,
@@ -14228,6 +14671,7 @@ impl ToolAnnotations {
     }
     /// Sets `destructiveHint`.
     #[must_use]
+    #[inline]
     pub fn with_destructive_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -14237,6 +14681,7 @@ impl ToolAnnotations {
     }
     /// Sets `idempotentHint`.
     #[must_use]
+    #[inline]
     pub fn with_idempotent_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -14246,6 +14691,7 @@ impl ToolAnnotations {
     }
     /// Sets `openWorldHint`.
     #[must_use]
+    #[inline]
     pub fn with_open_world_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -14255,6 +14701,7 @@ impl ToolAnnotations {
     }
     /// Sets `readOnlyHint`.
     #[must_use]
+    #[inline]
     pub fn with_read_only_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -14264,12 +14711,14 @@ impl ToolAnnotations {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14379,6 +14828,7 @@ impl ToolListChangedNotification {
 }
 impl ToolListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -14387,6 +14837,7 @@ impl ToolListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ToolListChangedNotificationParams>,
@@ -14396,6 +14847,7 @@ impl ToolListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14475,6 +14927,7 @@ pub struct ToolListChangedNotificationParams {
 }
 impl ToolListChangedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -14483,6 +14936,7 @@ impl ToolListChangedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -14492,6 +14946,7 @@ impl ToolListChangedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14564,6 +15019,7 @@ impl UnsubscribeRequest {
 }
 impl UnsubscribeRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<UnsubscribeRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -14572,6 +15028,7 @@ impl UnsubscribeRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14660,6 +15117,7 @@ pub struct UnsubscribeRequestParams {
 }
 impl UnsubscribeRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -14668,6 +15126,7 @@ impl UnsubscribeRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14779,6 +15238,7 @@ impl ::core::str::FromStr for ClientMessage {
 }
 impl ClientMessage {
     /// A request with its id.
+    #[inline]
     pub fn request(
         id: impl ::core::convert::Into<RequestId>,
         request: impl ::core::convert::Into<ClientRequest>,
@@ -14789,12 +15249,14 @@ impl ClientMessage {
         }
     }
     /// A notification.
+    #[inline]
     pub fn notification(
         notification: impl ::core::convert::Into<ClientNotification>,
     ) -> Self {
         Self::Notification(::core::convert::Into::into(notification))
     }
     /// The result response to the request `id`.
+    #[inline]
     pub fn response(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ClientResult>,
@@ -14805,6 +15267,7 @@ impl ClientMessage {
         }
     }
     /// The error response to the request `id`.
+    #[inline]
     pub fn error(
         id: impl ::core::convert::Into<RequestId>,
         error: impl ::core::convert::Into<JsonRpcErrorError>,
@@ -14815,6 +15278,7 @@ impl ClientMessage {
         }
     }
     /// An error response without an id: the request's id could not be read.
+    #[inline]
     pub fn error_without_id(
         error: impl ::core::convert::Into<JsonRpcErrorError>,
     ) -> Self {
@@ -14923,6 +15387,7 @@ impl ::core::str::FromStr for ServerMessage {
 }
 impl ServerMessage {
     /// A request with its id.
+    #[inline]
     pub fn request(
         id: impl ::core::convert::Into<RequestId>,
         request: impl ::core::convert::Into<ServerRequest>,
@@ -14933,12 +15398,14 @@ impl ServerMessage {
         }
     }
     /// A notification.
+    #[inline]
     pub fn notification(
         notification: impl ::core::convert::Into<ServerNotification>,
     ) -> Self {
         Self::Notification(::core::convert::Into::into(notification))
     }
     /// The result response to the request `id`.
+    #[inline]
     pub fn response(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ServerResult>,
@@ -14949,6 +15416,7 @@ impl ServerMessage {
         }
     }
     /// The error response to the request `id`.
+    #[inline]
     pub fn error(
         id: impl ::core::convert::Into<RequestId>,
         error: impl ::core::convert::Into<JsonRpcErrorError>,
@@ -14959,6 +15427,7 @@ impl ServerMessage {
         }
     }
     /// An error response without an id: the request's id could not be read.
+    #[inline]
     pub fn error_without_id(
         error: impl ::core::convert::Into<JsonRpcErrorError>,
     ) -> Self {

@@ -32,6 +32,7 @@ pub struct Annotations {
 }
 impl Annotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             audience: None,
@@ -42,6 +43,7 @@ impl Annotations {
     }
     /// Sets `audience`.
     #[must_use]
+    #[inline]
     pub fn with_audience(
         mut self,
         value: impl ::core::convert::Into<Vec<Role>>,
@@ -51,6 +53,7 @@ impl Annotations {
     }
     /// Sets `lastModified`.
     #[must_use]
+    #[inline]
     pub fn with_last_modified(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -60,6 +63,7 @@ impl Annotations {
     }
     /// Sets `priority`.
     #[must_use]
+    #[inline]
     pub fn with_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -69,6 +73,7 @@ impl Annotations {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -164,6 +169,7 @@ impl AudioContent {
 }
 impl AudioContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -178,6 +184,7 @@ impl AudioContent {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -187,6 +194,7 @@ impl AudioContent {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -196,6 +204,7 @@ impl AudioContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -308,6 +317,7 @@ pub struct BaseMetadata {
 }
 impl BaseMetadata {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             name: ::core::convert::Into::into(name),
@@ -317,12 +327,14 @@ impl BaseMetadata {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -413,6 +425,7 @@ pub struct BlobResourceContents {
 }
 impl BlobResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         blob: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -427,6 +440,7 @@ impl BlobResourceContents {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -436,12 +450,14 @@ impl BlobResourceContents {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -548,6 +564,7 @@ impl BooleanSchema {
 }
 impl BooleanSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             default: None,
@@ -558,12 +575,14 @@ impl BooleanSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.default = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -573,12 +592,14 @@ impl BooleanSchema {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -670,6 +691,7 @@ impl CallToolRequest {
 }
 impl CallToolRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -678,6 +700,7 @@ impl CallToolRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -763,6 +786,7 @@ pub struct CallToolRequestParams {
 }
 impl CallToolRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             arguments: None,
@@ -772,6 +796,7 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -781,6 +806,7 @@ impl CallToolRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -882,6 +908,7 @@ pub struct CallToolResult {
 }
 impl CallToolResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(content: impl ::core::convert::Into<Vec<ContentBlock>>) -> Self {
         Self {
             meta: None,
@@ -893,6 +920,7 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -902,12 +930,14 @@ impl CallToolResult {
     }
     /// Sets `isError`.
     #[must_use]
+    #[inline]
     pub fn with_is_error(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.is_error = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `structuredContent`.
     #[must_use]
+    #[inline]
     pub fn with_structured_content(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -917,6 +947,7 @@ impl CallToolResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1025,6 +1056,7 @@ impl CancelledNotification {
 }
 impl CancelledNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CancelledNotificationParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -1033,6 +1065,7 @@ impl CancelledNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1125,6 +1158,7 @@ pub struct CancelledNotificationParams {
 }
 impl CancelledNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(request_id: impl ::core::convert::Into<RequestId>) -> Self {
         Self {
             reason: None,
@@ -1134,12 +1168,14 @@ impl CancelledNotificationParams {
     }
     /// Sets `reason`.
     #[must_use]
+    #[inline]
     pub fn with_reason(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.reason = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1230,6 +1266,7 @@ pub struct ClientCapabilities {
 }
 impl ClientCapabilities {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             elicitation: None,
@@ -1241,6 +1278,7 @@ impl ClientCapabilities {
     }
     /// Sets `elicitation`.
     #[must_use]
+    #[inline]
     pub fn with_elicitation(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -1250,6 +1288,7 @@ impl ClientCapabilities {
     }
     /// Sets `experimental`.
     #[must_use]
+    #[inline]
     pub fn with_experimental(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -1271,6 +1310,7 @@ impl ClientCapabilities {
     }
     /// Sets `roots`.
     #[must_use]
+    #[inline]
     pub fn with_roots(
         mut self,
         value: impl ::core::convert::Into<ClientCapabilitiesRoots>,
@@ -1280,6 +1320,7 @@ impl ClientCapabilities {
     }
     /// Sets `sampling`.
     #[must_use]
+    #[inline]
     pub fn with_sampling(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -1289,6 +1330,7 @@ impl ClientCapabilities {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1378,6 +1420,7 @@ pub struct ClientCapabilitiesRoots {
 }
 impl ClientCapabilitiesRoots {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -1386,12 +1429,14 @@ impl ClientCapabilitiesRoots {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1558,24 +1603,28 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
 }
 impl ClientNotification {
     /// `notifications/cancelled`.
+    #[inline]
     pub fn cancelled(
         params: impl ::core::convert::Into<CancelledNotificationParams>,
     ) -> Self {
         Self::Cancelled(::core::convert::Into::into(params))
     }
     /// `notifications/initialized`.
+    #[inline]
     pub fn initialized(
         params: impl ::core::convert::Into<Option<InitializedNotificationParams>>,
     ) -> Self {
         Self::Initialized(::core::convert::Into::into(params))
     }
     /// `notifications/progress`.
+    #[inline]
     pub fn progress(
         params: impl ::core::convert::Into<ProgressNotificationParams>,
     ) -> Self {
         Self::Progress(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/roots/list_changed`.
+    #[inline]
     pub fn roots_list_changed(
         params: impl ::core::convert::Into<Option<RootsListChangedNotificationParams>>,
     ) -> Self {
@@ -1583,21 +1632,25 @@ impl ClientNotification {
     }
 }
 impl ::core::convert::From<CancelledNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: CancelledNotificationParams) -> Self {
         Self::Cancelled(params)
     }
 }
 impl ::core::convert::From<InitializedNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: InitializedNotificationParams) -> Self {
         Self::Initialized(Some(params))
     }
 }
 impl ::core::convert::From<ProgressNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: ProgressNotificationParams) -> Self {
         Self::Progress(Box::new(params))
     }
 }
 impl ::core::convert::From<RootsListChangedNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: RootsListChangedNotificationParams) -> Self {
         Self::RootsListChanged(Some(params))
     }
@@ -1769,137 +1822,163 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
 }
 impl ClientRequest {
     /// `initialize`.
+    #[inline]
     pub fn initialize(
         params: impl ::core::convert::Into<InitializeRequestParams>,
     ) -> Self {
         Self::Initialize(Box::new(::core::convert::Into::into(params)))
     }
     /// `ping`.
+    #[inline]
     pub fn ping(params: impl ::core::convert::Into<Option<PingRequestParams>>) -> Self {
         Self::Ping(::core::convert::Into::into(params))
     }
     /// `resources/list`.
+    #[inline]
     pub fn list_resources(
         params: impl ::core::convert::Into<Option<ListResourcesRequestParams>>,
     ) -> Self {
         Self::ListResources(::core::convert::Into::into(params))
     }
     /// `resources/templates/list`.
+    #[inline]
     pub fn list_resource_templates(
         params: impl ::core::convert::Into<Option<ListResourceTemplatesRequestParams>>,
     ) -> Self {
         Self::ListResourceTemplates(::core::convert::Into::into(params))
     }
     /// `resources/read`.
+    #[inline]
     pub fn read_resource(
         params: impl ::core::convert::Into<ReadResourceRequestParams>,
     ) -> Self {
         Self::ReadResource(::core::convert::Into::into(params))
     }
     /// `resources/subscribe`.
+    #[inline]
     pub fn subscribe(
         params: impl ::core::convert::Into<SubscribeRequestParams>,
     ) -> Self {
         Self::Subscribe(::core::convert::Into::into(params))
     }
     /// `resources/unsubscribe`.
+    #[inline]
     pub fn unsubscribe(
         params: impl ::core::convert::Into<UnsubscribeRequestParams>,
     ) -> Self {
         Self::Unsubscribe(::core::convert::Into::into(params))
     }
     /// `prompts/list`.
+    #[inline]
     pub fn list_prompts(
         params: impl ::core::convert::Into<Option<ListPromptsRequestParams>>,
     ) -> Self {
         Self::ListPrompts(::core::convert::Into::into(params))
     }
     /// `prompts/get`.
+    #[inline]
     pub fn get_prompt(
         params: impl ::core::convert::Into<GetPromptRequestParams>,
     ) -> Self {
         Self::GetPrompt(::core::convert::Into::into(params))
     }
     /// `tools/list`.
+    #[inline]
     pub fn list_tools(
         params: impl ::core::convert::Into<Option<ListToolsRequestParams>>,
     ) -> Self {
         Self::ListTools(::core::convert::Into::into(params))
     }
     /// `tools/call`.
+    #[inline]
     pub fn call_tool(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
         Self::CallTool(::core::convert::Into::into(params))
     }
     /// `logging/setLevel`.
+    #[inline]
     pub fn set_level(params: impl ::core::convert::Into<SetLevelRequestParams>) -> Self {
         Self::SetLevel(::core::convert::Into::into(params))
     }
     /// `completion/complete`.
+    #[inline]
     pub fn complete(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
         Self::Complete(Box::new(::core::convert::Into::into(params)))
     }
 }
 impl ::core::convert::From<InitializeRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: InitializeRequestParams) -> Self {
         Self::Initialize(Box::new(params))
     }
 }
 impl ::core::convert::From<PingRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: PingRequestParams) -> Self {
         Self::Ping(Some(params))
     }
 }
 impl ::core::convert::From<ListResourcesRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ListResourcesRequestParams) -> Self {
         Self::ListResources(Some(params))
     }
 }
 impl ::core::convert::From<ListResourceTemplatesRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ListResourceTemplatesRequestParams) -> Self {
         Self::ListResourceTemplates(Some(params))
     }
 }
 impl ::core::convert::From<ReadResourceRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ReadResourceRequestParams) -> Self {
         Self::ReadResource(params)
     }
 }
 impl ::core::convert::From<SubscribeRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: SubscribeRequestParams) -> Self {
         Self::Subscribe(params)
     }
 }
 impl ::core::convert::From<UnsubscribeRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: UnsubscribeRequestParams) -> Self {
         Self::Unsubscribe(params)
     }
 }
 impl ::core::convert::From<ListPromptsRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ListPromptsRequestParams) -> Self {
         Self::ListPrompts(Some(params))
     }
 }
 impl ::core::convert::From<GetPromptRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: GetPromptRequestParams) -> Self {
         Self::GetPrompt(params)
     }
 }
 impl ::core::convert::From<ListToolsRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ListToolsRequestParams) -> Self {
         Self::ListTools(Some(params))
     }
 }
 impl ::core::convert::From<CallToolRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: CallToolRequestParams) -> Self {
         Self::CallTool(params)
     }
 }
 impl ::core::convert::From<SetLevelRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: SetLevelRequestParams) -> Self {
         Self::SetLevel(params)
     }
 }
 impl ::core::convert::From<CompleteRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: CompleteRequestParams) -> Self {
         Self::Complete(Box::new(params))
     }
@@ -2073,21 +2152,25 @@ impl<'de> __rt::KeyedUnion<'de> for ClientResult {
     }
 }
 impl ::core::convert::From<Result> for ClientResult {
+    #[inline]
     fn from(value: Result) -> Self {
         Self::Empty(value)
     }
 }
 impl ::core::convert::From<CreateMessageResult> for ClientResult {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         Self::CreateMessage(Box::new(value))
     }
 }
 impl ::core::convert::From<ListRootsResult> for ClientResult {
+    #[inline]
     fn from(value: ListRootsResult) -> Self {
         Self::ListRoots(value)
     }
 }
 impl ::core::convert::From<ElicitResult> for ClientResult {
+    #[inline]
     fn from(value: ElicitResult) -> Self {
         Self::Elicit(value)
     }
@@ -2106,6 +2189,7 @@ impl CompleteRequest {
 }
 impl CompleteRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -2114,6 +2198,7 @@ impl CompleteRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2206,6 +2291,7 @@ pub struct CompleteRequestParams {
 }
 impl CompleteRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         argument: impl ::core::convert::Into<CompleteRequestParamsArgument>,
         r#ref: impl ::core::convert::Into<CompleteRequestParamsRef>,
@@ -2219,6 +2305,7 @@ impl CompleteRequestParams {
     }
     /// Sets `context`.
     #[must_use]
+    #[inline]
     pub fn with_context(
         mut self,
         value: impl ::core::convert::Into<CompleteRequestParamsContext>,
@@ -2228,6 +2315,7 @@ impl CompleteRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2320,6 +2408,7 @@ pub struct CompleteRequestParamsArgument {
 }
 impl CompleteRequestParamsArgument {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         value: impl ::core::convert::Into<String>,
@@ -2332,6 +2421,7 @@ impl CompleteRequestParamsArgument {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2418,6 +2508,7 @@ pub struct CompleteRequestParamsContext {
 }
 impl CompleteRequestParamsContext {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             arguments: None,
@@ -2426,6 +2517,7 @@ impl CompleteRequestParamsContext {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -2447,6 +2539,7 @@ impl CompleteRequestParamsContext {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2586,21 +2679,25 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
+    #[inline]
     fn from(value: PromptReference) -> Self {
         Self::Prompt(value)
     }
 }
 impl ::core::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    #[inline]
     fn from(value: ResourceTemplateReference) -> Self {
         Self::ResourceTemplate(value)
     }
 }
 impl CompleteRequestParamsRef {
     /// A [`PromptReference`] from its required members ([`PromptReference::new`]).
+    #[inline]
     pub fn prompt(name: impl ::core::convert::Into<String>) -> Self {
         Self::Prompt(PromptReference::new(name))
     }
     /// A [`ResourceTemplateReference`] from its required members ([`ResourceTemplateReference::new`]).
+    #[inline]
     pub fn resource_template(uri: impl ::core::convert::Into<String>) -> Self {
         Self::ResourceTemplate(ResourceTemplateReference::new(uri))
     }
@@ -2617,6 +2714,7 @@ pub struct CompleteResult {
 }
 impl CompleteResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         completion: impl ::core::convert::Into<CompleteResultCompletion>,
     ) -> Self {
@@ -2628,6 +2726,7 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2637,6 +2736,7 @@ impl CompleteResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2725,6 +2825,7 @@ pub struct CompleteResultCompletion {
 }
 impl CompleteResultCompletion {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         values: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -2741,18 +2842,21 @@ impl CompleteResultCompletion {
     }
     /// Sets `hasMore`.
     #[must_use]
+    #[inline]
     pub fn with_has_more(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.has_more = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `total`.
     #[must_use]
+    #[inline]
     pub fn with_total(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.total = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2938,36 +3042,43 @@ impl<'de> __rt::serde::Deserialize<'de> for ContentBlock {
     }
 }
 impl ::core::convert::From<TextContent> for ContentBlock {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::TextContent(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for ContentBlock {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for ContentBlock {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(Box::new(value))
     }
 }
 impl ::core::convert::From<ResourceLink> for ContentBlock {
+    #[inline]
     fn from(value: ResourceLink) -> Self {
         Self::ResourceLink(Box::new(value))
     }
 }
 impl ::core::convert::From<EmbeddedResource> for ContentBlock {
+    #[inline]
     fn from(value: EmbeddedResource) -> Self {
         Self::EmbeddedResource(Box::new(value))
     }
 }
 impl ContentBlock {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::TextContent(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -2975,6 +3086,7 @@ impl ContentBlock {
         Self::ImageContent(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -2982,6 +3094,7 @@ impl ContentBlock {
         Self::AudioContent(Box::new(AudioContent::new(data, mime_type)))
     }
     /// A [`ResourceLink`] from its required members ([`ResourceLink::new`]).
+    #[inline]
     pub fn resource_link(
         name: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -2989,6 +3102,7 @@ impl ContentBlock {
         Self::ResourceLink(Box::new(ResourceLink::new(name, uri)))
     }
     /// A [`EmbeddedResource`] from its required members ([`EmbeddedResource::new`]).
+    #[inline]
     pub fn resource(
         resource: impl ::core::convert::Into<EmbeddedResourceResource>,
     ) -> Self {
@@ -3009,6 +3123,7 @@ impl CreateMessageRequest {
 }
 impl CreateMessageRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CreateMessageRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -3017,6 +3132,7 @@ impl CreateMessageRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3121,6 +3237,7 @@ pub struct CreateMessageRequestParams {
 }
 impl CreateMessageRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         max_tokens: impl ::core::convert::Into<i64>,
         messages: impl ::core::convert::Into<Vec<SamplingMessage>>,
@@ -3139,6 +3256,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `includeContext`.
     #[must_use]
+    #[inline]
     pub fn with_include_context(
         mut self,
         value: impl ::core::convert::Into<CreateMessageRequestParamsIncludeContext>,
@@ -3148,6 +3266,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[must_use]
+    #[inline]
     pub fn with_metadata(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -3157,6 +3276,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `modelPreferences`.
     #[must_use]
+    #[inline]
     pub fn with_model_preferences(
         mut self,
         value: impl ::core::convert::Into<ModelPreferences>,
@@ -3166,6 +3286,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `stopSequences`.
     #[must_use]
+    #[inline]
     pub fn with_stop_sequences(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -3179,6 +3300,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `systemPrompt`.
     #[must_use]
+    #[inline]
     pub fn with_system_prompt(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -3188,6 +3310,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `temperature`.
     #[must_use]
+    #[inline]
     pub fn with_temperature(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -3197,6 +3320,7 @@ impl CreateMessageRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3396,6 +3520,7 @@ pub struct CreateMessageResult {
 }
 impl CreateMessageResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<CreateMessageResultContent>,
         model: impl ::core::convert::Into<String>,
@@ -3412,6 +3537,7 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -3421,6 +3547,7 @@ impl CreateMessageResult {
     }
     /// Sets `stopReason`.
     #[must_use]
+    #[inline]
     pub fn with_stop_reason(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -3430,6 +3557,7 @@ impl CreateMessageResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3605,26 +3733,31 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContent {
     }
 }
 impl ::core::convert::From<TextContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::Image(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::Audio(Box::new(value))
     }
 }
 impl CreateMessageResultContent {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::Text(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -3632,6 +3765,7 @@ impl CreateMessageResultContent {
         Self::Image(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -3655,6 +3789,7 @@ impl ElicitRequest {
 }
 impl ElicitRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<ElicitRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -3663,6 +3798,7 @@ impl ElicitRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3754,6 +3890,7 @@ pub struct ElicitRequestParams {
 }
 impl ElicitRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         message: impl ::core::convert::Into<String>,
         requested_schema: impl ::core::convert::Into<ElicitRequestParamsRequestedSchema>,
@@ -3766,6 +3903,7 @@ impl ElicitRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3864,6 +4002,7 @@ impl ElicitRequestParamsRequestedSchema {
 }
 impl ElicitRequestParamsRequestedSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         properties: impl ::core::iter::IntoIterator<
             Item = (
@@ -3885,6 +4024,7 @@ impl ElicitRequestParamsRequestedSchema {
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -3898,6 +4038,7 @@ impl ElicitRequestParamsRequestedSchema {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4002,6 +4143,7 @@ pub struct ElicitResult {
 }
 impl ElicitResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(action: impl ::core::convert::Into<ElicitResultAction>) -> Self {
         Self {
             meta: None,
@@ -4012,6 +4154,7 @@ impl ElicitResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -4021,6 +4164,7 @@ impl ElicitResult {
     }
     /// Sets `content`.
     #[must_use]
+    #[inline]
     pub fn with_content(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -4042,6 +4186,7 @@ impl ElicitResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4272,26 +4417,31 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitResultContentValue {
     }
 }
 impl ::core::convert::From<String> for ElicitResultContentValue {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for ElicitResultContentValue {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for ElicitResultContentValue {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
 impl ::core::convert::From<__rt::serde_json::Number> for ElicitResultContentValue {
+    #[inline]
     fn from(value: __rt::serde_json::Number) -> Self {
         Self::Number(value)
     }
 }
 impl ::core::convert::From<bool> for ElicitResultContentValue {
+    #[inline]
     fn from(value: bool) -> Self {
         Self::Boolean(value)
     }
@@ -4317,6 +4467,7 @@ impl EmbeddedResource {
 }
 impl EmbeddedResource {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(resource: impl ::core::convert::Into<EmbeddedResourceResource>) -> Self {
         Self {
             meta: None,
@@ -4327,6 +4478,7 @@ impl EmbeddedResource {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -4336,6 +4488,7 @@ impl EmbeddedResource {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -4345,6 +4498,7 @@ impl EmbeddedResource {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4550,11 +4704,13 @@ impl<'de> __rt::KeyedUnion<'de> for EmbeddedResourceResource {
     }
 }
 impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         Self::Blob(Box::new(value))
     }
@@ -4581,6 +4737,7 @@ impl EnumSchema {
 }
 impl EnumSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         r#enum: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -4598,6 +4755,7 @@ impl EnumSchema {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -4607,6 +4765,7 @@ impl EnumSchema {
     }
     /// Sets `enumNames`.
     #[must_use]
+    #[inline]
     pub fn with_enum_names(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -4620,12 +4779,14 @@ impl EnumSchema {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4730,6 +4891,7 @@ impl GetPromptRequest {
 }
 impl GetPromptRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<GetPromptRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -4738,6 +4900,7 @@ impl GetPromptRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4823,6 +4986,7 @@ pub struct GetPromptRequestParams {
 }
 impl GetPromptRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             arguments: None,
@@ -4832,6 +4996,7 @@ impl GetPromptRequestParams {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -4853,6 +5018,7 @@ impl GetPromptRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4941,6 +5107,7 @@ pub struct GetPromptResult {
 }
 impl GetPromptResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(messages: impl ::core::convert::Into<Vec<PromptMessage>>) -> Self {
         Self {
             meta: None,
@@ -4951,6 +5118,7 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -4960,6 +5128,7 @@ impl GetPromptResult {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -4969,6 +5138,7 @@ impl GetPromptResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5071,6 +5241,7 @@ impl ImageContent {
 }
 impl ImageContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -5085,6 +5256,7 @@ impl ImageContent {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -5094,6 +5266,7 @@ impl ImageContent {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -5103,6 +5276,7 @@ impl ImageContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5217,6 +5391,7 @@ pub struct Implementation {
 }
 impl Implementation {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         version: impl ::core::convert::Into<String>,
@@ -5230,12 +5405,14 @@ impl Implementation {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5330,6 +5507,7 @@ impl InitializeRequest {
 }
 impl InitializeRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<InitializeRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -5338,6 +5516,7 @@ impl InitializeRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5425,6 +5604,7 @@ pub struct InitializeRequestParams {
 }
 impl InitializeRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         capabilities: impl ::core::convert::Into<ClientCapabilities>,
         client_info: impl ::core::convert::Into<Implementation>,
@@ -5439,6 +5619,7 @@ impl InitializeRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5551,6 +5732,7 @@ pub struct InitializeResult {
 }
 impl InitializeResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         capabilities: impl ::core::convert::Into<ServerCapabilities>,
         protocol_version: impl ::core::convert::Into<String>,
@@ -5567,6 +5749,7 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -5576,6 +5759,7 @@ impl InitializeResult {
     }
     /// Sets `instructions`.
     #[must_use]
+    #[inline]
     pub fn with_instructions(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -5585,6 +5769,7 @@ impl InitializeResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5701,6 +5886,7 @@ impl InitializedNotification {
 }
 impl InitializedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -5709,6 +5895,7 @@ impl InitializedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<InitializedNotificationParams>,
@@ -5718,6 +5905,7 @@ impl InitializedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5797,6 +5985,7 @@ pub struct InitializedNotificationParams {
 }
 impl InitializedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -5805,6 +5994,7 @@ impl InitializedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -5814,6 +6004,7 @@ impl InitializedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5889,6 +6080,7 @@ impl JsonRpcError {
 }
 impl JsonRpcError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         error: impl ::core::convert::Into<JsonRpcErrorError>,
         id: impl ::core::convert::Into<RequestId>,
@@ -5901,6 +6093,7 @@ impl JsonRpcError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5997,6 +6190,7 @@ pub struct JsonRpcErrorError {
 }
 impl JsonRpcErrorError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         code: impl ::core::convert::Into<i64>,
         message: impl ::core::convert::Into<String>,
@@ -6010,6 +6204,7 @@ impl JsonRpcErrorError {
     }
     /// Sets `data`.
     #[must_use]
+    #[inline]
     pub fn with_data(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -6019,6 +6214,7 @@ impl JsonRpcErrorError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6247,21 +6443,25 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcMessage {
     }
 }
 impl ::core::convert::From<JsonRpcRequest> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcRequest) -> Self {
         Self::Request(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcNotification> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcNotification) -> Self {
         Self::Notification(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcResponse> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcResponse) -> Self {
         Self::Response(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcError> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcError) -> Self {
         Self::Error(Box::new(value))
     }
@@ -6283,6 +6483,7 @@ impl JsonRpcNotification {
 }
 impl JsonRpcNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -6292,6 +6493,7 @@ impl JsonRpcNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<JsonRpcNotificationParams>,
@@ -6301,6 +6503,7 @@ impl JsonRpcNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6391,6 +6594,7 @@ pub struct JsonRpcNotificationParams {
 }
 impl JsonRpcNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -6399,6 +6603,7 @@ impl JsonRpcNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -6408,6 +6613,7 @@ impl JsonRpcNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6485,6 +6691,7 @@ impl JsonRpcRequest {
 }
 impl JsonRpcRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         method: impl ::core::convert::Into<String>,
@@ -6498,6 +6705,7 @@ impl JsonRpcRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<JsonRpcRequestParams>,
@@ -6507,6 +6715,7 @@ impl JsonRpcRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6607,6 +6816,7 @@ pub struct JsonRpcRequestParams {
 }
 impl JsonRpcRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -6615,6 +6825,7 @@ impl JsonRpcRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<JsonRpcRequestParamsMeta>,
@@ -6624,6 +6835,7 @@ impl JsonRpcRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6692,6 +6904,7 @@ pub struct JsonRpcRequestParamsMeta {
 }
 impl JsonRpcRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -6700,6 +6913,7 @@ impl JsonRpcRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -6709,6 +6923,7 @@ impl JsonRpcRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6789,6 +7004,7 @@ impl JsonRpcResponse {
 }
 impl JsonRpcResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<Result>,
@@ -6801,6 +7017,7 @@ impl JsonRpcResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6897,6 +7114,7 @@ impl ListPromptsRequest {
 }
 impl ListPromptsRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -6905,6 +7123,7 @@ impl ListPromptsRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListPromptsRequestParams>,
@@ -6914,6 +7133,7 @@ impl ListPromptsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6989,6 +7209,7 @@ pub struct ListPromptsRequestParams {
 }
 impl ListPromptsRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -6997,12 +7218,14 @@ impl ListPromptsRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7076,6 +7299,7 @@ pub struct ListPromptsResult {
 }
 impl ListPromptsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(prompts: impl ::core::convert::Into<Vec<Prompt>>) -> Self {
         Self {
             meta: None,
@@ -7086,6 +7310,7 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -7095,6 +7320,7 @@ impl ListPromptsResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -7104,6 +7330,7 @@ impl ListPromptsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7200,6 +7427,7 @@ impl ListResourceTemplatesRequest {
 }
 impl ListResourceTemplatesRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -7208,6 +7436,7 @@ impl ListResourceTemplatesRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListResourceTemplatesRequestParams>,
@@ -7217,6 +7446,7 @@ impl ListResourceTemplatesRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7297,6 +7527,7 @@ pub struct ListResourceTemplatesRequestParams {
 }
 impl ListResourceTemplatesRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -7305,12 +7536,14 @@ impl ListResourceTemplatesRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7384,6 +7617,7 @@ pub struct ListResourceTemplatesResult {
 }
 impl ListResourceTemplatesResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         resource_templates: impl ::core::convert::Into<Vec<ResourceTemplate>>,
     ) -> Self {
@@ -7396,6 +7630,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -7405,6 +7640,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -7414,6 +7650,7 @@ impl ListResourceTemplatesResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7518,6 +7755,7 @@ impl ListResourcesRequest {
 }
 impl ListResourcesRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -7526,6 +7764,7 @@ impl ListResourcesRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListResourcesRequestParams>,
@@ -7535,6 +7774,7 @@ impl ListResourcesRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7615,6 +7855,7 @@ pub struct ListResourcesRequestParams {
 }
 impl ListResourcesRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -7623,12 +7864,14 @@ impl ListResourcesRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7702,6 +7945,7 @@ pub struct ListResourcesResult {
 }
 impl ListResourcesResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(resources: impl ::core::convert::Into<Vec<Resource>>) -> Self {
         Self {
             meta: None,
@@ -7712,6 +7956,7 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -7721,6 +7966,7 @@ impl ListResourcesResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -7730,6 +7976,7 @@ impl ListResourcesResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7832,6 +8079,7 @@ impl ListRootsRequest {
 }
 impl ListRootsRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -7840,6 +8088,7 @@ impl ListRootsRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListRootsRequestParams>,
@@ -7849,6 +8098,7 @@ impl ListRootsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7923,6 +8173,7 @@ pub struct ListRootsRequestParams {
 }
 impl ListRootsRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -7931,6 +8182,7 @@ impl ListRootsRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ListRootsRequestParamsMeta>,
@@ -7940,6 +8192,7 @@ impl ListRootsRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8008,6 +8261,7 @@ pub struct ListRootsRequestParamsMeta {
 }
 impl ListRootsRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -8016,6 +8270,7 @@ impl ListRootsRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -8025,6 +8280,7 @@ impl ListRootsRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8102,6 +8358,7 @@ pub struct ListRootsResult {
 }
 impl ListRootsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(roots: impl ::core::convert::Into<Vec<Root>>) -> Self {
         Self {
             meta: None,
@@ -8111,6 +8368,7 @@ impl ListRootsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -8120,6 +8378,7 @@ impl ListRootsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8208,6 +8467,7 @@ impl ListToolsRequest {
 }
 impl ListToolsRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -8216,6 +8476,7 @@ impl ListToolsRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListToolsRequestParams>,
@@ -8225,6 +8486,7 @@ impl ListToolsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8300,6 +8562,7 @@ pub struct ListToolsRequestParams {
 }
 impl ListToolsRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -8308,12 +8571,14 @@ impl ListToolsRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8387,6 +8652,7 @@ pub struct ListToolsResult {
 }
 impl ListToolsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(tools: impl ::core::convert::Into<Vec<Tool>>) -> Self {
         Self {
             meta: None,
@@ -8397,6 +8663,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -8406,6 +8673,7 @@ impl ListToolsResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -8415,6 +8683,7 @@ impl ListToolsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8605,6 +8874,7 @@ impl LoggingMessageNotification {
 }
 impl LoggingMessageNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
     ) -> Self {
@@ -8615,6 +8885,7 @@ impl LoggingMessageNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8707,6 +8978,7 @@ pub struct LoggingMessageNotificationParams {
 }
 impl LoggingMessageNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<__rt::serde_json::Value>,
         level: impl ::core::convert::Into<LoggingLevel>,
@@ -8720,12 +8992,14 @@ impl LoggingMessageNotificationParams {
     }
     /// Sets `logger`.
     #[must_use]
+    #[inline]
     pub fn with_logger(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.logger = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8827,6 +9101,7 @@ pub struct ModelHint {
 }
 impl ModelHint {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -8835,12 +9110,14 @@ impl ModelHint {
     }
     /// Sets `name`.
     #[must_use]
+    #[inline]
     pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.name = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8937,6 +9214,7 @@ pub struct ModelPreferences {
 }
 impl ModelPreferences {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cost_priority: None,
@@ -8948,6 +9226,7 @@ impl ModelPreferences {
     }
     /// Sets `costPriority`.
     #[must_use]
+    #[inline]
     pub fn with_cost_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -8957,6 +9236,7 @@ impl ModelPreferences {
     }
     /// Sets `hints`.
     #[must_use]
+    #[inline]
     pub fn with_hints(
         mut self,
         value: impl ::core::convert::Into<Vec<ModelHint>>,
@@ -8966,6 +9246,7 @@ impl ModelPreferences {
     }
     /// Sets `intelligencePriority`.
     #[must_use]
+    #[inline]
     pub fn with_intelligence_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -8975,6 +9256,7 @@ impl ModelPreferences {
     }
     /// Sets `speedPriority`.
     #[must_use]
+    #[inline]
     pub fn with_speed_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -8984,6 +9266,7 @@ impl ModelPreferences {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9087,6 +9370,7 @@ pub struct Notification {
 }
 impl Notification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -9096,6 +9380,7 @@ impl Notification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<NotificationParams>,
@@ -9105,6 +9390,7 @@ impl Notification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9189,6 +9475,7 @@ pub struct NotificationParams {
 }
 impl NotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -9197,6 +9484,7 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -9206,6 +9494,7 @@ impl NotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9282,6 +9571,7 @@ pub struct NumberSchema {
 }
 impl NumberSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(r#type: impl ::core::convert::Into<NumberSchemaType>) -> Self {
         Self {
             description: None,
@@ -9294,6 +9584,7 @@ impl NumberSchema {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -9303,6 +9594,7 @@ impl NumberSchema {
     }
     /// Sets `maximum`.
     #[must_use]
+    #[inline]
     pub fn with_maximum(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -9312,6 +9604,7 @@ impl NumberSchema {
     }
     /// Sets `minimum`.
     #[must_use]
+    #[inline]
     pub fn with_minimum(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -9321,12 +9614,14 @@ impl NumberSchema {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9482,6 +9777,7 @@ pub struct PaginatedRequest {
 }
 impl PaginatedRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -9491,6 +9787,7 @@ impl PaginatedRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PaginatedRequestParams>,
@@ -9500,6 +9797,7 @@ impl PaginatedRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9585,6 +9883,7 @@ pub struct PaginatedRequestParams {
 }
 impl PaginatedRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cursor: None,
@@ -9593,12 +9892,14 @@ impl PaginatedRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9670,6 +9971,7 @@ pub struct PaginatedResult {
 }
 impl PaginatedResult {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -9679,6 +9981,7 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -9688,6 +9991,7 @@ impl PaginatedResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -9697,6 +10001,7 @@ impl PaginatedResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9776,6 +10081,7 @@ impl PingRequest {
 }
 impl PingRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -9784,6 +10090,7 @@ impl PingRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PingRequestParams>,
@@ -9793,6 +10100,7 @@ impl PingRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9865,6 +10173,7 @@ pub struct PingRequestParams {
 }
 impl PingRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -9873,6 +10182,7 @@ impl PingRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<PingRequestParamsMeta>,
@@ -9882,6 +10192,7 @@ impl PingRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9950,6 +10261,7 @@ pub struct PingRequestParamsMeta {
 }
 impl PingRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -9958,6 +10270,7 @@ impl PingRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -9967,6 +10280,7 @@ impl PingRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10248,35 +10562,42 @@ impl<'de> __rt::KeyedUnion<'de> for PrimitiveSchemaDefinition {
     }
 }
 impl ::core::convert::From<StringSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: StringSchema) -> Self {
         Self::String(Box::new(value))
     }
 }
 impl ::core::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: NumberSchema) -> Self {
         Self::Number(Box::new(value))
     }
 }
 impl ::core::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: BooleanSchema) -> Self {
         Self::Boolean(value)
     }
 }
 impl ::core::convert::From<EnumSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: EnumSchema) -> Self {
         Self::Enum(Box::new(value))
     }
 }
 impl PrimitiveSchemaDefinition {
     /// A [`BooleanSchema`] from its required members ([`BooleanSchema::new`]).
+    #[inline]
     pub fn boolean() -> Self {
         Self::Boolean(BooleanSchema::new())
     }
     /// A [`NumberSchema`] from its required members ([`NumberSchema::new`]).
+    #[inline]
     pub fn integer() -> Self {
         Self::Number(Box::new(NumberSchema::new(NumberSchemaType::Integer)))
     }
     /// A [`NumberSchema`] from its required members ([`NumberSchema::new`]).
+    #[inline]
     pub fn number() -> Self {
         Self::Number(Box::new(NumberSchema::new(NumberSchemaType::Number)))
     }
@@ -10295,6 +10616,7 @@ impl ProgressNotification {
 }
 impl ProgressNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<ProgressNotificationParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -10303,6 +10625,7 @@ impl ProgressNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10397,6 +10720,7 @@ pub struct ProgressNotificationParams {
 }
 impl ProgressNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         progress: impl ::core::convert::Into<__rt::serde_json::Number>,
         progress_token: impl ::core::convert::Into<ProgressToken>,
@@ -10411,12 +10735,14 @@ impl ProgressNotificationParams {
     }
     /// Sets `message`.
     #[must_use]
+    #[inline]
     pub fn with_message(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.message = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `total`.
     #[must_use]
+    #[inline]
     pub fn with_total(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -10426,6 +10752,7 @@ impl ProgressNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10583,16 +10910,19 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl ::core::convert::From<String> for ProgressToken {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for ProgressToken {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for ProgressToken {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
@@ -10620,6 +10950,7 @@ pub struct Prompt {
 }
 impl Prompt {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -10632,6 +10963,7 @@ impl Prompt {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -10641,6 +10973,7 @@ impl Prompt {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::convert::Into<Vec<PromptArgument>>,
@@ -10650,6 +10983,7 @@ impl Prompt {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -10659,12 +10993,14 @@ impl Prompt {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10776,6 +11112,7 @@ pub struct PromptArgument {
 }
 impl PromptArgument {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             description: None,
@@ -10787,6 +11124,7 @@ impl PromptArgument {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -10796,18 +11134,21 @@ impl PromptArgument {
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.required = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10908,6 +11249,7 @@ impl PromptListChangedNotification {
 }
 impl PromptListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -10916,6 +11258,7 @@ impl PromptListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PromptListChangedNotificationParams>,
@@ -10925,6 +11268,7 @@ impl PromptListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11004,6 +11348,7 @@ pub struct PromptListChangedNotificationParams {
 }
 impl PromptListChangedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -11012,6 +11357,7 @@ impl PromptListChangedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -11021,6 +11367,7 @@ impl PromptListChangedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11094,6 +11441,7 @@ pub struct PromptMessage {
 }
 impl PromptMessage {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<ContentBlock>,
         role: impl ::core::convert::Into<Role>,
@@ -11106,6 +11454,7 @@ impl PromptMessage {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11203,6 +11552,7 @@ impl PromptReference {
 }
 impl PromptReference {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             name: ::core::convert::Into::into(name),
@@ -11212,12 +11562,14 @@ impl PromptReference {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11310,6 +11662,7 @@ impl ReadResourceRequest {
 }
 impl ReadResourceRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<ReadResourceRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -11318,6 +11671,7 @@ impl ReadResourceRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11406,6 +11760,7 @@ pub struct ReadResourceRequestParams {
 }
 impl ReadResourceRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -11414,6 +11769,7 @@ impl ReadResourceRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11491,6 +11847,7 @@ pub struct ReadResourceResult {
 }
 impl ReadResourceResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         contents: impl ::core::convert::Into<Vec<ReadResourceResultContentsItem>>,
     ) -> Self {
@@ -11502,6 +11859,7 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -11511,6 +11869,7 @@ impl ReadResourceResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11707,11 +12066,13 @@ impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultContentsItem {
     }
 }
 impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         Self::Blob(Box::new(value))
     }
@@ -11728,6 +12089,7 @@ pub struct Request {
 }
 impl Request {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -11737,6 +12099,7 @@ impl Request {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<RequestParams>,
@@ -11746,6 +12109,7 @@ impl Request {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11830,6 +12194,7 @@ pub struct RequestParams {
 }
 impl RequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -11838,6 +12203,7 @@ impl RequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<RequestParamsMeta>,
@@ -11847,6 +12213,7 @@ impl RequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11915,6 +12282,7 @@ pub struct RequestParamsMeta {
 }
 impl RequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -11923,6 +12291,7 @@ impl RequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -11932,6 +12301,7 @@ impl RequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12059,16 +12429,19 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
     }
 }
 impl ::core::convert::From<String> for RequestId {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for RequestId {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for RequestId {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
@@ -12106,6 +12479,7 @@ pub struct Resource {
 }
 impl Resource {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -12124,6 +12498,7 @@ impl Resource {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -12133,6 +12508,7 @@ impl Resource {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -12142,6 +12518,7 @@ impl Resource {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -12151,24 +12528,28 @@ impl Resource {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `size`.
     #[must_use]
+    #[inline]
     pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.size = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12296,6 +12677,7 @@ pub struct ResourceContents {
 }
 impl ResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -12306,6 +12688,7 @@ impl ResourceContents {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -12315,12 +12698,14 @@ impl ResourceContents {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12438,6 +12823,7 @@ impl ResourceLink {
 }
 impl ResourceLink {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -12456,6 +12842,7 @@ impl ResourceLink {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -12465,6 +12852,7 @@ impl ResourceLink {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -12474,6 +12862,7 @@ impl ResourceLink {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -12483,24 +12872,28 @@ impl ResourceLink {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `size`.
     #[must_use]
+    #[inline]
     pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.size = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12635,6 +13028,7 @@ impl ResourceListChangedNotification {
 }
 impl ResourceListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -12643,6 +13037,7 @@ impl ResourceListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ResourceListChangedNotificationParams>,
@@ -12652,6 +13047,7 @@ impl ResourceListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12731,6 +13127,7 @@ pub struct ResourceListChangedNotificationParams {
 }
 impl ResourceListChangedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -12739,6 +13136,7 @@ impl ResourceListChangedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -12748,6 +13146,7 @@ impl ResourceListChangedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12835,6 +13234,7 @@ pub struct ResourceTemplate {
 }
 impl ResourceTemplate {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         uri_template: impl ::core::convert::Into<String>,
@@ -12852,6 +13252,7 @@ impl ResourceTemplate {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -12861,6 +13262,7 @@ impl ResourceTemplate {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -12870,6 +13272,7 @@ impl ResourceTemplate {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -12879,18 +13282,21 @@ impl ResourceTemplate {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13018,6 +13424,7 @@ impl ResourceTemplateReference {
 }
 impl ResourceTemplateReference {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -13026,6 +13433,7 @@ impl ResourceTemplateReference {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13111,6 +13519,7 @@ impl ResourceUpdatedNotification {
 }
 impl ResourceUpdatedNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
     ) -> Self {
@@ -13121,6 +13530,7 @@ impl ResourceUpdatedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13209,6 +13619,7 @@ pub struct ResourceUpdatedNotificationParams {
 }
 impl ResourceUpdatedNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -13217,6 +13628,7 @@ impl ResourceUpdatedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13292,6 +13704,7 @@ pub struct Result {
 }
 impl Result {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -13300,6 +13713,7 @@ impl Result {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -13309,6 +13723,7 @@ impl Result {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13438,6 +13853,7 @@ pub struct Root {
 }
 impl Root {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -13448,6 +13864,7 @@ impl Root {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -13457,12 +13874,14 @@ impl Root {
     }
     /// Sets `name`.
     #[must_use]
+    #[inline]
     pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.name = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13557,6 +13976,7 @@ impl RootsListChangedNotification {
 }
 impl RootsListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -13565,6 +13985,7 @@ impl RootsListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<RootsListChangedNotificationParams>,
@@ -13574,6 +13995,7 @@ impl RootsListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13653,6 +14075,7 @@ pub struct RootsListChangedNotificationParams {
 }
 impl RootsListChangedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -13661,6 +14084,7 @@ impl RootsListChangedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -13670,6 +14094,7 @@ impl RootsListChangedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13740,6 +14165,7 @@ pub struct SamplingMessage {
 }
 impl SamplingMessage {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<SamplingMessageContent>,
         role: impl ::core::convert::Into<Role>,
@@ -13752,6 +14178,7 @@ impl SamplingMessage {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13905,26 +14332,31 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl ::core::convert::From<TextContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::Image(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::Audio(Box::new(value))
     }
 }
 impl SamplingMessageContent {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::Text(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -13932,6 +14364,7 @@ impl SamplingMessageContent {
         Self::Image(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -13959,6 +14392,7 @@ pub struct ServerCapabilities {
 }
 impl ServerCapabilities {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             completions: None,
@@ -13972,6 +14406,7 @@ impl ServerCapabilities {
     }
     /// Sets `completions`.
     #[must_use]
+    #[inline]
     pub fn with_completions(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -13981,6 +14416,7 @@ impl ServerCapabilities {
     }
     /// Sets `experimental`.
     #[must_use]
+    #[inline]
     pub fn with_experimental(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -14002,6 +14438,7 @@ impl ServerCapabilities {
     }
     /// Sets `logging`.
     #[must_use]
+    #[inline]
     pub fn with_logging(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -14011,6 +14448,7 @@ impl ServerCapabilities {
     }
     /// Sets `prompts`.
     #[must_use]
+    #[inline]
     pub fn with_prompts(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesPrompts>,
@@ -14020,6 +14458,7 @@ impl ServerCapabilities {
     }
     /// Sets `resources`.
     #[must_use]
+    #[inline]
     pub fn with_resources(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesResources>,
@@ -14029,6 +14468,7 @@ impl ServerCapabilities {
     }
     /// Sets `tools`.
     #[must_use]
+    #[inline]
     pub fn with_tools(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesTools>,
@@ -14038,6 +14478,7 @@ impl ServerCapabilities {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14135,6 +14576,7 @@ pub struct ServerCapabilitiesPrompts {
 }
 impl ServerCapabilitiesPrompts {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -14143,12 +14585,14 @@ impl ServerCapabilitiesPrompts {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14224,6 +14668,7 @@ pub struct ServerCapabilitiesResources {
 }
 impl ServerCapabilitiesResources {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -14233,18 +14678,21 @@ impl ServerCapabilitiesResources {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `subscribe`.
     #[must_use]
+    #[inline]
     pub fn with_subscribe(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.subscribe = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14322,6 +14770,7 @@ pub struct ServerCapabilitiesTools {
 }
 impl ServerCapabilitiesTools {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -14330,12 +14779,14 @@ impl ServerCapabilitiesTools {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14532,42 +14983,49 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
 }
 impl ServerNotification {
     /// `notifications/cancelled`.
+    #[inline]
     pub fn cancelled(
         params: impl ::core::convert::Into<CancelledNotificationParams>,
     ) -> Self {
         Self::Cancelled(::core::convert::Into::into(params))
     }
     /// `notifications/progress`.
+    #[inline]
     pub fn progress(
         params: impl ::core::convert::Into<ProgressNotificationParams>,
     ) -> Self {
         Self::Progress(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/resources/list_changed`.
+    #[inline]
     pub fn resource_list_changed(
         params: impl ::core::convert::Into<Option<ResourceListChangedNotificationParams>>,
     ) -> Self {
         Self::ResourceListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/resources/updated`.
+    #[inline]
     pub fn resource_updated(
         params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
     ) -> Self {
         Self::ResourceUpdated(::core::convert::Into::into(params))
     }
     /// `notifications/prompts/list_changed`.
+    #[inline]
     pub fn prompt_list_changed(
         params: impl ::core::convert::Into<Option<PromptListChangedNotificationParams>>,
     ) -> Self {
         Self::PromptListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/tools/list_changed`.
+    #[inline]
     pub fn tool_list_changed(
         params: impl ::core::convert::Into<Option<ToolListChangedNotificationParams>>,
     ) -> Self {
         Self::ToolListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/message`.
+    #[inline]
     pub fn logging_message(
         params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
     ) -> Self {
@@ -14575,37 +15033,44 @@ impl ServerNotification {
     }
 }
 impl ::core::convert::From<CancelledNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: CancelledNotificationParams) -> Self {
         Self::Cancelled(params)
     }
 }
 impl ::core::convert::From<ProgressNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: ProgressNotificationParams) -> Self {
         Self::Progress(Box::new(params))
     }
 }
 impl ::core::convert::From<ResourceListChangedNotificationParams>
 for ServerNotification {
+    #[inline]
     fn from(params: ResourceListChangedNotificationParams) -> Self {
         Self::ResourceListChanged(Some(params))
     }
 }
 impl ::core::convert::From<ResourceUpdatedNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: ResourceUpdatedNotificationParams) -> Self {
         Self::ResourceUpdated(params)
     }
 }
 impl ::core::convert::From<PromptListChangedNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: PromptListChangedNotificationParams) -> Self {
         Self::PromptListChanged(Some(params))
     }
 }
 impl ::core::convert::From<ToolListChangedNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: ToolListChangedNotificationParams) -> Self {
         Self::ToolListChanged(Some(params))
     }
 }
 impl ::core::convert::From<LoggingMessageNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: LoggingMessageNotificationParams) -> Self {
         Self::LoggingMessage(params)
     }
@@ -14709,42 +15174,50 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
 }
 impl ServerRequest {
     /// `ping`.
+    #[inline]
     pub fn ping(params: impl ::core::convert::Into<Option<PingRequestParams>>) -> Self {
         Self::Ping(::core::convert::Into::into(params))
     }
     /// `sampling/createMessage`.
+    #[inline]
     pub fn create_message(
         params: impl ::core::convert::Into<CreateMessageRequestParams>,
     ) -> Self {
         Self::CreateMessage(Box::new(::core::convert::Into::into(params)))
     }
     /// `roots/list`.
+    #[inline]
     pub fn list_roots(
         params: impl ::core::convert::Into<Option<ListRootsRequestParams>>,
     ) -> Self {
         Self::ListRoots(::core::convert::Into::into(params))
     }
     /// `elicitation/create`.
+    #[inline]
     pub fn elicit(params: impl ::core::convert::Into<ElicitRequestParams>) -> Self {
         Self::Elicit(Box::new(::core::convert::Into::into(params)))
     }
 }
 impl ::core::convert::From<PingRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: PingRequestParams) -> Self {
         Self::Ping(Some(params))
     }
 }
 impl ::core::convert::From<CreateMessageRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: CreateMessageRequestParams) -> Self {
         Self::CreateMessage(Box::new(params))
     }
 }
 impl ::core::convert::From<ListRootsRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: ListRootsRequestParams) -> Self {
         Self::ListRoots(Some(params))
     }
 }
 impl ::core::convert::From<ElicitRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: ElicitRequestParams) -> Self {
         Self::Elicit(Box::new(params))
     }
@@ -15045,51 +15518,61 @@ impl<'de> __rt::KeyedUnion<'de> for ServerResult {
     }
 }
 impl ::core::convert::From<Result> for ServerResult {
+    #[inline]
     fn from(value: Result) -> Self {
         Self::Empty(value)
     }
 }
 impl ::core::convert::From<InitializeResult> for ServerResult {
+    #[inline]
     fn from(value: InitializeResult) -> Self {
         Self::Initialize(Box::new(value))
     }
 }
 impl ::core::convert::From<ListResourcesResult> for ServerResult {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         Self::ListResources(value)
     }
 }
 impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         Self::ListResourceTemplates(value)
     }
 }
 impl ::core::convert::From<ReadResourceResult> for ServerResult {
+    #[inline]
     fn from(value: ReadResourceResult) -> Self {
         Self::ReadResource(value)
     }
 }
 impl ::core::convert::From<ListPromptsResult> for ServerResult {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         Self::ListPrompts(value)
     }
 }
 impl ::core::convert::From<GetPromptResult> for ServerResult {
+    #[inline]
     fn from(value: GetPromptResult) -> Self {
         Self::GetPrompt(value)
     }
 }
 impl ::core::convert::From<ListToolsResult> for ServerResult {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         Self::ListTools(value)
     }
 }
 impl ::core::convert::From<CallToolResult> for ServerResult {
+    #[inline]
     fn from(value: CallToolResult) -> Self {
         Self::CallTool(Box::new(value))
     }
 }
 impl ::core::convert::From<CompleteResult> for ServerResult {
+    #[inline]
     fn from(value: CompleteResult) -> Self {
         Self::Complete(Box::new(value))
     }
@@ -15108,6 +15591,7 @@ impl SetLevelRequest {
 }
 impl SetLevelRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<SetLevelRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -15116,6 +15600,7 @@ impl SetLevelRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15204,6 +15689,7 @@ pub struct SetLevelRequestParams {
 }
 impl SetLevelRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(level: impl ::core::convert::Into<LoggingLevel>) -> Self {
         Self {
             level: ::core::convert::Into::into(level),
@@ -15212,6 +15698,7 @@ impl SetLevelRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15301,6 +15788,7 @@ impl StringSchema {
 }
 impl StringSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             description: None,
@@ -15313,6 +15801,7 @@ impl StringSchema {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -15322,6 +15811,7 @@ impl StringSchema {
     }
     /// Sets `format`.
     #[must_use]
+    #[inline]
     pub fn with_format(
         mut self,
         value: impl ::core::convert::Into<StringSchemaFormat>,
@@ -15331,24 +15821,28 @@ impl StringSchema {
     }
     /// Sets `maxLength`.
     #[must_use]
+    #[inline]
     pub fn with_max_length(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.max_length = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `minLength`.
     #[must_use]
+    #[inline]
     pub fn with_min_length(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.min_length = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15514,6 +16008,7 @@ impl SubscribeRequest {
 }
 impl SubscribeRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<SubscribeRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -15522,6 +16017,7 @@ impl SubscribeRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15610,6 +16106,7 @@ pub struct SubscribeRequestParams {
 }
 impl SubscribeRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -15618,6 +16115,7 @@ impl SubscribeRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15701,6 +16199,7 @@ impl TextContent {
 }
 impl TextContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(text: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -15711,6 +16210,7 @@ impl TextContent {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -15720,6 +16220,7 @@ impl TextContent {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -15729,6 +16230,7 @@ impl TextContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15831,6 +16333,7 @@ pub struct TextResourceContents {
 }
 impl TextResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         text: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -15845,6 +16348,7 @@ impl TextResourceContents {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -15854,12 +16358,14 @@ impl TextResourceContents {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15980,6 +16486,7 @@ pub struct Tool {
 }
 impl Tool {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         input_schema: impl ::core::convert::Into<ToolInputSchema>,
         name: impl ::core::convert::Into<String>,
@@ -15997,6 +16504,7 @@ impl Tool {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -16006,6 +16514,7 @@ impl Tool {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<ToolAnnotations>,
@@ -16015,6 +16524,7 @@ impl Tool {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -16024,6 +16534,7 @@ impl Tool {
     }
     /// Sets `outputSchema`.
     #[must_use]
+    #[inline]
     pub fn with_output_schema(
         mut self,
         value: impl ::core::convert::Into<ToolOutputSchema>,
@@ -16033,12 +16544,14 @@ impl Tool {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16170,6 +16683,7 @@ impl ToolInputSchema {
 }
 impl ToolInputSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             properties: None,
@@ -16179,6 +16693,7 @@ impl ToolInputSchema {
     }
     /// Sets `properties`.
     #[must_use]
+    #[inline]
     pub fn with_properties(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -16200,6 +16715,7 @@ impl ToolInputSchema {
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -16213,6 +16729,7 @@ impl ToolInputSchema {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16305,6 +16822,7 @@ impl ToolOutputSchema {
 }
 impl ToolOutputSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             properties: None,
@@ -16314,6 +16832,7 @@ impl ToolOutputSchema {
     }
     /// Sets `properties`.
     #[must_use]
+    #[inline]
     pub fn with_properties(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -16335,6 +16854,7 @@ impl ToolOutputSchema {
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -16348,6 +16868,7 @@ impl ToolOutputSchema {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16465,6 +16986,7 @@ pub struct ToolAnnotations {
 }
 impl ToolAnnotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             destructive_hint: None,
@@ -16477,6 +16999,7 @@ impl ToolAnnotations {
     }
     /// Sets `destructiveHint`.
     #[must_use]
+    #[inline]
     pub fn with_destructive_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -16486,6 +17009,7 @@ impl ToolAnnotations {
     }
     /// Sets `idempotentHint`.
     #[must_use]
+    #[inline]
     pub fn with_idempotent_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -16495,6 +17019,7 @@ impl ToolAnnotations {
     }
     /// Sets `openWorldHint`.
     #[must_use]
+    #[inline]
     pub fn with_open_world_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -16504,6 +17029,7 @@ impl ToolAnnotations {
     }
     /// Sets `readOnlyHint`.
     #[must_use]
+    #[inline]
     pub fn with_read_only_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -16513,12 +17039,14 @@ impl ToolAnnotations {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16628,6 +17156,7 @@ impl ToolListChangedNotification {
 }
 impl ToolListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -16636,6 +17165,7 @@ impl ToolListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ToolListChangedNotificationParams>,
@@ -16645,6 +17175,7 @@ impl ToolListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16724,6 +17255,7 @@ pub struct ToolListChangedNotificationParams {
 }
 impl ToolListChangedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -16732,6 +17264,7 @@ impl ToolListChangedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -16741,6 +17274,7 @@ impl ToolListChangedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16813,6 +17347,7 @@ impl UnsubscribeRequest {
 }
 impl UnsubscribeRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<UnsubscribeRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -16821,6 +17356,7 @@ impl UnsubscribeRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16909,6 +17445,7 @@ pub struct UnsubscribeRequestParams {
 }
 impl UnsubscribeRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -16917,6 +17454,7 @@ impl UnsubscribeRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17025,6 +17563,7 @@ impl ::core::str::FromStr for ClientMessage {
 }
 impl ClientMessage {
     /// A request with its id.
+    #[inline]
     pub fn request(
         id: impl ::core::convert::Into<RequestId>,
         request: impl ::core::convert::Into<ClientRequest>,
@@ -17035,12 +17574,14 @@ impl ClientMessage {
         }
     }
     /// A notification.
+    #[inline]
     pub fn notification(
         notification: impl ::core::convert::Into<ClientNotification>,
     ) -> Self {
         Self::Notification(::core::convert::Into::into(notification))
     }
     /// The result response to the request `id`.
+    #[inline]
     pub fn response(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ClientResult>,
@@ -17051,6 +17592,7 @@ impl ClientMessage {
         }
     }
     /// The error response to the request `id`.
+    #[inline]
     pub fn error(
         id: impl ::core::convert::Into<RequestId>,
         error: impl ::core::convert::Into<JsonRpcErrorError>,
@@ -17061,6 +17603,7 @@ impl ClientMessage {
         }
     }
     /// An error response without an id: the request's id could not be read.
+    #[inline]
     pub fn error_without_id(
         error: impl ::core::convert::Into<JsonRpcErrorError>,
     ) -> Self {
@@ -17165,6 +17708,7 @@ impl ::core::str::FromStr for ServerMessage {
 }
 impl ServerMessage {
     /// A request with its id.
+    #[inline]
     pub fn request(
         id: impl ::core::convert::Into<RequestId>,
         request: impl ::core::convert::Into<ServerRequest>,
@@ -17175,12 +17719,14 @@ impl ServerMessage {
         }
     }
     /// A notification.
+    #[inline]
     pub fn notification(
         notification: impl ::core::convert::Into<ServerNotification>,
     ) -> Self {
         Self::Notification(::core::convert::Into::into(notification))
     }
     /// The result response to the request `id`.
+    #[inline]
     pub fn response(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ServerResult>,
@@ -17191,6 +17737,7 @@ impl ServerMessage {
         }
     }
     /// The error response to the request `id`.
+    #[inline]
     pub fn error(
         id: impl ::core::convert::Into<RequestId>,
         error: impl ::core::convert::Into<JsonRpcErrorError>,
@@ -17201,6 +17748,7 @@ impl ServerMessage {
         }
     }
     /// An error response without an id: the request's id could not be read.
+    #[inline]
     pub fn error_without_id(
         error: impl ::core::convert::Into<JsonRpcErrorError>,
     ) -> Self {

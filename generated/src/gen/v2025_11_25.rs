@@ -32,6 +32,7 @@ pub struct Annotations {
 }
 impl Annotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             audience: None,
@@ -42,6 +43,7 @@ impl Annotations {
     }
     /// Sets `audience`.
     #[must_use]
+    #[inline]
     pub fn with_audience(
         mut self,
         value: impl ::core::convert::Into<Vec<Role>>,
@@ -51,6 +53,7 @@ impl Annotations {
     }
     /// Sets `lastModified`.
     #[must_use]
+    #[inline]
     pub fn with_last_modified(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -60,6 +63,7 @@ impl Annotations {
     }
     /// Sets `priority`.
     #[must_use]
+    #[inline]
     pub fn with_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -69,6 +73,7 @@ impl Annotations {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -164,6 +169,7 @@ impl AudioContent {
 }
 impl AudioContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -178,6 +184,7 @@ impl AudioContent {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -187,6 +194,7 @@ impl AudioContent {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -196,6 +204,7 @@ impl AudioContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -308,6 +317,7 @@ pub struct BaseMetadata {
 }
 impl BaseMetadata {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             name: ::core::convert::Into::into(name),
@@ -317,12 +327,14 @@ impl BaseMetadata {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -413,6 +425,7 @@ pub struct BlobResourceContents {
 }
 impl BlobResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         blob: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -427,6 +440,7 @@ impl BlobResourceContents {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -436,12 +450,14 @@ impl BlobResourceContents {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -548,6 +564,7 @@ impl BooleanSchema {
 }
 impl BooleanSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             default: None,
@@ -558,12 +575,14 @@ impl BooleanSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.default = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -573,12 +592,14 @@ impl BooleanSchema {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -674,6 +695,7 @@ impl CallToolRequest {
 }
 impl CallToolRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<CallToolRequestParams>,
@@ -686,6 +708,7 @@ impl CallToolRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -799,6 +822,7 @@ pub struct CallToolRequestParams {
 }
 impl CallToolRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -810,6 +834,7 @@ impl CallToolRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<CallToolRequestParamsMeta>,
@@ -819,6 +844,7 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -828,12 +854,14 @@ impl CallToolRequestParams {
     }
     /// Sets `task`.
     #[must_use]
+    #[inline]
     pub fn with_task(mut self, value: impl ::core::convert::Into<TaskMetadata>) -> Self {
         self.task = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -930,6 +958,7 @@ pub struct CallToolRequestParamsMeta {
 }
 impl CallToolRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -938,6 +967,7 @@ impl CallToolRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -947,6 +977,7 @@ impl CallToolRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1037,6 +1068,7 @@ pub struct CallToolResult {
 }
 impl CallToolResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(content: impl ::core::convert::Into<Vec<ContentBlock>>) -> Self {
         Self {
             meta: None,
@@ -1048,6 +1080,7 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -1057,12 +1090,14 @@ impl CallToolResult {
     }
     /// Sets `isError`.
     #[must_use]
+    #[inline]
     pub fn with_is_error(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.is_error = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `structuredContent`.
     #[must_use]
+    #[inline]
     pub fn with_structured_content(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -1072,6 +1107,7 @@ impl CallToolResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1178,6 +1214,7 @@ impl CancelTaskRequest {
 }
 impl CancelTaskRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<CancelTaskRequestParams>,
@@ -1190,6 +1227,7 @@ impl CancelTaskRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1292,6 +1330,7 @@ pub struct CancelTaskRequestParams {
 }
 impl CancelTaskRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(task_id: impl ::core::convert::Into<String>) -> Self {
         Self {
             task_id: ::core::convert::Into::into(task_id),
@@ -1300,6 +1339,7 @@ impl CancelTaskRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1395,6 +1435,7 @@ pub struct CancelTaskResult {
 }
 impl CancelTaskResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         created_at: impl ::core::convert::Into<String>,
         last_updated_at: impl ::core::convert::Into<String>,
@@ -1416,6 +1457,7 @@ impl CancelTaskResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -1425,12 +1467,14 @@ impl CancelTaskResult {
     }
     /// Sets `pollInterval`.
     #[must_use]
+    #[inline]
     pub fn with_poll_interval(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.poll_interval = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `statusMessage`.
     #[must_use]
+    #[inline]
     pub fn with_status_message(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -1440,6 +1484,7 @@ impl CancelTaskResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1595,6 +1640,7 @@ impl CancelledNotification {
 }
 impl CancelledNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CancelledNotificationParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -1603,6 +1649,7 @@ impl CancelledNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1705,6 +1752,7 @@ pub struct CancelledNotificationParams {
 }
 impl CancelledNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -1715,6 +1763,7 @@ impl CancelledNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -1724,12 +1773,14 @@ impl CancelledNotificationParams {
     }
     /// Sets `reason`.
     #[must_use]
+    #[inline]
     pub fn with_reason(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.reason = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `requestId`.
     #[must_use]
+    #[inline]
     pub fn with_request_id(
         mut self,
         value: impl ::core::convert::Into<RequestId>,
@@ -1739,6 +1790,7 @@ impl CancelledNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1826,6 +1878,7 @@ pub struct ClientCapabilities {
 }
 impl ClientCapabilities {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             elicitation: None,
@@ -1838,6 +1891,7 @@ impl ClientCapabilities {
     }
     /// Sets `elicitation`.
     #[must_use]
+    #[inline]
     pub fn with_elicitation(
         mut self,
         value: impl ::core::convert::Into<ClientCapabilitiesElicitation>,
@@ -1847,6 +1901,7 @@ impl ClientCapabilities {
     }
     /// Sets `experimental`.
     #[must_use]
+    #[inline]
     pub fn with_experimental(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -1868,6 +1923,7 @@ impl ClientCapabilities {
     }
     /// Sets `roots`.
     #[must_use]
+    #[inline]
     pub fn with_roots(
         mut self,
         value: impl ::core::convert::Into<ClientCapabilitiesRoots>,
@@ -1877,6 +1933,7 @@ impl ClientCapabilities {
     }
     /// Sets `sampling`.
     #[must_use]
+    #[inline]
     pub fn with_sampling(
         mut self,
         value: impl ::core::convert::Into<ClientCapabilitiesSampling>,
@@ -1886,6 +1943,7 @@ impl ClientCapabilities {
     }
     /// Sets `tasks`.
     #[must_use]
+    #[inline]
     pub fn with_tasks(
         mut self,
         value: impl ::core::convert::Into<ClientCapabilitiesTasks>,
@@ -1895,6 +1953,7 @@ impl ClientCapabilities {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1990,6 +2049,7 @@ pub struct ClientCapabilitiesElicitation {
 }
 impl ClientCapabilitiesElicitation {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             form: None,
@@ -1999,6 +2059,7 @@ impl ClientCapabilitiesElicitation {
     }
     /// Sets `form`.
     #[must_use]
+    #[inline]
     pub fn with_form(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2008,6 +2069,7 @@ impl ClientCapabilitiesElicitation {
     }
     /// Sets `url`.
     #[must_use]
+    #[inline]
     pub fn with_url(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2017,6 +2079,7 @@ impl ClientCapabilitiesElicitation {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2092,6 +2155,7 @@ pub struct ClientCapabilitiesRoots {
 }
 impl ClientCapabilitiesRoots {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -2100,12 +2164,14 @@ impl ClientCapabilitiesRoots {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2182,6 +2248,7 @@ pub struct ClientCapabilitiesSampling {
 }
 impl ClientCapabilitiesSampling {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             context: None,
@@ -2191,6 +2258,7 @@ impl ClientCapabilitiesSampling {
     }
     /// Sets `context`.
     #[must_use]
+    #[inline]
     pub fn with_context(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2200,6 +2268,7 @@ impl ClientCapabilitiesSampling {
     }
     /// Sets `tools`.
     #[must_use]
+    #[inline]
     pub fn with_tools(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2209,6 +2278,7 @@ impl ClientCapabilitiesSampling {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2288,6 +2358,7 @@ pub struct ClientCapabilitiesTasks {
 }
 impl ClientCapabilitiesTasks {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cancel: None,
@@ -2298,6 +2369,7 @@ impl ClientCapabilitiesTasks {
     }
     /// Sets `cancel`.
     #[must_use]
+    #[inline]
     pub fn with_cancel(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2307,6 +2379,7 @@ impl ClientCapabilitiesTasks {
     }
     /// Sets `list`.
     #[must_use]
+    #[inline]
     pub fn with_list(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2316,6 +2389,7 @@ impl ClientCapabilitiesTasks {
     }
     /// Sets `requests`.
     #[must_use]
+    #[inline]
     pub fn with_requests(
         mut self,
         value: impl ::core::convert::Into<ClientCapabilitiesTasksRequests>,
@@ -2325,6 +2399,7 @@ impl ClientCapabilitiesTasks {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2406,6 +2481,7 @@ pub struct ClientCapabilitiesTasksRequests {
 }
 impl ClientCapabilitiesTasksRequests {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             elicitation: None,
@@ -2415,6 +2491,7 @@ impl ClientCapabilitiesTasksRequests {
     }
     /// Sets `elicitation`.
     #[must_use]
+    #[inline]
     pub fn with_elicitation(
         mut self,
         value: impl ::core::convert::Into<ClientCapabilitiesTasksRequestsElicitation>,
@@ -2424,6 +2501,7 @@ impl ClientCapabilitiesTasksRequests {
     }
     /// Sets `sampling`.
     #[must_use]
+    #[inline]
     pub fn with_sampling(
         mut self,
         value: impl ::core::convert::Into<ClientCapabilitiesTasksRequestsSampling>,
@@ -2433,6 +2511,7 @@ impl ClientCapabilitiesTasksRequests {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2508,6 +2587,7 @@ pub struct ClientCapabilitiesTasksRequestsElicitation {
 }
 impl ClientCapabilitiesTasksRequestsElicitation {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             create: None,
@@ -2516,6 +2596,7 @@ impl ClientCapabilitiesTasksRequestsElicitation {
     }
     /// Sets `create`.
     #[must_use]
+    #[inline]
     pub fn with_create(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2525,6 +2606,7 @@ impl ClientCapabilitiesTasksRequestsElicitation {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2596,6 +2678,7 @@ pub struct ClientCapabilitiesTasksRequestsSampling {
 }
 impl ClientCapabilitiesTasksRequestsSampling {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             create_message: None,
@@ -2604,6 +2687,7 @@ impl ClientCapabilitiesTasksRequestsSampling {
     }
     /// Sets `createMessage`.
     #[must_use]
+    #[inline]
     pub fn with_create_message(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -2613,6 +2697,7 @@ impl ClientCapabilitiesTasksRequestsSampling {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2788,30 +2873,35 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
 }
 impl ClientNotification {
     /// `notifications/cancelled`.
+    #[inline]
     pub fn cancelled(
         params: impl ::core::convert::Into<CancelledNotificationParams>,
     ) -> Self {
         Self::Cancelled(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/initialized`.
+    #[inline]
     pub fn initialized(
         params: impl ::core::convert::Into<Option<NotificationParams>>,
     ) -> Self {
         Self::Initialized(::core::convert::Into::into(params))
     }
     /// `notifications/progress`.
+    #[inline]
     pub fn progress(
         params: impl ::core::convert::Into<ProgressNotificationParams>,
     ) -> Self {
         Self::Progress(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/tasks/status`.
+    #[inline]
     pub fn task_status(
         params: impl ::core::convert::Into<TaskStatusNotificationParams>,
     ) -> Self {
         Self::TaskStatus(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/roots/list_changed`.
+    #[inline]
     pub fn roots_list_changed(
         params: impl ::core::convert::Into<Option<NotificationParams>>,
     ) -> Self {
@@ -2819,16 +2909,19 @@ impl ClientNotification {
     }
 }
 impl ::core::convert::From<CancelledNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: CancelledNotificationParams) -> Self {
         Self::Cancelled(Box::new(params))
     }
 }
 impl ::core::convert::From<ProgressNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: ProgressNotificationParams) -> Self {
         Self::Progress(Box::new(params))
     }
 }
 impl ::core::convert::From<TaskStatusNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: TaskStatusNotificationParams) -> Self {
         Self::TaskStatus(Box::new(params))
     }
@@ -3027,154 +3120,183 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
 }
 impl ClientRequest {
     /// `initialize`.
+    #[inline]
     pub fn initialize(
         params: impl ::core::convert::Into<InitializeRequestParams>,
     ) -> Self {
         Self::Initialize(Box::new(::core::convert::Into::into(params)))
     }
     /// `ping`.
+    #[inline]
     pub fn ping(params: impl ::core::convert::Into<Option<RequestParams>>) -> Self {
         Self::Ping(::core::convert::Into::into(params))
     }
     /// `resources/list`.
+    #[inline]
     pub fn list_resources(
         params: impl ::core::convert::Into<Option<PaginatedRequestParams>>,
     ) -> Self {
         Self::ListResources(::core::convert::Into::into(params).map(Box::new))
     }
     /// `resources/templates/list`.
+    #[inline]
     pub fn list_resource_templates(
         params: impl ::core::convert::Into<Option<PaginatedRequestParams>>,
     ) -> Self {
         Self::ListResourceTemplates(::core::convert::Into::into(params).map(Box::new))
     }
     /// `resources/read`.
+    #[inline]
     pub fn read_resource(
         params: impl ::core::convert::Into<ReadResourceRequestParams>,
     ) -> Self {
         Self::ReadResource(Box::new(::core::convert::Into::into(params)))
     }
     /// `resources/subscribe`.
+    #[inline]
     pub fn subscribe(
         params: impl ::core::convert::Into<SubscribeRequestParams>,
     ) -> Self {
         Self::Subscribe(Box::new(::core::convert::Into::into(params)))
     }
     /// `resources/unsubscribe`.
+    #[inline]
     pub fn unsubscribe(
         params: impl ::core::convert::Into<UnsubscribeRequestParams>,
     ) -> Self {
         Self::Unsubscribe(Box::new(::core::convert::Into::into(params)))
     }
     /// `prompts/list`.
+    #[inline]
     pub fn list_prompts(
         params: impl ::core::convert::Into<Option<PaginatedRequestParams>>,
     ) -> Self {
         Self::ListPrompts(::core::convert::Into::into(params).map(Box::new))
     }
     /// `prompts/get`.
+    #[inline]
     pub fn get_prompt(
         params: impl ::core::convert::Into<GetPromptRequestParams>,
     ) -> Self {
         Self::GetPrompt(Box::new(::core::convert::Into::into(params)))
     }
     /// `tools/list`.
+    #[inline]
     pub fn list_tools(
         params: impl ::core::convert::Into<Option<PaginatedRequestParams>>,
     ) -> Self {
         Self::ListTools(::core::convert::Into::into(params).map(Box::new))
     }
     /// `tools/call`.
+    #[inline]
     pub fn call_tool(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
         Self::CallTool(Box::new(::core::convert::Into::into(params)))
     }
     /// `tasks/get`.
+    #[inline]
     pub fn get_task(params: impl ::core::convert::Into<GetTaskRequestParams>) -> Self {
         Self::GetTask(::core::convert::Into::into(params))
     }
     /// `tasks/result`.
+    #[inline]
     pub fn get_task_payload(
         params: impl ::core::convert::Into<GetTaskPayloadRequestParams>,
     ) -> Self {
         Self::GetTaskPayload(::core::convert::Into::into(params))
     }
     /// `tasks/cancel`.
+    #[inline]
     pub fn cancel_task(
         params: impl ::core::convert::Into<CancelTaskRequestParams>,
     ) -> Self {
         Self::CancelTask(::core::convert::Into::into(params))
     }
     /// `tasks/list`.
+    #[inline]
     pub fn list_tasks(
         params: impl ::core::convert::Into<Option<PaginatedRequestParams>>,
     ) -> Self {
         Self::ListTasks(::core::convert::Into::into(params).map(Box::new))
     }
     /// `logging/setLevel`.
+    #[inline]
     pub fn set_level(params: impl ::core::convert::Into<SetLevelRequestParams>) -> Self {
         Self::SetLevel(Box::new(::core::convert::Into::into(params)))
     }
     /// `completion/complete`.
+    #[inline]
     pub fn complete(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
         Self::Complete(Box::new(::core::convert::Into::into(params)))
     }
 }
 impl ::core::convert::From<InitializeRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: InitializeRequestParams) -> Self {
         Self::Initialize(Box::new(params))
     }
 }
 impl ::core::convert::From<RequestParams> for ClientRequest {
+    #[inline]
     fn from(params: RequestParams) -> Self {
         Self::Ping(Some(params))
     }
 }
 impl ::core::convert::From<ReadResourceRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ReadResourceRequestParams) -> Self {
         Self::ReadResource(Box::new(params))
     }
 }
 impl ::core::convert::From<SubscribeRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: SubscribeRequestParams) -> Self {
         Self::Subscribe(Box::new(params))
     }
 }
 impl ::core::convert::From<UnsubscribeRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: UnsubscribeRequestParams) -> Self {
         Self::Unsubscribe(Box::new(params))
     }
 }
 impl ::core::convert::From<GetPromptRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: GetPromptRequestParams) -> Self {
         Self::GetPrompt(Box::new(params))
     }
 }
 impl ::core::convert::From<CallToolRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: CallToolRequestParams) -> Self {
         Self::CallTool(Box::new(params))
     }
 }
 impl ::core::convert::From<GetTaskRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: GetTaskRequestParams) -> Self {
         Self::GetTask(params)
     }
 }
 impl ::core::convert::From<GetTaskPayloadRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: GetTaskPayloadRequestParams) -> Self {
         Self::GetTaskPayload(params)
     }
 }
 impl ::core::convert::From<CancelTaskRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: CancelTaskRequestParams) -> Self {
         Self::CancelTask(params)
     }
 }
 impl ::core::convert::From<SetLevelRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: SetLevelRequestParams) -> Self {
         Self::SetLevel(Box::new(params))
     }
 }
 impl ::core::convert::From<CompleteRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: CompleteRequestParams) -> Self {
         Self::Complete(Box::new(params))
     }
@@ -3417,41 +3539,49 @@ impl<'de> __rt::KeyedUnion<'de> for ClientResult {
     }
 }
 impl ::core::convert::From<Result> for ClientResult {
+    #[inline]
     fn from(value: Result) -> Self {
         Self::Empty(value)
     }
 }
 impl ::core::convert::From<GetTaskResult> for ClientResult {
+    #[inline]
     fn from(value: GetTaskResult) -> Self {
         Self::GetTask(Box::new(value))
     }
 }
 impl ::core::convert::From<GetTaskPayloadResult> for ClientResult {
+    #[inline]
     fn from(value: GetTaskPayloadResult) -> Self {
         Self::GetTaskPayload(value)
     }
 }
 impl ::core::convert::From<CancelTaskResult> for ClientResult {
+    #[inline]
     fn from(value: CancelTaskResult) -> Self {
         Self::CancelTask(Box::new(value))
     }
 }
 impl ::core::convert::From<ListTasksResult> for ClientResult {
+    #[inline]
     fn from(value: ListTasksResult) -> Self {
         Self::ListTasks(value)
     }
 }
 impl ::core::convert::From<CreateMessageResult> for ClientResult {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         Self::CreateMessage(Box::new(value))
     }
 }
 impl ::core::convert::From<ListRootsResult> for ClientResult {
+    #[inline]
     fn from(value: ListRootsResult) -> Self {
         Self::ListRoots(value)
     }
 }
 impl ::core::convert::From<ElicitResult> for ClientResult {
+    #[inline]
     fn from(value: ElicitResult) -> Self {
         Self::Elicit(value)
     }
@@ -3474,6 +3604,7 @@ impl CompleteRequest {
 }
 impl CompleteRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<CompleteRequestParams>,
@@ -3486,6 +3617,7 @@ impl CompleteRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3599,6 +3731,7 @@ pub struct CompleteRequestParams {
 }
 impl CompleteRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         argument: impl ::core::convert::Into<CompleteRequestParamsArgument>,
         r#ref: impl ::core::convert::Into<CompleteRequestParamsRef>,
@@ -3613,6 +3746,7 @@ impl CompleteRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<CompleteRequestParamsMeta>,
@@ -3622,6 +3756,7 @@ impl CompleteRequestParams {
     }
     /// Sets `context`.
     #[must_use]
+    #[inline]
     pub fn with_context(
         mut self,
         value: impl ::core::convert::Into<CompleteRequestParamsContext>,
@@ -3631,6 +3766,7 @@ impl CompleteRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3729,6 +3865,7 @@ pub struct CompleteRequestParamsMeta {
 }
 impl CompleteRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -3737,6 +3874,7 @@ impl CompleteRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -3746,6 +3884,7 @@ impl CompleteRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3821,6 +3960,7 @@ pub struct CompleteRequestParamsArgument {
 }
 impl CompleteRequestParamsArgument {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         value: impl ::core::convert::Into<String>,
@@ -3833,6 +3973,7 @@ impl CompleteRequestParamsArgument {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3919,6 +4060,7 @@ pub struct CompleteRequestParamsContext {
 }
 impl CompleteRequestParamsContext {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             arguments: None,
@@ -3927,6 +4069,7 @@ impl CompleteRequestParamsContext {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -3948,6 +4091,7 @@ impl CompleteRequestParamsContext {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4087,21 +4231,25 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
+    #[inline]
     fn from(value: PromptReference) -> Self {
         Self::Prompt(value)
     }
 }
 impl ::core::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    #[inline]
     fn from(value: ResourceTemplateReference) -> Self {
         Self::ResourceTemplate(value)
     }
 }
 impl CompleteRequestParamsRef {
     /// A [`PromptReference`] from its required members ([`PromptReference::new`]).
+    #[inline]
     pub fn prompt(name: impl ::core::convert::Into<String>) -> Self {
         Self::Prompt(PromptReference::new(name))
     }
     /// A [`ResourceTemplateReference`] from its required members ([`ResourceTemplateReference::new`]).
+    #[inline]
     pub fn resource_template(uri: impl ::core::convert::Into<String>) -> Self {
         Self::ResourceTemplate(ResourceTemplateReference::new(uri))
     }
@@ -4118,6 +4266,7 @@ pub struct CompleteResult {
 }
 impl CompleteResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         completion: impl ::core::convert::Into<CompleteResultCompletion>,
     ) -> Self {
@@ -4129,6 +4278,7 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -4138,6 +4288,7 @@ impl CompleteResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4226,6 +4377,7 @@ pub struct CompleteResultCompletion {
 }
 impl CompleteResultCompletion {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         values: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -4242,18 +4394,21 @@ impl CompleteResultCompletion {
     }
     /// Sets `hasMore`.
     #[must_use]
+    #[inline]
     pub fn with_has_more(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.has_more = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `total`.
     #[must_use]
+    #[inline]
     pub fn with_total(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.total = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4439,36 +4594,43 @@ impl<'de> __rt::serde::Deserialize<'de> for ContentBlock {
     }
 }
 impl ::core::convert::From<TextContent> for ContentBlock {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::TextContent(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for ContentBlock {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for ContentBlock {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(Box::new(value))
     }
 }
 impl ::core::convert::From<ResourceLink> for ContentBlock {
+    #[inline]
     fn from(value: ResourceLink) -> Self {
         Self::ResourceLink(Box::new(value))
     }
 }
 impl ::core::convert::From<EmbeddedResource> for ContentBlock {
+    #[inline]
     fn from(value: EmbeddedResource) -> Self {
         Self::EmbeddedResource(Box::new(value))
     }
 }
 impl ContentBlock {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::TextContent(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -4476,6 +4638,7 @@ impl ContentBlock {
         Self::ImageContent(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -4483,6 +4646,7 @@ impl ContentBlock {
         Self::AudioContent(Box::new(AudioContent::new(data, mime_type)))
     }
     /// A [`ResourceLink`] from its required members ([`ResourceLink::new`]).
+    #[inline]
     pub fn resource_link(
         name: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -4490,6 +4654,7 @@ impl ContentBlock {
         Self::ResourceLink(Box::new(ResourceLink::new(name, uri)))
     }
     /// A [`EmbeddedResource`] from its required members ([`EmbeddedResource::new`]).
+    #[inline]
     pub fn resource(
         resource: impl ::core::convert::Into<EmbeddedResourceResource>,
     ) -> Self {
@@ -4514,6 +4679,7 @@ impl CreateMessageRequest {
 }
 impl CreateMessageRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<CreateMessageRequestParams>,
@@ -4526,6 +4692,7 @@ impl CreateMessageRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4669,6 +4836,7 @@ pub struct CreateMessageRequestParams {
 }
 impl CreateMessageRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         max_tokens: impl ::core::convert::Into<i64>,
         messages: impl ::core::convert::Into<Vec<SamplingMessage>>,
@@ -4691,6 +4859,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<CreateMessageRequestParamsMeta>,
@@ -4700,6 +4869,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `includeContext`.
     #[must_use]
+    #[inline]
     pub fn with_include_context(
         mut self,
         value: impl ::core::convert::Into<CreateMessageRequestParamsIncludeContext>,
@@ -4709,6 +4879,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[must_use]
+    #[inline]
     pub fn with_metadata(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -4718,6 +4889,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `modelPreferences`.
     #[must_use]
+    #[inline]
     pub fn with_model_preferences(
         mut self,
         value: impl ::core::convert::Into<ModelPreferences>,
@@ -4727,6 +4899,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `stopSequences`.
     #[must_use]
+    #[inline]
     pub fn with_stop_sequences(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -4740,6 +4913,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `systemPrompt`.
     #[must_use]
+    #[inline]
     pub fn with_system_prompt(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -4749,12 +4923,14 @@ impl CreateMessageRequestParams {
     }
     /// Sets `task`.
     #[must_use]
+    #[inline]
     pub fn with_task(mut self, value: impl ::core::convert::Into<TaskMetadata>) -> Self {
         self.task = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `temperature`.
     #[must_use]
+    #[inline]
     pub fn with_temperature(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -4764,6 +4940,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `toolChoice`.
     #[must_use]
+    #[inline]
     pub fn with_tool_choice(
         mut self,
         value: impl ::core::convert::Into<ToolChoice>,
@@ -4773,12 +4950,14 @@ impl CreateMessageRequestParams {
     }
     /// Sets `tools`.
     #[must_use]
+    #[inline]
     pub fn with_tools(mut self, value: impl ::core::convert::Into<Vec<Tool>>) -> Self {
         self.tools = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4933,6 +5112,7 @@ pub struct CreateMessageRequestParamsMeta {
 }
 impl CreateMessageRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -4941,6 +5121,7 @@ impl CreateMessageRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -4950,6 +5131,7 @@ impl CreateMessageRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5102,6 +5284,7 @@ pub struct CreateMessageResult {
 }
 impl CreateMessageResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<CreateMessageResultContent>,
         model: impl ::core::convert::Into<String>,
@@ -5118,6 +5301,7 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -5127,6 +5311,7 @@ impl CreateMessageResult {
     }
     /// Sets `stopReason`.
     #[must_use]
+    #[inline]
     pub fn with_stop_reason(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -5136,6 +5321,7 @@ impl CreateMessageResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5343,42 +5529,50 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContent {
     }
 }
 impl ::core::convert::From<TextContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::Image(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::Audio(Box::new(value))
     }
 }
 impl ::core::convert::From<ToolUseContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: ToolUseContent) -> Self {
         Self::ToolUse(Box::new(value))
     }
 }
 impl ::core::convert::From<ToolResultContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: ToolResultContent) -> Self {
         Self::ToolResult(Box::new(value))
     }
 }
 impl ::core::convert::From<Vec<SamplingMessageContentBlock>>
 for CreateMessageResultContent {
+    #[inline]
     fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
         Self::Array(value)
     }
 }
 impl CreateMessageResultContent {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::Text(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -5386,6 +5580,7 @@ impl CreateMessageResultContent {
         Self::Image(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -5393,6 +5588,7 @@ impl CreateMessageResultContent {
         Self::Audio(Box::new(AudioContent::new(data, mime_type)))
     }
     /// A [`ToolUseContent`] from its required members ([`ToolUseContent::new`]).
+    #[inline]
     pub fn tool_use(
         id: impl ::core::convert::Into<String>,
         input: impl ::core::convert::Into<__rt::RawObject>,
@@ -5401,6 +5597,7 @@ impl CreateMessageResultContent {
         Self::ToolUse(Box::new(ToolUseContent::new(id, input, name)))
     }
     /// A [`ToolResultContent`] from its required members ([`ToolResultContent::new`]).
+    #[inline]
     pub fn tool_result(
         content: impl ::core::convert::Into<Vec<ContentBlock>>,
         tool_use_id: impl ::core::convert::Into<String>,
@@ -5420,6 +5617,7 @@ pub struct CreateTaskResult {
 }
 impl CreateTaskResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(task: impl ::core::convert::Into<Task>) -> Self {
         Self {
             meta: None,
@@ -5429,6 +5627,7 @@ impl CreateTaskResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -5438,6 +5637,7 @@ impl CreateTaskResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5532,6 +5732,7 @@ impl ElicitRequest {
 }
 impl ElicitRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<ElicitRequestParams>,
@@ -5544,6 +5745,7 @@ impl ElicitRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5665,6 +5867,7 @@ pub struct ElicitRequestFormParams {
 }
 impl ElicitRequestFormParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         message: impl ::core::convert::Into<String>,
         requested_schema: impl ::core::convert::Into<
@@ -5682,6 +5885,7 @@ impl ElicitRequestFormParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ElicitRequestFormParamsMeta>,
@@ -5691,6 +5895,7 @@ impl ElicitRequestFormParams {
     }
     /// Sets `mode`.
     #[must_use]
+    #[inline]
     pub fn with_mode(
         mut self,
         value: impl ::core::convert::Into<ElicitRequestFormParamsMode>,
@@ -5700,12 +5905,14 @@ impl ElicitRequestFormParams {
     }
     /// Sets `task`.
     #[must_use]
+    #[inline]
     pub fn with_task(mut self, value: impl ::core::convert::Into<TaskMetadata>) -> Self {
         self.task = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5818,6 +6025,7 @@ pub struct ElicitRequestFormParamsMeta {
 }
 impl ElicitRequestFormParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -5826,6 +6034,7 @@ impl ElicitRequestFormParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -5835,6 +6044,7 @@ impl ElicitRequestFormParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5963,6 +6173,7 @@ impl ElicitRequestFormParamsRequestedSchema {
 }
 impl ElicitRequestFormParamsRequestedSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         properties: impl ::core::iter::IntoIterator<
             Item = (
@@ -5985,12 +6196,14 @@ impl ElicitRequestFormParamsRequestedSchema {
     }
     /// Sets `$schema`.
     #[must_use]
+    #[inline]
     pub fn with_schema(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.schema = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -6004,6 +6217,7 @@ impl ElicitRequestFormParamsRequestedSchema {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6157,17 +6371,20 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitRequestParams {
     }
 }
 impl ::core::convert::From<ElicitRequestUrlParams> for ElicitRequestParams {
+    #[inline]
     fn from(value: ElicitRequestUrlParams) -> Self {
         Self::Url(Box::new(value))
     }
 }
 impl ::core::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
+    #[inline]
     fn from(value: ElicitRequestFormParams) -> Self {
         Self::Form(Box::new(value))
     }
 }
 impl ElicitRequestParams {
     /// A [`ElicitRequestUrlParams`] from its required members ([`ElicitRequestUrlParams::new`]).
+    #[inline]
     pub fn url(
         elicitation_id: impl ::core::convert::Into<String>,
         message: impl ::core::convert::Into<String>,
@@ -6176,6 +6393,7 @@ impl ElicitRequestParams {
         Self::Url(Box::new(ElicitRequestUrlParams::new(elicitation_id, message, url)))
     }
     /// A [`ElicitRequestFormParams`] from its required members ([`ElicitRequestFormParams::new`]).
+    #[inline]
     pub fn form(
         message: impl ::core::convert::Into<String>,
         requested_schema: impl ::core::convert::Into<
@@ -6214,6 +6432,7 @@ impl ElicitRequestUrlParams {
 }
 impl ElicitRequestUrlParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         elicitation_id: impl ::core::convert::Into<String>,
         message: impl ::core::convert::Into<String>,
@@ -6230,6 +6449,7 @@ impl ElicitRequestUrlParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ElicitRequestUrlParamsMeta>,
@@ -6239,12 +6459,14 @@ impl ElicitRequestUrlParams {
     }
     /// Sets `task`.
     #[must_use]
+    #[inline]
     pub fn with_task(mut self, value: impl ::core::convert::Into<TaskMetadata>) -> Self {
         self.task = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6357,6 +6579,7 @@ pub struct ElicitRequestUrlParamsMeta {
 }
 impl ElicitRequestUrlParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -6365,6 +6588,7 @@ impl ElicitRequestUrlParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -6374,6 +6598,7 @@ impl ElicitRequestUrlParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6458,6 +6683,7 @@ pub struct ElicitResult {
 }
 impl ElicitResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(action: impl ::core::convert::Into<ElicitResultAction>) -> Self {
         Self {
             meta: None,
@@ -6468,6 +6694,7 @@ impl ElicitResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -6477,6 +6704,7 @@ impl ElicitResult {
     }
     /// Sets `content`.
     #[must_use]
+    #[inline]
     pub fn with_content(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -6498,6 +6726,7 @@ impl ElicitResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6740,31 +6969,37 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitResultContentValue {
     }
 }
 impl ::core::convert::From<Vec<String>> for ElicitResultContentValue {
+    #[inline]
     fn from(value: Vec<String>) -> Self {
         Self::Array(value)
     }
 }
 impl ::core::convert::From<String> for ElicitResultContentValue {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for ElicitResultContentValue {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for ElicitResultContentValue {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
 impl ::core::convert::From<__rt::serde_json::Number> for ElicitResultContentValue {
+    #[inline]
     fn from(value: __rt::serde_json::Number) -> Self {
         Self::Number(value)
     }
 }
 impl ::core::convert::From<bool> for ElicitResultContentValue {
+    #[inline]
     fn from(value: bool) -> Self {
         Self::Boolean(value)
     }
@@ -6785,6 +7020,7 @@ impl ElicitationCompleteNotification {
 }
 impl ElicitationCompleteNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         params: impl ::core::convert::Into<ElicitationCompleteNotificationParams>,
     ) -> Self {
@@ -6795,6 +7031,7 @@ impl ElicitationCompleteNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6889,6 +7126,7 @@ pub struct ElicitationCompleteNotificationParams {
 }
 impl ElicitationCompleteNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(elicitation_id: impl ::core::convert::Into<String>) -> Self {
         Self {
             elicitation_id: ::core::convert::Into::into(elicitation_id),
@@ -6897,6 +7135,7 @@ impl ElicitationCompleteNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6990,6 +7229,7 @@ impl EmbeddedResource {
 }
 impl EmbeddedResource {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(resource: impl ::core::convert::Into<EmbeddedResourceResource>) -> Self {
         Self {
             meta: None,
@@ -7000,6 +7240,7 @@ impl EmbeddedResource {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -7009,6 +7250,7 @@ impl EmbeddedResource {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -7018,6 +7260,7 @@ impl EmbeddedResource {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7223,11 +7466,13 @@ impl<'de> __rt::KeyedUnion<'de> for EmbeddedResourceResource {
     }
 }
 impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         Self::Blob(Box::new(value))
     }
@@ -7430,26 +7675,31 @@ impl<'de> __rt::KeyedUnion<'de> for EnumSchema {
     }
 }
 impl ::core::convert::From<UntitledSingleSelectEnumSchema> for EnumSchema {
+    #[inline]
     fn from(value: UntitledSingleSelectEnumSchema) -> Self {
         Self::UntitledSingleSelect(Box::new(value))
     }
 }
 impl ::core::convert::From<TitledSingleSelectEnumSchema> for EnumSchema {
+    #[inline]
     fn from(value: TitledSingleSelectEnumSchema) -> Self {
         Self::TitledSingleSelect(Box::new(value))
     }
 }
 impl ::core::convert::From<UntitledMultiSelectEnumSchema> for EnumSchema {
+    #[inline]
     fn from(value: UntitledMultiSelectEnumSchema) -> Self {
         Self::UntitledMultiSelect(Box::new(value))
     }
 }
 impl ::core::convert::From<TitledMultiSelectEnumSchema> for EnumSchema {
+    #[inline]
     fn from(value: TitledMultiSelectEnumSchema) -> Self {
         Self::TitledMultiSelect(Box::new(value))
     }
 }
 impl ::core::convert::From<LegacyTitledEnumSchema> for EnumSchema {
+    #[inline]
     fn from(value: LegacyTitledEnumSchema) -> Self {
         Self::LegacyTitled(Box::new(value))
     }
@@ -7468,6 +7718,7 @@ pub struct Error {
 }
 impl Error {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         code: impl ::core::convert::Into<i64>,
         message: impl ::core::convert::Into<String>,
@@ -7481,6 +7732,7 @@ impl Error {
     }
     /// Sets `data`.
     #[must_use]
+    #[inline]
     pub fn with_data(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -7490,6 +7742,7 @@ impl Error {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7588,6 +7841,7 @@ impl GetPromptRequest {
 }
 impl GetPromptRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<GetPromptRequestParams>,
@@ -7600,6 +7854,7 @@ impl GetPromptRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7706,6 +7961,7 @@ pub struct GetPromptRequestParams {
 }
 impl GetPromptRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -7716,6 +7972,7 @@ impl GetPromptRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<GetPromptRequestParamsMeta>,
@@ -7725,6 +7982,7 @@ impl GetPromptRequestParams {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -7746,6 +8004,7 @@ impl GetPromptRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7834,6 +8093,7 @@ pub struct GetPromptRequestParamsMeta {
 }
 impl GetPromptRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -7842,6 +8102,7 @@ impl GetPromptRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -7851,6 +8112,7 @@ impl GetPromptRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7928,6 +8190,7 @@ pub struct GetPromptResult {
 }
 impl GetPromptResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(messages: impl ::core::convert::Into<Vec<PromptMessage>>) -> Self {
         Self {
             meta: None,
@@ -7938,6 +8201,7 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -7947,6 +8211,7 @@ impl GetPromptResult {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -7956,6 +8221,7 @@ impl GetPromptResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8056,6 +8322,7 @@ impl GetTaskPayloadRequest {
 }
 impl GetTaskPayloadRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<GetTaskPayloadRequestParams>,
@@ -8068,6 +8335,7 @@ impl GetTaskPayloadRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8170,6 +8438,7 @@ pub struct GetTaskPayloadRequestParams {
 }
 impl GetTaskPayloadRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(task_id: impl ::core::convert::Into<String>) -> Self {
         Self {
             task_id: ::core::convert::Into::into(task_id),
@@ -8178,6 +8447,7 @@ impl GetTaskPayloadRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8257,6 +8527,7 @@ pub struct GetTaskPayloadResult {
 }
 impl GetTaskPayloadResult {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -8265,6 +8536,7 @@ impl GetTaskPayloadResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -8274,6 +8546,7 @@ impl GetTaskPayloadResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8350,6 +8623,7 @@ impl GetTaskRequest {
 }
 impl GetTaskRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<GetTaskRequestParams>,
@@ -8362,6 +8636,7 @@ impl GetTaskRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8464,6 +8739,7 @@ pub struct GetTaskRequestParams {
 }
 impl GetTaskRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(task_id: impl ::core::convert::Into<String>) -> Self {
         Self {
             task_id: ::core::convert::Into::into(task_id),
@@ -8472,6 +8748,7 @@ impl GetTaskRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8567,6 +8844,7 @@ pub struct GetTaskResult {
 }
 impl GetTaskResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         created_at: impl ::core::convert::Into<String>,
         last_updated_at: impl ::core::convert::Into<String>,
@@ -8588,6 +8866,7 @@ impl GetTaskResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -8597,12 +8876,14 @@ impl GetTaskResult {
     }
     /// Sets `pollInterval`.
     #[must_use]
+    #[inline]
     pub fn with_poll_interval(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.poll_interval = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `statusMessage`.
     #[must_use]
+    #[inline]
     pub fn with_status_message(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -8612,6 +8893,7 @@ impl GetTaskResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8774,6 +9056,7 @@ pub struct Icon {
 }
 impl Icon {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(src: impl ::core::convert::Into<String>) -> Self {
         Self {
             mime_type: None,
@@ -8785,12 +9068,14 @@ impl Icon {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `sizes`.
     #[must_use]
+    #[inline]
     pub fn with_sizes(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -8804,12 +9089,14 @@ impl Icon {
     }
     /// Sets `theme`.
     #[must_use]
+    #[inline]
     pub fn with_theme(mut self, value: impl ::core::convert::Into<IconTheme>) -> Self {
         self.theme = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8968,6 +9255,7 @@ pub struct Icons {
 }
 impl Icons {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             icons: None,
@@ -8976,12 +9264,14 @@ impl Icons {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9060,6 +9350,7 @@ impl ImageContent {
 }
 impl ImageContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -9074,6 +9365,7 @@ impl ImageContent {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -9083,6 +9375,7 @@ impl ImageContent {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -9092,6 +9385,7 @@ impl ImageContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9224,6 +9518,7 @@ pub struct Implementation {
 }
 impl Implementation {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         version: impl ::core::convert::Into<String>,
@@ -9240,6 +9535,7 @@ impl Implementation {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -9249,18 +9545,21 @@ impl Implementation {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `websiteUrl`.
     #[must_use]
+    #[inline]
     pub fn with_website_url(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -9270,6 +9569,7 @@ impl Implementation {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9384,6 +9684,7 @@ impl InitializeRequest {
 }
 impl InitializeRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<InitializeRequestParams>,
@@ -9396,6 +9697,7 @@ impl InitializeRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9504,6 +9806,7 @@ pub struct InitializeRequestParams {
 }
 impl InitializeRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         capabilities: impl ::core::convert::Into<ClientCapabilities>,
         client_info: impl ::core::convert::Into<Implementation>,
@@ -9519,6 +9822,7 @@ impl InitializeRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<InitializeRequestParamsMeta>,
@@ -9528,6 +9832,7 @@ impl InitializeRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9634,6 +9939,7 @@ pub struct InitializeRequestParamsMeta {
 }
 impl InitializeRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -9642,6 +9948,7 @@ impl InitializeRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -9651,6 +9958,7 @@ impl InitializeRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9734,6 +10042,7 @@ pub struct InitializeResult {
 }
 impl InitializeResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         capabilities: impl ::core::convert::Into<ServerCapabilities>,
         protocol_version: impl ::core::convert::Into<String>,
@@ -9750,6 +10059,7 @@ impl InitializeResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -9759,6 +10069,7 @@ impl InitializeResult {
     }
     /// Sets `instructions`.
     #[must_use]
+    #[inline]
     pub fn with_instructions(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -9768,6 +10079,7 @@ impl InitializeResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9886,6 +10198,7 @@ impl InitializedNotification {
 }
 impl InitializedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -9894,6 +10207,7 @@ impl InitializedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<NotificationParams>,
@@ -9903,6 +10217,7 @@ impl InitializedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9995,6 +10310,7 @@ impl JsonRpcErrorResponse {
 }
 impl JsonRpcErrorResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(error: impl ::core::convert::Into<Error>) -> Self {
         Self {
             error: ::core::convert::Into::into(error),
@@ -10004,12 +10320,14 @@ impl JsonRpcErrorResponse {
     }
     /// Sets `id`.
     #[must_use]
+    #[inline]
     pub fn with_id(mut self, value: impl ::core::convert::Into<RequestId>) -> Self {
         self.id = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10242,21 +10560,25 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcMessage {
     }
 }
 impl ::core::convert::From<JsonRpcRequest> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcRequest) -> Self {
         Self::Request(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcNotification> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcNotification) -> Self {
         Self::Notification(value)
     }
 }
 impl ::core::convert::From<JsonRpcResultResponse> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcResultResponse) -> Self {
         Self::ResultResponse(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcErrorResponse) -> Self {
         Self::ErrorResponse(Box::new(value))
     }
@@ -10278,6 +10600,7 @@ impl JsonRpcNotification {
 }
 impl JsonRpcNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -10287,6 +10610,7 @@ impl JsonRpcNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -10296,6 +10620,7 @@ impl JsonRpcNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10395,6 +10720,7 @@ impl JsonRpcRequest {
 }
 impl JsonRpcRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         method: impl ::core::convert::Into<String>,
@@ -10408,6 +10734,7 @@ impl JsonRpcRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -10417,6 +10744,7 @@ impl JsonRpcRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10627,11 +10955,13 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcResponse {
     }
 }
 impl ::core::convert::From<JsonRpcResultResponse> for JsonRpcResponse {
+    #[inline]
     fn from(value: JsonRpcResultResponse) -> Self {
         Self::Result(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
+    #[inline]
     fn from(value: JsonRpcErrorResponse) -> Self {
         Self::Error(Box::new(value))
     }
@@ -10653,6 +10983,7 @@ impl JsonRpcResultResponse {
 }
 impl JsonRpcResultResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<Result>,
@@ -10665,6 +10996,7 @@ impl JsonRpcResultResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10771,6 +11103,7 @@ impl LegacyTitledEnumSchema {
 }
 impl LegacyTitledEnumSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         r#enum: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -10789,12 +11122,14 @@ impl LegacyTitledEnumSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.default = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -10804,6 +11139,7 @@ impl LegacyTitledEnumSchema {
     }
     /// Sets `enumNames`.
     #[must_use]
+    #[inline]
     pub fn with_enum_names(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -10817,12 +11153,14 @@ impl LegacyTitledEnumSchema {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10935,6 +11273,7 @@ impl ListPromptsRequest {
 }
 impl ListPromptsRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
         Self {
             id: ::core::convert::Into::into(id),
@@ -10944,6 +11283,7 @@ impl ListPromptsRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PaginatedRequestParams>,
@@ -10953,6 +11293,7 @@ impl ListPromptsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11058,6 +11399,7 @@ pub struct ListPromptsResult {
 }
 impl ListPromptsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(prompts: impl ::core::convert::Into<Vec<Prompt>>) -> Self {
         Self {
             meta: None,
@@ -11068,6 +11410,7 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -11077,6 +11420,7 @@ impl ListPromptsResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -11086,6 +11430,7 @@ impl ListPromptsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11186,6 +11531,7 @@ impl ListResourceTemplatesRequest {
 }
 impl ListResourceTemplatesRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
         Self {
             id: ::core::convert::Into::into(id),
@@ -11195,6 +11541,7 @@ impl ListResourceTemplatesRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PaginatedRequestParams>,
@@ -11204,6 +11551,7 @@ impl ListResourceTemplatesRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11314,6 +11662,7 @@ pub struct ListResourceTemplatesResult {
 }
 impl ListResourceTemplatesResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         resource_templates: impl ::core::convert::Into<Vec<ResourceTemplate>>,
     ) -> Self {
@@ -11326,6 +11675,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -11335,6 +11685,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -11344,6 +11695,7 @@ impl ListResourceTemplatesResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11452,6 +11804,7 @@ impl ListResourcesRequest {
 }
 impl ListResourcesRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
         Self {
             id: ::core::convert::Into::into(id),
@@ -11461,6 +11814,7 @@ impl ListResourcesRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PaginatedRequestParams>,
@@ -11470,6 +11824,7 @@ impl ListResourcesRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11580,6 +11935,7 @@ pub struct ListResourcesResult {
 }
 impl ListResourcesResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(resources: impl ::core::convert::Into<Vec<Resource>>) -> Self {
         Self {
             meta: None,
@@ -11590,6 +11946,7 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -11599,6 +11956,7 @@ impl ListResourcesResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -11608,6 +11966,7 @@ impl ListResourcesResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11714,6 +12073,7 @@ impl ListRootsRequest {
 }
 impl ListRootsRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
         Self {
             id: ::core::convert::Into::into(id),
@@ -11723,6 +12083,7 @@ impl ListRootsRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<RequestParams>,
@@ -11732,6 +12093,7 @@ impl ListRootsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11836,6 +12198,7 @@ pub struct ListRootsResult {
 }
 impl ListRootsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(roots: impl ::core::convert::Into<Vec<Root>>) -> Self {
         Self {
             meta: None,
@@ -11845,6 +12208,7 @@ impl ListRootsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -11854,6 +12218,7 @@ impl ListRootsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11946,6 +12311,7 @@ impl ListTasksRequest {
 }
 impl ListTasksRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
         Self {
             id: ::core::convert::Into::into(id),
@@ -11955,6 +12321,7 @@ impl ListTasksRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PaginatedRequestParams>,
@@ -11964,6 +12331,7 @@ impl ListTasksRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12069,6 +12437,7 @@ pub struct ListTasksResult {
 }
 impl ListTasksResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(tasks: impl ::core::convert::Into<Vec<Task>>) -> Self {
         Self {
             meta: None,
@@ -12079,6 +12448,7 @@ impl ListTasksResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -12088,6 +12458,7 @@ impl ListTasksResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -12097,6 +12468,7 @@ impl ListTasksResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12193,6 +12565,7 @@ impl ListToolsRequest {
 }
 impl ListToolsRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
         Self {
             id: ::core::convert::Into::into(id),
@@ -12202,6 +12575,7 @@ impl ListToolsRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PaginatedRequestParams>,
@@ -12211,6 +12585,7 @@ impl ListToolsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12316,6 +12691,7 @@ pub struct ListToolsResult {
 }
 impl ListToolsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(tools: impl ::core::convert::Into<Vec<Tool>>) -> Self {
         Self {
             meta: None,
@@ -12326,6 +12702,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -12335,6 +12712,7 @@ impl ListToolsResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -12344,6 +12722,7 @@ impl ListToolsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12536,6 +12915,7 @@ impl LoggingMessageNotification {
 }
 impl LoggingMessageNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
     ) -> Self {
@@ -12546,6 +12926,7 @@ impl LoggingMessageNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12646,6 +13027,7 @@ pub struct LoggingMessageNotificationParams {
 }
 impl LoggingMessageNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<__rt::serde_json::Value>,
         level: impl ::core::convert::Into<LoggingLevel>,
@@ -12660,6 +13042,7 @@ impl LoggingMessageNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -12669,12 +13052,14 @@ impl LoggingMessageNotificationParams {
     }
     /// Sets `logger`.
     #[must_use]
+    #[inline]
     pub fn with_logger(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.logger = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12784,6 +13169,7 @@ pub struct ModelHint {
 }
 impl ModelHint {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -12792,12 +13178,14 @@ impl ModelHint {
     }
     /// Sets `name`.
     #[must_use]
+    #[inline]
     pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.name = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12894,6 +13282,7 @@ pub struct ModelPreferences {
 }
 impl ModelPreferences {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cost_priority: None,
@@ -12905,6 +13294,7 @@ impl ModelPreferences {
     }
     /// Sets `costPriority`.
     #[must_use]
+    #[inline]
     pub fn with_cost_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -12914,6 +13304,7 @@ impl ModelPreferences {
     }
     /// Sets `hints`.
     #[must_use]
+    #[inline]
     pub fn with_hints(
         mut self,
         value: impl ::core::convert::Into<Vec<ModelHint>>,
@@ -12923,6 +13314,7 @@ impl ModelPreferences {
     }
     /// Sets `intelligencePriority`.
     #[must_use]
+    #[inline]
     pub fn with_intelligence_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -12932,6 +13324,7 @@ impl ModelPreferences {
     }
     /// Sets `speedPriority`.
     #[must_use]
+    #[inline]
     pub fn with_speed_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -12941,6 +13334,7 @@ impl ModelPreferences {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13134,11 +13528,13 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
     }
 }
 impl ::core::convert::From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    #[inline]
     fn from(value: UntitledMultiSelectEnumSchema) -> Self {
         Self::Untitled(Box::new(value))
     }
 }
 impl ::core::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    #[inline]
     fn from(value: TitledMultiSelectEnumSchema) -> Self {
         Self::Titled(Box::new(value))
     }
@@ -13155,6 +13551,7 @@ pub struct Notification {
 }
 impl Notification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -13164,6 +13561,7 @@ impl Notification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -13173,6 +13571,7 @@ impl Notification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13257,6 +13656,7 @@ pub struct NotificationParams {
 }
 impl NotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -13265,6 +13665,7 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -13274,6 +13675,7 @@ impl NotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13352,6 +13754,7 @@ pub struct NumberSchema {
 }
 impl NumberSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(r#type: impl ::core::convert::Into<NumberSchemaType>) -> Self {
         Self {
             default: None,
@@ -13365,6 +13768,7 @@ impl NumberSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -13374,6 +13778,7 @@ impl NumberSchema {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -13383,6 +13788,7 @@ impl NumberSchema {
     }
     /// Sets `maximum`.
     #[must_use]
+    #[inline]
     pub fn with_maximum(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -13392,6 +13798,7 @@ impl NumberSchema {
     }
     /// Sets `minimum`.
     #[must_use]
+    #[inline]
     pub fn with_minimum(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -13401,12 +13808,14 @@ impl NumberSchema {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13572,6 +13981,7 @@ impl PaginatedRequest {
 }
 impl PaginatedRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         method: impl ::core::convert::Into<String>,
@@ -13585,6 +13995,7 @@ impl PaginatedRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<PaginatedRequestParams>,
@@ -13594,6 +14005,7 @@ impl PaginatedRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13697,6 +14109,7 @@ pub struct PaginatedRequestParams {
 }
 impl PaginatedRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -13706,6 +14119,7 @@ impl PaginatedRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<PaginatedRequestParamsMeta>,
@@ -13715,12 +14129,14 @@ impl PaginatedRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13796,6 +14212,7 @@ pub struct PaginatedRequestParamsMeta {
 }
 impl PaginatedRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -13804,6 +14221,7 @@ impl PaginatedRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -13813,6 +14231,7 @@ impl PaginatedRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13889,6 +14308,7 @@ pub struct PaginatedResult {
 }
 impl PaginatedResult {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -13898,6 +14318,7 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -13907,6 +14328,7 @@ impl PaginatedResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -13916,6 +14338,7 @@ impl PaginatedResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13999,6 +14422,7 @@ impl PingRequest {
 }
 impl PingRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(id: impl ::core::convert::Into<RequestId>) -> Self {
         Self {
             id: ::core::convert::Into::into(id),
@@ -14008,6 +14432,7 @@ impl PingRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<RequestParams>,
@@ -14017,6 +14442,7 @@ impl PingRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14389,56 +14815,67 @@ impl<'de> __rt::KeyedUnion<'de> for PrimitiveSchemaDefinition {
     }
 }
 impl ::core::convert::From<StringSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: StringSchema) -> Self {
         Self::String(Box::new(value))
     }
 }
 impl ::core::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: NumberSchema) -> Self {
         Self::Number(Box::new(value))
     }
 }
 impl ::core::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: BooleanSchema) -> Self {
         Self::Boolean(value)
     }
 }
 impl ::core::convert::From<UntitledSingleSelectEnumSchema>
 for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: UntitledSingleSelectEnumSchema) -> Self {
         Self::UntitledSingleSelectEnum(Box::new(value))
     }
 }
 impl ::core::convert::From<TitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: TitledSingleSelectEnumSchema) -> Self {
         Self::TitledSingleSelectEnum(Box::new(value))
     }
 }
 impl ::core::convert::From<UntitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: UntitledMultiSelectEnumSchema) -> Self {
         Self::UntitledMultiSelectEnum(Box::new(value))
     }
 }
 impl ::core::convert::From<TitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: TitledMultiSelectEnumSchema) -> Self {
         Self::TitledMultiSelectEnum(Box::new(value))
     }
 }
 impl ::core::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: LegacyTitledEnumSchema) -> Self {
         Self::LegacyTitledEnum(Box::new(value))
     }
 }
 impl PrimitiveSchemaDefinition {
     /// A [`BooleanSchema`] from its required members ([`BooleanSchema::new`]).
+    #[inline]
     pub fn boolean() -> Self {
         Self::Boolean(BooleanSchema::new())
     }
     /// A [`NumberSchema`] from its required members ([`NumberSchema::new`]).
+    #[inline]
     pub fn integer() -> Self {
         Self::Number(Box::new(NumberSchema::new(NumberSchemaType::Integer)))
     }
     /// A [`NumberSchema`] from its required members ([`NumberSchema::new`]).
+    #[inline]
     pub fn number() -> Self {
         Self::Number(Box::new(NumberSchema::new(NumberSchemaType::Number)))
     }
@@ -14459,6 +14896,7 @@ impl ProgressNotification {
 }
 impl ProgressNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<ProgressNotificationParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -14467,6 +14905,7 @@ impl ProgressNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14569,6 +15008,7 @@ pub struct ProgressNotificationParams {
 }
 impl ProgressNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         progress: impl ::core::convert::Into<__rt::serde_json::Number>,
         progress_token: impl ::core::convert::Into<ProgressToken>,
@@ -14584,6 +15024,7 @@ impl ProgressNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -14593,12 +15034,14 @@ impl ProgressNotificationParams {
     }
     /// Sets `message`.
     #[must_use]
+    #[inline]
     pub fn with_message(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.message = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `total`.
     #[must_use]
+    #[inline]
     pub fn with_total(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -14608,6 +15051,7 @@ impl ProgressNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14769,16 +15213,19 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl ::core::convert::From<String> for ProgressToken {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for ProgressToken {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for ProgressToken {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
@@ -14816,6 +15263,7 @@ pub struct Prompt {
 }
 impl Prompt {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -14829,6 +15277,7 @@ impl Prompt {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -14838,6 +15287,7 @@ impl Prompt {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::convert::Into<Vec<PromptArgument>>,
@@ -14847,6 +15297,7 @@ impl Prompt {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -14856,18 +15307,21 @@ impl Prompt {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14983,6 +15437,7 @@ pub struct PromptArgument {
 }
 impl PromptArgument {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             description: None,
@@ -14994,6 +15449,7 @@ impl PromptArgument {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -15003,18 +15459,21 @@ impl PromptArgument {
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.required = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15117,6 +15576,7 @@ impl PromptListChangedNotification {
 }
 impl PromptListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -15125,6 +15585,7 @@ impl PromptListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<NotificationParams>,
@@ -15134,6 +15595,7 @@ impl PromptListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15224,6 +15686,7 @@ pub struct PromptMessage {
 }
 impl PromptMessage {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<ContentBlock>,
         role: impl ::core::convert::Into<Role>,
@@ -15236,6 +15699,7 @@ impl PromptMessage {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15333,6 +15797,7 @@ impl PromptReference {
 }
 impl PromptReference {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             name: ::core::convert::Into::into(name),
@@ -15342,12 +15807,14 @@ impl PromptReference {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15444,6 +15911,7 @@ impl ReadResourceRequest {
 }
 impl ReadResourceRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<ReadResourceRequestParams>,
@@ -15456,6 +15924,7 @@ impl ReadResourceRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15565,6 +16034,7 @@ pub struct ReadResourceRequestParams {
 }
 impl ReadResourceRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -15574,6 +16044,7 @@ impl ReadResourceRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ReadResourceRequestParamsMeta>,
@@ -15583,6 +16054,7 @@ impl ReadResourceRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15667,6 +16139,7 @@ pub struct ReadResourceRequestParamsMeta {
 }
 impl ReadResourceRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -15675,6 +16148,7 @@ impl ReadResourceRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -15684,6 +16158,7 @@ impl ReadResourceRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15759,6 +16234,7 @@ pub struct ReadResourceResult {
 }
 impl ReadResourceResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         contents: impl ::core::convert::Into<Vec<ReadResourceResultContentsItem>>,
     ) -> Self {
@@ -15770,6 +16246,7 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -15779,6 +16256,7 @@ impl ReadResourceResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15975,11 +16453,13 @@ impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultContentsItem {
     }
 }
 impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         Self::Blob(Box::new(value))
     }
@@ -15995,6 +16475,7 @@ pub struct RelatedTaskMetadata {
 }
 impl RelatedTaskMetadata {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(task_id: impl ::core::convert::Into<String>) -> Self {
         Self {
             task_id: ::core::convert::Into::into(task_id),
@@ -16003,6 +16484,7 @@ impl RelatedTaskMetadata {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16082,6 +16564,7 @@ pub struct Request {
 }
 impl Request {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -16091,6 +16574,7 @@ impl Request {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -16100,6 +16584,7 @@ impl Request {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16238,16 +16723,19 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
     }
 }
 impl ::core::convert::From<String> for RequestId {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for RequestId {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for RequestId {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
@@ -16262,6 +16750,7 @@ pub struct RequestParams {
 }
 impl RequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -16270,6 +16759,7 @@ impl RequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<RequestParamsMeta>,
@@ -16279,6 +16769,7 @@ impl RequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16347,6 +16838,7 @@ pub struct RequestParamsMeta {
 }
 impl RequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -16355,6 +16847,7 @@ impl RequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -16364,6 +16857,7 @@ impl RequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16470,6 +16964,7 @@ pub struct Resource {
 }
 impl Resource {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -16489,6 +16984,7 @@ impl Resource {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -16498,6 +16994,7 @@ impl Resource {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -16507,6 +17004,7 @@ impl Resource {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -16516,30 +17014,35 @@ impl Resource {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `size`.
     #[must_use]
+    #[inline]
     pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.size = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16672,6 +17175,7 @@ pub struct ResourceContents {
 }
 impl ResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -16682,6 +17186,7 @@ impl ResourceContents {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -16691,12 +17196,14 @@ impl ResourceContents {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16824,6 +17331,7 @@ impl ResourceLink {
 }
 impl ResourceLink {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -16843,6 +17351,7 @@ impl ResourceLink {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -16852,6 +17361,7 @@ impl ResourceLink {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -16861,6 +17371,7 @@ impl ResourceLink {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -16870,30 +17381,35 @@ impl ResourceLink {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `size`.
     #[must_use]
+    #[inline]
     pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.size = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17035,6 +17551,7 @@ impl ResourceListChangedNotification {
 }
 impl ResourceListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -17043,6 +17560,7 @@ impl ResourceListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<NotificationParams>,
@@ -17052,6 +17570,7 @@ impl ResourceListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17139,6 +17658,7 @@ pub struct ResourceRequestParams {
 }
 impl ResourceRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -17148,6 +17668,7 @@ impl ResourceRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResourceRequestParamsMeta>,
@@ -17157,6 +17678,7 @@ impl ResourceRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17241,6 +17763,7 @@ pub struct ResourceRequestParamsMeta {
 }
 impl ResourceRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -17249,6 +17772,7 @@ impl ResourceRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -17258,6 +17782,7 @@ impl ResourceRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17360,6 +17885,7 @@ pub struct ResourceTemplate {
 }
 impl ResourceTemplate {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         uri_template: impl ::core::convert::Into<String>,
@@ -17378,6 +17904,7 @@ impl ResourceTemplate {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -17387,6 +17914,7 @@ impl ResourceTemplate {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -17396,6 +17924,7 @@ impl ResourceTemplate {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -17405,24 +17934,28 @@ impl ResourceTemplate {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17555,6 +18088,7 @@ impl ResourceTemplateReference {
 }
 impl ResourceTemplateReference {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -17563,6 +18097,7 @@ impl ResourceTemplateReference {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17650,6 +18185,7 @@ impl ResourceUpdatedNotification {
 }
 impl ResourceUpdatedNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
     ) -> Self {
@@ -17660,6 +18196,7 @@ impl ResourceUpdatedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17756,6 +18293,7 @@ pub struct ResourceUpdatedNotificationParams {
 }
 impl ResourceUpdatedNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -17765,6 +18303,7 @@ impl ResourceUpdatedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -17774,6 +18313,7 @@ impl ResourceUpdatedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17858,6 +18398,7 @@ pub struct Result {
 }
 impl Result {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -17866,6 +18407,7 @@ impl Result {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -17875,6 +18417,7 @@ impl Result {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18004,6 +18547,7 @@ pub struct Root {
 }
 impl Root {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -18014,6 +18558,7 @@ impl Root {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -18023,12 +18568,14 @@ impl Root {
     }
     /// Sets `name`.
     #[must_use]
+    #[inline]
     pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.name = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18125,6 +18672,7 @@ impl RootsListChangedNotification {
 }
 impl RootsListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -18133,6 +18681,7 @@ impl RootsListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<NotificationParams>,
@@ -18142,6 +18691,7 @@ impl RootsListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18231,6 +18781,7 @@ pub struct SamplingMessage {
 }
 impl SamplingMessage {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<SamplingMessageContent>,
         role: impl ::core::convert::Into<Role>,
@@ -18244,6 +18795,7 @@ impl SamplingMessage {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -18253,6 +18805,7 @@ impl SamplingMessage {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18444,41 +18997,49 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl ::core::convert::From<TextContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::Image(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::Audio(Box::new(value))
     }
 }
 impl ::core::convert::From<ToolUseContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: ToolUseContent) -> Self {
         Self::ToolUse(Box::new(value))
     }
 }
 impl ::core::convert::From<ToolResultContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: ToolResultContent) -> Self {
         Self::ToolResult(Box::new(value))
     }
 }
 impl ::core::convert::From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
+    #[inline]
     fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
         Self::Array(value)
     }
 }
 impl SamplingMessageContent {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::Text(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -18486,6 +19047,7 @@ impl SamplingMessageContent {
         Self::Image(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -18493,6 +19055,7 @@ impl SamplingMessageContent {
         Self::Audio(Box::new(AudioContent::new(data, mime_type)))
     }
     /// A [`ToolUseContent`] from its required members ([`ToolUseContent::new`]).
+    #[inline]
     pub fn tool_use(
         id: impl ::core::convert::Into<String>,
         input: impl ::core::convert::Into<__rt::RawObject>,
@@ -18501,6 +19064,7 @@ impl SamplingMessageContent {
         Self::ToolUse(Box::new(ToolUseContent::new(id, input, name)))
     }
     /// A [`ToolResultContent`] from its required members ([`ToolResultContent::new`]).
+    #[inline]
     pub fn tool_result(
         content: impl ::core::convert::Into<Vec<ContentBlock>>,
         tool_use_id: impl ::core::convert::Into<String>,
@@ -18607,36 +19171,43 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContentBlock {
     }
 }
 impl ::core::convert::From<TextContent> for SamplingMessageContentBlock {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for SamplingMessageContentBlock {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::Image(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for SamplingMessageContentBlock {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::Audio(Box::new(value))
     }
 }
 impl ::core::convert::From<ToolUseContent> for SamplingMessageContentBlock {
+    #[inline]
     fn from(value: ToolUseContent) -> Self {
         Self::ToolUse(Box::new(value))
     }
 }
 impl ::core::convert::From<ToolResultContent> for SamplingMessageContentBlock {
+    #[inline]
     fn from(value: ToolResultContent) -> Self {
         Self::ToolResult(Box::new(value))
     }
 }
 impl SamplingMessageContentBlock {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::Text(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -18644,6 +19215,7 @@ impl SamplingMessageContentBlock {
         Self::Image(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -18651,6 +19223,7 @@ impl SamplingMessageContentBlock {
         Self::Audio(Box::new(AudioContent::new(data, mime_type)))
     }
     /// A [`ToolUseContent`] from its required members ([`ToolUseContent::new`]).
+    #[inline]
     pub fn tool_use(
         id: impl ::core::convert::Into<String>,
         input: impl ::core::convert::Into<__rt::RawObject>,
@@ -18659,6 +19232,7 @@ impl SamplingMessageContentBlock {
         Self::ToolUse(Box::new(ToolUseContent::new(id, input, name)))
     }
     /// A [`ToolResultContent`] from its required members ([`ToolResultContent::new`]).
+    #[inline]
     pub fn tool_result(
         content: impl ::core::convert::Into<Vec<ContentBlock>>,
         tool_use_id: impl ::core::convert::Into<String>,
@@ -18688,6 +19262,7 @@ pub struct ServerCapabilities {
 }
 impl ServerCapabilities {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             completions: None,
@@ -18702,6 +19277,7 @@ impl ServerCapabilities {
     }
     /// Sets `completions`.
     #[must_use]
+    #[inline]
     pub fn with_completions(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -18711,6 +19287,7 @@ impl ServerCapabilities {
     }
     /// Sets `experimental`.
     #[must_use]
+    #[inline]
     pub fn with_experimental(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -18732,6 +19309,7 @@ impl ServerCapabilities {
     }
     /// Sets `logging`.
     #[must_use]
+    #[inline]
     pub fn with_logging(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -18741,6 +19319,7 @@ impl ServerCapabilities {
     }
     /// Sets `prompts`.
     #[must_use]
+    #[inline]
     pub fn with_prompts(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesPrompts>,
@@ -18750,6 +19329,7 @@ impl ServerCapabilities {
     }
     /// Sets `resources`.
     #[must_use]
+    #[inline]
     pub fn with_resources(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesResources>,
@@ -18759,6 +19339,7 @@ impl ServerCapabilities {
     }
     /// Sets `tasks`.
     #[must_use]
+    #[inline]
     pub fn with_tasks(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesTasks>,
@@ -18768,6 +19349,7 @@ impl ServerCapabilities {
     }
     /// Sets `tools`.
     #[must_use]
+    #[inline]
     pub fn with_tools(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesTools>,
@@ -18777,6 +19359,7 @@ impl ServerCapabilities {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18886,6 +19469,7 @@ pub struct ServerCapabilitiesPrompts {
 }
 impl ServerCapabilitiesPrompts {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -18894,12 +19478,14 @@ impl ServerCapabilitiesPrompts {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18975,6 +19561,7 @@ pub struct ServerCapabilitiesResources {
 }
 impl ServerCapabilitiesResources {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -18984,18 +19571,21 @@ impl ServerCapabilitiesResources {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `subscribe`.
     #[must_use]
+    #[inline]
     pub fn with_subscribe(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.subscribe = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -19077,6 +19667,7 @@ pub struct ServerCapabilitiesTasks {
 }
 impl ServerCapabilitiesTasks {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cancel: None,
@@ -19087,6 +19678,7 @@ impl ServerCapabilitiesTasks {
     }
     /// Sets `cancel`.
     #[must_use]
+    #[inline]
     pub fn with_cancel(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -19096,6 +19688,7 @@ impl ServerCapabilitiesTasks {
     }
     /// Sets `list`.
     #[must_use]
+    #[inline]
     pub fn with_list(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -19105,6 +19698,7 @@ impl ServerCapabilitiesTasks {
     }
     /// Sets `requests`.
     #[must_use]
+    #[inline]
     pub fn with_requests(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesTasksRequests>,
@@ -19114,6 +19708,7 @@ impl ServerCapabilitiesTasks {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -19193,6 +19788,7 @@ pub struct ServerCapabilitiesTasksRequests {
 }
 impl ServerCapabilitiesTasksRequests {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             tools: None,
@@ -19201,6 +19797,7 @@ impl ServerCapabilitiesTasksRequests {
     }
     /// Sets `tools`.
     #[must_use]
+    #[inline]
     pub fn with_tools(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesTasksRequestsTools>,
@@ -19210,6 +19807,7 @@ impl ServerCapabilitiesTasksRequests {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -19278,6 +19876,7 @@ pub struct ServerCapabilitiesTasksRequestsTools {
 }
 impl ServerCapabilitiesTasksRequestsTools {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             call: None,
@@ -19286,6 +19885,7 @@ impl ServerCapabilitiesTasksRequestsTools {
     }
     /// Sets `call`.
     #[must_use]
+    #[inline]
     pub fn with_call(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -19295,6 +19895,7 @@ impl ServerCapabilitiesTasksRequestsTools {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -19363,6 +19964,7 @@ pub struct ServerCapabilitiesTools {
 }
 impl ServerCapabilitiesTools {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -19371,12 +19973,14 @@ impl ServerCapabilitiesTools {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -19590,54 +20194,63 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
 }
 impl ServerNotification {
     /// `notifications/cancelled`.
+    #[inline]
     pub fn cancelled(
         params: impl ::core::convert::Into<CancelledNotificationParams>,
     ) -> Self {
         Self::Cancelled(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/progress`.
+    #[inline]
     pub fn progress(
         params: impl ::core::convert::Into<ProgressNotificationParams>,
     ) -> Self {
         Self::Progress(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/resources/list_changed`.
+    #[inline]
     pub fn resource_list_changed(
         params: impl ::core::convert::Into<Option<NotificationParams>>,
     ) -> Self {
         Self::ResourceListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/resources/updated`.
+    #[inline]
     pub fn resource_updated(
         params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
     ) -> Self {
         Self::ResourceUpdated(::core::convert::Into::into(params))
     }
     /// `notifications/prompts/list_changed`.
+    #[inline]
     pub fn prompt_list_changed(
         params: impl ::core::convert::Into<Option<NotificationParams>>,
     ) -> Self {
         Self::PromptListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/tools/list_changed`.
+    #[inline]
     pub fn tool_list_changed(
         params: impl ::core::convert::Into<Option<NotificationParams>>,
     ) -> Self {
         Self::ToolListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/tasks/status`.
+    #[inline]
     pub fn task_status(
         params: impl ::core::convert::Into<TaskStatusNotificationParams>,
     ) -> Self {
         Self::TaskStatus(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/message`.
+    #[inline]
     pub fn logging_message(
         params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
     ) -> Self {
         Self::LoggingMessage(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/elicitation/complete`.
+    #[inline]
     pub fn elicitation_complete(
         params: impl ::core::convert::Into<ElicitationCompleteNotificationParams>,
     ) -> Self {
@@ -19645,32 +20258,38 @@ impl ServerNotification {
     }
 }
 impl ::core::convert::From<CancelledNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: CancelledNotificationParams) -> Self {
         Self::Cancelled(Box::new(params))
     }
 }
 impl ::core::convert::From<ProgressNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: ProgressNotificationParams) -> Self {
         Self::Progress(Box::new(params))
     }
 }
 impl ::core::convert::From<ResourceUpdatedNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: ResourceUpdatedNotificationParams) -> Self {
         Self::ResourceUpdated(params)
     }
 }
 impl ::core::convert::From<TaskStatusNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: TaskStatusNotificationParams) -> Self {
         Self::TaskStatus(Box::new(params))
     }
 }
 impl ::core::convert::From<LoggingMessageNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: LoggingMessageNotificationParams) -> Self {
         Self::LoggingMessage(Box::new(params))
     }
 }
 impl ::core::convert::From<ElicitationCompleteNotificationParams>
 for ServerNotification {
+    #[inline]
     fn from(params: ElicitationCompleteNotificationParams) -> Self {
         Self::ElicitationComplete(params)
     }
@@ -19800,74 +20419,88 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerRequest {
 }
 impl ServerRequest {
     /// `ping`.
+    #[inline]
     pub fn ping(params: impl ::core::convert::Into<Option<RequestParams>>) -> Self {
         Self::Ping(::core::convert::Into::into(params))
     }
     /// `tasks/get`.
+    #[inline]
     pub fn get_task(params: impl ::core::convert::Into<GetTaskRequestParams>) -> Self {
         Self::GetTask(::core::convert::Into::into(params))
     }
     /// `tasks/result`.
+    #[inline]
     pub fn get_task_payload(
         params: impl ::core::convert::Into<GetTaskPayloadRequestParams>,
     ) -> Self {
         Self::GetTaskPayload(::core::convert::Into::into(params))
     }
     /// `tasks/cancel`.
+    #[inline]
     pub fn cancel_task(
         params: impl ::core::convert::Into<CancelTaskRequestParams>,
     ) -> Self {
         Self::CancelTask(::core::convert::Into::into(params))
     }
     /// `tasks/list`.
+    #[inline]
     pub fn list_tasks(
         params: impl ::core::convert::Into<Option<PaginatedRequestParams>>,
     ) -> Self {
         Self::ListTasks(::core::convert::Into::into(params).map(Box::new))
     }
     /// `sampling/createMessage`.
+    #[inline]
     pub fn create_message(
         params: impl ::core::convert::Into<CreateMessageRequestParams>,
     ) -> Self {
         Self::CreateMessage(Box::new(::core::convert::Into::into(params)))
     }
     /// `roots/list`.
+    #[inline]
     pub fn list_roots(
         params: impl ::core::convert::Into<Option<RequestParams>>,
     ) -> Self {
         Self::ListRoots(::core::convert::Into::into(params))
     }
     /// `elicitation/create`.
+    #[inline]
     pub fn elicit(params: impl ::core::convert::Into<ElicitRequestParams>) -> Self {
         Self::Elicit(Box::new(::core::convert::Into::into(params)))
     }
 }
 impl ::core::convert::From<GetTaskRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: GetTaskRequestParams) -> Self {
         Self::GetTask(params)
     }
 }
 impl ::core::convert::From<GetTaskPayloadRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: GetTaskPayloadRequestParams) -> Self {
         Self::GetTaskPayload(params)
     }
 }
 impl ::core::convert::From<CancelTaskRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: CancelTaskRequestParams) -> Self {
         Self::CancelTask(params)
     }
 }
 impl ::core::convert::From<PaginatedRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: PaginatedRequestParams) -> Self {
         Self::ListTasks(Some(Box::new(params)))
     }
 }
 impl ::core::convert::From<CreateMessageRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: CreateMessageRequestParams) -> Self {
         Self::CreateMessage(Box::new(params))
     }
 }
 impl ::core::convert::From<ElicitRequestParams> for ServerRequest {
+    #[inline]
     fn from(params: ElicitRequestParams) -> Self {
         Self::Elicit(Box::new(params))
     }
@@ -20235,71 +20868,85 @@ impl<'de> __rt::KeyedUnion<'de> for ServerResult {
     }
 }
 impl ::core::convert::From<Result> for ServerResult {
+    #[inline]
     fn from(value: Result) -> Self {
         Self::Empty(value)
     }
 }
 impl ::core::convert::From<InitializeResult> for ServerResult {
+    #[inline]
     fn from(value: InitializeResult) -> Self {
         Self::Initialize(Box::new(value))
     }
 }
 impl ::core::convert::From<ListResourcesResult> for ServerResult {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         Self::ListResources(value)
     }
 }
 impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         Self::ListResourceTemplates(value)
     }
 }
 impl ::core::convert::From<ReadResourceResult> for ServerResult {
+    #[inline]
     fn from(value: ReadResourceResult) -> Self {
         Self::ReadResource(value)
     }
 }
 impl ::core::convert::From<ListPromptsResult> for ServerResult {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         Self::ListPrompts(value)
     }
 }
 impl ::core::convert::From<GetPromptResult> for ServerResult {
+    #[inline]
     fn from(value: GetPromptResult) -> Self {
         Self::GetPrompt(value)
     }
 }
 impl ::core::convert::From<ListToolsResult> for ServerResult {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         Self::ListTools(value)
     }
 }
 impl ::core::convert::From<CallToolResult> for ServerResult {
+    #[inline]
     fn from(value: CallToolResult) -> Self {
         Self::CallTool(Box::new(value))
     }
 }
 impl ::core::convert::From<GetTaskResult> for ServerResult {
+    #[inline]
     fn from(value: GetTaskResult) -> Self {
         Self::GetTask(Box::new(value))
     }
 }
 impl ::core::convert::From<GetTaskPayloadResult> for ServerResult {
+    #[inline]
     fn from(value: GetTaskPayloadResult) -> Self {
         Self::GetTaskPayload(value)
     }
 }
 impl ::core::convert::From<CancelTaskResult> for ServerResult {
+    #[inline]
     fn from(value: CancelTaskResult) -> Self {
         Self::CancelTask(Box::new(value))
     }
 }
 impl ::core::convert::From<ListTasksResult> for ServerResult {
+    #[inline]
     fn from(value: ListTasksResult) -> Self {
         Self::ListTasks(value)
     }
 }
 impl ::core::convert::From<CompleteResult> for ServerResult {
+    #[inline]
     fn from(value: CompleteResult) -> Self {
         Self::Complete(Box::new(value))
     }
@@ -20322,6 +20969,7 @@ impl SetLevelRequest {
 }
 impl SetLevelRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<SetLevelRequestParams>,
@@ -20334,6 +20982,7 @@ impl SetLevelRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -20443,6 +21092,7 @@ pub struct SetLevelRequestParams {
 }
 impl SetLevelRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(level: impl ::core::convert::Into<LoggingLevel>) -> Self {
         Self {
             meta: None,
@@ -20452,6 +21102,7 @@ impl SetLevelRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<SetLevelRequestParamsMeta>,
@@ -20461,6 +21112,7 @@ impl SetLevelRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -20545,6 +21197,7 @@ pub struct SetLevelRequestParamsMeta {
 }
 impl SetLevelRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -20553,6 +21206,7 @@ impl SetLevelRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -20562,6 +21216,7 @@ impl SetLevelRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -20744,11 +21399,13 @@ impl<'de> __rt::KeyedUnion<'de> for SingleSelectEnumSchema {
     }
 }
 impl ::core::convert::From<UntitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    #[inline]
     fn from(value: UntitledSingleSelectEnumSchema) -> Self {
         Self::Untitled(Box::new(value))
     }
 }
 impl ::core::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    #[inline]
     fn from(value: TitledSingleSelectEnumSchema) -> Self {
         Self::Titled(Box::new(value))
     }
@@ -20781,6 +21438,7 @@ impl StringSchema {
 }
 impl StringSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             default: None,
@@ -20795,12 +21453,14 @@ impl StringSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.default = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -20810,6 +21470,7 @@ impl StringSchema {
     }
     /// Sets `format`.
     #[must_use]
+    #[inline]
     pub fn with_format(
         mut self,
         value: impl ::core::convert::Into<StringSchemaFormat>,
@@ -20819,30 +21480,35 @@ impl StringSchema {
     }
     /// Sets `maxLength`.
     #[must_use]
+    #[inline]
     pub fn with_max_length(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.max_length = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `minLength`.
     #[must_use]
+    #[inline]
     pub fn with_min_length(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.min_length = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `pattern`.
     #[must_use]
+    #[inline]
     pub fn with_pattern(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.pattern = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21029,6 +21695,7 @@ impl SubscribeRequest {
 }
 impl SubscribeRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<SubscribeRequestParams>,
@@ -21041,6 +21708,7 @@ impl SubscribeRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21150,6 +21818,7 @@ pub struct SubscribeRequestParams {
 }
 impl SubscribeRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -21159,6 +21828,7 @@ impl SubscribeRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<SubscribeRequestParamsMeta>,
@@ -21168,6 +21838,7 @@ impl SubscribeRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21252,6 +21923,7 @@ pub struct SubscribeRequestParamsMeta {
 }
 impl SubscribeRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -21260,6 +21932,7 @@ impl SubscribeRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -21269,6 +21942,7 @@ impl SubscribeRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21358,6 +22032,7 @@ pub struct Task {
 }
 impl Task {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         created_at: impl ::core::convert::Into<String>,
         last_updated_at: impl ::core::convert::Into<String>,
@@ -21378,12 +22053,14 @@ impl Task {
     }
     /// Sets `pollInterval`.
     #[must_use]
+    #[inline]
     pub fn with_poll_interval(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.poll_interval = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `statusMessage`.
     #[must_use]
+    #[inline]
     pub fn with_status_message(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -21393,6 +22070,7 @@ impl Task {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21536,6 +22214,7 @@ pub struct TaskAugmentedRequestParams {
 }
 impl TaskAugmentedRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -21545,6 +22224,7 @@ impl TaskAugmentedRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<TaskAugmentedRequestParamsMeta>,
@@ -21554,12 +22234,14 @@ impl TaskAugmentedRequestParams {
     }
     /// Sets `task`.
     #[must_use]
+    #[inline]
     pub fn with_task(mut self, value: impl ::core::convert::Into<TaskMetadata>) -> Self {
         self.task = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21635,6 +22317,7 @@ pub struct TaskAugmentedRequestParamsMeta {
 }
 impl TaskAugmentedRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -21643,6 +22326,7 @@ impl TaskAugmentedRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -21652,6 +22336,7 @@ impl TaskAugmentedRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21726,6 +22411,7 @@ pub struct TaskMetadata {
 }
 impl TaskMetadata {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             ttl: None,
@@ -21734,12 +22420,14 @@ impl TaskMetadata {
     }
     /// Sets `ttl`.
     #[must_use]
+    #[inline]
     pub fn with_ttl(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.ttl = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21891,6 +22579,7 @@ impl TaskStatusNotification {
 }
 impl TaskStatusNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         params: impl ::core::convert::Into<TaskStatusNotificationParams>,
     ) -> Self {
@@ -21901,6 +22590,7 @@ impl TaskStatusNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22013,6 +22703,7 @@ pub struct TaskStatusNotificationParams {
 }
 impl TaskStatusNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         created_at: impl ::core::convert::Into<String>,
         last_updated_at: impl ::core::convert::Into<String>,
@@ -22034,6 +22725,7 @@ impl TaskStatusNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -22043,12 +22735,14 @@ impl TaskStatusNotificationParams {
     }
     /// Sets `pollInterval`.
     #[must_use]
+    #[inline]
     pub fn with_poll_interval(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.poll_interval = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `statusMessage`.
     #[must_use]
+    #[inline]
     pub fn with_status_message(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -22058,6 +22752,7 @@ impl TaskStatusNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22207,6 +22902,7 @@ impl TextContent {
 }
 impl TextContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(text: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -22217,6 +22913,7 @@ impl TextContent {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -22226,6 +22923,7 @@ impl TextContent {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -22235,6 +22933,7 @@ impl TextContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22337,6 +23036,7 @@ pub struct TextResourceContents {
 }
 impl TextResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         text: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -22351,6 +23051,7 @@ impl TextResourceContents {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -22360,12 +23061,14 @@ impl TextResourceContents {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22478,6 +23181,7 @@ impl TitledMultiSelectEnumSchema {
 }
 impl TitledMultiSelectEnumSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         items: impl ::core::convert::Into<TitledMultiSelectEnumSchemaItems>,
     ) -> Self {
@@ -22493,6 +23197,7 @@ impl TitledMultiSelectEnumSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -22506,6 +23211,7 @@ impl TitledMultiSelectEnumSchema {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -22515,24 +23221,28 @@ impl TitledMultiSelectEnumSchema {
     }
     /// Sets `maxItems`.
     #[must_use]
+    #[inline]
     pub fn with_max_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.max_items = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `minItems`.
     #[must_use]
+    #[inline]
     pub fn with_min_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.min_items = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22641,6 +23351,7 @@ pub struct TitledMultiSelectEnumSchemaItems {
 }
 impl TitledMultiSelectEnumSchemaItems {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         any_of: impl ::core::convert::Into<
             Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
@@ -22653,6 +23364,7 @@ impl TitledMultiSelectEnumSchemaItems {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22732,6 +23444,7 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         r#const: impl ::core::convert::Into<String>,
         title: impl ::core::convert::Into<String>,
@@ -22744,6 +23457,7 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22843,6 +23557,7 @@ impl TitledSingleSelectEnumSchema {
 }
 impl TitledSingleSelectEnumSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         one_of: impl ::core::convert::Into<Vec<TitledSingleSelectEnumSchemaOneOfItem>>,
     ) -> Self {
@@ -22856,12 +23571,14 @@ impl TitledSingleSelectEnumSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.default = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -22871,12 +23588,14 @@ impl TitledSingleSelectEnumSchema {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22979,6 +23698,7 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
 }
 impl TitledSingleSelectEnumSchemaOneOfItem {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         r#const: impl ::core::convert::Into<String>,
         title: impl ::core::convert::Into<String>,
@@ -22991,6 +23711,7 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23114,6 +23835,7 @@ pub struct Tool {
 }
 impl Tool {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         input_schema: impl ::core::convert::Into<ToolInputSchema>,
         name: impl ::core::convert::Into<String>,
@@ -23133,6 +23855,7 @@ impl Tool {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -23142,6 +23865,7 @@ impl Tool {
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<ToolAnnotations>,
@@ -23151,6 +23875,7 @@ impl Tool {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -23160,6 +23885,7 @@ impl Tool {
     }
     /// Sets `execution`.
     #[must_use]
+    #[inline]
     pub fn with_execution(
         mut self,
         value: impl ::core::convert::Into<ToolExecution>,
@@ -23169,12 +23895,14 @@ impl Tool {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `outputSchema`.
     #[must_use]
+    #[inline]
     pub fn with_output_schema(
         mut self,
         value: impl ::core::convert::Into<ToolOutputSchema>,
@@ -23184,12 +23912,14 @@ impl Tool {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23333,6 +24063,7 @@ impl ToolInputSchema {
 }
 impl ToolInputSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             schema: None,
@@ -23343,12 +24074,14 @@ impl ToolInputSchema {
     }
     /// Sets `$schema`.
     #[must_use]
+    #[inline]
     pub fn with_schema(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.schema = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `properties`.
     #[must_use]
+    #[inline]
     pub fn with_properties(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -23370,6 +24103,7 @@ impl ToolInputSchema {
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -23383,6 +24117,7 @@ impl ToolInputSchema {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23484,6 +24219,7 @@ impl ToolOutputSchema {
 }
 impl ToolOutputSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             schema: None,
@@ -23494,12 +24230,14 @@ impl ToolOutputSchema {
     }
     /// Sets `$schema`.
     #[must_use]
+    #[inline]
     pub fn with_schema(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.schema = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `properties`.
     #[must_use]
+    #[inline]
     pub fn with_properties(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -23521,6 +24259,7 @@ impl ToolOutputSchema {
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -23534,6 +24273,7 @@ impl ToolOutputSchema {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23655,6 +24395,7 @@ pub struct ToolAnnotations {
 }
 impl ToolAnnotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             destructive_hint: None,
@@ -23667,6 +24408,7 @@ impl ToolAnnotations {
     }
     /// Sets `destructiveHint`.
     #[must_use]
+    #[inline]
     pub fn with_destructive_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -23676,6 +24418,7 @@ impl ToolAnnotations {
     }
     /// Sets `idempotentHint`.
     #[must_use]
+    #[inline]
     pub fn with_idempotent_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -23685,6 +24428,7 @@ impl ToolAnnotations {
     }
     /// Sets `openWorldHint`.
     #[must_use]
+    #[inline]
     pub fn with_open_world_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -23694,6 +24438,7 @@ impl ToolAnnotations {
     }
     /// Sets `readOnlyHint`.
     #[must_use]
+    #[inline]
     pub fn with_read_only_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -23703,12 +24448,14 @@ impl ToolAnnotations {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23817,6 +24564,7 @@ pub struct ToolChoice {
 }
 impl ToolChoice {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             mode: None,
@@ -23825,6 +24573,7 @@ impl ToolChoice {
     }
     /// Sets `mode`.
     #[must_use]
+    #[inline]
     pub fn with_mode(
         mut self,
         value: impl ::core::convert::Into<ToolChoiceMode>,
@@ -23834,6 +24583,7 @@ impl ToolChoice {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23970,6 +24720,7 @@ pub struct ToolExecution {
 }
 impl ToolExecution {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             task_support: None,
@@ -23978,6 +24729,7 @@ impl ToolExecution {
     }
     /// Sets `taskSupport`.
     #[must_use]
+    #[inline]
     pub fn with_task_support(
         mut self,
         value: impl ::core::convert::Into<ToolExecutionTaskSupport>,
@@ -23987,6 +24739,7 @@ impl ToolExecution {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -24131,6 +24884,7 @@ impl ToolListChangedNotification {
 }
 impl ToolListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -24139,6 +24893,7 @@ impl ToolListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<NotificationParams>,
@@ -24148,6 +24903,7 @@ impl ToolListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -24258,6 +25014,7 @@ impl ToolResultContent {
 }
 impl ToolResultContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<Vec<ContentBlock>>,
         tool_use_id: impl ::core::convert::Into<String>,
@@ -24273,6 +25030,7 @@ impl ToolResultContent {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -24282,12 +25040,14 @@ impl ToolResultContent {
     }
     /// Sets `isError`.
     #[must_use]
+    #[inline]
     pub fn with_is_error(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.is_error = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `structuredContent`.
     #[must_use]
+    #[inline]
     pub fn with_structured_content(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -24297,6 +25057,7 @@ impl ToolResultContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -24425,6 +25186,7 @@ impl ToolUseContent {
 }
 impl ToolUseContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<String>,
         input: impl ::core::convert::Into<__rt::RawObject>,
@@ -24440,6 +25202,7 @@ impl ToolUseContent {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -24449,6 +25212,7 @@ impl ToolUseContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -24562,6 +25326,7 @@ impl UrlElicitationRequiredError {
 }
 impl UrlElicitationRequiredError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         error: impl ::core::convert::Into<UrlElicitationRequiredErrorError>,
     ) -> Self {
@@ -24573,12 +25338,14 @@ impl UrlElicitationRequiredError {
     }
     /// Sets `id`.
     #[must_use]
+    #[inline]
     pub fn with_id(mut self, value: impl ::core::convert::Into<RequestId>) -> Self {
         self.id = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -24675,6 +25442,7 @@ impl UrlElicitationRequiredErrorError {
 }
 impl UrlElicitationRequiredErrorError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<UrlElicitationRequiredErrorErrorData>,
         message: impl ::core::convert::Into<String>,
@@ -24687,6 +25455,7 @@ impl UrlElicitationRequiredErrorError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -24777,6 +25546,7 @@ pub struct UrlElicitationRequiredErrorErrorData {
 }
 impl UrlElicitationRequiredErrorErrorData {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         elicitations: impl ::core::convert::Into<Vec<ElicitRequestUrlParams>>,
     ) -> Self {
@@ -24787,6 +25557,7 @@ impl UrlElicitationRequiredErrorErrorData {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -24877,6 +25648,7 @@ impl UnsubscribeRequest {
 }
 impl UnsubscribeRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<UnsubscribeRequestParams>,
@@ -24889,6 +25661,7 @@ impl UnsubscribeRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -24998,6 +25771,7 @@ pub struct UnsubscribeRequestParams {
 }
 impl UnsubscribeRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -25007,6 +25781,7 @@ impl UnsubscribeRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<UnsubscribeRequestParamsMeta>,
@@ -25016,6 +25791,7 @@ impl UnsubscribeRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -25100,6 +25876,7 @@ pub struct UnsubscribeRequestParamsMeta {
 }
 impl UnsubscribeRequestParamsMeta {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             progress_token: None,
@@ -25108,6 +25885,7 @@ impl UnsubscribeRequestParamsMeta {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -25117,6 +25895,7 @@ impl UnsubscribeRequestParamsMeta {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -25204,6 +25983,7 @@ impl UntitledMultiSelectEnumSchema {
 }
 impl UntitledMultiSelectEnumSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         items: impl ::core::convert::Into<UntitledMultiSelectEnumSchemaItems>,
     ) -> Self {
@@ -25219,6 +25999,7 @@ impl UntitledMultiSelectEnumSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -25232,6 +26013,7 @@ impl UntitledMultiSelectEnumSchema {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -25241,24 +26023,28 @@ impl UntitledMultiSelectEnumSchema {
     }
     /// Sets `maxItems`.
     #[must_use]
+    #[inline]
     pub fn with_max_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.max_items = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `minItems`.
     #[must_use]
+    #[inline]
     pub fn with_min_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.min_items = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -25371,6 +26157,7 @@ impl UntitledMultiSelectEnumSchemaItems {
 }
 impl UntitledMultiSelectEnumSchemaItems {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         r#enum: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -25385,6 +26172,7 @@ impl UntitledMultiSelectEnumSchemaItems {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -25474,6 +26262,7 @@ impl UntitledSingleSelectEnumSchema {
 }
 impl UntitledSingleSelectEnumSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         r#enum: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -25491,12 +26280,14 @@ impl UntitledSingleSelectEnumSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.default = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -25506,12 +26297,14 @@ impl UntitledSingleSelectEnumSchema {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -25645,6 +26438,7 @@ impl ::core::str::FromStr for ClientMessage {
 }
 impl ClientMessage {
     /// A request with its id.
+    #[inline]
     pub fn request(
         id: impl ::core::convert::Into<RequestId>,
         request: impl ::core::convert::Into<ClientRequest>,
@@ -25655,12 +26449,14 @@ impl ClientMessage {
         }
     }
     /// A notification.
+    #[inline]
     pub fn notification(
         notification: impl ::core::convert::Into<ClientNotification>,
     ) -> Self {
         Self::Notification(::core::convert::Into::into(notification))
     }
     /// The result response to the request `id`.
+    #[inline]
     pub fn response(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ClientResult>,
@@ -25671,6 +26467,7 @@ impl ClientMessage {
         }
     }
     /// The error response to the request `id`.
+    #[inline]
     pub fn error(
         id: impl ::core::convert::Into<RequestId>,
         error: impl ::core::convert::Into<Error>,
@@ -25681,6 +26478,7 @@ impl ClientMessage {
         }
     }
     /// An error response without an id: the request's id could not be read.
+    #[inline]
     pub fn error_without_id(error: impl ::core::convert::Into<Error>) -> Self {
         Self::Error {
             id: None,
@@ -25783,6 +26581,7 @@ impl ::core::str::FromStr for ServerMessage {
 }
 impl ServerMessage {
     /// A request with its id.
+    #[inline]
     pub fn request(
         id: impl ::core::convert::Into<RequestId>,
         request: impl ::core::convert::Into<ServerRequest>,
@@ -25793,12 +26592,14 @@ impl ServerMessage {
         }
     }
     /// A notification.
+    #[inline]
     pub fn notification(
         notification: impl ::core::convert::Into<ServerNotification>,
     ) -> Self {
         Self::Notification(::core::convert::Into::into(notification))
     }
     /// The result response to the request `id`.
+    #[inline]
     pub fn response(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ServerResult>,
@@ -25809,6 +26610,7 @@ impl ServerMessage {
         }
     }
     /// The error response to the request `id`.
+    #[inline]
     pub fn error(
         id: impl ::core::convert::Into<RequestId>,
         error: impl ::core::convert::Into<Error>,
@@ -25819,6 +26621,7 @@ impl ServerMessage {
         }
     }
     /// An error response without an id: the request's id could not be read.
+    #[inline]
     pub fn error_without_id(error: impl ::core::convert::Into<Error>) -> Self {
         Self::Error {
             id: None,

@@ -32,6 +32,7 @@ pub struct Annotations {
 }
 impl Annotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             audience: None,
@@ -42,6 +43,7 @@ impl Annotations {
     }
     /// Sets `audience`.
     #[must_use]
+    #[inline]
     pub fn with_audience(
         mut self,
         value: impl ::core::convert::Into<Vec<Role>>,
@@ -51,6 +53,7 @@ impl Annotations {
     }
     /// Sets `lastModified`.
     #[must_use]
+    #[inline]
     pub fn with_last_modified(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -60,6 +63,7 @@ impl Annotations {
     }
     /// Sets `priority`.
     #[must_use]
+    #[inline]
     pub fn with_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -69,6 +73,7 @@ impl Annotations {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -164,6 +169,7 @@ impl AudioContent {
 }
 impl AudioContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -178,12 +184,14 @@ impl AudioContent {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -193,6 +201,7 @@ impl AudioContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -305,6 +314,7 @@ pub struct BaseMetadata {
 }
 impl BaseMetadata {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             name: ::core::convert::Into::into(name),
@@ -314,12 +324,14 @@ impl BaseMetadata {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -410,6 +422,7 @@ pub struct BlobResourceContents {
 }
 impl BlobResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         blob: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -424,18 +437,21 @@ impl BlobResourceContents {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -542,6 +558,7 @@ impl BooleanSchema {
 }
 impl BooleanSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             default: None,
@@ -552,12 +569,14 @@ impl BooleanSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.default = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -567,12 +586,14 @@ impl BooleanSchema {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -688,6 +709,7 @@ pub struct CacheableResult {
 }
 impl CacheableResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         cache_scope: impl ::core::convert::Into<CacheableResultCacheScope>,
         ttl_ms: impl ::core::convert::Into<i64>,
@@ -702,6 +724,7 @@ impl CacheableResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResultMetaObject>,
@@ -711,6 +734,7 @@ impl CacheableResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -882,6 +906,7 @@ impl CallToolRequest {
 }
 impl CallToolRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<CallToolRequestParams>,
@@ -894,6 +919,7 @@ impl CallToolRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1004,6 +1030,7 @@ pub struct CallToolRequestParams {
 }
 impl CallToolRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         meta: impl ::core::convert::Into<RequestMetaObject>,
         name: impl ::core::convert::Into<String>,
@@ -1019,6 +1046,7 @@ impl CallToolRequestParams {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -1028,6 +1056,7 @@ impl CallToolRequestParams {
     }
     /// Sets `inputResponses`.
     #[must_use]
+    #[inline]
     pub fn with_input_responses(
         mut self,
         value: impl ::core::convert::Into<InputResponses>,
@@ -1037,6 +1066,7 @@ impl CallToolRequestParams {
     }
     /// Sets `requestState`.
     #[must_use]
+    #[inline]
     pub fn with_request_state(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -1046,6 +1076,7 @@ impl CallToolRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1180,6 +1211,7 @@ pub struct CallToolResult {
 }
 impl CallToolResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(content: impl ::core::convert::Into<Vec<ContentBlock>>) -> Self {
         Self {
             meta: None,
@@ -1192,6 +1224,7 @@ impl CallToolResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResultMetaObject>,
@@ -1201,12 +1234,14 @@ impl CallToolResult {
     }
     /// Sets `isError`.
     #[must_use]
+    #[inline]
     pub fn with_is_error(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.is_error = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `structuredContent`.
     #[must_use]
+    #[inline]
     pub fn with_structured_content(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -1216,6 +1251,7 @@ impl CallToolResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1324,6 +1360,7 @@ impl CallToolResultResponse {
 }
 impl CallToolResultResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<CallToolResultResponseResult>,
@@ -1336,6 +1373,7 @@ impl CallToolResultResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1558,11 +1596,13 @@ impl<'de> __rt::KeyedUnion<'de> for CallToolResultResponseResult {
     }
 }
 impl ::core::convert::From<InputRequiredResult> for CallToolResultResponseResult {
+    #[inline]
     fn from(value: InputRequiredResult) -> Self {
         Self::InputRequired(Box::new(value))
     }
 }
 impl ::core::convert::From<CallToolResult> for CallToolResultResponseResult {
+    #[inline]
     fn from(value: CallToolResult) -> Self {
         Self::CallTool(Box::new(value))
     }
@@ -1589,6 +1629,7 @@ impl CancelledNotification {
 }
 impl CancelledNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CancelledNotificationParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -1597,6 +1638,7 @@ impl CancelledNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1697,6 +1739,7 @@ pub struct CancelledNotificationParams {
 }
 impl CancelledNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(request_id: impl ::core::convert::Into<RequestId>) -> Self {
         Self {
             meta: None,
@@ -1707,6 +1750,7 @@ impl CancelledNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<NotificationMetaObject>,
@@ -1716,12 +1760,14 @@ impl CancelledNotificationParams {
     }
     /// Sets `reason`.
     #[must_use]
+    #[inline]
     pub fn with_reason(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.reason = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1823,6 +1869,7 @@ pub struct ClientCapabilities {
 }
 impl ClientCapabilities {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             elicitation: None,
@@ -1835,6 +1882,7 @@ impl ClientCapabilities {
     }
     /// Sets `elicitation`.
     #[must_use]
+    #[inline]
     pub fn with_elicitation(
         mut self,
         value: impl ::core::convert::Into<ClientCapabilitiesElicitation>,
@@ -1844,6 +1892,7 @@ impl ClientCapabilities {
     }
     /// Sets `experimental`.
     #[must_use]
+    #[inline]
     pub fn with_experimental(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -1865,6 +1914,7 @@ impl ClientCapabilities {
     }
     /// Sets `extensions`.
     #[must_use]
+    #[inline]
     pub fn with_extensions(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -1886,6 +1936,7 @@ impl ClientCapabilities {
     }
     /// Sets `roots`.
     #[must_use]
+    #[inline]
     pub fn with_roots(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -1895,6 +1946,7 @@ impl ClientCapabilities {
     }
     /// Sets `sampling`.
     #[must_use]
+    #[inline]
     pub fn with_sampling(
         mut self,
         value: impl ::core::convert::Into<ClientCapabilitiesSampling>,
@@ -1904,6 +1956,7 @@ impl ClientCapabilities {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2001,6 +2054,7 @@ pub struct ClientCapabilitiesElicitation {
 }
 impl ClientCapabilitiesElicitation {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             form: None,
@@ -2010,18 +2064,21 @@ impl ClientCapabilitiesElicitation {
     }
     /// Sets `form`.
     #[must_use]
+    #[inline]
     pub fn with_form(mut self, value: impl ::core::convert::Into<JsonObject>) -> Self {
         self.form = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `url`.
     #[must_use]
+    #[inline]
     pub fn with_url(mut self, value: impl ::core::convert::Into<JsonObject>) -> Self {
         self.url = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2100,6 +2157,7 @@ pub struct ClientCapabilitiesSampling {
 }
 impl ClientCapabilitiesSampling {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             context: None,
@@ -2109,6 +2167,7 @@ impl ClientCapabilitiesSampling {
     }
     /// Sets `context`.
     #[must_use]
+    #[inline]
     pub fn with_context(
         mut self,
         value: impl ::core::convert::Into<JsonObject>,
@@ -2118,12 +2177,14 @@ impl ClientCapabilitiesSampling {
     }
     /// Sets `tools`.
     #[must_use]
+    #[inline]
     pub fn with_tools(mut self, value: impl ::core::convert::Into<JsonObject>) -> Self {
         self.tools = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2269,6 +2330,7 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientNotification {
 }
 impl ClientNotification {
     /// `notifications/cancelled`.
+    #[inline]
     pub fn cancelled(
         params: impl ::core::convert::Into<CancelledNotificationParams>,
     ) -> Self {
@@ -2276,6 +2338,7 @@ impl ClientNotification {
     }
 }
 impl ::core::convert::From<CancelledNotificationParams> for ClientNotification {
+    #[inline]
     fn from(params: CancelledNotificationParams) -> Self {
         Self::Cancelled(Box::new(params))
     }
@@ -2422,86 +2485,102 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
 }
 impl ClientRequest {
     /// `server/discover`.
+    #[inline]
     pub fn discover(params: impl ::core::convert::Into<RequestParams>) -> Self {
         Self::Discover(Box::new(::core::convert::Into::into(params)))
     }
     /// `resources/list`.
+    #[inline]
     pub fn list_resources(
         params: impl ::core::convert::Into<PaginatedRequestParams>,
     ) -> Self {
         Self::ListResources(Box::new(::core::convert::Into::into(params)))
     }
     /// `resources/templates/list`.
+    #[inline]
     pub fn list_resource_templates(
         params: impl ::core::convert::Into<PaginatedRequestParams>,
     ) -> Self {
         Self::ListResourceTemplates(Box::new(::core::convert::Into::into(params)))
     }
     /// `resources/read`.
+    #[inline]
     pub fn read_resource(
         params: impl ::core::convert::Into<ReadResourceRequestParams>,
     ) -> Self {
         Self::ReadResource(Box::new(::core::convert::Into::into(params)))
     }
     /// `subscriptions/listen`.
+    #[inline]
     pub fn subscriptions_listen(
         params: impl ::core::convert::Into<SubscriptionsListenRequestParams>,
     ) -> Self {
         Self::SubscriptionsListen(Box::new(::core::convert::Into::into(params)))
     }
     /// `prompts/list`.
+    #[inline]
     pub fn list_prompts(
         params: impl ::core::convert::Into<PaginatedRequestParams>,
     ) -> Self {
         Self::ListPrompts(Box::new(::core::convert::Into::into(params)))
     }
     /// `prompts/get`.
+    #[inline]
     pub fn get_prompt(
         params: impl ::core::convert::Into<GetPromptRequestParams>,
     ) -> Self {
         Self::GetPrompt(Box::new(::core::convert::Into::into(params)))
     }
     /// `tools/list`.
+    #[inline]
     pub fn list_tools(
         params: impl ::core::convert::Into<PaginatedRequestParams>,
     ) -> Self {
         Self::ListTools(Box::new(::core::convert::Into::into(params)))
     }
     /// `tools/call`.
+    #[inline]
     pub fn call_tool(params: impl ::core::convert::Into<CallToolRequestParams>) -> Self {
         Self::CallTool(Box::new(::core::convert::Into::into(params)))
     }
     /// `completion/complete`.
+    #[inline]
     pub fn complete(params: impl ::core::convert::Into<CompleteRequestParams>) -> Self {
         Self::Complete(Box::new(::core::convert::Into::into(params)))
     }
 }
 impl ::core::convert::From<RequestParams> for ClientRequest {
+    #[inline]
     fn from(params: RequestParams) -> Self {
         Self::Discover(Box::new(params))
     }
 }
 impl ::core::convert::From<ReadResourceRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: ReadResourceRequestParams) -> Self {
         Self::ReadResource(Box::new(params))
     }
 }
 impl ::core::convert::From<SubscriptionsListenRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: SubscriptionsListenRequestParams) -> Self {
         Self::SubscriptionsListen(Box::new(params))
     }
 }
 impl ::core::convert::From<GetPromptRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: GetPromptRequestParams) -> Self {
         Self::GetPrompt(Box::new(params))
     }
 }
 impl ::core::convert::From<CallToolRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: CallToolRequestParams) -> Self {
         Self::CallTool(Box::new(params))
     }
 }
 impl ::core::convert::From<CompleteRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: CompleteRequestParams) -> Self {
         Self::Complete(Box::new(params))
     }
@@ -2526,6 +2605,7 @@ impl CompleteRequest {
 }
 impl CompleteRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<CompleteRequestParams>,
@@ -2538,6 +2618,7 @@ impl CompleteRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2651,6 +2732,7 @@ pub struct CompleteRequestParams {
 }
 impl CompleteRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         meta: impl ::core::convert::Into<RequestMetaObject>,
         argument: impl ::core::convert::Into<CompleteRequestParamsArgument>,
@@ -2666,6 +2748,7 @@ impl CompleteRequestParams {
     }
     /// Sets `context`.
     #[must_use]
+    #[inline]
     pub fn with_context(
         mut self,
         value: impl ::core::convert::Into<CompleteRequestParamsContext>,
@@ -2675,6 +2758,7 @@ impl CompleteRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2779,6 +2863,7 @@ pub struct CompleteRequestParamsArgument {
 }
 impl CompleteRequestParamsArgument {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         value: impl ::core::convert::Into<String>,
@@ -2791,6 +2876,7 @@ impl CompleteRequestParamsArgument {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -2877,6 +2963,7 @@ pub struct CompleteRequestParamsContext {
 }
 impl CompleteRequestParamsContext {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             arguments: None,
@@ -2885,6 +2972,7 @@ impl CompleteRequestParamsContext {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -2906,6 +2994,7 @@ impl CompleteRequestParamsContext {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3045,21 +3134,25 @@ impl<'de> __rt::serde::Deserialize<'de> for CompleteRequestParamsRef {
     }
 }
 impl ::core::convert::From<PromptReference> for CompleteRequestParamsRef {
+    #[inline]
     fn from(value: PromptReference) -> Self {
         Self::Prompt(value)
     }
 }
 impl ::core::convert::From<ResourceTemplateReference> for CompleteRequestParamsRef {
+    #[inline]
     fn from(value: ResourceTemplateReference) -> Self {
         Self::ResourceTemplate(value)
     }
 }
 impl CompleteRequestParamsRef {
     /// A [`PromptReference`] from its required members ([`PromptReference::new`]).
+    #[inline]
     pub fn prompt(name: impl ::core::convert::Into<String>) -> Self {
         Self::Prompt(PromptReference::new(name))
     }
     /// A [`ResourceTemplateReference`] from its required members ([`ResourceTemplateReference::new`]).
+    #[inline]
     pub fn resource_template(uri: impl ::core::convert::Into<String>) -> Self {
         Self::ResourceTemplate(ResourceTemplateReference::new(uri))
     }
@@ -3084,6 +3177,7 @@ pub struct CompleteResult {
 }
 impl CompleteResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         completion: impl ::core::convert::Into<CompleteResultCompletion>,
     ) -> Self {
@@ -3096,6 +3190,7 @@ impl CompleteResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResultMetaObject>,
@@ -3105,6 +3200,7 @@ impl CompleteResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3201,6 +3297,7 @@ pub struct CompleteResultCompletion {
 }
 impl CompleteResultCompletion {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         values: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -3217,18 +3314,21 @@ impl CompleteResultCompletion {
     }
     /// Sets `hasMore`.
     #[must_use]
+    #[inline]
     pub fn with_has_more(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.has_more = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `total`.
     #[must_use]
+    #[inline]
     pub fn with_total(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.total = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3323,6 +3423,7 @@ impl CompleteResultResponse {
 }
 impl CompleteResultResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<CompleteResult>,
@@ -3335,6 +3436,7 @@ impl CompleteResultResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3524,36 +3626,43 @@ impl<'de> __rt::serde::Deserialize<'de> for ContentBlock {
     }
 }
 impl ::core::convert::From<TextContent> for ContentBlock {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::TextContent(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for ContentBlock {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for ContentBlock {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::AudioContent(Box::new(value))
     }
 }
 impl ::core::convert::From<ResourceLink> for ContentBlock {
+    #[inline]
     fn from(value: ResourceLink) -> Self {
         Self::ResourceLink(Box::new(value))
     }
 }
 impl ::core::convert::From<EmbeddedResource> for ContentBlock {
+    #[inline]
     fn from(value: EmbeddedResource) -> Self {
         Self::EmbeddedResource(Box::new(value))
     }
 }
 impl ContentBlock {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::TextContent(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -3561,6 +3670,7 @@ impl ContentBlock {
         Self::ImageContent(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -3568,6 +3678,7 @@ impl ContentBlock {
         Self::AudioContent(Box::new(AudioContent::new(data, mime_type)))
     }
     /// A [`ResourceLink`] from its required members ([`ResourceLink::new`]).
+    #[inline]
     pub fn resource_link(
         name: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -3575,6 +3686,7 @@ impl ContentBlock {
         Self::ResourceLink(Box::new(ResourceLink::new(name, uri)))
     }
     /// A [`EmbeddedResource`] from its required members ([`EmbeddedResource::new`]).
+    #[inline]
     pub fn resource(
         resource: impl ::core::convert::Into<EmbeddedResourceResource>,
     ) -> Self {
@@ -3595,6 +3707,7 @@ impl CreateMessageRequest {
 }
 impl CreateMessageRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<CreateMessageRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -3603,6 +3716,7 @@ impl CreateMessageRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -3719,6 +3833,7 @@ pub struct CreateMessageRequestParams {
 }
 impl CreateMessageRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         max_tokens: impl ::core::convert::Into<i64>,
         messages: impl ::core::convert::Into<Vec<SamplingMessage>>,
@@ -3739,6 +3854,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `includeContext`.
     #[must_use]
+    #[inline]
     pub fn with_include_context(
         mut self,
         value: impl ::core::convert::Into<CreateMessageRequestParamsIncludeContext>,
@@ -3748,6 +3864,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `metadata`.
     #[must_use]
+    #[inline]
     pub fn with_metadata(
         mut self,
         value: impl ::core::convert::Into<JsonObject>,
@@ -3757,6 +3874,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `modelPreferences`.
     #[must_use]
+    #[inline]
     pub fn with_model_preferences(
         mut self,
         value: impl ::core::convert::Into<ModelPreferences>,
@@ -3766,6 +3884,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `stopSequences`.
     #[must_use]
+    #[inline]
     pub fn with_stop_sequences(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -3779,6 +3898,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `systemPrompt`.
     #[must_use]
+    #[inline]
     pub fn with_system_prompt(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -3788,6 +3908,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `temperature`.
     #[must_use]
+    #[inline]
     pub fn with_temperature(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -3797,6 +3918,7 @@ impl CreateMessageRequestParams {
     }
     /// Sets `toolChoice`.
     #[must_use]
+    #[inline]
     pub fn with_tool_choice(
         mut self,
         value: impl ::core::convert::Into<ToolChoice>,
@@ -3806,12 +3928,14 @@ impl CreateMessageRequestParams {
     }
     /// Sets `tools`.
     #[must_use]
+    #[inline]
     pub fn with_tools(mut self, value: impl ::core::convert::Into<Vec<Tool>>) -> Self {
         self.tools = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4036,6 +4160,7 @@ pub struct CreateMessageResult {
 }
 impl CreateMessageResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<CreateMessageResultContent>,
         model: impl ::core::convert::Into<String>,
@@ -4052,12 +4177,14 @@ impl CreateMessageResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `stopReason`.
     #[must_use]
+    #[inline]
     pub fn with_stop_reason(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -4067,6 +4194,7 @@ impl CreateMessageResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4274,42 +4402,50 @@ impl<'de> __rt::serde::Deserialize<'de> for CreateMessageResultContent {
     }
 }
 impl ::core::convert::From<TextContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::Image(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::Audio(Box::new(value))
     }
 }
 impl ::core::convert::From<ToolUseContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: ToolUseContent) -> Self {
         Self::ToolUse(Box::new(value))
     }
 }
 impl ::core::convert::From<ToolResultContent> for CreateMessageResultContent {
+    #[inline]
     fn from(value: ToolResultContent) -> Self {
         Self::ToolResult(Box::new(value))
     }
 }
 impl ::core::convert::From<Vec<SamplingMessageContentBlock>>
 for CreateMessageResultContent {
+    #[inline]
     fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
         Self::Array(value)
     }
 }
 impl CreateMessageResultContent {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::Text(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -4317,6 +4453,7 @@ impl CreateMessageResultContent {
         Self::Image(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -4324,6 +4461,7 @@ impl CreateMessageResultContent {
         Self::Audio(Box::new(AudioContent::new(data, mime_type)))
     }
     /// A [`ToolUseContent`] from its required members ([`ToolUseContent::new`]).
+    #[inline]
     pub fn tool_use(
         id: impl ::core::convert::Into<String>,
         input: impl ::core::convert::Into<__rt::RawObject>,
@@ -4332,6 +4470,7 @@ impl CreateMessageResultContent {
         Self::ToolUse(Box::new(ToolUseContent::new(id, input, name)))
     }
     /// A [`ToolResultContent`] from its required members ([`ToolResultContent::new`]).
+    #[inline]
     pub fn tool_result(
         content: impl ::core::convert::Into<Vec<ContentBlock>>,
         tool_use_id: impl ::core::convert::Into<String>,
@@ -4362,6 +4501,7 @@ impl DiscoverRequest {
 }
 impl DiscoverRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<RequestParams>,
@@ -4374,6 +4514,7 @@ impl DiscoverRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4521,6 +4662,7 @@ pub struct DiscoverResult {
 }
 impl DiscoverResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         cache_scope: impl ::core::convert::Into<DiscoverResultCacheScope>,
         capabilities: impl ::core::convert::Into<ServerCapabilities>,
@@ -4544,6 +4686,7 @@ impl DiscoverResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResultMetaObject>,
@@ -4553,6 +4696,7 @@ impl DiscoverResult {
     }
     /// Sets `instructions`.
     #[must_use]
+    #[inline]
     pub fn with_instructions(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -4562,6 +4706,7 @@ impl DiscoverResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4768,6 +4913,7 @@ impl DiscoverResultResponse {
 }
 impl DiscoverResultResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<DiscoverResult>,
@@ -4780,6 +4926,7 @@ impl DiscoverResultResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4876,6 +5023,7 @@ impl ElicitRequest {
 }
 impl ElicitRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<ElicitRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -4884,6 +5032,7 @@ impl ElicitRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -4977,6 +5126,7 @@ pub struct ElicitRequestFormParams {
 }
 impl ElicitRequestFormParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         message: impl ::core::convert::Into<String>,
         requested_schema: impl ::core::convert::Into<
@@ -4992,6 +5142,7 @@ impl ElicitRequestFormParams {
     }
     /// Sets `mode`.
     #[must_use]
+    #[inline]
     pub fn with_mode(
         mut self,
         value: impl ::core::convert::Into<ElicitRequestFormParamsMode>,
@@ -5001,6 +5152,7 @@ impl ElicitRequestFormParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5160,6 +5312,7 @@ impl ElicitRequestFormParamsRequestedSchema {
 }
 impl ElicitRequestFormParamsRequestedSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         properties: impl ::core::iter::IntoIterator<
             Item = (
@@ -5182,12 +5335,14 @@ impl ElicitRequestFormParamsRequestedSchema {
     }
     /// Sets `$schema`.
     #[must_use]
+    #[inline]
     pub fn with_schema(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.schema = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -5201,6 +5356,7 @@ impl ElicitRequestFormParamsRequestedSchema {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5354,17 +5510,20 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitRequestParams {
     }
 }
 impl ::core::convert::From<ElicitRequestFormParams> for ElicitRequestParams {
+    #[inline]
     fn from(value: ElicitRequestFormParams) -> Self {
         Self::Form(Box::new(value))
     }
 }
 impl ::core::convert::From<ElicitRequestUrlParams> for ElicitRequestParams {
+    #[inline]
     fn from(value: ElicitRequestUrlParams) -> Self {
         Self::Url(value)
     }
 }
 impl ElicitRequestParams {
     /// A [`ElicitRequestFormParams`] from its required members ([`ElicitRequestFormParams::new`]).
+    #[inline]
     pub fn form(
         message: impl ::core::convert::Into<String>,
         requested_schema: impl ::core::convert::Into<
@@ -5374,6 +5533,7 @@ impl ElicitRequestParams {
         Self::Form(Box::new(ElicitRequestFormParams::new(message, requested_schema)))
     }
     /// A [`ElicitRequestUrlParams`] from its required members ([`ElicitRequestUrlParams::new`]).
+    #[inline]
     pub fn url(
         message: impl ::core::convert::Into<String>,
         url: impl ::core::convert::Into<String>,
@@ -5398,6 +5558,7 @@ impl ElicitRequestUrlParams {
 }
 impl ElicitRequestUrlParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         message: impl ::core::convert::Into<String>,
         url: impl ::core::convert::Into<String>,
@@ -5410,6 +5571,7 @@ impl ElicitRequestUrlParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5509,6 +5671,7 @@ pub struct ElicitResult {
 }
 impl ElicitResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(action: impl ::core::convert::Into<ElicitResultAction>) -> Self {
         Self {
             action: ::core::convert::Into::into(action),
@@ -5518,6 +5681,7 @@ impl ElicitResult {
     }
     /// Sets `content`.
     #[must_use]
+    #[inline]
     pub fn with_content(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -5539,6 +5703,7 @@ impl ElicitResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -5777,31 +5942,37 @@ impl<'de> __rt::serde::Deserialize<'de> for ElicitResultContentValue {
     }
 }
 impl ::core::convert::From<Vec<String>> for ElicitResultContentValue {
+    #[inline]
     fn from(value: Vec<String>) -> Self {
         Self::Array(value)
     }
 }
 impl ::core::convert::From<String> for ElicitResultContentValue {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for ElicitResultContentValue {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for ElicitResultContentValue {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
 impl ::core::convert::From<__rt::serde_json::Number> for ElicitResultContentValue {
+    #[inline]
     fn from(value: __rt::serde_json::Number) -> Self {
         Self::Number(value)
     }
 }
 impl ::core::convert::From<bool> for ElicitResultContentValue {
+    #[inline]
     fn from(value: bool) -> Self {
         Self::Boolean(value)
     }
@@ -5827,6 +5998,7 @@ impl EmbeddedResource {
 }
 impl EmbeddedResource {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(resource: impl ::core::convert::Into<EmbeddedResourceResource>) -> Self {
         Self {
             meta: None,
@@ -5837,12 +6009,14 @@ impl EmbeddedResource {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -5852,6 +6026,7 @@ impl EmbeddedResource {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6057,11 +6232,13 @@ impl<'de> __rt::KeyedUnion<'de> for EmbeddedResourceResource {
     }
 }
 impl ::core::convert::From<TextResourceContents> for EmbeddedResourceResource {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<BlobResourceContents> for EmbeddedResourceResource {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         Self::Blob(Box::new(value))
     }
@@ -6264,26 +6441,31 @@ impl<'de> __rt::KeyedUnion<'de> for EnumSchema {
     }
 }
 impl ::core::convert::From<UntitledSingleSelectEnumSchema> for EnumSchema {
+    #[inline]
     fn from(value: UntitledSingleSelectEnumSchema) -> Self {
         Self::UntitledSingleSelect(Box::new(value))
     }
 }
 impl ::core::convert::From<TitledSingleSelectEnumSchema> for EnumSchema {
+    #[inline]
     fn from(value: TitledSingleSelectEnumSchema) -> Self {
         Self::TitledSingleSelect(Box::new(value))
     }
 }
 impl ::core::convert::From<UntitledMultiSelectEnumSchema> for EnumSchema {
+    #[inline]
     fn from(value: UntitledMultiSelectEnumSchema) -> Self {
         Self::UntitledMultiSelect(Box::new(value))
     }
 }
 impl ::core::convert::From<TitledMultiSelectEnumSchema> for EnumSchema {
+    #[inline]
     fn from(value: TitledMultiSelectEnumSchema) -> Self {
         Self::TitledMultiSelect(Box::new(value))
     }
 }
 impl ::core::convert::From<LegacyTitledEnumSchema> for EnumSchema {
+    #[inline]
     fn from(value: LegacyTitledEnumSchema) -> Self {
         Self::LegacyTitled(Box::new(value))
     }
@@ -6302,6 +6484,7 @@ pub struct Error {
 }
 impl Error {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         code: impl ::core::convert::Into<i64>,
         message: impl ::core::convert::Into<String>,
@@ -6315,6 +6498,7 @@ impl Error {
     }
     /// Sets `data`.
     #[must_use]
+    #[inline]
     pub fn with_data(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -6324,6 +6508,7 @@ impl Error {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6422,6 +6607,7 @@ impl GetPromptRequest {
 }
 impl GetPromptRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<GetPromptRequestParams>,
@@ -6434,6 +6620,7 @@ impl GetPromptRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6544,6 +6731,7 @@ pub struct GetPromptRequestParams {
 }
 impl GetPromptRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         meta: impl ::core::convert::Into<RequestMetaObject>,
         name: impl ::core::convert::Into<String>,
@@ -6559,6 +6747,7 @@ impl GetPromptRequestParams {
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -6580,6 +6769,7 @@ impl GetPromptRequestParams {
     }
     /// Sets `inputResponses`.
     #[must_use]
+    #[inline]
     pub fn with_input_responses(
         mut self,
         value: impl ::core::convert::Into<InputResponses>,
@@ -6589,6 +6779,7 @@ impl GetPromptRequestParams {
     }
     /// Sets `requestState`.
     #[must_use]
+    #[inline]
     pub fn with_request_state(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -6598,6 +6789,7 @@ impl GetPromptRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6716,6 +6908,7 @@ pub struct GetPromptResult {
 }
 impl GetPromptResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(messages: impl ::core::convert::Into<Vec<PromptMessage>>) -> Self {
         Self {
             meta: None,
@@ -6727,6 +6920,7 @@ impl GetPromptResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResultMetaObject>,
@@ -6736,6 +6930,7 @@ impl GetPromptResult {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -6745,6 +6940,7 @@ impl GetPromptResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -6847,6 +7043,7 @@ impl GetPromptResultResponse {
 }
 impl GetPromptResultResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<GetPromptResultResponseResult>,
@@ -6859,6 +7056,7 @@ impl GetPromptResultResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7081,11 +7279,13 @@ impl<'de> __rt::KeyedUnion<'de> for GetPromptResultResponseResult {
     }
 }
 impl ::core::convert::From<InputRequiredResult> for GetPromptResultResponseResult {
+    #[inline]
     fn from(value: InputRequiredResult) -> Self {
         Self::InputRequired(Box::new(value))
     }
 }
 impl ::core::convert::From<GetPromptResult> for GetPromptResultResponseResult {
+    #[inline]
     fn from(value: GetPromptResult) -> Self {
         Self::GetPrompt(Box::new(value))
     }
@@ -7109,6 +7309,7 @@ impl HeaderMismatchError {
 }
 impl HeaderMismatchError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(error: impl ::core::convert::Into<HeaderMismatchErrorError>) -> Self {
         Self {
             error: ::core::convert::Into::into(error),
@@ -7118,12 +7319,14 @@ impl HeaderMismatchError {
     }
     /// Sets `id`.
     #[must_use]
+    #[inline]
     pub fn with_id(mut self, value: impl ::core::convert::Into<RequestId>) -> Self {
         self.id = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7220,6 +7423,7 @@ impl HeaderMismatchErrorError {
 }
 impl HeaderMismatchErrorError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(message: impl ::core::convert::Into<String>) -> Self {
         Self {
             data: None,
@@ -7229,6 +7433,7 @@ impl HeaderMismatchErrorError {
     }
     /// Sets `data`.
     #[must_use]
+    #[inline]
     pub fn with_data(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -7238,6 +7443,7 @@ impl HeaderMismatchErrorError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7347,6 +7553,7 @@ pub struct Icon {
 }
 impl Icon {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(src: impl ::core::convert::Into<String>) -> Self {
         Self {
             mime_type: None,
@@ -7358,12 +7565,14 @@ impl Icon {
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `sizes`.
     #[must_use]
+    #[inline]
     pub fn with_sizes(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -7377,12 +7586,14 @@ impl Icon {
     }
     /// Sets `theme`.
     #[must_use]
+    #[inline]
     pub fn with_theme(mut self, value: impl ::core::convert::Into<IconTheme>) -> Self {
         self.theme = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7541,6 +7752,7 @@ pub struct Icons {
 }
 impl Icons {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             icons: None,
@@ -7549,12 +7761,14 @@ impl Icons {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7633,6 +7847,7 @@ impl ImageContent {
 }
 impl ImageContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -7647,12 +7862,14 @@ impl ImageContent {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -7662,6 +7879,7 @@ impl ImageContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -7794,6 +8012,7 @@ pub struct Implementation {
 }
 impl Implementation {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         version: impl ::core::convert::Into<String>,
@@ -7810,6 +8029,7 @@ impl Implementation {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -7819,18 +8039,21 @@ impl Implementation {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `websiteUrl`.
     #[must_use]
+    #[inline]
     pub fn with_website_url(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -7840,6 +8063,7 @@ impl Implementation {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8031,32 +8255,38 @@ impl<'de> __rt::serde::Deserialize<'de> for InputRequest {
     }
 }
 impl ::core::convert::From<CreateMessageRequest> for InputRequest {
+    #[inline]
     fn from(value: CreateMessageRequest) -> Self {
         Self::CreateMessage(Box::new(value))
     }
 }
 impl ::core::convert::From<ListRootsRequest> for InputRequest {
+    #[inline]
     fn from(value: ListRootsRequest) -> Self {
         Self::ListRoots(value)
     }
 }
 impl ::core::convert::From<ElicitRequest> for InputRequest {
+    #[inline]
     fn from(value: ElicitRequest) -> Self {
         Self::Elicit(Box::new(value))
     }
 }
 impl InputRequest {
     /// A [`CreateMessageRequest`] from its required members ([`CreateMessageRequest::new`]).
+    #[inline]
     pub fn create_message(
         params: impl ::core::convert::Into<CreateMessageRequestParams>,
     ) -> Self {
         Self::CreateMessage(Box::new(CreateMessageRequest::new(params)))
     }
     /// A [`ListRootsRequest`] from its required members ([`ListRootsRequest::new`]).
+    #[inline]
     pub fn list_roots() -> Self {
         Self::ListRoots(ListRootsRequest::new())
     }
     /// A [`ElicitRequest`] from its required members ([`ElicitRequest::new`]).
+    #[inline]
     pub fn elicit(params: impl ::core::convert::Into<ElicitRequestParams>) -> Self {
         Self::Elicit(Box::new(ElicitRequest::new(params)))
     }
@@ -8089,6 +8319,7 @@ pub struct InputRequiredResult {
 }
 impl InputRequiredResult {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -8100,6 +8331,7 @@ impl InputRequiredResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResultMetaObject>,
@@ -8109,6 +8341,7 @@ impl InputRequiredResult {
     }
     /// Sets `inputRequests`.
     #[must_use]
+    #[inline]
     pub fn with_input_requests(
         mut self,
         value: impl ::core::convert::Into<InputRequests>,
@@ -8118,6 +8351,7 @@ impl InputRequiredResult {
     }
     /// Sets `requestState`.
     #[must_use]
+    #[inline]
     pub fn with_request_state(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -8127,6 +8361,7 @@ impl InputRequiredResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8141,6 +8376,7 @@ impl InputRequiredResult {
     }
 }
 impl ::core::default::Default for InputRequiredResult {
+    #[inline]
     fn default() -> Self {
         Self::new()
     }
@@ -8372,16 +8608,19 @@ impl<'de> __rt::KeyedUnion<'de> for InputResponse {
     }
 }
 impl ::core::convert::From<CreateMessageResult> for InputResponse {
+    #[inline]
     fn from(value: CreateMessageResult) -> Self {
         Self::CreateMessage(Box::new(value))
     }
 }
 impl ::core::convert::From<ListRootsResult> for InputResponse {
+    #[inline]
     fn from(value: ListRootsResult) -> Self {
         Self::ListRoots(value)
     }
 }
 impl ::core::convert::From<ElicitResult> for InputResponse {
+    #[inline]
     fn from(value: ElicitResult) -> Self {
         Self::Elicit(value)
     }
@@ -8400,6 +8639,7 @@ pub struct InputResponseRequestParams {
 }
 impl InputResponseRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(meta: impl ::core::convert::Into<RequestMetaObject>) -> Self {
         Self {
             meta: ::core::convert::Into::into(meta),
@@ -8410,6 +8650,7 @@ impl InputResponseRequestParams {
     }
     /// Sets `inputResponses`.
     #[must_use]
+    #[inline]
     pub fn with_input_responses(
         mut self,
         value: impl ::core::convert::Into<InputResponses>,
@@ -8419,6 +8660,7 @@ impl InputResponseRequestParams {
     }
     /// Sets `requestState`.
     #[must_use]
+    #[inline]
     pub fn with_request_state(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -8428,6 +8670,7 @@ impl InputResponseRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8534,6 +8777,7 @@ impl InternalError {
 }
 impl InternalError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(message: impl ::core::convert::Into<String>) -> Self {
         Self {
             data: None,
@@ -8543,6 +8787,7 @@ impl InternalError {
     }
     /// Sets `data`.
     #[must_use]
+    #[inline]
     pub fn with_data(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -8552,6 +8797,7 @@ impl InternalError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8655,6 +8901,7 @@ impl InvalidParamsError {
 }
 impl InvalidParamsError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(message: impl ::core::convert::Into<String>) -> Self {
         Self {
             data: None,
@@ -8664,6 +8911,7 @@ impl InvalidParamsError {
     }
     /// Sets `data`.
     #[must_use]
+    #[inline]
     pub fn with_data(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -8673,6 +8921,7 @@ impl InvalidParamsError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8767,6 +9016,7 @@ impl InvalidRequestError {
 }
 impl InvalidRequestError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(message: impl ::core::convert::Into<String>) -> Self {
         Self {
             data: None,
@@ -8776,6 +9026,7 @@ impl InvalidRequestError {
     }
     /// Sets `data`.
     #[must_use]
+    #[inline]
     pub fn with_data(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -8785,6 +9036,7 @@ impl InvalidRequestError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -8886,6 +9138,7 @@ impl JsonRpcErrorResponse {
 }
 impl JsonRpcErrorResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(error: impl ::core::convert::Into<Error>) -> Self {
         Self {
             error: ::core::convert::Into::into(error),
@@ -8895,12 +9148,14 @@ impl JsonRpcErrorResponse {
     }
     /// Sets `id`.
     #[must_use]
+    #[inline]
     pub fn with_id(mut self, value: impl ::core::convert::Into<RequestId>) -> Self {
         self.id = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9133,21 +9388,25 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcMessage {
     }
 }
 impl ::core::convert::From<JsonRpcRequest> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcRequest) -> Self {
         Self::Request(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcNotification> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcNotification) -> Self {
         Self::Notification(value)
     }
 }
 impl ::core::convert::From<JsonRpcResultResponse> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcResultResponse) -> Self {
         Self::ResultResponse(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcErrorResponse> for JsonRpcMessage {
+    #[inline]
     fn from(value: JsonRpcErrorResponse) -> Self {
         Self::ErrorResponse(Box::new(value))
     }
@@ -9169,6 +9428,7 @@ impl JsonRpcNotification {
 }
 impl JsonRpcNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -9178,6 +9438,7 @@ impl JsonRpcNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -9187,6 +9448,7 @@ impl JsonRpcNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9286,6 +9548,7 @@ impl JsonRpcRequest {
 }
 impl JsonRpcRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         method: impl ::core::convert::Into<String>,
@@ -9299,6 +9562,7 @@ impl JsonRpcRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -9308,6 +9572,7 @@ impl JsonRpcRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9518,11 +9783,13 @@ impl<'de> __rt::KeyedUnion<'de> for JsonRpcResponse {
     }
 }
 impl ::core::convert::From<JsonRpcResultResponse> for JsonRpcResponse {
+    #[inline]
     fn from(value: JsonRpcResultResponse) -> Self {
         Self::Result(Box::new(value))
     }
 }
 impl ::core::convert::From<JsonRpcErrorResponse> for JsonRpcResponse {
+    #[inline]
     fn from(value: JsonRpcErrorResponse) -> Self {
         Self::Error(Box::new(value))
     }
@@ -9544,6 +9811,7 @@ impl JsonRpcResultResponse {
 }
 impl JsonRpcResultResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<Result>,
@@ -9556,6 +9824,7 @@ impl JsonRpcResultResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9741,31 +10010,37 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonValue {
     }
 }
 impl ::core::convert::From<__rt::IndexMap<String, JsonValue>> for JsonValue {
+    #[inline]
     fn from(value: __rt::IndexMap<String, JsonValue>) -> Self {
         Self::Object(value)
     }
 }
 impl ::core::convert::From<Vec<JsonValue>> for JsonValue {
+    #[inline]
     fn from(value: Vec<JsonValue>) -> Self {
         Self::Array(value)
     }
 }
 impl ::core::convert::From<String> for JsonValue {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for JsonValue {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for JsonValue {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
 impl ::core::convert::From<bool> for JsonValue {
+    #[inline]
     fn from(value: bool) -> Self {
         Self::Boolean(value)
     }
@@ -9794,6 +10069,7 @@ impl LegacyTitledEnumSchema {
 }
 impl LegacyTitledEnumSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         r#enum: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -9812,12 +10088,14 @@ impl LegacyTitledEnumSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.default = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -9827,6 +10105,7 @@ impl LegacyTitledEnumSchema {
     }
     /// Sets `enumNames`.
     #[must_use]
+    #[inline]
     pub fn with_enum_names(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -9840,12 +10119,14 @@ impl LegacyTitledEnumSchema {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -9958,6 +10239,7 @@ impl ListPromptsRequest {
 }
 impl ListPromptsRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<PaginatedRequestParams>,
@@ -9970,6 +10252,7 @@ impl ListPromptsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10105,6 +10388,7 @@ pub struct ListPromptsResult {
 }
 impl ListPromptsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         cache_scope: impl ::core::convert::Into<ListPromptsResultCacheScope>,
         prompts: impl ::core::convert::Into<Vec<Prompt>>,
@@ -10122,6 +10406,7 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResultMetaObject>,
@@ -10131,6 +10416,7 @@ impl ListPromptsResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -10140,6 +10426,7 @@ impl ListPromptsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10318,6 +10605,7 @@ impl ListPromptsResultResponse {
 }
 impl ListPromptsResultResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ListPromptsResult>,
@@ -10330,6 +10618,7 @@ impl ListPromptsResultResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10430,6 +10719,7 @@ impl ListResourceTemplatesRequest {
 }
 impl ListResourceTemplatesRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<PaginatedRequestParams>,
@@ -10442,6 +10732,7 @@ impl ListResourceTemplatesRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10582,6 +10873,7 @@ pub struct ListResourceTemplatesResult {
 }
 impl ListResourceTemplatesResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         cache_scope: impl ::core::convert::Into<ListResourceTemplatesResultCacheScope>,
         resource_templates: impl ::core::convert::Into<Vec<ResourceTemplate>>,
@@ -10599,6 +10891,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResultMetaObject>,
@@ -10608,6 +10901,7 @@ impl ListResourceTemplatesResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -10617,6 +10911,7 @@ impl ListResourceTemplatesResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10808,6 +11103,7 @@ impl ListResourceTemplatesResultResponse {
 }
 impl ListResourceTemplatesResultResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ListResourceTemplatesResult>,
@@ -10820,6 +11116,7 @@ impl ListResourceTemplatesResultResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -10920,6 +11217,7 @@ impl ListResourcesRequest {
 }
 impl ListResourcesRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<PaginatedRequestParams>,
@@ -10932,6 +11230,7 @@ impl ListResourcesRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11072,6 +11371,7 @@ pub struct ListResourcesResult {
 }
 impl ListResourcesResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         cache_scope: impl ::core::convert::Into<ListResourcesResultCacheScope>,
         resources: impl ::core::convert::Into<Vec<Resource>>,
@@ -11089,6 +11389,7 @@ impl ListResourcesResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResultMetaObject>,
@@ -11098,6 +11399,7 @@ impl ListResourcesResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -11107,6 +11409,7 @@ impl ListResourcesResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11285,6 +11588,7 @@ impl ListResourcesResultResponse {
 }
 impl ListResourcesResultResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ListResourcesResult>,
@@ -11297,6 +11601,7 @@ impl ListResourcesResultResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11399,6 +11704,7 @@ impl ListRootsRequest {
 }
 impl ListRootsRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -11407,6 +11713,7 @@ impl ListRootsRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ListRootsRequestParams>,
@@ -11416,6 +11723,7 @@ impl ListRootsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11490,6 +11798,7 @@ pub struct ListRootsRequestParams {
 }
 impl ListRootsRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -11498,12 +11807,14 @@ impl ListRootsRequestParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11574,6 +11885,7 @@ pub struct ListRootsResult {
 }
 impl ListRootsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(roots: impl ::core::convert::Into<Vec<Root>>) -> Self {
         Self {
             roots: ::core::convert::Into::into(roots),
@@ -11582,6 +11894,7 @@ impl ListRootsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11667,6 +11980,7 @@ impl ListToolsRequest {
 }
 impl ListToolsRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<PaginatedRequestParams>,
@@ -11679,6 +11993,7 @@ impl ListToolsRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -11814,6 +12129,7 @@ pub struct ListToolsResult {
 }
 impl ListToolsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         cache_scope: impl ::core::convert::Into<ListToolsResultCacheScope>,
         tools: impl ::core::convert::Into<Vec<Tool>>,
@@ -11831,6 +12147,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResultMetaObject>,
@@ -11840,6 +12157,7 @@ impl ListToolsResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -11849,6 +12167,7 @@ impl ListToolsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12027,6 +12346,7 @@ impl ListToolsResultResponse {
 }
 impl ListToolsResultResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ListToolsResult>,
@@ -12039,6 +12359,7 @@ impl ListToolsResultResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12235,6 +12556,7 @@ impl LoggingMessageNotification {
 }
 impl LoggingMessageNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
     ) -> Self {
@@ -12245,6 +12567,7 @@ impl LoggingMessageNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12345,6 +12668,7 @@ pub struct LoggingMessageNotificationParams {
 }
 impl LoggingMessageNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<__rt::serde_json::Value>,
         level: impl ::core::convert::Into<LoggingLevel>,
@@ -12359,6 +12683,7 @@ impl LoggingMessageNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<NotificationMetaObject>,
@@ -12368,12 +12693,14 @@ impl LoggingMessageNotificationParams {
     }
     /// Sets `logger`.
     #[must_use]
+    #[inline]
     pub fn with_logger(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.logger = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12498,6 +12825,7 @@ impl MethodNotFoundError {
 }
 impl MethodNotFoundError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(message: impl ::core::convert::Into<String>) -> Self {
         Self {
             data: None,
@@ -12507,6 +12835,7 @@ impl MethodNotFoundError {
     }
     /// Sets `data`.
     #[must_use]
+    #[inline]
     pub fn with_data(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -12516,6 +12845,7 @@ impl MethodNotFoundError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12612,6 +12942,7 @@ impl MissingRequiredClientCapabilityError {
 }
 impl MissingRequiredClientCapabilityError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         error: impl ::core::convert::Into<MissingRequiredClientCapabilityErrorError>,
     ) -> Self {
@@ -12623,12 +12954,14 @@ impl MissingRequiredClientCapabilityError {
     }
     /// Sets `id`.
     #[must_use]
+    #[inline]
     pub fn with_id(mut self, value: impl ::core::convert::Into<RequestId>) -> Self {
         self.id = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12725,6 +13058,7 @@ impl MissingRequiredClientCapabilityErrorError {
 }
 impl MissingRequiredClientCapabilityErrorError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<MissingRequiredClientCapabilityErrorErrorData>,
         message: impl ::core::convert::Into<String>,
@@ -12737,6 +13071,7 @@ impl MissingRequiredClientCapabilityErrorError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12830,6 +13165,7 @@ pub struct MissingRequiredClientCapabilityErrorErrorData {
 }
 impl MissingRequiredClientCapabilityErrorErrorData {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         required_capabilities: impl ::core::convert::Into<ClientCapabilities>,
     ) -> Self {
@@ -12840,6 +13176,7 @@ impl MissingRequiredClientCapabilityErrorErrorData {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -12943,6 +13280,7 @@ pub struct ModelHint {
 }
 impl ModelHint {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             name: None,
@@ -12951,12 +13289,14 @@ impl ModelHint {
     }
     /// Sets `name`.
     #[must_use]
+    #[inline]
     pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.name = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13053,6 +13393,7 @@ pub struct ModelPreferences {
 }
 impl ModelPreferences {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             cost_priority: None,
@@ -13064,6 +13405,7 @@ impl ModelPreferences {
     }
     /// Sets `costPriority`.
     #[must_use]
+    #[inline]
     pub fn with_cost_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -13073,6 +13415,7 @@ impl ModelPreferences {
     }
     /// Sets `hints`.
     #[must_use]
+    #[inline]
     pub fn with_hints(
         mut self,
         value: impl ::core::convert::Into<Vec<ModelHint>>,
@@ -13082,6 +13425,7 @@ impl ModelPreferences {
     }
     /// Sets `intelligencePriority`.
     #[must_use]
+    #[inline]
     pub fn with_intelligence_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -13091,6 +13435,7 @@ impl ModelPreferences {
     }
     /// Sets `speedPriority`.
     #[must_use]
+    #[inline]
     pub fn with_speed_priority(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -13100,6 +13445,7 @@ impl ModelPreferences {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13293,11 +13639,13 @@ impl<'de> __rt::serde::Deserialize<'de> for MultiSelectEnumSchema {
     }
 }
 impl ::core::convert::From<UntitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    #[inline]
     fn from(value: UntitledMultiSelectEnumSchema) -> Self {
         Self::Untitled(Box::new(value))
     }
 }
 impl ::core::convert::From<TitledMultiSelectEnumSchema> for MultiSelectEnumSchema {
+    #[inline]
     fn from(value: TitledMultiSelectEnumSchema) -> Self {
         Self::Titled(Box::new(value))
     }
@@ -13314,6 +13662,7 @@ pub struct Notification {
 }
 impl Notification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -13323,6 +13672,7 @@ impl Notification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -13332,6 +13682,7 @@ impl Notification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13425,6 +13776,7 @@ pub struct NotificationMetaObject {
 }
 impl NotificationMetaObject {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             io_modelcontextprotocol_subscription_id: None,
@@ -13433,6 +13785,7 @@ impl NotificationMetaObject {
     }
     /// Sets `io.modelcontextprotocol/subscriptionId`.
     #[must_use]
+    #[inline]
     pub fn with_io_modelcontextprotocol_subscription_id(
         mut self,
         value: impl ::core::convert::Into<RequestId>,
@@ -13444,6 +13797,7 @@ impl NotificationMetaObject {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13529,6 +13883,7 @@ pub struct NotificationParams {
 }
 impl NotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -13537,6 +13892,7 @@ impl NotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<NotificationMetaObject>,
@@ -13546,6 +13902,7 @@ impl NotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13624,6 +13981,7 @@ pub struct NumberSchema {
 }
 impl NumberSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(r#type: impl ::core::convert::Into<NumberSchemaType>) -> Self {
         Self {
             default: None,
@@ -13637,6 +13995,7 @@ impl NumberSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -13646,6 +14005,7 @@ impl NumberSchema {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -13655,6 +14015,7 @@ impl NumberSchema {
     }
     /// Sets `maximum`.
     #[must_use]
+    #[inline]
     pub fn with_maximum(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -13664,6 +14025,7 @@ impl NumberSchema {
     }
     /// Sets `minimum`.
     #[must_use]
+    #[inline]
     pub fn with_minimum(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -13673,12 +14035,14 @@ impl NumberSchema {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13844,6 +14208,7 @@ impl PaginatedRequest {
 }
 impl PaginatedRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         method: impl ::core::convert::Into<String>,
@@ -13858,6 +14223,7 @@ impl PaginatedRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -13965,6 +14331,7 @@ pub struct PaginatedRequestParams {
 }
 impl PaginatedRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(meta: impl ::core::convert::Into<RequestMetaObject>) -> Self {
         Self {
             meta: ::core::convert::Into::into(meta),
@@ -13974,12 +14341,14 @@ impl PaginatedRequestParams {
     }
     /// Sets `cursor`.
     #[must_use]
+    #[inline]
     pub fn with_cursor(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.cursor = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14075,6 +14444,7 @@ pub struct PaginatedResult {
 }
 impl PaginatedResult {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -14085,6 +14455,7 @@ impl PaginatedResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResultMetaObject>,
@@ -14094,6 +14465,7 @@ impl PaginatedResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -14103,6 +14475,7 @@ impl PaginatedResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14117,6 +14490,7 @@ impl PaginatedResult {
     }
 }
 impl ::core::default::Default for PaginatedResult {
+    #[inline]
     fn default() -> Self {
         Self::new()
     }
@@ -14197,6 +14571,7 @@ impl ParseError {
 }
 impl ParseError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(message: impl ::core::convert::Into<String>) -> Self {
         Self {
             data: None,
@@ -14206,6 +14581,7 @@ impl ParseError {
     }
     /// Sets `data`.
     #[must_use]
+    #[inline]
     pub fn with_data(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -14215,6 +14591,7 @@ impl ParseError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14577,56 +14954,67 @@ impl<'de> __rt::KeyedUnion<'de> for PrimitiveSchemaDefinition {
     }
 }
 impl ::core::convert::From<StringSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: StringSchema) -> Self {
         Self::String(Box::new(value))
     }
 }
 impl ::core::convert::From<NumberSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: NumberSchema) -> Self {
         Self::Number(Box::new(value))
     }
 }
 impl ::core::convert::From<BooleanSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: BooleanSchema) -> Self {
         Self::Boolean(value)
     }
 }
 impl ::core::convert::From<UntitledSingleSelectEnumSchema>
 for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: UntitledSingleSelectEnumSchema) -> Self {
         Self::UntitledSingleSelectEnum(Box::new(value))
     }
 }
 impl ::core::convert::From<TitledSingleSelectEnumSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: TitledSingleSelectEnumSchema) -> Self {
         Self::TitledSingleSelectEnum(Box::new(value))
     }
 }
 impl ::core::convert::From<UntitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: UntitledMultiSelectEnumSchema) -> Self {
         Self::UntitledMultiSelectEnum(Box::new(value))
     }
 }
 impl ::core::convert::From<TitledMultiSelectEnumSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: TitledMultiSelectEnumSchema) -> Self {
         Self::TitledMultiSelectEnum(Box::new(value))
     }
 }
 impl ::core::convert::From<LegacyTitledEnumSchema> for PrimitiveSchemaDefinition {
+    #[inline]
     fn from(value: LegacyTitledEnumSchema) -> Self {
         Self::LegacyTitledEnum(Box::new(value))
     }
 }
 impl PrimitiveSchemaDefinition {
     /// A [`BooleanSchema`] from its required members ([`BooleanSchema::new`]).
+    #[inline]
     pub fn boolean() -> Self {
         Self::Boolean(BooleanSchema::new())
     }
     /// A [`NumberSchema`] from its required members ([`NumberSchema::new`]).
+    #[inline]
     pub fn integer() -> Self {
         Self::Number(Box::new(NumberSchema::new(NumberSchemaType::Integer)))
     }
     /// A [`NumberSchema`] from its required members ([`NumberSchema::new`]).
+    #[inline]
     pub fn number() -> Self {
         Self::Number(Box::new(NumberSchema::new(NumberSchemaType::Number)))
     }
@@ -14647,6 +15035,7 @@ impl ProgressNotification {
 }
 impl ProgressNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<ProgressNotificationParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -14655,6 +15044,7 @@ impl ProgressNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14757,6 +15147,7 @@ pub struct ProgressNotificationParams {
 }
 impl ProgressNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         progress: impl ::core::convert::Into<__rt::serde_json::Number>,
         progress_token: impl ::core::convert::Into<ProgressToken>,
@@ -14772,6 +15163,7 @@ impl ProgressNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<NotificationMetaObject>,
@@ -14781,12 +15173,14 @@ impl ProgressNotificationParams {
     }
     /// Sets `message`.
     #[must_use]
+    #[inline]
     pub fn with_message(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.message = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `total`.
     #[must_use]
+    #[inline]
     pub fn with_total(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -14796,6 +15190,7 @@ impl ProgressNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -14957,16 +15352,19 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
     }
 }
 impl ::core::convert::From<String> for ProgressToken {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for ProgressToken {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for ProgressToken {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
@@ -15004,6 +15402,7 @@ pub struct Prompt {
 }
 impl Prompt {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -15017,12 +15416,14 @@ impl Prompt {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `arguments`.
     #[must_use]
+    #[inline]
     pub fn with_arguments(
         mut self,
         value: impl ::core::convert::Into<Vec<PromptArgument>>,
@@ -15032,6 +15433,7 @@ impl Prompt {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -15041,18 +15443,21 @@ impl Prompt {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15168,6 +15573,7 @@ pub struct PromptArgument {
 }
 impl PromptArgument {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             description: None,
@@ -15179,6 +15585,7 @@ impl PromptArgument {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -15188,18 +15595,21 @@ impl PromptArgument {
     }
     /// Sets `required`.
     #[must_use]
+    #[inline]
     pub fn with_required(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.required = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15302,6 +15712,7 @@ impl PromptListChangedNotification {
 }
 impl PromptListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -15310,6 +15721,7 @@ impl PromptListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<NotificationParams>,
@@ -15319,6 +15731,7 @@ impl PromptListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15409,6 +15822,7 @@ pub struct PromptMessage {
 }
 impl PromptMessage {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<ContentBlock>,
         role: impl ::core::convert::Into<Role>,
@@ -15421,6 +15835,7 @@ impl PromptMessage {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15518,6 +15933,7 @@ impl PromptReference {
 }
 impl PromptReference {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             name: ::core::convert::Into::into(name),
@@ -15527,12 +15943,14 @@ impl PromptReference {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15629,6 +16047,7 @@ impl ReadResourceRequest {
 }
 impl ReadResourceRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<ReadResourceRequestParams>,
@@ -15641,6 +16060,7 @@ impl ReadResourceRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15754,6 +16174,7 @@ pub struct ReadResourceRequestParams {
 }
 impl ReadResourceRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         meta: impl ::core::convert::Into<RequestMetaObject>,
         uri: impl ::core::convert::Into<String>,
@@ -15768,6 +16189,7 @@ impl ReadResourceRequestParams {
     }
     /// Sets `inputResponses`.
     #[must_use]
+    #[inline]
     pub fn with_input_responses(
         mut self,
         value: impl ::core::convert::Into<InputResponses>,
@@ -15777,6 +16199,7 @@ impl ReadResourceRequestParams {
     }
     /// Sets `requestState`.
     #[must_use]
+    #[inline]
     pub fn with_request_state(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -15786,6 +16209,7 @@ impl ReadResourceRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -15918,6 +16342,7 @@ pub struct ReadResourceResult {
 }
 impl ReadResourceResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         cache_scope: impl ::core::convert::Into<ReadResourceResultCacheScope>,
         contents: impl ::core::convert::Into<Vec<ReadResourceResultContentsItem>>,
@@ -15934,6 +16359,7 @@ impl ReadResourceResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResultMetaObject>,
@@ -15943,6 +16369,7 @@ impl ReadResourceResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16223,11 +16650,13 @@ impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultContentsItem {
     }
 }
 impl ::core::convert::From<TextResourceContents> for ReadResourceResultContentsItem {
+    #[inline]
     fn from(value: TextResourceContents) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<BlobResourceContents> for ReadResourceResultContentsItem {
+    #[inline]
     fn from(value: BlobResourceContents) -> Self {
         Self::Blob(Box::new(value))
     }
@@ -16248,6 +16677,7 @@ impl ReadResourceResultResponse {
 }
 impl ReadResourceResultResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ReadResourceResultResponseResult>,
@@ -16260,6 +16690,7 @@ impl ReadResourceResultResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16487,11 +16918,13 @@ impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultResponseResult {
     }
 }
 impl ::core::convert::From<InputRequiredResult> for ReadResourceResultResponseResult {
+    #[inline]
     fn from(value: InputRequiredResult) -> Self {
         Self::InputRequired(Box::new(value))
     }
 }
 impl ::core::convert::From<ReadResourceResult> for ReadResourceResultResponseResult {
+    #[inline]
     fn from(value: ReadResourceResult) -> Self {
         Self::ReadResource(Box::new(value))
     }
@@ -16508,6 +16941,7 @@ pub struct Request {
 }
 impl Request {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(method: impl ::core::convert::Into<String>) -> Self {
         Self {
             method: ::core::convert::Into::into(method),
@@ -16517,6 +16951,7 @@ impl Request {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -16526,6 +16961,7 @@ impl Request {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16664,16 +17100,19 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
     }
 }
 impl ::core::convert::From<String> for RequestId {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for RequestId {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for RequestId {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
@@ -16719,6 +17158,7 @@ pub struct RequestMetaObject {
 }
 impl RequestMetaObject {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         io_modelcontextprotocol_client_capabilities: impl ::core::convert::Into<
             ClientCapabilities,
@@ -16740,6 +17180,7 @@ impl RequestMetaObject {
     }
     /// Sets `io.modelcontextprotocol/clientInfo`.
     #[must_use]
+    #[inline]
     pub fn with_io_modelcontextprotocol_client_info(
         mut self,
         value: impl ::core::convert::Into<Implementation>,
@@ -16751,6 +17192,7 @@ impl RequestMetaObject {
     }
     /// Sets `io.modelcontextprotocol/logLevel`.
     #[must_use]
+    #[inline]
     pub fn with_io_modelcontextprotocol_log_level(
         mut self,
         value: impl ::core::convert::Into<LoggingLevel>,
@@ -16762,6 +17204,7 @@ impl RequestMetaObject {
     }
     /// Sets `progressToken`.
     #[must_use]
+    #[inline]
     pub fn with_progress_token(
         mut self,
         value: impl ::core::convert::Into<ProgressToken>,
@@ -16771,6 +17214,7 @@ impl RequestMetaObject {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -16939,6 +17383,7 @@ pub struct RequestParams {
 }
 impl RequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(meta: impl ::core::convert::Into<RequestMetaObject>) -> Self {
         Self {
             meta: ::core::convert::Into::into(meta),
@@ -16947,6 +17392,7 @@ impl RequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17055,6 +17501,7 @@ pub struct Resource {
 }
 impl Resource {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -17074,12 +17521,14 @@ impl Resource {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -17089,6 +17538,7 @@ impl Resource {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -17098,30 +17548,35 @@ impl Resource {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `size`.
     #[must_use]
+    #[inline]
     pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.size = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17254,6 +17709,7 @@ pub struct ResourceContents {
 }
 impl ResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -17264,18 +17720,21 @@ impl ResourceContents {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17403,6 +17862,7 @@ impl ResourceLink {
 }
 impl ResourceLink {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -17422,12 +17882,14 @@ impl ResourceLink {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -17437,6 +17899,7 @@ impl ResourceLink {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -17446,30 +17909,35 @@ impl ResourceLink {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `size`.
     #[must_use]
+    #[inline]
     pub fn with_size(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.size = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17611,6 +18079,7 @@ impl ResourceListChangedNotification {
 }
 impl ResourceListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -17619,6 +18088,7 @@ impl ResourceListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<NotificationParams>,
@@ -17628,6 +18098,7 @@ impl ResourceListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17715,6 +18186,7 @@ pub struct ResourceRequestParams {
 }
 impl ResourceRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         meta: impl ::core::convert::Into<RequestMetaObject>,
         uri: impl ::core::convert::Into<String>,
@@ -17727,6 +18199,7 @@ impl ResourceRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -17842,6 +18315,7 @@ pub struct ResourceTemplate {
 }
 impl ResourceTemplate {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         name: impl ::core::convert::Into<String>,
         uri_template: impl ::core::convert::Into<String>,
@@ -17860,12 +18334,14 @@ impl ResourceTemplate {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -17875,6 +18351,7 @@ impl ResourceTemplate {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -17884,24 +18361,28 @@ impl ResourceTemplate {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18034,6 +18515,7 @@ impl ResourceTemplateReference {
 }
 impl ResourceTemplateReference {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             uri: ::core::convert::Into::into(uri),
@@ -18042,6 +18524,7 @@ impl ResourceTemplateReference {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18129,6 +18612,7 @@ impl ResourceUpdatedNotification {
 }
 impl ResourceUpdatedNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
     ) -> Self {
@@ -18139,6 +18623,7 @@ impl ResourceUpdatedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18235,6 +18720,7 @@ pub struct ResourceUpdatedNotificationParams {
 }
 impl ResourceUpdatedNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -18244,6 +18730,7 @@ impl ResourceUpdatedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<NotificationMetaObject>,
@@ -18253,6 +18740,7 @@ impl ResourceUpdatedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18345,6 +18833,7 @@ pub struct Result {
 }
 impl Result {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -18354,6 +18843,7 @@ impl Result {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<ResultMetaObject>,
@@ -18363,6 +18853,7 @@ impl Result {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18377,6 +18868,7 @@ impl Result {
     }
 }
 impl ::core::default::Default for Result {
+    #[inline]
     fn default() -> Self {
         Self::new()
     }
@@ -18453,6 +18945,7 @@ pub struct ResultMetaObject {
 }
 impl ResultMetaObject {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             io_modelcontextprotocol_server_info: None,
@@ -18461,6 +18954,7 @@ impl ResultMetaObject {
     }
     /// Sets `io.modelcontextprotocol/serverInfo`.
     #[must_use]
+    #[inline]
     pub fn with_io_modelcontextprotocol_server_info(
         mut self,
         value: impl ::core::convert::Into<Implementation>,
@@ -18472,6 +18966,7 @@ impl ResultMetaObject {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18624,6 +19119,7 @@ pub struct Root {
 }
 impl Root {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -18634,18 +19130,21 @@ impl Root {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `name`.
     #[must_use]
+    #[inline]
     pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.name = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18738,6 +19237,7 @@ pub struct SamplingMessage {
 }
 impl SamplingMessage {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<SamplingMessageContent>,
         role: impl ::core::convert::Into<Role>,
@@ -18751,12 +19251,14 @@ impl SamplingMessage {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -18948,41 +19450,49 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContent {
     }
 }
 impl ::core::convert::From<TextContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::Image(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::Audio(Box::new(value))
     }
 }
 impl ::core::convert::From<ToolUseContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: ToolUseContent) -> Self {
         Self::ToolUse(Box::new(value))
     }
 }
 impl ::core::convert::From<ToolResultContent> for SamplingMessageContent {
+    #[inline]
     fn from(value: ToolResultContent) -> Self {
         Self::ToolResult(Box::new(value))
     }
 }
 impl ::core::convert::From<Vec<SamplingMessageContentBlock>> for SamplingMessageContent {
+    #[inline]
     fn from(value: Vec<SamplingMessageContentBlock>) -> Self {
         Self::Array(value)
     }
 }
 impl SamplingMessageContent {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::Text(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -18990,6 +19500,7 @@ impl SamplingMessageContent {
         Self::Image(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -18997,6 +19508,7 @@ impl SamplingMessageContent {
         Self::Audio(Box::new(AudioContent::new(data, mime_type)))
     }
     /// A [`ToolUseContent`] from its required members ([`ToolUseContent::new`]).
+    #[inline]
     pub fn tool_use(
         id: impl ::core::convert::Into<String>,
         input: impl ::core::convert::Into<__rt::RawObject>,
@@ -19005,6 +19517,7 @@ impl SamplingMessageContent {
         Self::ToolUse(Box::new(ToolUseContent::new(id, input, name)))
     }
     /// A [`ToolResultContent`] from its required members ([`ToolResultContent::new`]).
+    #[inline]
     pub fn tool_result(
         content: impl ::core::convert::Into<Vec<ContentBlock>>,
         tool_use_id: impl ::core::convert::Into<String>,
@@ -19111,36 +19624,43 @@ impl<'de> __rt::serde::Deserialize<'de> for SamplingMessageContentBlock {
     }
 }
 impl ::core::convert::From<TextContent> for SamplingMessageContentBlock {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::Text(Box::new(value))
     }
 }
 impl ::core::convert::From<ImageContent> for SamplingMessageContentBlock {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::Image(Box::new(value))
     }
 }
 impl ::core::convert::From<AudioContent> for SamplingMessageContentBlock {
+    #[inline]
     fn from(value: AudioContent) -> Self {
         Self::Audio(Box::new(value))
     }
 }
 impl ::core::convert::From<ToolUseContent> for SamplingMessageContentBlock {
+    #[inline]
     fn from(value: ToolUseContent) -> Self {
         Self::ToolUse(Box::new(value))
     }
 }
 impl ::core::convert::From<ToolResultContent> for SamplingMessageContentBlock {
+    #[inline]
     fn from(value: ToolResultContent) -> Self {
         Self::ToolResult(Box::new(value))
     }
 }
 impl SamplingMessageContentBlock {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::Text(Box::new(TextContent::new(text)))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -19148,6 +19668,7 @@ impl SamplingMessageContentBlock {
         Self::Image(Box::new(ImageContent::new(data, mime_type)))
     }
     /// A [`AudioContent`] from its required members ([`AudioContent::new`]).
+    #[inline]
     pub fn audio(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -19155,6 +19676,7 @@ impl SamplingMessageContentBlock {
         Self::Audio(Box::new(AudioContent::new(data, mime_type)))
     }
     /// A [`ToolUseContent`] from its required members ([`ToolUseContent::new`]).
+    #[inline]
     pub fn tool_use(
         id: impl ::core::convert::Into<String>,
         input: impl ::core::convert::Into<__rt::RawObject>,
@@ -19163,6 +19685,7 @@ impl SamplingMessageContentBlock {
         Self::ToolUse(Box::new(ToolUseContent::new(id, input, name)))
     }
     /// A [`ToolResultContent`] from its required members ([`ToolResultContent::new`]).
+    #[inline]
     pub fn tool_result(
         content: impl ::core::convert::Into<Vec<ContentBlock>>,
         tool_use_id: impl ::core::convert::Into<String>,
@@ -19197,6 +19720,7 @@ pub struct ServerCapabilities {
 }
 impl ServerCapabilities {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             completions: None,
@@ -19211,6 +19735,7 @@ impl ServerCapabilities {
     }
     /// Sets `completions`.
     #[must_use]
+    #[inline]
     pub fn with_completions(
         mut self,
         value: impl ::core::convert::Into<JsonObject>,
@@ -19220,6 +19745,7 @@ impl ServerCapabilities {
     }
     /// Sets `experimental`.
     #[must_use]
+    #[inline]
     pub fn with_experimental(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -19241,6 +19767,7 @@ impl ServerCapabilities {
     }
     /// Sets `extensions`.
     #[must_use]
+    #[inline]
     pub fn with_extensions(
         mut self,
         value: impl ::core::iter::IntoIterator<
@@ -19262,6 +19789,7 @@ impl ServerCapabilities {
     }
     /// Sets `logging`.
     #[must_use]
+    #[inline]
     pub fn with_logging(
         mut self,
         value: impl ::core::convert::Into<JsonObject>,
@@ -19271,6 +19799,7 @@ impl ServerCapabilities {
     }
     /// Sets `prompts`.
     #[must_use]
+    #[inline]
     pub fn with_prompts(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesPrompts>,
@@ -19280,6 +19809,7 @@ impl ServerCapabilities {
     }
     /// Sets `resources`.
     #[must_use]
+    #[inline]
     pub fn with_resources(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesResources>,
@@ -19289,6 +19819,7 @@ impl ServerCapabilities {
     }
     /// Sets `tools`.
     #[must_use]
+    #[inline]
     pub fn with_tools(
         mut self,
         value: impl ::core::convert::Into<ServerCapabilitiesTools>,
@@ -19298,6 +19829,7 @@ impl ServerCapabilities {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -19411,6 +19943,7 @@ pub struct ServerCapabilitiesPrompts {
 }
 impl ServerCapabilitiesPrompts {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -19419,12 +19952,14 @@ impl ServerCapabilitiesPrompts {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -19500,6 +20035,7 @@ pub struct ServerCapabilitiesResources {
 }
 impl ServerCapabilitiesResources {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -19509,18 +20045,21 @@ impl ServerCapabilitiesResources {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `subscribe`.
     #[must_use]
+    #[inline]
     pub fn with_subscribe(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.subscribe = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -19598,6 +20137,7 @@ pub struct ServerCapabilitiesTools {
 }
 impl ServerCapabilitiesTools {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             list_changed: None,
@@ -19606,12 +20146,14 @@ impl ServerCapabilitiesTools {
     }
     /// Sets `listChanged`.
     #[must_use]
+    #[inline]
     pub fn with_list_changed(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.list_changed = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -19821,48 +20363,56 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
 }
 impl ServerNotification {
     /// `notifications/cancelled`.
+    #[inline]
     pub fn cancelled(
         params: impl ::core::convert::Into<CancelledNotificationParams>,
     ) -> Self {
         Self::Cancelled(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/progress`.
+    #[inline]
     pub fn progress(
         params: impl ::core::convert::Into<ProgressNotificationParams>,
     ) -> Self {
         Self::Progress(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/resources/list_changed`.
+    #[inline]
     pub fn resource_list_changed(
         params: impl ::core::convert::Into<Option<NotificationParams>>,
     ) -> Self {
         Self::ResourceListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/subscriptions/acknowledged`.
+    #[inline]
     pub fn subscriptions_acknowledged(
         params: impl ::core::convert::Into<SubscriptionsAcknowledgedNotificationParams>,
     ) -> Self {
         Self::SubscriptionsAcknowledged(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/resources/updated`.
+    #[inline]
     pub fn resource_updated(
         params: impl ::core::convert::Into<ResourceUpdatedNotificationParams>,
     ) -> Self {
         Self::ResourceUpdated(Box::new(::core::convert::Into::into(params)))
     }
     /// `notifications/prompts/list_changed`.
+    #[inline]
     pub fn prompt_list_changed(
         params: impl ::core::convert::Into<Option<NotificationParams>>,
     ) -> Self {
         Self::PromptListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/tools/list_changed`.
+    #[inline]
     pub fn tool_list_changed(
         params: impl ::core::convert::Into<Option<NotificationParams>>,
     ) -> Self {
         Self::ToolListChanged(::core::convert::Into::into(params))
     }
     /// `notifications/message`.
+    #[inline]
     pub fn logging_message(
         params: impl ::core::convert::Into<LoggingMessageNotificationParams>,
     ) -> Self {
@@ -19870,27 +20420,32 @@ impl ServerNotification {
     }
 }
 impl ::core::convert::From<CancelledNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: CancelledNotificationParams) -> Self {
         Self::Cancelled(Box::new(params))
     }
 }
 impl ::core::convert::From<ProgressNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: ProgressNotificationParams) -> Self {
         Self::Progress(Box::new(params))
     }
 }
 impl ::core::convert::From<SubscriptionsAcknowledgedNotificationParams>
 for ServerNotification {
+    #[inline]
     fn from(params: SubscriptionsAcknowledgedNotificationParams) -> Self {
         Self::SubscriptionsAcknowledged(Box::new(params))
     }
 }
 impl ::core::convert::From<ResourceUpdatedNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: ResourceUpdatedNotificationParams) -> Self {
         Self::ResourceUpdated(Box::new(params))
     }
 }
 impl ::core::convert::From<LoggingMessageNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: LoggingMessageNotificationParams) -> Self {
         Self::LoggingMessage(Box::new(params))
     }
@@ -20226,61 +20781,73 @@ impl<'de> __rt::KeyedUnion<'de> for ServerResult {
     }
 }
 impl ::core::convert::From<Result> for ServerResult {
+    #[inline]
     fn from(value: Result) -> Self {
         Self::Empty(Box::new(value))
     }
 }
 impl ::core::convert::From<InputRequiredResult> for ServerResult {
+    #[inline]
     fn from(value: InputRequiredResult) -> Self {
         Self::InputRequired(Box::new(value))
     }
 }
 impl ::core::convert::From<DiscoverResult> for ServerResult {
+    #[inline]
     fn from(value: DiscoverResult) -> Self {
         Self::Discover(Box::new(value))
     }
 }
 impl ::core::convert::From<ListResourcesResult> for ServerResult {
+    #[inline]
     fn from(value: ListResourcesResult) -> Self {
         Self::ListResources(Box::new(value))
     }
 }
 impl ::core::convert::From<ListResourceTemplatesResult> for ServerResult {
+    #[inline]
     fn from(value: ListResourceTemplatesResult) -> Self {
         Self::ListResourceTemplates(Box::new(value))
     }
 }
 impl ::core::convert::From<ReadResourceResult> for ServerResult {
+    #[inline]
     fn from(value: ReadResourceResult) -> Self {
         Self::ReadResource(Box::new(value))
     }
 }
 impl ::core::convert::From<SubscriptionsListenResult> for ServerResult {
+    #[inline]
     fn from(value: SubscriptionsListenResult) -> Self {
         Self::SubscriptionsListen(Box::new(value))
     }
 }
 impl ::core::convert::From<ListPromptsResult> for ServerResult {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         Self::ListPrompts(Box::new(value))
     }
 }
 impl ::core::convert::From<GetPromptResult> for ServerResult {
+    #[inline]
     fn from(value: GetPromptResult) -> Self {
         Self::GetPrompt(Box::new(value))
     }
 }
 impl ::core::convert::From<ListToolsResult> for ServerResult {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         Self::ListTools(Box::new(value))
     }
 }
 impl ::core::convert::From<CallToolResult> for ServerResult {
+    #[inline]
     fn from(value: CallToolResult) -> Self {
         Self::CallTool(Box::new(value))
     }
 }
 impl ::core::convert::From<CompleteResult> for ServerResult {
+    #[inline]
     fn from(value: CompleteResult) -> Self {
         Self::Complete(Box::new(value))
     }
@@ -20404,11 +20971,13 @@ impl<'de> __rt::KeyedUnion<'de> for SingleSelectEnumSchema {
     }
 }
 impl ::core::convert::From<UntitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    #[inline]
     fn from(value: UntitledSingleSelectEnumSchema) -> Self {
         Self::Untitled(Box::new(value))
     }
 }
 impl ::core::convert::From<TitledSingleSelectEnumSchema> for SingleSelectEnumSchema {
+    #[inline]
     fn from(value: TitledSingleSelectEnumSchema) -> Self {
         Self::Titled(Box::new(value))
     }
@@ -20441,6 +21010,7 @@ impl StringSchema {
 }
 impl StringSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             default: None,
@@ -20455,12 +21025,14 @@ impl StringSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.default = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -20470,6 +21042,7 @@ impl StringSchema {
     }
     /// Sets `format`.
     #[must_use]
+    #[inline]
     pub fn with_format(
         mut self,
         value: impl ::core::convert::Into<StringSchemaFormat>,
@@ -20479,30 +21052,35 @@ impl StringSchema {
     }
     /// Sets `maxLength`.
     #[must_use]
+    #[inline]
     pub fn with_max_length(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.max_length = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `minLength`.
     #[must_use]
+    #[inline]
     pub fn with_min_length(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.min_length = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `pattern`.
     #[must_use]
+    #[inline]
     pub fn with_pattern(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.pattern = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -20692,6 +21270,7 @@ pub struct SubscriptionFilter {
 }
 impl SubscriptionFilter {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             prompts_list_changed: None,
@@ -20703,6 +21282,7 @@ impl SubscriptionFilter {
     }
     /// Sets `promptsListChanged`.
     #[must_use]
+    #[inline]
     pub fn with_prompts_list_changed(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -20712,6 +21292,7 @@ impl SubscriptionFilter {
     }
     /// Sets `resourceSubscriptions`.
     #[must_use]
+    #[inline]
     pub fn with_resource_subscriptions(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -20725,6 +21306,7 @@ impl SubscriptionFilter {
     }
     /// Sets `resourcesListChanged`.
     #[must_use]
+    #[inline]
     pub fn with_resources_list_changed(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -20734,6 +21316,7 @@ impl SubscriptionFilter {
     }
     /// Sets `toolsListChanged`.
     #[must_use]
+    #[inline]
     pub fn with_tools_list_changed(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -20743,6 +21326,7 @@ impl SubscriptionFilter {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -20882,6 +21466,7 @@ impl SubscriptionsAcknowledgedNotification {
 }
 impl SubscriptionsAcknowledgedNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         params: impl ::core::convert::Into<SubscriptionsAcknowledgedNotificationParams>,
     ) -> Self {
@@ -20892,6 +21477,7 @@ impl SubscriptionsAcknowledgedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -20991,6 +21577,7 @@ pub struct SubscriptionsAcknowledgedNotificationParams {
 }
 impl SubscriptionsAcknowledgedNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(notifications: impl ::core::convert::Into<SubscriptionFilter>) -> Self {
         Self {
             meta: None,
@@ -21000,6 +21587,7 @@ impl SubscriptionsAcknowledgedNotificationParams {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<NotificationMetaObject>,
@@ -21009,6 +21597,7 @@ impl SubscriptionsAcknowledgedNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21108,6 +21697,7 @@ impl SubscriptionsListenRequest {
 }
 impl SubscriptionsListenRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         params: impl ::core::convert::Into<SubscriptionsListenRequestParams>,
@@ -21120,6 +21710,7 @@ impl SubscriptionsListenRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21231,6 +21822,7 @@ pub struct SubscriptionsListenRequestParams {
 }
 impl SubscriptionsListenRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         meta: impl ::core::convert::Into<RequestMetaObject>,
         notifications: impl ::core::convert::Into<SubscriptionFilter>,
@@ -21243,6 +21835,7 @@ impl SubscriptionsListenRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21346,6 +21939,7 @@ pub struct SubscriptionsListenResult {
 }
 impl SubscriptionsListenResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         meta: impl ::core::convert::Into<SubscriptionsListenResultMetaObject>,
     ) -> Self {
@@ -21357,6 +21951,7 @@ impl SubscriptionsListenResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21458,6 +22053,7 @@ pub struct SubscriptionsListenResultMetaObject {
 }
 impl SubscriptionsListenResultMetaObject {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         io_modelcontextprotocol_subscription_id: impl ::core::convert::Into<RequestId>,
     ) -> Self {
@@ -21471,6 +22067,7 @@ impl SubscriptionsListenResultMetaObject {
     }
     /// Sets `io.modelcontextprotocol/serverInfo`.
     #[must_use]
+    #[inline]
     pub fn with_io_modelcontextprotocol_server_info(
         mut self,
         value: impl ::core::convert::Into<Implementation>,
@@ -21482,6 +22079,7 @@ impl SubscriptionsListenResultMetaObject {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21607,6 +22205,7 @@ impl SubscriptionsListenResultResponse {
 }
 impl SubscriptionsListenResultResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<SubscriptionsListenResult>,
@@ -21619,6 +22218,7 @@ impl SubscriptionsListenResultResponse {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21719,6 +22319,7 @@ impl TextContent {
 }
 impl TextContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(text: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -21729,12 +22330,14 @@ impl TextContent {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<Annotations>,
@@ -21744,6 +22347,7 @@ impl TextContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21846,6 +22450,7 @@ pub struct TextResourceContents {
 }
 impl TextResourceContents {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         text: impl ::core::convert::Into<String>,
         uri: impl ::core::convert::Into<String>,
@@ -21860,18 +22465,21 @@ impl TextResourceContents {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `mimeType`.
     #[must_use]
+    #[inline]
     pub fn with_mime_type(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.mime_type = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -21984,6 +22592,7 @@ impl TitledMultiSelectEnumSchema {
 }
 impl TitledMultiSelectEnumSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         items: impl ::core::convert::Into<TitledMultiSelectEnumSchemaItems>,
     ) -> Self {
@@ -21999,6 +22608,7 @@ impl TitledMultiSelectEnumSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -22012,6 +22622,7 @@ impl TitledMultiSelectEnumSchema {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -22021,24 +22632,28 @@ impl TitledMultiSelectEnumSchema {
     }
     /// Sets `maxItems`.
     #[must_use]
+    #[inline]
     pub fn with_max_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.max_items = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `minItems`.
     #[must_use]
+    #[inline]
     pub fn with_min_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.min_items = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22147,6 +22762,7 @@ pub struct TitledMultiSelectEnumSchemaItems {
 }
 impl TitledMultiSelectEnumSchemaItems {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         any_of: impl ::core::convert::Into<
             Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
@@ -22159,6 +22775,7 @@ impl TitledMultiSelectEnumSchemaItems {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22238,6 +22855,7 @@ pub struct TitledMultiSelectEnumSchemaItemsAnyOfItem {
 }
 impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         r#const: impl ::core::convert::Into<String>,
         title: impl ::core::convert::Into<String>,
@@ -22250,6 +22868,7 @@ impl TitledMultiSelectEnumSchemaItemsAnyOfItem {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22349,6 +22968,7 @@ impl TitledSingleSelectEnumSchema {
 }
 impl TitledSingleSelectEnumSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         one_of: impl ::core::convert::Into<Vec<TitledSingleSelectEnumSchemaOneOfItem>>,
     ) -> Self {
@@ -22362,12 +22982,14 @@ impl TitledSingleSelectEnumSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.default = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -22377,12 +22999,14 @@ impl TitledSingleSelectEnumSchema {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22485,6 +23109,7 @@ pub struct TitledSingleSelectEnumSchemaOneOfItem {
 }
 impl TitledSingleSelectEnumSchemaOneOfItem {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         r#const: impl ::core::convert::Into<String>,
         title: impl ::core::convert::Into<String>,
@@ -22497,6 +23122,7 @@ impl TitledSingleSelectEnumSchemaOneOfItem {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22630,6 +23256,7 @@ pub struct Tool {
 }
 impl Tool {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         input_schema: impl ::core::convert::Into<ToolInputSchema>,
         name: impl ::core::convert::Into<String>,
@@ -22648,12 +23275,14 @@ impl Tool {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `annotations`.
     #[must_use]
+    #[inline]
     pub fn with_annotations(
         mut self,
         value: impl ::core::convert::Into<ToolAnnotations>,
@@ -22663,6 +23292,7 @@ impl Tool {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -22672,12 +23302,14 @@ impl Tool {
     }
     /// Sets `icons`.
     #[must_use]
+    #[inline]
     pub fn with_icons(mut self, value: impl ::core::convert::Into<Vec<Icon>>) -> Self {
         self.icons = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `outputSchema`.
     #[must_use]
+    #[inline]
     pub fn with_output_schema(
         mut self,
         value: impl ::core::convert::Into<ToolOutputSchema>,
@@ -22687,12 +23319,14 @@ impl Tool {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22840,6 +23474,7 @@ impl ToolInputSchema {
 }
 impl ToolInputSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             schema: None,
@@ -22848,12 +23483,14 @@ impl ToolInputSchema {
     }
     /// Sets `$schema`.
     #[must_use]
+    #[inline]
     pub fn with_schema(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.schema = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -22929,6 +23566,7 @@ pub struct ToolOutputSchema {
 }
 impl ToolOutputSchema {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             schema: None,
@@ -22937,12 +23575,14 @@ impl ToolOutputSchema {
     }
     /// Sets `$schema`.
     #[must_use]
+    #[inline]
     pub fn with_schema(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.schema = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23043,6 +23683,7 @@ pub struct ToolAnnotations {
 }
 impl ToolAnnotations {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             destructive_hint: None,
@@ -23055,6 +23696,7 @@ impl ToolAnnotations {
     }
     /// Sets `destructiveHint`.
     #[must_use]
+    #[inline]
     pub fn with_destructive_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -23064,6 +23706,7 @@ impl ToolAnnotations {
     }
     /// Sets `idempotentHint`.
     #[must_use]
+    #[inline]
     pub fn with_idempotent_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -23073,6 +23716,7 @@ impl ToolAnnotations {
     }
     /// Sets `openWorldHint`.
     #[must_use]
+    #[inline]
     pub fn with_open_world_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -23082,6 +23726,7 @@ impl ToolAnnotations {
     }
     /// Sets `readOnlyHint`.
     #[must_use]
+    #[inline]
     pub fn with_read_only_hint(
         mut self,
         value: impl ::core::convert::Into<bool>,
@@ -23091,12 +23736,14 @@ impl ToolAnnotations {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23205,6 +23852,7 @@ pub struct ToolChoice {
 }
 impl ToolChoice {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             mode: None,
@@ -23213,6 +23861,7 @@ impl ToolChoice {
     }
     /// Sets `mode`.
     #[must_use]
+    #[inline]
     pub fn with_mode(
         mut self,
         value: impl ::core::convert::Into<ToolChoiceMode>,
@@ -23222,6 +23871,7 @@ impl ToolChoice {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23356,6 +24006,7 @@ impl ToolListChangedNotification {
 }
 impl ToolListChangedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -23364,6 +24015,7 @@ impl ToolListChangedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<NotificationParams>,
@@ -23373,6 +24025,7 @@ impl ToolListChangedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23482,6 +24135,7 @@ impl ToolResultContent {
 }
 impl ToolResultContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         content: impl ::core::convert::Into<Vec<ContentBlock>>,
         tool_use_id: impl ::core::convert::Into<String>,
@@ -23497,18 +24151,21 @@ impl ToolResultContent {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `isError`.
     #[must_use]
+    #[inline]
     pub fn with_is_error(mut self, value: impl ::core::convert::Into<bool>) -> Self {
         self.is_error = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `structuredContent`.
     #[must_use]
+    #[inline]
     pub fn with_structured_content(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -23518,6 +24175,7 @@ impl ToolResultContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23644,6 +24302,7 @@ impl ToolUseContent {
 }
 impl ToolUseContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         id: impl ::core::convert::Into<String>,
         input: impl ::core::convert::Into<__rt::RawObject>,
@@ -23659,12 +24318,14 @@ impl ToolUseContent {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(mut self, value: impl ::core::convert::Into<MetaObject>) -> Self {
         self.meta = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23780,6 +24441,7 @@ impl UnsupportedProtocolVersionError {
 }
 impl UnsupportedProtocolVersionError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         error: impl ::core::convert::Into<UnsupportedProtocolVersionErrorError>,
     ) -> Self {
@@ -23791,12 +24453,14 @@ impl UnsupportedProtocolVersionError {
     }
     /// Sets `id`.
     #[must_use]
+    #[inline]
     pub fn with_id(mut self, value: impl ::core::convert::Into<RequestId>) -> Self {
         self.id = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23893,6 +24557,7 @@ impl UnsupportedProtocolVersionErrorError {
 }
 impl UnsupportedProtocolVersionErrorError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<UnsupportedProtocolVersionErrorErrorData>,
         message: impl ::core::convert::Into<String>,
@@ -23905,6 +24570,7 @@ impl UnsupportedProtocolVersionErrorError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -23998,6 +24664,7 @@ pub struct UnsupportedProtocolVersionErrorErrorData {
 }
 impl UnsupportedProtocolVersionErrorErrorData {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         requested: impl ::core::convert::Into<String>,
         supported: impl ::core::iter::IntoIterator<
@@ -24014,6 +24681,7 @@ impl UnsupportedProtocolVersionErrorErrorData {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -24120,6 +24788,7 @@ impl UntitledMultiSelectEnumSchema {
 }
 impl UntitledMultiSelectEnumSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         items: impl ::core::convert::Into<UntitledMultiSelectEnumSchemaItems>,
     ) -> Self {
@@ -24135,6 +24804,7 @@ impl UntitledMultiSelectEnumSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -24148,6 +24818,7 @@ impl UntitledMultiSelectEnumSchema {
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -24157,24 +24828,28 @@ impl UntitledMultiSelectEnumSchema {
     }
     /// Sets `maxItems`.
     #[must_use]
+    #[inline]
     pub fn with_max_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.max_items = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `minItems`.
     #[must_use]
+    #[inline]
     pub fn with_min_items(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.min_items = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -24287,6 +24962,7 @@ impl UntitledMultiSelectEnumSchemaItems {
 }
 impl UntitledMultiSelectEnumSchemaItems {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         r#enum: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -24301,6 +24977,7 @@ impl UntitledMultiSelectEnumSchemaItems {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -24390,6 +25067,7 @@ impl UntitledSingleSelectEnumSchema {
 }
 impl UntitledSingleSelectEnumSchema {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         r#enum: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -24407,12 +25085,14 @@ impl UntitledSingleSelectEnumSchema {
     }
     /// Sets `default`.
     #[must_use]
+    #[inline]
     pub fn with_default(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.default = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `description`.
     #[must_use]
+    #[inline]
     pub fn with_description(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -24422,12 +25102,14 @@ impl UntitledSingleSelectEnumSchema {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -24547,6 +25229,7 @@ impl ::core::str::FromStr for ClientMessage {
 }
 impl ClientMessage {
     /// A request with its id.
+    #[inline]
     pub fn request(
         id: impl ::core::convert::Into<RequestId>,
         request: impl ::core::convert::Into<ClientRequest>,
@@ -24557,6 +25240,7 @@ impl ClientMessage {
         }
     }
     /// A notification.
+    #[inline]
     pub fn notification(
         notification: impl ::core::convert::Into<ClientNotification>,
     ) -> Self {
@@ -24646,12 +25330,14 @@ impl ::core::str::FromStr for ServerMessage {
 }
 impl ServerMessage {
     /// A notification.
+    #[inline]
     pub fn notification(
         notification: impl ::core::convert::Into<ServerNotification>,
     ) -> Self {
         Self::Notification(::core::convert::Into::into(notification))
     }
     /// The result response to the request `id`.
+    #[inline]
     pub fn response(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ServerResult>,
@@ -24662,6 +25348,7 @@ impl ServerMessage {
         }
     }
     /// The error response to the request `id`.
+    #[inline]
     pub fn error(
         id: impl ::core::convert::Into<RequestId>,
         error: impl ::core::convert::Into<Error>,
@@ -24672,6 +25359,7 @@ impl ServerMessage {
         }
     }
     /// An error response without an id: the request's id could not be read.
+    #[inline]
     pub fn error_without_id(error: impl ::core::convert::Into<Error>) -> Self {
         Self::Error {
             id: None,

@@ -91,15 +91,18 @@ impl<'de> __rt::serde::Deserialize<'de> for ClientRequest {
 }
 impl ClientRequest {
     /// `ping`.
+    #[inline]
     pub fn ping() -> Self {
         Self::Ping
     }
     /// `tools/echo`.
+    #[inline]
     pub fn echo(params: impl ::core::convert::Into<EchoRequestParams>) -> Self {
         Self::Echo(::core::convert::Into::into(params))
     }
 }
 impl ::core::convert::From<EchoRequestParams> for ClientRequest {
+    #[inline]
     fn from(params: EchoRequestParams) -> Self {
         Self::Echo(params)
     }
@@ -118,6 +121,7 @@ impl EchoRequest {
 }
 impl EchoRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<EchoRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -126,6 +130,7 @@ impl EchoRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -211,6 +216,7 @@ pub struct EchoRequestParams {
 }
 impl EchoRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(text: impl ::core::convert::Into<String>) -> Self {
         Self {
             text: ::core::convert::Into::into(text),
@@ -220,12 +226,14 @@ impl EchoRequestParams {
     }
     /// Sets `times`.
     #[must_use]
+    #[inline]
     pub fn with_times(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.times = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -312,6 +320,7 @@ pub struct EchoResult {
 }
 impl EchoResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(echoed: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -321,6 +330,7 @@ impl EchoResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -330,6 +340,7 @@ impl EchoResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -418,6 +429,7 @@ pub struct Error {
 }
 impl Error {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         code: impl ::core::convert::Into<i64>,
         message: impl ::core::convert::Into<String>,
@@ -431,6 +443,7 @@ impl Error {
     }
     /// Sets `data`.
     #[must_use]
+    #[inline]
     pub fn with_data(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Value>,
@@ -440,6 +453,7 @@ impl Error {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -537,6 +551,7 @@ impl JsonRpcErrorResponse {
 }
 impl JsonRpcErrorResponse {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(error: impl ::core::convert::Into<Error>) -> Self {
         Self {
             error: ::core::convert::Into::into(error),
@@ -546,12 +561,14 @@ impl JsonRpcErrorResponse {
     }
     /// Sets `id`.
     #[must_use]
+    #[inline]
     pub fn with_id(mut self, value: impl ::core::convert::Into<RequestId>) -> Self {
         self.id = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -646,6 +663,7 @@ impl LogNotification {
 }
 impl LogNotification {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<LogNotificationParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -654,6 +672,7 @@ impl LogNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -744,6 +763,7 @@ pub struct LogNotificationParams {
 }
 impl LogNotificationParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         level: impl ::core::convert::Into<LogNotificationParamsLevel>,
         message: impl ::core::convert::Into<String>,
@@ -756,6 +776,7 @@ impl LogNotificationParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -896,6 +917,7 @@ impl MethodNotFoundError {
 }
 impl MethodNotFoundError {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(message: impl ::core::convert::Into<String>) -> Self {
         Self {
             message: ::core::convert::Into::into(message),
@@ -904,6 +926,7 @@ impl MethodNotFoundError {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -987,11 +1010,13 @@ impl PingRequest {
 }
 impl PingRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self { extra: Default::default() }
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1115,16 +1140,19 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
     }
 }
 impl ::core::convert::From<String> for RequestId {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for RequestId {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for RequestId {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
@@ -1139,6 +1167,7 @@ pub struct Result {
 }
 impl Result {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -1147,6 +1176,7 @@ impl Result {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -1156,6 +1186,7 @@ impl Result {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -1286,11 +1317,13 @@ impl<'de> __rt::serde::Deserialize<'de> for ServerNotification {
 }
 impl ServerNotification {
     /// `notifications/log`.
+    #[inline]
     pub fn log(params: impl ::core::convert::Into<LogNotificationParams>) -> Self {
         Self::Log(::core::convert::Into::into(params))
     }
 }
 impl ::core::convert::From<LogNotificationParams> for ServerNotification {
+    #[inline]
     fn from(params: LogNotificationParams) -> Self {
         Self::Log(params)
     }
@@ -1405,11 +1438,13 @@ impl<'de> __rt::KeyedUnion<'de> for ServerResult {
     }
 }
 impl ::core::convert::From<Result> for ServerResult {
+    #[inline]
     fn from(value: Result) -> Self {
         Self::Empty(value)
     }
 }
 impl ::core::convert::From<EchoResult> for ServerResult {
+    #[inline]
     fn from(value: EchoResult) -> Self {
         Self::Echo(value)
     }
@@ -1441,6 +1476,7 @@ impl ::core::str::FromStr for ClientMessage {
 }
 impl ClientMessage {
     /// A request with its id.
+    #[inline]
     pub fn request(
         id: impl ::core::convert::Into<RequestId>,
         request: impl ::core::convert::Into<ClientRequest>,
@@ -1533,12 +1569,14 @@ impl ::core::str::FromStr for ServerMessage {
 }
 impl ServerMessage {
     /// A notification.
+    #[inline]
     pub fn notification(
         notification: impl ::core::convert::Into<ServerNotification>,
     ) -> Self {
         Self::Notification(::core::convert::Into::into(notification))
     }
     /// The result response to the request `id`.
+    #[inline]
     pub fn response(
         id: impl ::core::convert::Into<RequestId>,
         result: impl ::core::convert::Into<ServerResult>,
@@ -1549,6 +1587,7 @@ impl ServerMessage {
         }
     }
     /// The error response to the request `id`.
+    #[inline]
     pub fn error(
         id: impl ::core::convert::Into<RequestId>,
         error: impl ::core::convert::Into<Error>,
@@ -1559,6 +1598,7 @@ impl ServerMessage {
         }
     }
     /// An error response without an id: the request's id could not be read.
+    #[inline]
     pub fn error_without_id(error: impl ::core::convert::Into<Error>) -> Self {
         Self::Error {
             id: None,

@@ -16,6 +16,7 @@ impl ClosedNotification {
 }
 impl ClosedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -24,6 +25,7 @@ impl ClosedNotification {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<ClosedNotificationParams>,
@@ -33,6 +35,7 @@ impl ClosedNotification {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -110,6 +113,7 @@ pub struct ClosedNotificationParams {
 }
 impl ClosedNotificationParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             reason: None,
@@ -118,12 +122,14 @@ impl ClosedNotificationParams {
     }
     /// Sets `reason`.
     #[must_use]
+    #[inline]
     pub fn with_reason(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.reason = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -190,6 +196,7 @@ pub struct ImageResult {
 }
 impl ImageResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(png: impl ::core::convert::Into<String>) -> Self {
         Self {
             png: ::core::convert::Into::into(png),
@@ -198,6 +205,7 @@ impl ImageResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -269,11 +277,13 @@ impl OrphanRequest {
 }
 impl OrphanRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self { extra: Default::default() }
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -347,6 +357,7 @@ impl RenderRequest {
 }
 impl RenderRequest {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(params: impl ::core::convert::Into<RenderRequestParams>) -> Self {
         Self {
             params: ::core::convert::Into::into(params),
@@ -355,6 +366,7 @@ impl RenderRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -432,6 +444,7 @@ pub struct RenderRequestParams {
 }
 impl RenderRequestParams {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(html: impl ::core::convert::Into<String>) -> Self {
         Self {
             height: None,
@@ -441,12 +454,14 @@ impl RenderRequestParams {
     }
     /// Sets `height`.
     #[must_use]
+    #[inline]
     pub fn with_height(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.height = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -525,6 +540,7 @@ pub struct RenderResult {
 }
 impl RenderResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(rendered: impl ::core::convert::Into<bool>) -> Self {
         Self {
             rendered: ::core::convert::Into::into(rendered),
@@ -533,6 +549,7 @@ impl RenderResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -611,11 +628,13 @@ impl ResizedNotification {
 }
 impl ResizedNotification {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self { extra: Default::default() }
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -694,6 +713,7 @@ impl SnapshotRequest {
 }
 impl SnapshotRequest {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             params: None,
@@ -702,6 +722,7 @@ impl SnapshotRequest {
     }
     /// Sets `params`.
     #[must_use]
+    #[inline]
     pub fn with_params(
         mut self,
         value: impl ::core::convert::Into<SnapshotRequestParams>,
@@ -711,6 +732,7 @@ impl SnapshotRequest {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -783,6 +805,7 @@ pub struct SnapshotRequestParams {
 }
 impl SnapshotRequestParams {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             scale: None,
@@ -791,6 +814,7 @@ impl SnapshotRequestParams {
     }
     /// Sets `scale`.
     #[must_use]
+    #[inline]
     pub fn with_scale(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -800,6 +824,7 @@ impl SnapshotRequestParams {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -933,10 +958,12 @@ impl<'de> __rt::serde::Deserialize<'de> for UiRequest {
 }
 impl UiRequest {
     /// `ui/render`.
+    #[inline]
     pub fn render(params: impl ::core::convert::Into<RenderRequestParams>) -> Self {
         Self::Render(::core::convert::Into::into(params))
     }
     /// `ui/snapshot`.
+    #[inline]
     pub fn snapshot(
         params: impl ::core::convert::Into<Option<SnapshotRequestParams>>,
     ) -> Self {
@@ -944,11 +971,13 @@ impl UiRequest {
     }
 }
 impl ::core::convert::From<RenderRequestParams> for UiRequest {
+    #[inline]
     fn from(params: RenderRequestParams) -> Self {
         Self::Render(params)
     }
 }
 impl ::core::convert::From<SnapshotRequestParams> for UiRequest {
+    #[inline]
     fn from(params: SnapshotRequestParams) -> Self {
         Self::Snapshot(Some(params))
     }
@@ -1047,17 +1076,20 @@ impl<'de> __rt::serde::Deserialize<'de> for UiNotification {
 }
 impl UiNotification {
     /// `notifications/ui/closed`.
+    #[inline]
     pub fn closed(
         params: impl ::core::convert::Into<Option<ClosedNotificationParams>>,
     ) -> Self {
         Self::Closed(::core::convert::Into::into(params))
     }
     /// `notifications/ui/resized`.
+    #[inline]
     pub fn resized() -> Self {
         Self::Resized
     }
 }
 impl ::core::convert::From<ClosedNotificationParams> for UiNotification {
+    #[inline]
     fn from(params: ClosedNotificationParams) -> Self {
         Self::Closed(Some(params))
     }

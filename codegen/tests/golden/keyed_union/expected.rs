@@ -12,6 +12,7 @@ pub struct EmptyResult {
 }
 impl EmptyResult {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             meta: None,
@@ -20,6 +21,7 @@ impl EmptyResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -29,6 +31,7 @@ impl EmptyResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -99,6 +102,7 @@ pub struct ListPromptsResult {
 }
 impl ListPromptsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         prompts: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -115,6 +119,7 @@ impl ListPromptsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -124,6 +129,7 @@ impl ListPromptsResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -133,6 +139,7 @@ impl ListPromptsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -223,6 +230,7 @@ pub struct ListToolsResult {
 }
 impl ListToolsResult {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(tools: impl ::core::convert::Into<Vec<Tool>>) -> Self {
         Self {
             meta: None,
@@ -233,6 +241,7 @@ impl ListToolsResult {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -242,6 +251,7 @@ impl ListToolsResult {
     }
     /// Sets `nextCursor`.
     #[must_use]
+    #[inline]
     pub fn with_next_cursor(
         mut self,
         value: impl ::core::convert::Into<String>,
@@ -251,6 +261,7 @@ impl ListToolsResult {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -454,16 +465,19 @@ impl<'de> __rt::KeyedUnion<'de> for ServerResult {
     }
 }
 impl ::core::convert::From<EmptyResult> for ServerResult {
+    #[inline]
     fn from(value: EmptyResult) -> Self {
         Self::Empty(value)
     }
 }
 impl ::core::convert::From<ListToolsResult> for ServerResult {
+    #[inline]
     fn from(value: ListToolsResult) -> Self {
         Self::ListTools(value)
     }
 }
 impl ::core::convert::From<ListPromptsResult> for ServerResult {
+    #[inline]
     fn from(value: ListPromptsResult) -> Self {
         Self::ListPrompts(value)
     }
@@ -478,6 +492,7 @@ pub struct Tool {
 }
 impl Tool {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             name: ::core::convert::Into::into(name),
@@ -486,6 +501,7 @@ impl Tool {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,

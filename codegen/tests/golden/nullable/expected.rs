@@ -16,6 +16,7 @@ pub struct MaybeOwnerInner {
 }
 impl MaybeOwnerInner {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(id: impl ::core::convert::Into<String>) -> Self {
         Self {
             id: ::core::convert::Into::into(id),
@@ -24,6 +25,7 @@ impl MaybeOwnerInner {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -101,6 +103,7 @@ pub struct Page {
 }
 impl Page {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         count: impl ::core::convert::Into<Option<i64>>,
         title: impl ::core::convert::Into<Option<String>>,
@@ -115,6 +118,7 @@ impl Page {
     }
     /// Sets `next`.
     #[must_use]
+    #[inline]
     pub fn with_next(
         mut self,
         value: impl ::core::convert::Into<Option<Cursor>>,
@@ -124,12 +128,14 @@ impl Page {
     }
     /// Sets `owner`.
     #[must_use]
+    #[inline]
     pub fn with_owner(mut self, value: impl ::core::convert::Into<MaybeOwner>) -> Self {
         self.owner = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `score`.
     #[must_use]
+    #[inline]
     pub fn with_score(
         mut self,
         value: impl ::core::convert::Into<Option<PageScore>>,
@@ -288,16 +294,19 @@ impl<'de> __rt::serde::Deserialize<'de> for PageScore {
     }
 }
 impl ::core::convert::From<__rt::serde_json::Number> for PageScore {
+    #[inline]
     fn from(value: __rt::serde_json::Number) -> Self {
         Self::Number(value)
     }
 }
 impl ::core::convert::From<String> for PageScore {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for PageScore {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }

@@ -87,21 +87,25 @@ impl<'de> __rt::serde::Deserialize<'de> for Primitive {
     }
 }
 impl ::core::convert::From<String> for Primitive {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for Primitive {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<__rt::serde_json::Number> for Primitive {
+    #[inline]
     fn from(value: __rt::serde_json::Number) -> Self {
         Self::Number(value)
     }
 }
 impl ::core::convert::From<bool> for Primitive {
+    #[inline]
     fn from(value: bool) -> Self {
         Self::Boolean(value)
     }
@@ -118,6 +122,7 @@ pub struct Progress {
 }
 impl Progress {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(done: impl ::core::convert::Into<i64>) -> Self {
         Self {
             done: ::core::convert::Into::into(done),
@@ -127,12 +132,14 @@ impl Progress {
     }
     /// Sets `total`.
     #[must_use]
+    #[inline]
     pub fn with_total(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.total = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -277,16 +284,19 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressOrPercent {
     }
 }
 impl ::core::convert::From<Progress> for ProgressOrPercent {
+    #[inline]
     fn from(value: Progress) -> Self {
         Self::Progress(value)
     }
 }
 impl ::core::convert::From<i64> for ProgressOrPercent {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
 }
 impl ::core::convert::From<__rt::serde_json::Number> for ProgressOrPercent {
+    #[inline]
     fn from(value: __rt::serde_json::Number) -> Self {
         Self::Number(value)
     }
@@ -355,16 +365,19 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
     }
 }
 impl ::core::convert::From<String> for RequestId {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for RequestId {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<i64> for RequestId {
+    #[inline]
     fn from(value: i64) -> Self {
         Self::Integer(value)
     }
@@ -475,11 +488,13 @@ impl<'de> __rt::serde::Deserialize<'de> for Setting {
     }
 }
 impl ::core::convert::From<bool> for Setting {
+    #[inline]
     fn from(value: bool) -> Self {
         Self::Boolean(value)
     }
 }
 impl ::core::convert::From<__rt::serde_json::Value> for Setting {
+    #[inline]
     fn from(value: __rt::serde_json::Value) -> Self {
         Self::Value(value)
     }
@@ -539,16 +554,19 @@ impl<'de> __rt::serde::Deserialize<'de> for Stop {
     }
 }
 impl ::core::convert::From<String> for Stop {
+    #[inline]
     fn from(value: String) -> Self {
         Self::String(value)
     }
 }
 impl ::core::convert::From<&str> for Stop {
+    #[inline]
     fn from(value: &str) -> Self {
         Self::String(String::from(value))
     }
 }
 impl ::core::convert::From<Vec<String>> for Stop {
+    #[inline]
     fn from(value: Vec<String>) -> Self {
         Self::Array(value)
     }

@@ -169,6 +169,7 @@ pub struct Message {
 }
 impl Message {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(role: impl ::core::convert::Into<Role>) -> Self {
         Self {
             level: None,
@@ -178,6 +179,7 @@ impl Message {
     }
     /// Sets `level`.
     #[must_use]
+    #[inline]
     pub fn with_level(
         mut self,
         value: impl ::core::convert::Into<LoggingLevel>,
@@ -187,6 +189,7 @@ impl Message {
     }
     /// Sets `view`.
     #[must_use]
+    #[inline]
     pub fn with_view(mut self, value: impl ::core::convert::Into<MessageView>) -> Self {
         self.view = Some(::core::convert::Into::into(value));
         self

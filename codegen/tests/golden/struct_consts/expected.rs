@@ -7,6 +7,7 @@ use ::mcp_typed::__private as __rt;
 pub struct Empty {}
 impl Empty {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {}
     }
@@ -65,6 +66,7 @@ pub struct Labels {
 }
 impl Labels {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(title: impl ::core::convert::Into<String>) -> Self {
         Self {
             origin: None,
@@ -76,18 +78,21 @@ impl Labels {
     }
     /// Sets `origin`.
     #[must_use]
+    #[inline]
     pub fn with_origin(mut self, value: impl ::core::convert::Into<Point>) -> Self {
         self.origin = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `size`.
     #[must_use]
+    #[inline]
     pub fn with_size(mut self, value: impl ::core::convert::Into<LabelsSize>) -> Self {
         self.size = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `tags`.
     #[must_use]
+    #[inline]
     pub fn with_tags(
         mut self,
         value: impl ::core::iter::IntoIterator<Item = impl ::core::convert::Into<String>>,
@@ -101,6 +106,7 @@ impl Labels {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -193,6 +199,7 @@ pub struct LabelsSize {
 }
 impl LabelsSize {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         height: impl ::core::convert::Into<i64>,
         width: impl ::core::convert::Into<i64>,
@@ -205,6 +212,7 @@ impl LabelsSize {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -291,6 +299,7 @@ pub struct Point {
 }
 impl Point {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         x: impl ::core::convert::Into<i64>,
         y: impl ::core::convert::Into<i64>,
@@ -303,6 +312,7 @@ impl Point {
     }
     /// Sets `weight`.
     #[must_use]
+    #[inline]
     pub fn with_weight(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -402,6 +412,7 @@ impl TextBlock {
 }
 impl TextBlock {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(text: impl ::core::convert::Into<String>) -> Self {
         Self {
             meta: None,
@@ -413,6 +424,7 @@ impl TextBlock {
     }
     /// Sets `_meta`.
     #[must_use]
+    #[inline]
     pub fn with_meta(
         mut self,
         value: impl ::core::convert::Into<__rt::RawObject>,
@@ -422,6 +434,7 @@ impl TextBlock {
     }
     /// Sets `encoding`.
     #[must_use]
+    #[inline]
     pub fn with_encoding(
         mut self,
         value: impl ::core::convert::Into<TextBlockEncoding>,
@@ -431,12 +444,14 @@ impl TextBlock {
     }
     /// Sets `lang`.
     #[must_use]
+    #[inline]
     pub fn with_lang(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.lang = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,

@@ -14,6 +14,7 @@ pub struct ByName {
 }
 impl ByName {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(name: impl ::core::convert::Into<String>) -> Self {
         Self {
             name: ::core::convert::Into::into(name),
@@ -23,12 +24,14 @@ impl ByName {
     }
     /// Sets `uri`.
     #[must_use]
+    #[inline]
     pub fn with_uri(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.uri = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -109,6 +112,7 @@ pub struct ByUri {
 }
 impl ByUri {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             name: None,
@@ -118,12 +122,14 @@ impl ByUri {
     }
     /// Sets `name`.
     #[must_use]
+    #[inline]
     pub fn with_name(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.name = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -208,6 +214,7 @@ impl ChoiceField {
 }
 impl ChoiceField {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         r#enum: impl ::core::iter::IntoIterator<
             Item = impl ::core::convert::Into<String>,
@@ -223,12 +230,14 @@ impl ChoiceField {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -463,26 +472,31 @@ impl<'de> __rt::KeyedUnion<'de> for FormField {
     }
 }
 impl ::core::convert::From<TextField> for FormField {
+    #[inline]
     fn from(value: TextField) -> Self {
         Self::Text(value)
     }
 }
 impl ::core::convert::From<ChoiceField> for FormField {
+    #[inline]
     fn from(value: ChoiceField) -> Self {
         Self::Choice(value)
     }
 }
 impl ::core::convert::From<NumberField> for FormField {
+    #[inline]
     fn from(value: NumberField) -> Self {
         Self::Number(value)
     }
 }
 impl FormField {
     /// A [`NumberField`] from its required members ([`NumberField::new`]).
+    #[inline]
     pub fn integer() -> Self {
         Self::Number(NumberField::new(NumberFieldType::Integer))
     }
     /// A [`NumberField`] from its required members ([`NumberField::new`]).
+    #[inline]
     pub fn number() -> Self {
         Self::Number(NumberField::new(NumberFieldType::Number))
     }
@@ -501,6 +515,7 @@ pub struct NumberField {
 }
 impl NumberField {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(r#type: impl ::core::convert::Into<NumberFieldType>) -> Self {
         Self {
             maximum: None,
@@ -511,6 +526,7 @@ impl NumberField {
     }
     /// Sets `maximum`.
     #[must_use]
+    #[inline]
     pub fn with_maximum(
         mut self,
         value: impl ::core::convert::Into<__rt::serde_json::Number>,
@@ -520,12 +536,14 @@ impl NumberField {
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -741,11 +759,13 @@ impl<'de> __rt::serde::Deserialize<'de> for Reference {
     }
 }
 impl ::core::convert::From<ByName> for Reference {
+    #[inline]
     fn from(value: ByName) -> Self {
         Self::Name(value)
     }
 }
 impl ::core::convert::From<ByUri> for Reference {
+    #[inline]
     fn from(value: ByUri) -> Self {
         Self::Uri(value)
     }
@@ -766,6 +786,7 @@ impl TextField {
 }
 impl TextField {
     /// A value without any of the optional members (set them with the `with_` methods).
+    #[inline]
     pub fn new() -> Self {
         Self {
             max_length: None,
@@ -775,18 +796,21 @@ impl TextField {
     }
     /// Sets `maxLength`.
     #[must_use]
+    #[inline]
     pub fn with_max_length(mut self, value: impl ::core::convert::Into<i64>) -> Self {
         self.max_length = Some(::core::convert::Into::into(value));
         self
     }
     /// Sets `title`.
     #[must_use]
+    #[inline]
     pub fn with_title(mut self, value: impl ::core::convert::Into<String>) -> Self {
         self.title = Some(::core::convert::Into::into(value));
         self
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,

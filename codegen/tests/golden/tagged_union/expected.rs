@@ -86,26 +86,31 @@ impl<'de> __rt::serde::Deserialize<'de> for ContentBlock {
     }
 }
 impl ::core::convert::From<TextContent> for ContentBlock {
+    #[inline]
     fn from(value: TextContent) -> Self {
         Self::TextContent(value)
     }
 }
 impl ::core::convert::From<ImageContent> for ContentBlock {
+    #[inline]
     fn from(value: ImageContent) -> Self {
         Self::ImageContent(value)
     }
 }
 impl ::core::convert::From<ResourceLink> for ContentBlock {
+    #[inline]
     fn from(value: ResourceLink) -> Self {
         Self::ResourceLink(value)
     }
 }
 impl ContentBlock {
     /// A [`TextContent`] from its required members ([`TextContent::new`]).
+    #[inline]
     pub fn text(text: impl ::core::convert::Into<String>) -> Self {
         Self::TextContent(TextContent::new(text))
     }
     /// A [`ImageContent`] from its required members ([`ImageContent::new`]).
+    #[inline]
     pub fn image(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -113,6 +118,7 @@ impl ContentBlock {
         Self::ImageContent(ImageContent::new(data, mime_type))
     }
     /// A [`ResourceLink`] from its required members ([`ResourceLink::new`]).
+    #[inline]
     pub fn resource_link(uri: impl ::core::convert::Into<String>) -> Self {
         Self::ResourceLink(ResourceLink::new(uri))
     }
@@ -133,6 +139,7 @@ impl ImageContent {
 }
 impl ImageContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(
         data: impl ::core::convert::Into<String>,
         mime_type: impl ::core::convert::Into<String>,
@@ -145,6 +152,7 @@ impl ImageContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -238,6 +246,7 @@ pub struct ResourceLink {
 }
 impl ResourceLink {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(uri: impl ::core::convert::Into<String>) -> Self {
         Self {
             r#type: None,
@@ -247,6 +256,7 @@ impl ResourceLink {
     }
     /// Sets `type`.
     #[must_use]
+    #[inline]
     pub fn with_type(
         mut self,
         value: impl ::core::convert::Into<ResourceLinkType>,
@@ -256,6 +266,7 @@ impl ResourceLink {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
@@ -440,21 +451,25 @@ impl<'de> __rt::serde::Deserialize<'de> for Shape {
     }
 }
 impl ::core::convert::From<ShapeVariant0> for Shape {
+    #[inline]
     fn from(value: ShapeVariant0) -> Self {
         Self::Variant0(value)
     }
 }
 impl ::core::convert::From<ShapeVariant1> for Shape {
+    #[inline]
     fn from(value: ShapeVariant1) -> Self {
         Self::Variant1(value)
     }
 }
 impl Shape {
     /// A [`ShapeVariant0`] from its required members ([`ShapeVariant0::new`]).
+    #[inline]
     pub fn circle(radius: impl ::core::convert::Into<__rt::serde_json::Number>) -> Self {
         Self::Variant0(ShapeVariant0::new(radius))
     }
     /// A [`ShapeVariant1`] from its required members ([`ShapeVariant1::new`]).
+    #[inline]
     pub fn square(side: impl ::core::convert::Into<__rt::serde_json::Number>) -> Self {
         Self::Variant1(ShapeVariant1::new(side))
     }
@@ -471,6 +486,7 @@ impl ShapeVariant0 {
 }
 impl ShapeVariant0 {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(radius: impl ::core::convert::Into<__rt::serde_json::Number>) -> Self {
         Self {
             radius: ::core::convert::Into::into(radius),
@@ -541,6 +557,7 @@ impl ShapeVariant1 {
 }
 impl ShapeVariant1 {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(side: impl ::core::convert::Into<__rt::serde_json::Number>) -> Self {
         Self {
             side: ::core::convert::Into::into(side),
@@ -611,6 +628,7 @@ impl TextContent {
 }
 impl TextContent {
     /// A value from the required members, in schema order; the optional ones are absent (set them with the `with_` methods).
+    #[inline]
     pub fn new(text: impl ::core::convert::Into<String>) -> Self {
         Self {
             text: ::core::convert::Into::into(text),
@@ -619,6 +637,7 @@ impl TextContent {
     }
     /// Adds a member the schema does not declare.
     #[must_use]
+    #[inline]
     pub fn with_extra(
         mut self,
         name: impl ::core::convert::Into<String>,
