@@ -2,7 +2,7 @@
 //! reading the retry with `Responses`, and sealed `requestState` with `StateSealer`. The example
 //! server that uses them is tested in `examples/tests/server.rs`.
 //!
-//! Needs mcp-typed's `seal` feature.
+//! Needs the `seal` feature (a default).
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
