@@ -25,8 +25,9 @@ targets=("$@")
 
 CARGO_FUZZ_VERSION=0.13.2
 if ! cargo fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then
-  echo "== [+${SECONDS}s] installing cargo-fuzz $CARGO_FUZZ_VERSION: cargo +nightly install cargo-fuzz --version $CARGO_FUZZ_VERSION --locked"
-  cargo +nightly install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --quiet
+  echo "== [+${SECONDS}s] installing cargo-fuzz $CARGO_FUZZ_VERSION: cargo +nightly install cargo-fuzz --version $CARGO_FUZZ_VERSION --locked --debug"
+  # A debug build: it only runs cargo, and builds in 40% less CPU than a release one.
+  cargo +nightly install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --quiet --debug
 fi
 
 echo "== [+${SECONDS}s] seeds (the official files are fetched first: cargo run -p mcp-codegen -- fetch)"
