@@ -6,6 +6,8 @@
 #   scripts/fuzz.sh [SECONDS] [TARGET…]
 #   FUZZ_CODEGEN_UNITS=1 scripts/fuzz.sh 3600 messages   (faster runs, slower build)
 #   FUZZ_DEBUGINFO=line-tables-only scripts/fuzz.sh …     (file:line in RUST_BACKTRACE=1 traces)
+#   FUZZ_PROFILE=dev scripts/fuzz.sh 15                   (unoptimized: builds in a fraction of
+#                                                          the time, runs slower; CI's short pass)
 #
 # Each phase is stamped with the seconds since the script started.
 #
@@ -41,13 +43,25 @@ cargo run --quiet --manifest-path fuzz/Cargo.toml --example seeds -- "$corpus"
 # CI's minutes once every message type had a borrowed form; 16 builds in about half the time for
 # slightly slower runs. FUZZ_CODEGEN_UNITS=1 for long runs.
 units="${FUZZ_CODEGEN_UNITS:-16}"
+# The profile: release (fuzz/Cargo.toml's opt-level) for runs that are meant to find things;
+# dev for a pass that checks every target builds and survives its seeds and some mutations.
+profile="${FUZZ_PROFILE:-release}"
 # No debuginfo: cargo-fuzz asks for line tables, which nothing here reads (a panic's message
 # carries its location; without a sanitizer libFuzzer prints no stack trace). Without them the
 # build took 14% less CPU and the targets are half the size (61 MB, not 121 MB, for messages).
 # Given to `build` and `run` alike, or `run` would build again.
-flags=(--sanitizer none --debug-assertions --codegen-units "$units")
+flags=(--sanitizer none --debug-assertions)
+case "$profile" in
+  release) flags+=(--release --codegen-units "$units") ;;
+  dev) flags+=(--dev) ;;
+  *) echo "FUZZ_PROFILE is release or dev, not $profile" >&2; exit 2 ;;
+esac
 export RUSTFLAGS="-Cdebuginfo=${FUZZ_DEBUGINFO:-0}${RUSTFLAGS:+ $RUSTFLAGS}"
-echo "== [+${SECONDS}s] build (release at fuzz/Cargo.toml's opt-level, debug assertions, no sanitizer, $units codegen units, debuginfo ${FUZZ_DEBUGINFO:-0})"
+if [ "$profile" = release ]; then
+  echo "== [+${SECONDS}s] build (release at fuzz/Cargo.toml's opt-level, debug assertions, no sanitizer, $units codegen units, debuginfo ${FUZZ_DEBUGINFO:-0})"
+else
+  echo "== [+${SECONDS}s] build (dev: unoptimized, debug assertions, no sanitizer, debuginfo ${FUZZ_DEBUGINFO:-0})"
+fi
 cargo +nightly fuzz build "${flags[@]}"
 echo "== [+${SECONDS}s] run each target for ${seconds}s"
 

@@ -6,9 +6,10 @@
 //! optional or nullable, `integer` turned into `number`, …). Every mutation states what it
 //! expects: generated code (with what must and must not appear in it) or a refusal at a given
 //! JSON pointer. Generation runs inside `catch_unwind`, so a panic is a failure of its own.
-//! Everything generated is then compiled once, as the modules of one throwaway crate whose build
-//! directory persists under `CARGO_TARGET_TMPDIR` (`target/tmp/mcp-mutations`), so that warm
-//! reruns are incremental. Output that fails a check is kept in `target/tmp/mcp-mutations-failed`.
+//! Everything generated is then compiled once, as the modules of a throwaway workspace (a crate
+//! per core, checked side by side) whose build directory persists under `CARGO_TARGET_TMPDIR`
+//! (`target/tmp/mcp-mutations`), so that warm reruns are incremental. Output that fails a check
+//! is kept in `target/tmp/mcp-mutations-failed`.
 //!
 //! Each mutation on each of its revisions is a test case of its own (libtest-mimic), named
 //! `<mutation>/<revision>`; it fails with its own generator error, failed check or compile
@@ -1474,23 +1475,17 @@ fn write_if_changed(path: &Path, text: &str) {
     std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
 }
 
-/// Writes the throwaway crate: one module per generated case.
+/// Writes the throwaway workspace: one module per generated case, spread over a crate per core
+/// (one `cargo check` runs their rustc processes side by side; a crate's front end is one thread,
+/// and checking a module costs about two seconds).
 fn write_crate(dir: &Path, modules: &[(&str, &str)]) {
-    let src = dir.join("src");
-    std::fs::create_dir_all(&src).expect("mkdir");
-    let generated = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../generated")
-        .canonicalize()
-        .expect("generated/ exists");
+    let parts = std::thread::available_parallelism().map_or(2, |n| n.get().clamp(2, 8));
+    let members: Vec<String> = (0..parts).map(|i| format!("part{i}")).collect();
+    std::fs::create_dir_all(dir).expect("mkdir");
     let manifest = format!(
         "# Written by codegen/tests/mutations.rs: the code generated from mutated schemas.\n\
-         [package]\nname = \"mcp-mutations\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
-         publish = false\n\n\
-         [features]\ndefault = [\"registry\", \"schemars\"]\nregistry = []\n\
-         schemars = [\"mcp-typed/schemars\"]\n\n\
-         [dependencies]\nmcp-typed = {{ path = {}, default-features = false }}\n\n\
-         # Not a member of the repository's workspace.\n[workspace]\n",
-        toml::Value::String(generated.display().to_string())
+         # Not a member of the repository's workspace.\n\
+         [workspace]\nresolver = \"2\"\nmembers = {members:?}\n"
     );
     write_if_changed(&dir.join("Cargo.toml"), &manifest);
     // The repository's lock file: the same dependency versions, and no registry lookup.
@@ -1498,6 +1493,41 @@ fn write_crate(dir: &Path, modules: &[(&str, &str)]) {
     if let Ok(text) = std::fs::read_to_string(lock) {
         write_if_changed(&dir.join("Cargo.lock"), &text);
     }
+    // The largest modules first, each to the lightest crate, so the crates take as long.
+    let mut by_size: Vec<&(&str, &str)> = modules.iter().collect();
+    by_size.sort_by_key(|(module, source)| (std::cmp::Reverse(source.len()), *module));
+    let mut assigned: Vec<(usize, Vec<(&str, &str)>)> = vec![(0, Vec::new()); parts];
+    for &(module, source) in by_size {
+        let lightest = assigned
+            .iter_mut()
+            .min_by_key(|(size, _)| *size)
+            .expect("parts");
+        lightest.0 += source.len();
+        lightest.1.push((module, source));
+    }
+    for (member, (_, mut part)) in members.iter().zip(assigned) {
+        part.sort();
+        write_part(&dir.join(member), member, &part);
+    }
+}
+
+/// One crate of the throwaway workspace, holding `modules`.
+fn write_part(dir: &Path, name: &str, modules: &[(&str, &str)]) {
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).expect("mkdir");
+    let generated = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../generated")
+        .canonicalize()
+        .expect("generated/ exists");
+    let manifest = format!(
+        "[package]\nname = \"mcp-mutations-{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+         publish = false\n\n\
+         [features]\ndefault = [\"registry\", \"schemars\"]\nregistry = []\n\
+         schemars = [\"mcp-typed/schemars\"]\n\n\
+         [dependencies]\nmcp-typed = {{ path = {}, default-features = false }}\n",
+        toml::Value::String(generated.display().to_string())
+    );
+    write_if_changed(&dir.join("Cargo.toml"), &manifest);
     let mut lib = String::from(
         "//! The code generated from mutated schemas, one module per mutation and revision.\n\
          // As strict as the `mcp-typed` crate, which includes the generated files.\n\
@@ -1510,7 +1540,7 @@ fn write_crate(dir: &Path, modules: &[(&str, &str)]) {
         write_if_changed(&src.join(format!("{module}.rs")), source);
     }
     write_if_changed(&src.join("lib.rs"), &lib);
-    // Modules of mutations that no longer exist or no longer generate.
+    // Modules of mutations that no longer exist, no longer generate, or moved to another crate.
     for entry in std::fs::read_dir(&src).expect("read src").flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         if name != "lib.rs" && !keep.contains(&name) {
@@ -1528,12 +1558,12 @@ struct Checked {
     unattributed: Option<String>,
 }
 
-/// `cargo check` on the throwaway crate whose case modules are `modules`.
+/// `cargo check` of the throwaway crates whose case modules are `modules`.
 fn check_crate(dir: &Path, modules: &BTreeSet<&str>) -> Checked {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .current_dir(dir)
-        .args(["check", "--quiet", "--message-format=json"])
+        .args(["check", "--workspace", "--quiet", "--message-format=json"])
         .arg("--target-dir")
         .arg(dir.join("target"))
         .env_remove("CARGO_TARGET_DIR")
@@ -1559,7 +1589,7 @@ fn check_crate(dir: &Path, modules: &BTreeSet<&str>) -> Checked {
         // A dependency's warnings fail nothing; its errors are reported.
         let own = message["target"]["name"]
             .as_str()
-            .is_some_and(|name| name.replace('-', "_") == "mcp_mutations");
+            .is_some_and(|name| name.replace('-', "_").starts_with("mcp_mutations_part"));
         let level = diagnostic["level"].as_str().unwrap_or("");
         if level == "failure-note" || (!own && level != "error") {
             continue;
