@@ -208,8 +208,22 @@ impl Config {
         self
     }
 
-    /// The generated source, without writing anything.
+    /// The generated source, without writing anything. Its warnings (see
+    /// [`generate_with_warnings`](Self::generate_with_warnings)) are printed as
+    /// `cargo:warning=…` when run from a build script, as cargo shows them; elsewhere they are
+    /// only returned by `generate_with_warnings`.
     pub fn generate_string(&self) -> Result<String, GenerateError> {
+        let (text, warnings) = self.generate_with_warnings()?;
+        report_to_cargo(&warnings);
+        Ok(text)
+    }
+
+    /// The generated source and the warnings of the generation, without writing or printing
+    /// anything: each `<file>#<pointer>: <message>`, where the output is valid but may not be
+    /// what was meant. Today: a request-shaped definition (a constant `method` and `params`) for
+    /// which no result is found gets no `jsonrpc::Request` impl; the message names the rule
+    /// and the fix ([`result_for`](Self::result_for)).
+    pub fn generate_with_warnings(&self) -> Result<(String, Vec<String>), GenerateError> {
         let path = self
             .schema_path
             .as_deref()
@@ -233,7 +247,8 @@ impl Config {
             revision: &name,
             path,
         };
-        Ok(pipeline::generate(self, source, None)?.text)
+        let generated = pipeline::generate(self, source, None)?;
+        Ok((generated.text, generated.warnings))
     }
 
     /// Generates and writes the file (only when its content changes, so builds stay incremental).
@@ -251,6 +266,18 @@ impl Config {
         let text = self.generate_string()?;
         write_if_changed(&out, &text)?;
         Ok(out)
+    }
+}
+
+/// Prints `warnings` as `cargo:warning=…` lines when this runs in a build script (cargo sets
+/// `CARGO` and `OUT_DIR` for it), the convention by which a build script's warnings reach the
+/// user; one line each, as cargo reads them.
+fn report_to_cargo(warnings: &[String]) {
+    if std::env::var_os("CARGO").is_none() || std::env::var_os("OUT_DIR").is_none() {
+        return;
+    }
+    for warning in warnings {
+        println!("cargo:warning=mcp-codegen: {}", warning.replace('\n', " "));
     }
 }
 

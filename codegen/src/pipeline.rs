@@ -7,7 +7,7 @@ use std::path::Path;
 
 use crate::config::{Config, GenerateError};
 use crate::emit::{self, EmitOptions, PublicItems};
-use crate::ir::Module;
+use crate::ir::{passes, Module};
 use crate::schema::errata::{self, Change, Erratum};
 use crate::schema::{self, SchemaError};
 
@@ -29,6 +29,9 @@ pub(crate) struct Generated {
     pub borrowed: Option<String>,
     /// The public items of the module, which a revision with the same schema re-exports.
     pub items: PublicItems,
+    /// What the generation did that the text alone does not show (see [`warnings`]), each
+    /// `<file>#<pointer>: <what and how to fix it>`.
+    pub warnings: Vec<String>,
 }
 
 /// The whole pipeline: the module's file for `source`, and the file of its borrowed family when
@@ -47,6 +50,7 @@ pub(crate) fn generate(
         text: assemble(config, source.revision, &header, &emitted.body, MODULE_DOC),
         borrowed: (emitted.borrowed_text).map(|items| emit::assemble(&header, None, &items)),
         items: emitted.items,
+        warnings: warnings(&module, source.path),
     })
 }
 
@@ -127,6 +131,34 @@ fn load_with_changes(
     let mut module = schema::load_with(&root, dialect, &options).map_err(schema_err)?;
     errata::annotate(&mut module, dialect, changes);
     Ok((root, module))
+}
+
+/// A warning for each request-shaped definition that gets no result
+/// ([`passes::unanswered_requests`]: the rule), naming the rule and the fix.
+fn warnings(module: &Module, path: &Path) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for request in passes::unanswered_requests(module) {
+        let name = &request.schema_name;
+        let why = match name.strip_suffix("Request") {
+            Some(stem) => format!(
+                "no result was found by the naming rule (definition `{stem}Result`, or the \
+                 `result` member of `{stem}ResultResponse`)"
+            ),
+            None => "it is not named `…Request`, so the naming rule does not take it for a \
+                     request"
+                .to_owned(),
+        };
+        warnings.push(format!(
+            "{}#{}: `{name}` looks like a request (constant `method` \"{}\" and `params`) but \
+             gets no `jsonrpc::Request` impl: {why}; name its result with \
+             `Config::result_for(\"{name}\", \"<result definition>\")` (CLI: \
+             `--result-for {name}=<result definition>`)",
+            path.display(),
+            request.pointer,
+            request.method,
+        ));
+    }
+    warnings
 }
 
 /// The emitter's options from the settings; a `types_crate` that is not a Rust path is refused.

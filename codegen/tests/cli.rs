@@ -154,3 +154,314 @@ fn builder_api_reports_schema_errors_with_file_and_pointer() {
     );
     assert!(!dir.path().join("x.rs").exists());
 }
+
+// ---------------------------------------------------------------------------------------------
+// `generate --schema`: on par with `Config`.
+// ---------------------------------------------------------------------------------------------
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/tools")
+        .join(format!("{name}.json"))
+}
+
+/// The CLI run in `dir`, outside any repository: (exit code, stdout, stderr).
+fn codegen_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mcp-codegen"))
+        .current_dir(dir)
+        .args(args)
+        .env_remove("MCP_SCHEMA_MIRROR")
+        .output()
+        .expect("runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `generate --schema FILE` with `flags`, to standard output.
+fn cli_text(schema: &Path, flags: &[&str]) -> String {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let schema = schema.to_str().expect("UTF-8 path");
+    let args: Vec<&str> = ["generate", "--schema", schema]
+        .into_iter()
+        .chain(flags.iter().copied())
+        .collect();
+    let (code, stdout, stderr) = codegen_in(dir.path(), &args);
+    assert_eq!(code, 0, "{args:?}: {stderr}");
+    stdout
+}
+
+const UI_ENUMS: [&str; 4] = [
+    "--message-enum",
+    "UiRequest=RenderWidgetRequest",
+    "--message-enum",
+    "UiNotification=WidgetClosedNotification",
+];
+
+/// Each flag of `generate --schema` gives the text `Config` gives with the setting it names.
+#[test]
+fn every_schema_flag_generates_what_its_config_setting_does() {
+    let zod = fixture("zod");
+    type Setting = fn(&mut mcp_codegen::Config);
+    let cases: Vec<(Vec<&str>, Setting)> = vec![
+        (vec![], |_| {}),
+        (UI_ENUMS.to_vec(), |c| {
+            c.message_enum("UiRequest", &["RenderWidgetRequest"])
+                .message_enum("UiNotification", &["WidgetClosedNotification"]);
+        }),
+        (vec!["--result-for", "RenderWidgetRequest=Widget"], |c| {
+            c.result_for("RenderWidgetRequest", "Widget");
+        }),
+        (vec!["--borrowed"], |c| {
+            c.borrowed_types(true);
+        }),
+        (vec!["--borrowed-feature", "borrowed"], |c| {
+            c.borrowed_types_feature("borrowed");
+        }),
+        (vec!["--no-constraint-docs"], |c| {
+            c.constraint_docs(false);
+        }),
+        (vec!["--registry-feature", "registry"], |c| {
+            c.registry_feature("registry");
+        }),
+        (vec!["--schemars-feature", "schemars"], |c| {
+            c.schemars_feature("schemars");
+        }),
+        (vec!["--types-crate", "::mcp"], |c| {
+            c.types_crate("::mcp");
+        }),
+        (vec!["--module-file", "--module", "ui"], |c| {
+            c.module_doc(true).revision_name("ui");
+        }),
+    ];
+    for (flags, setting) in cases {
+        let mut config = mcp_codegen::Config::new();
+        config.schema_path(&zod);
+        setting(&mut config);
+        let expected = config.generate_string().expect("generates");
+        let text = cli_text(&zod, &flags);
+        assert!(
+            text == expected,
+            "{flags:?}: the CLI's text differs from Config's"
+        );
+    }
+    // The enums themselves, as `Config::message_enum` makes them.
+    let text = cli_text(&zod, &UI_ENUMS);
+    assert!(text.contains("pub enum UiRequest {"), "{text}");
+    assert!(text.contains("pub enum UiNotification {"), "{text}");
+    // Include-able by default (no inner docs or attributes: E0753 in an `include!`); the module
+    // docs only with `--module-file`.
+    assert!(!text
+        .lines()
+        .any(|l| l.starts_with("//!") || l.starts_with("#![")));
+    let module = cli_text(&zod, &["--module-file"]);
+    assert!(module.contains("\n//! Types generated from the JSON schema `zod`."));
+}
+
+#[test]
+fn a_bad_flag_value_says_the_form_expected() {
+    let zod = fixture("zod");
+    let zod = zod.to_str().expect("UTF-8 path");
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (flag, value, form) in [
+        ("--message-enum", "UiRequest", "expected NAME=DEF[,DEF…]"),
+        (
+            "--message-enum",
+            "UiRequest=A,,B",
+            "expected NAME=DEF[,DEF…]",
+        ),
+        (
+            "--result-for",
+            "RenderWidgetRequest",
+            "expected REQUEST=RESULT",
+        ),
+        ("--result-for", "A=B=C", "expected REQUEST=RESULT"),
+    ] {
+        let (code, _, stderr) = codegen_in(dir.path(), &["generate", "--schema", zod, flag, value]);
+        assert_eq!(code, 2, "{flag} {value}");
+        assert!(stderr.contains(form), "{flag} {value}: {stderr}");
+    }
+    // A name the schema does not have is the generator's error, with what it names.
+    let (code, _, stderr) = codegen_in(
+        dir.path(),
+        &["generate", "--schema", zod, "--message-enum", "X=Widget"],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("is not a request or a notification"),
+        "{stderr}"
+    );
+}
+
+/// A request-shaped definition (constant `method`, `params`) without a result is a warning
+/// naming the rule and the `result_for` fix, on standard error and from `Config`; the pinned
+/// revisions have none.
+#[test]
+fn a_request_without_its_result_is_a_warning() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let schema = dir.path().join("ext.json");
+    let request = |method: &str| {
+        serde_json::json!({"type": "object", "required": ["method", "params"], "properties": {
+            "method": {"const": method, "type": "string"},
+            "params": {"type": "object"}}})
+    };
+    let defs = serde_json::json!({"$defs": {
+        "PokeRequest": request("x/poke"),
+        "Nudge": request("x/nudge"),
+        "PokeNotification": request("x/poked"),
+        "Answer": {"type": "object"}}});
+    std::fs::write(&schema, defs.to_string()).expect("write");
+    let (code, _, stderr) = codegen_in(dir.path(), &["generate", "--schema", "ext.json"]);
+    assert_eq!(code, 0, "a warning, not an error: {stderr}");
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("warning:"))
+        .collect();
+    assert_eq!(warnings.len(), 2, "{stderr}");
+    // In definition order (serde_json's: sorted by name).
+    assert!(
+        warnings[0].contains("ext.json#/$defs/Nudge")
+            && warnings[0].contains("not named `…Request`")
+            && warnings[0].contains("Config::result_for(\"Nudge\""),
+        "{stderr}"
+    );
+    assert!(
+        warnings[1].contains("ext.json#/$defs/PokeRequest")
+            && warnings[1].contains("naming rule (definition `PokeResult`")
+            && warnings[1].contains("`--result-for PokeRequest=<result definition>`"),
+        "{stderr}"
+    );
+    // The fix silences each.
+    let (code, _, stderr) = codegen_in(
+        dir.path(),
+        &[
+            "generate",
+            "--schema",
+            "ext.json",
+            "--result-for",
+            "PokeRequest=Answer",
+            "--result-for",
+            "Nudge=Answer",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    // `Config` returns them.
+    let (_, warnings) = mcp_codegen::Config::new()
+        .schema_path(&schema)
+        .result_for("Nudge", "Answer")
+        .generate_with_warnings()
+        .expect("generates");
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("`PokeRequest`"), "{warnings:?}");
+    // The official revisions: every request answered (2026-07-28's input requests, outside the
+    // direction unions, have their results by name).
+    let revisions = mcp_codegen::revisions::Revisions::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../schema/revisions.toml"),
+    )
+    .expect("revisions.toml");
+    for revision in &revisions.revisions {
+        let (_, warnings) = mcp_codegen::Config::new()
+            .schema_path(mirror().join(&revision.name).join("schema.json"))
+            .generate_with_warnings()
+            .expect("generates");
+        assert!(warnings.is_empty(), "{}: {warnings:?}", revision.name);
+    }
+}
+
+/// What `generate --schema --out` writes is `include!`d by a crate (the default form, as
+/// `Config` writes it) and compiles: message enums, the borrowed family, and a module file
+/// (`--module-file`) beside it. One `cargo check` of a scratch crate depending on `mcp-typed`
+/// by path, its build directory kept under `CARGO_TARGET_TMPDIR` (`target/tmp/mcp-cli-include`).
+#[test]
+fn generated_files_are_included_and_compile() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-cli-include");
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).expect("mkdir");
+    let zod = fixture("zod");
+    let zod = zod.to_str().expect("UTF-8 path");
+    let pydantic = fixture("pydantic");
+    let pydantic = pydantic.to_str().expect("UTF-8 path");
+    let runs: [(&str, &[&str]); 3] = [
+        (
+            "ui.rs",
+            &[
+                zod,
+                "--borrowed",
+                "--result-for",
+                "RenderWidgetRequest=Widget",
+            ],
+        ),
+        (
+            "ui_enums.rs",
+            &[zod, UI_ENUMS[0], UI_ENUMS[1], UI_ENUMS[2], UI_ENUMS[3]],
+        ),
+        ("tickets.rs", &[pydantic, "--module-file"]),
+    ];
+    for (out, flags) in runs {
+        let path = src.join(out);
+        let path = path.to_str().expect("UTF-8 path");
+        let mut args = vec!["generate", "--out", path, "--schema"];
+        args.extend_from_slice(flags);
+        let (code, stdout, stderr) = codegen_in(&dir, &args);
+        assert_eq!(code, 0, "{args:?}: {stdout}{stderr}");
+    }
+    let generated = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../generated")
+        .canonicalize()
+        .expect("generated/ exists");
+    write_if_changed(
+        &dir.join("Cargo.toml"),
+        &format!(
+            "# Written by codegen/tests/cli.rs.\n\
+             [package]\nname = \"mcp-cli-include\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
+             publish = false\n\n\
+             [dependencies]\n\
+             mcp-typed = {{ path = {}, default-features = false, features = [\"borrowed\"] }}\n\
+             serde_json = \"1\"\n\n\
+             # Not a member of the repository's workspace.\n[workspace]\n",
+            toml::Value::String(generated.display().to_string())
+        ),
+    );
+    if let Ok(lock) =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock"))
+    {
+        write_if_changed(&dir.join("Cargo.lock"), &lock);
+    }
+    write_if_changed(
+        &src.join("lib.rs"),
+        "//! Files written by `mcp-codegen generate --schema --out`, included as a build \
+         script's are.\n#![deny(warnings)]\n\n\
+         /// The default form, `include!`d.\npub mod ui {\n    \
+         include!(\"ui.rs\");\n}\n\n\
+         /// With message enums.\npub mod ui_enums {\n    include!(\"ui_enums.rs\");\n}\n\n\
+         /// A module file of its own (`--module-file`).\n#[rustfmt::skip]\npub mod tickets;\n\n\
+         /// The enums dispatch on `method`, as `Config::message_enum`'s do.\n\
+         pub fn render(request: &str) -> Result<ui_enums::UiRequest, ::serde_json::Error> {\n    \
+         ::serde_json::from_str(request)\n}\n",
+    );
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .current_dir(&dir)
+        .args(["check", "--quiet", "--target-dir"])
+        .arg(dir.join("target"))
+        .env_remove("CARGO_TARGET_DIR")
+        .env_remove("CARGO_BUILD_TARGET_DIR")
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "the included files do not compile (crate {}):\n{}",
+        dir.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn write_if_changed(path: &Path, text: &str) {
+    if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return;
+    }
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}

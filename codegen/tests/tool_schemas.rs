@@ -159,6 +159,58 @@ fn extension_requests_get_request_impls_and_message_enums() {
     }
 }
 
+/// pydantic writes a message's `Literal` method as an optional member with a default
+/// (`{"const": "ping", "default": "ping"}`, not in `required`): the constant that names the
+/// message, as a required one is; an optional constant without that default stays a field.
+#[test]
+fn a_defaulted_method_constant_names_the_message() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("schema.json");
+    let method = |default: Value| {
+        let mut method = json!({"const": "ping", "title": "Method", "type": "string"});
+        if !default.is_null() {
+            method["default"] = default;
+        }
+        json!({"$defs": {
+            "PingRequest": {"type": "object", "title": "PingRequest", "properties": {
+                "method": method,
+                "params": {"anyOf": [{"type": "object"}, {"type": "null"}], "default": null}}},
+            "PingResult": {"type": "object", "properties": {}}}})
+    };
+    let generate = |schema: Value| {
+        std::fs::write(&path, schema.to_string()).expect("write");
+        Config::new()
+            .schema_path(&path)
+            .generate_string()
+            .expect("generates")
+    };
+    let code = generate(method(json!("ping")));
+    assert_item_has(
+        &code,
+        "impl __rt::jsonrpc::Request for PingRequest {",
+        &[
+            "const METHOD: &'static str = \"ping\";",
+            "type Result = PingResult;",
+        ],
+    );
+    assert!(
+        !item(&code, "pub struct PingRequest {").contains("pub method"),
+        "{code}"
+    );
+    // Another default, or none: an optional member, not the message's name.
+    for default in [json!("pong"), Value::Null] {
+        let code = generate(method(default));
+        assert!(
+            item(&code, "pub struct PingRequest {").contains("pub method"),
+            "{code}"
+        );
+        assert!(
+            !code.contains("impl __rt::jsonrpc::Request for PingRequest"),
+            "{code}"
+        );
+    }
+}
+
 #[test]
 fn typescript_json_schema_output_generates() {
     let code = generate("typescript_json_schema", "::mcp_typed");
@@ -605,6 +657,8 @@ fn third_party_modules_from_the_cli() -> Vec<(String, String)> {
                 &out,
                 "--types-crate",
                 "::mcp",
+                // A module of its own here (`pub mod ext_apps;`), with its `//!` docs.
+                "--module-file",
             ],
         );
         assert_eq!(code, 0, "{}: {stdout}{stderr}", pin.name);
@@ -719,9 +773,15 @@ fn generate_and_diff_work_outside_the_repository() {
             .expect("json");
     newer["$defs"]["Widget"]["properties"]["tooltip"] = json!({"type": "string"});
     std::fs::write(here.join("new.json"), newer.to_string()).expect("write");
+    // An optional member added breaks struct literals: the gate says so (exit 1).
     let (code, stdout, stderr) = codegen_in(here, &["diff", schema, "new.json"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.contains("Widget::tooltip"), "{stdout}");
+    let (code, _, stderr) = codegen_in(
+        here,
+        &["diff", "--style", "constructors", schema, "new.json"],
+    );
     assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("Widget.tooltip"), "{stdout}");
 
     // What needs the pins still says where it looked.
     let (code, _, stderr) = codegen_in(here, &["generate"]);

@@ -3,10 +3,12 @@
 //! exported at test time by `tests/interop/python/export_types_schema.py`: the generator makes
 //! the whole protocol of it (the message layer included, every request paired with its result)
 //! and the code compiles, beside the zod-, schemars- and typescript-json-schema-made schemas of
-//! `codegen/tests/tool_schemas.rs`.
+//! `codegen/tests/tool_schemas.rs`; then it decodes every request and notification the SDK
+//! exchanged with our peers (`fuzz/seeds/traffic/python-sdk-2.3.0.jsonl`, both eras).
 //!
-//! The code is compiled in a scratch crate depending on `mcp-typed` by path, whose build
-//! directory persists under `CARGO_TARGET_TMPDIR` (`target/tmp/mcp-pydantic-sdk`).
+//! The code is built and run in a scratch crate depending on `mcp-typed` by path, whose build
+//! directory persists under `CARGO_TARGET_TMPDIR` (`target/tmp/mcp-pydantic-sdk`): about a
+//! minute the first time, seconds after.
 
 use std::path::Path;
 use std::process::Command;
@@ -85,6 +87,7 @@ fn the_python_sdk_pydantic_schema_generates_the_protocol_and_compiles() {
          #![deny(warnings)]\n\n\
          #[rustfmt::skip]\npub mod python_sdk;\n",
     );
+    write_if_changed(&src.join("main.rs"), DECODE_TRAFFIC);
     let generated = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../generated")
         .canonicalize()
@@ -96,32 +99,75 @@ fn the_python_sdk_pydantic_schema_generates_the_protocol_and_compiles() {
              [package]\nname = \"mcp-pydantic-sdk\"\nversion = \"0.0.0\"\nedition = \"2021\"\n\
              publish = false\n\n\
              [dependencies]\n\
-             mcp-typed = {{ path = '{}', default-features = false }}\n\n\
+             mcp-typed = {{ path = '{}', default-features = false }}\n\
+             serde_json = \"1\"\n\n\
              # Not a member of the repository's workspace.\n[workspace]\n",
             generated.display()
         ),
     );
-    if let Ok(lock) =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock"))
-    {
+    let lock = mcp_typed_tests::repo_root().join("Cargo.lock");
+    if let Ok(lock) = std::fs::read_to_string(lock) {
         write_if_changed(&dir.join("Cargo.lock"), &lock);
     }
+    // The messages the SDK sent and received in our interop tests (both eras), decoded by the
+    // generated types: the defaulted `method` constants dispatch real traffic.
+    let traffic = mcp_typed_tests::repo_root().join("fuzz/seeds/traffic/python-sdk-2.3.0.jsonl");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let output = Command::new(cargo)
         .current_dir(&dir)
-        .args(["check", "--quiet", "--target-dir"])
+        .args(["run", "--quiet", "--target-dir"])
         .arg(dir.join("target"))
+        .arg("--")
+        .arg(&traffic)
         .env_remove("CARGO_TARGET_DIR")
         .env_remove("CARGO_BUILD_TARGET_DIR")
         .output()
         .expect("cargo runs");
     assert!(
         output.status.success(),
-        "the code generated from the pydantic export does not compile (crate {}):\n{}",
+        "the code generated from the pydantic export does not compile or decode (crate {}):\n\
+         {}{}",
         dir.display(),
+        String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let decoded: usize = (stdout.strip_prefix("decoded "))
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected output: {stdout}"));
+    assert!(decoded >= 20, "too few messages in the traffic: {stdout}");
 }
+
+/// The scratch crate's program: every request and notification of a JSON Lines file decodes as
+/// the generated `ClientMessage` or `ServerMessage`, and a request without its `method` is
+/// refused (the constant is required on decode, defaulted or not).
+const DECODE_TRAFFIC: &str = r##"//! Decodes the messages with a `method` of a JSON Lines file (argument 1).
+use mcp_pydantic_sdk::python_sdk::{ClientMessage, PingRequest, ServerMessage};
+
+fn main() {
+    let path = std::env::args().nth(1).expect("a JSON Lines file");
+    let text = std::fs::read_to_string(&path).expect("readable");
+    let mut decoded = 0;
+    for line in text.lines().filter(|l| l.contains("\"method\"")) {
+        let value: serde_json::Value = serde_json::from_str(line).expect("JSON");
+        if value.get("method").is_none() {
+            continue; // "method" inside a result
+        }
+        let client = line.parse::<ClientMessage>();
+        let server = line.parse::<ServerMessage>();
+        if let (Err(c), Err(s)) = (&client, &server) {
+            panic!("neither direction decodes {line}:\n  client: {c}\n  server: {s}");
+        }
+        decoded += 1;
+    }
+    println!("decoded {decoded} requests and notifications");
+    let ping: PingRequest = serde_json::from_str(r#"{"method": "ping"}"#).expect("a ping");
+    assert_eq!(serde_json::to_string(&ping).expect("encodes"), r#"{"method":"ping"}"#);
+    assert!(serde_json::from_str::<PingRequest>("{}").is_err(), "`method` is required");
+    assert!(serde_json::from_str::<PingRequest>(r#"{"method": "pong"}"#).is_err());
+}
+"##;
 
 fn write_if_changed(path: &Path, text: &str) {
     if std::fs::read_to_string(path).is_ok_and(|old| old == text) {

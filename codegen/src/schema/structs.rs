@@ -114,7 +114,7 @@ impl Loader<'_> {
                 );
             }
         }
-        if is_required {
+        if is_required || is_defaulted_method(json_name, fobj) {
             return Ok(Member::Const(ConstField {
                 rust_const: naming::const_name(json_name),
                 json_name: json_name.to_owned(),
@@ -369,4 +369,18 @@ fn check_const_names(consts: &[ConstField], pointer: &str) -> Result<(), SchemaE
         }
     }
     Ok(())
+}
+
+/// A `method` that is optional with a `default` equal to its `const`: pydantic's form of a
+/// message's `Literal` method (`method: Literal["ping"] = "ping"`, left out of `required`), which
+/// names the message exactly as a required constant does, so it is one. The generated type
+/// therefore requires `method` on decode, as for the official schemas, where pydantic would fill
+/// the default: on the wire a message always has it (the SDK's JSON-RPC envelopes declare
+/// `method: str` without a default, and a message is dispatched on it), and a constant member
+/// has one form, required, in the generated code. Any other optional constant stays a field.
+fn is_defaulted_method(json_name: &str, fobj: &Map<String, Value>) -> bool {
+    json_name == "method"
+        && fobj
+            .get("default")
+            .is_some_and(|d| Some(d) == fobj.get("const"))
 }

@@ -47,8 +47,8 @@ enum Command {
     /// Regenerates generated/src/gen/<module>.rs and <module>/borrowed.rs for every (or the named)
     /// revision; or, with `--schema`, generates from any schema file without touching the pins.
     Generate(generate::GenerateArgs),
-    /// Lists what changed from OLD to NEW for code that uses the generated types: definitions,
-    /// methods, fields, enum values, union members and constants, each breaking or compatible.
+    /// Lists what changed from OLD to NEW as Rust items (types, fields, variants, constants),
+    /// with the ways of writing callers each change breaks; exits 1 when something breaks.
     Diff(diff::DiffArgs),
 }
 

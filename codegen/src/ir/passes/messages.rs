@@ -335,17 +335,29 @@ fn extension_messages(module: &mut Module, options: &LoadOptions) -> Result<(), 
         if !has_method {
             continue;
         }
-        if schema_name.ends_with("Request") {
+        // A request by its name, or because `result_for` declares its result (a definition
+        // named otherwise, which the warning about unanswered requests points to).
+        let declared = options.results.iter().any(|(r, _)| r == schema_name);
+        if schema_name.ends_with("Request") || declared {
             requests.push(t.name.clone());
         } else if schema_name.ends_with("Notification") {
             notifications.push(t.name.clone());
         }
     }
     for (request, _) in &options.results {
-        if module.by_schema_name(request).is_none() {
+        let Some(t) = module.by_schema_name(request) else {
             return err(
                 "",
                 format!("`result_for` names request `{request}`, which the schema does not define"),
+            );
+        };
+        if !requests.contains(&t.name) {
+            return err(
+                &t.pointer,
+                format!(
+                    "`result_for` names `{request}`, which is not a request (an object with a \
+                     constant string `method`)"
+                ),
             );
         }
     }
@@ -387,78 +399,152 @@ fn extension_messages(module: &mut Module, options: &LoadOptions) -> Result<(), 
         calls.push(call);
     }
     for (name, members) in &options.message_enums {
-        check_identifier(name, "", "message enum name")?;
-        if module.get(name).is_some() {
-            return err(
-                "",
-                format!("message enum `{name}`: the schema already defines a type of that name"),
-            );
-        }
-        let mut set: Vec<Call> = Vec::new();
-        let mut kind = None;
-        for member in members {
-            let Some(t) = module.by_schema_name(member) else {
-                return err(
-                    "",
-                    format!(
-                        "message enum `{name}` names `{member}`, which the schema does not define"
-                    ),
-                );
-            };
-            let member_kind = if requests.contains(&t.name) {
-                CallKind::Request
-            } else if notifications.contains(&t.name) {
-                CallKind::Notification
-            } else {
-                return err(
-                    &t.pointer,
-                    format!(
-                        "message enum `{name}` names `{member}`, which is not a request or a \
-                         notification (a definition named `…Request`/`…Notification` with a \
-                         constant `method`)"
-                    ),
-                );
-            };
-            if kind.is_some_and(|k| k != member_kind) {
-                return err(
-                    &t.pointer,
-                    format!("message enum `{name}` mixes requests and notifications"),
-                );
-            }
-            kind = Some(member_kind);
-            let call = call_of(
-                module,
-                &t.name.clone(),
-                member_kind,
-                &t.pointer.clone(),
-                false,
-            )?;
-            if set.iter().any(|c| c.method == call.method) {
-                return err(
-                    &t.pointer,
-                    format!("method `{}` appears twice", call.method),
-                );
-            }
-            set.push(call);
-        }
-        let Some(kind) = kind else {
-            return err("", format!("message enum `{name}` names no message"));
-        };
-        let what = match kind {
-            CallKind::Request => "request",
-            CallKind::Notification => "notification",
-        };
-        module.types.push(TypeDef {
-            name: name.clone(),
-            schema_name: None,
-            pointer: String::new(),
-            doc: Some(format!(
-                "A {what} of this schema, dispatched on `method` (`Config::message_enum`)."
-            )),
-            errata: Vec::new(),
-            kind: TypeKind::Calls(CallSet { kind, calls: set }),
-        });
+        let set = message_enum(module, name, members, &requests, &notifications)?;
+        module.types.push(set);
     }
     module.extension_requests = calls;
     Ok(())
+}
+
+/// The message enum `name` over the definitions `members` (schema names), each one of
+/// `requests` or `notifications` (Rust names), all of one kind: a call set of its own
+/// ([`LoadOptions::message_enums`]).
+fn message_enum(
+    module: &Module,
+    name: &str,
+    members: &[String],
+    requests: &[String],
+    notifications: &[String],
+) -> Result<TypeDef, SchemaError> {
+    check_identifier(name, "", "message enum name")?;
+    if module.get(name).is_some() {
+        return err(
+            "",
+            format!("message enum `{name}`: the schema already defines a type of that name"),
+        );
+    }
+    let mut set: Vec<Call> = Vec::new();
+    let mut kind = None;
+    for member in members {
+        let Some(t) = module.by_schema_name(member) else {
+            return err(
+                "",
+                format!("message enum `{name}` names `{member}`, which the schema does not define"),
+            );
+        };
+        let member_kind = if requests.contains(&t.name) {
+            CallKind::Request
+        } else if notifications.contains(&t.name) {
+            CallKind::Notification
+        } else {
+            return err(
+                &t.pointer,
+                format!(
+                    "message enum `{name}` names `{member}`, which is not a request or a \
+                     notification (a definition named `…Request`/`…Notification` with a \
+                     constant `method`)"
+                ),
+            );
+        };
+        if kind.is_some_and(|k| k != member_kind) {
+            return err(
+                &t.pointer,
+                format!("message enum `{name}` mixes requests and notifications"),
+            );
+        }
+        kind = Some(member_kind);
+        let call = call_of(
+            module,
+            &t.name.clone(),
+            member_kind,
+            &t.pointer.clone(),
+            false,
+        )?;
+        if set.iter().any(|c| c.method == call.method) {
+            return err(
+                &t.pointer,
+                format!("method `{}` appears twice", call.method),
+            );
+        }
+        set.push(call);
+    }
+    let Some(kind) = kind else {
+        return err("", format!("message enum `{name}` names no message"));
+    };
+    let what = match kind {
+        CallKind::Request => "request",
+        CallKind::Notification => "notification",
+    };
+    Ok(TypeDef {
+        name: name.to_owned(),
+        schema_name: None,
+        pointer: String::new(),
+        doc: Some(format!(
+            "A {what} of this schema, dispatched on `method` (`Config::message_enum`)."
+        )),
+        errata: Vec::new(),
+        kind: TypeKind::Calls(CallSet { kind, calls: set }),
+    })
+}
+
+/// A request-shaped definition that got no result: see [`unanswered_requests`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Unanswered {
+    /// Its schema name (`FooRequest`).
+    pub schema_name: String,
+    /// Its JSON pointer (`/$defs/FooRequest`).
+    pub pointer: String,
+    /// Its `method` constant.
+    pub method: String,
+}
+
+/// The request-shaped definitions (an object with a constant string `method` and a `params`
+/// member) for which no result is found, so that they get no `jsonrpc::Request` impl: a
+/// request set does not pair them with a result (the direction unions always do, with the
+/// empty result when none is named), they have no extension `Request` impl, and the naming
+/// rule finds no result ([`result_of`]; that exempts the 2026-07-28 input requests, outside
+/// the direction unions but each with its result). Notifications are not request-shaped: named
+/// `…Notification`, or members of a notification set.
+pub(crate) fn unanswered_requests(module: &Module) -> Vec<Unanswered> {
+    let sets: Vec<&CallSet> = (module.types.iter())
+        .filter_map(|t| match &t.kind {
+            TypeKind::Calls(set) => Some(set),
+            _ => None,
+        })
+        .collect();
+    let in_set = |name: &str, kind: CallKind, answered: bool| {
+        sets.iter().any(|set| {
+            set.kind == kind
+                && (set.calls.iter())
+                    .any(|c| c.message_type == name && (!answered || c.result.is_some()))
+        })
+    };
+    let mut unanswered = Vec::new();
+    for t in &module.types {
+        let (Some(schema_name), TypeKind::Struct(s)) = (t.schema_name.as_deref(), &t.kind) else {
+            continue;
+        };
+        let method = s
+            .consts
+            .iter()
+            .find_map(|c| match (&c.json_name[..], &c.value) {
+                ("method", ConstValue::String(m)) => Some(m),
+                _ => None,
+            });
+        let Some(method) = method else { continue };
+        let shaped = s.fields.iter().any(|f| f.json_name == "params")
+            && !schema_name.ends_with("Notification")
+            && !in_set(&t.name, CallKind::Notification, false);
+        let answered = in_set(&t.name, CallKind::Request, true)
+            || (module.extension_requests.iter()).any(|c| c.message_type == t.name)
+            || (schema_name.ends_with("Request") && result_of(module, &t.name, None).is_some());
+        if shaped && !answered {
+            unanswered.push(Unanswered {
+                schema_name: schema_name.to_owned(),
+                pointer: t.pointer.clone(),
+                method: method.clone(),
+            });
+        }
+    }
+    unanswered
 }

@@ -9,6 +9,8 @@ mod messages;
 mod spec_rules;
 mod unions;
 
+pub(crate) use messages::unanswered_requests;
+
 use crate::ir::Module;
 use crate::schema::{LoadOptions, SchemaError};
 
