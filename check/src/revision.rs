@@ -1,0 +1,178 @@
+//! The protocol revisions a message can belong to, and decoding a message with the generated
+//! types of one of them.
+
+use std::fmt;
+
+use mcp_typed::jsonrpc::{DecodeError, DecodeErrorKind};
+use serde_json::Value;
+
+/// A released protocol revision, whose generated types check its messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Revision {
+    /// `2024-11-05`.
+    V2024_11_05,
+    /// `2025-03-26`.
+    V2025_03_26,
+    /// `2025-06-18`.
+    V2025_06_18,
+    /// `2025-11-25`.
+    V2025_11_25,
+    /// `2026-07-28`.
+    V2026_07_28,
+}
+
+impl Revision {
+    /// Every revision, oldest first.
+    pub const ALL: [Revision; 5] = [
+        Revision::V2024_11_05,
+        Revision::V2025_03_26,
+        Revision::V2025_06_18,
+        Revision::V2025_11_25,
+        Revision::V2026_07_28,
+    ];
+
+    /// The revision whose protocol version string is `version` (`"2025-11-25"`).
+    pub fn from_version(version: &str) -> Option<Revision> {
+        Revision::ALL.into_iter().find(|r| r.version() == version)
+    }
+
+    /// Its protocol version string.
+    pub fn version(self) -> &'static str {
+        match self {
+            Revision::V2024_11_05 => "2024-11-05",
+            Revision::V2025_03_26 => "2025-03-26",
+            Revision::V2025_06_18 => "2025-06-18",
+            Revision::V2025_11_25 => "2025-11-25",
+            Revision::V2026_07_28 => "2026-07-28",
+        }
+    }
+}
+
+impl fmt::Display for Revision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.version())
+    }
+}
+
+impl std::str::FromStr for Revision {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Revision::from_version(text).ok_or_else(|| {
+            let known: Vec<&str> = Revision::ALL.iter().map(|r| r.version()).collect();
+            format!("unknown revision `{text}` (known: {})", known.join(", "))
+        })
+    }
+}
+
+/// Who sent a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The client: its requests, notifications, and answers to the server's requests.
+    Client,
+    /// The server.
+    Server,
+}
+
+impl Side {
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::Client => Side::Server,
+            Side::Server => Side::Client,
+        }
+    }
+
+    /// `client` or `server`, as records and JSON reports write it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Client => "client",
+            Side::Server => "server",
+        }
+    }
+
+    /// `client→server` or `server→client`.
+    pub fn arrow(self) -> &'static str {
+        match self {
+            Side::Client => "client→server",
+            Side::Server => "server→client",
+        }
+    }
+}
+
+/// What a message was, once decoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shape {
+    /// A request of `method`.
+    Request(String),
+    /// A notification of `method`.
+    Notification(String),
+    /// A result response.
+    Response,
+    /// An error response.
+    Error,
+}
+
+/// One problem with a message: where, which rule, and what the schema asks for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON pointer (RFC 6901) into the message; empty for the message as a whole.
+    pub pointer: String,
+    /// The rule broken: a JSON Schema keyword (`maximum`, `format`, …) or, for what the
+    /// message's shape breaks, `json`, `jsonrpc`, `method`, `params` or `result`.
+    pub keyword: String,
+    /// What was expected, in words.
+    pub expected: String,
+}
+
+impl Violation {
+    /// The violation a decoding error stands for.
+    pub fn from_decode_error(error: &DecodeError) -> Violation {
+        let keyword = match error.kind() {
+            DecodeErrorKind::Parse => "json",
+            DecodeErrorKind::InvalidRequest => "jsonrpc",
+            DecodeErrorKind::MethodNotFound => "method",
+            DecodeErrorKind::InvalidParams => "params",
+            DecodeErrorKind::InvalidResponse => "result",
+        };
+        Violation {
+            pointer: error.path().unwrap_or_default().to_owned(),
+            keyword: keyword.to_owned(),
+            expected: error.message().to_owned(),
+        }
+    }
+}
+
+/// What a well-formed message is, read from its members (`method`, `id`, `error`).
+pub fn shape_of(message: &Value) -> Shape {
+    match (
+        message.get("method").and_then(Value::as_str),
+        message.get("id"),
+    ) {
+        (Some(method), Some(_)) => Shape::Request(method.to_owned()),
+        (Some(method), None) => Shape::Notification(method.to_owned()),
+        _ if message.get("error").is_some() => Shape::Error,
+        _ => Shape::Response,
+    }
+}
+
+/// Decodes `message` as one `side` sends in `revision` (the generated `ClientMessage` or
+/// `ServerMessage`): `Ok` when it is one, else why not.
+pub fn decode(revision: Revision, side: Side, message: &Value) -> Result<(), DecodeError> {
+    macro_rules! decode_in {
+        ($module:ident) => {{
+            use mcp_typed::$module as m;
+            match side {
+                Side::Client => m::ClientMessage::from_value(message.clone()).map(drop),
+                Side::Server => m::ServerMessage::from_value(message.clone()).map(drop),
+            }
+        }};
+    }
+    match revision {
+        Revision::V2024_11_05 => decode_in!(v2024_11_05),
+        Revision::V2025_03_26 => decode_in!(v2025_03_26),
+        Revision::V2025_06_18 => decode_in!(v2025_06_18),
+        Revision::V2025_11_25 => decode_in!(v2025_11_25),
+        Revision::V2026_07_28 => decode_in!(v2026_07_28),
+    }
+}

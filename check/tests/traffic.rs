@@ -1,0 +1,250 @@
+//! `mcp-check` on real recorded traffic (the Python SDK 2.3.0 in both eras, the TypeScript SDK
+//! 1.32.2 client and server, captured by the interop tests into fuzz/seeds/traffic/), and on
+//! the same traffic with one violation planted at a time.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mcp_wire_check::{traffic, Checker, Revision, Side, Verdict};
+use serde_json::{json, Value};
+
+fn recording(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/seeds/traffic")
+        .join(name)
+}
+
+const PYTHON: &str = "python-sdk-2.3.0.jsonl";
+const TS_CLIENT: &str = "typescript-sdk-1.32.2-client.jsonl";
+const TS_SERVER: &str = "typescript-sdk-1.32.2-server.jsonl";
+
+fn lines(name: &str) -> Vec<Value> {
+    let text = std::fs::read_to_string(recording(name)).expect("recorded traffic");
+    text.lines()
+        .map(|line| serde_json::from_str(line).expect("a recorded message is JSON"))
+        .collect()
+}
+
+fn check(messages: &[Value], checker: Checker) -> Vec<Verdict> {
+    let text: String = messages.iter().map(|m| format!("{m}\n")).collect();
+    let mut checker = checker;
+    traffic::read(&text)
+        .iter()
+        .map(|entry| checker.check(entry))
+        .collect()
+}
+
+fn invalid(verdicts: &[Verdict]) -> Vec<&Verdict> {
+    verdicts.iter().filter(|v| !v.is_valid()).collect()
+}
+
+#[test]
+fn the_recorded_sdk_traffic_is_valid() {
+    let python = check(&lines(PYTHON), Checker::new(None));
+    assert_eq!(python.len(), 110);
+    assert!(invalid(&python).is_empty(), "{:#?}", invalid(&python));
+    // Both eras: the 2025-11-25 session, and 2026-07-28 requests naming their version in _meta.
+    for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
+        let count = python
+            .iter()
+            .filter(|v| v.revision == Some(revision))
+            .count();
+        assert!(count >= 10, "{count} messages of {revision}");
+    }
+    // Every response was matched with its request, so its method is known.
+    assert!(python.iter().all(|v| v.method.is_some()), "{python:#?}");
+    // Both directions told apart without records saying who sent what.
+    for side in [Side::Client, Side::Server] {
+        assert!(python.iter().any(|v| v.from == Some(side)));
+    }
+
+    let client = check(&lines(TS_CLIENT), Checker::new(None).sent_by(Side::Client));
+    assert_eq!(client.len(), 86);
+    assert!(invalid(&client).is_empty(), "{:#?}", invalid(&client));
+    assert!(client
+        .iter()
+        .all(|v| v.revision == Some(Revision::V2025_11_25)));
+
+    // The server's side alone has no `initialize` request: its revision is given.
+    let server = check(
+        &lines(TS_SERVER),
+        Checker::new(Some(Revision::V2025_11_25)).sent_by(Side::Server),
+    );
+    assert_eq!(server.len(), 108);
+    assert!(invalid(&server).is_empty(), "{:#?}", invalid(&server));
+    let unknown = check(&lines(TS_SERVER), Checker::new(None).sent_by(Side::Server));
+    assert!(unknown
+        .iter()
+        .all(|v| v.violations.len() == 1 && v.violations[0].keyword == "revision"));
+}
+
+/// The index of the first message of `messages` for which `find` holds.
+fn first(messages: &[Value], find: impl Fn(&Value) -> bool) -> usize {
+    messages
+        .iter()
+        .position(find)
+        .expect("the recording has one")
+}
+
+#[test]
+fn each_planted_violation_is_reported_at_its_pointer() {
+    let base = lines(PYTHON);
+    type Plant = (
+        &'static str,
+        fn(&Value) -> bool,
+        fn(&mut Value),
+        &'static str,
+        &'static str,
+    );
+    let plants: &[Plant] = &[
+        (
+            "a tool's name is not a string",
+            |m| m["method"] == "tools/call",
+            |m| m["params"]["name"] = json!(7),
+            "/params/name",
+            "params",
+        ),
+        (
+            "a listed tool without its input schema",
+            |m| m["result"]["tools"].is_array(),
+            |m| {
+                m["result"]["tools"][0]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("inputSchema");
+            },
+            "/result/tools/0",
+            "result",
+        ),
+        (
+            "jsonrpc is not 2.0",
+            |m| m["method"] == "initialize",
+            |m| m["jsonrpc"] = json!("1.0"),
+            "/jsonrpc",
+            "jsonrpc",
+        ),
+        (
+            "a method neither side has",
+            |m| m["method"] == "notifications/initialized",
+            |m| m["method"] = json!("notifications/bogus"),
+            "/method",
+            "method",
+        ),
+        (
+            "a text content block whose text is a number",
+            |m| m["result"]["content"][0]["type"] == "text",
+            |m| m["result"]["content"][0]["text"] = json!(4),
+            "/result/content/0/text",
+            "result",
+        ),
+    ];
+    for (what, find, plant, pointer, keyword) in plants {
+        let mut messages = base.clone();
+        let at = first(&messages, find);
+        plant(&mut messages[at]);
+        let verdicts = check(&messages, Checker::new(None));
+        let bad = invalid(&verdicts);
+        assert_eq!(bad.len(), 1, "{what}: {bad:#?}");
+        assert_eq!(bad[0].number, at + 1, "{what}");
+        let violation = &bad[0].violations[0];
+        assert_eq!(
+            (violation.pointer.as_str(), violation.keyword.as_str()),
+            (*pointer, *keyword),
+            "{what}: {violation:?}"
+        );
+    }
+}
+
+#[test]
+fn a_line_that_is_not_json_is_a_violation_and_the_rest_is_checked() {
+    let text = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\nnot json\n";
+    let mut checker = Checker::new(Some(Revision::V2025_11_25));
+    let verdicts: Vec<Verdict> = traffic::read(text)
+        .iter()
+        .map(|e| checker.check(e))
+        .collect();
+    assert!(verdicts[0].is_valid(), "{:?}", verdicts[0]);
+    assert_eq!(verdicts[1].violations[0].keyword, "json");
+    assert_eq!(verdicts[1].line, 2);
+}
+
+#[test]
+fn records_say_who_sent_each_message_and_which_revision() {
+    let text = [
+        json!({"from": "client", "message": {"jsonrpc": "2.0", "id": "a", "method": "ping"}}),
+        json!({"from": "server", "message": {"jsonrpc": "2.0", "id": "a", "result": {}}}),
+        json!({"from": "server", "headers": {"MCP-Protocol-Version": "2025-06-18"},
+               "message": {"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}}),
+        json!({"from": "robot", "message": {}}),
+    ]
+    .iter()
+    .map(|m| format!("{m}\n"))
+    .collect::<String>();
+    let mut checker = Checker::new(Some(Revision::V2025_11_25));
+    let verdicts: Vec<Verdict> = traffic::read(&text)
+        .iter()
+        .map(|e| checker.check(e))
+        .collect();
+    assert_eq!(verdicts[0].from, Some(Side::Client));
+    assert_eq!(
+        (verdicts[1].from, verdicts[1].method.as_deref()),
+        (Some(Side::Server), Some("ping"))
+    );
+    assert_eq!(verdicts[2].revision, Some(Revision::V2025_06_18));
+    assert!(verdicts[..3].iter().all(Verdict::is_valid), "{verdicts:#?}");
+    assert_eq!(verdicts[3].violations[0].keyword, "json");
+}
+
+fn mcp_check(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mcp-check"))
+        .args(args)
+        .output()
+        .expect("mcp-check runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_command_exits_0_1_or_2_and_writes_a_json_line_per_message() {
+    let python = recording(PYTHON);
+    let (code, stdout, _) = mcp_check(&[python.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("110 messages: 110 valid"), "{stdout}");
+
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-check-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut messages = lines(PYTHON);
+    let at = first(&messages, |m| m["method"] == "tools/call");
+    messages[at]["params"]["name"] = json!(7);
+    let planted = dir.join("planted.jsonl");
+    let text: String = messages.iter().map(|m| format!("{m}\n")).collect();
+    std::fs::write(&planted, text).unwrap();
+    let (code, stdout, _) = mcp_check(&[planted.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains(&format!("#{} client→server tools/call", at + 1)),
+        "{stdout}"
+    );
+    assert!(stdout.contains("/params/name"), "{stdout}");
+
+    let (code, stdout, stderr) = mcp_check(&["--format", "json", planted.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    let reports: Vec<Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(reports.len(), 110);
+    assert_eq!(reports[at]["valid"], false);
+    assert_eq!(reports[at]["violations"][0]["pointer"], "/params/name");
+    assert_eq!(reports[at]["method"], "tools/call");
+    assert!(stderr.contains("1 with violations"), "{stderr}");
+
+    let (code, _, stderr) = mcp_check(&["no/such/file.jsonl"]);
+    assert_eq!(code, 2, "{stderr}");
+    let (code, _, stderr) = mcp_check(&["--revision", "2099-01-01", python.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("known: 2024-11-05"), "{stderr}");
+}
