@@ -9,7 +9,7 @@ use crate::session::Verdict;
 pub fn text(file: &str, verdict: &Verdict) -> String {
     let mut out = String::new();
     let from = verdict.from.map_or("?", |side| side.arrow());
-    let method = verdict.method.as_deref().unwrap_or("(response)");
+    let method = verdict.method.as_deref().unwrap_or("-");
     let revision = verdict
         .revision
         .map_or_else(|| "no revision".to_owned(), |r| r.to_string());

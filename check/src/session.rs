@@ -52,6 +52,10 @@ pub struct Checker {
     sender: Option<Side>,
     /// The revision the `initialize` exchange settled on.
     negotiated: Option<Revision>,
+    /// The revision the last message that stated one stated (2026-07-28's `_meta`, a header):
+    /// that of the notifications and requests that state none in a conversation without
+    /// `initialize`.
+    stated: Option<Revision>,
     /// The revision an `initialize` request proposed: the conversation's until its response
     /// (which a recording of the client's side alone does not have) says otherwise.
     proposed: Option<Revision>,
@@ -155,9 +159,10 @@ impl Checker {
 
     /// The revision `message` belongs to: the one its request named (a response), the one it
     /// names itself (a 2026-07-28 request's `_meta`, a recorded header, an `initialize`'s
-    /// proposal), else the negotiated one, else the one proposed, else the assumed one.
+    /// proposal), else the negotiated one, else the last one stated, else the one proposed,
+    /// else the assumed one.
     fn revision_of(
-        &self,
+        &mut self,
         entry: &Entry,
         message: &Value,
         shape: &Shape,
@@ -166,17 +171,25 @@ impl Checker {
         if let Some((_, pending)) = answered {
             return Some(pending.revision);
         }
-        let named = message["params"]["_meta"][META_PROTOCOL_VERSION]
+        let stated = message["params"]["_meta"][META_PROTOCOL_VERSION]
             .as_str()
             .or(entry.header_version.as_deref())
-            .or_else(|| match shape {
+            .and_then(Revision::from_version);
+        if stated.is_some() {
+            self.stated = stated;
+        }
+        let named = stated.or_else(|| {
+            match shape {
                 Shape::Request(m) if m == "initialize" => {
                     message["params"]["protocolVersion"].as_str()
                 }
                 _ => None,
-            })
-            .and_then(Revision::from_version);
-        named.or(self.negotiated).or(self.proposed).or(self.assumed)
+            }
+            .and_then(Revision::from_version)
+        });
+        (named.or(self.negotiated).or(self.stated))
+            .or(self.proposed)
+            .or(self.assumed)
     }
 
     /// Keeps the open requests and the negotiated revision up to date.

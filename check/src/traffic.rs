@@ -29,7 +29,8 @@ pub fn read(text: &str) -> Vec<Entry> {
         .collect()
 }
 
-fn entry(line: usize, text: &str) -> Entry {
+/// One line of traffic (`line` is its number, from 1): a message, or a record of one.
+pub fn entry(line: usize, text: &str) -> Entry {
     let mut entry = Entry {
         line,
         from: None,
