@@ -4,6 +4,7 @@
 use std::fmt;
 
 use mcp_typed::jsonrpc::{DecodeError, DecodeErrorKind};
+use mcp_typed::validate::Validate;
 use serde_json::Value;
 
 /// A released protocol revision, whose generated types check its messages.
@@ -156,15 +157,24 @@ pub fn shape_of(message: &Value) -> Shape {
     }
 }
 
-/// Decodes `message` as one `side` sends in `revision` (the generated `ClientMessage` or
-/// `ServerMessage`): `Ok` when it is one, else why not.
-pub fn decode(revision: Revision, side: Side, message: &Value) -> Result<(), DecodeError> {
+/// Checks `message` as one `side` sends in `revision`: decoded as the generated
+/// `ClientMessage` or `ServerMessage` (`Err` when it is not one), then validated against the
+/// constraint keywords of its schema (`Ok` with what it breaks).
+pub fn decode(
+    revision: Revision,
+    side: Side,
+    message: &Value,
+) -> Result<Vec<Violation>, DecodeError> {
     macro_rules! decode_in {
         ($module:ident) => {{
             use mcp_typed::$module as m;
             match side {
-                Side::Client => m::ClientMessage::from_value(message.clone()).map(drop),
-                Side::Server => m::ServerMessage::from_value(message.clone()).map(drop),
+                Side::Client => {
+                    m::ClientMessage::from_value(message.clone()).map(|m| constraints(&m))
+                }
+                Side::Server => {
+                    m::ServerMessage::from_value(message.clone()).map(|m| constraints(&m))
+                }
             }
         }};
     }
@@ -174,5 +184,19 @@ pub fn decode(revision: Revision, side: Side, message: &Value) -> Result<(), Dec
         Revision::V2025_06_18 => decode_in!(v2025_06_18),
         Revision::V2025_11_25 => decode_in!(v2025_11_25),
         Revision::V2026_07_28 => decode_in!(v2026_07_28),
+    }
+}
+
+/// What `value` breaks of its schema's constraint keywords (`format`, `maximum`, …).
+fn constraints(value: &impl Validate) -> Vec<Violation> {
+    match value.validate() {
+        Ok(()) => Vec::new(),
+        Err(violations) => (violations.into_vec().into_iter())
+            .map(|v| Violation {
+                pointer: v.pointer,
+                keyword: v.keyword.as_str().to_owned(),
+                expected: format!("{}: {}", v.keyword, v.limit),
+            })
+            .collect(),
     }
 }

@@ -126,10 +126,11 @@ impl Checker {
                 Shape::Response | Shape::Error => Side::Server,
             });
         verdict.from = Some(side);
-        if let Err(error) = decode(revision, side, message) {
-            verdict
+        match decode(revision, side, message) {
+            Ok(broken) => verdict.violations.extend(broken),
+            Err(error) => verdict
                 .violations
-                .push(Violation::from_decode_error(&error));
+                .push(Violation::from_decode_error(&error)),
         }
         self.follow(side, &shape, id, revision, message, answered);
         verdict
@@ -236,7 +237,7 @@ fn guess_side(revision: Revision, message: &Value) -> Side {
         return Side::Client;
     }
     let server = decode(revision, Side::Server, message);
-    let unknown = |r: &Result<(), mcp_typed::jsonrpc::DecodeError>| {
+    let unknown = |r: &Result<Vec<Violation>, mcp_typed::jsonrpc::DecodeError>| {
         r.as_ref()
             .is_err_and(|e| e.kind() == DecodeErrorKind::MethodNotFound)
     };

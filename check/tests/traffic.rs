@@ -131,6 +131,23 @@ fn each_planted_violation_is_reported_at_its_pointer() {
             "method",
         ),
         (
+            "a priority above 1 (`maximum: 1`)",
+            |m| m["result"]["content"][0]["type"] == "text",
+            |m| m["result"]["content"][0]["annotations"] = json!({"priority": 2}),
+            "/result/content/0/annotations/priority",
+            "maximum",
+        ),
+        (
+            "a resource link whose uri is not a URI (`format: uri`)",
+            |m| m["result"]["content"][0]["type"] == "text",
+            |m| {
+                m["result"]["content"][0] =
+                    json!({"type": "resource_link", "name": "n", "uri": "not a uri"})
+            },
+            "/result/content/0/uri",
+            "format",
+        ),
+        (
             "a text content block whose text is a number",
             |m| m["result"]["content"][0]["type"] == "text",
             |m| m["result"]["content"][0]["text"] = json!(4),

@@ -283,7 +283,7 @@ mod tests {
         assert!(
             from_items.contains(
                 "\npub use crate::shapes::{Colour, Point, Shape};\n#[cfg(feature = \"registry\")]\n\
-                 pub use crate::shapes::__roundtrip;\n"
+                 pub use crate::shapes::{__roundtrip, __validate};\n"
             ),
             "{from_items}"
         );

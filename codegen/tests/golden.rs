@@ -64,6 +64,9 @@ cases! {
     borrowed_messages => |config| {
         config.borrowed_types(true);
     },
+    /// Constraint keywords (SEP-2778-like limits, `pattern`, `format`, counts, `uniqueItems`,
+    /// `multipleOf`, an alias's `maxLength`) and the `Validate` impls that check them.
+    validation => |_| {},
 }
 
 fn golden_dir() -> PathBuf {

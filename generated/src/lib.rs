@@ -42,6 +42,13 @@ pub use mcp_typed_macros::Elicit;
 #[doc(hidden)]
 pub use __private::json_schema_impls;
 pub mod jsonrpc;
+/// Checking a value against its schema's constraint keywords (`format`, bounds, lengths,
+/// `pattern`, item and member counts, `uniqueItems`, `multipleOf`): [`Validate`](validate::Validate),
+/// implemented by every generated type; decoding never checks them. Behind the feature
+/// `elicit`, whose `format` and `pattern` checks it reuses.
+#[cfg(feature = "elicit")]
+#[doc(inline)]
+pub use __private::validate;
 mod raw_object;
 pub use raw_object::RawObject;
 mod spec_rules;

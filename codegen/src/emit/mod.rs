@@ -11,6 +11,8 @@
 //! - `structs`, `string_enum`, `union` (with a file per dispatch strategy: `scalars`,
 //!   `tagged`, `keyed`), `messages` (call sets, envelopes, request ↔ result pairing);
 //! - `borrowed`: the borrowed family (`…Ref<'de>`), built from the same parts;
+//! - `validate`: `mcp_typed::validate::Validate` for every owned type and envelope, checking
+//!   the schema's constraint keywords;
 //! - `json_schema` and `registry`: the `schemars` impls and the test hooks behind features;
 //! - `docs`: schema text → rustdoc; `assemble`: the file around a body.
 //!
@@ -28,6 +30,7 @@ mod scope;
 mod string_enum;
 mod structs;
 mod union;
+mod validate;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -134,9 +137,10 @@ pub fn emit_with_items(module: &Module, source: &Value, options: &EmitOptions) -
     // before the next is built, where one file-sized tree made the heap grow by its whole size
     // (most of the generator's time went to faulting in fresh pages).
     let types = module.types.iter().map(|t| emit_type(&scope, t, module));
+    let validation = validate::emit_validation(module, source);
     let pieces = std::iter::once(head)
         .chain(types)
-        .chain([message_layer])
+        .chain([message_layer, validation])
         .chain(json_schemas)
         .chain(registry);
     let mut text = String::new();

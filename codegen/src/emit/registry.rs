@@ -1,5 +1,6 @@
-//! The test hooks behind a cargo feature: `__roundtrip` and `__json_schema` (decode and encode,
-//! or the JSON Schema of, the type of a definition named at run time), and the borrowed family's
+//! The test hooks behind a cargo feature: `__roundtrip`, `__validate` and `__json_schema` (decode
+//! and encode, decode and validate, or the JSON Schema of, the type of a definition named at run
+//! time), and the borrowed family's
 //! `__equivalent` (its decode against the owned one).
 
 use proc_macro2::{Ident, TokenStream};
@@ -22,6 +23,9 @@ pub(super) fn registry(
     let arms = definitions
         .iter()
         .map(|(schema_name, ty)| quote!(#schema_name => roundtrip::<#ty>(json),));
+    let validate_arms = definitions
+        .iter()
+        .map(|(schema_name, ty)| quote!(#schema_name => validate::<#ty>(json),));
     let json_schema = schemars_feature.map(|schemars_feature| {
         let arms = definitions
             .iter()
@@ -56,6 +60,24 @@ pub(super) fn registry(
             }
             ::core::option::Option::Some(match definition {
                 #(#arms)*
+                _ => return ::core::option::Option::None,
+            })
+        }
+        /// Decodes `json` as the definition named `definition` (schema spelling) and validates
+        /// it (`Validate::validate`); `None` for an unknown name. For tests.
+        #[doc(hidden)]
+        #[cfg(feature = #feature)]
+        pub fn __validate(
+            definition: &str,
+            json: &str,
+        ) -> ::core::option::Option<::core::result::Result<::core::result::Result<(), __rt::validate::Violations>, __rt::serde_json::Error>> {
+            fn validate<T: __rt::Validate + __rt::serde::de::DeserializeOwned>(
+                json: &str,
+            ) -> ::core::result::Result<::core::result::Result<(), __rt::validate::Violations>, __rt::serde_json::Error> {
+                __rt::serde_json::from_str::<T>(json).map(|value| value.validate())
+            }
+            ::core::option::Option::Some(match definition {
+                #(#validate_arms)*
                 _ => return ::core::option::Option::None,
             })
         }

@@ -402,3 +402,41 @@ pub enum TypeExpr {
     /// A named type of the module.
     Named(String),
 }
+
+/// A constraint keyword of a schema, as validation checks it (see `mcp_typed::validate`); read by
+/// `schema::keywords::constraints`. Decoding never checks them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Constraint {
+    /// `format`: asserted for the formats the runtime knows, an annotation for the others.
+    Format(String),
+    /// `pattern`: an ECMA-262 regular expression searched anywhere in the string.
+    Pattern(String),
+    /// `minLength`, in code points.
+    MinLength(u64),
+    /// `maxLength`, in code points.
+    MaxLength(u64),
+    /// `minimum`.
+    Minimum(f64),
+    /// `maximum`.
+    Maximum(f64),
+    /// `exclusiveMinimum` (the number of 2020-12 and draft-07).
+    ExclusiveMinimum(f64),
+    /// `exclusiveMaximum`.
+    ExclusiveMaximum(f64),
+    /// `multipleOf`.
+    MultipleOf(f64),
+    /// `minItems`.
+    MinItems(u64),
+    /// `maxItems`.
+    MaxItems(u64),
+    /// `uniqueItems: true`.
+    UniqueItems,
+    /// `minProperties`.
+    MinProperties(u64),
+    /// `maxProperties`.
+    MaxProperties(u64),
+    /// The constraints of every item of an array (`items`).
+    Items(Vec<Constraint>),
+    /// The constraints of every value of a map (`additionalProperties`).
+    Values(Vec<Constraint>),
+}

@@ -6,6 +6,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::ir::Constraint;
+
 /// Keywords the loader turns into types. `unevaluatedProperties` means `additionalProperties`
 /// once `allOf` is merged; `patternProperties` types undeclared members where the object allows
 /// no others (see `Loader::extra_members`).
@@ -46,10 +48,11 @@ pub(super) const ANNOTATIONS: &[&str] = &[
     "discriminator",
 ];
 
-/// Validation keywords the generated types do not enforce: a value that breaks them still
-/// decodes. They are carried into the rustdoc of the field or type (with
-/// `Config::constraint_docs`). `patternProperties` is also documented where it does not change
-/// the type.
+/// Validation keywords the generated types do not enforce on decode: a value that breaks them
+/// still decodes. They are carried into the rustdoc of the field or type (with
+/// `Config::constraint_docs`); those `constraints` reads are checked by the generated
+/// `Validate` impls, an explicit step (`emit::validate`). `patternProperties` is also documented
+/// where it does not change the type.
 pub const DOCUMENTED: &[&str] = &[
     "format",
     "minimum",
@@ -188,5 +191,78 @@ fn code(text: &str) -> String {
         text.to_owned()
     } else {
         format!("`{text}`")
+    }
+}
+
+/// The constraint keywords `obj` states that validation checks (`format`, bounds, lengths,
+/// `pattern`, counts, `uniqueItems`, `multipleOf`), with those of an inline `items` or
+/// `additionalProperties` schema nested, and those of the one non-null member of a nullable
+/// `anyOf`/`oneOf`. A keyword whose value is not of its kind (draft-04's boolean
+/// `exclusiveMinimum`) states nothing checkable and is left to the rustdoc.
+pub(crate) fn constraints(obj: &Map<String, Value>) -> Vec<Constraint> {
+    let mut found = Vec::new();
+    collect_constraints(obj, &mut found, 0);
+    found
+}
+
+fn collect_constraints(obj: &Map<String, Value>, found: &mut Vec<Constraint>, depth: usize) {
+    // Inline schemas nest only as deep as a person writes them; a named type checks its own.
+    if depth > 8 {
+        return;
+    }
+    for (key, value) in obj {
+        let number = value.as_f64().filter(|n| n.is_finite());
+        let count = value.as_u64();
+        let constraint = match key.as_str() {
+            "format" => value.as_str().map(|f| Constraint::Format(f.to_owned())),
+            "pattern" => value.as_str().map(|p| Constraint::Pattern(p.to_owned())),
+            "minLength" => count.map(Constraint::MinLength),
+            "maxLength" => count.map(Constraint::MaxLength),
+            "minimum" => number.map(Constraint::Minimum),
+            "maximum" => number.map(Constraint::Maximum),
+            "exclusiveMinimum" => number.map(Constraint::ExclusiveMinimum),
+            "exclusiveMaximum" => number.map(Constraint::ExclusiveMaximum),
+            "multipleOf" => number.filter(|m| *m > 0.0).map(Constraint::MultipleOf),
+            "minItems" => count.map(Constraint::MinItems),
+            "maxItems" => count.map(Constraint::MaxItems),
+            "uniqueItems" => (*value == Value::Bool(true)).then_some(Constraint::UniqueItems),
+            "minProperties" => count.map(Constraint::MinProperties),
+            "maxProperties" => count.map(Constraint::MaxProperties),
+            _ => None,
+        };
+        found.extend(constraint);
+    }
+    let inline = |key: &str| {
+        obj.get(key)
+            .and_then(Value::as_object)
+            .filter(|inner| !inner.contains_key("$ref"))
+    };
+    for (key, wrap) in [
+        (
+            "items",
+            Constraint::Items as fn(Vec<Constraint>) -> Constraint,
+        ),
+        ("additionalProperties", Constraint::Values),
+    ] {
+        if let Some(inner) = inline(key) {
+            let mut nested = Vec::new();
+            collect_constraints(inner, &mut nested, depth + 1);
+            if !nested.is_empty() {
+                found.push(wrap(nested));
+            }
+        }
+    }
+    // `anyOf: [T, {type: null}]` is `Option<T>`: T's constraints are the member's.
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(members)) = obj.get(key) else {
+            continue;
+        };
+        let is_null = |m: &Value| m.get("type") == Some(&Value::from("null"));
+        let mut others = members.iter().filter(|m| !is_null(m));
+        if let (Some(Value::Object(inner)), None) = (others.next(), others.next()) {
+            if members.len() == 2 && !inner.contains_key("$ref") {
+                collect_constraints(inner, found, depth + 1);
+            }
+        }
     }
 }

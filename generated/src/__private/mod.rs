@@ -15,6 +15,10 @@
 //!   a message's `jsonrpc`, `id`, `method`, `params`, `result` and `error` are read;
 //! - `diagnosis`: why a refused message was refused, in JSON-RPC terms (`DecodeError`);
 //! - `error_path`: the JSON pointer of the member a decode stopped at;
+//! - `validate`: the `Validate` trait the generated types implement, its checks of the constraint
+//!   keywords, and the violations they report (public as `mcp_typed::validate`, feature
+//!   `elicit`; compiled always, so that generated code of any crate compiles whatever the
+//!   features);
 //! - `json_schema_impls`: the runtime of the generated `schemars::JsonSchema` impls (feature
 //!   `schemars`).
 //!
@@ -30,6 +34,7 @@ pub(crate) mod error_path;
 pub mod json_schema_impls;
 mod object;
 mod union;
+pub mod validate;
 
 pub use indexmap::IndexMap;
 pub use serde;
@@ -58,3 +63,4 @@ pub use union::{
     not_lent, params_not_lent, read_partition, stream_rest, structural, unknown_tag, Keyed,
     KeyedUnion, Partitioned, Shape, TaggedRest, TrialOrder, NOT_LENT,
 };
+pub use validate::Validate;

@@ -68,7 +68,7 @@ pub use crate::v2026_07_28::{
     UntitledSingleSelectEnumSchema, ClientMessage, ServerMessage, methods, error_codes,
 };
 #[cfg(feature = "registry")]
-pub use crate::v2026_07_28::__roundtrip;
+pub use crate::v2026_07_28::{__roundtrip, __validate};
 #[cfg(all(feature = "registry", feature = "schemars"))]
 pub use crate::v2026_07_28::__json_schema;
 #[cfg(feature = "borrowed")]

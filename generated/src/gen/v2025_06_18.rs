@@ -17946,6 +17946,434 @@ pub mod methods {
 /// Error codes this revision's schema defines (the JSON-RPC ones are in
 /// `mcp_typed::jsonrpc`).
 pub mod error_codes {}
+impl __rt::Validate for Annotations {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "priority",
+            &self.priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl __rt::Validate for AudioContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("data", &self.data, &[__rt::validate::Rule::Format("byte")]);
+    }
+}
+impl __rt::Validate for BaseMetadata {}
+impl __rt::Validate for BlobResourceContents {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("blob", &self.blob, &[__rt::validate::Rule::Format("byte")]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for BooleanSchema {}
+impl __rt::Validate for CallToolRequest {}
+impl __rt::Validate for CallToolRequestParams {}
+impl __rt::Validate for CallToolResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for CancelledNotification {}
+impl __rt::Validate for CancelledNotificationParams {}
+impl __rt::Validate for ClientCapabilities {}
+impl __rt::Validate for ClientCapabilitiesRoots {}
+impl __rt::Validate for ClientNotification {}
+impl __rt::Validate for ClientRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::ReadResource(params) => cx.member("params", params, &[]),
+            Self::Subscribe(params) => cx.member("params", params, &[]),
+            Self::Unsubscribe(params) => cx.member("params", params, &[]),
+            Self::Complete(params) => cx.member("params", params, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for ClientResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::CreateMessage(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListRoots(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for CompleteRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for CompleteRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("ref", &self.r#ref, &[]);
+    }
+}
+impl __rt::Validate for CompleteRequestParamsArgument {}
+impl __rt::Validate for CompleteRequestParamsContext {}
+impl __rt::Validate for CompleteRequestParamsRef {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::ResourceTemplate(value) = self {
+            __rt::Validate::validate_at(value, cx, &[]);
+        }
+    }
+}
+impl __rt::Validate for CompleteResult {}
+impl __rt::Validate for CompleteResultCompletion {}
+impl __rt::Validate for ContentBlock {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::TextContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ImageContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::AudioContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ResourceLink(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::EmbeddedResource(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for CreateMessageRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for CreateMessageRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("messages", &self.messages, &[]);
+        cx.member("modelPreferences", &self.model_preferences, &[]);
+    }
+}
+impl __rt::Validate for CreateMessageRequestParamsIncludeContext {}
+impl __rt::Validate for CreateMessageResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for CreateMessageResultContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Image(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Audio(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for ElicitRequest {}
+impl __rt::Validate for ElicitRequestParams {}
+impl __rt::Validate for ElicitRequestParamsRequestedSchema {}
+impl __rt::Validate for ElicitResult {}
+impl __rt::Validate for ElicitResultAction {}
+impl __rt::Validate for ElicitResultContentValue {}
+impl __rt::Validate for EmbeddedResource {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("resource", &self.resource, &[]);
+    }
+}
+impl __rt::Validate for EmbeddedResourceResource {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Blob(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for EnumSchema {}
+impl __rt::Validate for GetPromptRequest {}
+impl __rt::Validate for GetPromptRequestParams {}
+impl __rt::Validate for GetPromptResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("messages", &self.messages, &[]);
+    }
+}
+impl __rt::Validate for ImageContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("data", &self.data, &[__rt::validate::Rule::Format("byte")]);
+    }
+}
+impl __rt::Validate for Implementation {}
+impl __rt::Validate for InitializeRequest {}
+impl __rt::Validate for InitializeRequestParams {}
+impl __rt::Validate for InitializeResult {}
+impl __rt::Validate for InitializedNotification {}
+impl __rt::Validate for InitializedNotificationParams {}
+impl __rt::Validate for JsonRpcError {}
+impl __rt::Validate for JsonRpcErrorError {}
+impl __rt::Validate for JsonRpcMessage {}
+impl __rt::Validate for JsonRpcNotification {}
+impl __rt::Validate for JsonRpcNotificationParams {}
+impl __rt::Validate for JsonRpcRequest {}
+impl __rt::Validate for JsonRpcRequestParams {}
+impl __rt::Validate for JsonRpcRequestParamsMeta {}
+impl __rt::Validate for JsonRpcResponse {}
+impl __rt::Validate for ListPromptsRequest {}
+impl __rt::Validate for ListPromptsRequestParams {}
+impl __rt::Validate for ListPromptsResult {}
+impl __rt::Validate for ListResourceTemplatesRequest {}
+impl __rt::Validate for ListResourceTemplatesRequestParams {}
+impl __rt::Validate for ListResourceTemplatesResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("resourceTemplates", &self.resource_templates, &[]);
+    }
+}
+impl __rt::Validate for ListResourcesRequest {}
+impl __rt::Validate for ListResourcesRequestParams {}
+impl __rt::Validate for ListResourcesResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("resources", &self.resources, &[]);
+    }
+}
+impl __rt::Validate for ListRootsRequest {}
+impl __rt::Validate for ListRootsRequestParams {}
+impl __rt::Validate for ListRootsRequestParamsMeta {}
+impl __rt::Validate for ListRootsResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("roots", &self.roots, &[]);
+    }
+}
+impl __rt::Validate for ListToolsRequest {}
+impl __rt::Validate for ListToolsRequestParams {}
+impl __rt::Validate for ListToolsResult {}
+impl __rt::Validate for LoggingLevel {}
+impl __rt::Validate for LoggingMessageNotification {}
+impl __rt::Validate for LoggingMessageNotificationParams {}
+impl __rt::Validate for ModelHint {}
+impl __rt::Validate for ModelPreferences {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "costPriority",
+            &self.cost_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+        cx.member(
+            "intelligencePriority",
+            &self.intelligence_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+        cx.member(
+            "speedPriority",
+            &self.speed_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl __rt::Validate for Notification {}
+impl __rt::Validate for NotificationParams {}
+impl __rt::Validate for NumberSchema {}
+impl __rt::Validate for NumberSchemaType {}
+impl __rt::Validate for PaginatedRequest {}
+impl __rt::Validate for PaginatedRequestParams {}
+impl __rt::Validate for PaginatedResult {}
+impl __rt::Validate for PingRequest {}
+impl __rt::Validate for PingRequestParams {}
+impl __rt::Validate for PingRequestParamsMeta {}
+impl __rt::Validate for PrimitiveSchemaDefinition {}
+impl __rt::Validate for ProgressNotification {}
+impl __rt::Validate for ProgressNotificationParams {}
+impl __rt::Validate for ProgressToken {}
+impl __rt::Validate for Prompt {}
+impl __rt::Validate for PromptArgument {}
+impl __rt::Validate for PromptListChangedNotification {}
+impl __rt::Validate for PromptListChangedNotificationParams {}
+impl __rt::Validate for PromptMessage {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for PromptReference {}
+impl __rt::Validate for ReadResourceRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for ReadResourceRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ReadResourceResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("contents", &self.contents, &[]);
+    }
+}
+impl __rt::Validate for ReadResourceResultContentsItem {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Blob(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for Request {}
+impl __rt::Validate for RequestParams {}
+impl __rt::Validate for RequestParamsMeta {}
+impl __rt::Validate for RequestId {}
+impl __rt::Validate for Resource {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ResourceContents {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ResourceLink {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ResourceListChangedNotification {}
+impl __rt::Validate for ResourceListChangedNotificationParams {}
+impl __rt::Validate for ResourceTemplate {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member(
+            "uriTemplate",
+            &self.uri_template,
+            &[__rt::validate::Rule::Format("uri-template")],
+        );
+    }
+}
+impl __rt::Validate for ResourceTemplateReference {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri-template")]);
+    }
+}
+impl __rt::Validate for ResourceUpdatedNotification {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for ResourceUpdatedNotificationParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for Result {}
+impl __rt::Validate for Role {}
+impl __rt::Validate for Root {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for RootsListChangedNotification {}
+impl __rt::Validate for RootsListChangedNotificationParams {}
+impl __rt::Validate for SamplingMessage {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for SamplingMessageContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Image(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Audio(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for ServerCapabilities {}
+impl __rt::Validate for ServerCapabilitiesPrompts {}
+impl __rt::Validate for ServerCapabilitiesResources {}
+impl __rt::Validate for ServerCapabilitiesTools {}
+impl __rt::Validate for ServerNotification {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::ResourceUpdated(params) = self {
+            cx.member("params", params, &[]);
+        }
+    }
+}
+impl __rt::Validate for ServerRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::CreateMessage(params) = self {
+            cx.member("params", params, &[]);
+        }
+    }
+}
+impl __rt::Validate for ServerResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::ListResources(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListResourceTemplates(value) => {
+                __rt::Validate::validate_at(value, cx, &[])
+            }
+            Self::ReadResource(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::GetPrompt(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::CallTool(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for SetLevelRequest {}
+impl __rt::Validate for SetLevelRequestParams {}
+impl __rt::Validate for StringSchema {}
+impl __rt::Validate for StringSchemaFormat {}
+impl __rt::Validate for SubscribeRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for SubscribeRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for TextContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+    }
+}
+impl __rt::Validate for TextResourceContents {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for Tool {}
+impl __rt::Validate for ToolInputSchema {}
+impl __rt::Validate for ToolOutputSchema {}
+impl __rt::Validate for ToolAnnotations {}
+impl __rt::Validate for ToolListChangedNotification {}
+impl __rt::Validate for ToolListChangedNotificationParams {}
+impl __rt::Validate for UnsubscribeRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for UnsubscribeRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ClientMessage {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Request { request, .. } => {
+                __rt::Validate::validate_at(request, cx, &[])
+            }
+            Self::Response { result, .. } => cx.member("result", result, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for ServerMessage {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Request { request, .. } => {
+                __rt::Validate::validate_at(request, cx, &[])
+            }
+            Self::Notification(notification) => {
+                __rt::Validate::validate_at(notification, cx, &[])
+            }
+            Self::Response { result, .. } => cx.member("result", result, &[]),
+            _ => {}
+        }
+    }
+}
 #[cfg(feature = "schemars")]
 __rt::json_schema! {
     Annotations =
@@ -18397,6 +18825,134 @@ pub fn __roundtrip(
                 roundtrip::<ToolListChangedNotification>(json)
             }
             "UnsubscribeRequest" => roundtrip::<UnsubscribeRequest>(json),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes `json` as the definition named `definition` (schema spelling) and validates
+/// it (`Validate::validate`); `None` for an unknown name. For tests.
+#[doc(hidden)]
+#[cfg(feature = "registry")]
+pub fn __validate(
+    definition: &str,
+    json: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<
+        ::core::result::Result<(), __rt::validate::Violations>,
+        __rt::serde_json::Error,
+    >,
+> {
+    fn validate<T: __rt::Validate + __rt::serde::de::DeserializeOwned>(
+        json: &str,
+    ) -> ::core::result::Result<
+        ::core::result::Result<(), __rt::validate::Violations>,
+        __rt::serde_json::Error,
+    > {
+        __rt::serde_json::from_str::<T>(json).map(|value| value.validate())
+    }
+    ::core::option::Option::Some(
+        match definition {
+            "Annotations" => validate::<Annotations>(json),
+            "AudioContent" => validate::<AudioContent>(json),
+            "BaseMetadata" => validate::<BaseMetadata>(json),
+            "BlobResourceContents" => validate::<BlobResourceContents>(json),
+            "BooleanSchema" => validate::<BooleanSchema>(json),
+            "CallToolRequest" => validate::<CallToolRequest>(json),
+            "CallToolResult" => validate::<CallToolResult>(json),
+            "CancelledNotification" => validate::<CancelledNotification>(json),
+            "ClientCapabilities" => validate::<ClientCapabilities>(json),
+            "ClientResult" => validate::<ClientResult>(json),
+            "CompleteRequest" => validate::<CompleteRequest>(json),
+            "CompleteResult" => validate::<CompleteResult>(json),
+            "ContentBlock" => validate::<ContentBlock>(json),
+            "CreateMessageRequest" => validate::<CreateMessageRequest>(json),
+            "CreateMessageResult" => validate::<CreateMessageResult>(json),
+            "Cursor" => validate::<Cursor>(json),
+            "ElicitRequest" => validate::<ElicitRequest>(json),
+            "ElicitResult" => validate::<ElicitResult>(json),
+            "EmbeddedResource" => validate::<EmbeddedResource>(json),
+            "EmptyResult" => validate::<EmptyResult>(json),
+            "EnumSchema" => validate::<EnumSchema>(json),
+            "GetPromptRequest" => validate::<GetPromptRequest>(json),
+            "GetPromptResult" => validate::<GetPromptResult>(json),
+            "ImageContent" => validate::<ImageContent>(json),
+            "Implementation" => validate::<Implementation>(json),
+            "InitializeRequest" => validate::<InitializeRequest>(json),
+            "InitializeResult" => validate::<InitializeResult>(json),
+            "InitializedNotification" => validate::<InitializedNotification>(json),
+            "JSONRPCError" => validate::<JsonRpcError>(json),
+            "JSONRPCMessage" => validate::<JsonRpcMessage>(json),
+            "JSONRPCNotification" => validate::<JsonRpcNotification>(json),
+            "JSONRPCRequest" => validate::<JsonRpcRequest>(json),
+            "JSONRPCResponse" => validate::<JsonRpcResponse>(json),
+            "ListPromptsRequest" => validate::<ListPromptsRequest>(json),
+            "ListPromptsResult" => validate::<ListPromptsResult>(json),
+            "ListResourceTemplatesRequest" => {
+                validate::<ListResourceTemplatesRequest>(json)
+            }
+            "ListResourceTemplatesResult" => {
+                validate::<ListResourceTemplatesResult>(json)
+            }
+            "ListResourcesRequest" => validate::<ListResourcesRequest>(json),
+            "ListResourcesResult" => validate::<ListResourcesResult>(json),
+            "ListRootsRequest" => validate::<ListRootsRequest>(json),
+            "ListRootsResult" => validate::<ListRootsResult>(json),
+            "ListToolsRequest" => validate::<ListToolsRequest>(json),
+            "ListToolsResult" => validate::<ListToolsResult>(json),
+            "LoggingLevel" => validate::<LoggingLevel>(json),
+            "LoggingMessageNotification" => validate::<LoggingMessageNotification>(json),
+            "ModelHint" => validate::<ModelHint>(json),
+            "ModelPreferences" => validate::<ModelPreferences>(json),
+            "Notification" => validate::<Notification>(json),
+            "NumberSchema" => validate::<NumberSchema>(json),
+            "PaginatedRequest" => validate::<PaginatedRequest>(json),
+            "PaginatedResult" => validate::<PaginatedResult>(json),
+            "PingRequest" => validate::<PingRequest>(json),
+            "PrimitiveSchemaDefinition" => validate::<PrimitiveSchemaDefinition>(json),
+            "ProgressNotification" => validate::<ProgressNotification>(json),
+            "ProgressToken" => validate::<ProgressToken>(json),
+            "Prompt" => validate::<Prompt>(json),
+            "PromptArgument" => validate::<PromptArgument>(json),
+            "PromptListChangedNotification" => {
+                validate::<PromptListChangedNotification>(json)
+            }
+            "PromptMessage" => validate::<PromptMessage>(json),
+            "PromptReference" => validate::<PromptReference>(json),
+            "ReadResourceRequest" => validate::<ReadResourceRequest>(json),
+            "ReadResourceResult" => validate::<ReadResourceResult>(json),
+            "Request" => validate::<Request>(json),
+            "RequestId" => validate::<RequestId>(json),
+            "Resource" => validate::<Resource>(json),
+            "ResourceContents" => validate::<ResourceContents>(json),
+            "ResourceLink" => validate::<ResourceLink>(json),
+            "ResourceListChangedNotification" => {
+                validate::<ResourceListChangedNotification>(json)
+            }
+            "ResourceTemplate" => validate::<ResourceTemplate>(json),
+            "ResourceTemplateReference" => validate::<ResourceTemplateReference>(json),
+            "ResourceUpdatedNotification" => {
+                validate::<ResourceUpdatedNotification>(json)
+            }
+            "Result" => validate::<Result>(json),
+            "Role" => validate::<Role>(json),
+            "Root" => validate::<Root>(json),
+            "RootsListChangedNotification" => {
+                validate::<RootsListChangedNotification>(json)
+            }
+            "SamplingMessage" => validate::<SamplingMessage>(json),
+            "ServerCapabilities" => validate::<ServerCapabilities>(json),
+            "ServerResult" => validate::<ServerResult>(json),
+            "SetLevelRequest" => validate::<SetLevelRequest>(json),
+            "StringSchema" => validate::<StringSchema>(json),
+            "SubscribeRequest" => validate::<SubscribeRequest>(json),
+            "TextContent" => validate::<TextContent>(json),
+            "TextResourceContents" => validate::<TextResourceContents>(json),
+            "Tool" => validate::<Tool>(json),
+            "ToolAnnotations" => validate::<ToolAnnotations>(json),
+            "ToolListChangedNotification" => {
+                validate::<ToolListChangedNotification>(json)
+            }
+            "UnsubscribeRequest" => validate::<UnsubscribeRequest>(json),
             _ => return ::core::option::Option::None,
         },
     )

@@ -26852,6 +26852,596 @@ pub mod error_codes {
     /// The code of `URLElicitationRequiredError`.
     pub const URL_ELICITATION_REQUIRED_ERROR: i64 = -32042;
 }
+impl __rt::Validate for Annotations {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "priority",
+            &self.priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl __rt::Validate for AudioContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("data", &self.data, &[__rt::validate::Rule::Format("byte")]);
+    }
+}
+impl __rt::Validate for BaseMetadata {}
+impl __rt::Validate for BlobResourceContents {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("blob", &self.blob, &[__rt::validate::Rule::Format("byte")]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for BooleanSchema {}
+impl __rt::Validate for CallToolRequest {}
+impl __rt::Validate for CallToolRequestParams {}
+impl __rt::Validate for CallToolRequestParamsMeta {}
+impl __rt::Validate for CallToolResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for CancelTaskRequest {}
+impl __rt::Validate for CancelTaskRequestParams {}
+impl __rt::Validate for CancelTaskResult {}
+impl __rt::Validate for CancelledNotification {}
+impl __rt::Validate for CancelledNotificationParams {}
+impl __rt::Validate for ClientCapabilities {}
+impl __rt::Validate for ClientCapabilitiesElicitation {}
+impl __rt::Validate for ClientCapabilitiesRoots {}
+impl __rt::Validate for ClientCapabilitiesSampling {}
+impl __rt::Validate for ClientCapabilitiesTasks {}
+impl __rt::Validate for ClientCapabilitiesTasksRequests {}
+impl __rt::Validate for ClientCapabilitiesTasksRequestsElicitation {}
+impl __rt::Validate for ClientCapabilitiesTasksRequestsSampling {}
+impl __rt::Validate for ClientNotification {}
+impl __rt::Validate for ClientRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Initialize(params) => cx.member("params", params, &[]),
+            Self::ReadResource(params) => cx.member("params", params, &[]),
+            Self::Subscribe(params) => cx.member("params", params, &[]),
+            Self::Unsubscribe(params) => cx.member("params", params, &[]),
+            Self::Complete(params) => cx.member("params", params, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for ClientResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::CreateMessage(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListRoots(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for CompleteRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for CompleteRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("ref", &self.r#ref, &[]);
+    }
+}
+impl __rt::Validate for CompleteRequestParamsMeta {}
+impl __rt::Validate for CompleteRequestParamsArgument {}
+impl __rt::Validate for CompleteRequestParamsContext {}
+impl __rt::Validate for CompleteRequestParamsRef {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::ResourceTemplate(value) = self {
+            __rt::Validate::validate_at(value, cx, &[]);
+        }
+    }
+}
+impl __rt::Validate for CompleteResult {}
+impl __rt::Validate for CompleteResultCompletion {}
+impl __rt::Validate for ContentBlock {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::TextContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ImageContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::AudioContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ResourceLink(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::EmbeddedResource(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for CreateMessageRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for CreateMessageRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("messages", &self.messages, &[]);
+        cx.member("modelPreferences", &self.model_preferences, &[]);
+        cx.member("tools", &self.tools, &[]);
+    }
+}
+impl __rt::Validate for CreateMessageRequestParamsMeta {}
+impl __rt::Validate for CreateMessageRequestParamsIncludeContext {}
+impl __rt::Validate for CreateMessageResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for CreateMessageResultContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Image(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Audio(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ToolResult(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Array(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for CreateTaskResult {}
+impl __rt::Validate for ElicitRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for ElicitRequestFormParams {}
+impl __rt::Validate for ElicitRequestFormParamsMeta {}
+impl __rt::Validate for ElicitRequestFormParamsMode {}
+impl __rt::Validate for ElicitRequestFormParamsRequestedSchema {}
+impl __rt::Validate for ElicitRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::Url(value) = self {
+            __rt::Validate::validate_at(value, cx, &[]);
+        }
+    }
+}
+impl __rt::Validate for ElicitRequestUrlParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("url", &self.url, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ElicitRequestUrlParamsMeta {}
+impl __rt::Validate for ElicitResult {}
+impl __rt::Validate for ElicitResultAction {}
+impl __rt::Validate for ElicitResultContentValue {}
+impl __rt::Validate for ElicitationCompleteNotification {}
+impl __rt::Validate for ElicitationCompleteNotificationParams {}
+impl __rt::Validate for EmbeddedResource {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("resource", &self.resource, &[]);
+    }
+}
+impl __rt::Validate for EmbeddedResourceResource {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Blob(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for EnumSchema {}
+impl __rt::Validate for Error {}
+impl __rt::Validate for GetPromptRequest {}
+impl __rt::Validate for GetPromptRequestParams {}
+impl __rt::Validate for GetPromptRequestParamsMeta {}
+impl __rt::Validate for GetPromptResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("messages", &self.messages, &[]);
+    }
+}
+impl __rt::Validate for GetTaskPayloadRequest {}
+impl __rt::Validate for GetTaskPayloadRequestParams {}
+impl __rt::Validate for GetTaskPayloadResult {}
+impl __rt::Validate for GetTaskRequest {}
+impl __rt::Validate for GetTaskRequestParams {}
+impl __rt::Validate for GetTaskResult {}
+impl __rt::Validate for Icon {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("src", &self.src, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for IconTheme {}
+impl __rt::Validate for Icons {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("icons", &self.icons, &[]);
+    }
+}
+impl __rt::Validate for ImageContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("data", &self.data, &[__rt::validate::Rule::Format("byte")]);
+    }
+}
+impl __rt::Validate for Implementation {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("icons", &self.icons, &[]);
+        cx.member(
+            "websiteUrl",
+            &self.website_url,
+            &[__rt::validate::Rule::Format("uri")],
+        );
+    }
+}
+impl __rt::Validate for InitializeRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for InitializeRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("clientInfo", &self.client_info, &[]);
+    }
+}
+impl __rt::Validate for InitializeRequestParamsMeta {}
+impl __rt::Validate for InitializeResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("serverInfo", &self.server_info, &[]);
+    }
+}
+impl __rt::Validate for InitializedNotification {}
+impl __rt::Validate for JsonRpcErrorResponse {}
+impl __rt::Validate for JsonRpcMessage {}
+impl __rt::Validate for JsonRpcNotification {}
+impl __rt::Validate for JsonRpcRequest {}
+impl __rt::Validate for JsonRpcResponse {}
+impl __rt::Validate for JsonRpcResultResponse {}
+impl __rt::Validate for LegacyTitledEnumSchema {}
+impl __rt::Validate for ListPromptsRequest {}
+impl __rt::Validate for ListPromptsResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("prompts", &self.prompts, &[]);
+    }
+}
+impl __rt::Validate for ListResourceTemplatesRequest {}
+impl __rt::Validate for ListResourceTemplatesResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("resourceTemplates", &self.resource_templates, &[]);
+    }
+}
+impl __rt::Validate for ListResourcesRequest {}
+impl __rt::Validate for ListResourcesResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("resources", &self.resources, &[]);
+    }
+}
+impl __rt::Validate for ListRootsRequest {}
+impl __rt::Validate for ListRootsResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("roots", &self.roots, &[]);
+    }
+}
+impl __rt::Validate for ListTasksRequest {}
+impl __rt::Validate for ListTasksResult {}
+impl __rt::Validate for ListToolsRequest {}
+impl __rt::Validate for ListToolsResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("tools", &self.tools, &[]);
+    }
+}
+impl __rt::Validate for LoggingLevel {}
+impl __rt::Validate for LoggingMessageNotification {}
+impl __rt::Validate for LoggingMessageNotificationParams {}
+impl __rt::Validate for ModelHint {}
+impl __rt::Validate for ModelPreferences {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "costPriority",
+            &self.cost_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+        cx.member(
+            "intelligencePriority",
+            &self.intelligence_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+        cx.member(
+            "speedPriority",
+            &self.speed_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl __rt::Validate for MultiSelectEnumSchema {}
+impl __rt::Validate for Notification {}
+impl __rt::Validate for NotificationParams {}
+impl __rt::Validate for NumberSchema {}
+impl __rt::Validate for NumberSchemaType {}
+impl __rt::Validate for PaginatedRequest {}
+impl __rt::Validate for PaginatedRequestParams {}
+impl __rt::Validate for PaginatedRequestParamsMeta {}
+impl __rt::Validate for PaginatedResult {}
+impl __rt::Validate for PingRequest {}
+impl __rt::Validate for PrimitiveSchemaDefinition {}
+impl __rt::Validate for ProgressNotification {}
+impl __rt::Validate for ProgressNotificationParams {}
+impl __rt::Validate for ProgressToken {}
+impl __rt::Validate for Prompt {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("icons", &self.icons, &[]);
+    }
+}
+impl __rt::Validate for PromptArgument {}
+impl __rt::Validate for PromptListChangedNotification {}
+impl __rt::Validate for PromptMessage {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for PromptReference {}
+impl __rt::Validate for ReadResourceRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for ReadResourceRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ReadResourceRequestParamsMeta {}
+impl __rt::Validate for ReadResourceResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("contents", &self.contents, &[]);
+    }
+}
+impl __rt::Validate for ReadResourceResultContentsItem {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Blob(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for RelatedTaskMetadata {}
+impl __rt::Validate for Request {}
+impl __rt::Validate for RequestId {}
+impl __rt::Validate for RequestParams {}
+impl __rt::Validate for RequestParamsMeta {}
+impl __rt::Validate for Resource {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("icons", &self.icons, &[]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ResourceContents {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ResourceLink {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("icons", &self.icons, &[]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ResourceListChangedNotification {}
+impl __rt::Validate for ResourceRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ResourceRequestParamsMeta {}
+impl __rt::Validate for ResourceTemplate {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("icons", &self.icons, &[]);
+        cx.member(
+            "uriTemplate",
+            &self.uri_template,
+            &[__rt::validate::Rule::Format("uri-template")],
+        );
+    }
+}
+impl __rt::Validate for ResourceTemplateReference {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri-template")]);
+    }
+}
+impl __rt::Validate for ResourceUpdatedNotification {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for ResourceUpdatedNotificationParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for Result {}
+impl __rt::Validate for Role {}
+impl __rt::Validate for Root {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for RootsListChangedNotification {}
+impl __rt::Validate for SamplingMessage {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for SamplingMessageContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Image(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Audio(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ToolResult(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Array(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for SamplingMessageContentBlock {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Image(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Audio(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ToolResult(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for ServerCapabilities {}
+impl __rt::Validate for ServerCapabilitiesPrompts {}
+impl __rt::Validate for ServerCapabilitiesResources {}
+impl __rt::Validate for ServerCapabilitiesTasks {}
+impl __rt::Validate for ServerCapabilitiesTasksRequests {}
+impl __rt::Validate for ServerCapabilitiesTasksRequestsTools {}
+impl __rt::Validate for ServerCapabilitiesTools {}
+impl __rt::Validate for ServerNotification {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::ResourceUpdated(params) = self {
+            cx.member("params", params, &[]);
+        }
+    }
+}
+impl __rt::Validate for ServerRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::CreateMessage(params) => cx.member("params", params, &[]),
+            Self::Elicit(params) => cx.member("params", params, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for ServerResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Initialize(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListResources(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListResourceTemplates(value) => {
+                __rt::Validate::validate_at(value, cx, &[])
+            }
+            Self::ReadResource(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListPrompts(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::GetPrompt(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListTools(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::CallTool(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for SetLevelRequest {}
+impl __rt::Validate for SetLevelRequestParams {}
+impl __rt::Validate for SetLevelRequestParamsMeta {}
+impl __rt::Validate for SingleSelectEnumSchema {}
+impl __rt::Validate for StringSchema {}
+impl __rt::Validate for StringSchemaFormat {}
+impl __rt::Validate for SubscribeRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for SubscribeRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for SubscribeRequestParamsMeta {}
+impl __rt::Validate for Task {}
+impl __rt::Validate for TaskAugmentedRequestParams {}
+impl __rt::Validate for TaskAugmentedRequestParamsMeta {}
+impl __rt::Validate for TaskMetadata {}
+impl __rt::Validate for TaskStatus {}
+impl __rt::Validate for TaskStatusNotification {}
+impl __rt::Validate for TaskStatusNotificationParams {}
+impl __rt::Validate for TextContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+    }
+}
+impl __rt::Validate for TextResourceContents {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for TitledMultiSelectEnumSchema {}
+impl __rt::Validate for TitledMultiSelectEnumSchemaItems {}
+impl __rt::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItem {}
+impl __rt::Validate for TitledSingleSelectEnumSchema {}
+impl __rt::Validate for TitledSingleSelectEnumSchemaOneOfItem {}
+impl __rt::Validate for Tool {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("icons", &self.icons, &[]);
+    }
+}
+impl __rt::Validate for ToolInputSchema {}
+impl __rt::Validate for ToolOutputSchema {}
+impl __rt::Validate for ToolAnnotations {}
+impl __rt::Validate for ToolChoice {}
+impl __rt::Validate for ToolChoiceMode {}
+impl __rt::Validate for ToolExecution {}
+impl __rt::Validate for ToolExecutionTaskSupport {}
+impl __rt::Validate for ToolListChangedNotification {}
+impl __rt::Validate for ToolResultContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for ToolUseContent {}
+impl __rt::Validate for UrlElicitationRequiredError {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("error", &self.error, &[]);
+    }
+}
+impl __rt::Validate for UrlElicitationRequiredErrorError {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("data", &self.data, &[]);
+    }
+}
+impl __rt::Validate for UrlElicitationRequiredErrorErrorData {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("elicitations", &self.elicitations, &[]);
+    }
+}
+impl __rt::Validate for UnsubscribeRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for UnsubscribeRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for UnsubscribeRequestParamsMeta {}
+impl __rt::Validate for UntitledMultiSelectEnumSchema {}
+impl __rt::Validate for UntitledMultiSelectEnumSchemaItems {}
+impl __rt::Validate for UntitledSingleSelectEnumSchema {}
+impl __rt::Validate for ClientMessage {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Request { request, .. } => {
+                __rt::Validate::validate_at(request, cx, &[])
+            }
+            Self::Response { result, .. } => cx.member("result", result, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for ServerMessage {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Request { request, .. } => {
+                __rt::Validate::validate_at(request, cx, &[])
+            }
+            Self::Notification(notification) => {
+                __rt::Validate::validate_at(notification, cx, &[])
+            }
+            Self::Response { result, .. } => cx.member("result", result, &[]),
+            _ => {}
+        }
+    }
+}
 #[cfg(feature = "schemars")]
 __rt::json_schema! {
     Annotations =
@@ -27502,6 +28092,210 @@ pub fn __roundtrip(
             }
             "UntitledSingleSelectEnumSchema" => {
                 roundtrip::<UntitledSingleSelectEnumSchema>(json)
+            }
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes `json` as the definition named `definition` (schema spelling) and validates
+/// it (`Validate::validate`); `None` for an unknown name. For tests.
+#[doc(hidden)]
+#[cfg(feature = "registry")]
+pub fn __validate(
+    definition: &str,
+    json: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<
+        ::core::result::Result<(), __rt::validate::Violations>,
+        __rt::serde_json::Error,
+    >,
+> {
+    fn validate<T: __rt::Validate + __rt::serde::de::DeserializeOwned>(
+        json: &str,
+    ) -> ::core::result::Result<
+        ::core::result::Result<(), __rt::validate::Violations>,
+        __rt::serde_json::Error,
+    > {
+        __rt::serde_json::from_str::<T>(json).map(|value| value.validate())
+    }
+    ::core::option::Option::Some(
+        match definition {
+            "Annotations" => validate::<Annotations>(json),
+            "AudioContent" => validate::<AudioContent>(json),
+            "BaseMetadata" => validate::<BaseMetadata>(json),
+            "BlobResourceContents" => validate::<BlobResourceContents>(json),
+            "BooleanSchema" => validate::<BooleanSchema>(json),
+            "CallToolRequest" => validate::<CallToolRequest>(json),
+            "CallToolRequestParams" => validate::<CallToolRequestParams>(json),
+            "CallToolResult" => validate::<CallToolResult>(json),
+            "CancelTaskRequest" => validate::<CancelTaskRequest>(json),
+            "CancelTaskResult" => validate::<CancelTaskResult>(json),
+            "CancelledNotification" => validate::<CancelledNotification>(json),
+            "CancelledNotificationParams" => {
+                validate::<CancelledNotificationParams>(json)
+            }
+            "ClientCapabilities" => validate::<ClientCapabilities>(json),
+            "ClientResult" => validate::<ClientResult>(json),
+            "CompleteRequest" => validate::<CompleteRequest>(json),
+            "CompleteRequestParams" => validate::<CompleteRequestParams>(json),
+            "CompleteResult" => validate::<CompleteResult>(json),
+            "ContentBlock" => validate::<ContentBlock>(json),
+            "CreateMessageRequest" => validate::<CreateMessageRequest>(json),
+            "CreateMessageRequestParams" => validate::<CreateMessageRequestParams>(json),
+            "CreateMessageResult" => validate::<CreateMessageResult>(json),
+            "CreateTaskResult" => validate::<CreateTaskResult>(json),
+            "Cursor" => validate::<Cursor>(json),
+            "ElicitRequest" => validate::<ElicitRequest>(json),
+            "ElicitRequestFormParams" => validate::<ElicitRequestFormParams>(json),
+            "ElicitRequestParams" => validate::<ElicitRequestParams>(json),
+            "ElicitRequestURLParams" => validate::<ElicitRequestUrlParams>(json),
+            "ElicitResult" => validate::<ElicitResult>(json),
+            "ElicitationCompleteNotification" => {
+                validate::<ElicitationCompleteNotification>(json)
+            }
+            "EmbeddedResource" => validate::<EmbeddedResource>(json),
+            "EmptyResult" => validate::<EmptyResult>(json),
+            "EnumSchema" => validate::<EnumSchema>(json),
+            "Error" => validate::<Error>(json),
+            "GetPromptRequest" => validate::<GetPromptRequest>(json),
+            "GetPromptRequestParams" => validate::<GetPromptRequestParams>(json),
+            "GetPromptResult" => validate::<GetPromptResult>(json),
+            "GetTaskPayloadRequest" => validate::<GetTaskPayloadRequest>(json),
+            "GetTaskPayloadResult" => validate::<GetTaskPayloadResult>(json),
+            "GetTaskRequest" => validate::<GetTaskRequest>(json),
+            "GetTaskResult" => validate::<GetTaskResult>(json),
+            "Icon" => validate::<Icon>(json),
+            "Icons" => validate::<Icons>(json),
+            "ImageContent" => validate::<ImageContent>(json),
+            "Implementation" => validate::<Implementation>(json),
+            "InitializeRequest" => validate::<InitializeRequest>(json),
+            "InitializeRequestParams" => validate::<InitializeRequestParams>(json),
+            "InitializeResult" => validate::<InitializeResult>(json),
+            "InitializedNotification" => validate::<InitializedNotification>(json),
+            "JSONRPCErrorResponse" => validate::<JsonRpcErrorResponse>(json),
+            "JSONRPCMessage" => validate::<JsonRpcMessage>(json),
+            "JSONRPCNotification" => validate::<JsonRpcNotification>(json),
+            "JSONRPCRequest" => validate::<JsonRpcRequest>(json),
+            "JSONRPCResponse" => validate::<JsonRpcResponse>(json),
+            "JSONRPCResultResponse" => validate::<JsonRpcResultResponse>(json),
+            "LegacyTitledEnumSchema" => validate::<LegacyTitledEnumSchema>(json),
+            "ListPromptsRequest" => validate::<ListPromptsRequest>(json),
+            "ListPromptsResult" => validate::<ListPromptsResult>(json),
+            "ListResourceTemplatesRequest" => {
+                validate::<ListResourceTemplatesRequest>(json)
+            }
+            "ListResourceTemplatesResult" => {
+                validate::<ListResourceTemplatesResult>(json)
+            }
+            "ListResourcesRequest" => validate::<ListResourcesRequest>(json),
+            "ListResourcesResult" => validate::<ListResourcesResult>(json),
+            "ListRootsRequest" => validate::<ListRootsRequest>(json),
+            "ListRootsResult" => validate::<ListRootsResult>(json),
+            "ListTasksRequest" => validate::<ListTasksRequest>(json),
+            "ListTasksResult" => validate::<ListTasksResult>(json),
+            "ListToolsRequest" => validate::<ListToolsRequest>(json),
+            "ListToolsResult" => validate::<ListToolsResult>(json),
+            "LoggingLevel" => validate::<LoggingLevel>(json),
+            "LoggingMessageNotification" => validate::<LoggingMessageNotification>(json),
+            "LoggingMessageNotificationParams" => {
+                validate::<LoggingMessageNotificationParams>(json)
+            }
+            "ModelHint" => validate::<ModelHint>(json),
+            "ModelPreferences" => validate::<ModelPreferences>(json),
+            "MultiSelectEnumSchema" => validate::<MultiSelectEnumSchema>(json),
+            "Notification" => validate::<Notification>(json),
+            "NotificationParams" => validate::<NotificationParams>(json),
+            "NumberSchema" => validate::<NumberSchema>(json),
+            "PaginatedRequest" => validate::<PaginatedRequest>(json),
+            "PaginatedRequestParams" => validate::<PaginatedRequestParams>(json),
+            "PaginatedResult" => validate::<PaginatedResult>(json),
+            "PingRequest" => validate::<PingRequest>(json),
+            "PrimitiveSchemaDefinition" => validate::<PrimitiveSchemaDefinition>(json),
+            "ProgressNotification" => validate::<ProgressNotification>(json),
+            "ProgressNotificationParams" => validate::<ProgressNotificationParams>(json),
+            "ProgressToken" => validate::<ProgressToken>(json),
+            "Prompt" => validate::<Prompt>(json),
+            "PromptArgument" => validate::<PromptArgument>(json),
+            "PromptListChangedNotification" => {
+                validate::<PromptListChangedNotification>(json)
+            }
+            "PromptMessage" => validate::<PromptMessage>(json),
+            "PromptReference" => validate::<PromptReference>(json),
+            "ReadResourceRequest" => validate::<ReadResourceRequest>(json),
+            "ReadResourceRequestParams" => validate::<ReadResourceRequestParams>(json),
+            "ReadResourceResult" => validate::<ReadResourceResult>(json),
+            "RelatedTaskMetadata" => validate::<RelatedTaskMetadata>(json),
+            "Request" => validate::<Request>(json),
+            "RequestId" => validate::<RequestId>(json),
+            "RequestParams" => validate::<RequestParams>(json),
+            "Resource" => validate::<Resource>(json),
+            "ResourceContents" => validate::<ResourceContents>(json),
+            "ResourceLink" => validate::<ResourceLink>(json),
+            "ResourceListChangedNotification" => {
+                validate::<ResourceListChangedNotification>(json)
+            }
+            "ResourceRequestParams" => validate::<ResourceRequestParams>(json),
+            "ResourceTemplate" => validate::<ResourceTemplate>(json),
+            "ResourceTemplateReference" => validate::<ResourceTemplateReference>(json),
+            "ResourceUpdatedNotification" => {
+                validate::<ResourceUpdatedNotification>(json)
+            }
+            "ResourceUpdatedNotificationParams" => {
+                validate::<ResourceUpdatedNotificationParams>(json)
+            }
+            "Result" => validate::<Result>(json),
+            "Role" => validate::<Role>(json),
+            "Root" => validate::<Root>(json),
+            "RootsListChangedNotification" => {
+                validate::<RootsListChangedNotification>(json)
+            }
+            "SamplingMessage" => validate::<SamplingMessage>(json),
+            "SamplingMessageContentBlock" => {
+                validate::<SamplingMessageContentBlock>(json)
+            }
+            "ServerCapabilities" => validate::<ServerCapabilities>(json),
+            "ServerResult" => validate::<ServerResult>(json),
+            "SetLevelRequest" => validate::<SetLevelRequest>(json),
+            "SetLevelRequestParams" => validate::<SetLevelRequestParams>(json),
+            "SingleSelectEnumSchema" => validate::<SingleSelectEnumSchema>(json),
+            "StringSchema" => validate::<StringSchema>(json),
+            "SubscribeRequest" => validate::<SubscribeRequest>(json),
+            "SubscribeRequestParams" => validate::<SubscribeRequestParams>(json),
+            "Task" => validate::<Task>(json),
+            "TaskAugmentedRequestParams" => validate::<TaskAugmentedRequestParams>(json),
+            "TaskMetadata" => validate::<TaskMetadata>(json),
+            "TaskStatus" => validate::<TaskStatus>(json),
+            "TaskStatusNotification" => validate::<TaskStatusNotification>(json),
+            "TaskStatusNotificationParams" => {
+                validate::<TaskStatusNotificationParams>(json)
+            }
+            "TextContent" => validate::<TextContent>(json),
+            "TextResourceContents" => validate::<TextResourceContents>(json),
+            "TitledMultiSelectEnumSchema" => {
+                validate::<TitledMultiSelectEnumSchema>(json)
+            }
+            "TitledSingleSelectEnumSchema" => {
+                validate::<TitledSingleSelectEnumSchema>(json)
+            }
+            "Tool" => validate::<Tool>(json),
+            "ToolAnnotations" => validate::<ToolAnnotations>(json),
+            "ToolChoice" => validate::<ToolChoice>(json),
+            "ToolExecution" => validate::<ToolExecution>(json),
+            "ToolListChangedNotification" => {
+                validate::<ToolListChangedNotification>(json)
+            }
+            "ToolResultContent" => validate::<ToolResultContent>(json),
+            "ToolUseContent" => validate::<ToolUseContent>(json),
+            "URLElicitationRequiredError" => {
+                validate::<UrlElicitationRequiredError>(json)
+            }
+            "UnsubscribeRequest" => validate::<UnsubscribeRequest>(json),
+            "UnsubscribeRequestParams" => validate::<UnsubscribeRequestParams>(json),
+            "UntitledMultiSelectEnumSchema" => {
+                validate::<UntitledMultiSelectEnumSchema>(json)
+            }
+            "UntitledSingleSelectEnumSchema" => {
+                validate::<UntitledSingleSelectEnumSchema>(json)
             }
             _ => return ::core::option::Option::None,
         },

@@ -25525,6 +25525,763 @@ pub mod error_codes {
     /// The code of `UnsupportedProtocolVersionError`.
     pub const UNSUPPORTED_PROTOCOL_VERSION_ERROR: i64 = -32022;
 }
+impl __rt::Validate for Annotations {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "priority",
+            &self.priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl __rt::Validate for AudioContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("data", &self.data, &[__rt::validate::Rule::Format("byte")]);
+    }
+}
+impl __rt::Validate for BaseMetadata {}
+impl __rt::Validate for BlobResourceContents {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("blob", &self.blob, &[__rt::validate::Rule::Format("byte")]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for BooleanSchema {}
+impl __rt::Validate for CacheableResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("ttlMs", &self.ttl_ms, &[__rt::validate::Rule::Minimum(0.0)]);
+    }
+}
+impl __rt::Validate for CacheableResultCacheScope {}
+impl __rt::Validate for CallToolRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for CallToolRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("inputResponses", &self.input_responses, &[]);
+    }
+}
+impl __rt::Validate for CallToolResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for CallToolResultResponse {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("result", &self.result, &[]);
+    }
+}
+impl __rt::Validate for CallToolResultResponseResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::InputRequired(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::CallTool(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for CancelledNotification {}
+impl __rt::Validate for CancelledNotificationParams {}
+impl __rt::Validate for ClientCapabilities {}
+impl __rt::Validate for ClientCapabilitiesElicitation {}
+impl __rt::Validate for ClientCapabilitiesSampling {}
+impl __rt::Validate for ClientNotification {}
+impl __rt::Validate for ClientRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Discover(params) => cx.member("params", params, &[]),
+            Self::ListResources(params) => cx.member("params", params, &[]),
+            Self::ListResourceTemplates(params) => cx.member("params", params, &[]),
+            Self::ReadResource(params) => cx.member("params", params, &[]),
+            Self::SubscriptionsListen(params) => cx.member("params", params, &[]),
+            Self::ListPrompts(params) => cx.member("params", params, &[]),
+            Self::GetPrompt(params) => cx.member("params", params, &[]),
+            Self::ListTools(params) => cx.member("params", params, &[]),
+            Self::CallTool(params) => cx.member("params", params, &[]),
+            Self::Complete(params) => cx.member("params", params, &[]),
+        }
+    }
+}
+impl __rt::Validate for CompleteRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for CompleteRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("ref", &self.r#ref, &[]);
+    }
+}
+impl __rt::Validate for CompleteRequestParamsArgument {}
+impl __rt::Validate for CompleteRequestParamsContext {}
+impl __rt::Validate for CompleteRequestParamsRef {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::ResourceTemplate(value) = self {
+            __rt::Validate::validate_at(value, cx, &[]);
+        }
+    }
+}
+impl __rt::Validate for CompleteResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("completion", &self.completion, &[]);
+    }
+}
+impl __rt::Validate for CompleteResultCompletion {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("values", &self.values, &[__rt::validate::Rule::MaxItems(100)]);
+    }
+}
+impl __rt::Validate for CompleteResultResponse {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("result", &self.result, &[]);
+    }
+}
+impl __rt::Validate for ContentBlock {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::TextContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ImageContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::AudioContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ResourceLink(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::EmbeddedResource(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for CreateMessageRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for CreateMessageRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("messages", &self.messages, &[]);
+        cx.member("modelPreferences", &self.model_preferences, &[]);
+        cx.member("tools", &self.tools, &[]);
+    }
+}
+impl __rt::Validate for CreateMessageRequestParamsIncludeContext {}
+impl __rt::Validate for CreateMessageResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for CreateMessageResultContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Image(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Audio(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ToolResult(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Array(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for DiscoverRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for DiscoverResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("ttlMs", &self.ttl_ms, &[__rt::validate::Rule::Minimum(0.0)]);
+    }
+}
+impl __rt::Validate for DiscoverResultCacheScope {}
+impl __rt::Validate for DiscoverResultResponse {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("result", &self.result, &[]);
+    }
+}
+impl __rt::Validate for ElicitRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for ElicitRequestFormParams {}
+impl __rt::Validate for ElicitRequestFormParamsMode {}
+impl __rt::Validate for ElicitRequestFormParamsRequestedSchema {}
+impl __rt::Validate for ElicitRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::Url(value) = self {
+            __rt::Validate::validate_at(value, cx, &[]);
+        }
+    }
+}
+impl __rt::Validate for ElicitRequestUrlParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("url", &self.url, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ElicitResult {}
+impl __rt::Validate for ElicitResultAction {}
+impl __rt::Validate for ElicitResultContentValue {}
+impl __rt::Validate for EmbeddedResource {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("resource", &self.resource, &[]);
+    }
+}
+impl __rt::Validate for EmbeddedResourceResource {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Blob(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for EnumSchema {}
+impl __rt::Validate for Error {}
+impl __rt::Validate for GetPromptRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for GetPromptRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("inputResponses", &self.input_responses, &[]);
+    }
+}
+impl __rt::Validate for GetPromptResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("messages", &self.messages, &[]);
+    }
+}
+impl __rt::Validate for GetPromptResultResponse {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("result", &self.result, &[]);
+    }
+}
+impl __rt::Validate for GetPromptResultResponseResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::InputRequired(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::GetPrompt(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for HeaderMismatchError {}
+impl __rt::Validate for HeaderMismatchErrorError {}
+impl __rt::Validate for Icon {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("src", &self.src, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for IconTheme {}
+impl __rt::Validate for Icons {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("icons", &self.icons, &[]);
+    }
+}
+impl __rt::Validate for ImageContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("data", &self.data, &[__rt::validate::Rule::Format("byte")]);
+    }
+}
+impl __rt::Validate for Implementation {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("icons", &self.icons, &[]);
+        cx.member(
+            "websiteUrl",
+            &self.website_url,
+            &[__rt::validate::Rule::Format("uri")],
+        );
+    }
+}
+impl __rt::Validate for InputRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::CreateMessage(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Elicit(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for InputRequiredResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("inputRequests", &self.input_requests, &[]);
+    }
+}
+impl __rt::Validate for InputResponse {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::CreateMessage(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListRoots(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for InputResponseRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("inputResponses", &self.input_responses, &[]);
+    }
+}
+impl __rt::Validate for InternalError {}
+impl __rt::Validate for InvalidParamsError {}
+impl __rt::Validate for InvalidRequestError {}
+impl __rt::Validate for JsonRpcErrorResponse {}
+impl __rt::Validate for JsonRpcMessage {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::ResultResponse(value) = self {
+            __rt::Validate::validate_at(value, cx, &[]);
+        }
+    }
+}
+impl __rt::Validate for JsonRpcNotification {}
+impl __rt::Validate for JsonRpcRequest {}
+impl __rt::Validate for JsonRpcResponse {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::Result(value) = self {
+            __rt::Validate::validate_at(value, cx, &[]);
+        }
+    }
+}
+impl __rt::Validate for JsonRpcResultResponse {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("result", &self.result, &[]);
+    }
+}
+impl __rt::Validate for JsonValue {}
+impl __rt::Validate for LegacyTitledEnumSchema {}
+impl __rt::Validate for ListPromptsRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for ListPromptsResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("prompts", &self.prompts, &[]);
+        cx.member("ttlMs", &self.ttl_ms, &[__rt::validate::Rule::Minimum(0.0)]);
+    }
+}
+impl __rt::Validate for ListPromptsResultCacheScope {}
+impl __rt::Validate for ListPromptsResultResponse {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("result", &self.result, &[]);
+    }
+}
+impl __rt::Validate for ListResourceTemplatesRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for ListResourceTemplatesResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("resourceTemplates", &self.resource_templates, &[]);
+        cx.member("ttlMs", &self.ttl_ms, &[__rt::validate::Rule::Minimum(0.0)]);
+    }
+}
+impl __rt::Validate for ListResourceTemplatesResultCacheScope {}
+impl __rt::Validate for ListResourceTemplatesResultResponse {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("result", &self.result, &[]);
+    }
+}
+impl __rt::Validate for ListResourcesRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for ListResourcesResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("resources", &self.resources, &[]);
+        cx.member("ttlMs", &self.ttl_ms, &[__rt::validate::Rule::Minimum(0.0)]);
+    }
+}
+impl __rt::Validate for ListResourcesResultCacheScope {}
+impl __rt::Validate for ListResourcesResultResponse {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("result", &self.result, &[]);
+    }
+}
+impl __rt::Validate for ListRootsRequest {}
+impl __rt::Validate for ListRootsRequestParams {}
+impl __rt::Validate for ListRootsResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("roots", &self.roots, &[]);
+    }
+}
+impl __rt::Validate for ListToolsRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for ListToolsResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("tools", &self.tools, &[]);
+        cx.member("ttlMs", &self.ttl_ms, &[__rt::validate::Rule::Minimum(0.0)]);
+    }
+}
+impl __rt::Validate for ListToolsResultCacheScope {}
+impl __rt::Validate for ListToolsResultResponse {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("result", &self.result, &[]);
+    }
+}
+impl __rt::Validate for LoggingLevel {}
+impl __rt::Validate for LoggingMessageNotification {}
+impl __rt::Validate for LoggingMessageNotificationParams {}
+impl __rt::Validate for MethodNotFoundError {}
+impl __rt::Validate for MissingRequiredClientCapabilityError {}
+impl __rt::Validate for MissingRequiredClientCapabilityErrorError {}
+impl __rt::Validate for MissingRequiredClientCapabilityErrorErrorData {}
+impl __rt::Validate for ModelHint {}
+impl __rt::Validate for ModelPreferences {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "costPriority",
+            &self.cost_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+        cx.member(
+            "intelligencePriority",
+            &self.intelligence_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+        cx.member(
+            "speedPriority",
+            &self.speed_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl __rt::Validate for MultiSelectEnumSchema {}
+impl __rt::Validate for Notification {}
+impl __rt::Validate for NotificationMetaObject {}
+impl __rt::Validate for NotificationParams {}
+impl __rt::Validate for NumberSchema {}
+impl __rt::Validate for NumberSchemaType {}
+impl __rt::Validate for PaginatedRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for PaginatedRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+    }
+}
+impl __rt::Validate for PaginatedResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+    }
+}
+impl __rt::Validate for ParseError {}
+impl __rt::Validate for PrimitiveSchemaDefinition {}
+impl __rt::Validate for ProgressNotification {}
+impl __rt::Validate for ProgressNotificationParams {}
+impl __rt::Validate for ProgressToken {}
+impl __rt::Validate for Prompt {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("icons", &self.icons, &[]);
+    }
+}
+impl __rt::Validate for PromptArgument {}
+impl __rt::Validate for PromptListChangedNotification {}
+impl __rt::Validate for PromptMessage {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for PromptReference {}
+impl __rt::Validate for ReadResourceRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for ReadResourceRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("inputResponses", &self.input_responses, &[]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ReadResourceResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("contents", &self.contents, &[]);
+        cx.member("ttlMs", &self.ttl_ms, &[__rt::validate::Rule::Minimum(0.0)]);
+    }
+}
+impl __rt::Validate for ReadResourceResultCacheScope {}
+impl __rt::Validate for ReadResourceResultContentsItem {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Blob(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for ReadResourceResultResponse {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("result", &self.result, &[]);
+    }
+}
+impl __rt::Validate for ReadResourceResultResponseResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::InputRequired(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ReadResource(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for Request {}
+impl __rt::Validate for RequestId {}
+impl __rt::Validate for RequestMetaObject {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "io.modelcontextprotocol/clientInfo",
+            &self.io_modelcontextprotocol_client_info,
+            &[],
+        );
+    }
+}
+impl __rt::Validate for RequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+    }
+}
+impl __rt::Validate for Resource {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("icons", &self.icons, &[]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ResourceContents {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ResourceLink {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("icons", &self.icons, &[]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ResourceListChangedNotification {}
+impl __rt::Validate for ResourceRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for ResourceTemplate {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("icons", &self.icons, &[]);
+        cx.member(
+            "uriTemplate",
+            &self.uri_template,
+            &[__rt::validate::Rule::Format("uri-template")],
+        );
+    }
+}
+impl __rt::Validate for ResourceTemplateReference {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri-template")]);
+    }
+}
+impl __rt::Validate for ResourceUpdatedNotification {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for ResourceUpdatedNotificationParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for Result {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+    }
+}
+impl __rt::Validate for ResultMetaObject {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "io.modelcontextprotocol/serverInfo",
+            &self.io_modelcontextprotocol_server_info,
+            &[],
+        );
+    }
+}
+impl __rt::Validate for Role {}
+impl __rt::Validate for Root {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for SamplingMessage {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for SamplingMessageContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Image(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Audio(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ToolResult(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Array(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for SamplingMessageContentBlock {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Image(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Audio(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ToolResult(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl __rt::Validate for ServerCapabilities {}
+impl __rt::Validate for ServerCapabilitiesPrompts {}
+impl __rt::Validate for ServerCapabilitiesResources {}
+impl __rt::Validate for ServerCapabilitiesTools {}
+impl __rt::Validate for ServerNotification {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::ResourceUpdated(params) = self {
+            cx.member("params", params, &[]);
+        }
+    }
+}
+impl __rt::Validate for ServerResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Empty(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::InputRequired(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Discover(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListResources(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListResourceTemplates(value) => {
+                __rt::Validate::validate_at(value, cx, &[])
+            }
+            Self::ReadResource(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::SubscriptionsListen(value) => {
+                __rt::Validate::validate_at(value, cx, &[])
+            }
+            Self::ListPrompts(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::GetPrompt(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListTools(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::CallTool(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Complete(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl __rt::Validate for SingleSelectEnumSchema {}
+impl __rt::Validate for StringSchema {}
+impl __rt::Validate for StringSchemaFormat {}
+impl __rt::Validate for SubscriptionFilter {}
+impl __rt::Validate for SubscriptionsAcknowledgedNotification {}
+impl __rt::Validate for SubscriptionsAcknowledgedNotificationParams {}
+impl __rt::Validate for SubscriptionsListenRequest {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl __rt::Validate for SubscriptionsListenRequestParams {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+    }
+}
+impl __rt::Validate for SubscriptionsListenResult {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("_meta", &self.meta, &[]);
+    }
+}
+impl __rt::Validate for SubscriptionsListenResultMetaObject {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "io.modelcontextprotocol/serverInfo",
+            &self.io_modelcontextprotocol_server_info,
+            &[],
+        );
+    }
+}
+impl __rt::Validate for SubscriptionsListenResultResponse {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("result", &self.result, &[]);
+    }
+}
+impl __rt::Validate for TextContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+    }
+}
+impl __rt::Validate for TextResourceContents {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl __rt::Validate for TitledMultiSelectEnumSchema {}
+impl __rt::Validate for TitledMultiSelectEnumSchemaItems {}
+impl __rt::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItem {}
+impl __rt::Validate for TitledSingleSelectEnumSchema {}
+impl __rt::Validate for TitledSingleSelectEnumSchemaOneOfItem {}
+impl __rt::Validate for Tool {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("icons", &self.icons, &[]);
+    }
+}
+impl __rt::Validate for ToolInputSchema {}
+impl __rt::Validate for ToolOutputSchema {}
+impl __rt::Validate for ToolAnnotations {}
+impl __rt::Validate for ToolChoice {}
+impl __rt::Validate for ToolChoiceMode {}
+impl __rt::Validate for ToolListChangedNotification {}
+impl __rt::Validate for ToolResultContent {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl __rt::Validate for ToolUseContent {}
+impl __rt::Validate for UnsupportedProtocolVersionError {}
+impl __rt::Validate for UnsupportedProtocolVersionErrorError {}
+impl __rt::Validate for UnsupportedProtocolVersionErrorErrorData {}
+impl __rt::Validate for UntitledMultiSelectEnumSchema {}
+impl __rt::Validate for UntitledMultiSelectEnumSchemaItems {}
+impl __rt::Validate for UntitledSingleSelectEnumSchema {}
+impl __rt::Validate for ClientMessage {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::Request { request, .. } = self {
+            __rt::Validate::validate_at(request, cx, &[]);
+        }
+    }
+}
+impl __rt::Validate for ServerMessage {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Notification(notification) => {
+                __rt::Validate::validate_at(notification, cx, &[])
+            }
+            Self::Response { result, .. } => cx.member("result", result, &[]),
+            _ => {}
+        }
+    }
+}
 #[cfg(feature = "schemars")]
 __rt::json_schema! {
     Annotations =
@@ -26165,6 +26922,231 @@ pub fn __roundtrip(
             }
             "UntitledSingleSelectEnumSchema" => {
                 roundtrip::<UntitledSingleSelectEnumSchema>(json)
+            }
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// Decodes `json` as the definition named `definition` (schema spelling) and validates
+/// it (`Validate::validate`); `None` for an unknown name. For tests.
+#[doc(hidden)]
+#[cfg(feature = "registry")]
+pub fn __validate(
+    definition: &str,
+    json: &str,
+) -> ::core::option::Option<
+    ::core::result::Result<
+        ::core::result::Result<(), __rt::validate::Violations>,
+        __rt::serde_json::Error,
+    >,
+> {
+    fn validate<T: __rt::Validate + __rt::serde::de::DeserializeOwned>(
+        json: &str,
+    ) -> ::core::result::Result<
+        ::core::result::Result<(), __rt::validate::Violations>,
+        __rt::serde_json::Error,
+    > {
+        __rt::serde_json::from_str::<T>(json).map(|value| value.validate())
+    }
+    ::core::option::Option::Some(
+        match definition {
+            "Annotations" => validate::<Annotations>(json),
+            "AudioContent" => validate::<AudioContent>(json),
+            "BaseMetadata" => validate::<BaseMetadata>(json),
+            "BlobResourceContents" => validate::<BlobResourceContents>(json),
+            "BooleanSchema" => validate::<BooleanSchema>(json),
+            "CacheableResult" => validate::<CacheableResult>(json),
+            "CallToolRequest" => validate::<CallToolRequest>(json),
+            "CallToolRequestParams" => validate::<CallToolRequestParams>(json),
+            "CallToolResult" => validate::<CallToolResult>(json),
+            "CallToolResultResponse" => validate::<CallToolResultResponse>(json),
+            "CancelledNotification" => validate::<CancelledNotification>(json),
+            "CancelledNotificationParams" => {
+                validate::<CancelledNotificationParams>(json)
+            }
+            "ClientCapabilities" => validate::<ClientCapabilities>(json),
+            "ClientResult" => validate::<ClientResult>(json),
+            "CompleteRequest" => validate::<CompleteRequest>(json),
+            "CompleteRequestParams" => validate::<CompleteRequestParams>(json),
+            "CompleteResult" => validate::<CompleteResult>(json),
+            "CompleteResultResponse" => validate::<CompleteResultResponse>(json),
+            "ContentBlock" => validate::<ContentBlock>(json),
+            "CreateMessageRequest" => validate::<CreateMessageRequest>(json),
+            "CreateMessageRequestParams" => validate::<CreateMessageRequestParams>(json),
+            "CreateMessageResult" => validate::<CreateMessageResult>(json),
+            "Cursor" => validate::<Cursor>(json),
+            "DiscoverRequest" => validate::<DiscoverRequest>(json),
+            "DiscoverResult" => validate::<DiscoverResult>(json),
+            "DiscoverResultResponse" => validate::<DiscoverResultResponse>(json),
+            "ElicitRequest" => validate::<ElicitRequest>(json),
+            "ElicitRequestFormParams" => validate::<ElicitRequestFormParams>(json),
+            "ElicitRequestParams" => validate::<ElicitRequestParams>(json),
+            "ElicitRequestURLParams" => validate::<ElicitRequestUrlParams>(json),
+            "ElicitResult" => validate::<ElicitResult>(json),
+            "EmbeddedResource" => validate::<EmbeddedResource>(json),
+            "EmptyResult" => validate::<EmptyResult>(json),
+            "EnumSchema" => validate::<EnumSchema>(json),
+            "Error" => validate::<Error>(json),
+            "GetPromptRequest" => validate::<GetPromptRequest>(json),
+            "GetPromptRequestParams" => validate::<GetPromptRequestParams>(json),
+            "GetPromptResult" => validate::<GetPromptResult>(json),
+            "GetPromptResultResponse" => validate::<GetPromptResultResponse>(json),
+            "HeaderMismatchError" => validate::<HeaderMismatchError>(json),
+            "Icon" => validate::<Icon>(json),
+            "Icons" => validate::<Icons>(json),
+            "ImageContent" => validate::<ImageContent>(json),
+            "Implementation" => validate::<Implementation>(json),
+            "InputRequest" => validate::<InputRequest>(json),
+            "InputRequests" => validate::<InputRequests>(json),
+            "InputRequiredResult" => validate::<InputRequiredResult>(json),
+            "InputResponse" => validate::<InputResponse>(json),
+            "InputResponseRequestParams" => validate::<InputResponseRequestParams>(json),
+            "InputResponses" => validate::<InputResponses>(json),
+            "InternalError" => validate::<InternalError>(json),
+            "InvalidParamsError" => validate::<InvalidParamsError>(json),
+            "InvalidRequestError" => validate::<InvalidRequestError>(json),
+            "JSONArray" => validate::<JsonArray>(json),
+            "JSONObject" => validate::<JsonObject>(json),
+            "JSONRPCErrorResponse" => validate::<JsonRpcErrorResponse>(json),
+            "JSONRPCMessage" => validate::<JsonRpcMessage>(json),
+            "JSONRPCNotification" => validate::<JsonRpcNotification>(json),
+            "JSONRPCRequest" => validate::<JsonRpcRequest>(json),
+            "JSONRPCResponse" => validate::<JsonRpcResponse>(json),
+            "JSONRPCResultResponse" => validate::<JsonRpcResultResponse>(json),
+            "JSONValue" => validate::<JsonValue>(json),
+            "LegacyTitledEnumSchema" => validate::<LegacyTitledEnumSchema>(json),
+            "ListPromptsRequest" => validate::<ListPromptsRequest>(json),
+            "ListPromptsResult" => validate::<ListPromptsResult>(json),
+            "ListPromptsResultResponse" => validate::<ListPromptsResultResponse>(json),
+            "ListResourceTemplatesRequest" => {
+                validate::<ListResourceTemplatesRequest>(json)
+            }
+            "ListResourceTemplatesResult" => {
+                validate::<ListResourceTemplatesResult>(json)
+            }
+            "ListResourceTemplatesResultResponse" => {
+                validate::<ListResourceTemplatesResultResponse>(json)
+            }
+            "ListResourcesRequest" => validate::<ListResourcesRequest>(json),
+            "ListResourcesResult" => validate::<ListResourcesResult>(json),
+            "ListResourcesResultResponse" => {
+                validate::<ListResourcesResultResponse>(json)
+            }
+            "ListRootsRequest" => validate::<ListRootsRequest>(json),
+            "ListRootsResult" => validate::<ListRootsResult>(json),
+            "ListToolsRequest" => validate::<ListToolsRequest>(json),
+            "ListToolsResult" => validate::<ListToolsResult>(json),
+            "ListToolsResultResponse" => validate::<ListToolsResultResponse>(json),
+            "LoggingLevel" => validate::<LoggingLevel>(json),
+            "LoggingMessageNotification" => validate::<LoggingMessageNotification>(json),
+            "LoggingMessageNotificationParams" => {
+                validate::<LoggingMessageNotificationParams>(json)
+            }
+            "MetaObject" => validate::<MetaObject>(json),
+            "MethodNotFoundError" => validate::<MethodNotFoundError>(json),
+            "MissingRequiredClientCapabilityError" => {
+                validate::<MissingRequiredClientCapabilityError>(json)
+            }
+            "ModelHint" => validate::<ModelHint>(json),
+            "ModelPreferences" => validate::<ModelPreferences>(json),
+            "MultiSelectEnumSchema" => validate::<MultiSelectEnumSchema>(json),
+            "Notification" => validate::<Notification>(json),
+            "NotificationMetaObject" => validate::<NotificationMetaObject>(json),
+            "NotificationParams" => validate::<NotificationParams>(json),
+            "NumberSchema" => validate::<NumberSchema>(json),
+            "PaginatedRequest" => validate::<PaginatedRequest>(json),
+            "PaginatedRequestParams" => validate::<PaginatedRequestParams>(json),
+            "PaginatedResult" => validate::<PaginatedResult>(json),
+            "ParseError" => validate::<ParseError>(json),
+            "PrimitiveSchemaDefinition" => validate::<PrimitiveSchemaDefinition>(json),
+            "ProgressNotification" => validate::<ProgressNotification>(json),
+            "ProgressNotificationParams" => validate::<ProgressNotificationParams>(json),
+            "ProgressToken" => validate::<ProgressToken>(json),
+            "Prompt" => validate::<Prompt>(json),
+            "PromptArgument" => validate::<PromptArgument>(json),
+            "PromptListChangedNotification" => {
+                validate::<PromptListChangedNotification>(json)
+            }
+            "PromptMessage" => validate::<PromptMessage>(json),
+            "PromptReference" => validate::<PromptReference>(json),
+            "ReadResourceRequest" => validate::<ReadResourceRequest>(json),
+            "ReadResourceRequestParams" => validate::<ReadResourceRequestParams>(json),
+            "ReadResourceResult" => validate::<ReadResourceResult>(json),
+            "ReadResourceResultResponse" => validate::<ReadResourceResultResponse>(json),
+            "Request" => validate::<Request>(json),
+            "RequestId" => validate::<RequestId>(json),
+            "RequestMetaObject" => validate::<RequestMetaObject>(json),
+            "RequestParams" => validate::<RequestParams>(json),
+            "Resource" => validate::<Resource>(json),
+            "ResourceContents" => validate::<ResourceContents>(json),
+            "ResourceLink" => validate::<ResourceLink>(json),
+            "ResourceListChangedNotification" => {
+                validate::<ResourceListChangedNotification>(json)
+            }
+            "ResourceRequestParams" => validate::<ResourceRequestParams>(json),
+            "ResourceTemplate" => validate::<ResourceTemplate>(json),
+            "ResourceTemplateReference" => validate::<ResourceTemplateReference>(json),
+            "ResourceUpdatedNotification" => {
+                validate::<ResourceUpdatedNotification>(json)
+            }
+            "ResourceUpdatedNotificationParams" => {
+                validate::<ResourceUpdatedNotificationParams>(json)
+            }
+            "Result" => validate::<Result>(json),
+            "ResultMetaObject" => validate::<ResultMetaObject>(json),
+            "ResultType" => validate::<ResultType>(json),
+            "Role" => validate::<Role>(json),
+            "Root" => validate::<Root>(json),
+            "SamplingMessage" => validate::<SamplingMessage>(json),
+            "SamplingMessageContentBlock" => {
+                validate::<SamplingMessageContentBlock>(json)
+            }
+            "ServerCapabilities" => validate::<ServerCapabilities>(json),
+            "ServerResult" => validate::<ServerResult>(json),
+            "SingleSelectEnumSchema" => validate::<SingleSelectEnumSchema>(json),
+            "StringSchema" => validate::<StringSchema>(json),
+            "SubscriptionFilter" => validate::<SubscriptionFilter>(json),
+            "SubscriptionsAcknowledgedNotification" => {
+                validate::<SubscriptionsAcknowledgedNotification>(json)
+            }
+            "SubscriptionsAcknowledgedNotificationParams" => {
+                validate::<SubscriptionsAcknowledgedNotificationParams>(json)
+            }
+            "SubscriptionsListenRequest" => validate::<SubscriptionsListenRequest>(json),
+            "SubscriptionsListenRequestParams" => {
+                validate::<SubscriptionsListenRequestParams>(json)
+            }
+            "SubscriptionsListenResult" => validate::<SubscriptionsListenResult>(json),
+            "SubscriptionsListenResultMetaObject" => {
+                validate::<SubscriptionsListenResultMetaObject>(json)
+            }
+            "SubscriptionsListenResultResponse" => {
+                validate::<SubscriptionsListenResultResponse>(json)
+            }
+            "TextContent" => validate::<TextContent>(json),
+            "TextResourceContents" => validate::<TextResourceContents>(json),
+            "TitledMultiSelectEnumSchema" => {
+                validate::<TitledMultiSelectEnumSchema>(json)
+            }
+            "TitledSingleSelectEnumSchema" => {
+                validate::<TitledSingleSelectEnumSchema>(json)
+            }
+            "Tool" => validate::<Tool>(json),
+            "ToolAnnotations" => validate::<ToolAnnotations>(json),
+            "ToolChoice" => validate::<ToolChoice>(json),
+            "ToolListChangedNotification" => {
+                validate::<ToolListChangedNotification>(json)
+            }
+            "ToolResultContent" => validate::<ToolResultContent>(json),
+            "ToolUseContent" => validate::<ToolUseContent>(json),
+            "UnsupportedProtocolVersionError" => {
+                validate::<UnsupportedProtocolVersionError>(json)
+            }
+            "UntitledMultiSelectEnumSchema" => {
+                validate::<UntitledMultiSelectEnumSchema>(json)
+            }
+            "UntitledSingleSelectEnumSchema" => {
+                validate::<UntitledSingleSelectEnumSchema>(json)
             }
             _ => return ::core::option::Option::None,
         },

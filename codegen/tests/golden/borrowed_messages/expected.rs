@@ -1680,6 +1680,23 @@ pub mod error_codes {
     /// The code of `MethodNotFoundError`.
     pub const METHOD_NOT_FOUND_ERROR: i64 = -32601;
 }
+impl __rt::Validate for ClientRequest {}
+impl __rt::Validate for EchoRequest {}
+impl __rt::Validate for EchoRequestParams {}
+impl __rt::Validate for EchoResult {}
+impl __rt::Validate for Error {}
+impl __rt::Validate for JsonRpcErrorResponse {}
+impl __rt::Validate for LogNotification {}
+impl __rt::Validate for LogNotificationParams {}
+impl __rt::Validate for LogNotificationParamsLevel {}
+impl __rt::Validate for MethodNotFoundError {}
+impl __rt::Validate for PingRequest {}
+impl __rt::Validate for RequestId {}
+impl __rt::Validate for Result {}
+impl __rt::Validate for ServerNotification {}
+impl __rt::Validate for ServerResult {}
+impl __rt::Validate for ClientMessage {}
+impl __rt::Validate for ServerMessage {}
 /// The borrowed family of this revision (feature `borrowed`): `ClientMessageRef<'de>`, `ServerMessageRef<'de>` and every type they reach that holds a string, a free-form object or undeclared members, borrowing them from the decoded text; see `mcp_typed::borrowed`. Types that hold none of these are the owned ones.
 pub mod borrowed {
     #[allow(unused_imports)]

@@ -1104,3 +1104,15 @@ impl __rt::jsonrpc::Request for SnapshotRequest {
     type Params = SnapshotRequestParams;
     type Result = ImageResult;
 }
+impl __rt::Validate for ClosedNotification {}
+impl __rt::Validate for ClosedNotificationParams {}
+impl __rt::Validate for ImageResult {}
+impl __rt::Validate for OrphanRequest {}
+impl __rt::Validate for RenderRequest {}
+impl __rt::Validate for RenderRequestParams {}
+impl __rt::Validate for RenderResult {}
+impl __rt::Validate for ResizedNotification {}
+impl __rt::Validate for SnapshotRequest {}
+impl __rt::Validate for SnapshotRequestParams {}
+impl __rt::Validate for UiRequest {}
+impl __rt::Validate for UiNotification {}

@@ -561,3 +561,8 @@ impl<'de> __rt::MapDecode<'de> for Tool {
         }
     }
 }
+impl __rt::Validate for EmptyResult {}
+impl __rt::Validate for ListPromptsResult {}
+impl __rt::Validate for ListToolsResult {}
+impl __rt::Validate for ServerResult {}
+impl __rt::Validate for Tool {}

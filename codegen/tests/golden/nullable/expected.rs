@@ -311,3 +311,6 @@ impl ::core::convert::From<&str> for PageScore {
         Self::String(String::from(value))
     }
 }
+impl __rt::Validate for MaybeOwnerInner {}
+impl __rt::Validate for Page {}
+impl __rt::Validate for PageScore {}

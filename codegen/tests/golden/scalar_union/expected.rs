@@ -571,3 +571,9 @@ impl ::core::convert::From<Vec<String>> for Stop {
         Self::Array(value)
     }
 }
+impl __rt::Validate for Primitive {}
+impl __rt::Validate for Progress {}
+impl __rt::Validate for ProgressOrPercent {}
+impl __rt::Validate for RequestId {}
+impl __rt::Validate for Setting {}
+impl __rt::Validate for Stop {}

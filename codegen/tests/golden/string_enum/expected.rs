@@ -359,3 +359,9 @@ impl<'de> __rt::serde::Deserialize<'de> for Role {
         }
     }
 }
+impl __rt::Validate for Always {}
+impl __rt::Validate for Dimension {}
+impl __rt::Validate for LoggingLevel {}
+impl __rt::Validate for Message {}
+impl __rt::Validate for MessageView {}
+impl __rt::Validate for Role {}

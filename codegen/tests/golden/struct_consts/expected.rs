@@ -592,3 +592,21 @@ impl<'de> __rt::serde::Deserialize<'de> for TextBlockEncoding {
         }
     }
 }
+impl __rt::Validate for Empty {}
+impl __rt::Validate for Labels {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("origin", &self.origin, &[]);
+    }
+}
+impl __rt::Validate for LabelsSize {}
+impl __rt::Validate for Point {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("weight", &self.weight, &[__rt::validate::Rule::Minimum(0.0)]);
+    }
+}
+impl __rt::Validate for TextBlock {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("text", &self.text, &[__rt::validate::Rule::MaxLength(4096)]);
+    }
+}
+impl __rt::Validate for TextBlockEncoding {}

@@ -878,3 +878,11 @@ impl<'de> __rt::MapDecode<'de> for TextField {
         })
     }
 }
+impl __rt::Validate for ByName {}
+impl __rt::Validate for ByUri {}
+impl __rt::Validate for ChoiceField {}
+impl __rt::Validate for FormField {}
+impl __rt::Validate for NumberField {}
+impl __rt::Validate for NumberFieldType {}
+impl __rt::Validate for Reference {}
+impl __rt::Validate for TextField {}

@@ -701,3 +701,11 @@ impl<'de> __rt::MapDecode<'de> for TextContent {
         }
     }
 }
+impl __rt::Validate for ContentBlock {}
+impl __rt::Validate for ImageContent {}
+impl __rt::Validate for ResourceLink {}
+impl __rt::Validate for ResourceLinkType {}
+impl __rt::Validate for Shape {}
+impl __rt::Validate for ShapeVariant0 {}
+impl __rt::Validate for ShapeVariant1 {}
+impl __rt::Validate for TextContent {}
