@@ -24,7 +24,7 @@ struct Cli {
     options: Options,
     /// Who sent every message of a recording of one direction (a record's `from` wins).
     #[arg(long, value_enum)]
-    from: Option<From>,
+    from: Option<Side>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -58,12 +58,6 @@ enum Command {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-enum From {
-    Client,
-    Server,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 enum Format {
     Text,
     Json,
@@ -81,7 +75,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn check_files(files: &[PathBuf], options: &Options, from: Option<From>) -> ExitCode {
+fn check_files(files: &[PathBuf], options: &Options, from: Option<Side>) -> ExitCode {
     let mut summary = Summary::default();
     for file in files {
         let name = file.display().to_string();
@@ -94,10 +88,7 @@ fn check_files(files: &[PathBuf], options: &Options, from: Option<From>) -> Exit
         };
         let mut checker = Checker::new(options.revision);
         if let Some(from) = from {
-            checker = checker.sent_by(match from {
-                From::Client => Side::Client,
-                From::Server => Side::Server,
-            });
+            checker = checker.sent_by(from);
         }
         for entry in traffic::read(&text) {
             let verdict = checker.check(&entry);

@@ -66,8 +66,8 @@ impl std::str::FromStr for Revision {
     }
 }
 
-/// Who sent a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Who sent a message (`--from client|server` on the command line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Side {
     /// The client: its requests, notifications, and answers to the server's requests.
     Client,

@@ -118,15 +118,17 @@ impl Checker {
             return verdict;
         };
         verdict.revision = Some(revision);
-        let side = from
-            .or(answered.as_ref().map(|(side, _)| *side))
-            .unwrap_or_else(|| match shape {
-                Shape::Request(_) | Shape::Notification(_) => guess_side(revision, message),
-                // An answer to a request not in the traffic: most answers are the server's.
-                Shape::Response | Shape::Error => Side::Server,
-            });
+        let known = from.or(answered.as_ref().map(|(side, _)| *side));
+        let (side, checked) = match (known, &shape) {
+            (Some(side), _) => (side, decode(revision, side, message)),
+            (None, Shape::Request(_) | Shape::Notification(_)) => guess_side(revision, message),
+            // An answer to a request not in the traffic: most answers are the server's.
+            (None, Shape::Response | Shape::Error) => {
+                (Side::Server, decode(revision, Side::Server, message))
+            }
+        };
         verdict.from = Some(side);
-        match decode(revision, side, message) {
+        match checked {
             Ok(broken) => verdict.violations.extend(broken),
             Err(error) => verdict
                 .violations
@@ -230,23 +232,27 @@ impl Checker {
 }
 
 /// Who sent a request or notification recorded without its sender: the side whose messages
-/// include its method (a method both sides have, `ping`, is taken as the client's).
-fn guess_side(revision: Revision, message: &Value) -> Side {
+/// include its method (a method both sides have, `ping`, is taken as the client's); with what
+/// checking it as that side's found, so that it is not decoded again.
+fn guess_side(revision: Revision, message: &Value) -> (Side, Checked) {
     let client = decode(revision, Side::Client, message);
     if client.is_ok() {
-        return Side::Client;
+        return (Side::Client, client);
     }
     let server = decode(revision, Side::Server, message);
-    let unknown = |r: &Result<Vec<Violation>, mcp_typed::jsonrpc::DecodeError>| {
+    let unknown = |r: &Checked| {
         r.as_ref()
             .is_err_and(|e| e.kind() == DecodeErrorKind::MethodNotFound)
     };
     if server.is_ok() || (unknown(&client) && !unknown(&server)) {
-        Side::Server
+        (Side::Server, server)
     } else {
-        Side::Client
+        (Side::Client, client)
     }
 }
+
+/// What [`decode`] makes of a message.
+type Checked = Result<Vec<Violation>, mcp_typed::jsonrpc::DecodeError>;
 
 fn violation(pointer: &str, keyword: &str, expected: &str) -> Violation {
     Violation {
