@@ -3,9 +3,9 @@
 
 use std::fmt;
 
-use mcp_typed::jsonrpc::{DecodeError, DecodeErrorKind};
+use mcp_typed::jsonrpc::{decode_result, DecodeError, DecodeErrorKind, Request, VisitRequest};
 use mcp_typed::validate::Validate;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// A released protocol revision, whose generated types check its messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -184,6 +184,104 @@ pub fn decode(
         Revision::V2025_06_18 => decode_in!(v2025_06_18),
         Revision::V2025_11_25 => decode_in!(v2025_11_25),
         Revision::V2026_07_28 => decode_in!(v2026_07_28),
+    }
+}
+
+/// Checks a result response to a request of `method` as `responder` sends it in `revision`: the
+/// `result` decoded as that method's result type (`tools/call` → `CallToolResult`, as the
+/// conformance suite's wire validation does), the rest of the message as the responder's
+/// message envelope. A 2025-11-25 request that asked for a task (`params.task`) may be answered
+/// by `CreateTaskResult` (a result with `task`); a 2026-07-28 result of another `resultType` than `complete` or
+/// `input_required` (an extension's: `task`) is checked as the generic result. `None` when
+/// the method is no request of the requester's in `revision` (the caller checks it against the
+/// revision's result union instead).
+pub fn decode_answer(
+    revision: Revision,
+    responder: Side,
+    request: &Answering,
+    message: &Value,
+) -> Option<Result<Vec<Violation>, DecodeError>> {
+    let result = message.get("result")?;
+    let text = result.to_string();
+    let specific = match revision {
+        Revision::V2025_11_25 if request.task && result.get("task").is_some() => {
+            decode_result::<mcp_typed::v2025_11_25::CreateTaskResult>(&text)
+                .map(|r| constraints(&r))
+        }
+        Revision::V2026_07_28
+            if !matches!(
+                result.get("resultType").and_then(Value::as_str),
+                None | Some("complete" | "input_required")
+            ) =>
+        {
+            decode_result::<mcp_typed::v2026_07_28::Result>(&text).map(|r| constraints(&r))
+        }
+        _ => result_of(revision, responder.other(), &request.method, &text)?,
+    };
+    // The envelope (`jsonrpc`, `id`, no other member) by the same decoder, around an empty
+    // result, which every revision's result union takes.
+    let mut envelope: Map<String, Value> = (message.as_object()?.iter())
+        .filter(|(name, _)| *name != "result")
+        .map(|(name, value)| (name.clone(), value.clone()))
+        .collect();
+    envelope.insert("result".into(), Value::Object(Map::new()));
+    let framed = decode(revision, responder, &Value::Object(envelope));
+    Some(framed.and_then(|_| specific).map(|violations| {
+        (violations.into_iter())
+            .map(|v| Violation {
+                pointer: format!("/result{}", v.pointer),
+                ..v
+            })
+            .collect()
+    }))
+}
+
+/// What a response answers: the method of its request, and whether that asked for a task.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Answering {
+    /// The request's method.
+    pub method: String,
+    /// Whether the request's `params` had `task` (2025-11-25's task-augmented requests).
+    pub task: bool,
+}
+
+/// The result `text` of a request `method` sent by `requester` in `revision`, decoded as that
+/// method's result type and validated; `None` for a method of no request of the requester's.
+fn result_of(
+    revision: Revision,
+    requester: Side,
+    method: &str,
+    text: &str,
+) -> Option<Result<Vec<Violation>, DecodeError>> {
+    /// Decodes the result as the visited request's and checks its constraints.
+    struct Check<'a>(&'a str);
+    impl VisitRequest for Check<'_> {
+        type Output = Result<Vec<Violation>, DecodeError>;
+        fn visit<R: Request>(self) -> Self::Output {
+            decode_result::<R::Result>(self.0).map(|result| constraints(&result))
+        }
+    }
+    macro_rules! visit_in {
+        ($module:ident) => {{
+            use mcp_typed::$module as m;
+            match requester {
+                Side::Client => m::ClientRequest::visit_method(method, Check(text)),
+                Side::Server => m::ServerRequest::visit_method(method, Check(text)),
+            }
+        }};
+    }
+    match revision {
+        Revision::V2024_11_05 => visit_in!(v2024_11_05),
+        Revision::V2025_03_26 => visit_in!(v2025_03_26),
+        Revision::V2025_06_18 => visit_in!(v2025_06_18),
+        Revision::V2025_11_25 => visit_in!(v2025_11_25),
+        // A 2026-07-28 server sends no requests (it asks with `input_required` results).
+        Revision::V2026_07_28 => match requester {
+            Side::Client => {
+                mcp_typed::v2026_07_28::ClientRequest::visit_method(method, Check(text))
+            }
+            Side::Server => None,
+        },
     }
 }
 

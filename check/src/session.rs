@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use mcp_typed::jsonrpc::DecodeErrorKind;
 use serde_json::Value;
 
-use crate::revision::{decode, shape_of, Revision, Shape, Side, Violation};
+use crate::revision::{
+    decode, decode_answer, shape_of, Answering, Revision, Shape, Side, Violation,
+};
 use crate::traffic::Entry;
 
 /// The `_meta` member by which a 2026-07-28 request names its protocol version.
@@ -39,7 +41,7 @@ impl Verdict {
 /// A request still waiting for its response.
 #[derive(Debug, Clone)]
 struct Pending {
-    method: String,
+    request: Answering,
     revision: Revision,
 }
 
@@ -105,7 +107,7 @@ impl Checker {
         let answered = self.answered(from, &shape, id.as_deref());
         verdict.method = match (&shape, &answered) {
             (Shape::Request(m) | Shape::Notification(m), _) => Some(m.clone()),
-            (_, Some((_, pending))) => Some(pending.method.clone()),
+            (_, Some((_, pending))) => Some(pending.request.method.clone()),
             _ => None,
         };
         let Some(revision) = self.revision_of(entry, message, &shape, answered.as_ref()) else {
@@ -119,11 +121,19 @@ impl Checker {
         };
         verdict.revision = Some(revision);
         let known = from.or(answered.as_ref().map(|(side, _)| *side));
-        let (side, checked) = match (known, &shape) {
-            (Some(side), _) => (side, decode(revision, side, message)),
-            (None, Shape::Request(_) | Shape::Notification(_)) => guess_side(revision, message),
+        let (side, checked) = match (known, &shape, &answered) {
+            // A result: as the result type of the request it answers.
+            (Some(side), Shape::Response, Some((_, pending))) => {
+                let answer = decode_answer(revision, side, &pending.request, message);
+                (
+                    side,
+                    answer.unwrap_or_else(|| decode(revision, side, message)),
+                )
+            }
+            (Some(side), _, _) => (side, decode(revision, side, message)),
+            (None, Shape::Request(_) | Shape::Notification(_), _) => guess_side(revision, message),
             // An answer to a request not in the traffic: most answers are the server's.
-            (None, Shape::Response | Shape::Error) => {
+            (None, Shape::Response | Shape::Error, _) => {
                 (Side::Server, decode(revision, Side::Server, message))
             }
         };
@@ -211,8 +221,12 @@ impl Checker {
                     self.proposed = Some(revision);
                 }
                 if let Some(id) = id {
+                    let task = message["params"].get("task").is_some();
                     let pending = Pending {
-                        method: method.clone(),
+                        request: Answering {
+                            method: method.clone(),
+                            task,
+                        },
                         revision,
                     };
                     self.pending.insert((side, id), pending);
@@ -220,7 +234,7 @@ impl Checker {
             }
             Shape::Response => {
                 let answers_initialize =
-                    answered.is_some_and(|(_, pending)| pending.method == "initialize");
+                    answered.is_some_and(|(_, pending)| pending.request.method == "initialize");
                 if answers_initialize {
                     let agreed = message["result"]["protocolVersion"].as_str();
                     self.negotiated = agreed.and_then(Revision::from_version).or(Some(revision));

@@ -265,3 +265,86 @@ fn the_command_exits_0_1_or_2_and_writes_a_json_line_per_message() {
     assert_eq!(code, 2);
     assert!(stderr.contains("known: 2024-11-05"), "{stderr}");
 }
+
+/// Checks `messages` (a conversation of one revision) and returns each verdict's violations as
+/// `pointer keyword` strings.
+fn violations_of(revision: Revision, messages: &[Value]) -> Vec<Vec<String>> {
+    check(messages, Checker::new(Some(revision)))
+        .iter()
+        .map(|v| {
+            v.violations
+                .iter()
+                .map(|v| format!("{} {}", v.pointer, v.keyword))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn a_result_is_checked_as_the_result_of_its_request() {
+    let call =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "add"}});
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    let tools = json!({"tools": [{"name": "add", "inputSchema": {"type": "object"}}]});
+    // A tools/list result is a valid member of the server's result union, but not an answer
+    // to tools/call: `content` is missing there.
+    let found = violations_of(
+        Revision::V2025_11_25,
+        &[
+            call.clone(),
+            json!({"jsonrpc": "2.0", "id": 1, "result": tools}),
+            list,
+            json!({"jsonrpc": "2.0", "id": 2, "result": tools}),
+        ],
+    );
+    assert_eq!(found[1], ["/result result"], "{found:?}");
+    assert!(found[3].is_empty(), "{found:?}");
+
+    // Below the result: the constraint keywords of the method's result type, at their pointer.
+    let found = violations_of(
+        Revision::V2025_11_25,
+        &[
+            call.clone(),
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"content": [
+                {"type": "text", "text": "4", "annotations": {"priority": 2}}]}}),
+        ],
+    );
+    assert_eq!(
+        found[1],
+        ["/result/content/0/annotations/priority maximum"],
+        "{found:?}"
+    );
+
+    // A task-augmented request of 2025-11-25 is answered with the task it started.
+    let with_task = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "add", "task": {"ttl": 60000}}});
+    let task = json!({"taskId": "t1", "status": "working", "createdAt": "2025-11-25T10:00:00Z",
+        "lastUpdatedAt": "2025-11-25T10:00:00Z", "ttl": 60000});
+    let found = violations_of(
+        Revision::V2025_11_25,
+        &[
+            with_task,
+            json!({"jsonrpc": "2.0", "id": 3, "result": {"task": task}}),
+        ],
+    );
+    assert!(found[1].is_empty(), "{found:?}");
+
+    // 2026-07-28: tools/call may be answered with `input_required`; the envelope is still
+    // checked around the specific result.
+    let call = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {"name": "add",
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let asks =
+        json!({"resultType": "input_required", "inputRequests": {"a": {"method": "roots/list"}}});
+    let found = violations_of(
+        Revision::V2026_07_28,
+        &[
+            call.clone(),
+            json!({"jsonrpc": "2.0", "id": 4, "result": asks}),
+            call,
+            json!({"jsonrpc": "1.0", "id": 4, "result": {"content": []}}),
+        ],
+    );
+    assert!(found[0].is_empty() && found[1].is_empty(), "{found:?}");
+    assert_eq!(found[3], ["/jsonrpc jsonrpc"], "{found:?}");
+}

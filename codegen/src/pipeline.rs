@@ -32,6 +32,8 @@ pub(crate) struct Generated {
     /// What the generation did that the text alone does not show (see [`warnings`]), each
     /// `<file>#<pointer>: <what and how to fix it>`.
     pub warnings: Vec<String>,
+    /// The generation's [`fingerprint`].
+    pub fingerprint: String,
 }
 
 /// The whole pipeline: the module's file for `source`, and the file of its borrowed family when
@@ -47,11 +49,70 @@ pub(crate) fn generate(
     let emitted = emit::emit_with_items(&module, &root, &options);
     let header = header(source, &changes);
     Ok(Generated {
+        fingerprint: seal(config, source, &header, &emitted.digest),
         text: assemble(config, source.revision, &header, &emitted.body, MODULE_DOC),
         borrowed: (emitted.borrowed_text).map(|items| emit::assemble(&header, None, &items)),
         items: emitted.items,
         warnings: warnings(&module, source.path),
     })
+}
+
+/// A fingerprint of what [`generate`] would write for `source` (both files), computed without
+/// printing: the digest of the emitted tokens ([`emit::token_digest`]) with the header and
+/// the settings that [`assemble`] adds. The same fingerprint means the same text as long as the
+/// printing is the same (prettyplease, the text passes of `emit::assemble`), which only the
+/// full comparison (`tests/generated_is_fresh.rs`) checks.
+pub(crate) fn fingerprint(
+    config: &Config,
+    source: Source<'_>,
+    borrowed_path: Option<String>,
+) -> Result<String, GenerateError> {
+    let changes = config.errata.for_revision(source.revision);
+    let (root, module) = load_with_changes(config, source, &changes)?;
+    let options = emit_options(config, borrowed_path)?;
+    let tokens = emit::token_digest(&module, &root, &options);
+    Ok(seal(config, source, &header(source, &changes), &tokens))
+}
+
+/// The source of the code that turns tokens into a file's text (printing piece by piece,
+/// indenting the borrowed family, the text passes, the header): a fingerprint changes with it,
+/// so that a change there is not hidden from `generate --check` by unchanged tokens.
+const PRINTING: [&str; 4] = [
+    include_str!("emit/mod.rs"),
+    include_str!("emit/borrowed.rs"),
+    include_str!("emit/assemble.rs"),
+    include_str!("pipeline.rs"),
+];
+
+/// The fingerprint of a generation: its tokens' digest with what [`assemble`] adds.
+fn seal(config: &Config, source: Source<'_>, header: &str, tokens: &[u8; 32]) -> String {
+    let tokens: String = tokens.iter().map(|b| format!("{b:02x}")).collect();
+    let printing = crate::fetch::sha256_hex(PRINTING.concat().as_bytes());
+    let settings = format!(
+        "{}\n{printing}\n{header}\n{}\n{}\n{tokens}",
+        env!("CARGO_PKG_VERSION"),
+        config.module_doc,
+        source.revision,
+    );
+    crate::fetch::sha256_hex(settings.as_bytes())
+}
+
+/// The fingerprint of a module re-exporting the module of fingerprint `same_as` (see
+/// [`generate_reexport`]).
+pub(crate) fn reexport_fingerprint(
+    config: &Config,
+    source: Source<'_>,
+    same_as: (&str, &str),
+    fingerprint: &str,
+) -> String {
+    let changes = config.errata.for_revision(source.revision);
+    let text = format!("re-export of {} ({}): {fingerprint}", same_as.0, same_as.1);
+    seal(
+        config,
+        source,
+        &header(source, &changes),
+        &sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(text)).into(),
+    )
 }
 
 /// The module of a revision whose schema is byte for byte that of `same_as` (its name and

@@ -1,6 +1,7 @@
 //! The checked-in generated modules are exactly what the generator makes today from the pinned
 //! schemas (the rust-analyzer style codegen test): regenerates all six revisions in memory (each
-//! module and its borrowed family's file) and compares byte for byte.
+//! module and its borrowed family's file) and compares byte for byte, the fingerprints file
+//! (`FINGERPRINTS`, which lets `generate --check` skip printing) included.
 
 use mcp_codegen::fetch::SchemaSource;
 use mcp_codegen::workspace::Workspace;
@@ -14,10 +15,37 @@ fn checked_in_code_matches_a_fresh_generation() {
     let mut borrowed_files = 0;
     let mut rendered_paths = Vec::new();
     for revision in &workspace.revisions.revisions {
-        let files = workspace
+        let mut files = workspace
             .render(revision, &source)
             .expect("generation succeeds");
+        // Last, the fingerprints of every generated file, this revision's updated: unchanged
+        // when this revision's files are.
+        let fingerprints = files.pop().expect("the fingerprints file");
+        assert_eq!(fingerprints.path, workspace.fingerprints_path());
+        let on_disk = std::fs::read_to_string(&fingerprints.path).unwrap_or_default();
+        if on_disk != fingerprints.text {
+            stale.push(format!(
+                "{} ({})",
+                fingerprints.path.display(),
+                revision.name
+            ));
+        }
+        for rendered in &files {
+            assert!(
+                fingerprints.text.contains(&format!(
+                    "\n{} ",
+                    rendered
+                        .path
+                        .strip_prefix(workspace.root.join("generated/src/gen"))
+                        .unwrap()
+                        .display()
+                )),
+                "{}: has a fingerprint",
+                rendered.path.display()
+            );
+        }
         rendered_paths.extend(files.iter().map(|f| f.path.clone()));
+        rendered_paths.push(fingerprints.path);
         assert_eq!(
             files[0].path,
             workspace.generated_path(revision),
@@ -88,7 +116,7 @@ fn generation_is_deterministic() {
     };
     let first = text(workspace.render(revision, &source).expect("generates"));
     let second = text(workspace.render(revision, &source).expect("generates"));
-    assert_eq!(first.len(), 2);
+    assert_eq!(first.len(), 3, "the module, its borrowed file, the fingerprints");
     assert_eq!(first, second);
 }
 

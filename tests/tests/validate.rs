@@ -400,3 +400,65 @@ fn display() {
     assert_eq!(err.to_string(), "/name: breaks `minLength: 1`");
     let _: &dyn std::error::Error = &err;
 }
+
+/// The borrowed family (`…Ref<'de>`) reports what the owned one does, at the same pointers:
+/// over the recorded SDK traffic of both eras (valid) and messages planted with violations in
+/// members, items, nested params, free-form objects and undeclared members.
+#[test]
+fn the_borrowed_family_reports_what_the_owned_one_does() {
+    use mcp_typed::{v2025_11_25 as old, v2026_07_28 as new};
+    let traffic = mcp_typed_tests::repo_root().join("fuzz/seeds/traffic");
+    let mut texts: Vec<String> = Vec::new();
+    for entry in std::fs::read_dir(&traffic).expect("fuzz/seeds/traffic") {
+        let text = std::fs::read_to_string(entry.expect("an entry").path()).expect("traffic");
+        texts.extend(text.lines().map(str::to_owned));
+    }
+    let recorded = texts.len();
+    assert!(recorded > 200, "{recorded} recorded messages");
+    texts.extend(
+        [
+            json!({"jsonrpc": "2.0", "id": 7, "result": {"content": [
+                {"type": "text", "text": "hi", "annotations": {"priority": 5}},
+                {"type": "resource_link", "uri": "not a uri", "name": "x"}]}}),
+            json!({"jsonrpc": "2.0", "id": 1, "method": "sampling/createMessage", "params": {
+                "messages": [], "maxTokens": 10, "modelPreferences": {"costPriority": 2}}}),
+            json!({"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "t",
+                "inputSchema": {"type": "object"}, "icons": [{"src": "a", "mimeType": "x"}],
+                "annotations": {"x": 1}}], "extra": {"a": 1}}}),
+        ]
+        .iter()
+        .map(Value::to_string),
+    );
+    let mut compared = 0;
+    let mut violations = 0;
+    for text in &texts {
+        let pairs = [
+            (
+                text.parse::<old::ServerMessage>().ok().map(|m| m.validate()),
+                old::borrowed::ServerMessageRef::parse(text).ok().map(|m| m.validate()),
+            ),
+            (
+                text.parse::<old::ClientMessage>().ok().map(|m| m.validate()),
+                old::borrowed::ClientMessageRef::parse(text).ok().map(|m| m.validate()),
+            ),
+            (
+                text.parse::<new::ServerMessage>().ok().map(|m| m.validate()),
+                new::borrowed::ServerMessageRef::parse(text).ok().map(|m| m.validate()),
+            ),
+            (
+                text.parse::<new::ClientMessage>().ok().map(|m| m.validate()),
+                new::borrowed::ClientMessageRef::parse(text).ok().map(|m| m.validate()),
+            ),
+        ];
+        for (owned, borrowed) in pairs {
+            assert_eq!(owned, borrowed, "{text}");
+            if let Some(verdict) = owned {
+                compared += 1;
+                violations += verdict.err().map_or(0, |v| v.len());
+            }
+        }
+    }
+    assert!(compared > recorded, "{compared} messages decoded and compared");
+    // priority, uri (twice: 2025-11-25 and 2026-07-28), costPriority.
+    assert!(violations >= 4, "{violations} violations found");
+}

@@ -3,9 +3,10 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
+use serde_json::Value;
 
 use super::registry::borrowed_registry;
-use super::{emit_type, messages, structs, union, Borrowed, EmitOptions, Scope};
+use super::{emit_type, messages, structs, union, Borrowed, EmitOptions, Scope, TokenDigest};
 use crate::ir::{Module, TypeDef, TypeExpr, TypeKind};
 
 /// The borrowed family, as [`borrowed_module`] renders it.
@@ -22,38 +23,24 @@ pub(super) struct BorrowedModule {
 /// indented into an inline module or at the top level of a file of their own.
 pub(super) fn borrowed_module(
     module: &Module,
+    source: &Value,
     owned: &Scope,
     options: &EmitOptions,
+    digest: &mut TokenDigest,
 ) -> syn::Result<BorrowedModule> {
     let scope = owned.borrowed(module);
     let cfg = match &options.borrowed {
         Borrowed::Feature(feature) => quote!(#[cfg(feature = #feature)]),
         _ => TokenStream::new(),
     };
-    let head = quote! {
-        #[allow(unused_imports)]
-        use super::__rt;
-    };
-    let types = module.types.iter().map(|t| emit_type(&scope, t, module));
-    let message_layer = match &module.messages {
-        Some(m) => messages::emit_messages(module, &scope, m),
-        None => TokenStream::new(),
-    };
-    let registry = options
-        .registry_feature
-        .as_deref()
-        .map(|feature| borrowed_registry(module, &scope, feature));
     let indent = if options.borrowed_path.is_some() {
         ""
     } else {
         "    "
     };
     let mut body = String::new();
-    for piece in std::iter::once(head)
-        .chain(types)
-        .chain([message_layer])
-        .chain(registry)
-    {
+    for piece in borrowed_pieces(module, source, &scope, options) {
+        digest.add(&piece);
         let syntax = syn::parse2::<syn::File>(piece)?;
         for line in prettyplease::unparse(&syntax).lines() {
             if !line.is_empty() {
@@ -87,6 +74,34 @@ pub(super) fn borrowed_module(
         cfg,
         file: None,
     })
+}
+
+/// The token streams of the borrowed family's items, one per type and layer, in print order;
+/// `scope` is the borrowed family's.
+pub(super) fn borrowed_pieces<'a>(
+    module: &'a Module,
+    source: &'a Value,
+    scope: &'a Scope,
+    options: &'a EmitOptions,
+) -> impl Iterator<Item = TokenStream> + 'a {
+    let head = quote! {
+        #[allow(unused_imports)]
+        use super::__rt;
+    };
+    let types = module.types.iter().map(|t| emit_type(scope, t, module));
+    let message_layer = match &module.messages {
+        Some(m) => messages::emit_messages(module, scope, m),
+        None => TokenStream::new(),
+    };
+    let registry = options
+        .registry_feature
+        .as_deref()
+        .map(|feature| borrowed_registry(module, scope, feature));
+    let validation = super::validate::emit_validation(module, source, scope);
+    std::iter::once(head)
+        .chain(types)
+        .chain([message_layer, validation])
+        .chain(registry)
 }
 
 /// One named type → its borrowed form, with its conversion into the owned type; a type that

@@ -79,6 +79,8 @@ pub struct Emitted {
     /// The items of the borrowed module, when [`EmitOptions::borrowed_path`] puts them in a
     /// file of their own (without header).
     pub borrowed_text: Option<String>,
+    /// The digest of the tokens printed (what [`token_digest`] computes without printing).
+    pub digest: [u8; 32],
 }
 
 /// Whether, and under which `#[cfg]`, the borrowed family is emitted: a `borrowed` submodule
@@ -104,6 +106,53 @@ pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
 /// [`emit`], with the public items of the body and the borrowed module's own file, if any.
 pub fn emit_with_items(module: &Module, source: &Value, options: &EmitOptions) -> Emitted {
     let scope = Scope::for_module(module);
+    // Parsed and printed a piece at a time (prettyplease prints a file's items one after the
+    // other, so the text is the same): the tokens, syntax tree and text of one type are freed
+    // before the next is built, where one file-sized tree made the heap grow by its whole size
+    // (most of the generator's time went to faulting in fresh pages).
+    let pieces = body_pieces(module, source, options, &scope);
+    let mut digest = TokenDigest::new(options);
+    let mut text = String::new();
+    let mut public = PublicItems::default();
+    for piece in pieces {
+        digest.add(&piece);
+        // The token streams above are built by this crate; a parse failure is a generator bug,
+        // reported where the generated code is compiled.
+        let syntax = match syn::parse2::<syn::File>(piece) {
+            Ok(syntax) => syntax,
+            Err(e) => return Emitted::failed(e),
+        };
+        if let Err(e) = public.collect(&syntax.items) {
+            return Emitted::failed(e);
+        }
+        text.push_str(&prettyplease::unparse(&syntax));
+    }
+    let mut borrowed_text = None;
+    if options.borrowed != Borrowed::No {
+        match borrowed::borrowed_module(module, source, &scope, options, &mut digest) {
+            Ok(borrowed) => {
+                public.add(&borrowed.cfg, "borrowed");
+                text.push_str(&borrowed.declaration);
+                borrowed_text = borrowed.file.map(|file| escape_text_direction(&file));
+            }
+            Err(e) => return Emitted::failed(e),
+        }
+    }
+    Emitted {
+        body: escape_text_direction(&text),
+        items: public,
+        borrowed_text,
+        digest: digest.finish(),
+    }
+}
+
+/// The token streams of the body, one per type and per layer, in the order they are printed.
+fn body_pieces<'a>(
+    module: &'a Module,
+    source: &'a Value,
+    options: &'a EmitOptions,
+    scope: &'a Scope,
+) -> impl Iterator<Item = TokenStream> + 'a {
     let registry = options
         .registry_feature
         .as_deref()
@@ -113,8 +162,8 @@ pub fn emit_with_items(module: &Module, source: &Value, options: &EmitOptions) -
         .as_deref()
         .map(|feature| json_schema::emit_json_schemas(module, source, feature));
     let message_layer = match &module.messages {
-        Some(m) => messages::emit_messages(module, &scope, m),
-        None => messages::emit_extension_requests(&scope, &module.extension_requests),
+        Some(m) => messages::emit_messages(module, scope, m),
+        None => messages::emit_extension_requests(scope, &module.extension_requests),
     };
     // Every other mention of the types crate goes through this `__rt` (its macros use `$crate`).
     let types_crate = options
@@ -132,46 +181,60 @@ pub fn emit_with_items(module: &Module, source: &Value, options: &EmitOptions) -
         #[allow(unused_imports)]
         use #types_crate::__private as __rt;
     };
-    // Parsed and printed a piece at a time (prettyplease prints a file's items one after the
-    // other, so the text is the same): the tokens, syntax tree and text of one type are freed
-    // before the next is built, where one file-sized tree made the heap grow by its whole size
-    // (most of the generator's time went to faulting in fresh pages).
-    let types = module.types.iter().map(|t| emit_type(&scope, t, module));
-    let validation = validate::emit_validation(module, source);
-    let pieces = std::iter::once(head)
+    let types = module.types.iter().map(|t| emit_type(scope, t, module));
+    let validation = validate::emit_validation(module, source, scope);
+    std::iter::once(head)
         .chain(types)
         .chain([message_layer, validation])
         .chain(json_schemas)
-        .chain(registry);
-    let mut text = String::new();
-    let mut public = PublicItems::default();
-    for piece in pieces {
-        // The token streams above are built by this crate; a parse failure is a generator bug,
-        // reported where the generated code is compiled.
-        let syntax = match syn::parse2::<syn::File>(piece) {
-            Ok(syntax) => syntax,
-            Err(e) => return Emitted::failed(e),
-        };
-        if let Err(e) = public.collect(&syntax.items) {
-            return Emitted::failed(e);
-        }
-        text.push_str(&prettyplease::unparse(&syntax));
-    }
-    let mut borrowed_text = None;
+        .chain(registry)
+}
+
+/// A digest of everything [`emit_with_items`] prints from, without printing: the options and
+/// every piece's tokens, the borrowed family's included. Equal digests give equal text (for
+/// the same printer), which is what lets `generate --check` skip printing a file it
+/// fingerprinted before (see `crate::workspace`).
+pub fn token_digest(module: &Module, source: &Value, options: &EmitOptions) -> [u8; 32] {
+    let scope = Scope::for_module(module);
+    let mut digest = TokenDigest::new(options);
+    body_pieces(module, source, options, &scope).for_each(|piece| digest.add(&piece));
     if options.borrowed != Borrowed::No {
-        match borrowed::borrowed_module(module, &scope, options) {
-            Ok(borrowed) => {
-                public.add(&borrowed.cfg, "borrowed");
-                text.push_str(&borrowed.declaration);
-                borrowed_text = borrowed.file.map(|file| escape_text_direction(&file));
-            }
-            Err(e) => return Emitted::failed(e),
-        }
+        let borrowed = scope.borrowed(module);
+        borrowed::borrowed_pieces(module, source, &borrowed, options).for_each(|piece| digest.add(&piece));
     }
-    Emitted {
-        body: escape_text_direction(&text),
-        items: public,
-        borrowed_text,
+    digest.finish()
+}
+
+/// The sha256 of the options and of the text of each token stream, streamed into the hash
+/// (never held whole).
+pub(crate) struct TokenDigest(sha2::Sha256);
+
+impl TokenDigest {
+    fn new(options: &EmitOptions) -> Self {
+        use sha2::Digest as _;
+        let mut digest = TokenDigest(sha2::Sha256::new());
+        digest.write(format_args!("{options:?}\n"));
+        digest
+    }
+
+    pub(crate) fn add(&mut self, piece: &TokenStream) {
+        self.write(format_args!("{piece}\n"));
+    }
+
+    fn write(&mut self, text: std::fmt::Arguments<'_>) {
+        // Writing into a hash cannot fail.
+        let _ = std::fmt::Write::write_fmt(self, text);
+    }
+
+    fn finish(self) -> [u8; 32] {
+        sha2::Digest::finalize(self.0).into()
+    }
+}
+
+impl std::fmt::Write for TokenDigest {
+    fn write_str(&mut self, text: &str) -> std::fmt::Result {
+        sha2::Digest::update(&mut self.0, text.as_bytes());
+        Ok(())
     }
 }
 

@@ -1,4 +1,4 @@
-//! `mcp_typed::validate::Validate` for every type of the owned family: the constraint keywords
+//! `mcp_typed::validate::Validate` for every type of both families: the constraint keywords
 //! of each member's schema (`format`, bounds, lengths, `pattern`, counts, `uniqueItems`,
 //! `multipleOf`), checked where they are stated and wherever a value holds a value with some.
 //!
@@ -14,7 +14,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use serde_json::{Map, Value};
 
-use super::ident;
+use super::{ident, Scope};
 use crate::ir::{
     Additional, Constraint, DirectionModel, Messages, Module, Struct, TypeExpr, TypeKind,
 };
@@ -37,15 +37,20 @@ struct Analysis<'m> {
     reaching: BTreeSet<&'m str>,
 }
 
-/// The `Validate` impls of every type of the module and of its message envelopes.
-pub(super) fn emit_validation(module: &Module, source: &Value) -> TokenStream {
+/// The `Validate` impls of every type of the module and of its message envelopes, in `scope`'s
+/// family: in the borrowed one, for each type with a form of its own (`XRef<'de>`: the same
+/// members, variants and checks; the others are the owned types, which have theirs).
+pub(super) fn emit_validation(module: &Module, source: &Value, scope: &Scope) -> TokenStream {
     let analysis = Analysis::new(module, source);
     let types = module.types.iter().map(|t| {
-        let name = ident(&t.name);
+        if !scope.has_form(&t.name) {
+            return TokenStream::new();
+        }
+        let name = Defined::new(scope, &t.name);
         let reaching = analysis.reaching.contains(t.name.as_str());
         match &t.kind {
             TypeKind::Alias(_) => TokenStream::new(),
-            TypeKind::Struct(s) if reaching => struct_impl(&analysis, &t.name, s),
+            TypeKind::Struct(s) if reaching => struct_impl(&analysis, &name, &t.name, s),
             TypeKind::Union(u) if reaching => {
                 let arms = u.variants.iter().map(|v| {
                     let variant = ident(&v.name);
@@ -73,7 +78,7 @@ pub(super) fn emit_validation(module: &Module, source: &Value) -> TokenStream {
                 });
                 enum_impl(&name, arms.flatten().collect(), set.calls.len())
             }
-            _ => quote!(impl __rt::Validate for #name {}),
+            _ => name.implement(TokenStream::new()),
         }
     });
     let types: Vec<TokenStream> = types.collect();
@@ -81,7 +86,7 @@ pub(super) fn emit_validation(module: &Module, source: &Value) -> TokenStream {
     let envelopes = module.messages.iter().flat_map(|m| {
         m.directions
             .iter()
-            .map(move |d| envelope_impl(analysis, m, d))
+            .map(move |d| envelope_impl(analysis, scope, m, d))
     });
     quote! {
         #(#types)*
@@ -89,10 +94,39 @@ pub(super) fn emit_validation(module: &Module, source: &Value) -> TokenStream {
     }
 }
 
+/// A type of the family, as its `Validate` impl names it.
+struct Defined {
+    /// `X`, or `XRef<'de>`.
+    ty: TokenStream,
+    /// Empty, or `<'de>`.
+    generics: TokenStream,
+}
+
+impl Defined {
+    fn new(scope: &Scope, name: &str) -> Self {
+        let (ty, _, generics) = scope.defined(name);
+        Defined { ty, generics }
+    }
+
+    /// `impl Validate for X`, with `body` as `validate_at`'s (none: the default method).
+    fn implement(&self, body: TokenStream) -> TokenStream {
+        let Defined { ty, generics } = self;
+        if body.is_empty() {
+            return quote!(impl #generics __rt::Validate for #ty {});
+        }
+        quote! {
+            impl #generics __rt::Validate for #ty {
+                fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+                    #body
+                }
+            }
+        }
+    }
+}
+
 /// A struct's impl: each member with constraints or reaching a type with some, and the
 /// undeclared members when their values do.
-fn struct_impl(analysis: &Analysis, name: &str, s: &Struct) -> TokenStream {
-    let ty = ident(name);
+fn struct_impl(analysis: &Analysis, ty: &Defined, name: &str, s: &Struct) -> TokenStream {
     let members = s.fields.iter().filter_map(|f| {
         let rules = analysis.members.get(&(name, f.json_name.as_str()));
         if rules.is_none() && !analysis.expr_reaches(&f.ty) {
@@ -108,7 +142,7 @@ fn struct_impl(analysis: &Analysis, name: &str, s: &Struct) -> TokenStream {
             let rules = analysis.extra.get(name);
             (rules.is_some() || analysis.expr_reaches(values)).then(|| {
                 let rules = rule_list(rules.map_or(&[][..], Vec::as_slice));
-                quote!(cx.members(&self.extra, #rules);)
+                quote!(cx.members(self.extra.iter(), #rules);)
             })
         }
         Additional::Forbidden | Additional::Any => None,
@@ -126,24 +160,16 @@ fn struct_impl(analysis: &Analysis, name: &str, s: &Struct) -> TokenStream {
         let rules = rule_list(rules);
         quote!(cx.properties(#always #(#optional)* #extra, #rules);)
     });
-    quote! {
-        impl __rt::Validate for #ty {
-            fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
-                #properties
-                #(#members)*
-                #extra
-            }
-        }
-    }
+    ty.implement(quote! {
+        #properties
+        #(#members)*
+        #extra
+    })
 }
 
 /// An enum's impl from the (pattern, check) arms of the variants that reach a constraint, out
 /// of `variants`: an `if let` for one, a `match` (with `_` for the others, if any) for more.
-fn enum_impl(
-    ty: &proc_macro2::Ident,
-    arms: Vec<(TokenStream, TokenStream)>,
-    variants: usize,
-) -> TokenStream {
+fn enum_impl(ty: &Defined, arms: Vec<(TokenStream, TokenStream)>, variants: usize) -> TokenStream {
     let body = match arms.as_slice() {
         [(pattern, check)] if variants > 1 => quote!(if let #pattern = self { #check; }),
         _ => {
@@ -154,20 +180,19 @@ fn enum_impl(
             quote!(match self { #(#arms)* #rest })
         }
     };
-    quote! {
-        impl __rt::Validate for #ty {
-            fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
-                #body
-            }
-        }
-    }
+    ty.implement(body)
 }
 
 /// `ClientMessage`/`ServerMessage`: a request or notification is validated as its call (its
 /// `params` member), a response at `result`, an error at `error`, a batch item by item; the
 /// pointers are those of the message's JSON.
-fn envelope_impl(analysis: &Analysis, messages: &Messages, d: &DirectionModel) -> TokenStream {
-    let name = ident(&d.name);
+fn envelope_impl(
+    analysis: &Analysis,
+    scope: &Scope,
+    messages: &Messages,
+    d: &DirectionModel,
+) -> TokenStream {
+    let name = Defined::new(scope, &d.name);
     let named = |n: &Option<String>| n.as_deref().is_some_and(|n| analysis.reaches(n));
     let mut arms = Vec::new();
     if named(&d.requests) {
@@ -195,7 +220,7 @@ fn envelope_impl(analysis: &Analysis, messages: &Messages, d: &DirectionModel) -
         ));
     }
     if arms.is_empty() {
-        return quote!(impl __rt::Validate for #name {});
+        return name.implement(TokenStream::new());
     }
     if messages.batches {
         arms.push((

@@ -423,6 +423,27 @@ pub fn from_str<M: for<'x> Decode<'x>>(text: &str) -> Result<M, DecodeError> {
     decode_text::<M>(text).map_err(|refused| diagnosis::<M>(text, &refused))
 }
 
+/// Decodes the text of a response's `result` as `T` (`jsonrpc::decode_result`); a refusal is
+/// decoded again with path tracking, for the pointer below `/result` of what does not fit.
+pub fn result_from_str<T: de::DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
+    let refused = match serde_json::from_str(text) {
+        Ok(result) => return Ok(result),
+        Err(refused) => refused,
+    };
+    let mut error = DecodeError::new(DecodeErrorKind::InvalidResponse, without_position(&refused));
+    if refused.is_syntax() || refused.is_eof() {
+        error.kind = DecodeErrorKind::Parse;
+        return Err(error);
+    }
+    let pointer = match path_error(|de| T::deserialize(de), text) {
+        Err((_, pointer)) => pointer,
+        Ok(_) => String::new(),
+    };
+    error.path = Some(format!("/result{pointer}"));
+    error.response = true;
+    Err(error)
+}
+
 /// Decodes a borrowed message (`ClientMessageRef<'de>`) from the text it borrows, in one pass;
 /// a refusal is diagnosed with the probe of `Owned`, the owned type of the same direction,
 /// which accepts the same messages.

@@ -37,9 +37,9 @@
 //!
 //! Where a constraint is checked: on a struct's members (through the aliases their types name),
 //! items and map values, on the struct itself (`minProperties`/`maxProperties`), and in every
-//! value reached through members, union variants, call params and message envelopes. The
-//! constraints of an inline union member that is not a named type are not checked, nor does the
-//! borrowed family (`…Ref<'de>`) implement the trait: validate its owned form (`into_owned`).
+//! value reached through members, union variants, call params and message envelopes, in both
+//! families (`ClientMessage` and `ClientMessageRef<'de>` alike). The constraints of an inline
+//! union member that is not a named type are not checked.
 //!
 //! Numbers are compared as `f64` (every limit of the official schemas is exact in it); a
 //! `multipleOf` of a fraction allows a relative error of 1e-9 for the binary rounding.
@@ -312,13 +312,13 @@ impl Cx {
     }
 
     /// Validates every value of a map of undeclared members (`extra`) with `rules`.
-    pub fn members<'a, T: Validate + 'a>(
+    pub fn members<'a, K: AsRef<str> + ?Sized + 'a, T: Validate + 'a>(
         &mut self,
-        members: impl IntoIterator<Item = (&'a String, &'a T)>,
+        members: impl IntoIterator<Item = (&'a K, &'a T)>,
         rules: &[Rule],
     ) {
         for (key, value) in members {
-            self.member(key, value, rules);
+            self.member(key.as_ref(), value, rules);
         }
     }
 
@@ -384,10 +384,10 @@ impl Cx {
         }
     }
 
-    fn object<'a, T: Validate + 'a>(
+    fn object<'a, K: AsRef<str> + ?Sized + 'a, T: Validate + 'a>(
         &mut self,
         len: usize,
-        members: impl Iterator<Item = (&'a String, &'a T)>,
+        members: impl Iterator<Item = (&'a K, &'a T)>,
         rules: &[Rule],
     ) {
         self.count(len, property_bound, rules);
@@ -683,9 +683,38 @@ impl Validate for Map<String, Value> {
     }
 }
 
-impl<T: Validate> Validate for indexmap::IndexMap<String, T> {
+impl<K: AsRef<str>, T: Validate> Validate for indexmap::IndexMap<K, T> {
     fn validate_at(&self, cx: &mut Cx, rules: &[Rule]) {
         cx.object(self.len(), self.iter(), rules);
+    }
+}
+
+// The borrowed family's leaves: the same checks as their owned forms.
+#[cfg(feature = "borrowed")]
+impl Validate for crate::borrowed::Str<'_> {
+    fn validate_at(&self, cx: &mut Cx, rules: &[Rule]) {
+        cx.string(self.as_str(), rules);
+    }
+}
+
+#[cfg(feature = "borrowed")]
+impl Validate for crate::borrowed::ValueRef<'_> {
+    fn validate_at(&self, cx: &mut Cx, rules: &[Rule]) {
+        // Kept as its text, like a free-form object: read only when its place has constraints.
+        if !rules.is_empty() {
+            self.to_value().validate_at(cx, rules);
+        }
+    }
+}
+
+#[cfg(feature = "borrowed")]
+impl Validate for crate::borrowed::RawObjectRef<'_> {
+    fn validate_at(&self, cx: &mut Cx, rules: &[Rule]) {
+        if !rules.is_empty() {
+            if let Ok(map) = serde_json::from_str::<Map<String, Value>>(self.as_str()) {
+                map.validate_at(cx, rules);
+            }
+        }
     }
 }
 

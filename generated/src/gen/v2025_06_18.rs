@@ -1720,6 +1720,33 @@ impl ClientRequest {
             Self::Complete(_) => "completion/complete",
         }
     }
+    /// Runs `visitor` with the request type of `method` (its params and result types);
+    /// `None` for a method of no request of this set.
+    pub fn visit_method<V: __rt::jsonrpc::VisitRequest>(
+        method: &str,
+        visitor: V,
+    ) -> Option<V::Output> {
+        Some(
+            match method {
+                "initialize" => visitor.visit::<InitializeRequest>(),
+                "ping" => visitor.visit::<PingRequest>(),
+                "resources/list" => visitor.visit::<ListResourcesRequest>(),
+                "resources/templates/list" => {
+                    visitor.visit::<ListResourceTemplatesRequest>()
+                }
+                "resources/read" => visitor.visit::<ReadResourceRequest>(),
+                "resources/subscribe" => visitor.visit::<SubscribeRequest>(),
+                "resources/unsubscribe" => visitor.visit::<UnsubscribeRequest>(),
+                "prompts/list" => visitor.visit::<ListPromptsRequest>(),
+                "prompts/get" => visitor.visit::<GetPromptRequest>(),
+                "tools/list" => visitor.visit::<ListToolsRequest>(),
+                "tools/call" => visitor.visit::<CallToolRequest>(),
+                "logging/setLevel" => visitor.visit::<SetLevelRequest>(),
+                "completion/complete" => visitor.visit::<CompleteRequest>(),
+                _ => return None,
+            },
+        )
+    }
 }
 impl __rt::codec::Calls for ClientRequest {
     fn has_method(method: &str) -> bool {
@@ -15103,6 +15130,22 @@ impl ServerRequest {
             Self::ListRoots(_) => "roots/list",
             Self::Elicit(_) => "elicitation/create",
         }
+    }
+    /// Runs `visitor` with the request type of `method` (its params and result types);
+    /// `None` for a method of no request of this set.
+    pub fn visit_method<V: __rt::jsonrpc::VisitRequest>(
+        method: &str,
+        visitor: V,
+    ) -> Option<V::Output> {
+        Some(
+            match method {
+                "ping" => visitor.visit::<PingRequest>(),
+                "sampling/createMessage" => visitor.visit::<CreateMessageRequest>(),
+                "roots/list" => visitor.visit::<ListRootsRequest>(),
+                "elicitation/create" => visitor.visit::<ElicitRequest>(),
+                _ => return None,
+            },
+        )
     }
 }
 impl __rt::codec::Calls for ServerRequest {

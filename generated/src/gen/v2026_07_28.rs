@@ -2396,6 +2396,30 @@ impl ClientRequest {
             Self::Complete(_) => "completion/complete",
         }
     }
+    /// Runs `visitor` with the request type of `method` (its params and result types);
+    /// `None` for a method of no request of this set.
+    pub fn visit_method<V: __rt::jsonrpc::VisitRequest>(
+        method: &str,
+        visitor: V,
+    ) -> Option<V::Output> {
+        Some(
+            match method {
+                "server/discover" => visitor.visit::<DiscoverRequest>(),
+                "resources/list" => visitor.visit::<ListResourcesRequest>(),
+                "resources/templates/list" => {
+                    visitor.visit::<ListResourceTemplatesRequest>()
+                }
+                "resources/read" => visitor.visit::<ReadResourceRequest>(),
+                "subscriptions/listen" => visitor.visit::<SubscriptionsListenRequest>(),
+                "prompts/list" => visitor.visit::<ListPromptsRequest>(),
+                "prompts/get" => visitor.visit::<GetPromptRequest>(),
+                "tools/list" => visitor.visit::<ListToolsRequest>(),
+                "tools/call" => visitor.visit::<CallToolRequest>(),
+                "completion/complete" => visitor.visit::<CompleteRequest>(),
+                _ => return None,
+            },
+        )
+    }
 }
 impl __rt::codec::Calls for ClientRequest {
     fn has_method(method: &str) -> bool {

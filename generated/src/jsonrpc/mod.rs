@@ -65,8 +65,55 @@ pub trait Request {
     const METHOD: &'static str;
     /// The params type (`()` for a request without params).
     type Params;
-    /// The result type of a successful response.
-    type Result: DeserializeOwned + serde::Serialize;
+    /// The result type of a successful response. Every generated type is also
+    /// [`Validate`](crate::__private::Validate) (public as `mcp_typed::validate::Validate` with
+    /// the feature `elicit`), so generic code can check a result's constraint keywords.
+    type Result: DeserializeOwned + serde::Serialize + crate::__private::Validate;
+}
+
+/// Code generic over [`Request`], run for a method known only at run time: each request call
+/// set's `visit_method` (`ClientRequest::visit_method("tools/call", visitor)`) calls
+/// [`visit`](Self::visit) with the request type of that method (`CallToolRequest`). A proxy or
+/// a checker that pairs a response with the method of its request decodes the response's
+/// result as that method's result type this way:
+///
+/// ```
+/// # #[cfg(feature = "v2025_11_25")] {
+/// use mcp_typed::jsonrpc::{decode_result, DecodeError, Request, VisitRequest};
+/// use mcp_typed::v2025_11_25::ClientRequest;
+///
+/// /// The result's text, decoded as the result of the visited request and printed back.
+/// struct Reencode<'a>(&'a str);
+/// impl VisitRequest for Reencode<'_> {
+///     type Output = Result<String, DecodeError>;
+///     fn visit<R: Request>(self) -> Self::Output {
+///         let result = decode_result::<R::Result>(self.0)?;
+///         Ok(serde_json::to_string(&result).expect("encodes"))
+///     }
+/// }
+/// let text = r#"{"tools":[{"inputSchema":{"type":"object"},"name":"add"}]}"#;
+/// let again = ClientRequest::visit_method("tools/list", Reencode(text)).unwrap()?;
+/// assert_eq!(again, text);
+/// // A `tools/call` result must have `content`: the tools/list result is not one.
+/// let wrong = ClientRequest::visit_method("tools/call", Reencode(text)).unwrap();
+/// assert_eq!(wrong.unwrap_err().path(), Some("/result"));
+/// assert!(ClientRequest::visit_method("no/such", Reencode(text)).is_none());
+/// # }
+/// # Ok::<(), mcp_typed::jsonrpc::DecodeError>(())
+/// ```
+pub trait VisitRequest {
+    /// What the visit gives back.
+    type Output;
+    /// Runs with `R`, the request type of the method visited.
+    fn visit<R: Request>(self) -> Self::Output;
+}
+
+/// Decodes the text of a successful response's `result` as `T` (a request's
+/// [`Request::Result`], found by the method of the request it answers), with the diagnosis of a
+/// message: an [`InvalidResponse`](DecodeErrorKind::InvalidResponse) error whose
+/// [`path`](DecodeError::path) points below `/result` at the first member that does not fit.
+pub fn decode_result<T: DeserializeOwned>(result: &str) -> Result<T, DecodeError> {
+    crate::__private::codec::result_from_str(result)
 }
 
 /// What kind of problem a message had.

@@ -88,6 +88,7 @@ pub(in crate::emit) fn emit_calls(
         CallKind::Notification => "notification",
     };
     let unknown = format!("unknown {kind} method `{{method}}`");
+    let visit = visit_method(scope, set);
     quote! {
         #head
         #[derive(Debug, Clone, PartialEq)]
@@ -105,6 +106,7 @@ pub(in crate::emit) fn emit_calls(
                     #(#method_arms)*
                 }
             }
+            #visit
         }
 
         impl #generics __rt::codec::Calls for #ty {
@@ -146,6 +148,32 @@ pub(in crate::emit) fn emit_calls(
             fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
                 __rt::codec::deserialize_call(deserializer)
             }
+        }
+    }
+}
+
+/// `visit_method` of an owned request set: the request type of a method read at run time, for
+/// code generic over `jsonrpc::Request` (decoding a response as the result of its request).
+fn visit_method(scope: &Scope, set: &CallSet) -> TokenStream {
+    if scope.is_borrowed() || set.kind != CallKind::Request {
+        return TokenStream::new();
+    }
+    let Scope {
+        option, some, none, ..
+    } = scope;
+    let arms = set.calls.iter().map(|c| {
+        let method = &c.method;
+        let request = ident(&c.message_type);
+        quote!(#method => visitor.visit::<#request>(),)
+    });
+    quote! {
+        /// Runs `visitor` with the request type of `method` (its params and result types);
+        /// `None` for a method of no request of this set.
+        pub fn visit_method<V: __rt::jsonrpc::VisitRequest>(method: &str, visitor: V) -> #option<V::Output> {
+            #some(match method {
+                #(#arms)*
+                _ => return #none,
+            })
         }
     }
 }

@@ -20,6 +20,20 @@ impl ClientRequest {
             Self::Echo(_) => "tools/echo",
         }
     }
+    /// Runs `visitor` with the request type of `method` (its params and result types);
+    /// `None` for a method of no request of this set.
+    pub fn visit_method<V: __rt::jsonrpc::VisitRequest>(
+        method: &str,
+        visitor: V,
+    ) -> Option<V::Output> {
+        Some(
+            match method {
+                "ping" => visitor.visit::<PingRequest>(),
+                "tools/echo" => visitor.visit::<EchoRequest>(),
+                _ => return None,
+            },
+        )
+    }
 }
 impl __rt::codec::Calls for ClientRequest {
     fn has_method(method: &str) -> bool {
@@ -3180,4 +3194,20 @@ pub mod borrowed {
             __rt::IntoOwned::into_owned(value)
         }
     }
+    impl<'de> __rt::Validate for ClientRequestRef<'de> {}
+    impl<'de> __rt::Validate for EchoRequestRef<'de> {}
+    impl<'de> __rt::Validate for EchoRequestParamsRef<'de> {}
+    impl<'de> __rt::Validate for EchoResultRef<'de> {}
+    impl<'de> __rt::Validate for ErrorRef<'de> {}
+    impl<'de> __rt::Validate for JsonRpcErrorResponseRef<'de> {}
+    impl<'de> __rt::Validate for LogNotificationRef<'de> {}
+    impl<'de> __rt::Validate for LogNotificationParamsRef<'de> {}
+    impl<'de> __rt::Validate for MethodNotFoundErrorRef<'de> {}
+    impl<'de> __rt::Validate for PingRequestRef<'de> {}
+    impl<'de> __rt::Validate for RequestIdRef<'de> {}
+    impl<'de> __rt::Validate for ResultRef<'de> {}
+    impl<'de> __rt::Validate for ServerNotificationRef<'de> {}
+    impl<'de> __rt::Validate for ServerResultRef<'de> {}
+    impl<'de> __rt::Validate for ClientMessageRef<'de> {}
+    impl<'de> __rt::Validate for ServerMessageRef<'de> {}
 }

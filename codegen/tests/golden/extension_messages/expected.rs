@@ -899,6 +899,20 @@ impl UiRequest {
             Self::Snapshot(_) => "ui/snapshot",
         }
     }
+    /// Runs `visitor` with the request type of `method` (its params and result types);
+    /// `None` for a method of no request of this set.
+    pub fn visit_method<V: __rt::jsonrpc::VisitRequest>(
+        method: &str,
+        visitor: V,
+    ) -> Option<V::Output> {
+        Some(
+            match method {
+                "ui/render" => visitor.visit::<RenderRequest>(),
+                "ui/snapshot" => visitor.visit::<SnapshotRequest>(),
+                _ => return None,
+            },
+        )
+    }
 }
 impl __rt::codec::Calls for UiRequest {
     fn has_method(method: &str) -> bool {

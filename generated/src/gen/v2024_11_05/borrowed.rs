@@ -12369,6 +12369,457 @@ impl<'de> ::core::convert::From<ServerMessageRef<'de>> for super::ServerMessage 
         __rt::IntoOwned::into_owned(value)
     }
 }
+impl<'de> __rt::Validate for AnnotatedRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+    }
+}
+impl<'de> __rt::Validate for AnnotatedAnnotationsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "priority",
+            &self.priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl<'de> __rt::Validate for BlobResourceContentsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("blob", &self.blob, &[__rt::validate::Rule::Format("byte")]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for CallToolRequestRef<'de> {}
+impl<'de> __rt::Validate for CallToolRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for CallToolResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl<'de> __rt::Validate for CallToolResultContentItemRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::TextContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ImageContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::EmbeddedResource(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl<'de> __rt::Validate for CancelledNotificationRef<'de> {}
+impl<'de> __rt::Validate for CancelledNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for ClientCapabilitiesRef<'de> {}
+impl<'de> __rt::Validate for ClientCapabilitiesRootsRef<'de> {}
+impl<'de> __rt::Validate for ClientNotificationRef<'de> {}
+impl<'de> __rt::Validate for ClientRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::ReadResource(params) => cx.member("params", params, &[]),
+            Self::Subscribe(params) => cx.member("params", params, &[]),
+            Self::Unsubscribe(params) => cx.member("params", params, &[]),
+            Self::Complete(params) => cx.member("params", params, &[]),
+            _ => {}
+        }
+    }
+}
+impl<'de> __rt::Validate for ClientResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::CreateMessage(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListRoots(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl<'de> __rt::Validate for CompleteRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for CompleteRequestParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("ref", &self.r#ref, &[]);
+    }
+}
+impl<'de> __rt::Validate for CompleteRequestParamsArgumentRef<'de> {}
+impl<'de> __rt::Validate for CompleteRequestParamsRefRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::Resource(value) = self {
+            __rt::Validate::validate_at(value, cx, &[]);
+        }
+    }
+}
+impl<'de> __rt::Validate for CompleteResultRef<'de> {}
+impl<'de> __rt::Validate for CompleteResultCompletionRef<'de> {}
+impl<'de> __rt::Validate for CreateMessageRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for CreateMessageRequestParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("messages", &self.messages, &[]);
+        cx.member("modelPreferences", &self.model_preferences, &[]);
+    }
+}
+impl<'de> __rt::Validate for CreateMessageResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl<'de> __rt::Validate for CreateMessageResultContentRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Image(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl<'de> __rt::Validate for EmbeddedResourceRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("resource", &self.resource, &[]);
+    }
+}
+impl<'de> __rt::Validate for EmbeddedResourceAnnotationsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "priority",
+            &self.priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl<'de> __rt::Validate for EmbeddedResourceResourceRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Blob(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl<'de> __rt::Validate for GetPromptRequestRef<'de> {}
+impl<'de> __rt::Validate for GetPromptRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for GetPromptResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("messages", &self.messages, &[]);
+    }
+}
+impl<'de> __rt::Validate for ImageContentRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("data", &self.data, &[__rt::validate::Rule::Format("byte")]);
+    }
+}
+impl<'de> __rt::Validate for ImageContentAnnotationsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "priority",
+            &self.priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl<'de> __rt::Validate for ImplementationRef<'de> {}
+impl<'de> __rt::Validate for InitializeRequestRef<'de> {}
+impl<'de> __rt::Validate for InitializeRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for InitializeResultRef<'de> {}
+impl<'de> __rt::Validate for InitializedNotificationRef<'de> {}
+impl<'de> __rt::Validate for InitializedNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcErrorRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcErrorErrorRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcMessageRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcNotificationRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcRequestRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcResponseRef<'de> {}
+impl<'de> __rt::Validate for ListPromptsRequestRef<'de> {}
+impl<'de> __rt::Validate for ListPromptsRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for ListPromptsResultRef<'de> {}
+impl<'de> __rt::Validate for ListResourceTemplatesRequestRef<'de> {}
+impl<'de> __rt::Validate for ListResourceTemplatesRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for ListResourceTemplatesResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("resourceTemplates", &self.resource_templates, &[]);
+    }
+}
+impl<'de> __rt::Validate for ListResourcesRequestRef<'de> {}
+impl<'de> __rt::Validate for ListResourcesRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for ListResourcesResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("resources", &self.resources, &[]);
+    }
+}
+impl<'de> __rt::Validate for ListRootsRequestRef<'de> {}
+impl<'de> __rt::Validate for ListRootsRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for ListRootsRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for ListRootsResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("roots", &self.roots, &[]);
+    }
+}
+impl<'de> __rt::Validate for ListToolsRequestRef<'de> {}
+impl<'de> __rt::Validate for ListToolsRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for ListToolsResultRef<'de> {}
+impl<'de> __rt::Validate for LoggingMessageNotificationRef<'de> {}
+impl<'de> __rt::Validate for LoggingMessageNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for ModelHintRef<'de> {}
+impl<'de> __rt::Validate for ModelPreferencesRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "costPriority",
+            &self.cost_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+        cx.member(
+            "intelligencePriority",
+            &self.intelligence_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+        cx.member(
+            "speedPriority",
+            &self.speed_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl<'de> __rt::Validate for NotificationRef<'de> {}
+impl<'de> __rt::Validate for NotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for PaginatedRequestRef<'de> {}
+impl<'de> __rt::Validate for PaginatedRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for PaginatedResultRef<'de> {}
+impl<'de> __rt::Validate for PingRequestRef<'de> {}
+impl<'de> __rt::Validate for PingRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for PingRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for ProgressNotificationRef<'de> {}
+impl<'de> __rt::Validate for ProgressNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for ProgressTokenRef<'de> {}
+impl<'de> __rt::Validate for PromptRef<'de> {}
+impl<'de> __rt::Validate for PromptArgumentRef<'de> {}
+impl<'de> __rt::Validate for PromptListChangedNotificationRef<'de> {}
+impl<'de> __rt::Validate for PromptListChangedNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for PromptMessageRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl<'de> __rt::Validate for PromptMessageContentRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::TextContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ImageContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::EmbeddedResource(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl<'de> __rt::Validate for PromptReferenceRef<'de> {}
+impl<'de> __rt::Validate for ReadResourceRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for ReadResourceRequestParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for ReadResourceResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("contents", &self.contents, &[]);
+    }
+}
+impl<'de> __rt::Validate for ReadResourceResultContentsItemRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Blob(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl<'de> __rt::Validate for RequestRef<'de> {}
+impl<'de> __rt::Validate for RequestParamsRef<'de> {}
+impl<'de> __rt::Validate for RequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for RequestIdRef<'de> {}
+impl<'de> __rt::Validate for ResourceRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for ResourceAnnotationsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "priority",
+            &self.priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl<'de> __rt::Validate for ResourceContentsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for ResourceListChangedNotificationRef<'de> {}
+impl<'de> __rt::Validate for ResourceListChangedNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for ResourceReferenceRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri-template")]);
+    }
+}
+impl<'de> __rt::Validate for ResourceTemplateRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member(
+            "uriTemplate",
+            &self.uri_template,
+            &[__rt::validate::Rule::Format("uri-template")],
+        );
+    }
+}
+impl<'de> __rt::Validate for ResourceTemplateAnnotationsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "priority",
+            &self.priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl<'de> __rt::Validate for ResourceUpdatedNotificationRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for ResourceUpdatedNotificationParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for ResultRef<'de> {}
+impl<'de> __rt::Validate for RootRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for RootsListChangedNotificationRef<'de> {}
+impl<'de> __rt::Validate for RootsListChangedNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for SamplingMessageRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl<'de> __rt::Validate for SamplingMessageContentRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Image(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl<'de> __rt::Validate for ServerCapabilitiesRef<'de> {}
+impl<'de> __rt::Validate for ServerCapabilitiesPromptsRef<'de> {}
+impl<'de> __rt::Validate for ServerCapabilitiesResourcesRef<'de> {}
+impl<'de> __rt::Validate for ServerCapabilitiesToolsRef<'de> {}
+impl<'de> __rt::Validate for ServerNotificationRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::ResourceUpdated(params) = self {
+            cx.member("params", params, &[]);
+        }
+    }
+}
+impl<'de> __rt::Validate for ServerRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::CreateMessage(params) = self {
+            cx.member("params", params, &[]);
+        }
+    }
+}
+impl<'de> __rt::Validate for ServerResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::ListResources(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListResourceTemplates(value) => {
+                __rt::Validate::validate_at(value, cx, &[])
+            }
+            Self::ReadResource(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::GetPrompt(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::CallTool(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl<'de> __rt::Validate for SetLevelRequestRef<'de> {}
+impl<'de> __rt::Validate for SetLevelRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for SubscribeRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for SubscribeRequestParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for TextContentRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+    }
+}
+impl<'de> __rt::Validate for TextContentAnnotationsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "priority",
+            &self.priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl<'de> __rt::Validate for TextResourceContentsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for ToolRef<'de> {}
+impl<'de> __rt::Validate for ToolInputSchemaRef<'de> {}
+impl<'de> __rt::Validate for ToolListChangedNotificationRef<'de> {}
+impl<'de> __rt::Validate for ToolListChangedNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for UnsubscribeRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for UnsubscribeRequestParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for ClientMessageRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Request { request, .. } => {
+                __rt::Validate::validate_at(request, cx, &[])
+            }
+            Self::Response { result, .. } => cx.member("result", result, &[]),
+            _ => {}
+        }
+    }
+}
+impl<'de> __rt::Validate for ServerMessageRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Request { request, .. } => {
+                __rt::Validate::validate_at(request, cx, &[])
+            }
+            Self::Notification(notification) => {
+                __rt::Validate::validate_at(notification, cx, &[])
+            }
+            Self::Response { result, .. } => cx.member("result", result, &[]),
+            _ => {}
+        }
+    }
+}
 /// Decodes `json` as the definition named `definition` (schema spelling) both ways: the
 /// error, or that the borrowed decode differs from the owned one (made owned, or
 /// encoded); `None` for an unknown name. For tests.

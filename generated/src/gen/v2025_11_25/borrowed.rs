@@ -20956,6 +20956,585 @@ impl<'de> ::core::convert::From<ServerMessageRef<'de>> for super::ServerMessage 
         __rt::IntoOwned::into_owned(value)
     }
 }
+impl<'de> __rt::Validate for AnnotationsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "priority",
+            &self.priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl<'de> __rt::Validate for AudioContentRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("data", &self.data, &[__rt::validate::Rule::Format("byte")]);
+    }
+}
+impl<'de> __rt::Validate for BaseMetadataRef<'de> {}
+impl<'de> __rt::Validate for BlobResourceContentsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("blob", &self.blob, &[__rt::validate::Rule::Format("byte")]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for BooleanSchemaRef<'de> {}
+impl<'de> __rt::Validate for CallToolRequestRef<'de> {}
+impl<'de> __rt::Validate for CallToolRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for CallToolRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for CallToolResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl<'de> __rt::Validate for CancelTaskRequestRef<'de> {}
+impl<'de> __rt::Validate for CancelTaskRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for CancelTaskResultRef<'de> {}
+impl<'de> __rt::Validate for CancelledNotificationRef<'de> {}
+impl<'de> __rt::Validate for CancelledNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for ClientCapabilitiesRef<'de> {}
+impl<'de> __rt::Validate for ClientCapabilitiesElicitationRef<'de> {}
+impl<'de> __rt::Validate for ClientCapabilitiesRootsRef<'de> {}
+impl<'de> __rt::Validate for ClientCapabilitiesSamplingRef<'de> {}
+impl<'de> __rt::Validate for ClientCapabilitiesTasksRef<'de> {}
+impl<'de> __rt::Validate for ClientCapabilitiesTasksRequestsRef<'de> {}
+impl<'de> __rt::Validate for ClientCapabilitiesTasksRequestsElicitationRef<'de> {}
+impl<'de> __rt::Validate for ClientCapabilitiesTasksRequestsSamplingRef<'de> {}
+impl<'de> __rt::Validate for ClientNotificationRef<'de> {}
+impl<'de> __rt::Validate for ClientRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Initialize(params) => cx.member("params", params, &[]),
+            Self::ReadResource(params) => cx.member("params", params, &[]),
+            Self::Subscribe(params) => cx.member("params", params, &[]),
+            Self::Unsubscribe(params) => cx.member("params", params, &[]),
+            Self::Complete(params) => cx.member("params", params, &[]),
+            _ => {}
+        }
+    }
+}
+impl<'de> __rt::Validate for ClientResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::CreateMessage(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListRoots(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl<'de> __rt::Validate for CompleteRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for CompleteRequestParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("ref", &self.r#ref, &[]);
+    }
+}
+impl<'de> __rt::Validate for CompleteRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for CompleteRequestParamsArgumentRef<'de> {}
+impl<'de> __rt::Validate for CompleteRequestParamsContextRef<'de> {}
+impl<'de> __rt::Validate for CompleteRequestParamsRefRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::ResourceTemplate(value) = self {
+            __rt::Validate::validate_at(value, cx, &[]);
+        }
+    }
+}
+impl<'de> __rt::Validate for CompleteResultRef<'de> {}
+impl<'de> __rt::Validate for CompleteResultCompletionRef<'de> {}
+impl<'de> __rt::Validate for ContentBlockRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::TextContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ImageContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::AudioContent(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ResourceLink(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::EmbeddedResource(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl<'de> __rt::Validate for CreateMessageRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for CreateMessageRequestParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("messages", &self.messages, &[]);
+        cx.member("modelPreferences", &self.model_preferences, &[]);
+        cx.member("tools", &self.tools, &[]);
+    }
+}
+impl<'de> __rt::Validate for CreateMessageRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for CreateMessageResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl<'de> __rt::Validate for CreateMessageResultContentRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Image(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Audio(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ToolResult(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Array(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl<'de> __rt::Validate for CreateTaskResultRef<'de> {}
+impl<'de> __rt::Validate for ElicitRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for ElicitRequestFormParamsRef<'de> {}
+impl<'de> __rt::Validate for ElicitRequestFormParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for ElicitRequestFormParamsRequestedSchemaRef<'de> {}
+impl<'de> __rt::Validate for ElicitRequestParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::Url(value) = self {
+            __rt::Validate::validate_at(value, cx, &[]);
+        }
+    }
+}
+impl<'de> __rt::Validate for ElicitRequestUrlParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("url", &self.url, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for ElicitRequestUrlParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for ElicitResultRef<'de> {}
+impl<'de> __rt::Validate for ElicitResultContentValueRef<'de> {}
+impl<'de> __rt::Validate for ElicitationCompleteNotificationRef<'de> {}
+impl<'de> __rt::Validate for ElicitationCompleteNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for EmbeddedResourceRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("resource", &self.resource, &[]);
+    }
+}
+impl<'de> __rt::Validate for EmbeddedResourceResourceRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Blob(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl<'de> __rt::Validate for EnumSchemaRef<'de> {}
+impl<'de> __rt::Validate for ErrorRef<'de> {}
+impl<'de> __rt::Validate for GetPromptRequestRef<'de> {}
+impl<'de> __rt::Validate for GetPromptRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for GetPromptRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for GetPromptResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("messages", &self.messages, &[]);
+    }
+}
+impl<'de> __rt::Validate for GetTaskPayloadRequestRef<'de> {}
+impl<'de> __rt::Validate for GetTaskPayloadRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for GetTaskPayloadResultRef<'de> {}
+impl<'de> __rt::Validate for GetTaskRequestRef<'de> {}
+impl<'de> __rt::Validate for GetTaskRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for GetTaskResultRef<'de> {}
+impl<'de> __rt::Validate for IconRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("src", &self.src, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for IconsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("icons", &self.icons, &[]);
+    }
+}
+impl<'de> __rt::Validate for ImageContentRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("data", &self.data, &[__rt::validate::Rule::Format("byte")]);
+    }
+}
+impl<'de> __rt::Validate for ImplementationRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("icons", &self.icons, &[]);
+        cx.member(
+            "websiteUrl",
+            &self.website_url,
+            &[__rt::validate::Rule::Format("uri")],
+        );
+    }
+}
+impl<'de> __rt::Validate for InitializeRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for InitializeRequestParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("clientInfo", &self.client_info, &[]);
+    }
+}
+impl<'de> __rt::Validate for InitializeRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for InitializeResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("serverInfo", &self.server_info, &[]);
+    }
+}
+impl<'de> __rt::Validate for InitializedNotificationRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcErrorResponseRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcMessageRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcNotificationRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcRequestRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcResponseRef<'de> {}
+impl<'de> __rt::Validate for JsonRpcResultResponseRef<'de> {}
+impl<'de> __rt::Validate for LegacyTitledEnumSchemaRef<'de> {}
+impl<'de> __rt::Validate for ListPromptsRequestRef<'de> {}
+impl<'de> __rt::Validate for ListPromptsResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("prompts", &self.prompts, &[]);
+    }
+}
+impl<'de> __rt::Validate for ListResourceTemplatesRequestRef<'de> {}
+impl<'de> __rt::Validate for ListResourceTemplatesResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("resourceTemplates", &self.resource_templates, &[]);
+    }
+}
+impl<'de> __rt::Validate for ListResourcesRequestRef<'de> {}
+impl<'de> __rt::Validate for ListResourcesResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("resources", &self.resources, &[]);
+    }
+}
+impl<'de> __rt::Validate for ListRootsRequestRef<'de> {}
+impl<'de> __rt::Validate for ListRootsResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("roots", &self.roots, &[]);
+    }
+}
+impl<'de> __rt::Validate for ListTasksRequestRef<'de> {}
+impl<'de> __rt::Validate for ListTasksResultRef<'de> {}
+impl<'de> __rt::Validate for ListToolsRequestRef<'de> {}
+impl<'de> __rt::Validate for ListToolsResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("tools", &self.tools, &[]);
+    }
+}
+impl<'de> __rt::Validate for LoggingMessageNotificationRef<'de> {}
+impl<'de> __rt::Validate for LoggingMessageNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for ModelHintRef<'de> {}
+impl<'de> __rt::Validate for ModelPreferencesRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member(
+            "costPriority",
+            &self.cost_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+        cx.member(
+            "intelligencePriority",
+            &self.intelligence_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+        cx.member(
+            "speedPriority",
+            &self.speed_priority,
+            &[__rt::validate::Rule::Maximum(1.0), __rt::validate::Rule::Minimum(0.0)],
+        );
+    }
+}
+impl<'de> __rt::Validate for MultiSelectEnumSchemaRef<'de> {}
+impl<'de> __rt::Validate for NotificationRef<'de> {}
+impl<'de> __rt::Validate for NotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for NumberSchemaRef<'de> {}
+impl<'de> __rt::Validate for PaginatedRequestRef<'de> {}
+impl<'de> __rt::Validate for PaginatedRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for PaginatedRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for PaginatedResultRef<'de> {}
+impl<'de> __rt::Validate for PingRequestRef<'de> {}
+impl<'de> __rt::Validate for PrimitiveSchemaDefinitionRef<'de> {}
+impl<'de> __rt::Validate for ProgressNotificationRef<'de> {}
+impl<'de> __rt::Validate for ProgressNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for ProgressTokenRef<'de> {}
+impl<'de> __rt::Validate for PromptRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("icons", &self.icons, &[]);
+    }
+}
+impl<'de> __rt::Validate for PromptArgumentRef<'de> {}
+impl<'de> __rt::Validate for PromptListChangedNotificationRef<'de> {}
+impl<'de> __rt::Validate for PromptMessageRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl<'de> __rt::Validate for PromptReferenceRef<'de> {}
+impl<'de> __rt::Validate for ReadResourceRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for ReadResourceRequestParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for ReadResourceRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for ReadResourceResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("contents", &self.contents, &[]);
+    }
+}
+impl<'de> __rt::Validate for ReadResourceResultContentsItemRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Blob(value) => __rt::Validate::validate_at(value, cx, &[]),
+        }
+    }
+}
+impl<'de> __rt::Validate for RelatedTaskMetadataRef<'de> {}
+impl<'de> __rt::Validate for RequestRef<'de> {}
+impl<'de> __rt::Validate for RequestIdRef<'de> {}
+impl<'de> __rt::Validate for RequestParamsRef<'de> {}
+impl<'de> __rt::Validate for RequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for ResourceRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("icons", &self.icons, &[]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for ResourceContentsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for ResourceLinkRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("icons", &self.icons, &[]);
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for ResourceListChangedNotificationRef<'de> {}
+impl<'de> __rt::Validate for ResourceRequestParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for ResourceRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for ResourceTemplateRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+        cx.member("icons", &self.icons, &[]);
+        cx.member(
+            "uriTemplate",
+            &self.uri_template,
+            &[__rt::validate::Rule::Format("uri-template")],
+        );
+    }
+}
+impl<'de> __rt::Validate for ResourceTemplateReferenceRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri-template")]);
+    }
+}
+impl<'de> __rt::Validate for ResourceUpdatedNotificationRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for ResourceUpdatedNotificationParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for ResultRef<'de> {}
+impl<'de> __rt::Validate for RootRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for RootsListChangedNotificationRef<'de> {}
+impl<'de> __rt::Validate for SamplingMessageRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl<'de> __rt::Validate for SamplingMessageContentRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Image(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Audio(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ToolResult(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Array(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl<'de> __rt::Validate for SamplingMessageContentBlockRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Text(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Image(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::Audio(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ToolResult(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl<'de> __rt::Validate for ServerCapabilitiesRef<'de> {}
+impl<'de> __rt::Validate for ServerCapabilitiesPromptsRef<'de> {}
+impl<'de> __rt::Validate for ServerCapabilitiesResourcesRef<'de> {}
+impl<'de> __rt::Validate for ServerCapabilitiesTasksRef<'de> {}
+impl<'de> __rt::Validate for ServerCapabilitiesTasksRequestsRef<'de> {}
+impl<'de> __rt::Validate for ServerCapabilitiesTasksRequestsToolsRef<'de> {}
+impl<'de> __rt::Validate for ServerCapabilitiesToolsRef<'de> {}
+impl<'de> __rt::Validate for ServerNotificationRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        if let Self::ResourceUpdated(params) = self {
+            cx.member("params", params, &[]);
+        }
+    }
+}
+impl<'de> __rt::Validate for ServerRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::CreateMessage(params) => cx.member("params", params, &[]),
+            Self::Elicit(params) => cx.member("params", params, &[]),
+            _ => {}
+        }
+    }
+}
+impl<'de> __rt::Validate for ServerResultRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Initialize(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListResources(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListResourceTemplates(value) => {
+                __rt::Validate::validate_at(value, cx, &[])
+            }
+            Self::ReadResource(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListPrompts(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::GetPrompt(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::ListTools(value) => __rt::Validate::validate_at(value, cx, &[]),
+            Self::CallTool(value) => __rt::Validate::validate_at(value, cx, &[]),
+            _ => {}
+        }
+    }
+}
+impl<'de> __rt::Validate for SetLevelRequestRef<'de> {}
+impl<'de> __rt::Validate for SetLevelRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for SetLevelRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for SingleSelectEnumSchemaRef<'de> {}
+impl<'de> __rt::Validate for StringSchemaRef<'de> {}
+impl<'de> __rt::Validate for SubscribeRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for SubscribeRequestParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for SubscribeRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for TaskRef<'de> {}
+impl<'de> __rt::Validate for TaskAugmentedRequestParamsRef<'de> {}
+impl<'de> __rt::Validate for TaskAugmentedRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for TaskMetadataRef<'de> {}
+impl<'de> __rt::Validate for TaskStatusNotificationRef<'de> {}
+impl<'de> __rt::Validate for TaskStatusNotificationParamsRef<'de> {}
+impl<'de> __rt::Validate for TextContentRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("annotations", &self.annotations, &[]);
+    }
+}
+impl<'de> __rt::Validate for TextResourceContentsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for TitledMultiSelectEnumSchemaRef<'de> {}
+impl<'de> __rt::Validate for TitledMultiSelectEnumSchemaItemsRef<'de> {}
+impl<'de> __rt::Validate for TitledMultiSelectEnumSchemaItemsAnyOfItemRef<'de> {}
+impl<'de> __rt::Validate for TitledSingleSelectEnumSchemaRef<'de> {}
+impl<'de> __rt::Validate for TitledSingleSelectEnumSchemaOneOfItemRef<'de> {}
+impl<'de> __rt::Validate for ToolRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("icons", &self.icons, &[]);
+    }
+}
+impl<'de> __rt::Validate for ToolInputSchemaRef<'de> {}
+impl<'de> __rt::Validate for ToolOutputSchemaRef<'de> {}
+impl<'de> __rt::Validate for ToolAnnotationsRef<'de> {}
+impl<'de> __rt::Validate for ToolChoiceRef<'de> {}
+impl<'de> __rt::Validate for ToolExecutionRef<'de> {}
+impl<'de> __rt::Validate for ToolListChangedNotificationRef<'de> {}
+impl<'de> __rt::Validate for ToolResultContentRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("content", &self.content, &[]);
+    }
+}
+impl<'de> __rt::Validate for ToolUseContentRef<'de> {}
+impl<'de> __rt::Validate for UrlElicitationRequiredErrorRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("error", &self.error, &[]);
+    }
+}
+impl<'de> __rt::Validate for UrlElicitationRequiredErrorErrorRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("data", &self.data, &[]);
+    }
+}
+impl<'de> __rt::Validate for UrlElicitationRequiredErrorErrorDataRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("elicitations", &self.elicitations, &[]);
+    }
+}
+impl<'de> __rt::Validate for UnsubscribeRequestRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("params", &self.params, &[]);
+    }
+}
+impl<'de> __rt::Validate for UnsubscribeRequestParamsRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        cx.member("uri", &self.uri, &[__rt::validate::Rule::Format("uri")]);
+    }
+}
+impl<'de> __rt::Validate for UnsubscribeRequestParamsMetaRef<'de> {}
+impl<'de> __rt::Validate for UntitledMultiSelectEnumSchemaRef<'de> {}
+impl<'de> __rt::Validate for UntitledMultiSelectEnumSchemaItemsRef<'de> {}
+impl<'de> __rt::Validate for UntitledSingleSelectEnumSchemaRef<'de> {}
+impl<'de> __rt::Validate for ClientMessageRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Request { request, .. } => {
+                __rt::Validate::validate_at(request, cx, &[])
+            }
+            Self::Response { result, .. } => cx.member("result", result, &[]),
+            _ => {}
+        }
+    }
+}
+impl<'de> __rt::Validate for ServerMessageRef<'de> {
+    fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
+        match self {
+            Self::Request { request, .. } => {
+                __rt::Validate::validate_at(request, cx, &[])
+            }
+            Self::Notification(notification) => {
+                __rt::Validate::validate_at(notification, cx, &[])
+            }
+            Self::Response { result, .. } => cx.member("result", result, &[]),
+            _ => {}
+        }
+    }
+}
 /// Decodes `json` as the definition named `definition` (schema spelling) both ways: the
 /// error, or that the borrowed decode differs from the owned one (made owned, or
 /// encoded); `None` for an unknown name. For tests.

@@ -1,8 +1,11 @@
 //! This repository's layout: pinned schemas in `schema/`, generated modules in
 //! `generated/src/gen/`. Used by the CLI and by the freshness test.
 
+mod fingerprints;
+
 use std::path::{Path, PathBuf};
 
+use self::fingerprints::Fingerprints;
 use crate::config::{write_if_changed, Config, GenerateError};
 use crate::fetch::{self, FetchError, SchemaSource};
 use crate::pipeline::{self, Generated, Source};
@@ -193,6 +196,7 @@ impl Workspace {
             .collect();
         let generated = Self::generate_in_parallel(&config, &distinct)?;
         let mut files = Vec::new();
+        let mut fingerprints = Fingerprints::read(&self.fingerprints_path());
         for (revision, from) in revisions.iter().zip(&sources) {
             let (_, own) = generated
                 .iter()
@@ -203,25 +207,104 @@ impl Workspace {
                 path,
                 text,
             };
+            let module_file = format!("{}.rs", revision.module);
             if from.name != revision.name {
-                let text = pipeline::generate_reexport(
-                    &config,
-                    input(&revision.name).source(),
-                    (&from.name, &from.module),
-                    &own.items,
-                )?;
+                let source = input(&revision.name).source();
+                let same_as = (from.name.as_str(), from.module.as_str());
+                let text = pipeline::generate_reexport(&config, source, same_as, &own.items)?;
+                let fingerprint =
+                    pipeline::reexport_fingerprint(&config, source, same_as, &own.fingerprint);
+                fingerprints.record(&module_file, &fingerprint, &text);
                 files.push(rendered(self.generated_path(revision), text));
                 continue;
             }
+            fingerprints.record(&module_file, &own.fingerprint, &own.text);
             files.push(rendered(self.generated_path(revision), own.text.clone()));
             if let Some(text) = &own.borrowed {
-                let path = self
-                    .generated_dir()
-                    .join(Self::borrowed_relative_path(revision));
-                files.push(rendered(path, text.clone()));
+                let file = Self::borrowed_relative_path(revision);
+                fingerprints.record(&file, &own.fingerprint, text);
+                files.push(rendered(self.generated_dir().join(file), text.clone()));
             }
         }
+        let generated_files = self.generated_files();
+        fingerprints.retain(|file| generated_files.iter().any(|f| f == file));
+        files.push(Rendered {
+            revision: String::new(),
+            path: self.fingerprints_path(),
+            text: fingerprints.text(),
+        });
         Ok(files)
+    }
+
+    /// Whether the files of `revisions` are what generating them again would write, judged by
+    /// their fingerprints (`generated/src/gen/FINGERPRINTS`, see [`fingerprints`]) without
+    /// printing them: `false` when any file's fingerprint or text differs from the recorded
+    /// ones, or is not recorded (then [`render_all`](Self::render_all) and compare).
+    pub fn fingerprints_match(
+        &self,
+        revisions: &[&Revision],
+        source: &SchemaSource,
+    ) -> Result<bool, WorkspaceError> {
+        let recorded = Fingerprints::read(&self.fingerprints_path());
+        let config = self.config();
+        let sources: Vec<&Revision> = revisions
+            .iter()
+            .map(|r| self.same_schema_as(r).unwrap_or(r))
+            .collect();
+        let inputs = self.read_schemas(revisions.iter().chain(&sources).copied(), source)?;
+        let distinct: Vec<&Input<'_>> = inputs
+            .iter()
+            .filter(|i| sources.iter().any(|s| s.name == i.revision.name))
+            .collect();
+        let computed = Self::in_parallel(&distinct, |input| {
+            let borrowed_path = Self::borrowed_relative_path(input.revision);
+            pipeline::fingerprint(&config, input.source(), Some(borrowed_path))
+        })?;
+        for (revision, from) in revisions.iter().zip(&sources) {
+            let (_, own) = (distinct.iter().zip(&computed))
+                .find(|(input, _)| input.revision.name == from.name)
+                .expect("every source revision was fingerprinted");
+            let module_file = format!("{}.rs", revision.module);
+            let module_path = self.generated_path(revision);
+            if from.name != revision.name {
+                let source = (inputs.iter().find(|i| i.revision.name == revision.name))
+                    .expect("every revision was read")
+                    .source();
+                let same_as = (from.name.as_str(), from.module.as_str());
+                let fingerprint = pipeline::reexport_fingerprint(&config, source, same_as, own);
+                if !recorded.holds(&module_file, &module_path, &fingerprint) {
+                    return Ok(false);
+                }
+                continue;
+            }
+            let borrowed_file = Self::borrowed_relative_path(revision);
+            let borrowed_path = self.generated_dir().join(&borrowed_file);
+            if !recorded.holds(&module_file, &module_path, own)
+                || !recorded.holds(&borrowed_file, &borrowed_path, own)
+            {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// `generated/src/gen/FINGERPRINTS`.
+    pub fn fingerprints_path(&self) -> PathBuf {
+        self.generated_dir().join("FINGERPRINTS")
+    }
+
+    /// Every file the generator writes for the pinned revisions, relative to
+    /// `generated/src/gen/`.
+    fn generated_files(&self) -> Vec<String> {
+        let revisions = &self.revisions.revisions;
+        revisions
+            .iter()
+            .flat_map(|r| {
+                let borrowed = self.same_schema_as(r).is_none();
+                let borrowed = borrowed.then(|| Self::borrowed_relative_path(r));
+                std::iter::once(format!("{}.rs", r.module)).chain(borrowed)
+            })
+            .collect()
     }
 
     /// The settings of the checked-in modules.
@@ -266,15 +349,26 @@ impl Workspace {
         config: &Config,
         inputs: &[&'a Input<'a>],
     ) -> Result<Vec<(&'a str, Generated)>, GenerateError> {
-        let results: Vec<Result<Generated, GenerateError>> = std::thread::scope(|scope| {
-            let workers: Vec<_> = inputs
-                .iter()
-                .map(|input| {
-                    let borrowed_path = Self::borrowed_relative_path(input.revision);
-                    scope.spawn(move || {
-                        pipeline::generate(config, input.source(), Some(borrowed_path))
-                    })
-                })
+        let results = Self::in_parallel(inputs, |input| {
+            let borrowed_path = Self::borrowed_relative_path(input.revision);
+            pipeline::generate(config, input.source(), Some(borrowed_path))
+        })?;
+        Ok(inputs
+            .iter()
+            .map(|input| input.revision.name.as_str())
+            .zip(results)
+            .collect())
+    }
+
+    /// `work` on each input, a thread each; the first error, in input order, wins.
+    fn in_parallel<T: Send>(
+        inputs: &[&Input<'_>],
+        work: impl Fn(&Input<'_>) -> Result<T, GenerateError> + Sync,
+    ) -> Result<Vec<T>, GenerateError> {
+        let work = &work;
+        std::thread::scope(|scope| {
+            let workers: Vec<_> = (inputs.iter())
+                .map(|input| scope.spawn(move || work(input)))
                 .collect();
             workers
                 .into_iter()
@@ -284,12 +378,7 @@ impl Workspace {
                     })
                 })
                 .collect()
-        });
-        inputs
-            .iter()
-            .zip(results)
-            .map(|(input, result)| result.map(|g| (input.revision.name.as_str(), g)))
-            .collect()
+        })
     }
 
     /// The borrowed family of a revision, in a file of its own so that the default build does
