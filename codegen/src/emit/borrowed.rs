@@ -3,7 +3,6 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use serde_json::Value;
 
 use super::registry::borrowed_registry;
 use super::{emit_type, messages, structs, union, Borrowed, EmitOptions, Scope, TokenDigest};
@@ -23,7 +22,6 @@ pub(super) struct BorrowedModule {
 /// indented into an inline module or at the top level of a file of their own.
 pub(super) fn borrowed_module(
     module: &Module,
-    source: &Value,
     owned: &Scope,
     options: &EmitOptions,
     digest: &mut TokenDigest,
@@ -39,7 +37,7 @@ pub(super) fn borrowed_module(
         "    "
     };
     let mut body = String::new();
-    for piece in borrowed_pieces(module, source, &scope, options) {
+    for piece in borrowed_pieces(module, &scope, options) {
         digest.add(&piece);
         let syntax = syn::parse2::<syn::File>(piece)?;
         for line in prettyplease::unparse(&syntax).lines() {
@@ -80,7 +78,6 @@ pub(super) fn borrowed_module(
 /// `scope` is the borrowed family's.
 pub(super) fn borrowed_pieces<'a>(
     module: &'a Module,
-    source: &'a Value,
     scope: &'a Scope,
     options: &'a EmitOptions,
 ) -> impl Iterator<Item = TokenStream> + 'a {
@@ -97,7 +94,7 @@ pub(super) fn borrowed_pieces<'a>(
         .registry_feature
         .as_deref()
         .map(|feature| borrowed_registry(module, scope, feature));
-    let validation = super::validate::emit_validation(module, source, scope);
+    let validation = super::validate::emit_validation(module, scope);
     std::iter::once(head)
         .chain(types)
         .chain([message_layer, validation])

@@ -129,7 +129,7 @@ pub fn emit_with_items(module: &Module, source: &Value, options: &EmitOptions) -
     }
     let mut borrowed_text = None;
     if options.borrowed != Borrowed::No {
-        match borrowed::borrowed_module(module, source, &scope, options, &mut digest) {
+        match borrowed::borrowed_module(module, &scope, options, &mut digest) {
             Ok(borrowed) => {
                 public.add(&borrowed.cfg, "borrowed");
                 text.push_str(&borrowed.declaration);
@@ -182,7 +182,7 @@ fn body_pieces<'a>(
         use #types_crate::__private as __rt;
     };
     let types = module.types.iter().map(|t| emit_type(scope, t, module));
-    let validation = validate::emit_validation(module, source, scope);
+    let validation = validate::emit_validation(module, scope);
     std::iter::once(head)
         .chain(types)
         .chain([message_layer, validation])
@@ -200,7 +200,7 @@ pub fn token_digest(module: &Module, source: &Value, options: &EmitOptions) -> [
     body_pieces(module, source, options, &scope).for_each(|piece| digest.add(&piece));
     if options.borrowed != Borrowed::No {
         let borrowed = scope.borrowed(module);
-        borrowed::borrowed_pieces(module, source, &borrowed, options).for_each(|piece| digest.add(&piece));
+        borrowed::borrowed_pieces(module, &borrowed, options).for_each(|piece| digest.add(&piece));
     }
     digest.finish()
 }

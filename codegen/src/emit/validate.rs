@@ -5,20 +5,19 @@
 //! Schemas state few constraints (2026-07-28: about thirty), so the code is sized by them, not
 //! by the types: a type from which no constraint is reachable gets the trait's default method,
 //! one line (`impl __rt::Validate for Icon {}`); the others visit only the members, variants
-//! and params through which a constraint is reached. The constraints are read from the schema
-//! the module was loaded from, at each type's pointer, by `schema::keywords::constraints`.
+//! and params through which a constraint is reached. The constraints are those the loader
+//! captured in the IR (`Field::constraints`, `TypeDef::constraints` of aliases and structs,
+//! `Struct::extra_constraints`), joined along the aliases a member's type goes through.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
-use serde_json::{Map, Value};
 
 use super::{ident, Scope};
 use crate::ir::{
     Additional, Constraint, DirectionModel, Messages, Module, Struct, TypeExpr, TypeKind,
 };
-use crate::schema::keywords::constraints;
 
 /// What validation needs to know of a module: the constraints of each struct member and of
 /// each alias, and which named types reach a constraint.
@@ -40,8 +39,8 @@ struct Analysis<'m> {
 /// The `Validate` impls of every type of the module and of its message envelopes, in `scope`'s
 /// family: in the borrowed one, for each type with a form of its own (`XRef<'de>`: the same
 /// members, variants and checks; the others are the owned types, which have theirs).
-pub(super) fn emit_validation(module: &Module, source: &Value, scope: &Scope) -> TokenStream {
-    let analysis = Analysis::new(module, source);
+pub(super) fn emit_validation(module: &Module, scope: &Scope) -> TokenStream {
+    let analysis = Analysis::new(module);
     let types = module.types.iter().map(|t| {
         if !scope.has_form(&t.name) {
             return TokenStream::new();
@@ -305,7 +304,7 @@ fn rule(c: &Constraint) -> TokenStream {
 }
 
 impl<'m> Analysis<'m> {
-    fn new(module: &'m Module, source: &Value) -> Self {
+    fn new(module: &'m Module) -> Self {
         let mut analysis = Analysis {
             module,
             members: BTreeMap::new(),
@@ -315,22 +314,15 @@ impl<'m> Analysis<'m> {
             reaching: BTreeSet::new(),
         };
         for t in &module.types {
-            let schema = source.pointer(&t.pointer).and_then(Value::as_object);
-            if let (TypeKind::Alias(_), Some(schema)) = (&t.kind, schema) {
-                let own = constraints(schema);
-                if !own.is_empty() {
-                    analysis.aliases.insert(&t.name, own);
-                }
+            if matches!(t.kind, TypeKind::Alias(_)) && !t.constraints.is_empty() {
+                analysis.aliases.insert(&t.name, t.constraints.clone());
             }
         }
         for t in &module.types {
-            let (TypeKind::Struct(s), Some(schema)) = (
-                &t.kind,
-                source.pointer(&t.pointer).and_then(Value::as_object),
-            ) else {
+            let TypeKind::Struct(s) = &t.kind else {
                 continue;
             };
-            let mut own = constraints(schema);
+            let mut own = t.constraints.clone();
             own.retain(|c| {
                 matches!(
                     c,
@@ -341,19 +333,14 @@ impl<'m> Analysis<'m> {
                 analysis.objects.insert(&t.name, own);
             }
             for f in &s.fields {
-                let mut found = property(source, schema, &f.json_name, 0)
-                    .map(constraints)
-                    .unwrap_or_default();
+                let mut found = f.constraints.clone();
                 merge(&mut found, analysis.expr_constraints(&f.ty));
                 if !found.is_empty() {
                     analysis.members.insert((&t.name, &f.json_name), found);
                 }
             }
             if let Additional::Typed(values) = &s.additional {
-                let mut found = (schema.get("additionalProperties"))
-                    .and_then(Value::as_object)
-                    .map(constraints)
-                    .unwrap_or_default();
+                let mut found = s.extra_constraints.clone();
                 merge(&mut found, analysis.expr_constraints(values));
                 if !found.is_empty() {
                     analysis.extra.insert(&t.name, found);
@@ -445,46 +432,6 @@ impl<'m> Analysis<'m> {
             _ => false,
         }
     }
-}
-
-/// The schema of the member `name` of the object schema `obj`: its own `properties`, else
-/// those of its `allOf` members and `$ref` (what the loader merged into the struct).
-fn property<'s>(
-    root: &'s Value,
-    obj: &'s Map<String, Value>,
-    name: &str,
-    depth: usize,
-) -> Option<&'s Map<String, Value>> {
-    if depth > 16 {
-        return None;
-    }
-    if let Some(found) = (obj.get("properties"))
-        .and_then(|p| p.get(name))
-        .and_then(Value::as_object)
-    {
-        return Some(found);
-    }
-    let referenced = |r: &Value| {
-        r.as_str()
-            .and_then(|r| r.strip_prefix('#'))
-            .and_then(|pointer| root.pointer(pointer))
-            .and_then(Value::as_object)
-    };
-    let all_of = obj.get("allOf").and_then(Value::as_array);
-    let parts = all_of
-        .into_iter()
-        .flatten()
-        .filter_map(|m| match m.get("$ref") {
-            Some(r) => referenced(r),
-            None => m.as_object(),
-        })
-        .chain(obj.get("$ref").and_then(referenced));
-    for part in parts {
-        if let Some(found) = property(root, part, name, depth + 1) {
-            return Some(found);
-        }
-    }
-    None
 }
 
 /// Adds `more` to `found`, joining the item (and value) constraints into one rule each.

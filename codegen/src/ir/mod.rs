@@ -52,6 +52,9 @@ pub struct TypeDef {
     /// The errata (`schema/errata.toml`) that changed this type's schema: one line each, added
     /// to its rustdoc.
     pub errata: Vec<String>,
+    /// The constraint keywords its own schema states (what `validate()` checks of an alias's
+    /// values, and of a struct's member count); empty for types the passes make.
+    pub constraints: Vec<Constraint>,
     /// What kind of type it is.
     pub kind: TypeKind,
 }
@@ -150,6 +153,8 @@ pub struct Struct {
     pub consts: Vec<ConstField>,
     /// What the schema says of members it does not declare.
     pub additional: Additional,
+    /// The constraint keywords of the schema of those members (when they are typed).
+    pub extra_constraints: Vec<Constraint>,
 }
 
 impl Struct {
@@ -201,6 +206,9 @@ pub struct Field {
     pub ty: TypeExpr,
     /// Whether the schema lists it in `required`.
     pub required: bool,
+    /// The constraint keywords its schema states (those of the aliases its type names are the
+    /// aliases' own [`TypeDef::constraints`]).
+    pub constraints: Vec<Constraint>,
     /// For an optional member whose schema is a single `const`: its value. The field's type is
     /// then a one-value string enum, so an absent member and a present one both round-trip.
     pub implied_const: Option<ImpliedConst>,

@@ -74,6 +74,7 @@ impl<'a> Loader<'a> {
             pointer: pointer.to_owned(),
             doc,
             errata: Vec::new(),
+            constraints: Vec::new(),
             kind,
         });
         Ok(TypeExpr::Named(name))
@@ -92,6 +93,7 @@ impl<'a> Loader<'a> {
             pointer: pointer.to_owned(),
             doc: None,
             errata: Vec::new(),
+            constraints: Vec::new(),
             kind: TypeKind::Alias(TypeExpr::Any),
         });
         Ok(self.types.len() - 1)

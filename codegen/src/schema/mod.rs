@@ -221,11 +221,18 @@ pub fn load_with(
             pointer: pointer.clone(),
             doc: None,
             errata: Vec::new(),
+            constraints: Vec::new(),
             kind: TypeKind::Alias(TypeExpr::Any),
         });
         let (doc, kind) = loader.definition(schema, &pointer, &rust)?;
         loader.types[index].doc = doc;
         loader.types[index].kind = kind;
+    }
+    // The constraint keywords each type's own schema states, for `validate()`.
+    for t in &mut loader.types {
+        if let Some(schema) = root.pointer(&t.pointer).and_then(Value::as_object) {
+            t.constraints = keywords::constraints(schema);
+        }
     }
     let mut module = Module {
         types: loader.types,

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value};
 
-use super::keywords::ANNOTATIONS;
+use super::keywords::{constraints, ANNOTATIONS};
 use super::loader::Loader;
 use super::{check_identifier, err, SchemaError};
 use crate::ir::{
@@ -40,10 +40,19 @@ impl Loader<'_> {
         let additional = self.extra_members(obj, pointer, rust)?;
         check_field_names(&fields, &additional, pointer)?;
         check_const_names(&consts, pointer)?;
+        let extra_constraints = match additional {
+            Additional::Typed(_) => (obj.get("additionalProperties"))
+                .or(obj.get("unevaluatedProperties"))
+                .and_then(Value::as_object)
+                .map(constraints)
+                .unwrap_or_default(),
+            Additional::Any | Additional::Forbidden => Vec::new(),
+        };
         Ok(TypeKind::Struct(Struct {
             fields,
             consts,
             additional,
+            extra_constraints,
         }))
     }
 
@@ -81,6 +90,7 @@ impl Loader<'_> {
             doc,
             ty,
             required: is_required,
+            constraints: field_obj.map(constraints).unwrap_or_default(),
             implied_const: None,
             boxed: false,
             default_when_absent: None,
@@ -147,6 +157,7 @@ impl Loader<'_> {
             doc,
             ty,
             required: false,
+            constraints: Vec::new(),
             implied_const: Some(ImpliedConst { value: s, variant }),
             boxed: false,
             default_when_absent: None,

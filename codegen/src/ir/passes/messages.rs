@@ -483,6 +483,7 @@ fn message_enum(
             "A {what} of this schema, dispatched on `method` (`Config::message_enum`)."
         )),
         errata: Vec::new(),
+        constraints: Vec::new(),
         kind: TypeKind::Calls(CallSet { kind, calls: set }),
     })
 }
