@@ -462,3 +462,30 @@ fn the_borrowed_family_reports_what_the_owned_one_does() {
     // priority, uri (twice: 2025-11-25 and 2026-07-28), costPriority.
     assert!(violations >= 4, "{violations} violations found");
 }
+
+/// A union's inline members carry their own constraints, and the union's own apply to every
+/// member: `Limit` is a string of at most 4 characters (and 3, the union's), an integer ≥ 0, or
+/// at most 2 non-empty strings.
+#[test]
+fn golden_union_members() {
+    let limit = |value: Value| -> golden::Limit { serde_json::from_value(value).unwrap() };
+    for valid in [json!("abc"), json!(0), json!(["a", "b"])] {
+        assert_eq!(limit(valid.clone()).validate(), Ok(()), "{valid}");
+    }
+    let cases = [
+        (json!("abcd"), "", Keyword::MaxLength, json!(3)),
+        (json!(-1), "", Keyword::Minimum, json!(0)),
+        (json!(["a", "b", "c"]), "", Keyword::MaxItems, json!(2)),
+        (json!(["a", ""]), "/1", Keyword::MinLength, json!(1)),
+    ];
+    for (value, pointer, keyword, bound) in cases {
+        assert_eq!(
+            limit(value.clone()).validate().unwrap_err().into_vec(),
+            one(pointer, keyword, bound),
+            "{value}"
+        );
+    }
+    // Both the member's limit and the union's are reported when both are broken.
+    let both = limit(json!("abcde")).validate().unwrap_err();
+    assert_eq!(both.len(), 2, "{both}");
+}

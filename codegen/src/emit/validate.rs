@@ -32,6 +32,9 @@ struct Analysis<'m> {
     aliases: BTreeMap<&'m str, Vec<Constraint>>,
     /// Struct name → its own `minProperties`/`maxProperties`.
     objects: BTreeMap<&'m str, Vec<Constraint>>,
+    /// (union, variant) → the constraints of its value: the union's own, the member's inline
+    /// ones and those of the aliases its type goes through.
+    variants: BTreeMap<(&'m str, &'m str), Vec<Constraint>>,
     /// The named types whose `validate` has something to check.
     reaching: BTreeSet<&'m str>,
 }
@@ -53,10 +56,12 @@ pub(super) fn emit_validation(module: &Module, scope: &Scope) -> TokenStream {
             TypeKind::Union(u) if reaching => {
                 let arms = u.variants.iter().map(|v| {
                     let variant = ident(&v.name);
-                    analysis.expr_reaches(&v.ty).then(|| {
+                    let rules = analysis.variants.get(&(t.name.as_str(), v.name.as_str()));
+                    (rules.is_some() || analysis.expr_reaches(&v.ty)).then(|| {
+                        let rules = rule_list(rules.map_or(&[][..], Vec::as_slice));
                         (
                             quote!(Self::#variant(value)),
-                            quote!(__rt::Validate::validate_at(value, cx, &[])),
+                            quote!(__rt::Validate::validate_at(value, cx, #rules)),
                         )
                     })
                 });
@@ -311,11 +316,25 @@ impl<'m> Analysis<'m> {
             extra: BTreeMap::new(),
             aliases: BTreeMap::new(),
             objects: BTreeMap::new(),
+            variants: BTreeMap::new(),
             reaching: BTreeSet::new(),
         };
         for t in &module.types {
             if matches!(t.kind, TypeKind::Alias(_)) && !t.constraints.is_empty() {
                 analysis.aliases.insert(&t.name, t.constraints.clone());
+            }
+        }
+        for t in &module.types {
+            let TypeKind::Union(u) = &t.kind else {
+                continue;
+            };
+            for v in &u.variants {
+                let mut found = t.constraints.clone();
+                merge(&mut found, v.constraints.clone());
+                merge(&mut found, analysis.expr_constraints(&v.ty));
+                if !found.is_empty() {
+                    analysis.variants.insert((&t.name, &v.name), found);
+                }
             }
         }
         for t in &module.types {
@@ -401,7 +420,11 @@ impl<'m> Analysis<'m> {
                             || self.objects.contains_key(t.name.as_str())
                             || matches!(&s.additional, Additional::Typed(v) if self.expr_reaches(v))
                     }
-                    TypeKind::Union(u) => u.variants.iter().any(|v| self.expr_reaches(&v.ty)),
+                    TypeKind::Union(u) => u.variants.iter().any(|v| {
+                        self.variants
+                            .contains_key(&(t.name.as_str(), v.name.as_str()))
+                            || self.expr_reaches(&v.ty)
+                    }),
                     TypeKind::Calls(set) => (set.calls.iter())
                         .any(|c| c.params.as_ref().is_some_and(|p| self.expr_reaches(p))),
                     TypeKind::Alias(target) => self.expr_reaches(target),

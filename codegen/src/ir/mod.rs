@@ -305,6 +305,9 @@ pub struct Variant {
     pub name: String,
     /// The member's type.
     pub ty: TypeExpr,
+    /// The constraint keywords of an inline member's schema (`{"type": "string", "maxLength":
+    /// 8}`); a member naming a definition has that definition's.
+    pub constraints: Vec<Constraint>,
     /// The JSON kinds of value this member accepts.
     pub kinds: BTreeSet<JsonKind>,
     /// Whether the member is boxed: its type is much larger than an enum should carry inline

@@ -6,10 +6,10 @@ use std::collections::{BTreeSet, HashMap};
 
 use serde_json::{Map, Value};
 
-use super::keywords::STRUCTURAL;
+use super::keywords::{constraints, STRUCTURAL};
 use super::loader::Loader;
 use super::{err, SchemaError};
-use crate::ir::{TypeExpr, TypeKind, Union, Variant};
+use crate::ir::{Constraint, TypeExpr, TypeKind, Union, Variant};
 use crate::naming;
 
 impl Loader<'_> {
@@ -19,7 +19,8 @@ impl Loader<'_> {
         pointer: &str,
         rust: &str,
     ) -> Result<TypeKind, SchemaError> {
-        let mut variants: Vec<(TypeExpr, String)> = Vec::new();
+        // Each member's type, and the constraint keywords of an inline one.
+        let mut variants: Vec<(TypeExpr, Vec<Constraint>)> = Vec::new();
         let key = if obj.contains_key("anyOf") {
             "anyOf"
         } else {
@@ -71,7 +72,7 @@ impl Loader<'_> {
                     }) {
                         for (j, t) in types.iter().enumerate() {
                             let ty = self.primitive(t, &format!("{mptr}/type/{j}"))?;
-                            variants.push((ty, String::new()));
+                            variants.push((ty, Vec::new()));
                         }
                         continue;
                     }
@@ -81,17 +82,25 @@ impl Loader<'_> {
                 let copy_of = (!is_primitive(member) && !is_ref)
                     .then(|| self.defs_by_shape.get(&member.to_string()))
                     .flatten();
-                let ty = match copy_of {
-                    Some(name) => TypeExpr::Named(naming::type_name(name)),
-                    None => self.expr(member, &mptr, &format!("{rust}Variant{i}"))?,
+                let (ty, own) = match copy_of {
+                    Some(name) => (TypeExpr::Named(naming::type_name(name)), Vec::new()),
+                    None => {
+                        let ty = self.expr(member, &mptr, &format!("{rust}Variant{i}"))?;
+                        // A member that became a named type has them as its own.
+                        let own = match (&ty, member.as_object()) {
+                            (TypeExpr::Named(_), _) | (_, None) => Vec::new(),
+                            (_, Some(member)) => constraints(member),
+                        };
+                        (ty, own)
+                    }
                 };
-                variants.push((ty, String::new()));
+                variants.push((ty, own));
             }
         } else if let Some(Value::Array(types)) = obj.get("type") {
             for (j, t) in types.iter().enumerate() {
                 variants.push((
                     self.primitive(t, &format!("{pointer}/type/{j}"))?,
-                    String::new(),
+                    Vec::new(),
                 ));
             }
         }
@@ -109,9 +118,10 @@ impl Loader<'_> {
         let variants = variants
             .into_iter()
             .zip(names)
-            .map(|((ty, _), name)| Variant {
+            .map(|((ty, constraints), name)| Variant {
                 name,
                 ty,
+                constraints,
                 kinds: BTreeSet::new(),
                 boxed: false,
             })

@@ -38,8 +38,9 @@
 //! Where a constraint is checked: on a struct's members (through the aliases their types name),
 //! items and map values, on the struct itself (`minProperties`/`maxProperties`), and in every
 //! value reached through members, union variants, call params and message envelopes, in both
-//! families (`ClientMessage` and `ClientMessageRef<'de>` alike). The constraints of an inline
-//! union member that is not a named type are not checked.
+//! families (`ClientMessage` and `ClientMessageRef<'de>` alike), union members included (an
+//! inline member's own constraints, and the union's own for every member). Constraints stated
+//! on an object schema reach a struct value only as its own (`minProperties`/`maxProperties`).
 //!
 //! Numbers are compared as `f64` (every limit of the official schemas is exact in it); a
 //! `multipleOf` of a fraction allows a relative error of 1e-9 for the binary rounding.
