@@ -3,9 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::rust::{
-    extra_type, field_type, from_variants, kind_name, new_takes, resolve, rust_type,
-};
+use super::rust::{extra_type, field_type, from_variants, kind_name, resolve, rust_type};
 use super::{Change, Item, Kind, Style};
 use crate::ir::{
     Additional, CallSet, ConstField, EnumValue, Field, Module, Struct, TypeDef, TypeExpr, TypeKind,
@@ -329,7 +327,7 @@ impl<'a> Found<'a> {
             Draft::new(Kind::StructConstantBecameField, item, pointer)
                 .types(Some(const_type(c)), after)
                 .breaks(&Style::ALL)
-        } else if new_takes(g) {
+        } else if g.is_new_param() {
             Draft::new(Kind::StructFieldAddedRequired, item, pointer)
                 .types(None, after)
                 .breaks(&[Literals, Constructors])

@@ -1,6 +1,7 @@
 //! The Rust side of the IR as callers see it: the type a field has, what `new` takes, which
-//! `From` impls a union has. The emitter's own rules (`emit::constructors`), restated here for
-//! the report; `tests/diff.rs` compiles callers against both sides to keep the two in step.
+//! `From` impls a union has: the emitter's rules, read from the IR where they live
+//! (`Union::from_members`, `Field::is_new_param`); `tests/diff.rs` compiles callers against
+//! both sides to keep the report true to the code.
 
 use crate::ir::{Field, Module, TypeExpr, TypeKind, Union};
 
@@ -35,11 +36,6 @@ pub fn field_type(f: &Field) -> String {
     }
 }
 
-/// Whether `new` takes the field as an argument: required, and not a value the spec fixes.
-pub(super) fn new_takes(f: &Field) -> bool {
-    f.required && f.fixed.is_none()
-}
-
 /// The extra field's type, where the struct keeps undeclared members.
 pub(super) fn extra_type(a: &crate::ir::Additional) -> Option<String> {
     match a {
@@ -49,16 +45,9 @@ pub(super) fn extra_type(a: &crate::ir::Additional) -> Option<String> {
     }
 }
 
-/// The variants of `u` that have a `From` impl: those whose type (aliases resolved) no other
-/// member has, and that are neither nullable nor the union itself (`emit::constructors`).
-pub(super) fn from_variants<'a>(module: &Module, name: &str, u: &'a Union) -> Vec<&'a str> {
-    let resolved: Vec<TypeExpr> = u.variants.iter().map(|v| resolve(module, &v.ty)).collect();
-    u.variants
-        .iter()
-        .zip(&resolved)
-        .filter(|(_, r)| resolved.iter().filter(|o| o == r).count() == 1)
-        .filter(|(_, r)| !matches!(r, TypeExpr::Nullable(_)))
-        .filter(|(_, r)| !matches!(r, TypeExpr::Named(n) if n == name))
+/// The variants of `u` that have a `From` impl ([`Union::from_members`], the emitter's rule).
+pub(super) fn from_variants<'a>(module: &'a Module, name: &str, u: &'a Union) -> Vec<&'a str> {
+    (u.from_members(module, name).into_iter())
         .map(|(v, _)| v.name.as_str())
         .collect()
 }

@@ -237,20 +237,8 @@ pub(super) fn union_constructors(
 fn union_conversions(scope: &Scope, name: &str, u: &Union, module: &Module) -> TokenStream {
     let Scope { string, boxed, .. } = scope;
     let ty = ident(name);
-    let resolved: Vec<&TypeExpr> = u
-        .variants
-        .iter()
-        .map(|v| resolve_alias(module, &v.ty))
-        .collect();
-    let unique = |t: &TypeExpr| resolved.iter().filter(|r| **r == t).count() == 1;
     let mut out = TokenStream::new();
-    for (v, member) in u.variants.iter().zip(&resolved) {
-        if !unique(member)
-            || matches!(member, TypeExpr::Nullable(_))
-            || matches!(member, TypeExpr::Named(n) if n == name)
-        {
-            continue;
-        }
+    for (v, member) in u.from_members(module, name) {
         let variant = ident(&v.name);
         let source = type_tokens(scope, member);
         let value = if v.boxed {
@@ -266,7 +254,7 @@ fn union_conversions(scope: &Scope, name: &str, u: &Union, module: &Module) -> T
                 }
             }
         });
-        if **member == TypeExpr::String {
+        if *member == TypeExpr::String {
             out.extend(quote! {
                 impl ::core::convert::From<&str> for #ty {
                     #[inline]

@@ -272,13 +272,6 @@ pub(crate) fn type_tokens(scope: &Scope, ty: &TypeExpr) -> TokenStream {
 
 /// `ty`, or the type expression it names where it names an alias (through at most 16 aliases,
 /// so that a cycle cannot hang the generator).
-pub(crate) fn resolve_alias<'a>(module: &'a Module, mut ty: &'a TypeExpr) -> &'a TypeExpr {
-    for _ in 0..16 {
-        let TypeExpr::Named(name) = ty else { break };
-        match module.get(name).map(|t| &t.kind) {
-            Some(TypeKind::Alias(target)) => ty = target,
-            _ => break,
-        }
-    }
-    ty
+pub(crate) fn resolve_alias<'a>(module: &'a Module, ty: &'a TypeExpr) -> &'a TypeExpr {
+    module.resolve_alias(ty)
 }

@@ -30,6 +30,20 @@ impl Module {
         self.types.iter().find(|t| t.name == name)
     }
 
+    /// `ty` with the aliases it names replaced by what they stand for, at its top (`Cursor` →
+    /// `String`; an array of `Cursor` stays one). Alias cycles are refused by the loader; the
+    /// bound only keeps this total.
+    pub fn resolve_alias<'a>(&'a self, mut ty: &'a TypeExpr) -> &'a TypeExpr {
+        for _ in 0..16 {
+            let TypeExpr::Named(name) = ty else { break };
+            match self.get(name).map(|t| &t.kind) {
+                Some(TypeKind::Alias(target)) => ty = target,
+                _ => break,
+            }
+        }
+        ty
+    }
+
     /// The type generated for the schema definition `schema_name`.
     pub fn by_schema_name(&self, schema_name: &str) -> Option<&TypeDef> {
         self.types
@@ -142,6 +156,35 @@ pub struct DirectionModel {
     pub results: TypeExpr,
     /// Whether it answers requests of the other side.
     pub responds: bool,
+}
+
+impl Union {
+    /// The members a value converts from with `From` (the emitter writes the impls, `diff`
+    /// judges their changes): those whose type, aliases resolved, no other member has, that are
+    /// not nullable and not the union `name` itself; each with that resolved type.
+    pub fn from_members<'a>(
+        &'a self,
+        module: &'a Module,
+        name: &str,
+    ) -> Vec<(&'a Variant, &'a TypeExpr)> {
+        let resolved: Vec<&TypeExpr> = (self.variants.iter())
+            .map(|v| module.resolve_alias(&v.ty))
+            .collect();
+        let unique = |t: &TypeExpr| resolved.iter().filter(|r| **r == t).count() == 1;
+        (self.variants.iter().zip(resolved.iter().copied()))
+            .filter(|(_, member)| unique(member))
+            .filter(|(_, member)| !matches!(member, TypeExpr::Nullable(_)))
+            .filter(|(_, member)| !matches!(member, TypeExpr::Named(n) if n == name))
+            .collect()
+    }
+}
+
+impl Field {
+    /// Whether `new` takes this member as an argument: required, and not a value the spec
+    /// fixes (`Field::fixed`).
+    pub fn is_new_param(&self) -> bool {
+        self.required && self.fixed.is_none()
+    }
 }
 
 /// An object type with declared members.
