@@ -1,8 +1,10 @@
 //! `mcp-check FILE…`: checks recorded MCP traffic against the full schema of each message's
 //! revision; exits 0 when every message is valid, 1 when one is not, 2 on an error.
-//! `mcp-check proxy -- SERVER…`: the same checks on the traffic of a live stdio session.
+//! `mcp-check proxy -- SERVER…`: the same checks on the traffic of a live stdio session;
+//! `mcp-check proxy --listen ADDR --upstream URL`: on that of Streamable HTTP sessions.
 
 use std::io::Read;
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -42,17 +44,39 @@ struct Options {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Runs a stdio server behind this process: the client talks to `mcp-check proxy -- SERVER…`
-    /// as it would to the server; every byte is forwarded unchanged, every message checked.
-    /// Exits with the server's status.
+    /// Sits between a client and a server, forwards every byte unchanged and checks every
+    /// message, reporting as it goes.
+    ///
+    /// stdio: `mcp-check proxy [OPTIONS] -- SERVER…` runs the server behind this process (the
+    /// client talks to it as it would to the server); exits with the server's status.
+    ///
+    /// Streamable HTTP: `mcp-check proxy --listen 127.0.0.1:0 --upstream http://HOST:PORT`
+    /// forwards every request (any method and path: `/mcp`, OAuth metadata…) to the upstream
+    /// with its headers (`Host`, `Origin`, `Mcp-Session-Id`, `MCP-Protocol-Version` unchanged)
+    /// and streams the responses back (SSE event by event); an unreachable upstream is a 502.
+    /// Once listening it prints `mcp-check: listening on http://ADDR` on standard error (the
+    /// port chosen, for port 0); Ctrl-C or SIGTERM ends it with the summary, status 0.
+    #[command(verbatim_doc_comment)]
     Proxy {
         /// Write the reports here (default: standard error).
         #[arg(long, value_name = "FILE")]
         report: Option<PathBuf>,
         #[command(flatten)]
         options: Options,
-        /// The server's command and arguments.
-        #[arg(last = true, required = true, value_name = "SERVER")]
+        /// Streamable HTTP: the address to listen on (port 0: any free port).
+        #[arg(
+            long,
+            value_name = "ADDR",
+            requires = "upstream",
+            conflicts_with = "server"
+        )]
+        listen: Option<SocketAddr>,
+        /// Streamable HTTP: the server's base URL (`http://host:port`, optionally with a path
+        /// prefix); a request for `/mcp` goes to `<URL>/mcp`.
+        #[arg(long, value_name = "URL", requires = "listen")]
+        upstream: Option<String>,
+        /// stdio: the server's command and arguments.
+        #[arg(last = true, required_unless_present = "listen", value_name = "SERVER")]
         server: Vec<String>,
     },
 }
@@ -69,8 +93,13 @@ fn main() -> ExitCode {
         Some(Command::Proxy {
             report,
             options,
+            listen,
+            upstream,
             server,
-        }) => run_proxy(server, report, &options),
+        }) => match (listen, upstream) {
+            (Some(listen), Some(upstream)) => run_http_proxy(listen, upstream, report, &options),
+            _ => run_proxy(server, report, &options),
+        },
         None => check_files(&cli.files, &cli.options, cli.from),
     }
 }
@@ -110,16 +139,82 @@ fn check_files(files: &[PathBuf], options: &Options, from: Option<Side>) -> Exit
     }
 }
 
-fn run_proxy(server: Vec<String>, report: Option<PathBuf>, options: &Options) -> ExitCode {
-    let sink: proxy::ReportSink = match &report {
+/// Where `--report` says, or standard error.
+fn report_sink(report: Option<&PathBuf>) -> Result<proxy::ReportSink, ExitCode> {
+    match report {
         Some(path) => match std::fs::File::create(path) {
-            Ok(file) => Box::new(file),
+            Ok(file) => Ok(Box::new(file)),
             Err(e) => {
                 eprintln!("error: {}: {e}", path.display());
-                return ExitCode::from(2);
+                Err(ExitCode::from(2))
             }
         },
-        None => Box::new(std::io::stderr()),
+        None => Ok(Box::new(std::io::stderr())),
+    }
+}
+
+fn run_http_proxy(
+    listen: SocketAddr,
+    upstream: String,
+    report: Option<PathBuf>,
+    options: &Options,
+) -> ExitCode {
+    let sink = match report_sink(report.as_ref()) {
+        Ok(sink) => sink,
+        Err(code) => return code,
+    };
+    let json = options.format == Format::Json;
+    let config = proxy::http::HttpProxy {
+        listen,
+        upstream,
+        revision: options.revision,
+        report: sink,
+        json,
+    };
+    let running = match proxy::http::start(config) {
+        Ok(running) => running,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // The documented form, read by tests and tools to find the port.
+    eprintln!("mcp-check: listening on http://{}", running.local_addr());
+    if let Err(e) = wait_for_signal() {
+        eprintln!("error: waiting for a signal: {e}");
+    }
+    let summary = running.stop();
+    // A text report to standard error ends with it already.
+    if json || report.is_some() {
+        eprintln!("mcp-check: {summary}");
+    }
+    ExitCode::SUCCESS
+}
+
+/// Until Ctrl-C (SIGINT) or, on Unix, SIGTERM.
+fn wait_for_signal() -> std::io::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let mut term = signal(SignalKind::terminate())?;
+            tokio::select! {
+                interrupted = tokio::signal::ctrl_c() => interrupted,
+                _ = term.recv() => Ok(()),
+            }
+        }
+        #[cfg(not(unix))]
+        tokio::signal::ctrl_c().await
+    })
+}
+
+fn run_proxy(server: Vec<String>, report: Option<PathBuf>, options: &Options) -> ExitCode {
+    let sink = match report_sink(report.as_ref()) {
+        Ok(sink) => sink,
+        Err(code) => return code,
     };
     let proxy = Proxy {
         command: server,

@@ -226,7 +226,7 @@ pub fn decode_answer(
         .collect();
     envelope.insert("result".into(), Value::Object(Map::new()));
     let framed = decode(revision, responder, &Value::Object(envelope));
-    Some(framed.and_then(|_| specific).map(|violations| {
+    Some(framed.and(specific).map(|violations| {
         (violations.into_iter())
             .map(|v| Violation {
                 pointer: format!("/result{}", v.pointer),
@@ -282,6 +282,37 @@ fn result_of(
             }
             Side::Server => None,
         },
+    }
+}
+
+/// What the generated types take by design and the schema of `revision` refuses: decoding is
+/// liberal where a peer must be (a 2026-07-28 result without `resultType` is read as
+/// `"complete"`, as a client reads an older server's; an error response without `id` is taken in
+/// every revision), but the referee reports it.
+pub fn leniencies(revision: Revision, shape: &Shape, message: &Value) -> Vec<Violation> {
+    let required = |pointer: &str, expected: &str| Violation {
+        pointer: pointer.to_owned(),
+        keyword: "required".to_owned(),
+        expected: expected.to_owned(),
+    };
+    match shape {
+        Shape::Response
+            if revision == Revision::V2026_07_28
+                && message["result"].get("resultType").is_none() =>
+        {
+            vec![required(
+                "/result/resultType",
+                "`resultType`: a server of 2026-07-28 MUST include it (a client reads its \
+                 absence as \"complete\")",
+            )]
+        }
+        Shape::Error if revision < Revision::V2025_11_25 && message.get("id").is_none() => {
+            vec![required(
+                "/id",
+                "`id` on an error response (optional only from 2025-11-25)",
+            )]
+        }
+        _ => Vec::new(),
     }
 }
 

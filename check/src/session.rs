@@ -7,7 +7,7 @@ use mcp_typed::jsonrpc::DecodeErrorKind;
 use serde_json::Value;
 
 use crate::revision::{
-    decode, decode_answer, shape_of, Answering, Revision, Shape, Side, Violation,
+    decode, decode_answer, leniencies, shape_of, Answering, Revision, Shape, Side, Violation,
 };
 use crate::traffic::Entry;
 
@@ -111,6 +111,17 @@ impl Checker {
             _ => None,
         };
         let Some(revision) = self.revision_of(entry, message, &shape, answered.as_ref()) else {
+            // An error response has the same shape in every revision: one answering a request
+            // for a revision nobody knows (`server/discover` with an unsupported version) is
+            // checked as 2025-11-25's, where both sides answer.
+            if shape == Shape::Error {
+                let side = from.unwrap_or(Side::Server);
+                verdict.from = Some(side);
+                if let Err(error) = decode(Revision::V2025_11_25, side, message) {
+                    (verdict.violations).push(Violation::from_decode_error(&error));
+                }
+                return verdict;
+            }
             verdict.violations.push(violation(
                 "",
                 "revision",
@@ -139,7 +150,12 @@ impl Checker {
         };
         verdict.from = Some(side);
         match checked {
-            Ok(broken) => verdict.violations.extend(broken),
+            Ok(broken) => {
+                verdict.violations.extend(broken);
+                verdict
+                    .violations
+                    .extend(leniencies(revision, &shape, message));
+            }
             Err(error) => verdict
                 .violations
                 .push(Violation::from_decode_error(&error)),

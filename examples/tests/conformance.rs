@@ -20,7 +20,12 @@
 //!    requires, on its stateless wire (`_meta` on every request, `input_required` results),
 //!    and 13 unscored ones (the `tasks-*` extension, `json-schema-2020-12`,
 //!    `http-header-validation`, `http-custom-header-server-validation`).
-//! 3. `conformance server --scenario json-schema-2020-12`, the form schema's keywords kept as
+//! 3. both requirement legs again through `mcp-check proxy` (the library's Streamable HTTP
+//!    proxy, `mcp_wire_check::proxy::http`, in this process, in front of the same server):
+//!    every scored scenario must still pass, and the proxy's JSON report
+//!    (`proxy-report.jsonl`) may hold no violation but the suite's malformed requests that the
+//!    server refused too and `PROXY_KNOWN_DEPARTURES` (the same departure as the referee's).
+//! 4. `conformance server --scenario json-schema-2020-12`, the form schema's keywords kept as
 //!    written: pending, so outside both requirement sets. Run on its own twice: at its default
 //!    spec version (2025-11-25, where a keyword lost is only SKIPPED) and with `--spec-version
 //!    2026-07-28`.
@@ -153,26 +158,23 @@ fn everything_server_passes_the_official_conformance_suite() {
     );
 
     let mut problems = Vec::new();
-    for revision in ["2025-11-25", "2026-07-28"] {
-        let mut args = vec!["--requirements".to_owned(), revision.to_owned()];
-        // With a baseline the suite also exits 1 on a WARNING; the test reads the warnings
-        // itself (`KNOWN_WARNINGS`), so an empty baseline is not passed.
-        if !baseline.entries.is_empty() {
-            args.extend([
-                "--expected-failures".into(),
-                baseline_file.display().to_string(),
-            ]);
-        }
+    for revision in REVISIONS {
         let leg = Leg {
             title: format!("requirements {revision}"),
             slug: format!("requirements-{revision}"),
-            args,
+            args: requirements_args(revision, &baseline, &baseline_file),
             limit: REQUIREMENTS_LIMIT,
         };
         let ran = leg.run(&url, &results);
         let found = check_requirements(revision, &ran, &baseline);
         problems.extend(found.into_iter().map(|p| format!("{}: {p}", leg.title)));
     }
+    problems.extend(through_the_proxy(
+        server.port,
+        &results,
+        &baseline,
+        &baseline_file,
+    ));
     for spec_version in [None, Some("2026-07-28")] {
         let mut args = vec!["--scenario".to_owned(), JSON_SCHEMA_SCENARIO.to_owned()];
         if let Some(version) = spec_version {
@@ -215,6 +217,153 @@ fn everything_server_passes_the_official_conformance_suite() {
             tail(&results.join("everything-server.log"), 40)
         );
     }
+}
+
+/// The revisions whose requirement sets run, directly and through the proxy.
+const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
+
+/// `--requirements <revision>`, and the baseline when it has entries.
+fn requirements_args(revision: &str, baseline: &Baseline, baseline_file: &Path) -> Vec<String> {
+    let mut args = vec!["--requirements".to_owned(), revision.to_owned()];
+    // With a baseline the suite also exits 1 on a WARNING; the test reads the warnings
+    // itself (`KNOWN_WARNINGS`), so an empty baseline is not passed.
+    if !baseline.entries.is_empty() {
+        args.extend([
+            "--expected-failures".into(),
+            baseline_file.display().to_string(),
+        ]);
+    }
+    args
+}
+
+/// The requirement legs again, through `mcp-check proxy --listen 127.0.0.1:0 --upstream
+/// http://127.0.0.1:<port>` (the library's proxy, in this process): every scored scenario
+/// still passes, and the proxy's report (`proxy-report.jsonl`, a JSON line per message)
+/// has no violation but the suite's malformed requests the server refused too and
+/// [`PROXY_KNOWN_DEPARTURES`]. Returns the problems.
+fn through_the_proxy(
+    port: u16,
+    results: &Path,
+    baseline: &Baseline,
+    baseline_file: &Path,
+) -> Vec<String> {
+    use mcp_wire_check::proxy::http::{self, HttpProxy};
+    let report = results.join("proxy-report.jsonl");
+    let proxy = http::start(HttpProxy {
+        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        upstream: format!("http://127.0.0.1:{port}"),
+        revision: None,
+        report: Box::new(File::create(&report).expect("create the proxy's report")),
+        json: true,
+    })
+    .expect("the proxy starts");
+    let url = format!("http://{}/mcp", proxy.local_addr());
+    let mut problems = Vec::new();
+    for revision in REVISIONS {
+        let leg = Leg {
+            title: format!("requirements {revision} through mcp-check proxy"),
+            slug: format!("proxy-requirements-{revision}"),
+            args: requirements_args(revision, baseline, baseline_file),
+            limit: REQUIREMENTS_LIMIT,
+        };
+        let ran = leg.run(&url, results);
+        let found = check_requirements(revision, &ran, baseline);
+        problems.extend(found.into_iter().map(|p| format!("{}: {p}", leg.title)));
+    }
+    let summary = proxy.stop();
+    let lines: Vec<Value> = std::fs::read_to_string(&report)
+        .expect("the proxy's report")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    let refereed = proxy_referee(&lines);
+    println!(
+        "\n=== mcp-check proxy: {summary}; {} malformed requests refused by the server too, \
+         {} known departures",
+        refereed.refused_by_both.len(),
+        refereed.known.len()
+    );
+    for (why, line) in &refereed.known {
+        println!("known departure: {why}: {}", shorten(&line.to_string()));
+    }
+    if summary.messages != lines.len() || summary.messages < 100 {
+        problems.push(format!(
+            "mcp-check proxy: {} report lines for {summary} (at least 100 expected)",
+            lines.len()
+        ));
+    }
+    problems.extend(
+        (refereed.unexplained.iter())
+            .map(|line| format!("mcp-check proxy: {}", shorten(&line.to_string()))),
+    );
+    problems
+}
+
+/// Where the proxy's report finds rmcp departing from the schema: the pointer of the
+/// violation, and the reason (that of the same departure in [`KNOWN_DEPARTURES`]).
+const PROXY_KNOWN_DEPARTURES: [(&str, &str); 1] =
+    [("/params/inputResponses", KNOWN_DEPARTURES[0].1)];
+
+/// What the proxy's report says, sorted as [`referee`] sorts the recording.
+#[derive(Debug, Default)]
+struct ProxyRefereed<'a> {
+    /// Client messages with violations that the server refused too (an error answered their
+    /// id in the same exchange, or nothing did), and the errors answering a request of an
+    /// unknown revision, which have none to be checked in.
+    refused_by_both: Vec<&'a Value>,
+    /// Violations of [`PROXY_KNOWN_DEPARTURES`], with their reason.
+    known: Vec<(&'static str, &'a Value)>,
+    /// Everything else that is not a valid message: a problem.
+    unexplained: Vec<&'a Value>,
+}
+
+/// Sorts the lines of the proxy's JSON report.
+fn proxy_referee(lines: &[Value]) -> ProxyRefereed<'_> {
+    let mut refereed = ProxyRefereed::default();
+    for line in lines {
+        if line["valid"] == true {
+            continue;
+        }
+        let answered = |other: &&Value| {
+            other["from"] == "server"
+                && other["file"] == line["file"]
+                && other["line"] == line["line"]
+                && other.get("id").is_some()
+                && other.get("id") == line.get("id")
+                && other.get("error").is_none()
+        };
+        let pointers: Vec<&str> = (line["violations"].as_array().into_iter().flatten())
+            .filter_map(|v| v["pointer"].as_str())
+            .collect();
+        let known = PROXY_KNOWN_DEPARTURES
+            .iter()
+            .find(|(pointer, _)| !pointers.is_empty() && pointers.iter().all(|p| p == pointer));
+        // The error answering a request in a revision nobody knows (the suite's
+        // `server/discover` with an unsupported version) has no revision to be checked in.
+        let refusal = line.get("error").is_some()
+            && line["violations"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .all(|v| v["keyword"] == "revision")
+            && lines.iter().any(|other| {
+                other["from"] == "client"
+                    && other["valid"] == false
+                    && other["file"] == line["file"]
+                    && other["line"] == line["line"]
+                    && other.get("id") == line.get("id")
+            });
+        if let Some((_, why)) = known {
+            refereed.known.push((why, line));
+        } else if refusal
+            || (line["from"] == "client" && !lines.iter().any(|other| answered(&other)))
+        {
+            refereed.refused_by_both.push(line);
+        } else {
+            refereed.unexplained.push(line);
+        }
+    }
+    refereed
 }
 
 /// Where rmcp's wire form departs from the schema, each with the text that identifies it and

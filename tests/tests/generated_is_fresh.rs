@@ -116,7 +116,11 @@ fn generation_is_deterministic() {
     };
     let first = text(workspace.render(revision, &source).expect("generates"));
     let second = text(workspace.render(revision, &source).expect("generates"));
-    assert_eq!(first.len(), 3, "the module, its borrowed file, the fingerprints");
+    assert_eq!(
+        first.len(),
+        3,
+        "the module, its borrowed file, the fingerprints"
+    );
     assert_eq!(first, second);
 }
 

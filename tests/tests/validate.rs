@@ -434,20 +434,36 @@ fn the_borrowed_family_reports_what_the_owned_one_does() {
     for text in &texts {
         let pairs = [
             (
-                text.parse::<old::ServerMessage>().ok().map(|m| m.validate()),
-                old::borrowed::ServerMessageRef::parse(text).ok().map(|m| m.validate()),
+                text.parse::<old::ServerMessage>()
+                    .ok()
+                    .map(|m| m.validate()),
+                old::borrowed::ServerMessageRef::parse(text)
+                    .ok()
+                    .map(|m| m.validate()),
             ),
             (
-                text.parse::<old::ClientMessage>().ok().map(|m| m.validate()),
-                old::borrowed::ClientMessageRef::parse(text).ok().map(|m| m.validate()),
+                text.parse::<old::ClientMessage>()
+                    .ok()
+                    .map(|m| m.validate()),
+                old::borrowed::ClientMessageRef::parse(text)
+                    .ok()
+                    .map(|m| m.validate()),
             ),
             (
-                text.parse::<new::ServerMessage>().ok().map(|m| m.validate()),
-                new::borrowed::ServerMessageRef::parse(text).ok().map(|m| m.validate()),
+                text.parse::<new::ServerMessage>()
+                    .ok()
+                    .map(|m| m.validate()),
+                new::borrowed::ServerMessageRef::parse(text)
+                    .ok()
+                    .map(|m| m.validate()),
             ),
             (
-                text.parse::<new::ClientMessage>().ok().map(|m| m.validate()),
-                new::borrowed::ClientMessageRef::parse(text).ok().map(|m| m.validate()),
+                text.parse::<new::ClientMessage>()
+                    .ok()
+                    .map(|m| m.validate()),
+                new::borrowed::ClientMessageRef::parse(text)
+                    .ok()
+                    .map(|m| m.validate()),
             ),
         ];
         for (owned, borrowed) in pairs {
@@ -458,7 +474,10 @@ fn the_borrowed_family_reports_what_the_owned_one_does() {
             }
         }
     }
-    assert!(compared > recorded, "{compared} messages decoded and compared");
+    assert!(
+        compared > recorded,
+        "{compared} messages decoded and compared"
+    );
     // priority, uri (twice: 2025-11-25 and 2026-07-28), costPriority.
     assert!(violations >= 4, "{violations} violations found");
 }

@@ -55,7 +55,7 @@ pub enum WorkspaceError {
 /// One generated file and its expected content.
 #[derive(Debug, Clone)]
 pub struct Rendered {
-    /// The revision.
+    /// The revision (empty for `FINGERPRINTS`, which holds every revision's files).
     pub revision: String,
     /// Where it lives.
     pub path: PathBuf,
@@ -168,7 +168,8 @@ impl Workspace {
 
     /// Generates several revisions' files in memory, in parallel: each revision's module, and
     /// the file of its borrowed family (`<module>/borrowed.rs`, declared by the module under the
-    /// feature `borrowed`) right after it. A revision whose schema is an earlier one's
+    /// feature `borrowed`) right after it; last, `FINGERPRINTS` with these files' entries
+    /// updated and the others' kept. A revision whose schema is an earlier one's
     /// ([`same_schema_as`](Self::same_schema_as)) re-exports that one's module, whose body is
     /// rendered once, and has no borrowed file of its own.
     pub fn render_all(

@@ -2,11 +2,13 @@
 
     python client.py --protocol 2026-07-28|2025-11-25 [options] -- <server command and args...>
     python client.py --protocol 2026-07-28 -- python server.py      # against the Python server
+    python client.py --protocol 2026-07-28 --url http://127.0.0.1:8000/mcp   # Streamable HTTP
 
 Options: `--no-discover` (2026-07-28 without the `server/discover` probe),
 `--resources-and-prompts` (also read every resource and one instance of each template, get
 every prompt; failures count as errors), `--timeout` (whole session, default 45 s; shutting the
-server down adds at most a few seconds), `--request-timeout` (one request, default 15 s).
+server down adds at most a few seconds), `--request-timeout` (one request, default 15 s),
+`--url URL` (talk Streamable HTTP to a running server at URL instead of spawning one).
 
 Spawns the server (full environment, stderr passed through) over stdio and talks to it in the chosen protocol era:
 
@@ -329,8 +331,10 @@ def connect_mode(protocol: str, *, discover: bool) -> str:
 async def run(args: argparse.Namespace, command: list[str]) -> Report:
     report = Report(protocol=args.protocol)
     callbacks = Callbacks(report)
+    # A URL string is the SDK's Streamable HTTP transport.
+    server = args.url or StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ))
     client = Client(
-        StdioServerParameters(command=command[0], args=command[1:], env=dict(os.environ)),
+        server,
         mode=connect_mode(args.protocol, discover=not args.no_discover),
         client_info=CLIENT_INFO,
         read_timeout_seconds=args.request_timeout,
@@ -364,9 +368,9 @@ async def run(args: argparse.Namespace, command: list[str]) -> Report:
 
 def parse_args() -> tuple[argparse.Namespace, list[str]]:
     argv = sys.argv[1:]
-    if "--" not in argv:
+    if "--" not in argv and "--url" not in argv:
         sys.exit("usage: client.py --protocol 2026-07-28|2025-11-25 [options] -- <server command...>")
-    split = argv.index("--")
+    split = argv.index("--") if "--" in argv else len(argv)
     parser = argparse.ArgumentParser(description="MCP interop client on the official Python SDK.")
     parser.add_argument("--protocol", required=True, choices=PROTOCOLS)
     parser.add_argument(
@@ -377,9 +381,10 @@ def parse_args() -> tuple[argparse.Namespace, list[str]]:
     )
     parser.add_argument("--timeout", type=float, default=45.0, help="limit for the whole session (s)")
     parser.add_argument("--request-timeout", type=float, default=15.0, help="limit for one request (s)")
+    parser.add_argument("--url", help="a Streamable HTTP server's URL, instead of a server command")
     args = parser.parse_args(argv[:split])
     command = argv[split + 1 :]
-    if not command:
+    if not command and not args.url:
         parser.error("no server command after --")
     return args, command
 

@@ -6,6 +6,7 @@ whose `_meta` carries `io.modelcontextprotocol/protocolVersion` opens a
 2026-07-28 per-request connection). Run:
 
     python server.py
+    python server.py --http PORT    # Streamable HTTP at http://127.0.0.1:PORT/mcp instead
 
 Every tool's text result echoes what it received, so a client can assert on it:
 
@@ -254,4 +255,10 @@ def greet(name: str, style: str = "friendly") -> str:
 
 
 if __name__ == "__main__":
-    mcp.run("stdio")
+    import sys
+
+    if sys.argv[1:2] == ["--http"] and len(sys.argv) == 3:
+        # Both eras at /mcp: 2025-11-25 sessions (Mcp-Session-Id) and 2026-07-28 requests.
+        mcp.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    else:
+        mcp.run("stdio")

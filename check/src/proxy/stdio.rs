@@ -11,13 +11,11 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::thread;
 
-use crate::report::{self, Summary};
+use super::{ReportSink, Reporter};
+use crate::report::Summary;
 use crate::revision::{Revision, Side};
 use crate::session::Checker;
 use crate::traffic::Entry;
-
-/// Where the checker writes its reports.
-pub type ReportSink = Box<dyn Write + Send>;
 
 /// What [`run`] needs: the server's command, the revision of traffic without `initialize`,
 /// where to report, and whether as JSON lines.
@@ -104,11 +102,11 @@ fn forward(
 fn check_all(
     lines: mpsc::Receiver<(Side, Vec<u8>)>,
     revision: Option<Revision>,
-    mut out: ReportSink,
+    out: ReportSink,
     json: bool,
 ) -> Summary {
     let mut checker = Checker::new(revision);
-    let mut summary = Summary::default();
+    let mut reporter = Reporter::new(out, json);
     let mut number = 0;
     for (side, bytes) in lines {
         let text = String::from_utf8_lossy(&bytes);
@@ -123,18 +121,7 @@ fn check_all(
             header_version: None,
             message: serde_json::from_str(text.trim_end()).map_err(|e| format!("not JSON: {e}")),
         };
-        let verdict = checker.check(&entry);
-        summary.add(&verdict);
-        let line = if json {
-            format!("{}\n", report::json("stdio", &verdict))
-        } else {
-            report::text("stdio", &verdict)
-        };
-        // A report that cannot be written is lost, never the session.
-        let _ = out.write_all(line.as_bytes()).and_then(|()| out.flush());
+        reporter.check(&mut checker, "stdio", &entry);
     }
-    if !json {
-        let _ = writeln!(out, "{summary}");
-    }
-    summary
+    reporter.finish()
 }

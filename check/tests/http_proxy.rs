@@ -1,0 +1,430 @@
+//! `mcp-check proxy --listen ADDR --upstream URL`, the Streamable HTTP proxy: the pinned Python
+//! SDK 2.3.0's client and server through the `mcp-check` binary in both eras; every byte and
+//! header through the library's proxy to an upstream written here (SSE event by event, GET
+//! with `Last-Event-ID`, DELETE); a 502 for an upstream that is not there.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use mcp_typed_tests::installed::{python, python_dir};
+use mcp_wire_check::proxy::http::{self, HttpProxy};
+use serde_json::Value;
+
+const MCP_CHECK: &str = env!("CARGO_BIN_EXE_mcp-check");
+
+fn report_path(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-check-http-proxy");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    dir.join(name)
+}
+
+fn free_port() -> u16 {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("bind");
+    listener.local_addr().expect("its address").port()
+}
+
+/// A child process killed (and waited for) when dropped.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits until something accepts connections on `port` of 127.0.0.1.
+fn wait_for_port(port: u16, what: &mut Child) {
+    let started = Instant::now();
+    let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    while TcpStream::connect_timeout(&address, Duration::from_secs(1)).is_err() {
+        assert!(
+            what.try_wait().expect("its status").is_none(),
+            "exited before listening"
+        );
+        assert!(started.elapsed() < Duration::from_secs(60), "not listening");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn the_python_sdk_talks_streamable_http_through_the_proxy_in_both_eras() {
+    let port = free_port();
+    let mut server = Killed(
+        Command::new(python())
+            .arg(python_dir().join("server.py"))
+            .args(["--http", &port.to_string()])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("the Python server runs"),
+    );
+    wait_for_port(port, &mut server.0);
+
+    let report = report_path("python.jsonl");
+    let mut proxy = Killed(
+        Command::new(MCP_CHECK)
+            .args(["proxy", "--listen", "127.0.0.1:0", "--format", "json"])
+            .args(["--upstream", &format!("http://127.0.0.1:{port}")])
+            .arg("--report")
+            .arg(&report)
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("mcp-check runs"),
+    );
+    // The documented first line: `mcp-check: listening on http://127.0.0.1:PORT`.
+    let mut stderr = BufReader::new(proxy.0.stderr.take().expect("piped"));
+    let mut first = String::new();
+    stderr.read_line(&mut first).expect("its first line");
+    let proxy_url = first
+        .trim()
+        .strip_prefix("mcp-check: listening on ")
+        .unwrap_or_else(|| panic!("not the documented line: {first:?}"))
+        .to_owned();
+    assert!(proxy_url.starts_with("http://127.0.0.1:"), "{proxy_url}");
+
+    for era in ["2025-11-25", "2026-07-28"] {
+        let out = Command::new(python())
+            .arg(python_dir().join("client.py"))
+            .args(["--protocol", era, "--url", &format!("{proxy_url}/mcp")])
+            .output()
+            .expect("the Python client runs");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{era}: the client failed through the proxy ({}):\n{stdout}\n{}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let client: Value =
+            serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("its report");
+        assert_eq!(client["protocol"], era);
+        assert_eq!(client["errors"], serde_json::json!([]));
+        assert_eq!(client["tools"].as_object().map(|t| t.len()), Some(10));
+    }
+
+    // SIGTERM ends it with the summary, status 0.
+    let pid = proxy.0.id().to_string();
+    let killed = Command::new("kill").args(["-TERM", &pid]).status();
+    assert!(killed.expect("kill runs").success());
+    let status = proxy.0.wait().expect("the proxy ends");
+    assert!(status.success(), "{status}");
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).expect("its stderr");
+
+    let verdicts: Vec<Value> = std::fs::read_to_string(&report)
+        .expect("the proxy's report")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    let invalid: Vec<&Value> = verdicts.iter().filter(|v| v["valid"] != true).collect();
+    assert!(invalid.is_empty(), "{invalid:#?}");
+    assert!(
+        rest.contains(&format!(
+            "mcp-check: {} messages: {0} valid",
+            verdicts.len()
+        )),
+        "{rest}"
+    );
+    for era in ["2025-11-25", "2026-07-28"] {
+        let of_era: Vec<&Value> = verdicts.iter().filter(|v| v["revision"] == era).collect();
+        assert!(of_era.len() >= 30, "{era}: {} messages", of_era.len());
+        for (side, method) in [
+            ("client", "tools/call"),
+            ("server", "tools/call"),
+            ("client", "tools/list"),
+            ("server", "notifications/progress"),
+        ] {
+            assert!(
+                of_era
+                    .iter()
+                    .any(|v| v["from"] == side && v["method"] == method),
+                "{era}: no {side} {method}"
+            );
+        }
+        // The 2025-11-25 session is one conversation (`http[<Mcp-Session-Id>]`), with the
+        // server's live requests answered by POSTs; 2026-07-28's exchanges stand alone.
+        let sessions = of_era.iter().filter(|v| v["file"] != "http").count();
+        match era {
+            "2025-11-25" => {
+                assert_eq!(sessions, of_era.len(), "{era}");
+                assert!(of_era
+                    .iter()
+                    .any(|v| v["from"] == "server" && v["method"] == "elicitation/create"));
+                assert!(of_era
+                    .iter()
+                    .any(|v| v["from"] == "client" && v["method"] == "elicitation/create"));
+            }
+            _ => assert_eq!(sessions, 0, "{era}"),
+        }
+    }
+}
+
+/// One request as the upstream read it: its head's lines, its body.
+#[derive(Debug)]
+struct Seen {
+    request_line: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Seen {
+    fn header(&self, name: &str) -> Option<&str> {
+        (self.headers.iter())
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Reads one HTTP/1.1 request (a `Content-Length` body, or none).
+fn read_request(stream: &mut BufReader<TcpStream>) -> Seen {
+    let mut request_line = String::new();
+    stream.read_line(&mut request_line).expect("a request line");
+    let mut headers = Vec::new();
+    loop {
+        let mut line = String::new();
+        stream.read_line(&mut line).expect("a header line");
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        let (name, value) = line.split_once(':').expect("name: value");
+        headers.push((name.to_owned(), value.trim().to_owned()));
+    }
+    let mut seen = Seen {
+        request_line: request_line.trim_end().to_owned(),
+        headers,
+        body: Vec::new(),
+    };
+    let length: usize = seen
+        .header("content-length")
+        .map_or(0, |v| v.parse().expect("a length"));
+    seen.body.resize(length, 0);
+    stream.read_exact(&mut seen.body).expect("the body");
+    seen
+}
+
+/// Writes `chunk` in the chunked encoding.
+fn chunk(stream: &mut TcpStream, chunk: &[u8]) {
+    write!(stream, "{:x}\r\n", chunk.len()).unwrap();
+    stream.write_all(chunk).unwrap();
+    stream.write_all(b"\r\n").unwrap();
+    stream.flush().unwrap();
+}
+
+/// The first event of the POST's stream: a message, odd bytes in a comment, CRLF line ends.
+const EVENT_1: &[u8] =
+    b"id: 1\r\n: \xff\xfe not UTF-8\r\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\n\r\n";
+/// The second, sent only once the client has the first.
+const EVENT_2: &[u8] = b"event: message\ndata: not json\n\n";
+
+/// The upstream: answers a POST with an event stream in two chunks (the second only once
+/// `got_first` says the client has the first), a GET with one event, a DELETE with 200; sends
+/// each request it read, and whether the client had the first event within 20 s.
+fn upstream(
+    listener: TcpListener,
+    got_first: mpsc::Receiver<()>,
+    seen: mpsc::Sender<(Seen, bool)>,
+) {
+    for stream in listener.incoming().take(3) {
+        let mut stream = stream.expect("a connection");
+        let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+        let request = read_request(&mut reader);
+        let method = request.request_line.split(' ').next().unwrap_or_default();
+        let mut streamed = true;
+        match method {
+            "POST" => {
+                stream
+                    .write_all(
+                        b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\
+                          Mcp-Session-Id: s-1\r\nX-Odd:  two  spaces \r\n\
+                          Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+                    )
+                    .unwrap();
+                chunk(&mut stream, EVENT_1);
+                streamed = got_first.recv_timeout(Duration::from_secs(20)).is_ok();
+                chunk(&mut stream, EVENT_2);
+                stream.write_all(b"0\r\n\r\n").unwrap();
+            }
+            "GET" => {
+                let event = b"id: 8\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/tools/list_changed\"}\n\n";
+                write!(
+                    stream,
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: {}\r\n\
+                     Connection: close\r\n\r\n",
+                    event.len()
+                )
+                .unwrap();
+                stream.write_all(event).unwrap();
+            }
+            _ => stream
+                .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+                .unwrap(),
+        }
+        stream.flush().unwrap();
+        let _ = seen.send((request, streamed));
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build()
+        .into()
+}
+
+#[test]
+fn every_byte_and_header_passes_and_events_stream_one_by_one() {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("bind");
+    let upstream_addr = listener.local_addr().expect("its address");
+    let (got_first, first_received) = mpsc::channel();
+    let (seen_tx, seen) = mpsc::channel();
+    let upstream = std::thread::spawn(move || upstream(listener, first_received, seen_tx));
+    let report = report_path("bytes.jsonl");
+    let proxy = http::start(HttpProxy {
+        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        upstream: format!("http://{upstream_addr}/base/"),
+        revision: None,
+        report: Box::new(std::fs::File::create(&report).expect("the report")),
+        json: true,
+    })
+    .expect("the proxy starts");
+    let base = format!("http://{}", proxy.local_addr());
+    let agent = agent();
+
+    // A POST: odd bytes, headers of every kind; its event stream read as it comes.
+    let body: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\xff\r\n";
+    let response = agent
+        .post(&format!("{base}/mcp?x=1&y=%20"))
+        .header("Origin", "http://evil.example")
+        .header("Mcp-Session-Id", "s-1")
+        .header("MCP-Protocol-Version", "2025-11-25")
+        .header("X-Custom", "a, b ;c")
+        .header("Content-Type", "application/json")
+        .send(body)
+        .expect("the POST");
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["x-odd"], "two  spaces");
+    assert_eq!(response.headers()["mcp-session-id"], "s-1");
+    let mut reader = response.into_body().into_reader();
+    let mut received = vec![0; EVENT_1.len()];
+    reader.read_exact(&mut received).expect("the first event");
+    got_first.send(()).expect("the upstream waits");
+    reader.read_to_end(&mut received).expect("the rest");
+    assert_eq!(received, [EVENT_1, EVENT_2].concat());
+    let (post, streamed) = seen.recv().expect("the upstream read the POST");
+    assert!(
+        streamed,
+        "the first event did not reach the client before the second was sent"
+    );
+    assert_eq!(post.request_line, "POST /base/mcp?x=1&y=%20 HTTP/1.1");
+    assert_eq!(post.body, body);
+    // Host as the client sent it: the server's DNS-rebinding protection judges the client's.
+    let proxy_authority = base.trim_start_matches("http://");
+    for (name, value) in [
+        ("host", proxy_authority),
+        ("origin", "http://evil.example"),
+        ("mcp-session-id", "s-1"),
+        ("mcp-protocol-version", "2025-11-25"),
+        ("x-custom", "a, b ;c"),
+    ] {
+        assert_eq!(post.header(name), Some(value), "{name}: {:?}", post.headers);
+    }
+
+    // A GET stream resumed, then the session's DELETE.
+    let response = agent
+        .get(&format!("{base}/mcp"))
+        .header("Mcp-Session-Id", "s-1")
+        .header("Last-Event-ID", "7")
+        .header("Accept", "text/event-stream")
+        .call()
+        .expect("the GET");
+    assert_eq!(response.status(), 200);
+    let text = response.into_body().read_to_string().expect("its event");
+    assert!(text.starts_with("id: 8\ndata: "), "{text}");
+    let (get, _) = seen.recv().expect("the upstream read the GET");
+    assert_eq!(get.header("last-event-id"), Some("7"));
+    let response = agent
+        .delete(&format!("{base}/mcp"))
+        .header("Mcp-Session-Id", "s-1")
+        .call()
+        .expect("the DELETE");
+    assert_eq!(response.status(), 200);
+    let (delete, _) = seen.recv().expect("the upstream read the DELETE");
+    assert_eq!(delete.request_line, "DELETE /base/mcp HTTP/1.1");
+    upstream.join().expect("the upstream");
+
+    // Every message was checked, in the session: the bad ones reported, none lost.
+    let summary = proxy.stop();
+    assert_eq!((summary.messages, summary.invalid), (4, 2), "{summary}");
+    let verdicts: Vec<Value> = std::fs::read_to_string(&report)
+        .expect("the report")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    let seen: Vec<(&str, &str, bool)> = verdicts
+        .iter()
+        .map(|v| {
+            (
+                v["file"].as_str().unwrap_or_default(),
+                v["from"].as_str().unwrap_or_default(),
+                v["valid"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            // The body is not JSON (the byte after the message).
+            ("http[s-1]", "client", false),
+            ("http[s-1]", "server", true),
+            // `not json`.
+            ("http[s-1]", "server", false),
+            ("http[s-1]", "server", true),
+        ]
+    );
+}
+
+#[test]
+fn an_upstream_that_is_not_there_is_a_502() {
+    let dead = free_port();
+    let proxy = http::start(HttpProxy {
+        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        upstream: format!("http://127.0.0.1:{dead}"),
+        revision: None,
+        report: Box::new(std::io::sink()),
+        json: false,
+    })
+    .expect("the proxy starts");
+    for _ in 0..2 {
+        let response = agent()
+            .post(&format!("http://{}/mcp", proxy.local_addr()))
+            .send(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+            .expect("a response");
+        assert_eq!(response.status(), 502);
+        let text = response.into_body().read_to_string().expect("its body");
+        assert!(text.starts_with("mcp-check proxy: the upstream"), "{text}");
+    }
+    // Nobody read the requests' bodies: nothing reached a server, nothing to check.
+    let summary = proxy.stop();
+    assert_eq!(summary.messages, 0, "{summary}");
+
+    // And what cannot start says why.
+    let bad = http::start(HttpProxy {
+        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        upstream: "https://example.com".into(),
+        revision: None,
+        report: Box::new(std::io::sink()),
+        json: false,
+    });
+    assert!(bad
+        .unwrap_err()
+        .to_string()
+        .contains("https is not supported"));
+}

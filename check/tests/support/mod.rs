@@ -1,0 +1,5 @@
+//! What the differential test against ajv (../ajv_differential.rs) is made of.
+
+pub mod ajv;
+pub mod mutate;
+pub mod schema;
