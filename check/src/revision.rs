@@ -1,9 +1,12 @@
 //! The protocol revisions a message can belong to, and decoding a message with the generated
 //! types of one of them.
 
+use std::borrow::Cow;
 use std::fmt;
 
-use mcp_typed::jsonrpc::{decode_result, DecodeError, DecodeErrorKind, Request, VisitRequest};
+use mcp_typed::jsonrpc::{
+    decode_result, DecodeError, DecodeErrorKind, RawMessage, Request, VisitRequest,
+};
 use mcp_typed::validate::Validate;
 use serde_json::{Map, Value};
 
@@ -157,24 +160,16 @@ pub fn shape_of(message: &Value) -> Shape {
     }
 }
 
-/// Checks `message` as one `side` sends in `revision`: decoded as the generated
+/// Checks the message `text` as one `side` sends in `revision`: decoded as the generated
 /// `ClientMessage` or `ServerMessage` (`Err` when it is not one), then validated against the
 /// constraint keywords of its schema (`Ok` with what it breaks).
-pub fn decode(
-    revision: Revision,
-    side: Side,
-    message: &Value,
-) -> Result<Vec<Violation>, DecodeError> {
+pub fn decode(revision: Revision, side: Side, text: &str) -> Result<Vec<Violation>, DecodeError> {
     macro_rules! decode_in {
         ($module:ident) => {{
             use mcp_typed::$module as m;
             match side {
-                Side::Client => {
-                    m::ClientMessage::from_value(message.clone()).map(|m| constraints(&m))
-                }
-                Side::Server => {
-                    m::ServerMessage::from_value(message.clone()).map(|m| constraints(&m))
-                }
+                Side::Client => text.parse::<m::ClientMessage>().map(|m| constraints(&m)),
+                Side::Server => text.parse::<m::ServerMessage>().map(|m| constraints(&m)),
             }
         }};
     }
@@ -200,9 +195,16 @@ pub fn decode_answer(
     responder: Side,
     request: &Answering,
     message: &Value,
+    text: &str,
 ) -> Option<Result<Vec<Violation>, DecodeError>> {
     let result = message.get("result")?;
-    let text = result.to_string();
+    // The result's own text, as it came (written out from its value when the message's text
+    // does not frame).
+    let raw = RawMessage::parse(text).ok().and_then(|raw| raw.result);
+    let text = match raw {
+        Some(raw) => Cow::Borrowed(raw.get()),
+        None => Cow::Owned(result.to_string()),
+    };
     let specific = match revision {
         Revision::V2025_11_25 if request.task && result.get("task").is_some() => {
             decode_result::<mcp_typed::v2025_11_25::CreateTaskResult>(&text)
@@ -225,7 +227,7 @@ pub fn decode_answer(
         .map(|(name, value)| (name.clone(), value.clone()))
         .collect();
     envelope.insert("result".into(), Value::Object(Map::new()));
-    let framed = decode(revision, responder, &Value::Object(envelope));
+    let framed = decode(revision, responder, &Value::Object(envelope).to_string());
     Some(framed.and(specific).map(|violations| {
         (violations.into_iter())
             .map(|v| Violation {

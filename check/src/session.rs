@@ -1,6 +1,7 @@
 //! Following a conversation: which revision each message belongs to, who sent it, and which
 //! request a response answers; each message checked with the generated types of its revision.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use mcp_typed::jsonrpc::DecodeErrorKind;
@@ -103,6 +104,11 @@ impl Checker {
             }
         };
         let shape = shape_of(message);
+        // The generated types decode text: the line's own, else the value written out.
+        let text: Cow<str> = match &entry.text {
+            Some(text) => Cow::Borrowed(text),
+            None => Cow::Owned(message.to_string()),
+        };
         let id = message.get("id").map(Value::to_string);
         let answered = self.answered(from, &shape, id.as_deref());
         verdict.method = match (&shape, &answered) {
@@ -117,7 +123,7 @@ impl Checker {
             if shape == Shape::Error {
                 let side = from.unwrap_or(Side::Server);
                 verdict.from = Some(side);
-                if let Err(error) = decode(Revision::V2025_11_25, side, message) {
+                if let Err(error) = decode(Revision::V2025_11_25, side, &text) {
                     (verdict.violations).push(Violation::from_decode_error(&error));
                 }
                 return verdict;
@@ -135,17 +141,17 @@ impl Checker {
         let (side, checked) = match (known, &shape, &answered) {
             // A result: as the result type of the request it answers.
             (Some(side), Shape::Response, Some((_, pending))) => {
-                let answer = decode_answer(revision, side, &pending.request, message);
+                let answer = decode_answer(revision, side, &pending.request, message, &text);
                 (
                     side,
-                    answer.unwrap_or_else(|| decode(revision, side, message)),
+                    answer.unwrap_or_else(|| decode(revision, side, &text)),
                 )
             }
-            (Some(side), _, _) => (side, decode(revision, side, message)),
-            (None, Shape::Request(_) | Shape::Notification(_), _) => guess_side(revision, message),
+            (Some(side), _, _) => (side, decode(revision, side, &text)),
+            (None, Shape::Request(_) | Shape::Notification(_), _) => guess_side(revision, &text),
             // An answer to a request not in the traffic: most answers are the server's.
             (None, Shape::Response | Shape::Error, _) => {
-                (Side::Server, decode(revision, Side::Server, message))
+                (Side::Server, decode(revision, Side::Server, &text))
             }
         };
         verdict.from = Some(side);
@@ -264,12 +270,12 @@ impl Checker {
 /// Who sent a request or notification recorded without its sender: the side whose messages
 /// include its method (a method both sides have, `ping`, is taken as the client's); with what
 /// checking it as that side's found, so that it is not decoded again.
-fn guess_side(revision: Revision, message: &Value) -> (Side, Checked) {
-    let client = decode(revision, Side::Client, message);
+fn guess_side(revision: Revision, text: &str) -> (Side, Checked) {
+    let client = decode(revision, Side::Client, text);
     if client.is_ok() {
         return (Side::Client, client);
     }
-    let server = decode(revision, Side::Server, message);
+    let server = decode(revision, Side::Server, text);
     let unknown = |r: &Checked| {
         r.as_ref()
             .is_err_and(|e| e.kind() == DecodeErrorKind::MethodNotFound)

@@ -16,6 +16,9 @@ pub struct Entry {
     pub header_version: Option<String>,
     /// The message, or why the line is not one.
     pub message: Result<Value, String>,
+    /// The message's text as it came, when the line is the message itself: the generated
+    /// types decode it, where a message without it is first written back out from `message`.
+    pub text: Option<String>,
 }
 
 /// Reads recorded traffic: each non-empty line is a JSON-RPC message (an object, or a batch
@@ -36,6 +39,7 @@ pub fn entry(line: usize, text: &str) -> Entry {
         from: None,
         header_version: None,
         message: Err(String::new()),
+        text: None,
     };
     let value: Value = match serde_json::from_str(text) {
         Ok(value) => value,
@@ -47,6 +51,7 @@ pub fn entry(line: usize, text: &str) -> Entry {
     let is_record = value.get("message").is_some() && value.get("jsonrpc").is_none();
     if !is_record {
         entry.message = Ok(value);
+        entry.text = Some(text.to_owned());
         return entry;
     }
     entry.from = match value.get("from").and_then(Value::as_str) {

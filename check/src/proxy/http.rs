@@ -649,6 +649,8 @@ impl Conversations {
             from: Some(from),
             header_version: exchange.version.clone(),
             message,
+            // A body may hold a batch: each member is written out from its value.
+            text: None,
         };
         let assumed = self.assumed;
         let (file, checker) = match &exchange.session {
