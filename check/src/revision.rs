@@ -5,9 +5,12 @@ use std::borrow::Cow;
 use std::fmt;
 
 use mcp_typed::jsonrpc::{
-    decode_result, DecodeError, DecodeErrorKind, RawMessage, Request, VisitRequest,
+    decode_error_response, decode_result, DecodeError, DecodeErrorKind, RawMessage, Request,
+    VisitRequest, VisitType,
 };
 use mcp_typed::validate::Validate;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 /// A released protocol revision, whose generated types check its messages.
@@ -284,6 +287,32 @@ fn result_of(
             }
             Side::Server => None,
         },
+    }
+}
+
+/// Checks an error response whose code has a definition of its own in `revision` (2025-11-25:
+/// `-32042`, `URLElicitationRequiredError`, whose `data` lists the elicitations) as that
+/// definition; `None` for any other error (the generic error fits it).
+pub fn decode_error_by_code(
+    revision: Revision,
+    message: &Value,
+    text: &str,
+) -> Option<Result<Vec<Violation>, DecodeError>> {
+    /// Decodes the whole response as the visited type and checks its constraints.
+    struct Check<'a>(&'a str);
+    impl VisitType for Check<'_> {
+        type Output = Result<Vec<Violation>, DecodeError>;
+        fn visit<T: DeserializeOwned + Serialize + Validate>(self) -> Self::Output {
+            decode_error_response::<T>(self.0).map(|response| constraints(&response))
+        }
+    }
+    let code = message["error"]["code"].as_i64()?;
+    match revision {
+        Revision::V2024_11_05 => mcp_typed::v2024_11_05::visit_error_code(code, Check(text)),
+        Revision::V2025_03_26 => mcp_typed::v2025_03_26::visit_error_code(code, Check(text)),
+        Revision::V2025_06_18 => mcp_typed::v2025_06_18::visit_error_code(code, Check(text)),
+        Revision::V2025_11_25 => mcp_typed::v2025_11_25::visit_error_code(code, Check(text)),
+        Revision::V2026_07_28 => mcp_typed::v2026_07_28::visit_error_code(code, Check(text)),
     }
 }
 

@@ -8,7 +8,8 @@ use mcp_typed::jsonrpc::DecodeErrorKind;
 use serde_json::Value;
 
 use crate::revision::{
-    decode, decode_answer, leniencies, shape_of, Answering, Revision, Shape, Side, Violation,
+    decode, decode_answer, decode_error_by_code, leniencies, shape_of, Answering, Revision, Shape,
+    Side, Violation,
 };
 use crate::traffic::Entry;
 
@@ -161,6 +162,17 @@ impl Checker {
                 verdict
                     .violations
                     .extend(leniencies(revision, &shape, message));
+                // An error of a code with a definition of its own: checked as that one too.
+                let by_code = (shape == Shape::Error)
+                    .then(|| decode_error_by_code(revision, message, &text))
+                    .flatten();
+                match by_code {
+                    Some(Ok(broken)) => verdict.violations.extend(broken),
+                    Some(Err(error)) => {
+                        (verdict.violations).push(Violation::from_decode_error(&error))
+                    }
+                    None => {}
+                }
             }
             Err(error) => verdict
                 .violations

@@ -134,20 +134,6 @@ const REASONS: &[Reason] = &[
         },
     },
     Reason {
-        id: "error-data-by-code (ours: to fix)",
-        why: "an error response whose code has a definition of its own (2025-11-25: -32042 \
-              URLElicitationRequiredError; 2026-07-28: -32020…-32022) with a `data` or `error` \
-              that breaks it: we check every error as the generic Error (`data` of any type), the \
-              suite as the definition of its code",
-        evidence: "2025-11-25 schema.json: URLElicitationRequiredError.error = allOf[Error, \
-                   {code: {const: -32042}, data: {required: [elicitations]}}]; wire-schema.ts: \
-                   `errorDefs.get(code) ?? 'JSONRPCErrorResponse'`",
-        applies: |o| {
-            let code = o.checked.message["error"]["code"].as_i64();
-            o.ours_valid() && code.is_some_and(|c| o.schema.errors.contains_key(&c))
-        },
-    },
-    Reason {
         id: "integer-written-with-a-fraction (ours: to fix)",
         why: "an integer member written `1.0`: JSON Schema's `integer` is any number with a zero \
               fractional part, which ajv accepts; our decoding into i64 refuses a JSON float",

@@ -8,11 +8,14 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-/// One error ajv reported.
+/// One error ajv reported (its keyword and message are shown, through `Debug`, with an
+/// unexplained disagreement).
 #[derive(Debug, Clone)]
 pub struct AjvError {
     pub pointer: String,
+    #[allow(dead_code)]
     pub keyword: String,
+    #[allow(dead_code)]
     pub message: String,
 }
 

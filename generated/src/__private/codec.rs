@@ -426,6 +426,12 @@ pub fn from_str<M: for<'x> Decode<'x>>(text: &str) -> Result<M, DecodeError> {
 /// Decodes the text of a response's `result` as `T` (`jsonrpc::decode_result`); a refusal is
 /// decoded again with path tracking, for the pointer below `/result` of what does not fit.
 pub fn result_from_str<T: de::DeserializeOwned>(text: &str) -> Result<T, DecodeError> {
+    typed_from_str(text, "/result")
+}
+
+/// Decodes `text`, the part at `prefix` of a response, as `T`; a refusal is decoded again with
+/// path tracking, for the pointer (below `prefix`) of what does not fit.
+pub fn typed_from_str<T: de::DeserializeOwned>(text: &str, prefix: &str) -> Result<T, DecodeError> {
     let refused = match serde_json::from_str(text) {
         Ok(result) => return Ok(result),
         Err(refused) => refused,
@@ -439,7 +445,7 @@ pub fn result_from_str<T: de::DeserializeOwned>(text: &str) -> Result<T, DecodeE
         Err((_, pointer)) => pointer,
         Ok(_) => String::new(),
     };
-    error.path = Some(format!("/result{pointer}"));
+    error.path = Some(format!("{prefix}{pointer}"));
     error.response = true;
     Err(error)
 }

@@ -66,6 +66,7 @@ pub use crate::v2026_07_28::{
     UnsupportedProtocolVersionErrorError, UnsupportedProtocolVersionErrorErrorData,
     UntitledMultiSelectEnumSchema, UntitledMultiSelectEnumSchemaItems,
     UntitledSingleSelectEnumSchema, ClientMessage, ServerMessage, methods, error_codes,
+    visit_error_code,
 };
 #[cfg(feature = "registry")]
 pub use crate::v2026_07_28::{__roundtrip, __validate};

@@ -15661,6 +15661,15 @@ pub mod methods {
 /// Error codes this revision's schema defines (the JSON-RPC ones are in
 /// `mcp_typed::jsonrpc`).
 pub mod error_codes {}
+/// Runs `visitor` with the type of the error response this revision's schema defines
+/// for `code`; `None` for a code without one (any error fits the generic error).
+pub fn visit_error_code<V: __rt::jsonrpc::VisitType>(
+    code: i64,
+    visitor: V,
+) -> Option<V::Output> {
+    let _ = (code, visitor);
+    None
+}
 impl __rt::Validate for Annotations {
     fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
         cx.member(

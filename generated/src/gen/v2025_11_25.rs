@@ -26903,6 +26903,19 @@ pub mod error_codes {
     /// The code of `URLElicitationRequiredError`.
     pub const URL_ELICITATION_REQUIRED_ERROR: i64 = -32042;
 }
+/// Runs `visitor` with the type of the error response this revision's schema defines
+/// for `code`; `None` for a code without one (any error fits the generic error).
+pub fn visit_error_code<V: __rt::jsonrpc::VisitType>(
+    code: i64,
+    visitor: V,
+) -> Option<V::Output> {
+    Some(
+        match code {
+            -32042 => visitor.visit::<UrlElicitationRequiredError>(),
+            _ => return None,
+        },
+    )
+}
 impl __rt::Validate for Annotations {
     fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
         cx.member(

@@ -25549,6 +25549,21 @@ pub mod error_codes {
     /// The code of `UnsupportedProtocolVersionError`.
     pub const UNSUPPORTED_PROTOCOL_VERSION_ERROR: i64 = -32022;
 }
+/// Runs `visitor` with the type of the error response this revision's schema defines
+/// for `code`; `None` for a code without one (any error fits the generic error).
+pub fn visit_error_code<V: __rt::jsonrpc::VisitType>(
+    code: i64,
+    visitor: V,
+) -> Option<V::Output> {
+    Some(
+        match code {
+            -32020 => visitor.visit::<HeaderMismatchError>(),
+            -32021 => visitor.visit::<MissingRequiredClientCapabilityError>(),
+            -32022 => visitor.visit::<UnsupportedProtocolVersionError>(),
+            _ => return None,
+        },
+    )
+}
 impl __rt::Validate for Annotations {
     fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
         cx.member(

@@ -116,6 +116,27 @@ pub fn decode_result<T: DeserializeOwned>(result: &str) -> Result<T, DecodeError
     crate::__private::codec::result_from_str(result)
 }
 
+/// Code generic over a type, run for a type known only at run time: each revision's
+/// `visit_error_code(code, visitor)` calls [`visit`](Self::visit) with the type of the error
+/// response its schema defines for `code` (2025-11-25: `-32042` →
+/// `UrlElicitationRequiredError`, whose `data` lists the elicitations), which
+/// [`decode_error_response`] decodes.
+pub trait VisitType {
+    /// What the visit gives back.
+    type Output;
+    /// Runs with `T`, the type visited.
+    fn visit<T: DeserializeOwned + serde::Serialize + crate::__private::Validate>(
+        self,
+    ) -> Self::Output;
+}
+
+/// Decodes the text of a whole error response as `T` (the type `visit_error_code` visits), an
+/// [`InvalidResponse`](DecodeErrorKind::InvalidResponse) error with the pointer of the first
+/// member that does not fit.
+pub fn decode_error_response<T: DeserializeOwned>(message: &str) -> Result<T, DecodeError> {
+    crate::__private::codec::typed_from_str(message, "")
+}
+
 /// What kind of problem a message had.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum DecodeErrorKind {

@@ -24,10 +24,12 @@ pub(super) fn emit_messages(module: &Module, scope: &Scope, messages: &Messages)
     }
     let request_impls = request_impls(module, scope);
     let constants = constants(module, messages);
+    let error_visit = visit_error_code(module, scope, messages);
     quote! {
         #(#directions)*
         #(#request_impls)*
         #constants
+        #error_visit
     }
 }
 
@@ -78,6 +80,47 @@ fn constants(module: &Module, messages: &Messages) -> TokenStream {
         /// `mcp_typed::jsonrpc`).
         pub mod error_codes {
             #(#code_consts)*
+        }
+    }
+}
+
+/// `visit_error_code`: the error responses the schema defines, each for the code it fixes (a
+/// definition with `jsonrpc` and an `error` whose `code` is a constant), for code that checks an
+/// error response as its code's own type.
+fn visit_error_code(module: &Module, scope: &Scope, messages: &Messages) -> TokenStream {
+    let Scope {
+        option, some, none, ..
+    } = scope;
+    let arms: Vec<TokenStream> = messages
+        .error_codes
+        .iter()
+        .filter_map(|(owner, code)| {
+            let t = module.by_schema_name(owner)?;
+            let TypeKind::Struct(s) = &t.kind else {
+                return None;
+            };
+            let is_response =
+                s.wire_names().any(|n| n == "jsonrpc") && s.wire_names().any(|n| n == "error");
+            is_response.then(|| {
+                let ty = ident(&t.name);
+                let code = proc_macro2::Literal::i64_unsuffixed(*code);
+                quote!(#code => visitor.visit::<#ty>(),)
+            })
+        })
+        .collect();
+    let body = if arms.is_empty() {
+        quote!(let _ = (code, visitor); #none)
+    } else {
+        quote!(#some(match code {
+            #(#arms)*
+            _ => return #none,
+        }))
+    };
+    quote! {
+        /// Runs `visitor` with the type of the error response this revision's schema defines
+        /// for `code`; `None` for a code without one (any error fits the generic error).
+        pub fn visit_error_code<V: __rt::jsonrpc::VisitType>(code: i64, visitor: V) -> #option<V::Output> {
+            #body
         }
     }
 }

@@ -1694,6 +1694,15 @@ pub mod error_codes {
     /// The code of `MethodNotFoundError`.
     pub const METHOD_NOT_FOUND_ERROR: i64 = -32601;
 }
+/// Runs `visitor` with the type of the error response this revision's schema defines
+/// for `code`; `None` for a code without one (any error fits the generic error).
+pub fn visit_error_code<V: __rt::jsonrpc::VisitType>(
+    code: i64,
+    visitor: V,
+) -> Option<V::Output> {
+    let _ = (code, visitor);
+    None
+}
 impl __rt::Validate for ClientRequest {}
 impl __rt::Validate for EchoRequest {}
 impl __rt::Validate for EchoRequestParams {}
