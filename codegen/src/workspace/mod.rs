@@ -238,7 +238,7 @@ impl Workspace {
     }
 
     /// Whether the files of `revisions` are what generating them again would write, judged by
-    /// their fingerprints (`generated/src/gen/FINGERPRINTS`, see [`fingerprints`]) without
+    /// their fingerprints (`generated/src/gen/FINGERPRINTS`) without
     /// printing them: `false` when any file's fingerprint or text differs from the recorded
     /// ones, or is not recorded (then [`render_all`](Self::render_all) and compare).
     pub fn fingerprints_match(

@@ -1461,7 +1461,7 @@ impl ClientRequest {
         }
     }
     /// Runs `visitor` with the request type of `method` (its params and result types);
-    /// `None` for a method of no request of this set.
+    /// `None` for a method of no request of this set, or of one without a result.
     pub fn visit_method<V: __rt::jsonrpc::VisitRequest>(
         method: &str,
         visitor: V,
@@ -13256,7 +13256,7 @@ impl ServerRequest {
         }
     }
     /// Runs `visitor` with the request type of `method` (its params and result types);
-    /// `None` for a method of no request of this set.
+    /// `None` for a method of no request of this set, or of one without a result.
     pub fn visit_method<V: __rt::jsonrpc::VisitRequest>(
         method: &str,
         visitor: V,

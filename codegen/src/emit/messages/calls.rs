@@ -161,19 +161,29 @@ fn visit_method(scope: &Scope, set: &CallSet) -> TokenStream {
     let Scope {
         option, some, none, ..
     } = scope;
-    let arms = set.calls.iter().map(|c| {
-        let method = &c.method;
-        let request = ident(&c.message_type);
-        quote!(#method => visitor.visit::<#request>(),)
-    });
+    // A request without a result has no `Request` impl (an extension's message enum may name
+    // one: `generate` warns of it), and is no method a response answers.
+    let arms: Vec<TokenStream> = (set.calls.iter())
+        .filter(|c| c.result.is_some())
+        .map(|c| {
+            let method = &c.method;
+            let request = ident(&c.message_type);
+            quote!(#method => visitor.visit::<#request>(),)
+        })
+        .collect();
+    let body = if arms.is_empty() {
+        quote!(let _ = (method, visitor); #none)
+    } else {
+        quote!(#some(match method {
+            #(#arms)*
+            _ => return #none,
+        }))
+    };
     quote! {
         /// Runs `visitor` with the request type of `method` (its params and result types);
-        /// `None` for a method of no request of this set.
+        /// `None` for a method of no request of this set, or of one without a result.
         pub fn visit_method<V: __rt::jsonrpc::VisitRequest>(method: &str, visitor: V) -> #option<V::Output> {
-            #some(match method {
-                #(#arms)*
-                _ => return #none,
-            })
+            #body
         }
     }
 }

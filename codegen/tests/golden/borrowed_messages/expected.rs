@@ -21,7 +21,7 @@ impl ClientRequest {
         }
     }
     /// Runs `visitor` with the request type of `method` (its params and result types);
-    /// `None` for a method of no request of this set.
+    /// `None` for a method of no request of this set, or of one without a result.
     pub fn visit_method<V: __rt::jsonrpc::VisitRequest>(
         method: &str,
         visitor: V,
