@@ -46,11 +46,15 @@ use std::hint::black_box;
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use jsonschema::{Validator, ValidatorMap};
 use mcp_wire_check::{traffic, Checker, Revision, Side};
 use serde_json::{json, Value};
+
+#[path = "../provenance.rs"]
+mod provenance;
+use provenance::{commit, today};
 
 const USAGE: &str =
     "usage: wire_check [--rounds N (101)] [--passes N (20): passes over the traffic \
@@ -839,41 +843,6 @@ fn first_jsonschema_error(
         }
     }
     "invalid".into()
-}
-
-/// Today's date (UTC), from the days since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-fn today() -> String {
-    let secs = (SystemTime::now().duration_since(UNIX_EPOCH)).map_or(0, |d| d.as_secs());
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
-}
-
-/// The commit of the repository, if git can tell, marked when the tree has changes.
-fn commit() -> Option<String> {
-    let git = |args: &[&str]| {
-        let output = Command::new("git")
-            .current_dir(repository())
-            .args(args)
-            .stderr(Stdio::null())
-            .output()
-            .ok()?;
-        (output.status.success()).then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
-    };
-    let head = git(&["rev-parse", "--short", "HEAD"])?;
-    let dirty = git(&["status", "--porcelain", "--untracked-files=no"])?;
-    Some(if dirty.is_empty() {
-        head
-    } else {
-        format!("{head}, with uncommitted changes")
-    })
 }
 
 fn main() -> ExitCode {

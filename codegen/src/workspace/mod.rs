@@ -178,12 +178,7 @@ impl Workspace {
         source: &SchemaSource,
     ) -> Result<Vec<Rendered>, WorkspaceError> {
         let config = self.config();
-        // Each revision's module comes from the revision whose module it re-exports, if any.
-        let sources: Vec<&Revision> = revisions
-            .iter()
-            .map(|r| self.same_schema_as(r).unwrap_or(r))
-            .collect();
-        let inputs = self.read_schemas(revisions.iter().chain(&sources).copied(), source)?;
+        let (sources, inputs) = self.sources(revisions, source)?;
         let input = |name: &str| {
             inputs
                 .iter()
@@ -248,11 +243,7 @@ impl Workspace {
     ) -> Result<bool, WorkspaceError> {
         let recorded = Fingerprints::read(&self.fingerprints_path());
         let config = self.config();
-        let sources: Vec<&Revision> = revisions
-            .iter()
-            .map(|r| self.same_schema_as(r).unwrap_or(r))
-            .collect();
-        let inputs = self.read_schemas(revisions.iter().chain(&sources).copied(), source)?;
+        let (sources, inputs) = self.sources(revisions, source)?;
         let distinct: Vec<&Input<'_>> = inputs
             .iter()
             .filter(|i| sources.iter().any(|s| s.name == i.revision.name))
@@ -287,6 +278,20 @@ impl Workspace {
             }
         }
         Ok(true)
+    }
+
+    /// The revision each of `revisions` takes its module from (the one it re-exports, or
+    /// itself), and the schemas of all of them, read.
+    fn sources<'r>(
+        &'r self,
+        revisions: &[&'r Revision],
+        source: &SchemaSource,
+    ) -> Result<(Vec<&'r Revision>, Vec<Input<'r>>), WorkspaceError> {
+        let sources: Vec<&Revision> = (revisions.iter())
+            .map(|r| self.same_schema_as(r).unwrap_or(r))
+            .collect();
+        let inputs = self.read_schemas(revisions.iter().chain(&sources).copied(), source)?;
+        Ok((sources, inputs))
     }
 
     /// `generated/src/gen/FINGERPRINTS`.
