@@ -18,6 +18,7 @@
 //! assert_eq!(verdict.violations[0].pointer, "/params/name");
 //! ```
 
+pub mod facts;
 pub mod proxy;
 pub mod report;
 pub mod revision;

@@ -1,14 +1,15 @@
 //! `mcp-check FILE…`: checks recorded MCP traffic against the full schema of each message's
 //! revision; exits 0 when every message is valid, 1 when one is not, 2 on an error.
 //! `mcp-check proxy -- SERVER…`: the same checks on the traffic of a live stdio session;
-//! `mcp-check proxy --listen ADDR --upstream URL`: on that of Streamable HTTP sessions.
+//! `mcp-check proxy --listen ADDR --upstream URL` (reverse) or `--listen ADDR --forward`
+//! (forward, the client's `HTTP_PROXY`): on that of Streamable HTTP sessions.
 
 use std::io::Read;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{ArgGroup, Parser, Subcommand};
 use mcp_wire_check::proxy::{self, Proxy};
 use mcp_wire_check::report::{self, Summary};
 use mcp_wire_check::{traffic, Checker, Revision, Side};
@@ -54,27 +55,48 @@ enum Command {
     /// forwards every request (any method and path: `/mcp`, OAuth metadata…) to the upstream
     /// with its headers (`Host`, `Origin`, `Mcp-Session-Id`, `MCP-Protocol-Version` unchanged)
     /// and streams the responses back (SSE event by event); an unreachable upstream is a 502.
+    ///
+    /// Forward: `mcp-check proxy --listen 127.0.0.1:0 --forward` is an HTTP proxy for the
+    /// client (`HTTP_PROXY=http://ADDR`, and a `NO_PROXY` that does not name the server): each
+    /// request names its server (`POST http://HOST:PORT/mcp HTTP/1.1`) and goes there, so the
+    /// client keeps the server's own URL (what OAuth's resource metadata is checked against);
+    /// the rest as above, conversations kept apart per server. Plain http:// servers only:
+    /// CONNECT (https) is refused with 501, a request not in absolute form with 400.
+    ///
     /// Once listening it prints `mcp-check: listening on http://ADDR` on standard error (the
     /// port chosen, for port 0); Ctrl-C or SIGTERM ends it with the summary, status 0.
-    #[command(verbatim_doc_comment)]
+    #[command(
+        verbatim_doc_comment,
+        group(ArgGroup::new("http-mode").args(["upstream", "forward"]))
+    )]
     Proxy {
         /// Write the reports here (default: standard error).
         #[arg(long, value_name = "FILE")]
         report: Option<PathBuf>,
         #[command(flatten)]
         options: Options,
-        /// Streamable HTTP: the address to listen on (port 0: any free port).
+        /// Streamable HTTP: the address to listen on (port 0: any free port); with
+        /// `--upstream` or `--forward`.
         #[arg(
             long,
             value_name = "ADDR",
-            requires = "upstream",
+            requires = "http-mode",
             conflicts_with = "server"
         )]
         listen: Option<SocketAddr>,
-        /// Streamable HTTP: the server's base URL (`http://host:port`, optionally with a path
-        /// prefix); a request for `/mcp` goes to `<URL>/mcp`.
-        #[arg(long, value_name = "URL", requires = "listen")]
+        /// Streamable HTTP, reverse proxy: the server's base URL (`http://host:port`,
+        /// optionally with a path prefix); a request for `/mcp` goes to `<URL>/mcp`.
+        #[arg(
+            long,
+            value_name = "URL",
+            requires = "listen",
+            conflicts_with = "server"
+        )]
         upstream: Option<String>,
+        /// Streamable HTTP, forward proxy: each request goes to the server its absolute-form
+        /// target names (clients reach it through `HTTP_PROXY`).
+        #[arg(long, requires = "listen", conflicts_with = "server")]
+        forward: bool,
         /// stdio: the server's command and arguments.
         #[arg(last = true, required_unless_present = "listen", value_name = "SERVER")]
         server: Vec<String>,
@@ -95,10 +117,12 @@ fn main() -> ExitCode {
             options,
             listen,
             upstream,
+            forward,
             server,
-        }) => match (listen, upstream) {
-            (Some(listen), Some(upstream)) => run_http_proxy(listen, upstream, report, &options),
-            _ => run_proxy(server, report, &options),
+        }) => match listen {
+            // clap requires `--upstream` or `--forward` (not both) with `--listen`.
+            Some(listen) => run_http_proxy(listen, upstream, forward, report, &options),
+            None => run_proxy(server, report, &options),
         },
         None => check_files(&cli.files, &cli.options, cli.from),
     }
@@ -155,7 +179,8 @@ fn report_sink(report: Option<&PathBuf>) -> Result<proxy::ReportSink, ExitCode> 
 
 fn run_http_proxy(
     listen: SocketAddr,
-    upstream: String,
+    upstream: Option<String>,
+    forward: bool,
     report: Option<PathBuf>,
     options: &Options,
 ) -> ExitCode {
@@ -164,14 +189,23 @@ fn run_http_proxy(
         Err(code) => return code,
     };
     let json = options.format == Format::Json;
-    let config = proxy::http::HttpProxy {
-        listen,
-        upstream,
-        revision: options.revision,
-        report: sink,
-        json,
+    let (revision, report_to) = (options.revision, sink);
+    let started = match (upstream, forward) {
+        (Some(upstream), false) => proxy::http::start(proxy::http::HttpProxy {
+            listen,
+            upstream,
+            revision,
+            report: report_to,
+            json,
+        }),
+        _ => proxy::http::start_forward(proxy::http::ForwardProxy {
+            listen,
+            revision,
+            report: report_to,
+            json,
+        }),
     };
-    let running = match proxy::http::start(config) {
+    let running = match started {
         Ok(running) => running,
         Err(e) => {
             eprintln!("error: {e}");

@@ -28,12 +28,13 @@ pub fn text(file: &str, verdict: &Verdict) -> String {
 }
 
 /// A verdict as one JSON object: `number`, `line`, `from`, `method`, `revision`, `valid`, and
-/// `violations` (each `pointer`, `keyword`, `expected`).
+/// `violations` (each `pointer`, `keyword`, `expected`); `id` for a message that has one, and
+/// `error` (the code) for an error response.
 pub fn json(file: &str, verdict: &Verdict) -> Value {
     let violations: Vec<Value> = (verdict.violations.iter())
         .map(|v| json!({"pointer": v.pointer, "keyword": v.keyword, "expected": v.expected}))
         .collect();
-    json!({
+    let mut line = json!({
         "file": file,
         "number": verdict.number,
         "line": verdict.line,
@@ -42,7 +43,14 @@ pub fn json(file: &str, verdict: &Verdict) -> Value {
         "revision": verdict.revision.map(|r| r.version()),
         "valid": verdict.is_valid(),
         "violations": violations,
-    })
+    });
+    if let Some(id) = &verdict.id {
+        line["id"] = id.clone();
+    }
+    if let Some(code) = verdict.error_code {
+        line["error"] = code.into();
+    }
+    line
 }
 
 /// The totals of a run.

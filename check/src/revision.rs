@@ -1,17 +1,18 @@
 //! The protocol revisions a message can belong to, and decoding a message with the generated
 //! types of one of them.
 
-use std::borrow::Cow;
 use std::fmt;
 
 use mcp_typed::jsonrpc::{
-    decode_error_response, decode_result, DecodeError, DecodeErrorKind, RawMessage, Request,
-    VisitRequest, VisitType,
+    decode_error_response, decode_result, DecodeError, DecodeErrorKind, Request, VisitRequest,
+    VisitType,
 };
 use mcp_typed::validate::Validate;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::Value;
+
+use crate::facts::Facts;
 
 /// A released protocol revision, whose generated types check its messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -107,14 +108,14 @@ impl Side {
     }
 }
 
-/// What a message was, once decoded.
+/// What a message is, by its members (`method`, `id`, `error`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Shape {
     /// A request of `method`.
     Request(String),
     /// A notification of `method`.
     Notification(String),
-    /// A result response.
+    /// A result response (or what is none of the others).
     Response,
     /// An error response.
     Error,
@@ -150,95 +151,163 @@ impl Violation {
     }
 }
 
-/// What a well-formed message is, read from its members (`method`, `id`, `error`).
-pub fn shape_of(message: &Value) -> Shape {
-    match (
-        message.get("method").and_then(Value::as_str),
-        message.get("id"),
-    ) {
-        (Some(method), Some(_)) => Shape::Request(method.to_owned()),
-        (Some(method), None) => Shape::Notification(method.to_owned()),
-        _ if message.get("error").is_some() => Shape::Error,
-        _ => Shape::Response,
-    }
+/// Runs `$body` with `$m` naming the generated module of `$revision` (`mcp_typed::v2025_11_25`
+/// …); with `2026 => $last`, 2026-07-28's arm is `$last` instead (what that revision lacks:
+/// its server sends no requests).
+macro_rules! in_revision {
+    ($revision:expr, $m:ident => $body:expr) => {
+        in_revision!($revision, $m => $body, 2026 => {
+            use mcp_typed::v2026_07_28 as $m;
+            $body
+        })
+    };
+    ($revision:expr, $m:ident => $body:expr, 2026 => $last:expr) => {
+        match $revision {
+            Revision::V2024_11_05 => {
+                use mcp_typed::v2024_11_05 as $m;
+                $body
+            }
+            Revision::V2025_03_26 => {
+                use mcp_typed::v2025_03_26 as $m;
+                $body
+            }
+            Revision::V2025_06_18 => {
+                use mcp_typed::v2025_06_18 as $m;
+                $body
+            }
+            Revision::V2025_11_25 => {
+                use mcp_typed::v2025_11_25 as $m;
+                $body
+            }
+            Revision::V2026_07_28 => $last,
+        }
+    };
 }
 
 /// Checks the message `text` as one `side` sends in `revision`: decoded as the generated
 /// `ClientMessage` or `ServerMessage` (`Err` when it is not one), then validated against the
 /// constraint keywords of its schema (`Ok` with what it breaks).
 pub fn decode(revision: Revision, side: Side, text: &str) -> Result<Vec<Violation>, DecodeError> {
-    macro_rules! decode_in {
-        ($module:ident) => {{
-            use mcp_typed::$module as m;
-            match side {
-                Side::Client => text.parse::<m::ClientMessage>().map(|m| constraints(&m)),
-                Side::Server => text.parse::<m::ServerMessage>().map(|m| constraints(&m)),
-            }
+    // The borrowed family: what it decodes and reports is the owned types' (its errors are
+    // theirs), without copying the message's strings.
+    in_revision!(revision, m => match side {
+        Side::Client => text.parse::<m::ClientMessage>().map(|m| constraints(&m)),
+        Side::Server => text.parse::<m::ServerMessage>().map(|m| constraints(&m)),
+    })
+}
+
+/// A request or notification, decoded: its method, its id, and what it breaks.
+#[derive(Debug)]
+pub struct Sent {
+    /// Its method.
+    pub method: &'static str,
+    /// A request's id.
+    pub id: Option<Value>,
+    /// What it breaks of its schema's constraint keywords.
+    pub violations: Vec<Violation>,
+}
+
+/// Decodes `text` as a request or notification that `side` sends in `revision` (as [`decode`]
+/// does); `None` when it is none (a response, an error, a batch) or does not decode: the caller
+/// then reads it the slow way, which says why.
+pub fn decode_sent(revision: Revision, side: Side, text: &str) -> Option<Sent> {
+    /// The method and id of a decoded message of type `$message`, when a request or a
+    /// notification.
+    macro_rules! sent {
+        ($m:ident :: $message:ident) => {{
+            let message = text.parse::<$m::$message>().ok()?;
+            let violations = constraints(&message);
+            #[allow(unreachable_patterns)]
+            let (method, id) = match &message {
+                $m::$message::Request { id, request } => {
+                    (request.method(), Some(serde_json::to_value(id).ok()?))
+                }
+                $m::$message::Notification(notification) => (notification.method(), None),
+                _ => return None,
+            };
+            Some(Sent {
+                method,
+                id,
+                violations,
+            })
         }};
     }
-    match revision {
-        Revision::V2024_11_05 => decode_in!(v2024_11_05),
-        Revision::V2025_03_26 => decode_in!(v2025_03_26),
-        Revision::V2025_06_18 => decode_in!(v2025_06_18),
-        Revision::V2025_11_25 => decode_in!(v2025_11_25),
-        Revision::V2026_07_28 => decode_in!(v2026_07_28),
-    }
+    in_revision!(revision, m => match side {
+        Side::Client => sent!(m::ClientMessage),
+        Side::Server => sent!(m::ServerMessage),
+    }, 2026 => {
+        use mcp_typed::v2026_07_28 as m;
+        match side {
+            Side::Client => sent!(m::ClientMessage),
+            // Its server sends notifications, no requests.
+            Side::Server => {
+                let message = text.parse::<m::ServerMessage>().ok()?;
+                let m::ServerMessage::Notification(notification) = &message else {
+                    return None;
+                };
+                Some(Sent {
+                    method: notification.method(),
+                    id: None,
+                    violations: constraints(&message),
+                })
+            }
+        }
+    })
 }
 
 /// Checks a result response to a request of `method` as `responder` sends it in `revision`: the
 /// `result` decoded as that method's result type (`tools/call` → `CallToolResult`, as the
 /// conformance suite's wire validation does), the rest of the message as the responder's
 /// message envelope. A 2025-11-25 request that asked for a task (`params.task`) may be answered
-/// by `CreateTaskResult` (a result with `task`); a 2026-07-28 result of another `resultType` than `complete` or
-/// `input_required` (an extension's: `task`) is checked as the generic result. `None` when
-/// the method is no request of the requester's in `revision` (the caller checks it against the
-/// revision's result union instead).
+/// by `CreateTaskResult` (a result with `task`); a 2026-07-28 result of another `resultType`
+/// than `complete` or `input_required` (an extension's: `task`) is checked as the generic
+/// result. `None` when the method is no request of the requester's in `revision` (the caller
+/// checks it against the revision's result union instead).
 pub fn decode_answer(
     revision: Revision,
     responder: Side,
     request: &Answering,
-    message: &Value,
+    facts: &Facts,
     text: &str,
 ) -> Option<Result<Vec<Violation>, DecodeError>> {
-    let result = message.get("result")?;
-    // The result's own text, as it came (written out from its value when the message's text
-    // does not frame).
-    let raw = RawMessage::parse(text).ok().and_then(|raw| raw.result);
-    let text = match raw {
-        Some(raw) => Cow::Borrowed(raw.get()),
-        None => Cow::Owned(result.to_string()),
-    };
+    let result = facts.result.as_deref()?;
     let specific = match revision {
-        Revision::V2025_11_25 if request.task && result.get("task").is_some() => {
-            decode_result::<mcp_typed::v2025_11_25::CreateTaskResult>(&text)
+        Revision::V2025_11_25 if request.task && facts.result_has_task() => {
+            decode_result::<mcp_typed::v2025_11_25::CreateTaskResult>(result)
                 .map(|r| constraints(&r))
         }
         Revision::V2026_07_28
             if !matches!(
-                result.get("resultType").and_then(Value::as_str),
-                None | Some("complete" | "input_required")
+                facts.result_type(),
+                None | Some(Some("complete" | "input_required"))
             ) =>
         {
-            decode_result::<mcp_typed::v2026_07_28::Result>(&text).map(|r| constraints(&r))
+            decode_result::<mcp_typed::v2026_07_28::Result>(result).map(|r| constraints(&r))
         }
-        _ => result_of(revision, responder.other(), &request.method, &text)?,
+        _ => result_of(revision, responder.other(), &request.method, result)?,
     };
-    // The envelope (`jsonrpc`, `id`, no other member) by the same decoder, around an empty
-    // result, which every revision's result union takes.
-    let mut envelope: Map<String, Value> = (message.as_object()?.iter())
-        .filter(|(name, _)| *name != "result")
-        .map(|(name, value)| (name.clone(), value.clone()))
-        .collect();
-    envelope.insert("result".into(), Value::Object(Map::new()));
-    let framed = decode(revision, responder, &Value::Object(envelope).to_string());
-    Some(framed.and(specific).map(|violations| {
-        (violations.into_iter())
-            .map(|v| Violation {
-                pointer: format!("/result{}", v.pointer),
-                ..v
-            })
-            .collect()
-    }))
+    // The envelope (`jsonrpc`, `id`, no other member): the framing read it. One it did not
+    // take is decoded by the responder's message type around an empty result (which every
+    // revision's result union takes), so that the error is the envelope's.
+    if !facts.framed_result {
+        let mut envelope: serde_json::Value = serde_json::from_str(text).ok()?;
+        let members = envelope.as_object_mut()?;
+        members.insert("result".to_owned(), serde_json::json!({}));
+        if let Err(error) = decode(revision, responder, &envelope.to_string()) {
+            return Some(Err(error));
+        }
+    }
+    Some(specific.map(under_result))
+}
+
+/// Violations found in a result, pointed at from the message.
+pub(crate) fn under_result(violations: Vec<Violation>) -> Vec<Violation> {
+    (violations.into_iter())
+        .map(|v| Violation {
+            pointer: format!("/result{}", v.pointer),
+            ..v
+        })
+        .collect()
 }
 
 /// What a response answers: the method of its request, and whether that asked for a task.
@@ -252,7 +321,7 @@ pub struct Answering {
 
 /// The result `text` of a request `method` sent by `requester` in `revision`, decoded as that
 /// method's result type and validated; `None` for a method of no request of the requester's.
-fn result_of(
+pub(crate) fn result_of(
     revision: Revision,
     requester: Side,
     method: &str,
@@ -266,28 +335,14 @@ fn result_of(
             decode_result::<R::Result>(self.0).map(|result| constraints(&result))
         }
     }
-    macro_rules! visit_in {
-        ($module:ident) => {{
-            use mcp_typed::$module as m;
-            match requester {
-                Side::Client => m::ClientRequest::visit_method(method, Check(text)),
-                Side::Server => m::ServerRequest::visit_method(method, Check(text)),
-            }
-        }};
-    }
-    match revision {
-        Revision::V2024_11_05 => visit_in!(v2024_11_05),
-        Revision::V2025_03_26 => visit_in!(v2025_03_26),
-        Revision::V2025_06_18 => visit_in!(v2025_06_18),
-        Revision::V2025_11_25 => visit_in!(v2025_11_25),
+    in_revision!(revision, m => match requester {
+        Side::Client => m::ClientRequest::visit_method(method, Check(text)),
+        Side::Server => m::ServerRequest::visit_method(method, Check(text)),
+    }, 2026 => match requester {
+        Side::Client => mcp_typed::v2026_07_28::ClientRequest::visit_method(method, Check(text)),
         // A 2026-07-28 server sends no requests (it asks with `input_required` results).
-        Revision::V2026_07_28 => match requester {
-            Side::Client => {
-                mcp_typed::v2026_07_28::ClientRequest::visit_method(method, Check(text))
-            }
-            Side::Server => None,
-        },
-    }
+        Side::Server => None,
+    })
 }
 
 /// Checks an error response whose code has a definition of its own in `revision` (2025-11-25:
@@ -295,7 +350,7 @@ fn result_of(
 /// definition; `None` for any other error (the generic error fits it).
 pub fn decode_error_by_code(
     revision: Revision,
-    message: &Value,
+    facts: &Facts,
     text: &str,
 ) -> Option<Result<Vec<Violation>, DecodeError>> {
     /// Decodes the whole response as the visited type and checks its constraints.
@@ -306,38 +361,29 @@ pub fn decode_error_by_code(
             decode_error_response::<T>(self.0).map(|response| constraints(&response))
         }
     }
-    let code = message["error"]["code"].as_i64()?;
-    match revision {
-        Revision::V2024_11_05 => mcp_typed::v2024_11_05::visit_error_code(code, Check(text)),
-        Revision::V2025_03_26 => mcp_typed::v2025_03_26::visit_error_code(code, Check(text)),
-        Revision::V2025_06_18 => mcp_typed::v2025_06_18::visit_error_code(code, Check(text)),
-        Revision::V2025_11_25 => mcp_typed::v2025_11_25::visit_error_code(code, Check(text)),
-        Revision::V2026_07_28 => mcp_typed::v2026_07_28::visit_error_code(code, Check(text)),
-    }
+    let code = facts.error_code?;
+    in_revision!(revision, m => m::visit_error_code(code, Check(text)))
 }
 
 /// What the generated types take by design and the schema of `revision` refuses: decoding is
 /// liberal where a peer must be (a 2026-07-28 result without `resultType` is read as
 /// `"complete"`, as a client reads an older server's; an error response without `id` is taken in
 /// every revision), but the referee reports it.
-pub fn leniencies(revision: Revision, shape: &Shape, message: &Value) -> Vec<Violation> {
+pub fn leniencies(revision: Revision, facts: &Facts) -> Vec<Violation> {
     let required = |pointer: &str, expected: &str| Violation {
         pointer: pointer.to_owned(),
         keyword: "required".to_owned(),
         expected: expected.to_owned(),
     };
-    match shape {
-        Shape::Response
-            if revision == Revision::V2026_07_28
-                && message["result"].get("resultType").is_none() =>
-        {
+    match facts.shape {
+        Shape::Response if revision == Revision::V2026_07_28 && facts.result_type().is_none() => {
             vec![required(
                 "/result/resultType",
                 "`resultType`: a server of 2026-07-28 MUST include it (a client reads its \
                  absence as \"complete\")",
             )]
         }
-        Shape::Error if revision < Revision::V2025_11_25 && message.get("id").is_none() => {
+        Shape::Error if revision < Revision::V2025_11_25 && facts.id.is_none() => {
             vec![required(
                 "/id",
                 "`id` on an error response (optional only from 2025-11-25)",

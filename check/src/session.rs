@@ -1,20 +1,17 @@
 //! Following a conversation: which revision each message belongs to, who sent it, and which
 //! request a response answers; each message checked with the generated types of its revision.
 
-use std::borrow::Cow;
 use std::collections::HashMap;
 
 use mcp_typed::jsonrpc::DecodeErrorKind;
 use serde_json::Value;
 
+use crate::facts::{Facts, Outline};
 use crate::revision::{
-    decode, decode_answer, decode_error_by_code, leniencies, shape_of, Answering, Revision, Shape,
-    Side, Violation,
+    decode, decode_answer, decode_error_by_code, decode_sent, leniencies, result_of, under_result,
+    Answering, Revision, Shape, Side, Violation,
 };
 use crate::traffic::Entry;
-
-/// The `_meta` member by which a 2026-07-28 request names its protocol version.
-const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// What the checker made of one message.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +26,10 @@ pub struct Verdict {
     pub method: Option<String>,
     /// The revision it was checked against.
     pub revision: Option<Revision>,
+    /// Its `id`, when it has one.
+    pub id: Option<Value>,
+    /// An error response's `code`.
+    pub error_code: Option<i64>,
     /// Everything wrong with it; empty when it is valid.
     pub violations: Vec<Violation>,
 }
@@ -66,6 +67,8 @@ pub struct Checker {
     /// Open requests by their sender and id (the id as JSON text).
     pending: HashMap<(Side, String), Pending>,
     count: usize,
+    /// Whether every message is read the slow way (to test that the fast ways agree with it).
+    slow_only: bool,
 }
 
 impl Checker {
@@ -85,6 +88,14 @@ impl Checker {
         self
     }
 
+    /// A checker that reads every message the slow way: the same verdicts, for the tests that
+    /// prove it.
+    #[doc(hidden)]
+    pub fn slow_only(mut self) -> Checker {
+        self.slow_only = true;
+        self
+    }
+
     /// Checks the next message of the conversation.
     pub fn check(&mut self, entry: &Entry) -> Verdict {
         self.count += 1;
@@ -95,36 +106,45 @@ impl Checker {
             from,
             method: None,
             revision: None,
+            id: None,
+            error_code: None,
             violations: Vec::new(),
         };
-        let message = match &entry.message {
-            Ok(message) => message,
+        // The fast ways first (the answer's, which looks at the text's start only, before the
+        // one that searches it), then the slow one.
+        let fast = (!self.slow_only)
+            .then(|| self.check_answer(entry, &verdict))
+            .flatten()
+            .or_else(|| (!self.slow_only).then(|| self.check_sent(entry, &verdict))?);
+        if let Some(verdict) = fast {
+            return verdict;
+        }
+        let read = (entry.message.as_deref().map_err(String::clone))
+            .and_then(|text| Ok((text, Facts::read(text)?)));
+        let (text, facts) = match read {
+            Ok(read) => read,
             Err(why) => {
-                verdict.violations.push(violation("", "json", why));
+                verdict.violations.push(violation("", "json", &why));
                 return verdict;
             }
         };
-        let shape = shape_of(message);
-        // The generated types decode text: the line's own, else the value written out.
-        let text: Cow<str> = match &entry.text {
-            Some(text) => Cow::Borrowed(text),
-            None => Cow::Owned(message.to_string()),
-        };
-        let id = message.get("id").map(Value::to_string);
-        let answered = self.answered(from, &shape, id.as_deref());
-        verdict.method = match (&shape, &answered) {
+        verdict.id = facts.id.clone();
+        verdict.error_code = facts.error_code;
+        let id = facts.id.as_ref().map(Value::to_string);
+        let answered = self.answered(from, &facts.shape, id.as_deref());
+        verdict.method = match (&facts.shape, &answered) {
             (Shape::Request(m) | Shape::Notification(m), _) => Some(m.clone()),
             (_, Some((_, pending))) => Some(pending.request.method.clone()),
             _ => None,
         };
-        let Some(revision) = self.revision_of(entry, message, &shape, answered.as_ref()) else {
+        let Some(revision) = self.revision_of(entry, &facts, answered.as_ref()) else {
             // An error response has the same shape in every revision: one answering a request
             // for a revision nobody knows (`server/discover` with an unsupported version) is
             // checked as 2025-11-25's, where both sides answer.
-            if shape == Shape::Error {
+            if facts.shape == Shape::Error {
                 let side = from.unwrap_or(Side::Server);
                 verdict.from = Some(side);
-                if let Err(error) = decode(Revision::V2025_11_25, side, &text) {
+                if let Err(error) = decode(Revision::V2025_11_25, side, text) {
                     (verdict.violations).push(Violation::from_decode_error(&error));
                 }
                 return verdict;
@@ -139,32 +159,27 @@ impl Checker {
         };
         verdict.revision = Some(revision);
         let known = from.or(answered.as_ref().map(|(side, _)| *side));
-        let (side, checked) = match (known, &shape, &answered) {
+        let (side, checked) = match (known, &facts.shape, &answered) {
             // A result: as the result type of the request it answers.
             (Some(side), Shape::Response, Some((_, pending))) => {
-                let answer = decode_answer(revision, side, &pending.request, message, &text);
-                (
-                    side,
-                    answer.unwrap_or_else(|| decode(revision, side, &text)),
-                )
+                let answer = decode_answer(revision, side, &pending.request, &facts, text);
+                (side, answer.unwrap_or_else(|| decode(revision, side, text)))
             }
-            (Some(side), _, _) => (side, decode(revision, side, &text)),
-            (None, Shape::Request(_) | Shape::Notification(_), _) => guess_side(revision, &text),
+            (Some(side), _, _) => (side, decode(revision, side, text)),
+            (None, Shape::Request(_) | Shape::Notification(_), _) => guess_side(revision, text),
             // An answer to a request not in the traffic: most answers are the server's.
             (None, Shape::Response | Shape::Error, _) => {
-                (Side::Server, decode(revision, Side::Server, &text))
+                (Side::Server, decode(revision, Side::Server, text))
             }
         };
         verdict.from = Some(side);
         match checked {
             Ok(broken) => {
                 verdict.violations.extend(broken);
-                verdict
-                    .violations
-                    .extend(leniencies(revision, &shape, message));
+                verdict.violations.extend(leniencies(revision, &facts));
                 // An error of a code with a definition of its own: checked as that one too.
-                let by_code = (shape == Shape::Error)
-                    .then(|| decode_error_by_code(revision, message, &text))
+                let by_code = (facts.shape == Shape::Error)
+                    .then(|| decode_error_by_code(revision, &facts, text))
                     .flatten();
                 match by_code {
                     Some(Ok(broken)) => verdict.violations.extend(broken),
@@ -178,8 +193,116 @@ impl Checker {
                 .violations
                 .push(Violation::from_decode_error(&error)),
         }
-        self.follow(side, &shape, id, revision, message, answered);
+        self.follow(side, id, revision, &facts, answered);
         verdict
+    }
+
+    /// The fast way to check most requests and notifications: decoded at once as the sender's
+    /// in the revision the conversation and the message settle, their method and id read from
+    /// what was decoded. A text holding nothing that could name a revision or ask for a task
+    /// (`protocolVersion`, `task`, an escape by which a name could be written otherwise) is
+    /// not read before; any other is read once for those ([`Outline`]). Taken when the sender
+    /// is known and no header was recorded; a response, or a message that does not decode
+    /// (`None`), is read the slow way, which also says what is wrong.
+    fn check_sent(&mut self, entry: &Entry, verdict: &Verdict) -> Option<Verdict> {
+        let text = entry.message.as_deref().ok()?;
+        let side = verdict.from?;
+        if entry.header_version.is_some() {
+            return None;
+        }
+        let plain = !["protocolVersion", "\"task\"", "\\u"]
+            .iter()
+            .any(|name| text.contains(name));
+        let outline = if plain {
+            if !text.contains("\"method\"") {
+                return None;
+            }
+            Outline::default()
+        } else {
+            Outline::read(text)?
+        };
+        let stated = outline
+            .stated_version
+            .as_deref()
+            .and_then(Revision::from_version);
+        let named = stated.or_else(|| {
+            (outline.method.as_deref() == Some("initialize"))
+                .then_some(outline.proposed_version.as_deref())
+                .flatten()
+                .and_then(Revision::from_version)
+        });
+        let revision = (named.or(self.negotiated).or(stated).or(self.stated))
+            .or(self.proposed)
+            .or(self.assumed)?;
+        let sent = decode_sent(revision, side, text)?;
+        if stated.is_some() {
+            self.stated = stated;
+        }
+        if sent.method == "initialize" {
+            self.proposed = Some(revision);
+        }
+        if let Some(id) = &sent.id {
+            let request = Answering {
+                method: sent.method.to_owned(),
+                task: outline.task,
+            };
+            (self.pending).insert((side, id.to_string()), Pending { request, revision });
+        }
+        Some(Verdict {
+            method: Some(sent.method.to_owned()),
+            revision: Some(revision),
+            id: sent.id,
+            violations: sent.violations,
+            ..verdict.clone()
+        })
+    }
+
+    /// The fast way to check most results: a response written as most peers write one
+    /// (`{"jsonrpc":"2.0","id":ID,"result":…}`, compact, in this order) by a known sender, its
+    /// `result` decoded at once as the result of the request it answers (or, answering none
+    /// seen, the message as the sender's), with no other reading of the text. Not for
+    /// 2026-07-28 (its `resultType` decides), `initialize` (its answer settles the revision) or a
+    /// task-augmented request; anything else, or a result that does not decode (`None`: which
+    /// also proves the result was the last member and nothing else followed), is read the slow
+    /// way.
+    fn check_answer(&mut self, entry: &Entry, verdict: &Verdict) -> Option<Verdict> {
+        let text = entry.message.as_deref().ok()?;
+        let side = verdict.from?;
+        if entry.header_version.is_some() {
+            return None;
+        }
+        let (id, result) = compact_response(text)?;
+        let key = (side.other(), id.to_string());
+        let (method, revision, violations) = match self.pending.get(&key) {
+            Some(pending) => {
+                let request = &pending.request;
+                if request.task || request.method == "initialize" {
+                    return None;
+                }
+                let revision = pending.revision;
+                if revision == Revision::V2026_07_28 {
+                    return None;
+                }
+                let checked = result_of(revision, side.other(), &request.method, result)?;
+                let violations = under_result(checked.ok()?);
+                (Some(request.method.clone()), revision, violations)
+            }
+            None => {
+                let revision = (self.negotiated.or(self.stated))
+                    .or(self.proposed)
+                    .or(self.assumed)
+                    .filter(|r| *r != Revision::V2026_07_28)?;
+                (None, revision, decode(revision, side, text).ok()?)
+            }
+        };
+        self.pending.remove(&key);
+        Some(Verdict {
+            method,
+            revision: Some(revision),
+            id: Some(id),
+            violations,
+            ..verdict.clone()
+        })
     }
 
     /// The request a response answers (removed from the open ones) and the side that sent
@@ -204,32 +327,28 @@ impl Checker {
         })
     }
 
-    /// The revision `message` belongs to: the one its request named (a response), the one it
+    /// The revision a message belongs to: the one its request named (a response), the one it
     /// names itself (a 2026-07-28 request's `_meta`, a recorded header, an `initialize`'s
     /// proposal), else the negotiated one, else the last one stated, else the one proposed,
     /// else the assumed one.
     fn revision_of(
         &mut self,
         entry: &Entry,
-        message: &Value,
-        shape: &Shape,
+        facts: &Facts,
         answered: Option<&(Side, Pending)>,
     ) -> Option<Revision> {
         if let Some((_, pending)) = answered {
             return Some(pending.revision);
         }
-        let stated = message["params"]["_meta"][META_PROTOCOL_VERSION]
-            .as_str()
+        let stated = (facts.stated_version())
             .or(entry.header_version.as_deref())
             .and_then(Revision::from_version);
         if stated.is_some() {
             self.stated = stated;
         }
         let named = stated.or_else(|| {
-            match shape {
-                Shape::Request(m) if m == "initialize" => {
-                    message["params"]["protocolVersion"].as_str()
-                }
+            match &facts.shape {
+                Shape::Request(m) if m == "initialize" => facts.proposed_version(),
                 _ => None,
             }
             .and_then(Revision::from_version)
@@ -243,23 +362,21 @@ impl Checker {
     fn follow(
         &mut self,
         side: Side,
-        shape: &Shape,
         id: Option<String>,
         revision: Revision,
-        message: &Value,
+        facts: &Facts,
         answered: Option<(Side, Pending)>,
     ) {
-        match shape {
+        match &facts.shape {
             Shape::Request(method) => {
                 if method == "initialize" {
                     self.proposed = Some(revision);
                 }
                 if let Some(id) = id {
-                    let task = message["params"].get("task").is_some();
                     let pending = Pending {
                         request: Answering {
                             method: method.clone(),
-                            task,
+                            task: facts.asks_for_task(),
                         },
                         revision,
                     };
@@ -270,13 +387,39 @@ impl Checker {
                 let answers_initialize =
                     answered.is_some_and(|(_, pending)| pending.request.method == "initialize");
                 if answers_initialize {
-                    let agreed = message["result"]["protocolVersion"].as_str();
+                    let agreed = facts.agreed_version();
                     self.negotiated = agreed.and_then(Revision::from_version).or(Some(revision));
                 }
             }
             Shape::Notification(_) | Shape::Error => {}
         }
     }
+}
+
+/// The id and the text of the `result` of a response written as peers write one: compact,
+/// `{"jsonrpc":"2.0","id":ID,"result":RESULT}` (rmcp, the Python SDK) or
+/// `{"result":RESULT,"jsonrpc":"2.0","id":ID}` (the TypeScript SDK), the id an integer or a
+/// string without escapes; `None` for any other text. That `RESULT` is one JSON value (so that
+/// the message has these three members and no other) is for its decoding to prove.
+fn compact_response(text: &str) -> Option<(Value, &str)> {
+    const FIRST: &str = "{\"jsonrpc\":\"2.0\",\"id\":";
+    const LAST: &str = ",\"jsonrpc\":\"2.0\",\"id\":";
+    let (id, result) = if let Some(rest) = text.strip_prefix(FIRST) {
+        let (id, rest) = rest.split_at(rest.find(',')?);
+        (id, rest.strip_prefix(",\"result\":")?.strip_suffix('}')?)
+    } else {
+        let rest = text.strip_prefix("{\"result\":")?.strip_suffix('}')?;
+        let at = rest.rfind(LAST)?;
+        (&rest[at + LAST.len()..], &rest[..at])
+    };
+    let simple = match id.as_bytes() {
+        [b'"', inner @ .., b'"'] => !inner.iter().any(|b| matches!(b, b'"' | b'\\')),
+        digits => !digits.is_empty() && digits.iter().all(|b| b.is_ascii_digit() || *b == b'-'),
+    };
+    if !simple {
+        return None;
+    }
+    Some((serde_json::from_str(id).ok()?, result))
 }
 
 /// Who sent a request or notification recorded without its sender: the side whose messages

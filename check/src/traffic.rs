@@ -1,6 +1,8 @@
 //! Recorded traffic: one message per line, as a peer sent it or wrapped in a record that says
 //! who sent it.
 
+use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::revision::Side;
@@ -14,11 +16,10 @@ pub struct Entry {
     pub from: Option<Side>,
     /// The `MCP-Protocol-Version` header it came with, when recorded.
     pub header_version: Option<String>,
-    /// The message, or why the line is not one.
-    pub message: Result<Value, String>,
-    /// The message's text as it came, when the line is the message itself: the generated
-    /// types decode it, where a message without it is first written back out from `message`.
-    pub text: Option<String>,
+    /// The message's text, as it came (a record's `message` member, byte for byte), or why the
+    /// record holds none. The checker reads this text (and reports it when it is no JSON) with
+    /// the generated types; it never goes through a `serde_json::Value`.
+    pub message: Result<String, String>,
 }
 
 /// Reads recorded traffic: each non-empty line is a JSON-RPC message (an object, or a batch
@@ -32,6 +33,20 @@ pub fn read(text: &str) -> Vec<Entry> {
         .collect()
 }
 
+/// The members of a line that say whether it is a record, and those of a record; the rest is
+/// skipped unparsed.
+#[derive(Deserialize)]
+struct Line<'a> {
+    #[serde(borrow)]
+    message: Option<&'a RawValue>,
+    #[serde(borrow)]
+    jsonrpc: Option<&'a RawValue>,
+    #[serde(borrow)]
+    from: Option<&'a RawValue>,
+    #[serde(borrow)]
+    headers: Option<&'a RawValue>,
+}
+
 /// One line of traffic (`line` is its number, from 1): a message, or a record of one.
 pub fn entry(line: usize, text: &str) -> Entry {
     let mut entry = Entry {
@@ -39,42 +54,92 @@ pub fn entry(line: usize, text: &str) -> Entry {
         from: None,
         header_version: None,
         message: Err(String::new()),
-        text: None,
     };
-    let value: Value = match serde_json::from_str(text) {
-        Ok(value) => value,
-        Err(e) => {
-            entry.message = Err(format!("not JSON: {e}"));
-            return entry;
-        }
-    };
-    let is_record = value.get("message").is_some() && value.get("jsonrpc").is_none();
-    if !is_record {
-        entry.message = Ok(value);
-        entry.text = Some(text.to_owned());
+    // A line that begins with `jsonrpc` is a message (a record has none), and so is a line
+    // without a member `message` (which could also be written with an escape): checked by the
+    // checker's own reading.
+    let message = text.trim_start().starts_with("{\"jsonrpc\"")
+        || !(text.contains("\"message\"") || text.contains("\\u"));
+    if message {
+        entry.message = Ok(text.to_owned());
         return entry;
     }
-    entry.from = match value.get("from").and_then(Value::as_str) {
-        Some("client") => Some(Side::Client),
-        Some("server") => Some(Side::Server),
-        None => None,
-        Some(other) => {
-            entry.message = Err(format!(
-                "a record's `from` is \"client\" or \"server\", not {other:?}"
-            ));
+    // A line that may be a record: `Line` reads most; anything else (a batch, a member twice,
+    // a line that is no JSON) is read as a value, for the same outcome and the parser's
+    // message.
+    let line: Line = match serde_json::from_str(text) {
+        Ok(line) => line,
+        Err(_) => {
+            entry.message = match serde_json::from_str::<Value>(text) {
+                Ok(Value::Object(record)) if is_record(&record) => {
+                    return record_entry(entry, &Value::Object(record));
+                }
+                Ok(_) => Ok(text.to_owned()),
+                Err(e) => Err(format!("not JSON: {e}")),
+            };
             return entry;
         }
     };
-    entry.header_version = value
-        .get("headers")
-        .and_then(Value::as_object)
-        .and_then(|headers| {
-            headers
-                .iter()
-                .find(|(name, _)| name.eq_ignore_ascii_case("mcp-protocol-version"))
-        })
-        .and_then(|(_, v)| v.as_str())
-        .map(str::to_owned);
-    entry.message = Ok(value["message"].clone());
+    match (line.message, line.jsonrpc) {
+        (Some(message), None) => {
+            entry.message = Ok(message.get().to_owned());
+            let from = line.from.map(|from| serde_json::from_str(from.get()));
+            entry.from = match from {
+                None => None,
+                Some(Ok(from)) => match side(&from) {
+                    Ok(side) => side,
+                    Err(why) => {
+                        entry.message = Err(why);
+                        return entry;
+                    }
+                },
+                Some(Err(_)) => None,
+            };
+            let headers = line
+                .headers
+                .and_then(|h| serde_json::from_str(h.get()).ok());
+            entry.header_version = headers.as_ref().and_then(protocol_version);
+        }
+        _ => entry.message = Ok(text.to_owned()),
+    }
     entry
+}
+
+/// Whether a line's object is a record of a message rather than one.
+fn is_record(object: &serde_json::Map<String, Value>) -> bool {
+    object.contains_key("message") && !object.contains_key("jsonrpc")
+}
+
+/// A record read as a value (one [`Line`] could not read).
+fn record_entry(mut entry: Entry, record: &Value) -> Entry {
+    entry.from = match side(&record["from"]) {
+        Ok(side) => side,
+        Err(why) => {
+            entry.message = Err(why);
+            return entry;
+        }
+    };
+    entry.header_version = protocol_version(&record["headers"]);
+    entry.message = Ok(record["message"].to_string());
+    entry
+}
+
+/// A record's `from`: `None` where it states none (or not as a string).
+fn side(from: &Value) -> Result<Option<Side>, String> {
+    match from.as_str() {
+        Some("client") => Ok(Some(Side::Client)),
+        Some("server") => Ok(Some(Side::Server)),
+        None => Ok(None),
+        Some(other) => Err(format!(
+            "a record's `from` is \"client\" or \"server\", not {other:?}"
+        )),
+    }
+}
+
+/// A record's `MCP-Protocol-Version` header (its name in any case).
+fn protocol_version(headers: &Value) -> Option<String> {
+    let headers = headers.as_object()?;
+    let (_, version) =
+        (headers.iter()).find(|(name, _)| name.eq_ignore_ascii_case("mcp-protocol-version"))?;
+    version.as_str().map(str::to_owned)
 }

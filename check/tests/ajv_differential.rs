@@ -109,47 +109,6 @@ const REASONS: &[Reason] = &[
         },
     },
     Reason {
-        id: "input-required-result-takes-any-result (ours: to fix)",
-        why: "a 2026-07-28 result of tools/call, prompts/get or resources/read that breaks its \
-              result type (CallToolResult…) but has a string `resultType`: our type is the \
-              schema's union anyOf[InputRequiredResult, CallToolResult], and InputRequiredResult \
-              takes any object with a string `resultType`, so the broken result decodes as one; \
-              the suite takes InputRequiredResult only for resultType \"input_required\"",
-        evidence:
-            "2026-07-28 schema.json: CallToolResultResponse.result = anyOf[InputRequiredResult, \
-                   CallToolResult]; InputRequiredResult.required = [resultType], resultType \
-                   {type: string} without const; wire-schema.ts: `resultType === 'input_required' \
-                   ? 'InputRequiredResult' : resultDefs.get(method)`",
-        applies: |o| {
-            let message = &o.checked.message;
-            let result_def =
-                (o.checked.verdict.method.as_deref()).and_then(|m| o.schema.results.get(m));
-            let union = result_def
-                .map(|r| o.schema.def(&format!("{r}Response"))["properties"]["result"].to_string());
-            o.ours_valid()
-                && o.schema.revision == Revision::V2026_07_28
-                && message["result"]["resultType"].is_string()
-                && message["result"]["resultType"] != "input_required"
-                && union.is_some_and(|u| u.contains("/InputRequiredResult\""))
-        },
-    },
-    Reason {
-        id: "integer-written-with-a-fraction (ours: to fix)",
-        why: "an integer member written `1.0`: JSON Schema's `integer` is any number with a zero \
-              fractional part, which ajv accepts; our decoding into i64 refuses a JSON float",
-        evidence: "JSON Schema 2020-12 validation §6.1.1 and draft-07 §6.1.1 (`integer` matches \
-                   any number with a zero fractional part); tests/validation-corpus/numbers.json \
-                   (\"3.0 has a zero fractional part, so it is an integer\")",
-        applies: |o| {
-            o.theirs_valid()
-                && !o.ours_valid()
-                && ours_refuse_integers(o)
-                && numbers(&o.checked.message)
-                    .iter()
-                    .any(|n| is_integral_float(n, false))
-        },
-    },
-    Reason {
         id: "integer-beyond-i64 (ours: a limit)",
         why: "an integer beyond 64 bits (2^64 − 1, 1e20): valid JSON Schema `integer`s (which \
               set no range, and which JavaScript reads as doubles), beyond the i64 of our types",
@@ -161,7 +120,8 @@ const REASONS: &[Reason] = &[
                 && !o.ours_valid()
                 && ours_refuse_integers(o)
                 && numbers(&o.checked.message).iter().any(|n| {
-                    n.as_u64().is_some_and(|u| u > i64::MAX as u64) || is_integral_float(n, true)
+                    n.as_u64().is_some_and(|u| u > i64::MAX as u64)
+                        || is_integral_float_beyond_i64(n)
                 })
         },
     },
@@ -177,12 +137,13 @@ fn numbers(value: &Value) -> Vec<&serde_json::Number> {
     }
 }
 
-/// Whether `n` is written as a float with no fractional part: within i64's range, or (`beyond`)
-/// outside it.
-fn is_integral_float(n: &serde_json::Number, beyond: bool) -> bool {
+/// Whether `n` is written as a float with no fractional part outside i64's range (one within
+/// it is the integer it stands for, to our types as to ajv).
+fn is_integral_float_beyond_i64(n: &serde_json::Number) -> bool {
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0; // 2^63
     n.is_f64()
         && n.as_f64()
-            .is_some_and(|f| f.fract() == 0.0 && (f.abs() >= 9.2e18) == beyond)
+            .is_some_and(|f| f.fract() == 0.0 && !(-LIMIT..LIMIT).contains(&f))
 }
 
 /// Whether every violation we found is a number refused as an i64 (`invalid type: floating
@@ -210,11 +171,36 @@ fn check_one(
             {"jsonrpc": "2.0", "id": id, "method": method, "params": {}}});
         checker.check(&traffic::entry(1, &asked.to_string()));
     }
-    let record = match from {
-        Some(side) => json!({"from": side.name(), "message": message}),
-        None => json!({"message": message}),
+    // Twice: in the order peers write (`jsonrpc`, `id` first), which the checker's fast ways
+    // take, and read the slow way only: both must come to the same verdict.
+    let record = |message: String| match from {
+        Some(side) => format!("{{\"from\":\"{}\",\"message\":{message}}}", side.name()),
+        None => format!("{{\"message\":{message}}}"),
     };
-    checker.check(&traffic::entry(2, &record.to_string()))
+    let mut slow = checker.clone().slow_only();
+    let verdict = checker.check(&traffic::entry(2, &record(in_peer_order(message))));
+    let slowly = slow.check(&traffic::entry(2, &record(message.to_string())));
+    assert_eq!(verdict, slowly, "the two readings of {message} disagree");
+    verdict
+}
+
+/// `message` written as peers write it: `jsonrpc`, `id`, `method`, `params`, `result`, `error`
+/// first, then any other member.
+fn in_peer_order(message: &Value) -> String {
+    let Some(members) = message.as_object() else {
+        return message.to_string();
+    };
+    const FIRST: [&str; 6] = ["jsonrpc", "id", "method", "params", "result", "error"];
+    let first = FIRST
+        .iter()
+        .filter_map(|name| Some((*name, members.get(*name)?)));
+    let rest = (members.iter())
+        .filter(|(name, _)| !FIRST.contains(&name.as_str()))
+        .map(|(name, value)| (name.as_str(), value));
+    let written: Vec<String> = (first.chain(rest))
+        .map(|(name, value)| format!("{}:{value}", Value::from(name)))
+        .collect();
+    format!("{{{}}}", written.join(","))
 }
 
 /// The official 2026-07-28 examples that are messages, or parts of one that make a message:
@@ -291,7 +277,9 @@ fn recorded_traffic() -> Vec<Checked> {
             out.push(Checked {
                 source: "recorded traffic",
                 label: format!("{name}:{}", entry.line),
-                message: entry.message.clone().expect("a recorded message is JSON"),
+                message: (entry.message.as_deref().ok())
+                    .and_then(|text| serde_json::from_str(text).ok())
+                    .expect("a recorded message is JSON"),
                 verdict,
             });
         }

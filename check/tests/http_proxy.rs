@@ -1,17 +1,19 @@
-//! `mcp-check proxy --listen ADDR --upstream URL`, the Streamable HTTP proxy: the pinned Python
-//! SDK 2.3.0's client and server through the `mcp-check` binary in both eras; every byte and
-//! header through the library's proxy to an upstream written here (SSE event by event, GET
-//! with `Last-Event-ID`, DELETE); a 502 for an upstream that is not there.
+//! `mcp-check proxy --listen ADDR --upstream URL|--forward`, the Streamable HTTP proxy: the
+//! pinned Python SDK 2.3.0's client and server through the `mcp-check` binary in both eras,
+//! reverse and forward (`HTTP_PROXY`); every byte and header through the library's proxy to an
+//! upstream written here (SSE event by event, GET with `Last-Event-ID`, DELETE); absolute-form
+//! requests through the forward proxy to two servers, CONNECT refused; a 502 for an upstream
+//! that is not there.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStderr, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use mcp_typed_tests::installed::{python, python_dir};
-use mcp_wire_check::proxy::http::{self, HttpProxy};
+use mcp_wire_check::proxy::http::{self, ForwardProxy, HttpProxy};
 use serde_json::Value;
 
 const MCP_CHECK: &str = env!("CARGO_BIN_EXE_mcp-check");
@@ -66,71 +68,32 @@ fn the_python_sdk_talks_streamable_http_through_the_proxy_in_both_eras() {
     wait_for_port(port, &mut server.0);
 
     let report = report_path("python.jsonl");
-    let mut proxy = Killed(
-        Command::new(MCP_CHECK)
-            .args(["proxy", "--listen", "127.0.0.1:0", "--format", "json"])
-            .args(["--upstream", &format!("http://127.0.0.1:{port}")])
-            .arg("--report")
-            .arg(&report)
-            .stdin(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("mcp-check runs"),
+    let (proxy, stderr, proxy_url) = proxy_process(
+        &["--upstream", &format!("http://127.0.0.1:{port}")],
+        &report,
     );
-    // The documented first line: `mcp-check: listening on http://127.0.0.1:PORT`.
-    let mut stderr = BufReader::new(proxy.0.stderr.take().expect("piped"));
-    let mut first = String::new();
-    stderr.read_line(&mut first).expect("its first line");
-    let proxy_url = first
-        .trim()
-        .strip_prefix("mcp-check: listening on ")
-        .unwrap_or_else(|| panic!("not the documented line: {first:?}"))
-        .to_owned();
-    assert!(proxy_url.starts_with("http://127.0.0.1:"), "{proxy_url}");
-
     for era in ["2025-11-25", "2026-07-28"] {
-        let out = Command::new(python())
-            .arg(python_dir().join("client.py"))
-            .args(["--protocol", era, "--url", &format!("{proxy_url}/mcp")])
-            .output()
-            .expect("the Python client runs");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{era}: the client failed through the proxy ({}):\n{stdout}\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let client: Value =
-            serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("its report");
-        assert_eq!(client["protocol"], era);
-        assert_eq!(client["errors"], serde_json::json!([]));
-        assert_eq!(client["tools"].as_object().map(|t| t.len()), Some(10));
+        python_client(era, &format!("{proxy_url}/mcp"), None);
     }
+    let verdicts = stop_and_read(proxy, stderr, &report);
+    both_eras_checked(&verdicts, "http");
 
-    // SIGTERM ends it with the summary, status 0.
-    let pid = proxy.0.id().to_string();
-    let killed = Command::new("kill").args(["-TERM", &pid]).status();
-    assert!(killed.expect("kill runs").success());
-    let status = proxy.0.wait().expect("the proxy ends");
-    assert!(status.success(), "{status}");
-    let mut rest = String::new();
-    stderr.read_to_string(&mut rest).expect("its stderr");
+    // The same through a forward proxy: the client keeps the server's URL and reaches it
+    // through HTTP_PROXY; its conversations are named after the server.
+    let report = report_path("python-forward.jsonl");
+    let (proxy, stderr, proxy_url) = proxy_process(&["--forward"], &report);
+    for era in ["2025-11-25", "2026-07-28"] {
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        python_client(era, &url, Some(&proxy_url));
+    }
+    let verdicts = stop_and_read(proxy, stderr, &report);
+    both_eras_checked(&verdicts, &format!("http://127.0.0.1:{port}"));
+}
 
-    let verdicts: Vec<Value> = std::fs::read_to_string(&report)
-        .expect("the proxy's report")
-        .lines()
-        .map(|line| serde_json::from_str(line).expect("a JSON line"))
-        .collect();
-    let invalid: Vec<&Value> = verdicts.iter().filter(|v| v["valid"] != true).collect();
-    assert!(invalid.is_empty(), "{invalid:#?}");
-    assert!(
-        rest.contains(&format!(
-            "mcp-check: {} messages: {0} valid",
-            verdicts.len()
-        )),
-        "{rest}"
-    );
+/// What a proxy's report of the Python client's run in both eras holds: at least 30 messages
+/// of each, the calls, the session of 2025-11-25 as one conversation (`SERVER[SESSION-ID]`,
+/// `server` the report's name for a sessionless exchange).
+fn both_eras_checked(verdicts: &[Value], server: &str) {
     for era in ["2025-11-25", "2026-07-28"] {
         let of_era: Vec<&Value> = verdicts.iter().filter(|v| v["revision"] == era).collect();
         assert!(of_era.len() >= 30, "{era}: {} messages", of_era.len());
@@ -149,7 +112,15 @@ fn the_python_sdk_talks_streamable_http_through_the_proxy_in_both_eras() {
         }
         // The 2025-11-25 session is one conversation (`http[<Mcp-Session-Id>]`), with the
         // server's live requests answered by POSTs; 2026-07-28's exchanges stand alone.
-        let sessions = of_era.iter().filter(|v| v["file"] != "http").count();
+        let sessions = of_era.iter().filter(|v| v["file"] != server).count();
+        let session_prefix = format!("{server}[");
+        assert!(
+            of_era.iter().all(|v| v["file"] == server
+                || v["file"]
+                    .as_str()
+                    .is_some_and(|f| f.starts_with(&session_prefix))),
+            "{era}: not all of {server}"
+        );
         match era {
             "2025-11-25" => {
                 assert_eq!(sessions, of_era.len(), "{era}");
@@ -163,6 +134,95 @@ fn the_python_sdk_talks_streamable_http_through_the_proxy_in_both_eras() {
             _ => assert_eq!(sessions, 0, "{era}"),
         }
     }
+}
+
+/// `mcp-check proxy --listen 127.0.0.1:0 --format json --report REPORT ARGS…`, its standard
+/// error after the first line, and its URL read from that line.
+fn proxy_process(args: &[&str], report: &Path) -> (Killed, BufReader<ChildStderr>, String) {
+    let mut proxy = Killed(
+        Command::new(MCP_CHECK)
+            .args(["proxy", "--listen", "127.0.0.1:0", "--format", "json"])
+            .args(args)
+            .arg("--report")
+            .arg(report)
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("mcp-check runs"),
+    );
+    // The documented first line: `mcp-check: listening on http://127.0.0.1:PORT`.
+    let mut stderr = BufReader::new(proxy.0.stderr.take().expect("piped"));
+    let mut first = String::new();
+    stderr.read_line(&mut first).expect("its first line");
+    let proxy_url = first
+        .trim()
+        .strip_prefix("mcp-check: listening on ")
+        .unwrap_or_else(|| panic!("not the documented line: {first:?}"))
+        .to_owned();
+    assert!(proxy_url.starts_with("http://127.0.0.1:"), "{proxy_url}");
+    (proxy, stderr, proxy_url)
+}
+
+/// Runs the Python SDK's client against `url` in `era` (through `http_proxy`, an HTTP proxy
+/// it must use whatever the environment's `NO_PROXY` says); it must pass.
+fn python_client(era: &str, url: &str, http_proxy: Option<&str>) {
+    let mut client = Command::new(python());
+    client
+        .arg(python_dir().join("client.py"))
+        .args(["--protocol", era, "--url", url]);
+    if let Some(proxy) = http_proxy {
+        client
+            .env("HTTP_PROXY", proxy)
+            .env("http_proxy", proxy)
+            .env_remove("NO_PROXY")
+            .env_remove("no_proxy")
+            // A CGI environment makes clients ignore HTTP_PROXY (httpoxy).
+            .env_remove("REQUEST_METHOD");
+    }
+    let out = client.output().expect("the Python client runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{era}: the client failed through the proxy ({}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let client: Value =
+        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("its report");
+    assert_eq!(client["protocol"], era);
+    assert_eq!(client["errors"], serde_json::json!([]));
+    assert_eq!(client["tools"].as_object().map(|t| t.len()), Some(10));
+}
+
+/// Ends the proxy with SIGTERM (status 0, the summary last on standard error); the verdicts of
+/// its report, none invalid.
+fn stop_and_read(
+    mut proxy: Killed,
+    mut stderr: BufReader<ChildStderr>,
+    report: &Path,
+) -> Vec<Value> {
+    let pid = proxy.0.id().to_string();
+    let killed = Command::new("kill").args(["-TERM", &pid]).status();
+    assert!(killed.expect("kill runs").success());
+    let status = proxy.0.wait().expect("the proxy ends");
+    assert!(status.success(), "{status}");
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).expect("its stderr");
+    let verdicts: Vec<Value> = std::fs::read_to_string(report)
+        .expect("the proxy's report")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    let invalid: Vec<&Value> = verdicts.iter().filter(|v| v["valid"] != true).collect();
+    assert!(invalid.is_empty(), "{invalid:#?}");
+    assert!(
+        rest.contains(&format!(
+            "mcp-check: {} messages: {0} valid",
+            verdicts.len()
+        )),
+        "{rest}"
+    );
+    verdicts
 }
 
 /// One request as the upstream read it: its head's lines, its body.
@@ -427,4 +487,173 @@ fn an_upstream_that_is_not_there_is_a_502() {
         .unwrap_err()
         .to_string()
         .contains("https is not supported"));
+}
+
+/// Sends `request` as it is on a connection of its own and reads the answer to its end (the
+/// request says `Connection: close`): the status line, the head, the body.
+fn raw_exchange(proxy: SocketAddr, request: &[u8]) -> (String, String, Vec<u8>) {
+    let mut stream = TcpStream::connect(proxy).expect("connect to the proxy");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a timeout");
+    stream.write_all(request).expect("the request");
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).expect("the answer");
+    let end = (answer.windows(4))
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or_else(|| panic!("no head: {:?}", String::from_utf8_lossy(&answer)));
+    let head = String::from_utf8_lossy(&answer[..end]).into_owned();
+    let status = head.lines().next().unwrap_or_default().to_owned();
+    (status, head, answer[end + 4..].to_vec())
+}
+
+/// An upstream that answers one request with `response` and sends what it read.
+fn one_shot(response: &'static [u8]) -> (SocketAddr, mpsc::Receiver<Seen>) {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("bind");
+    let addr = listener.local_addr().expect("its address");
+    let (seen_tx, seen) = mpsc::channel();
+    std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().expect("a connection");
+        let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+        let request = read_request(&mut reader);
+        stream.write_all(response).expect("the response");
+        stream.flush().expect("flushed");
+        let _ = seen_tx.send(request);
+    });
+    (addr, seen)
+}
+
+#[test]
+fn a_forward_proxy_goes_where_each_request_says_and_refuses_connect() {
+    const ANSWER: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\r\n";
+    let response = |session: &str| -> &'static [u8] {
+        let text = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nMcp-Session-Id: {session}\r\n\
+             X-Odd:  two  spaces \r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            ANSWER.len()
+        );
+        Box::leak([text.as_bytes(), ANSWER].concat().into_boxed_slice())
+    };
+    // Two servers handing out the same session id: two conversations.
+    let (a, seen_a) = one_shot(response("s-1"));
+    let (b, seen_b) = one_shot(response("s-1"));
+    let report = report_path("forward.jsonl");
+    let proxy = http::start_forward(ForwardProxy {
+        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        revision: Some("2025-11-25".parse().expect("a revision")),
+        report: Box::new(std::fs::File::create(&report).expect("the report")),
+        json: true,
+    })
+    .expect("the proxy starts");
+    let at = proxy.local_addr();
+
+    // An absolute-form POST, as a client configured with HTTP_PROXY sends it: every byte of
+    // the body and the answer unchanged, the target's Host, the proxy's own headers dropped.
+    let body: &[u8] = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\xff\r\n";
+    let request = [
+        format!(
+            "POST http://{a}/mcp?x=1&y=%20 HTTP/1.1\r\nHost: stale.example\r\n\
+             Proxy-Authorization: Basic eDp5\r\nProxy-Connection: keep-alive\r\n\
+             Connection: close\r\nContent-Type: application/json\r\nMcp-Session-Id: s-1\r\n\
+             Origin: http://evil.example\r\nX-Custom: a, b ;c\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        )
+        .as_bytes(),
+        body,
+    ]
+    .concat();
+    let (status, head, answer) = raw_exchange(at, &request);
+    assert_eq!(status, "HTTP/1.1 200 OK", "{head}");
+    assert!(
+        head.to_ascii_lowercase().contains("\r\nx-odd: two  spaces"),
+        "{head}"
+    );
+    assert_eq!(answer, ANSWER);
+    let post = seen_a.recv().expect("the server read the POST");
+    assert_eq!(post.request_line, "POST /mcp?x=1&y=%20 HTTP/1.1");
+    assert_eq!(post.body, body);
+    let authority = a.to_string();
+    for (name, value) in [
+        ("host", Some(authority.as_str())),
+        ("origin", Some("http://evil.example")),
+        ("mcp-session-id", Some("s-1")),
+        ("x-custom", Some("a, b ;c")),
+        ("proxy-authorization", None),
+        ("proxy-connection", None),
+    ] {
+        assert_eq!(post.header(name), value, "{name}: {:?}", post.headers);
+    }
+    // The same through the second server.
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let request = format!(
+        "POST http://{b}/mcp HTTP/1.1\r\nHost: {b}\r\nConnection: close\r\n\
+         Content-Type: application/json\r\nMcp-Session-Id: s-1\r\nContent-Length: {}\r\n\r\n\
+         {ping}",
+        ping.len()
+    );
+    let (status, _, answer) = raw_exchange(at, request.as_bytes());
+    assert_eq!((status.as_str(), &answer[..]), ("HTTP/1.1 200 OK", ANSWER));
+    assert_eq!(
+        seen_b.recv().expect("read").request_line,
+        "POST /mcp HTTP/1.1"
+    );
+
+    // What it cannot carry, it says so: a tunnel (https), a request not meant for a proxy.
+    for (request, expected, why) in [
+        (
+            format!("CONNECT {a} HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n"),
+            "HTTP/1.1 501 Not Implemented",
+            "CONNECT is not supported",
+        ),
+        (
+            format!("GET https://{a}/mcp HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n"),
+            "HTTP/1.1 501 Not Implemented",
+            "only http:// targets",
+        ),
+        (
+            format!("GET /mcp HTTP/1.1\r\nHost: {a}\r\nConnection: close\r\n\r\n"),
+            "HTTP/1.1 400 Bad Request",
+            "absolute-form",
+        ),
+    ] {
+        let (status, _, text) = raw_exchange(at, request.as_bytes());
+        let text = String::from_utf8_lossy(&text);
+        assert_eq!(status, expected, "{request}");
+        assert!(text.contains(why), "{text}");
+    }
+    // A server that is not there: a 502.
+    let dead = free_port();
+    let request = format!(
+        "POST http://127.0.0.1:{dead}/mcp HTTP/1.1\r\nHost: 127.0.0.1:{dead}\r\n\
+         Connection: close\r\nContent-Length: 2\r\n\r\n{{}}"
+    );
+    let (status, _, text) = raw_exchange(at, request.as_bytes());
+    assert_eq!(status, "HTTP/1.1 502 Bad Gateway");
+    assert!(
+        String::from_utf8_lossy(&text).starts_with("mcp-check proxy: the upstream"),
+        "{}",
+        String::from_utf8_lossy(&text)
+    );
+
+    // Each server's session is a conversation of its own; what was refused was never checked.
+    let summary = proxy.stop();
+    assert_eq!((summary.messages, summary.invalid), (4, 1), "{summary}");
+    let verdicts: Vec<(String, String, bool)> = std::fs::read_to_string(&report)
+        .expect("the report")
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).expect("a JSON line"))
+        .map(|v| {
+            let text = |key: &str| v[key].as_str().unwrap_or_default().to_owned();
+            (text("file"), text("from"), v["valid"] == true)
+        })
+        .collect();
+    let (a, b) = (format!("http://{a}[s-1]"), format!("http://{b}[s-1]"));
+    let expected = [
+        // The body is not JSON (the bytes after the message).
+        (a.clone(), "client".to_owned(), false),
+        (a, "server".to_owned(), true),
+        (b.clone(), "client".to_owned(), true),
+        (b, "server".to_owned(), true),
+    ];
+    assert_eq!(verdicts, expected);
 }

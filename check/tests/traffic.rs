@@ -375,3 +375,31 @@ fn an_error_answering_a_request_of_an_unknown_revision_is_checked_as_an_error() 
     assert_eq!(verdicts[1].revision, None);
     assert_eq!(verdicts[2].violations.len(), 1, "{:?}", verdicts[2]);
 }
+
+/// The checker's fast ways (a request read in one pass, a result decoded at once as its
+/// request's) come to the verdicts of its slow way on the recorded traffic as peers wrote it.
+#[test]
+fn the_fast_ways_agree_with_the_slow_way_on_the_recorded_traffic() {
+    let conversations = [
+        (PYTHON, Checker::new(None)),
+        (TS_CLIENT, Checker::new(None).sent_by(Side::Client)),
+        (
+            TS_SERVER,
+            Checker::new(Some(Revision::V2025_11_25)).sent_by(Side::Server),
+        ),
+    ];
+    for (name, checker) in conversations {
+        let text = std::fs::read_to_string(recording(name)).expect("recorded traffic");
+        let entries = traffic::read(&text);
+        let (mut fast, mut slow) = (checker.clone(), checker.slow_only());
+        for entry in &entries {
+            assert_eq!(
+                fast.check(entry),
+                slow.check(entry),
+                "{name}:{}",
+                entry.line
+            );
+        }
+        assert!(entries.len() > 80, "{name}: {} messages", entries.len());
+    }
+}

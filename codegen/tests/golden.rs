@@ -49,6 +49,11 @@ cases! {
     keyed_union => |_| {},
     /// Members told apart by shape alone, and by the value of a member they all require.
     structural_union => |_| {},
+    /// A method's result or an `InputRequiredResult`, told apart by the value of `resultType`
+    /// (a spec rule: any value but "input_required" is the method's result), in both families.
+    result_type_union => |config| {
+        config.borrowed_types(true);
+    },
     /// Members told apart by the kind of JSON value (`RequestId`: string | integer).
     scalar_union => |_| {},
     /// `type: [T, "null"]`, `anyOf` with null, a nullable definition (draft-07).

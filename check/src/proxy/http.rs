@@ -1,16 +1,31 @@
-//! `mcp-check proxy --listen ADDR --upstream URL`: a reverse proxy between a Streamable HTTP
-//! client and server that checks every JSON-RPC message passing through it.
+//! `mcp-check proxy --listen ADDR --upstream URL` (a reverse proxy) or `--listen ADDR --forward`
+//! (a forward proxy): between Streamable HTTP clients and servers, checking every JSON-RPC
+//! message passing through.
 //!
-//! **Forwarding.** Every request, whatever its method and path (`/mcp`, and the OAuth metadata
-//! paths too), goes to the upstream at the same path (after the upstream URL's own path, if it
-//! has one) and query. Headers pass unchanged both ways, `Host` and `Origin` included (so the
-//! server's DNS-rebinding protection judges what the client sent), except the hop-by-hop ones
-//! HTTP requires a proxy to drop (`Connection` and those it names, `Keep-Alive`, `TE`,
-//! `Trailer`, `Transfer-Encoding`, `Upgrade`, `Proxy-Connection`). Bodies are streamed: each
+//! **Where a request goes**, the only difference between the two modes ([`start`],
+//! [`start_forward`]):
+//!
+//! - reverse: every request, whatever its method and path (`/mcp`, and the OAuth metadata paths
+//!   too), goes to the upstream at the same path (after the upstream URL's own path, if it has
+//!   one) and query; `Host` passes unchanged, as the client sent it (so the server's
+//!   DNS-rebinding protection judges what the client sent);
+//! - forward: a request names its server, as every request to an HTTP proxy does (RFC 9112
+//!   §3.2.2, absolute form: `POST http://127.0.0.1:3000/mcp HTTP/1.1`), and goes there, with
+//!   `Host` set to that server (as §3.2.2 requires of a proxy); the client keeps the server's
+//!   real URL (what OAuth's protected resource metadata checks) and is pointed at the proxy by
+//!   the usual `HTTP_PROXY`/`http_proxy`. One forward proxy carries any number of servers.
+//!   Only plain `http://` servers: `CONNECT` (the tunnel a client opens for `https://`, whose
+//!   traffic the proxy could not read) is refused with `501 Not Implemented`, as is an
+//!   `https://` target; a request not in absolute form is a `400 Bad Request`.
+//!
+//! **Forwarding**, the same path in both modes. Headers pass unchanged both ways (`Origin`
+//! included), except the hop-by-hop ones HTTP requires a proxy to drop (`Connection` and those
+//! it names, `Keep-Alive`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade`, and the proxy's own
+//! `Proxy-Connection`, `Proxy-Authorization`, `Proxy-Authenticate`). Bodies are streamed: each
 //! chunk is passed on as it arrives, so an SSE response (on a POST or a GET, resumed with
 //! `Last-Event-ID` or not) reaches the client event by event. An upstream that cannot be
-//! reached is a `502 Bad Gateway` to the client; the proxy itself never refuses a request.
-//! HTTP/1.1 on both sides, plain `http://` upstreams.
+//! reached is a `502 Bad Gateway` to the client; past the refusals above, the proxy never
+//! refuses a request. HTTP/1.1 on both sides.
 //!
 //! **Checking, off the forwarding path.** The forwarding tasks only push copies of the bytes
 //! into an unbounded channel (never waiting); a thread of its own reassembles them: a POST
@@ -18,7 +33,9 @@
 //! or the `data` of each SSE event is what the server sent. JSON that is not JSON-RPC (OAuth
 //! metadata, client registrations, OAuth errors: neither `jsonrpc` nor `method`) is not MCP
 //! traffic and is not checked, except as the successful answer to a JSON-RPC request; a body
-//! sent as `application/json` that is not JSON is reported. Conversations:
+//! sent as `application/json` that is not JSON is reported. Nor is what is not JSON (a token
+//! request's form, an authorization redirect). Conversations, per server (the forward proxy
+//! keeps those of each upstream authority apart):
 //!
 //! - an exchange with an `Mcp-Session-Id` (on the request, or on the response that opens the
 //!   session) belongs to that session's [`Checker`], kept until a successful `DELETE`;
@@ -32,8 +49,9 @@
 //!
 //! **Reports.** As the stdio proxy's, a line per violation (text) or per message (JSON), each
 //! written when found; `file` is `http` for a sessionless exchange and `http[SESSION-ID]` for
-//! a session's, `line` is the exchange's number (from 1, in the order requests arrived), and a
-//! JSON line also carries the message's `id`.
+//! a session's (the forward proxy: `http://HOST:PORT` and `http://HOST:PORT[SESSION-ID]`, the
+//! server's authority), `line` is the exchange's number (from 1, in the order requests were
+//! forwarded), and a JSON line also carries the message's `id`.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -48,7 +66,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body_util::{combinators::BoxBody, BodyExt, Full};
 use hyper::body::{Body, Frame, Incoming};
-use hyper::header::{HeaderMap, HeaderName, CONNECTION, CONTENT_TYPE};
+use hyper::header::{HeaderMap, HeaderName, HeaderValue, CONNECTION, CONTENT_TYPE, HOST};
 use hyper::{Method, Request, Response, StatusCode, Uri};
 use hyper_util::client::legacy::{connect::HttpConnector, Client};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -61,7 +79,7 @@ use crate::revision::{Revision, Side};
 use crate::session::Checker;
 use crate::traffic::Entry;
 
-/// What [`start`] needs.
+/// What [`start`] needs: a reverse proxy in front of one server.
 pub struct HttpProxy {
     /// The address to listen on (port 0: any free port; see [`Running::local_addr`]).
     pub listen: SocketAddr,
@@ -80,6 +98,28 @@ impl std::fmt::Debug for HttpProxy {
         f.debug_struct("HttpProxy")
             .field("listen", &self.listen)
             .field("upstream", &self.upstream)
+            .field("revision", &self.revision)
+            .field("json", &self.json)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What [`start_forward`] needs: a forward proxy, each request naming its server.
+pub struct ForwardProxy {
+    /// The address to listen on (port 0: any free port; see [`Running::local_addr`]).
+    pub listen: SocketAddr,
+    /// The revision assumed for traffic that states none (`--revision`).
+    pub revision: Option<Revision>,
+    /// Where the reports go.
+    pub report: ReportSink,
+    /// A JSON line per message instead of a line per violation.
+    pub json: bool,
+}
+
+impl std::fmt::Debug for ForwardProxy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ForwardProxy")
+            .field("listen", &self.listen)
             .field("revision", &self.revision)
             .field("json", &self.json)
             .finish_non_exhaustive()
@@ -126,7 +166,31 @@ impl Drop for Running {
 /// the address cannot be bound.
 pub fn start(proxy: HttpProxy) -> std::io::Result<Running> {
     let upstream = Upstream::parse(&proxy.upstream)?;
-    let listener = std::net::TcpListener::bind(proxy.listen)?;
+    let mode = Mode::Reverse(upstream);
+    launch(mode, proxy.listen, proxy.revision, proxy.report, proxy.json)
+}
+
+/// Binds `proxy.listen` and starts forwarding each request to the server its absolute-form
+/// target names (its runtime and its checker on threads of their own). Errors: the address
+/// cannot be bound.
+pub fn start_forward(proxy: ForwardProxy) -> std::io::Result<Running> {
+    launch(
+        Mode::Forward,
+        proxy.listen,
+        proxy.revision,
+        proxy.report,
+        proxy.json,
+    )
+}
+
+fn launch(
+    mode: Mode,
+    listen: SocketAddr,
+    revision: Option<Revision>,
+    report: ReportSink,
+    json: bool,
+) -> std::io::Result<Running> {
+    let listener = std::net::TcpListener::bind(listen)?;
     listener.set_nonblocking(true)?;
     let addr = listener.local_addr()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -135,7 +199,6 @@ pub fn start(proxy: HttpProxy) -> std::io::Result<Running> {
         .enable_all()
         .build()?;
     let (copies, received) = mpsc::channel();
-    let (revision, report, json) = (proxy.revision, proxy.report, proxy.json);
     let checker = thread::Builder::new()
         .name("mcp-check-checker".into())
         .spawn(move || check_all(received, revision, Reporter::new(report, json)))?;
@@ -148,7 +211,7 @@ pub fn start(proxy: HttpProxy) -> std::io::Result<Running> {
                 client: Client::builder(TokioExecutor::new())
                     .pool_timer(TokioTimer::new())
                     .build(HttpConnector::new()),
-                upstream,
+                mode,
                 copies,
                 exchanges: AtomicU64::new(0),
             });
@@ -162,6 +225,93 @@ pub fn start(proxy: HttpProxy) -> std::io::Result<Running> {
         addr,
         stop: Some(stop),
         thread: Some(thread),
+    })
+}
+
+/// How a request's server is found: the one difference between the two proxies.
+#[derive(Debug)]
+enum Mode {
+    /// `--upstream URL`: every request goes to that server.
+    Reverse(Upstream),
+    /// `--forward`: each request names its server (absolute form).
+    Forward,
+}
+
+/// Where one request goes.
+#[derive(Debug)]
+struct Target {
+    uri: Uri,
+    /// Whose conversations the exchange joins, and the report's `file` (before `[SESSION]`):
+    /// `http` behind a reverse proxy (one server), `http://HOST:PORT` behind a forward one.
+    server: Arc<str>,
+    /// The `Host` the forwarded request carries, when not the client's (forward mode).
+    host: Option<HeaderValue>,
+}
+
+/// A request the proxy answers itself, with this status and why.
+#[derive(Debug)]
+struct Refused(StatusCode, String);
+
+impl Mode {
+    fn target(&self, method: &Method, uri: &Uri) -> Result<Target, Refused> {
+        match self {
+            Mode::Reverse(upstream) => {
+                let path = uri.path_and_query().map_or("/", |p| p.as_str());
+                let uri = upstream.uri(path).map_err(|e| {
+                    Refused(StatusCode::BAD_GATEWAY, format!("the upstream URL: {e}"))
+                })?;
+                Ok(Target {
+                    uri,
+                    server: Arc::from("http"),
+                    host: None,
+                })
+            }
+            Mode::Forward => forward_target(method, uri),
+        }
+    }
+}
+
+/// The server a forward proxy's request names (RFC 9112 §3.2.2): an absolute-form `http://`
+/// target; the authority without user information is both where it goes and its `Host`.
+fn forward_target(method: &Method, uri: &Uri) -> Result<Target, Refused> {
+    if method == Method::CONNECT {
+        return Err(Refused(
+            StatusCode::NOT_IMPLEMENTED,
+            "CONNECT is not supported: this forward proxy reads the traffic it carries, so it \
+             takes plain http:// requests only (an https:// server cannot be checked)"
+                .to_owned(),
+        ));
+    }
+    let (Some(scheme), Some(host)) = (uri.scheme_str(), uri.host()) else {
+        return Err(Refused(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "a forward proxy takes absolute-form targets (`{method} http://HOST:PORT/PATH`), \
+                 not `{uri}`: point the client at it with HTTP_PROXY=http://THIS-ADDRESS, or run \
+                 `mcp-check proxy --upstream URL` for a reverse proxy"
+            ),
+        ));
+    };
+    if !scheme.eq_ignore_ascii_case("http") {
+        return Err(Refused(
+            StatusCode::NOT_IMPLEMENTED,
+            format!("only http:// targets are supported, not {scheme}://"),
+        ));
+    }
+    let authority = match uri.port_u16() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_owned(),
+    };
+    let built = Uri::builder()
+        .scheme("http")
+        .authority(authority.as_str())
+        .path_and_query(uri.path_and_query().map_or("/", |p| p.as_str()))
+        .build();
+    let bad = |e: String| Refused(StatusCode::BAD_REQUEST, format!("the target {uri}: {e}"));
+    Ok(Target {
+        uri: built.map_err(|e| bad(e.to_string()))?,
+        host: Some(HeaderValue::from_str(&authority).map_err(|e| bad(e.to_string()))?),
+        server: Arc::from(format!("http://{authority}")),
     })
 }
 
@@ -209,7 +359,7 @@ impl Upstream {
 /// What every exchange shares.
 struct Shared {
     client: Client<HttpConnector, Tap>,
-    upstream: Upstream,
+    mode: Mode,
     copies: mpsc::Sender<Seen>,
     exchanges: AtomicU64,
 }
@@ -257,10 +407,15 @@ async fn accept_all(
 /// The body the proxy answers with: the upstream's, or its own (a 502).
 type ProxyBody = BoxBody<Bytes, Box<dyn std::error::Error + Send + Sync>>;
 
-/// Forwards one request to the upstream and its response back, copies going to the checker.
+/// Forwards one request to its server and the response back, copies going to the checker.
 async fn forward(shared: &Shared, request: Request<Incoming>) -> Response<ProxyBody> {
-    let exchange = shared.exchanges.fetch_add(1, Ordering::Relaxed) + 1;
     let (mut parts, body) = request.into_parts();
+    let target = match shared.mode.target(&parts.method, &parts.uri) {
+        Ok(target) => target,
+        // Never forwarded, so nothing for the checker.
+        Err(Refused(status, why)) => return refusal(status, &why),
+    };
+    let exchange = shared.exchanges.fetch_add(1, Ordering::Relaxed) + 1;
     let header = |headers: &HeaderMap, name: &str| {
         headers
             .get(name)
@@ -269,18 +424,18 @@ async fn forward(shared: &Shared, request: Request<Incoming>) -> Response<ProxyB
     };
     let _ = shared.copies.send(Seen::Open {
         exchange,
+        server: target.server,
         session: header(&parts.headers, "mcp-session-id"),
         version: header(&parts.headers, "mcp-protocol-version"),
         delete: parts.method == Method::DELETE,
         json_request: header(&parts.headers, CONTENT_TYPE.as_str())
             .is_some_and(|t| BodyKind::of(&t) == BodyKind::Json),
     });
-    let path = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-    parts.uri = match shared.upstream.uri(path) {
-        Ok(uri) => uri,
-        Err(e) => return bad_gateway(shared, exchange, &format!("the upstream URL: {e}")),
-    };
+    parts.uri = target.uri;
     remove_hop_by_hop(&mut parts.headers);
+    if let Some(host) = target.host {
+        parts.headers.insert(HOST, host);
+    }
     let body = Tap::new(body, exchange, Side::Client, shared.copies.clone());
     let response = match shared
         .client
@@ -306,15 +461,20 @@ async fn forward(shared: &Shared, request: Request<Incoming>) -> Response<ProxyB
 /// A `502 Bad Gateway`, the exchange ended for the checker.
 fn bad_gateway(shared: &Shared, exchange: u64, why: &str) -> Response<ProxyBody> {
     let _ = shared.copies.send(Seen::End { exchange });
+    refusal(StatusCode::BAD_GATEWAY, why)
+}
+
+/// The proxy's own answer: `status`, and why in plain text.
+fn refusal(status: StatusCode, why: &str) -> Response<ProxyBody> {
     let mut response = Response::new(
         Full::new(Bytes::from(format!("mcp-check proxy: {why}\n")))
             .map_err(|never| match never {})
             .boxed(),
     );
-    *response.status_mut() = StatusCode::BAD_GATEWAY;
+    *response.status_mut() = status;
     response.headers_mut().insert(
         CONTENT_TYPE,
-        hyper::header::HeaderValue::from_static("text/plain; charset=utf-8"),
+        HeaderValue::from_static("text/plain; charset=utf-8"),
     );
     response
 }
@@ -332,6 +492,8 @@ fn remove_hop_by_hop(headers: &mut HeaderMap) {
     for name in [
         "connection",
         "keep-alive",
+        "proxy-authenticate",
+        "proxy-authorization",
         "proxy-connection",
         "te",
         "trailer",
@@ -419,9 +581,11 @@ impl Drop for Tap {
 /// What the forwarding tells the checker, in the order it happens for each exchange.
 #[derive(Debug)]
 enum Seen {
-    /// A request arrived.
+    /// A request is forwarded.
     Open {
         exchange: u64,
+        /// [`Target::server`].
+        server: Arc<str>,
         session: Option<String>,
         version: Option<String>,
         delete: bool,
@@ -472,6 +636,8 @@ impl BodyKind {
 /// One exchange as the checker sees it.
 #[derive(Default)]
 struct Exchange {
+    /// [`Target::server`].
+    upstream: Option<Arc<str>>,
     session: Option<String>,
     version: Option<String>,
     delete: bool,
@@ -514,12 +680,13 @@ impl Exchange {
     }
 }
 
-/// The checker's side: exchanges in progress, a checker per session.
+/// The checker's side: exchanges in progress, a checker per session of each server (a forward
+/// proxy's servers may well hand out the same session ids).
 struct Conversations {
     assumed: Option<Revision>,
     reporter: Reporter,
     exchanges: HashMap<u64, Exchange>,
-    sessions: HashMap<String, Checker>,
+    sessions: HashMap<(Arc<str>, String), Checker>,
 }
 
 /// Checks the copies as they come, until every sender is gone; the totals.
@@ -549,12 +716,14 @@ impl Conversations {
         let exchange = match seen {
             Seen::Open {
                 exchange,
+                server,
                 session,
                 version,
                 delete,
                 json_request,
             } => {
                 let state = Exchange {
+                    upstream: Some(server),
                     session,
                     version,
                     delete,
@@ -631,8 +800,9 @@ impl Conversations {
         }
         let deleted =
             exchange.delete && exchange.head.is_some_and(|(status, _)| status.is_success());
-        if let (true, Some(session)) = (deleted, &exchange.session) {
-            self.sessions.remove(session);
+        if let (true, Some(server), Some(session)) = (deleted, exchange.upstream, exchange.session)
+        {
+            self.sessions.remove(&(server, session));
         }
     }
 
@@ -648,20 +818,23 @@ impl Conversations {
             line: usize::try_from(number).unwrap_or(usize::MAX),
             from: Some(from),
             header_version: exchange.version.clone(),
-            message,
             // A body may hold a batch: each member is written out from its value.
-            text: None,
+            message: message.map(|value| value.to_string()),
         };
         let assumed = self.assumed;
+        let server = exchange
+            .upstream
+            .clone()
+            .unwrap_or_else(|| Arc::from("http"));
         let (file, checker) = match &exchange.session {
             Some(session) => (
-                format!("http[{session}]"),
+                format!("{server}[{session}]"),
                 self.sessions
-                    .entry(session.clone())
+                    .entry((server, session.clone()))
                     .or_insert_with(|| Checker::new(assumed)),
             ),
             None => (
-                "http".to_owned(),
+                server.to_string(),
                 exchange.own.get_or_insert_with(|| Checker::new(assumed)),
             ),
         };
@@ -774,6 +947,37 @@ mod tests {
         assert_eq!(root.uri("/").unwrap().to_string(), "http://localhost:9/");
         for bad in ["https://example.com/", "127.0.0.1:9", "not a url"] {
             assert!(Upstream::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn forward_targets() {
+        let target = |method: Method, uri: &str| forward_target(&method, &uri.parse().unwrap());
+        let ok = target(Method::POST, "http://user@LocalHost:3000/mcp?x=1").unwrap();
+        assert_eq!(ok.uri.to_string(), "http://LocalHost:3000/mcp?x=1");
+        assert_eq!(ok.host.unwrap(), "LocalHost:3000");
+        assert_eq!(&*ok.server, "http://LocalHost:3000");
+        let ipv6 = target(Method::GET, "http://[::1]:9").unwrap();
+        assert_eq!(
+            (ipv6.uri.to_string(), &*ipv6.server),
+            ("http://[::1]:9/".to_owned(), "http://[::1]:9")
+        );
+        for (method, uri, status) in [
+            (
+                Method::CONNECT,
+                "example.com:443",
+                StatusCode::NOT_IMPLEMENTED,
+            ),
+            (
+                Method::POST,
+                "https://example.com/mcp",
+                StatusCode::NOT_IMPLEMENTED,
+            ),
+            (Method::POST, "/mcp", StatusCode::BAD_REQUEST),
+            (Method::OPTIONS, "*", StatusCode::BAD_REQUEST),
+        ] {
+            let refused = target(method, uri).unwrap_err();
+            assert_eq!(refused.0, status, "{uri}: {}", refused.1);
         }
     }
 }

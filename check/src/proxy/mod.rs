@@ -3,7 +3,8 @@
 //! - [`stdio`] (`mcp-check proxy -- SERVER…`): the proxy starts the server and sits between
 //!   its own standard input and output and the server's.
 //! - [`http`] (`mcp-check proxy --listen ADDR --upstream URL`): a reverse proxy between a
-//!   Streamable HTTP client and server.
+//!   Streamable HTTP client and server; with `--forward` instead of `--upstream`, a forward
+//!   proxy (the client's `HTTP_PROXY`) between clients and any plain `http://` servers.
 //!
 //! Both forward every byte unchanged and never wait on the checking: copies go over a channel
 //! to a thread of their own, which checks them with a [`Checker`] per conversation and writes
@@ -19,8 +20,6 @@ pub mod stdio;
 
 use std::io::Write;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-
-use serde_json::Value;
 
 use crate::report::{self, Summary};
 use crate::session::{Checker, Verdict};
@@ -62,21 +61,12 @@ impl Reporter {
             }
         };
         self.summary.add(&verdict);
-        self.write(file, &verdict, entry.message.as_ref().ok());
+        self.write(file, &verdict);
     }
 
-    fn write(&mut self, file: &str, verdict: &Verdict, message: Option<&Value>) {
+    fn write(&mut self, file: &str, verdict: &Verdict) {
         let text = if self.json {
-            let mut line = report::json(file, verdict);
-            if let (Some(message), Some(object)) = (message, line.as_object_mut()) {
-                if let Some(id) = message.get("id") {
-                    object.insert("id".to_owned(), id.clone());
-                }
-                if let Some(code) = message.get("error").and_then(|e| e.get("code")) {
-                    object.insert("error".to_owned(), code.clone());
-                }
-            }
-            format!("{line}\n")
+            format!("{}\n", report::json(file, verdict))
         } else {
             report::text(file, verdict)
         };

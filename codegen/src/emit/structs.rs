@@ -285,9 +285,14 @@ fn member_dispatch(
     let field_arms = s.fields.iter().map(|f| {
         let key = &f.json_name;
         let local = local(&f.rust_name);
-        // Arrays and typed maps note the failing item on the error's path.
+        // Arrays and typed maps note the failing item on the error's path; an integer is also
+        // a number written with a zero fraction (`1.0`), as JSON Schema's `integer` is.
         let helper = match resolve_alias(module, &f.ty) {
             _ if f.boxed => quote!(field),
+            TypeExpr::Integer => quote!(field_integer),
+            TypeExpr::Nullable(inner) if *resolve_alias(module, inner) == TypeExpr::Integer => {
+                quote!(field_nullable_integer)
+            }
             TypeExpr::Array(_) => quote!(field_seq),
             TypeExpr::Map(value) if **value != TypeExpr::Any => quote!(field_map),
             _ => quote!(field),

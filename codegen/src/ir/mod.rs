@@ -374,6 +374,19 @@ pub enum ObjectDispatch {
         /// The member that an object without the tag belongs to (its tag is optional).
         default: Option<usize>,
     },
+    /// The value of a string member that every object member declares decides, by a rule the
+    /// spec states in prose (2026-07-28 `resultType`: see `ir::passes::spec_rules`). Unlike
+    /// `Tagged`, the member is no constant checked and dropped: the chosen member decodes it
+    /// as one of its own.
+    ByValue {
+        /// The deciding member's name on the wire.
+        tag: String,
+        /// Value → variant index.
+        cases: Vec<(String, usize)>,
+        /// The member that every other object takes: any other value, a value that is not a
+        /// string, or no such member (where it fails, its own error says why).
+        otherwise: usize,
+    },
     /// No discriminating constant. The first member name that only one union member declares
     /// decides (`tools` → `ListToolsResult`); an object with no such member is matched
     /// structurally against every object member: by the members they require and declare (see

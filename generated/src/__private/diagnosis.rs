@@ -14,6 +14,7 @@ use serde_json::Value;
 use super::buffer::without_position;
 use super::codec::MEMBERS;
 use super::error_path::escape;
+use super::integer_value;
 use crate::jsonrpc::{DecodeError, DecodeErrorKind};
 
 pub(super) const BATCH_UNSUPPORTED: &str =
@@ -102,10 +103,11 @@ pub(super) fn diagnose(
     let Some(object) = value.as_object() else {
         return DecodeError::new(InvalidRequest, "not a JSON-RPC message: not an object");
     };
-    let id = object
-        .get("id")
-        .filter(|id| id.is_string() || id.as_i64().is_some())
-        .cloned();
+    // An integer id written `1.0` is the integer its request decoded as (`RequestId`).
+    let id = object.get("id").and_then(|id| match integer_value(id) {
+        Some(integer) => Some(Value::from(integer)),
+        None => id.is_string().then(|| id.clone()),
+    });
     let method = object
         .get("method")
         .and_then(Value::as_str)
@@ -137,7 +139,7 @@ pub(super) fn diagnose(
     }
     if let Some(bad) = object
         .get("id")
-        .filter(|v| !(v.is_string() || v.as_i64().is_some() || v.is_null()))
+        .filter(|v| !(v.is_string() || integer_value(v).is_some() || v.is_null()))
     {
         // Integer ids are `i64`, as in every other MCP SDK: JavaScript peers cannot even
         // write integers past 2^53 exactly.

@@ -53,10 +53,12 @@ pub use buffer::{buffer_object, buffer_rest, Buffered, Captured, Lent};
 /// diagnosed as the messages are.
 pub use diagnosis::path_error;
 pub use error_path::{forget_since, mark as path_mark};
+/// For the hand-written readers of a request `id` (`RawMessage`, the diagnosis).
+pub(crate) use object::integer_value;
 pub use object::{
     begin_map, const_bool, const_i64, const_str, deserialize_struct, end_map, entry, extra, field,
-    field_map, field_seq, first_missing, optional_entry, require_const, serialize_extra, ExtraMap,
-    Key, MapDecode, Nullable,
+    field_integer, field_map, field_nullable_integer, field_seq, first_missing, integer,
+    optional_entry, require_const, serialize_extra, ExtraMap, Key, MapDecode, Nullable,
 };
 pub use union::{
     decode_keyed, decode_tagged, decode_tagged_lent, from_text, keyed_from_text, no_member_matched,

@@ -101,6 +101,104 @@ pub fn field<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
     Ok(())
 }
 
+/// [`field`] for a member the schema types `integer`: an `i64`, also from a number written
+/// with a zero fraction (`1.0`, see [`integer`]).
+#[inline]
+pub fn field_integer<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    slot: &mut Option<i64>,
+    name: &'static str,
+) -> Result<(), A::Error> {
+    seeded(map, slot, name, Integer)
+}
+
+/// [`field_integer`] for a member that may also be `null` (`["integer", "null"]`).
+#[inline]
+pub fn field_nullable_integer<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    slot: &mut Option<Option<i64>>,
+    name: &'static str,
+) -> Result<(), A::Error> {
+    seeded(map, slot, name, NullableInteger)
+}
+
+/// The `i64` a JSON number written as a float stands for, where it has one: JSON Schema's
+/// `integer` is "any number with a zero fractional part" (2020-12 validation §6.1.1, draft-07
+/// likewise), so `1.0` and `1e2` are integers; `1.5` is not, nor `1e300` (beyond `i64`, as
+/// `18446744073709551615` is for an integer written as one).
+#[inline]
+pub fn integer(value: f64) -> Option<i64> {
+    // 2^63: the first float beyond i64 (every float below it and at least -2^63 converts).
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    (value.fract() == 0.0 && (-LIMIT..LIMIT).contains(&value)).then_some(value as i64)
+}
+
+/// The `i64` a JSON value stands for as an `integer` member (see [`integer`]), for code that
+/// reads a `Value` rather than decoding a member (a request `id` in a diagnosis, `RawMessage`).
+pub(crate) fn integer_value(value: &Value) -> Option<i64> {
+    value.as_i64().or_else(|| value.as_f64().and_then(integer))
+}
+
+/// An `i64` from a JSON integer or a float that [`integer`] takes; anything else is refused
+/// as `i64`'s own `Deserialize` refuses it (same messages).
+struct Integer;
+
+impl<'de> DeserializeSeed<'de> for Integer {
+    type Value = i64;
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<i64, D::Error> {
+        deserializer.deserialize_i64(self)
+    }
+}
+
+impl Visitor<'_> for Integer {
+    type Value = i64;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("i64")
+    }
+    #[inline]
+    fn visit_i64<E: de::Error>(self, value: i64) -> Result<i64, E> {
+        Ok(value)
+    }
+    #[inline]
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<i64, E> {
+        i64::try_from(value).map_err(|_| E::invalid_value(de::Unexpected::Unsigned(value), &self))
+    }
+    fn visit_f64<E: de::Error>(self, value: f64) -> Result<i64, E> {
+        integer(value).ok_or_else(|| E::invalid_type(de::Unexpected::Float(value), &self))
+    }
+}
+
+/// [`Integer`], or `null`.
+struct NullableInteger;
+
+impl<'de> DeserializeSeed<'de> for NullableInteger {
+    type Value = Option<i64>;
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<i64>, D::Error> {
+        deserializer.deserialize_option(self)
+    }
+}
+
+impl<'de> Visitor<'de> for NullableInteger {
+    type Value = Option<i64>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("option")
+    }
+    #[inline]
+    fn visit_none<E: de::Error>(self) -> Result<Option<i64>, E> {
+        Ok(None)
+    }
+    #[inline]
+    fn visit_unit<E: de::Error>(self) -> Result<Option<i64>, E> {
+        Ok(None)
+    }
+    #[inline]
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<i64>, D::Error> {
+        Integer.deserialize(deserializer).map(Some)
+    }
+}
+
 /// [`field`] for an array member: an error in an item notes the item's index.
 #[inline]
 pub fn field_seq<'de, A: MapAccess<'de>, T: de::Deserialize<'de>>(
@@ -254,7 +352,8 @@ pub fn const_i64<'de, A: MapAccess<'de>>(
     if *seen {
         return Err(A::Error::duplicate_field(name));
     }
-    let got: i64 = value_of(map, name, PhantomData)?;
+    // `-32601.0` is the constant `-32601` too (JSON Schema compares numbers by value).
+    let got: i64 = value_of(map, name, Integer)?;
     if got != expected {
         return Err(A::Error::custom(format_args!(
             "invalid value for `{name}`: expected {expected}, found {got}"

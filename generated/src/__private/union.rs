@@ -208,7 +208,8 @@ pub enum Partitioned<'de, A> {
 
 /// Reads members until `tag`, a member that every object member of a structural union requires
 /// with a string of its own set (`type` of a form field: `"boolean"`, `"number" | "integer"`,
-/// …).
+/// …), or whose value a spec rule reads (`resultType`: `"input_required"` or the method's
+/// result).
 pub fn read_partition<'de, A: MapAccess<'de>>(
     mut map: A,
     tag: &'static str,

@@ -1565,14 +1565,14 @@ impl<'de> __rt::MapDecode<'de> for CancelTaskResult {
                     __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")
                 }
                 "pollInterval" => {
-                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")
+                    __rt::field_integer(&mut map, &mut f_poll_interval, "pollInterval")
                 }
                 "status" => __rt::field(&mut map, &mut f_status, "status"),
                 "statusMessage" => {
                     __rt::field(&mut map, &mut f_status_message, "statusMessage")
                 }
                 "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                "ttl" => __rt::field_nullable_integer(&mut map, &mut f_ttl, "ttl"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -4492,7 +4492,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
             };
             let member = match key.as_str() {
                 "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore"),
-                "total" => __rt::field(&mut map, &mut f_total, "total"),
+                "total" => __rt::field_integer(&mut map, &mut f_total, "total"),
                 "values" => __rt::field_seq(&mut map, &mut f_values, "values"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
@@ -5079,7 +5079,9 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
                 "includeContext" => {
                     __rt::field(&mut map, &mut f_include_context, "includeContext")
                 }
-                "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens"),
+                "maxTokens" => {
+                    __rt::field_integer(&mut map, &mut f_max_tokens, "maxTokens")
+                }
                 "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
                 "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata"),
                 "modelPreferences" => {
@@ -7825,7 +7827,7 @@ impl<'de> __rt::MapDecode<'de> for Error {
                 }
             };
             let member = match key.as_str() {
-                "code" => __rt::field(&mut map, &mut f_code, "code"),
+                "code" => __rt::field_integer(&mut map, &mut f_code, "code"),
                 "data" => __rt::field(&mut map, &mut f_data, "data"),
                 "message" => __rt::field(&mut map, &mut f_message, "message"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -9005,14 +9007,14 @@ impl<'de> __rt::MapDecode<'de> for GetTaskResult {
                     __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")
                 }
                 "pollInterval" => {
-                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")
+                    __rt::field_integer(&mut map, &mut f_poll_interval, "pollInterval")
                 }
                 "status" => __rt::field(&mut map, &mut f_status, "status"),
                 "statusMessage" => {
                     __rt::field(&mut map, &mut f_status_message, "statusMessage")
                 }
                 "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                "ttl" => __rt::field_nullable_integer(&mut map, &mut f_ttl, "ttl"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -15239,6 +15241,22 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
                     )
                     .map(ProgressToken::Integer)
             }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
         }
         deserializer.deserialize_any(UnionVisitor)
     }
@@ -16749,6 +16767,22 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
                     )
                     .map(RequestId::Integer)
             }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
         }
         deserializer.deserialize_any(UnionVisitor)
     }
@@ -17157,7 +17191,7 @@ impl<'de> __rt::MapDecode<'de> for Resource {
                 "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
                 "name" => __rt::field(&mut map, &mut f_name, "name"),
-                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "size" => __rt::field_integer(&mut map, &mut f_size, "size"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -17530,7 +17564,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceLink {
                 "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
                 "name" => __rt::field(&mut map, &mut f_name, "name"),
-                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "size" => __rt::field_integer(&mut map, &mut f_size, "size"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -21638,8 +21672,12 @@ impl<'de> __rt::MapDecode<'de> for StringSchema {
                 "default" => __rt::field(&mut map, &mut f_default, "default"),
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "format" => __rt::field(&mut map, &mut f_format, "format"),
-                "maxLength" => __rt::field(&mut map, &mut f_max_length, "maxLength"),
-                "minLength" => __rt::field(&mut map, &mut f_min_length, "minLength"),
+                "maxLength" => {
+                    __rt::field_integer(&mut map, &mut f_max_length, "maxLength")
+                }
+                "minLength" => {
+                    __rt::field_integer(&mut map, &mut f_min_length, "minLength")
+                }
                 "pattern" => __rt::field(&mut map, &mut f_pattern, "pattern"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -22198,14 +22236,14 @@ impl<'de> __rt::MapDecode<'de> for Task {
                     __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")
                 }
                 "pollInterval" => {
-                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")
+                    __rt::field_integer(&mut map, &mut f_poll_interval, "pollInterval")
                 }
                 "status" => __rt::field(&mut map, &mut f_status, "status"),
                 "statusMessage" => {
                     __rt::field(&mut map, &mut f_status_message, "statusMessage")
                 }
                 "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                "ttl" => __rt::field_nullable_integer(&mut map, &mut f_ttl, "ttl"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -22526,7 +22564,7 @@ impl<'de> __rt::MapDecode<'de> for TaskMetadata {
                 }
             };
             let member = match key.as_str() {
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                "ttl" => __rt::field_integer(&mut map, &mut f_ttl, "ttl"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -22884,14 +22922,14 @@ impl<'de> __rt::MapDecode<'de> for TaskStatusNotificationParams {
                     __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")
                 }
                 "pollInterval" => {
-                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")
+                    __rt::field_integer(&mut map, &mut f_poll_interval, "pollInterval")
                 }
                 "status" => __rt::field(&mut map, &mut f_status, "status"),
                 "statusMessage" => {
                     __rt::field(&mut map, &mut f_status_message, "statusMessage")
                 }
                 "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                "ttl" => __rt::field_nullable_integer(&mut map, &mut f_ttl, "ttl"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -23361,8 +23399,8 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchema {
                 "default" => __rt::field_seq(&mut map, &mut f_default, "default"),
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "items" => __rt::field(&mut map, &mut f_items, "items"),
-                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems"),
-                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems"),
+                "maxItems" => __rt::field_integer(&mut map, &mut f_max_items, "maxItems"),
+                "minItems" => __rt::field_integer(&mut map, &mut f_min_items, "minItems"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
@@ -26163,8 +26201,8 @@ impl<'de> __rt::MapDecode<'de> for UntitledMultiSelectEnumSchema {
                 "default" => __rt::field_seq(&mut map, &mut f_default, "default"),
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "items" => __rt::field(&mut map, &mut f_items, "items"),
-                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems"),
-                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems"),
+                "maxItems" => __rt::field_integer(&mut map, &mut f_max_items, "maxItems"),
+                "minItems" => __rt::field_integer(&mut map, &mut f_min_items, "minItems"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };

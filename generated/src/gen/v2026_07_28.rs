@@ -795,7 +795,7 @@ impl<'de> __rt::MapDecode<'de> for CacheableResult {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
                 "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope"),
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -1496,103 +1496,30 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                fn matched<'de, E: __rt::serde::de::Error>(
-                    object: __rt::Buffered<'de>,
-                    candidates: u64,
-                ) -> ::core::result::Result<CallToolResultResponseResult, E> {
-                    let (value, order) = __rt::structural(
-                        object,
-                        &[
-                            "_meta",
-                            "content",
-                            "inputRequests",
-                            "isError",
-                            "requestState",
-                            "resultType",
-                            "structuredContent",
-                        ],
-                        &[
-                            __rt::Shape {
-                                deciding: 0b10100,
-                                required: 0b0,
-                                declared: 0b110101,
-                            },
-                            __rt::Shape {
-                                deciding: 0b1001010,
-                                required: 0b10,
-                                declared: 0b1101011,
-                            },
-                        ],
-                        candidates,
-                    );
-                    let mark = __rt::path_mark();
-                    let mut closest = None;
-                    for case in order {
-                        let attempt = match case {
-                            0usize => {
-                                __rt::serde::Deserialize::deserialize(&value)
+                match __rt::read_partition(map, "resultType")? {
+                    __rt::Partitioned::Read(value, read, map) => {
+                        match value.as_deref() {
+                            Some("input_required") => {
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(CallToolResultResponseResult::InputRequired)
                             }
-                            1usize => {
-                                __rt::serde::Deserialize::deserialize(&value)
+                            _ => {
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(CallToolResultResponseResult::CallTool)
-                            }
-                            _ => continue,
-                        };
-                        match attempt {
-                            ::core::result::Result::Ok(found) => {
-                                return ::core::result::Result::Ok(found);
-                            }
-                            ::core::result::Result::Err(error) => {
-                                __rt::forget_since(mark);
-                                if closest.is_none() {
-                                    closest = Some(error);
-                                }
                             }
                         }
                     }
-                    ::core::result::Result::Err(
-                        __rt::no_member_matched("CallToolResultResponseResult", closest),
-                    )
+                    __rt::Partitioned::Text(text) => __rt::from_text(&text),
                 }
-                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
-    }
-}
-impl<'de> __rt::KeyedUnion<'de> for CallToolResultResponseResult {
-    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
-        map: M,
-    ) -> ::core::result::Result<Self, M::Error> {
-        match __rt::decode_keyed(
-            map,
-            &[
-                ("inputRequests", 0usize),
-                ("requestState", 0usize),
-                ("content", 1usize),
-                ("isError", 1usize),
-                ("structuredContent", 1usize),
-            ],
-        )? {
-            __rt::Keyed::Found(index, rest) => {
-                match index {
-                    0usize => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(CallToolResultResponseResult::InputRequired)
-                    }
-                    _ => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(CallToolResultResponseResult::CallTool)
-                    }
-                }
-            }
-            __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(&object)
-                    .map_err(__rt::serde::de::Error::custom)
-            }
-            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
-        }
     }
 }
 impl ::core::convert::From<InputRequiredResult> for CallToolResultResponseResult {
@@ -3405,7 +3332,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletion {
             };
             let member = match key.as_str() {
                 "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore"),
-                "total" => __rt::field(&mut map, &mut f_total, "total"),
+                "total" => __rt::field_integer(&mut map, &mut f_total, "total"),
                 "values" => __rt::field_seq(&mut map, &mut f_values, "values"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
@@ -4043,7 +3970,9 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParams {
                 "includeContext" => {
                     __rt::field(&mut map, &mut f_include_context, "includeContext")
                 }
-                "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens"),
+                "maxTokens" => {
+                    __rt::field_integer(&mut map, &mut f_max_tokens, "maxTokens")
+                }
                 "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
                 "metadata" => __rt::field_map(&mut map, &mut f_metadata, "metadata"),
                 "modelPreferences" => {
@@ -4818,7 +4747,7 @@ impl<'de> __rt::MapDecode<'de> for DiscoverResult {
                         "supportedVersions",
                     )
                 }
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -6584,7 +6513,7 @@ impl<'de> __rt::MapDecode<'de> for Error {
                 }
             };
             let member = match key.as_str() {
-                "code" => __rt::field(&mut map, &mut f_code, "code"),
+                "code" => __rt::field_integer(&mut map, &mut f_code, "code"),
                 "data" => __rt::field(&mut map, &mut f_data, "data"),
                 "message" => __rt::field(&mut map, &mut f_message, "message"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -7205,101 +7134,30 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                fn matched<'de, E: __rt::serde::de::Error>(
-                    object: __rt::Buffered<'de>,
-                    candidates: u64,
-                ) -> ::core::result::Result<GetPromptResultResponseResult, E> {
-                    let (value, order) = __rt::structural(
-                        object,
-                        &[
-                            "_meta",
-                            "description",
-                            "inputRequests",
-                            "messages",
-                            "requestState",
-                            "resultType",
-                        ],
-                        &[
-                            __rt::Shape {
-                                deciding: 0b10100,
-                                required: 0b0,
-                                declared: 0b110101,
-                            },
-                            __rt::Shape {
-                                deciding: 0b1010,
-                                required: 0b1000,
-                                declared: 0b101011,
-                            },
-                        ],
-                        candidates,
-                    );
-                    let mark = __rt::path_mark();
-                    let mut closest = None;
-                    for case in order {
-                        let attempt = match case {
-                            0usize => {
-                                __rt::serde::Deserialize::deserialize(&value)
+                match __rt::read_partition(map, "resultType")? {
+                    __rt::Partitioned::Read(value, read, map) => {
+                        match value.as_deref() {
+                            Some("input_required") => {
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(GetPromptResultResponseResult::InputRequired)
                             }
-                            1usize => {
-                                __rt::serde::Deserialize::deserialize(&value)
+                            _ => {
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(GetPromptResultResponseResult::GetPrompt)
-                            }
-                            _ => continue,
-                        };
-                        match attempt {
-                            ::core::result::Result::Ok(found) => {
-                                return ::core::result::Result::Ok(found);
-                            }
-                            ::core::result::Result::Err(error) => {
-                                __rt::forget_since(mark);
-                                if closest.is_none() {
-                                    closest = Some(error);
-                                }
                             }
                         }
                     }
-                    ::core::result::Result::Err(
-                        __rt::no_member_matched("GetPromptResultResponseResult", closest),
-                    )
+                    __rt::Partitioned::Text(text) => __rt::from_text(&text),
                 }
-                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
-    }
-}
-impl<'de> __rt::KeyedUnion<'de> for GetPromptResultResponseResult {
-    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
-        map: M,
-    ) -> ::core::result::Result<Self, M::Error> {
-        match __rt::decode_keyed(
-            map,
-            &[
-                ("inputRequests", 0usize),
-                ("requestState", 0usize),
-                ("description", 1usize),
-                ("messages", 1usize),
-            ],
-        )? {
-            __rt::Keyed::Found(index, rest) => {
-                match index {
-                    0usize => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(GetPromptResultResponseResult::InputRequired)
-                    }
-                    _ => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(GetPromptResultResponseResult::GetPrompt)
-                    }
-                }
-            }
-            __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(&object)
-                    .map_err(__rt::serde::de::Error::custom)
-            }
-            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
-        }
     }
 }
 impl ::core::convert::From<InputRequiredResult> for GetPromptResultResponseResult {
@@ -10011,6 +9869,22 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonValue {
                     )
                     .map(JsonValue::Integer)
             }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
             fn visit_seq<S: __rt::serde::de::SeqAccess<'de>>(
                 self,
                 seq: S,
@@ -10517,7 +10391,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResult {
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
                 "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts"),
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -11015,7 +10889,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResult {
                     )
                 }
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -11500,7 +11374,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResult {
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
                 "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources"),
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -12258,7 +12132,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsResult {
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
                 "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools"),
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -15371,6 +15245,22 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressToken {
                     )
                     .map(ProgressToken::Integer)
             }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
         }
         deserializer.deserialize_any(UnionVisitor)
     }
@@ -16457,7 +16347,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResult {
                 "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope"),
                 "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents"),
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -16839,106 +16729,30 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResult {
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                fn matched<'de, E: __rt::serde::de::Error>(
-                    object: __rt::Buffered<'de>,
-                    candidates: u64,
-                ) -> ::core::result::Result<ReadResourceResultResponseResult, E> {
-                    let (value, order) = __rt::structural(
-                        object,
-                        &[
-                            "_meta",
-                            "cacheScope",
-                            "contents",
-                            "inputRequests",
-                            "requestState",
-                            "resultType",
-                            "ttlMs",
-                        ],
-                        &[
-                            __rt::Shape {
-                                deciding: 0b11000,
-                                required: 0b0,
-                                declared: 0b111001,
-                            },
-                            __rt::Shape {
-                                deciding: 0b1000110,
-                                required: 0b1000110,
-                                declared: 0b1100111,
-                            },
-                        ],
-                        candidates,
-                    );
-                    let mark = __rt::path_mark();
-                    let mut closest = None;
-                    for case in order {
-                        let attempt = match case {
-                            0usize => {
-                                __rt::serde::Deserialize::deserialize(&value)
+                match __rt::read_partition(map, "resultType")? {
+                    __rt::Partitioned::Read(value, read, map) => {
+                        match value.as_deref() {
+                            Some("input_required") => {
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(ReadResourceResultResponseResult::InputRequired)
                             }
-                            1usize => {
-                                __rt::serde::Deserialize::deserialize(&value)
+                            _ => {
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(ReadResourceResultResponseResult::ReadResource)
-                            }
-                            _ => continue,
-                        };
-                        match attempt {
-                            ::core::result::Result::Ok(found) => {
-                                return ::core::result::Result::Ok(found);
-                            }
-                            ::core::result::Result::Err(error) => {
-                                __rt::forget_since(mark);
-                                if closest.is_none() {
-                                    closest = Some(error);
-                                }
                             }
                         }
                     }
-                    ::core::result::Result::Err(
-                        __rt::no_member_matched(
-                            "ReadResourceResultResponseResult",
-                            closest,
-                        ),
-                    )
+                    __rt::Partitioned::Text(text) => __rt::from_text(&text),
                 }
-                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
-    }
-}
-impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultResponseResult {
-    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
-        map: M,
-    ) -> ::core::result::Result<Self, M::Error> {
-        match __rt::decode_keyed(
-            map,
-            &[
-                ("inputRequests", 0usize),
-                ("requestState", 0usize),
-                ("cacheScope", 1usize),
-                ("contents", 1usize),
-                ("ttlMs", 1usize),
-            ],
-        )? {
-            __rt::Keyed::Found(index, rest) => {
-                match index {
-                    0usize => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(ReadResourceResultResponseResult::InputRequired)
-                    }
-                    _ => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(ReadResourceResultResponseResult::ReadResource)
-                    }
-                }
-            }
-            __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(&object)
-                    .map_err(__rt::serde::de::Error::custom)
-            }
-            __rt::Keyed::Text(text) => __rt::keyed_from_text(&text),
-        }
     }
 }
 impl ::core::convert::From<InputRequiredResult> for ReadResourceResultResponseResult {
@@ -17118,6 +16932,22 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
                         __rt::serde::de::value::U64Deserializer::<E>::new(value),
                     )
                     .map(RequestId::Integer)
+            }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
             }
         }
         deserializer.deserialize_any(UnionVisitor)
@@ -17684,7 +17514,7 @@ impl<'de> __rt::MapDecode<'de> for Resource {
                 "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
                 "name" => __rt::field(&mut map, &mut f_name, "name"),
-                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "size" => __rt::field_integer(&mut map, &mut f_size, "size"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -18051,7 +17881,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceLink {
                 "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
                 "name" => __rt::field(&mut map, &mut f_name, "name"),
-                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "size" => __rt::field_integer(&mut map, &mut f_size, "size"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -21183,8 +21013,12 @@ impl<'de> __rt::MapDecode<'de> for StringSchema {
                 "default" => __rt::field(&mut map, &mut f_default, "default"),
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "format" => __rt::field(&mut map, &mut f_format, "format"),
-                "maxLength" => __rt::field(&mut map, &mut f_max_length, "maxLength"),
-                "minLength" => __rt::field(&mut map, &mut f_min_length, "minLength"),
+                "maxLength" => {
+                    __rt::field_integer(&mut map, &mut f_max_length, "maxLength")
+                }
+                "minLength" => {
+                    __rt::field_integer(&mut map, &mut f_min_length, "minLength")
+                }
                 "pattern" => __rt::field(&mut map, &mut f_pattern, "pattern"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -22745,8 +22579,8 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchema {
                 "default" => __rt::field_seq(&mut map, &mut f_default, "default"),
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "items" => __rt::field(&mut map, &mut f_items, "items"),
-                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems"),
-                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems"),
+                "maxItems" => __rt::field_integer(&mut map, &mut f_max_items, "maxItems"),
+                "minItems" => __rt::field_integer(&mut map, &mut f_min_items, "minItems"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
@@ -24941,8 +24775,8 @@ impl<'de> __rt::MapDecode<'de> for UntitledMultiSelectEnumSchema {
                 "default" => __rt::field_seq(&mut map, &mut f_default, "default"),
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "items" => __rt::field(&mut map, &mut f_items, "items"),
-                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems"),
-                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems"),
+                "maxItems" => __rt::field_integer(&mut map, &mut f_max_items, "maxItems"),
+                "minItems" => __rt::field_integer(&mut map, &mut f_min_items, "minItems"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::{DecodeError, DecodeErrorKind};
 use crate::__private::codec::{Version, MEMBERS};
-use crate::__private::Key;
+use crate::__private::{integer_value, Key};
 
 /// Any JSON-RPC 2.0 message, with `params`, `result` and `error` left as raw JSON: for extension
 /// methods (`com.example/frobnicate`) and for routing before decoding. Borrows from the text.
@@ -71,9 +71,13 @@ impl<'de: 'a, 'a> de::Deserialize<'de> for RawMessage<'a> {
                     match key.as_str() {
                         "jsonrpc" => version.read(&mut map)?,
                         "id" => {
-                            let id: Value = map.next_value()?;
-                            if !(id.is_string() || id.as_i64().is_some() || id.is_null())
-                                || out.id.is_some()
+                            let mut id: Value = map.next_value()?;
+                            // An integer written `1.0` is that integer, as a typed message's
+                            // `RequestId` reads it (JSON Schema's `integer`).
+                            if let Some(integer) = integer_value(&id) {
+                                id = Value::from(integer);
+                            }
+                            if !(id.is_string() || id.is_i64() || id.is_null()) || out.id.is_some()
                             {
                                 return Err(A::Error::custom(
                                     "`id` must be a string, an integer or null (once)",

@@ -1,8 +1,8 @@
 //! Unions → a Rust enum with a variant per member, and serde impls that dispatch on the kind of
 //! JSON value instead of trying each member in turn. The visitor's methods come from the
 //! strategies: [`scalars`] for strings, numbers, booleans, null and arrays; for objects one
-//! member ([`Emitter::via`]), a tag's value ([`tagged`]), or deciding keys and the structural
-//! match ([`keyed`]). The `From` impls and named constructors are in `emit::constructors`.
+//! member ([`Emitter::via`]), a tag's value or a member's value a spec rule reads ([`tagged`]),
+//! or deciding keys and the structural match ([`keyed`]). The `From` impls and named constructors are in `emit::constructors`.
 
 mod keyed;
 mod scalars;
@@ -89,6 +89,11 @@ impl Emitter<'_> {
                 cases,
                 default,
             } => Some(tagged::decode(self, tag, cases, *default)),
+            ObjectDispatch::ByValue {
+                tag,
+                cases,
+                otherwise,
+            } => Some(tagged::by_value(self, tag, cases, *otherwise)),
             ObjectDispatch::Keyed {
                 deciding,
                 fallback,

@@ -10,7 +10,7 @@ use crate::ir::{JsonKind, TypeExpr};
 /// The `visit_*` methods for strings, booleans, integers, numbers, null and arrays, each where
 /// some member takes that kind of value.
 pub(super) fn visits(e: &Emitter) -> Vec<TokenStream> {
-    let result = &e.scope.result;
+    let (result, some, none, err) = (&e.scope.result, &e.scope.some, &e.scope.none, &e.scope.err);
     let mut visits = Vec::new();
     let integer_excludes_numbers = !claimants(e, JsonKind::Integer, true).is_empty();
     // (kind, integers only, visitor method, its value parameter, the value as a deserializer)
@@ -63,6 +63,24 @@ pub(super) fn visits(e: &Emitter) -> Vec<TokenStream> {
         ) {
             visits.push(quote!(fn #method<E: __rt::serde::de::Error>(self, #param) -> #result<Self::Value, E> { #body }));
         }
+    }
+    // A number written with a zero fraction (`1.0`) is an integer too, as JSON Schema's
+    // `integer` is, where no member takes numbers: decoded as the integer it stands for; any
+    // other number is refused as the visitor refuses a number it does not visit.
+    if claimants(e, JsonKind::Number, false).is_empty()
+        && !claimants(e, JsonKind::Integer, integer_excludes_numbers).is_empty()
+    {
+        visits.push(quote! {
+            fn visit_f64<E: __rt::serde::de::Error>(self, value: f64) -> #result<Self::Value, E> {
+                match __rt::integer(value) {
+                    #some(value) => self.visit_i64(value),
+                    #none => #err(__rt::serde::de::Error::invalid_type(
+                        __rt::serde::de::Unexpected::Float(value),
+                        &self,
+                    )),
+                }
+            }
+        });
     }
     // A borrowed string member keeps the input's text where it has no escape.
     if e.borrowed {

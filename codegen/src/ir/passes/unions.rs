@@ -1,5 +1,6 @@
 //! Union dispatch: the kinds of JSON value each union member accepts, and how an object value
-//! finds its member (one object member, a tag, deciding member names, or a structural match).
+//! finds its member (one object member, a spec rule, a tag, deciding member names, or a
+//! structural match).
 //! Unions whose members cannot be told apart are refused.
 
 use std::collections::BTreeSet;
@@ -108,8 +109,11 @@ pub(super) fn finalize(module: &mut Module) -> Result<(), SchemaError> {
         let dispatch = match objects.len() {
             0 => ObjectDispatch::None,
             1 => ObjectDispatch::Single(objects[0]),
-            _ => match tagged(module, &variants, &objects) {
-                Some(tagged) => tagged,
+            // A rule of the spec's prose comes before what the schema alone would say.
+            _ => match super::spec_rules::object_dispatch(module, &variants, &objects)
+                .or_else(|| tagged(module, &variants, &objects))
+            {
+                Some(dispatch) => dispatch,
                 None => keyed(module, &variants, &objects, &pointer)?,
             },
         };

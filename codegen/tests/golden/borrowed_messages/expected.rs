@@ -298,7 +298,7 @@ impl<'de> __rt::MapDecode<'de> for EchoRequestParams {
             };
             let member = match key.as_str() {
                 "text" => __rt::field(&mut map, &mut f_text, "text"),
-                "times" => __rt::field(&mut map, &mut f_times, "times"),
+                "times" => __rt::field_integer(&mut map, &mut f_times, "times"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -519,7 +519,7 @@ impl<'de> __rt::MapDecode<'de> for Error {
                 }
             };
             let member = match key.as_str() {
-                "code" => __rt::field(&mut map, &mut f_code, "code"),
+                "code" => __rt::field_integer(&mut map, &mut f_code, "code"),
                 "data" => __rt::field(&mut map, &mut f_data, "data"),
                 "message" => __rt::field(&mut map, &mut f_message, "message"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -1148,6 +1148,22 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
                         __rt::serde::de::value::U64Deserializer::<E>::new(value),
                     )
                     .map(RequestId::Integer)
+            }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
             }
         }
         deserializer.deserialize_any(UnionVisitor)
@@ -1960,7 +1976,7 @@ pub mod borrowed {
                 };
                 let member = match key.as_str() {
                     "text" => __rt::field(&mut map, &mut f_text, "text"),
-                    "times" => __rt::field(&mut map, &mut f_times, "times"),
+                    "times" => __rt::field_integer(&mut map, &mut f_times, "times"),
                     _ => __rt::extra(&mut map, &mut extra, key),
                 };
                 if let ::core::result::Result::Err(error) = member {
@@ -2135,7 +2151,7 @@ pub mod borrowed {
                     }
                 };
                 let member = match key.as_str() {
-                    "code" => __rt::field(&mut map, &mut f_code, "code"),
+                    "code" => __rt::field_integer(&mut map, &mut f_code, "code"),
                     "data" => __rt::field(&mut map, &mut f_data, "data"),
                     "message" => __rt::field(&mut map, &mut f_message, "message"),
                     _ => __rt::extra(&mut map, &mut extra, key),
@@ -2675,6 +2691,22 @@ pub mod borrowed {
                             __rt::serde::de::value::U64Deserializer::<E>::new(value),
                         )
                         .map(RequestIdRef::Integer)
+                }
+                fn visit_f64<E: __rt::serde::de::Error>(
+                    self,
+                    value: f64,
+                ) -> ::core::result::Result<Self::Value, E> {
+                    match __rt::integer(value) {
+                        Some(value) => self.visit_i64(value),
+                        None => {
+                            ::core::result::Result::Err(
+                                __rt::serde::de::Error::invalid_type(
+                                    __rt::serde::de::Unexpected::Float(value),
+                                    &self,
+                                ),
+                            )
+                        }
+                    }
                 }
                 fn visit_borrowed_str<E: __rt::serde::de::Error>(
                     self,

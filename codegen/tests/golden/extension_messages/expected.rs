@@ -509,7 +509,7 @@ impl<'de> __rt::MapDecode<'de> for RenderRequestParams {
                 Err(error) => break Err(error),
             };
             let member = match key.as_str() {
-                "height" => __rt::field(&mut map, &mut f_height, "height"),
+                "height" => __rt::field_integer(&mut map, &mut f_height, "height"),
                 "html" => __rt::field(&mut map, &mut f_html, "html"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };

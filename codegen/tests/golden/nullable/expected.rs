@@ -182,7 +182,7 @@ impl<'de> __rt::MapDecode<'de> for Page {
                 Err(error) => break Err(error),
             };
             let member = match key.as_str() {
-                "count" => __rt::field(&mut map, &mut f_count, "count"),
+                "count" => __rt::field_nullable_integer(&mut map, &mut f_count, "count"),
                 "next" => __rt::field(&mut map, &mut f_next, "next"),
                 "owner" => __rt::field(&mut map, &mut f_owner, "owner"),
                 "score" => __rt::field(&mut map, &mut f_score, "score"),

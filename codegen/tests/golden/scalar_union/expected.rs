@@ -187,8 +187,8 @@ impl<'de> __rt::MapDecode<'de> for Progress {
                 Err(error) => break Err(error),
             };
             let member = match key.as_str() {
-                "done" => __rt::field(&mut map, &mut f_done, "done"),
-                "total" => __rt::field(&mut map, &mut f_total, "total"),
+                "done" => __rt::field_integer(&mut map, &mut f_done, "done"),
+                "total" => __rt::field_integer(&mut map, &mut f_total, "total"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let Err(error) = member {
@@ -359,6 +359,22 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestId {
                         __rt::serde::de::value::U64Deserializer::<E>::new(value),
                     )
                     .map(RequestId::Integer)
+            }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
             }
         }
         deserializer.deserialize_any(UnionVisitor)

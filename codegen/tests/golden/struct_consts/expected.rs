@@ -260,8 +260,8 @@ impl<'de> __rt::MapDecode<'de> for LabelsSize {
                 Err(error) => break Err(error),
             };
             let member = match key.as_str() {
-                "height" => __rt::field(&mut map, &mut f_height, "height"),
-                "width" => __rt::field(&mut map, &mut f_width, "width"),
+                "height" => __rt::field_integer(&mut map, &mut f_height, "height"),
+                "width" => __rt::field_integer(&mut map, &mut f_width, "width"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let Err(error) = member {
@@ -356,8 +356,8 @@ impl<'de> __rt::MapDecode<'de> for Point {
             };
             let member = match key.as_str() {
                 "weight" => __rt::field(&mut map, &mut f_weight, "weight"),
-                "x" => __rt::field(&mut map, &mut f_x, "x"),
-                "y" => __rt::field(&mut map, &mut f_y, "y"),
+                "x" => __rt::field_integer(&mut map, &mut f_x, "x"),
+                "y" => __rt::field_integer(&mut map, &mut f_y, "y"),
                 other => {
                     Err(
                         __rt::serde::de::Error::unknown_field(

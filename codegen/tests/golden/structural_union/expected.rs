@@ -861,7 +861,9 @@ impl<'de> __rt::MapDecode<'de> for TextField {
             };
             let member = match key.as_str() {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
-                "maxLength" => __rt::field(&mut map, &mut f_max_length, "maxLength"),
+                "maxLength" => {
+                    __rt::field_integer(&mut map, &mut f_max_length, "maxLength")
+                }
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };

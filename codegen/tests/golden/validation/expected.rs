@@ -282,6 +282,22 @@ impl<'de> __rt::serde::Deserialize<'de> for Limit {
                     )
                     .map(Limit::Integer)
             }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
             fn visit_seq<S: __rt::serde::de::SeqAccess<'de>>(
                 self,
                 seq: S,
@@ -413,7 +429,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsResult {
             let member = match key.as_str() {
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
                 "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools"),
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let Err(error) = member {

@@ -1995,7 +1995,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletionRef<'de> {
             };
             let member = match key.as_str() {
                 "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore"),
-                "total" => __rt::field(&mut map, &mut f_total, "total"),
+                "total" => __rt::field_integer(&mut map, &mut f_total, "total"),
                 "values" => __rt::field_seq(&mut map, &mut f_values, "values"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
@@ -2216,7 +2216,9 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParamsRef<'de> {
                 "includeContext" => {
                     __rt::field(&mut map, &mut f_include_context, "includeContext")
                 }
-                "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens"),
+                "maxTokens" => {
+                    __rt::field_integer(&mut map, &mut f_max_tokens, "maxTokens")
+                }
                 "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
                 "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata"),
                 "modelPreferences" => {
@@ -3986,7 +3988,7 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorErrorRef<'de> {
                 }
             };
             let member = match key.as_str() {
-                "code" => __rt::field(&mut map, &mut f_code, "code"),
+                "code" => __rt::field_integer(&mut map, &mut f_code, "code"),
                 "data" => __rt::field(&mut map, &mut f_data, "data"),
                 "message" => __rt::field(&mut map, &mut f_message, "message"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -7263,6 +7265,22 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressTokenRef<'de> {
                     )
                     .map(ProgressTokenRef::Integer)
             }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
             fn visit_borrowed_str<E: __rt::serde::de::Error>(
                 self,
                 value: &'de str,
@@ -8607,6 +8625,22 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestIdRef<'de> {
                     )
                     .map(RequestIdRef::Integer)
             }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
             fn visit_borrowed_str<E: __rt::serde::de::Error>(
                 self,
                 value: &'de str,
@@ -8729,7 +8763,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceRef<'de> {
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
                 "name" => __rt::field(&mut map, &mut f_name, "name"),
-                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "size" => __rt::field_integer(&mut map, &mut f_size, "size"),
                 "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };

@@ -2282,7 +2282,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletionRef<'de> {
             };
             let member = match key.as_str() {
                 "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore"),
-                "total" => __rt::field(&mut map, &mut f_total, "total"),
+                "total" => __rt::field_integer(&mut map, &mut f_total, "total"),
                 "values" => __rt::field_seq(&mut map, &mut f_values, "values"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
@@ -2638,7 +2638,9 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParamsRef<'de> {
                 "includeContext" => {
                     __rt::field(&mut map, &mut f_include_context, "includeContext")
                 }
-                "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens"),
+                "maxTokens" => {
+                    __rt::field_integer(&mut map, &mut f_max_tokens, "maxTokens")
+                }
                 "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
                 "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata"),
                 "modelPreferences" => {
@@ -4919,7 +4921,7 @@ impl<'de> __rt::MapDecode<'de> for JsonRpcErrorErrorRef<'de> {
                 }
             };
             let member = match key.as_str() {
-                "code" => __rt::field(&mut map, &mut f_code, "code"),
+                "code" => __rt::field_integer(&mut map, &mut f_code, "code"),
                 "data" => __rt::field(&mut map, &mut f_data, "data"),
                 "message" => __rt::field(&mut map, &mut f_message, "message"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -8569,6 +8571,22 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressTokenRef<'de> {
                     )
                     .map(ProgressTokenRef::Integer)
             }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
             fn visit_borrowed_str<E: __rt::serde::de::Error>(
                 self,
                 value: &'de str,
@@ -9845,6 +9863,22 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestIdRef<'de> {
                     )
                     .map(RequestIdRef::Integer)
             }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
             fn visit_borrowed_str<E: __rt::serde::de::Error>(
                 self,
                 value: &'de str,
@@ -9988,7 +10022,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceRef<'de> {
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
                 "name" => __rt::field(&mut map, &mut f_name, "name"),
-                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "size" => __rt::field_integer(&mut map, &mut f_size, "size"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -10243,7 +10277,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceLinkRef<'de> {
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
                 "name" => __rt::field(&mut map, &mut f_name, "name"),
-                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "size" => __rt::field_integer(&mut map, &mut f_size, "size"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -12569,8 +12603,12 @@ impl<'de> __rt::MapDecode<'de> for StringSchemaRef<'de> {
                 "type" => __rt::const_str(&mut map, &mut seen_type, "type", "string"),
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "format" => __rt::field(&mut map, &mut f_format, "format"),
-                "maxLength" => __rt::field(&mut map, &mut f_max_length, "maxLength"),
-                "minLength" => __rt::field(&mut map, &mut f_min_length, "minLength"),
+                "maxLength" => {
+                    __rt::field_integer(&mut map, &mut f_max_length, "maxLength")
+                }
+                "minLength" => {
+                    __rt::field_integer(&mut map, &mut f_min_length, "minLength")
+                }
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };

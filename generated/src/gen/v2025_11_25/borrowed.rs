@@ -1205,14 +1205,14 @@ impl<'de> __rt::MapDecode<'de> for CancelTaskResultRef<'de> {
                     __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")
                 }
                 "pollInterval" => {
-                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")
+                    __rt::field_integer(&mut map, &mut f_poll_interval, "pollInterval")
                 }
                 "status" => __rt::field(&mut map, &mut f_status, "status"),
                 "statusMessage" => {
                     __rt::field(&mut map, &mut f_status_message, "statusMessage")
                 }
                 "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                "ttl" => __rt::field_nullable_integer(&mut map, &mut f_ttl, "ttl"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -3477,7 +3477,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletionRef<'de> {
             };
             let member = match key.as_str() {
                 "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore"),
-                "total" => __rt::field(&mut map, &mut f_total, "total"),
+                "total" => __rt::field_integer(&mut map, &mut f_total, "total"),
                 "values" => __rt::field_seq(&mut map, &mut f_values, "values"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
@@ -3890,7 +3890,9 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParamsRef<'de> {
                 "includeContext" => {
                     __rt::field(&mut map, &mut f_include_context, "includeContext")
                 }
-                "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens"),
+                "maxTokens" => {
+                    __rt::field_integer(&mut map, &mut f_max_tokens, "maxTokens")
+                }
                 "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
                 "metadata" => __rt::field(&mut map, &mut f_metadata, "metadata"),
                 "modelPreferences" => {
@@ -6093,7 +6095,7 @@ impl<'de> __rt::MapDecode<'de> for ErrorRef<'de> {
                 }
             };
             let member = match key.as_str() {
-                "code" => __rt::field(&mut map, &mut f_code, "code"),
+                "code" => __rt::field_integer(&mut map, &mut f_code, "code"),
                 "data" => __rt::field(&mut map, &mut f_data, "data"),
                 "message" => __rt::field(&mut map, &mut f_message, "message"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -7048,14 +7050,14 @@ impl<'de> __rt::MapDecode<'de> for GetTaskResultRef<'de> {
                     __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")
                 }
                 "pollInterval" => {
-                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")
+                    __rt::field_integer(&mut map, &mut f_poll_interval, "pollInterval")
                 }
                 "status" => __rt::field(&mut map, &mut f_status, "status"),
                 "statusMessage" => {
                     __rt::field(&mut map, &mut f_status_message, "statusMessage")
                 }
                 "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                "ttl" => __rt::field_nullable_integer(&mut map, &mut f_ttl, "ttl"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -12029,6 +12031,22 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressTokenRef<'de> {
                     )
                     .map(ProgressTokenRef::Integer)
             }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
             fn visit_borrowed_str<E: __rt::serde::de::Error>(
                 self,
                 value: &'de str,
@@ -13307,6 +13325,22 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestIdRef<'de> {
                     )
                     .map(RequestIdRef::Integer)
             }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
             fn visit_borrowed_str<E: __rt::serde::de::Error>(
                 self,
                 value: &'de str,
@@ -13603,7 +13637,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceRef<'de> {
                 "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
                 "name" => __rt::field(&mut map, &mut f_name, "name"),
-                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "size" => __rt::field_integer(&mut map, &mut f_size, "size"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -13874,7 +13908,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceLinkRef<'de> {
                 "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
                 "name" => __rt::field(&mut map, &mut f_name, "name"),
-                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "size" => __rt::field_integer(&mut map, &mut f_size, "size"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -17112,8 +17146,12 @@ impl<'de> __rt::MapDecode<'de> for StringSchemaRef<'de> {
                 "default" => __rt::field(&mut map, &mut f_default, "default"),
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "format" => __rt::field(&mut map, &mut f_format, "format"),
-                "maxLength" => __rt::field(&mut map, &mut f_max_length, "maxLength"),
-                "minLength" => __rt::field(&mut map, &mut f_min_length, "minLength"),
+                "maxLength" => {
+                    __rt::field_integer(&mut map, &mut f_max_length, "maxLength")
+                }
+                "minLength" => {
+                    __rt::field_integer(&mut map, &mut f_min_length, "minLength")
+                }
                 "pattern" => __rt::field(&mut map, &mut f_pattern, "pattern"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -17524,14 +17562,14 @@ impl<'de> __rt::MapDecode<'de> for TaskRef<'de> {
                     __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")
                 }
                 "pollInterval" => {
-                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")
+                    __rt::field_integer(&mut map, &mut f_poll_interval, "pollInterval")
                 }
                 "status" => __rt::field(&mut map, &mut f_status, "status"),
                 "statusMessage" => {
                     __rt::field(&mut map, &mut f_status_message, "statusMessage")
                 }
                 "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                "ttl" => __rt::field_nullable_integer(&mut map, &mut f_ttl, "ttl"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -17792,7 +17830,7 @@ impl<'de> __rt::MapDecode<'de> for TaskMetadataRef<'de> {
                 }
             };
             let member = match key.as_str() {
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                "ttl" => __rt::field_integer(&mut map, &mut f_ttl, "ttl"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -18016,14 +18054,14 @@ impl<'de> __rt::MapDecode<'de> for TaskStatusNotificationParamsRef<'de> {
                     __rt::field(&mut map, &mut f_last_updated_at, "lastUpdatedAt")
                 }
                 "pollInterval" => {
-                    __rt::field(&mut map, &mut f_poll_interval, "pollInterval")
+                    __rt::field_integer(&mut map, &mut f_poll_interval, "pollInterval")
                 }
                 "status" => __rt::field(&mut map, &mut f_status, "status"),
                 "statusMessage" => {
                     __rt::field(&mut map, &mut f_status_message, "statusMessage")
                 }
                 "taskId" => __rt::field(&mut map, &mut f_task_id, "taskId"),
-                "ttl" => __rt::field(&mut map, &mut f_ttl, "ttl"),
+                "ttl" => __rt::field_nullable_integer(&mut map, &mut f_ttl, "ttl"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -18377,8 +18415,8 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchemaRef<'de> {
                 "default" => __rt::field_seq(&mut map, &mut f_default, "default"),
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "items" => __rt::field(&mut map, &mut f_items, "items"),
-                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems"),
-                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems"),
+                "maxItems" => __rt::field_integer(&mut map, &mut f_max_items, "maxItems"),
+                "minItems" => __rt::field_integer(&mut map, &mut f_min_items, "minItems"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
@@ -20455,8 +20493,8 @@ impl<'de> __rt::MapDecode<'de> for UntitledMultiSelectEnumSchemaRef<'de> {
                 "default" => __rt::field_seq(&mut map, &mut f_default, "default"),
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "items" => __rt::field(&mut map, &mut f_items, "items"),
-                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems"),
-                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems"),
+                "maxItems" => __rt::field_integer(&mut map, &mut f_max_items, "maxItems"),
+                "minItems" => __rt::field_integer(&mut map, &mut f_min_items, "minItems"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };

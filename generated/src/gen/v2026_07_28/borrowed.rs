@@ -598,7 +598,7 @@ impl<'de> __rt::MapDecode<'de> for CacheableResultRef<'de> {
                 "_meta" => __rt::field(&mut map, &mut f_meta, "_meta"),
                 "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope"),
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -1152,103 +1152,30 @@ impl<'de> __rt::serde::Deserialize<'de> for CallToolResultResponseResultRef<'de>
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                fn matched<'de, E: __rt::serde::de::Error>(
-                    object: __rt::Buffered<'de>,
-                    candidates: u64,
-                ) -> ::core::result::Result<CallToolResultResponseResultRef<'de>, E> {
-                    let (value, order) = __rt::structural(
-                        object,
-                        &[
-                            "_meta",
-                            "content",
-                            "inputRequests",
-                            "isError",
-                            "requestState",
-                            "resultType",
-                            "structuredContent",
-                        ],
-                        &[
-                            __rt::Shape {
-                                deciding: 0b10100,
-                                required: 0b0,
-                                declared: 0b110101,
-                            },
-                            __rt::Shape {
-                                deciding: 0b1001010,
-                                required: 0b10,
-                                declared: 0b1101011,
-                            },
-                        ],
-                        candidates,
-                    );
-                    let mark = __rt::path_mark();
-                    let mut closest = None;
-                    for case in order {
-                        let attempt = match case {
-                            0usize => {
-                                __rt::serde::Deserialize::deserialize(value.lent())
+                match __rt::read_partition(map, "resultType")? {
+                    __rt::Partitioned::Read(value, read, map) => {
+                        match value.as_deref() {
+                            Some("input_required") => {
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(CallToolResultResponseResultRef::InputRequired)
                             }
-                            1usize => {
-                                __rt::serde::Deserialize::deserialize(value.lent())
+                            _ => {
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(CallToolResultResponseResultRef::CallTool)
-                            }
-                            _ => continue,
-                        };
-                        match attempt {
-                            ::core::result::Result::Ok(found) => {
-                                return ::core::result::Result::Ok(found);
-                            }
-                            ::core::result::Result::Err(error) => {
-                                __rt::forget_since(mark);
-                                if closest.is_none() {
-                                    closest = Some(error);
-                                }
                             }
                         }
                     }
-                    ::core::result::Result::Err(
-                        __rt::no_member_matched("CallToolResultResponseResult", closest),
-                    )
+                    __rt::Partitioned::Text(text) => __rt::not_lent(&text),
                 }
-                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
-    }
-}
-impl<'de> __rt::KeyedUnion<'de> for CallToolResultResponseResultRef<'de> {
-    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
-        map: M,
-    ) -> ::core::result::Result<Self, M::Error> {
-        match __rt::decode_keyed(
-            map,
-            &[
-                ("inputRequests", 0usize),
-                ("requestState", 0usize),
-                ("content", 1usize),
-                ("isError", 1usize),
-                ("structuredContent", 1usize),
-            ],
-        )? {
-            __rt::Keyed::Found(index, rest) => {
-                match index {
-                    0usize => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(CallToolResultResponseResultRef::InputRequired)
-                    }
-                    _ => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(CallToolResultResponseResultRef::CallTool)
-                    }
-                }
-            }
-            __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(object.lent())
-                    .map_err(__rt::serde::de::Error::custom)
-            }
-            __rt::Keyed::Text(text) => __rt::not_lent(&text),
-        }
     }
 }
 impl<'de> __rt::IntoOwned for CallToolResultResponseResultRef<'de> {
@@ -2657,7 +2584,7 @@ impl<'de> __rt::MapDecode<'de> for CompleteResultCompletionRef<'de> {
             };
             let member = match key.as_str() {
                 "hasMore" => __rt::field(&mut map, &mut f_has_more, "hasMore"),
-                "total" => __rt::field(&mut map, &mut f_total, "total"),
+                "total" => __rt::field_integer(&mut map, &mut f_total, "total"),
                 "values" => __rt::field_seq(&mut map, &mut f_values, "values"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
@@ -3130,7 +3057,9 @@ impl<'de> __rt::MapDecode<'de> for CreateMessageRequestParamsRef<'de> {
                 "includeContext" => {
                     __rt::field(&mut map, &mut f_include_context, "includeContext")
                 }
-                "maxTokens" => __rt::field(&mut map, &mut f_max_tokens, "maxTokens"),
+                "maxTokens" => {
+                    __rt::field_integer(&mut map, &mut f_max_tokens, "maxTokens")
+                }
                 "messages" => __rt::field_seq(&mut map, &mut f_messages, "messages"),
                 "metadata" => __rt::field_map(&mut map, &mut f_metadata, "metadata"),
                 "modelPreferences" => {
@@ -3727,7 +3656,7 @@ impl<'de> __rt::MapDecode<'de> for DiscoverResultRef<'de> {
                         "supportedVersions",
                     )
                 }
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -5156,7 +5085,7 @@ impl<'de> __rt::MapDecode<'de> for ErrorRef<'de> {
                 }
             };
             let member = match key.as_str() {
-                "code" => __rt::field(&mut map, &mut f_code, "code"),
+                "code" => __rt::field_integer(&mut map, &mut f_code, "code"),
                 "data" => __rt::field(&mut map, &mut f_data, "data"),
                 "message" => __rt::field(&mut map, &mut f_message, "message"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -5680,101 +5609,30 @@ impl<'de> __rt::serde::Deserialize<'de> for GetPromptResultResponseResultRef<'de
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                fn matched<'de, E: __rt::serde::de::Error>(
-                    object: __rt::Buffered<'de>,
-                    candidates: u64,
-                ) -> ::core::result::Result<GetPromptResultResponseResultRef<'de>, E> {
-                    let (value, order) = __rt::structural(
-                        object,
-                        &[
-                            "_meta",
-                            "description",
-                            "inputRequests",
-                            "messages",
-                            "requestState",
-                            "resultType",
-                        ],
-                        &[
-                            __rt::Shape {
-                                deciding: 0b10100,
-                                required: 0b0,
-                                declared: 0b110101,
-                            },
-                            __rt::Shape {
-                                deciding: 0b1010,
-                                required: 0b1000,
-                                declared: 0b101011,
-                            },
-                        ],
-                        candidates,
-                    );
-                    let mark = __rt::path_mark();
-                    let mut closest = None;
-                    for case in order {
-                        let attempt = match case {
-                            0usize => {
-                                __rt::serde::Deserialize::deserialize(value.lent())
+                match __rt::read_partition(map, "resultType")? {
+                    __rt::Partitioned::Read(value, read, map) => {
+                        match value.as_deref() {
+                            Some("input_required") => {
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(GetPromptResultResponseResultRef::InputRequired)
                             }
-                            1usize => {
-                                __rt::serde::Deserialize::deserialize(value.lent())
+                            _ => {
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(GetPromptResultResponseResultRef::GetPrompt)
-                            }
-                            _ => continue,
-                        };
-                        match attempt {
-                            ::core::result::Result::Ok(found) => {
-                                return ::core::result::Result::Ok(found);
-                            }
-                            ::core::result::Result::Err(error) => {
-                                __rt::forget_since(mark);
-                                if closest.is_none() {
-                                    closest = Some(error);
-                                }
                             }
                         }
                     }
-                    ::core::result::Result::Err(
-                        __rt::no_member_matched("GetPromptResultResponseResult", closest),
-                    )
+                    __rt::Partitioned::Text(text) => __rt::not_lent(&text),
                 }
-                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
-    }
-}
-impl<'de> __rt::KeyedUnion<'de> for GetPromptResultResponseResultRef<'de> {
-    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
-        map: M,
-    ) -> ::core::result::Result<Self, M::Error> {
-        match __rt::decode_keyed(
-            map,
-            &[
-                ("inputRequests", 0usize),
-                ("requestState", 0usize),
-                ("description", 1usize),
-                ("messages", 1usize),
-            ],
-        )? {
-            __rt::Keyed::Found(index, rest) => {
-                match index {
-                    0usize => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(GetPromptResultResponseResultRef::InputRequired)
-                    }
-                    _ => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(GetPromptResultResponseResultRef::GetPrompt)
-                    }
-                }
-            }
-            __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(object.lent())
-                    .map_err(__rt::serde::de::Error::custom)
-            }
-            __rt::Keyed::Text(text) => __rt::not_lent(&text),
-        }
     }
 }
 impl<'de> __rt::IntoOwned for GetPromptResultResponseResultRef<'de> {
@@ -8023,6 +7881,22 @@ impl<'de> __rt::serde::Deserialize<'de> for JsonValueRef<'de> {
                     )
                     .map(JsonValueRef::Integer)
             }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
             fn visit_borrowed_str<E: __rt::serde::de::Error>(
                 self,
                 value: &'de str,
@@ -8407,7 +8281,7 @@ impl<'de> __rt::MapDecode<'de> for ListPromptsResultRef<'de> {
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
                 "prompts" => __rt::field_seq(&mut map, &mut f_prompts, "prompts"),
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -8788,7 +8662,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourceTemplatesResultRef<'de> {
                     )
                 }
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -9157,7 +9031,7 @@ impl<'de> __rt::MapDecode<'de> for ListResourcesResultRef<'de> {
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
                 "resources" => __rt::field_seq(&mut map, &mut f_resources, "resources"),
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -9741,7 +9615,7 @@ impl<'de> __rt::MapDecode<'de> for ListToolsResultRef<'de> {
                 "nextCursor" => __rt::field(&mut map, &mut f_next_cursor, "nextCursor"),
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
                 "tools" => __rt::field_seq(&mut map, &mut f_tools, "tools"),
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -12199,6 +12073,22 @@ impl<'de> __rt::serde::Deserialize<'de> for ProgressTokenRef<'de> {
                     )
                     .map(ProgressTokenRef::Integer)
             }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
+            }
             fn visit_borrowed_str<E: __rt::serde::de::Error>(
                 self,
                 value: &'de str,
@@ -13063,7 +12953,7 @@ impl<'de> __rt::MapDecode<'de> for ReadResourceResultRef<'de> {
                 "cacheScope" => __rt::field(&mut map, &mut f_cache_scope, "cacheScope"),
                 "contents" => __rt::field_seq(&mut map, &mut f_contents, "contents"),
                 "resultType" => __rt::field(&mut map, &mut f_result_type, "resultType"),
-                "ttlMs" => __rt::field(&mut map, &mut f_ttl_ms, "ttlMs"),
+                "ttlMs" => __rt::field_integer(&mut map, &mut f_ttl_ms, "ttlMs"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
             if let ::core::result::Result::Err(error) = member {
@@ -13406,109 +13296,30 @@ impl<'de> __rt::serde::Deserialize<'de> for ReadResourceResultResponseResultRef<
                 self,
                 map: M,
             ) -> ::core::result::Result<Self::Value, M::Error> {
-                fn matched<'de, E: __rt::serde::de::Error>(
-                    object: __rt::Buffered<'de>,
-                    candidates: u64,
-                ) -> ::core::result::Result<
-                    ReadResourceResultResponseResultRef<'de>,
-                    E,
-                > {
-                    let (value, order) = __rt::structural(
-                        object,
-                        &[
-                            "_meta",
-                            "cacheScope",
-                            "contents",
-                            "inputRequests",
-                            "requestState",
-                            "resultType",
-                            "ttlMs",
-                        ],
-                        &[
-                            __rt::Shape {
-                                deciding: 0b11000,
-                                required: 0b0,
-                                declared: 0b111001,
-                            },
-                            __rt::Shape {
-                                deciding: 0b1000110,
-                                required: 0b1000110,
-                                declared: 0b1100111,
-                            },
-                        ],
-                        candidates,
-                    );
-                    let mark = __rt::path_mark();
-                    let mut closest = None;
-                    for case in order {
-                        let attempt = match case {
-                            0usize => {
-                                __rt::serde::Deserialize::deserialize(value.lent())
+                match __rt::read_partition(map, "resultType")? {
+                    __rt::Partitioned::Read(value, read, map) => {
+                        match value.as_deref() {
+                            Some("input_required") => {
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(ReadResourceResultResponseResultRef::InputRequired)
                             }
-                            1usize => {
-                                __rt::serde::Deserialize::deserialize(value.lent())
+                            _ => {
+                                __rt::MapDecode::decode_map(
+                                        __rt::stream_rest(read, map),
+                                        None,
+                                    )
                                     .map(ReadResourceResultResponseResultRef::ReadResource)
-                            }
-                            _ => continue,
-                        };
-                        match attempt {
-                            ::core::result::Result::Ok(found) => {
-                                return ::core::result::Result::Ok(found);
-                            }
-                            ::core::result::Result::Err(error) => {
-                                __rt::forget_since(mark);
-                                if closest.is_none() {
-                                    closest = Some(error);
-                                }
                             }
                         }
                     }
-                    ::core::result::Result::Err(
-                        __rt::no_member_matched(
-                            "ReadResourceResultResponseResult",
-                            closest,
-                        ),
-                    )
+                    __rt::Partitioned::Text(text) => __rt::not_lent(&text),
                 }
-                matched(__rt::buffer_object(map)?, !0)
             }
         }
         deserializer.deserialize_map(UnionVisitor)
-    }
-}
-impl<'de> __rt::KeyedUnion<'de> for ReadResourceResultResponseResultRef<'de> {
-    fn decode_keyed<M: __rt::serde::de::MapAccess<'de>>(
-        map: M,
-    ) -> ::core::result::Result<Self, M::Error> {
-        match __rt::decode_keyed(
-            map,
-            &[
-                ("inputRequests", 0usize),
-                ("requestState", 0usize),
-                ("cacheScope", 1usize),
-                ("contents", 1usize),
-                ("ttlMs", 1usize),
-            ],
-        )? {
-            __rt::Keyed::Found(index, rest) => {
-                match index {
-                    0usize => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(ReadResourceResultResponseResultRef::InputRequired)
-                    }
-                    _ => {
-                        __rt::MapDecode::decode_map(rest, None)
-                            .map(ReadResourceResultResponseResultRef::ReadResource)
-                    }
-                }
-            }
-            __rt::Keyed::Exhausted(object) => {
-                __rt::serde::Deserialize::deserialize(object.lent())
-                    .map_err(__rt::serde::de::Error::custom)
-            }
-            __rt::Keyed::Text(text) => __rt::not_lent(&text),
-        }
     }
 }
 impl<'de> __rt::IntoOwned for ReadResourceResultResponseResultRef<'de> {
@@ -13678,6 +13489,22 @@ impl<'de> __rt::serde::Deserialize<'de> for RequestIdRef<'de> {
                         __rt::serde::de::value::U64Deserializer::<E>::new(value),
                     )
                     .map(RequestIdRef::Integer)
+            }
+            fn visit_f64<E: __rt::serde::de::Error>(
+                self,
+                value: f64,
+            ) -> ::core::result::Result<Self::Value, E> {
+                match __rt::integer(value) {
+                    Some(value) => self.visit_i64(value),
+                    None => {
+                        ::core::result::Result::Err(
+                            __rt::serde::de::Error::invalid_type(
+                                __rt::serde::de::Unexpected::Float(value),
+                                &self,
+                            ),
+                        )
+                    }
+                }
             }
             fn visit_borrowed_str<E: __rt::serde::de::Error>(
                 self,
@@ -14120,7 +13947,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceRef<'de> {
                 "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
                 "name" => __rt::field(&mut map, &mut f_name, "name"),
-                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "size" => __rt::field_integer(&mut map, &mut f_size, "size"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -14391,7 +14218,7 @@ impl<'de> __rt::MapDecode<'de> for ResourceLinkRef<'de> {
                 "icons" => __rt::field_seq(&mut map, &mut f_icons, "icons"),
                 "mimeType" => __rt::field(&mut map, &mut f_mime_type, "mimeType"),
                 "name" => __rt::field(&mut map, &mut f_name, "name"),
-                "size" => __rt::field(&mut map, &mut f_size, "size"),
+                "size" => __rt::field_integer(&mut map, &mut f_size, "size"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 "uri" => __rt::field(&mut map, &mut f_uri, "uri"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -16891,8 +16718,12 @@ impl<'de> __rt::MapDecode<'de> for StringSchemaRef<'de> {
                 "default" => __rt::field(&mut map, &mut f_default, "default"),
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "format" => __rt::field(&mut map, &mut f_format, "format"),
-                "maxLength" => __rt::field(&mut map, &mut f_max_length, "maxLength"),
-                "minLength" => __rt::field(&mut map, &mut f_min_length, "minLength"),
+                "maxLength" => {
+                    __rt::field_integer(&mut map, &mut f_max_length, "maxLength")
+                }
+                "minLength" => {
+                    __rt::field_integer(&mut map, &mut f_min_length, "minLength")
+                }
                 "pattern" => __rt::field(&mut map, &mut f_pattern, "pattern"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
@@ -18108,8 +17939,8 @@ impl<'de> __rt::MapDecode<'de> for TitledMultiSelectEnumSchemaRef<'de> {
                 "default" => __rt::field_seq(&mut map, &mut f_default, "default"),
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "items" => __rt::field(&mut map, &mut f_items, "items"),
-                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems"),
-                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems"),
+                "maxItems" => __rt::field_integer(&mut map, &mut f_max_items, "maxItems"),
+                "minItems" => __rt::field_integer(&mut map, &mut f_min_items, "minItems"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };
@@ -19786,8 +19617,8 @@ impl<'de> __rt::MapDecode<'de> for UntitledMultiSelectEnumSchemaRef<'de> {
                 "default" => __rt::field_seq(&mut map, &mut f_default, "default"),
                 "description" => __rt::field(&mut map, &mut f_description, "description"),
                 "items" => __rt::field(&mut map, &mut f_items, "items"),
-                "maxItems" => __rt::field(&mut map, &mut f_max_items, "maxItems"),
-                "minItems" => __rt::field(&mut map, &mut f_min_items, "minItems"),
+                "maxItems" => __rt::field_integer(&mut map, &mut f_max_items, "maxItems"),
+                "minItems" => __rt::field_integer(&mut map, &mut f_min_items, "minItems"),
                 "title" => __rt::field(&mut map, &mut f_title, "title"),
                 _ => __rt::extra(&mut map, &mut extra, key),
             };

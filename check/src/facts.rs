@@ -1,0 +1,276 @@
+//! What following a conversation needs to know of a message (its shape, its id, the revision
+//! it names, whether it asks for a task, …), read from its text without decoding it: the
+//! JSON-RPC framing by `jsonrpc::RawMessage`, then, only when asked, the few members needed
+//! from `params` or `result`, skipped over unparsed but for those. The generated types decode
+//! the message once, afterwards, in the revision these facts settle.
+
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
+use mcp_typed::jsonrpc::RawMessage;
+use serde::{Deserialize, Deserializer};
+use serde_json::value::RawValue;
+use serde_json::Value;
+
+use crate::revision::Shape;
+
+/// The `_meta` member by which a 2026-07-28 request names its protocol version.
+const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// What a message says of itself, as far as following the conversation goes.
+#[derive(Debug, Clone)]
+pub struct Facts<'a> {
+    /// Request, notification, result or error.
+    pub shape: Shape,
+    /// Its `id`, as it came.
+    pub id: Option<Value>,
+    /// Whether its framing is that of a JSON-RPC response whose `result` is all that is left to
+    /// check: `jsonrpc` `"2.0"`, a string or integer `id`, a `result`, no other member.
+    pub framed_result: bool,
+    /// The text of its `result`.
+    pub result: Option<Cow<'a, str>>,
+    /// An error's `code`, when an integer.
+    pub error_code: Option<i64>,
+    /// The text of its `params`.
+    params: Option<&'a str>,
+    /// What `params` and `result` hold, read on first use.
+    of_params: OnceCell<Members>,
+    of_result: OnceCell<Members>,
+}
+
+/// The members of `params` or `result` the conversation asks about.
+#[derive(Debug, Clone, Default)]
+struct Members {
+    /// `_meta`'s protocol version (a 2026-07-28 request's).
+    meta_version: Option<String>,
+    /// `protocolVersion`: an `initialize` request's proposal, its response's agreement.
+    protocol_version: Option<String>,
+    /// Whether `task` is there (a task-augmented request, `CreateTaskResult`).
+    task: bool,
+    /// `resultType`: `None` when absent, `Some(None)` when not a string.
+    result_type: Option<Option<String>>,
+}
+
+impl<'a> Facts<'a> {
+    /// Reads the facts of the message `text`; `Err` says why it is no JSON.
+    pub fn read(text: &'a str) -> Result<Facts<'a>, String> {
+        match RawMessage::parse(text) {
+            Ok(raw) => Ok(Facts::framed(raw)),
+            // A framing the types will refuse (or a batch): read from the value, as slowly as
+            // it is rare.
+            Err(_) => serde_json::from_str(text)
+                .map(|value| Facts::of_value(&value))
+                .map_err(|e| format!("not JSON: {e}")),
+        }
+    }
+
+    fn framed(raw: RawMessage<'a>) -> Facts<'a> {
+        let shape = match (&raw.method, &raw.id) {
+            (Some(method), Some(_)) => Shape::Request(method.to_string()),
+            (Some(method), None) => Shape::Notification(method.to_string()),
+            _ if raw.error.is_some() => Shape::Error,
+            _ => Shape::Response,
+        };
+        let framed_result = shape == Shape::Response
+            && raw.params.is_none()
+            && raw.result.is_some()
+            && raw.id.as_ref().is_some_and(|id| !id.is_null());
+        let error_code = raw
+            .error
+            .and_then(|error| serde_json::from_str::<ErrorCode>(error.get()).ok())
+            .and_then(|error| error.code)
+            .and_then(|code| serde_json::from_str(code.get()).ok());
+        Facts {
+            shape,
+            id: raw.id,
+            framed_result,
+            result: raw.result.map(|r| Cow::Borrowed(r.get())),
+            error_code,
+            params: raw.params.map(RawValue::get),
+            of_params: OnceCell::new(),
+            of_result: OnceCell::new(),
+        }
+    }
+
+    /// The same facts, read from a value.
+    pub fn of_value(message: &Value) -> Facts<'a> {
+        let method = message.get("method").and_then(Value::as_str);
+        let id = message.get("id");
+        let shape = match (method, id) {
+            (Some(method), Some(_)) => Shape::Request(method.to_owned()),
+            (Some(method), None) => Shape::Notification(method.to_owned()),
+            _ if message.get("error").is_some() => Shape::Error,
+            _ => Shape::Response,
+        };
+        let text = |v: &Value| v.as_str().map(str::to_owned);
+        let members = |v: &Value| Members {
+            meta_version: text(&v["_meta"][META_PROTOCOL_VERSION]),
+            protocol_version: text(&v["protocolVersion"]),
+            task: v.get("task").is_some(),
+            result_type: v.get("resultType").map(text),
+        };
+        Facts {
+            shape,
+            id: id.cloned(),
+            framed_result: false,
+            result: message.get("result").map(|r| Cow::Owned(r.to_string())),
+            error_code: message["error"]["code"].as_i64(),
+            params: None,
+            of_params: OnceCell::from(members(&message["params"])),
+            of_result: OnceCell::from(members(&message["result"])),
+        }
+    }
+
+    /// The protocol version a 2026-07-28 request names in `params._meta`.
+    pub fn stated_version(&self) -> Option<&str> {
+        self.params().meta_version.as_deref()
+    }
+
+    /// `params.protocolVersion`: an `initialize` request's proposal.
+    pub fn proposed_version(&self) -> Option<&str> {
+        self.params().protocol_version.as_deref()
+    }
+
+    /// Whether `params` has `task` (2025-11-25's task-augmented requests).
+    pub fn asks_for_task(&self) -> bool {
+        self.params().task
+    }
+
+    /// `result.protocolVersion`: the version an `initialize` response agrees on.
+    pub fn agreed_version(&self) -> Option<&str> {
+        self.result_members().protocol_version.as_deref()
+    }
+
+    /// Whether `result` has `task` (`CreateTaskResult`).
+    pub fn result_has_task(&self) -> bool {
+        self.result_members().task
+    }
+
+    /// The result's `resultType`: `None` when absent, `Some(None)` when not a string.
+    pub fn result_type(&self) -> Option<Option<&str>> {
+        (self.result_members().result_type.as_ref()).map(Option::as_deref)
+    }
+
+    fn params(&self) -> &Members {
+        (self.of_params).get_or_init(|| members(self.params, &["protocolVersion", "\"task\""]))
+    }
+
+    fn result_members(&self) -> &Members {
+        self.of_result.get_or_init(|| {
+            let names = ["protocolVersion", "\"task\"", "\"resultType\""];
+            members(self.result.as_deref(), &names)
+        })
+    }
+}
+
+/// What a request or notification says of its revision and of a task, read in one pass over
+/// its text (the rest skipped): the fast way's reading, where [`Facts`] would read the framing
+/// and then `params` again.
+#[derive(Debug, Default)]
+pub struct Outline {
+    /// Its `method`, when a string.
+    pub method: Option<String>,
+    /// The protocol version a 2026-07-28 request names in `params._meta`.
+    pub stated_version: Option<String>,
+    /// `params.protocolVersion` (an `initialize` request's proposal).
+    pub proposed_version: Option<String>,
+    /// Whether `params` has `task`.
+    pub task: bool,
+}
+
+impl Outline {
+    /// The outline of the message `text`; `None` when it has no `method` or is shaped otherwise
+    /// than a request or notification's (`params` no object, a member twice, …): the slow way
+    /// then reads it.
+    pub fn read(text: &str) -> Option<Outline> {
+        let raw: RawOutline = serde_json::from_str(text).ok()?;
+        let params = raw.params.unwrap_or_default();
+        Some(Outline {
+            method: Some(string(raw.method?)?),
+            stated_version: (params.meta).and_then(|meta| meta.version).and_then(string),
+            proposed_version: params.protocol_version.and_then(string),
+            task: params.task.is_some(),
+        })
+    }
+}
+
+/// A message's `method` and the members of its `params` an [`Outline`] reads.
+#[derive(Deserialize)]
+struct RawOutline<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    method: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    params: Option<RawParams<'a>>,
+}
+
+/// The members of `params` an [`Outline`] reads.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawParams<'a> {
+    #[serde(rename = "_meta", borrow)]
+    meta: Option<Meta<'a>>,
+    #[serde(borrow, deserialize_with = "present")]
+    task: Option<&'a RawValue>,
+    #[serde(rename = "protocolVersion", borrow, deserialize_with = "present")]
+    protocol_version: Option<&'a RawValue>,
+}
+
+/// What an object's text holds of the members sought. Skipping over a large `params` or
+/// `result` costs as much as a good part of decoding it: it is read only when its text holds
+/// one of `names` (or an escape, by which a name can also be written).
+fn members(text: Option<&str>, names: &[&str]) -> Members {
+    let Some(text) = text.filter(|t| t.contains("\\u") || names.iter().any(|n| t.contains(n)))
+    else {
+        return Members::default();
+    };
+    let Ok(raw) = serde_json::from_str::<RawMembers>(text) else {
+        return Members::default();
+    };
+    let meta = (raw.meta).and_then(|meta| serde_json::from_str::<Meta>(meta.get()).ok());
+    Members {
+        meta_version: meta.and_then(|meta| meta.version).and_then(string),
+        protocol_version: raw.protocol_version.and_then(string),
+        task: raw.task.is_some(),
+        result_type: raw.result_type.map(string),
+    }
+}
+
+/// The members of `params` or `result` sought, each kept raw (`null` included: a member present
+/// as `null` is present); the others are skipped.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct RawMembers<'a> {
+    #[serde(rename = "_meta", borrow, deserialize_with = "present")]
+    meta: Option<&'a RawValue>,
+    #[serde(borrow, deserialize_with = "present")]
+    task: Option<&'a RawValue>,
+    #[serde(rename = "protocolVersion", borrow, deserialize_with = "present")]
+    protocol_version: Option<&'a RawValue>,
+    #[serde(rename = "resultType", borrow, deserialize_with = "present")]
+    result_type: Option<&'a RawValue>,
+}
+
+/// An error's `code`.
+#[derive(Deserialize)]
+struct ErrorCode<'a> {
+    #[serde(borrow, default, deserialize_with = "present")]
+    code: Option<&'a RawValue>,
+}
+
+/// `params._meta`'s protocol version.
+#[derive(Deserialize)]
+struct Meta<'a> {
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion", borrow, default)]
+    #[serde(deserialize_with = "present")]
+    version: Option<&'a RawValue>,
+}
+
+/// A member that is there, whatever its value (`null` too).
+fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue>::deserialize(d).map(Some)
+}
+
+/// A raw member's string, when it is one.
+fn string(raw: &RawValue) -> Option<String> {
+    serde_json::from_str(raw.get()).ok()
+}
