@@ -61,7 +61,8 @@ enum Command {
     /// request names its server (`POST http://HOST:PORT/mcp HTTP/1.1`) and goes there, so the
     /// client keeps the server's own URL (what OAuth's resource metadata is checked against);
     /// the rest as above, conversations kept apart per server. Plain http:// servers only:
-    /// CONNECT (https) is refused with 501, a request not in absolute form with 400.
+    /// CONNECT (https) is refused with 501, a request not in absolute form with 400, one for
+    /// the proxy itself with 508.
     ///
     /// Once listening it prints `mcp-check: listening on http://ADDR` on standard error (the
     /// port chosen, for port 0); Ctrl-C or SIGTERM ends it with the summary, status 0.

@@ -12,7 +12,7 @@ use std::process::{Child, ChildStderr, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use mcp_typed_tests::installed::{python, python_dir};
+use mcp_typed_tests::installed::{python, python_client_report, python_dir};
 use mcp_wire_check::proxy::http::{self, ForwardProxy, HttpProxy};
 use serde_json::Value;
 
@@ -180,17 +180,7 @@ fn python_client(era: &str, url: &str, http_proxy: Option<&str>) {
             .env_remove("REQUEST_METHOD");
     }
     let out = client.output().expect("the Python client runs");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{era}: the client failed through the proxy ({}):\n{stdout}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let client: Value =
-        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("its report");
-    assert_eq!(client["protocol"], era);
-    assert_eq!(client["errors"], serde_json::json!([]));
+    let client = python_client_report(era, &out);
     assert_eq!(client["tools"].as_object().map(|t| t.len()), Some(10));
 }
 

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use mcp_typed_tests::installed::{python, python_dir};
+use mcp_typed_tests::installed::{python, python_client_report, python_dir};
 use serde_json::Value;
 
 const MCP_CHECK: &str = env!("CARGO_BIN_EXE_mcp-check");
@@ -38,17 +38,7 @@ fn the_python_sdk_talks_through_the_proxy_in_both_eras() {
             .arg(python_dir().join("server.py"))
             .output()
             .expect("the Python client runs");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{era}: the client failed through the proxy ({}):\n{stdout}\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let client: Value =
-            serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("its report");
-        assert_eq!(client["protocol"], era);
-        assert_eq!(client["errors"], serde_json::json!([]));
+        python_client_report(era, &out);
 
         let verdicts: Vec<Value> = std::fs::read_to_string(&report)
             .expect("the proxy's report")

@@ -97,6 +97,24 @@ fn target_dir_from(cargo_target_dir: Option<std::ffi::OsString>) -> PathBuf {
     }
 }
 
+/// The report of the pinned Python SDK's interop client (`client.py`: its last line of standard
+/// output, JSON) after a run in `era` that must have succeeded: the protocol it spoke, and no
+/// error. Panics, saying what the client printed, otherwise.
+pub fn python_client_report(era: &str, out: &std::process::Output) -> serde_json::Value {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{era}: the Python client failed ({}):\n{stdout}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(stdout.lines().last().unwrap_or_default()).expect("its report");
+    assert_eq!(report["protocol"], era);
+    assert_eq!(report["errors"], serde_json::json!([]));
+    report
+}
+
 /// The Python of a virtual environment holding the pinned SDK (hashes checked), made in
 /// [`target_dir`]`/python-sdk-venv` on first use with `python3 -m venv` and
 /// `pip install --require-hashes`. Needs a Python 3.10 or later on the PATH as `python3`.

@@ -16,7 +16,8 @@
 //!   the usual `HTTP_PROXY`/`http_proxy`. One forward proxy carries any number of servers.
 //!   Only plain `http://` servers: `CONNECT` (the tunnel a client opens for `https://`, whose
 //!   traffic the proxy could not read) is refused with `501 Not Implemented`, as is an
-//!   `https://` target; a request not in absolute form is a `400 Bad Request`.
+//!   `https://` target; a request not in absolute form is a `400 Bad Request`, and one for the
+//!   proxy itself (its port on a loopback name or its own address) a `508 Loop Detected`.
 //!
 //! **Forwarding**, the same path in both modes. Headers pass unchanged both ways (`Origin`
 //! included), except the hop-by-hop ones HTTP requires a proxy to drop (`Connection` and those
@@ -175,7 +176,7 @@ pub fn start(proxy: HttpProxy) -> std::io::Result<Running> {
 /// cannot be bound.
 pub fn start_forward(proxy: ForwardProxy) -> std::io::Result<Running> {
     launch(
-        Mode::Forward,
+        Mode::Forward(None),
         proxy.listen,
         proxy.revision,
         proxy.report,
@@ -193,6 +194,10 @@ fn launch(
     let listener = std::net::TcpListener::bind(listen)?;
     listener.set_nonblocking(true)?;
     let addr = listener.local_addr()?;
+    let mode = match mode {
+        Mode::Forward(_) => Mode::Forward(Some(addr)),
+        reverse => reverse,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .thread_name("mcp-check-http")
@@ -233,8 +238,9 @@ fn launch(
 enum Mode {
     /// `--upstream URL`: every request goes to that server.
     Reverse(Upstream),
-    /// `--forward`: each request names its server (absolute form).
-    Forward,
+    /// `--forward`: each request names its server (absolute form); the address it listens on,
+    /// which no request may name (it would come back to it, and again, for ever).
+    Forward(Option<SocketAddr>),
 }
 
 /// Where one request goes.
@@ -266,7 +272,16 @@ impl Mode {
                     host: None,
                 })
             }
-            Mode::Forward => forward_target(method, uri),
+            Mode::Forward(own) => {
+                let target = forward_target(method, uri)?;
+                if own.is_some_and(|own| names_itself(&target.uri, own)) {
+                    return Err(Refused(
+                        StatusCode::LOOP_DETECTED,
+                        format!("{uri} is this proxy: the request would come back to it"),
+                    ));
+                }
+                Ok(target)
+            }
         }
     }
 }
@@ -313,6 +328,18 @@ fn forward_target(method: &Method, uri: &Uri) -> Result<Target, Refused> {
         host: Some(HeaderValue::from_str(&authority).map_err(|e| bad(e.to_string()))?),
         server: Arc::from(format!("http://{authority}")),
     })
+}
+
+/// Whether `target` names the proxy listening on `own`: its port, on a loopback name or
+/// address, or on `own`'s address (any address, when `own` is unspecified).
+fn names_itself(target: &Uri, own: SocketAddr) -> bool {
+    let host = target.host().unwrap_or_default();
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    let address = host.parse::<std::net::IpAddr>().ok();
+    target.port_u16().unwrap_or(80) == own.port()
+        && (host.eq_ignore_ascii_case("localhost")
+            || address.is_some_and(|a| a.is_loopback() || a == own.ip())
+            || own.ip().is_unspecified())
 }
 
 /// The upstream's scheme and authority, and the path its requests go under.
@@ -979,5 +1006,29 @@ mod tests {
             let refused = target(method, uri).unwrap_err();
             assert_eq!(refused.0, status, "{uri}: {}", refused.1);
         }
+    }
+
+    #[test]
+    fn a_forward_proxy_refuses_requests_for_itself() {
+        let own: SocketAddr = "127.0.0.1:4000".parse().unwrap();
+        let mode = Mode::Forward(Some(own));
+        let target = |uri: &str| mode.target(&Method::POST, &uri.parse().unwrap());
+        for uri in [
+            "http://127.0.0.1:4000/mcp",
+            "http://localhost:4000/",
+            "http://[::1]:4000/",
+        ] {
+            assert_eq!(
+                target(uri).unwrap_err().0,
+                StatusCode::LOOP_DETECTED,
+                "{uri}"
+            );
+        }
+        for uri in ["http://127.0.0.1:4001/mcp", "http://10.0.0.1:4000/mcp"] {
+            assert!(target(uri).is_ok(), "{uri}");
+        }
+        let anywhere = Mode::Forward(Some("0.0.0.0:4000".parse().unwrap()));
+        let refused = anywhere.target(&Method::GET, &"http://10.0.0.1:4000/".parse().unwrap());
+        assert_eq!(refused.unwrap_err().0, StatusCode::LOOP_DETECTED);
     }
 }
