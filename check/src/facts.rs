@@ -184,12 +184,12 @@ impl Outline {
     /// then reads it.
     pub fn read(text: &str) -> Option<Outline> {
         let raw: RawOutline = serde_json::from_str(text).ok()?;
-        let params = raw.params.unwrap_or_default();
+        let params = raw.params.map(Members::from_raw).unwrap_or_default();
         Some(Outline {
             method: Some(string(raw.method?)?),
-            stated_version: (params.meta).and_then(|meta| meta.version).and_then(string),
-            proposed_version: params.protocol_version.and_then(string),
-            task: params.task.is_some(),
+            stated_version: params.meta_version,
+            proposed_version: params.protocol_version,
+            task: params.task,
         })
     }
 }
@@ -200,19 +200,7 @@ struct RawOutline<'a> {
     #[serde(borrow, default, deserialize_with = "present")]
     method: Option<&'a RawValue>,
     #[serde(borrow, default)]
-    params: Option<RawParams<'a>>,
-}
-
-/// The members of `params` an [`Outline`] reads.
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct RawParams<'a> {
-    #[serde(rename = "_meta", borrow)]
-    meta: Option<Meta<'a>>,
-    #[serde(borrow, deserialize_with = "present")]
-    task: Option<&'a RawValue>,
-    #[serde(rename = "protocolVersion", borrow, deserialize_with = "present")]
-    protocol_version: Option<&'a RawValue>,
+    params: Option<RawMembers<'a>>,
 }
 
 /// What an object's text holds of the members sought. Skipping over a large `params` or
@@ -223,15 +211,20 @@ fn members(text: Option<&str>, names: &[&str]) -> Members {
     else {
         return Members::default();
     };
-    let Ok(raw) = serde_json::from_str::<RawMembers>(text) else {
-        return Members::default();
-    };
-    let meta = (raw.meta).and_then(|meta| serde_json::from_str::<Meta>(meta.get()).ok());
-    Members {
-        meta_version: meta.and_then(|meta| meta.version).and_then(string),
-        protocol_version: raw.protocol_version.and_then(string),
-        task: raw.task.is_some(),
-        result_type: raw.result_type.map(string),
+    (serde_json::from_str::<RawMembers>(text))
+        .map(Members::from_raw)
+        .unwrap_or_default()
+}
+
+impl Members {
+    fn from_raw(raw: RawMembers) -> Members {
+        let meta = (raw.meta).and_then(|meta| serde_json::from_str::<Meta>(meta.get()).ok());
+        Members {
+            meta_version: meta.and_then(|meta| meta.version).and_then(string),
+            protocol_version: raw.protocol_version.and_then(string),
+            task: raw.task.is_some(),
+            result_type: raw.result_type.map(string),
+        }
     }
 }
 

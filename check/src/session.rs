@@ -231,9 +231,7 @@ impl Checker {
                 .flatten()
                 .and_then(Revision::from_version)
         });
-        let revision = (named.or(self.negotiated).or(stated).or(self.stated))
-            .or(self.proposed)
-            .or(self.assumed)?;
+        let revision = named.or(self.settled())?;
         let sent = decode_sent(revision, side, text)?;
         if stated.is_some() {
             self.stated = stated;
@@ -288,10 +286,7 @@ impl Checker {
                 (Some(request.method.clone()), revision, violations)
             }
             None => {
-                let revision = (self.negotiated.or(self.stated))
-                    .or(self.proposed)
-                    .or(self.assumed)
-                    .filter(|r| *r != Revision::V2026_07_28)?;
+                let revision = (self.settled()).filter(|r| *r != Revision::V2026_07_28)?;
                 (None, revision, decode(revision, side, text).ok()?)
             }
         };
@@ -353,7 +348,13 @@ impl Checker {
             }
             .and_then(Revision::from_version)
         });
-        (named.or(self.negotiated).or(self.stated))
+        named.or(self.settled())
+    }
+
+    /// The revision of a message that names none: the negotiated one, else the last one
+    /// stated, else the one proposed, else the assumed one.
+    fn settled(&self) -> Option<Revision> {
+        (self.negotiated.or(self.stated))
             .or(self.proposed)
             .or(self.assumed)
     }
