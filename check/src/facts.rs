@@ -163,6 +163,13 @@ impl<'a> Facts<'a> {
     }
 }
 
+/// The `resultType` of the result whose text is `result` (top-level, wherever it is among the
+/// members): `None` when absent, `Some(None)` when not a string. Read for itself where the
+/// rest of a message needs no [`Facts`].
+pub fn result_type(result: &str) -> Option<Option<String>> {
+    members(Some(result), &["\"resultType\""]).result_type
+}
+
 /// What a request or notification says of its revision and of a task, read in one pass over
 /// its text (the rest skipped): the fast way's reading, where [`Facts`] would read the framing
 /// and then `params` again.

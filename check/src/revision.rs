@@ -1,6 +1,7 @@
 //! The protocol revisions a message can belong to, and decoding a message with the generated
 //! types of one of them.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use mcp_typed::jsonrpc::{
@@ -188,11 +189,24 @@ macro_rules! in_revision {
 /// `ClientMessage` or `ServerMessage` (`Err` when it is not one), then validated against the
 /// constraint keywords of its schema (`Ok` with what it breaks).
 pub fn decode(revision: Revision, side: Side, text: &str) -> Result<Vec<Violation>, DecodeError> {
-    // The borrowed family: what it decodes and reports is the owned types' (its errors are
-    // theirs), without copying the message's strings.
     in_revision!(revision, m => match side {
         Side::Client => text.parse::<m::ClientMessage>().map(|m| constraints(&m)),
         Side::Server => text.parse::<m::ServerMessage>().map(|m| constraints(&m)),
+    })
+}
+
+/// [`decode`] for the fast ways: the message decoded by the borrowed family
+/// (`ClientMessageRef<'de>`, which takes what the owned types take, without copying the
+/// message's strings) and validated; `None`, undiagnosed, when it does not decode (the slow
+/// way, with [`decode`], says why).
+pub fn decode_lent(revision: Revision, side: Side, text: &str) -> Option<Vec<Violation>> {
+    in_revision!(revision, m => match side {
+        Side::Client => serde_json::from_str::<m::borrowed::ClientMessageRef>(text)
+            .ok()
+            .map(|m| constraints(&m)),
+        Side::Server => serde_json::from_str::<m::borrowed::ServerMessageRef>(text)
+            .ok()
+            .map(|m| constraints(&m)),
     })
 }
 
@@ -207,49 +221,55 @@ pub struct Sent {
     pub violations: Vec<Violation>,
 }
 
-/// Decodes `text` as a request or notification that `side` sends in `revision` (as [`decode`]
-/// does); `None` when it is none (a response, an error, a batch) or does not decode: the caller
-/// then reads it the slow way, which says why.
-pub fn decode_sent(revision: Revision, side: Side, text: &str) -> Option<Sent> {
+/// Decodes `text` as a request or notification that `side` sends in `revision` (as
+/// [`decode_lent`] does): `Some(Ok(…))` when it is one, `Some(Err(()))` when it decodes as
+/// something else (a response, an error, a batch), `None` when it does not decode. The caller
+/// reads the last two the slow way, which says why.
+pub fn decode_sent(revision: Revision, side: Side, text: &str) -> Option<Result<Sent, ()>> {
     /// The method and id of a decoded message of type `$message`, when a request or a
     /// notification.
     macro_rules! sent {
         ($m:ident :: $message:ident) => {{
-            let message = text.parse::<$m::$message>().ok()?;
-            let violations = constraints(&message);
+            // `serde_json` decodes as `parse` does, without diagnosing a refusal (the slow
+            // way does that), which costs as much as the decoding when the sender is guessed.
+            let message = serde_json::from_str::<$m::borrowed::$message>(text).ok()?;
             #[allow(unreachable_patterns)]
             let (method, id) = match &message {
-                $m::$message::Request { id, request } => {
-                    (request.method(), Some(serde_json::to_value(id).ok()?))
+                $m::borrowed::$message::Request { id, request } => {
+                    let id = match id {
+                        $m::borrowed::RequestIdRef::Integer(n) => Value::from(*n),
+                        $m::borrowed::RequestIdRef::String(text) => Value::from(&**text),
+                    };
+                    (request.method(), Some(id))
                 }
-                $m::$message::Notification(notification) => (notification.method(), None),
-                _ => return None,
+                $m::borrowed::$message::Notification(notification) => (notification.method(), None),
+                _ => return Some(Err(())),
             };
-            Some(Sent {
+            Some(Ok(Sent {
                 method,
                 id,
-                violations,
-            })
+                violations: constraints(&message),
+            }))
         }};
     }
     in_revision!(revision, m => match side {
-        Side::Client => sent!(m::ClientMessage),
-        Side::Server => sent!(m::ServerMessage),
+        Side::Client => sent!(m::ClientMessageRef),
+        Side::Server => sent!(m::ServerMessageRef),
     }, 2026 => {
         use mcp_typed::v2026_07_28 as m;
         match side {
-            Side::Client => sent!(m::ClientMessage),
+            Side::Client => sent!(m::ClientMessageRef),
             // Its server sends notifications, no requests.
             Side::Server => {
-                let message = text.parse::<m::ServerMessage>().ok()?;
-                let m::ServerMessage::Notification(notification) = &message else {
-                    return None;
+                let message = serde_json::from_str::<m::borrowed::ServerMessageRef>(text).ok()?;
+                let m::borrowed::ServerMessageRef::Notification(notification) = &message else {
+                    return Some(Err(()));
                 };
-                Some(Sent {
+                Some(Ok(Sent {
                     method: notification.method(),
                     id: None,
                     violations: constraints(&message),
-                })
+                }))
             }
         }
     })
@@ -313,8 +333,8 @@ pub(crate) fn under_result(violations: Vec<Violation>) -> Vec<Violation> {
 /// What a response answers: the method of its request, and whether that asked for a task.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answering {
-    /// The request's method.
-    pub method: String,
+    /// The request's method (borrowed where the generated types name it).
+    pub method: Cow<'static, str>,
     /// Whether the request's `params` had `task` (2025-11-25's task-augmented requests).
     pub task: bool,
 }
@@ -377,11 +397,7 @@ pub fn leniencies(revision: Revision, facts: &Facts) -> Vec<Violation> {
     };
     match facts.shape {
         Shape::Response if revision == Revision::V2026_07_28 && facts.result_type().is_none() => {
-            vec![required(
-                "/result/resultType",
-                "`resultType`: a server of 2026-07-28 MUST include it (a client reads its \
-                 absence as \"complete\")",
-            )]
+            vec![missing_result_type()]
         }
         Shape::Error if revision < Revision::V2025_11_25 && facts.id.is_none() => {
             vec![required(
@@ -390,6 +406,17 @@ pub fn leniencies(revision: Revision, facts: &Facts) -> Vec<Violation> {
             )]
         }
         _ => Vec::new(),
+    }
+}
+
+/// A 2026-07-28 result without `resultType`: what [`leniencies`] reports.
+pub(crate) fn missing_result_type() -> Violation {
+    Violation {
+        pointer: "/result/resultType".to_owned(),
+        keyword: "required".to_owned(),
+        expected: "`resultType`: a server of 2026-07-28 MUST include it (a client reads its \
+                   absence as \"complete\")"
+            .to_owned(),
     }
 }
 

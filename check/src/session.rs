@@ -1,17 +1,18 @@
 //! Following a conversation: which revision each message belongs to, who sent it, and which
 //! request a response answers; each message checked with the generated types of its revision.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use mcp_typed::jsonrpc::DecodeErrorKind;
 use serde_json::Value;
 
-use crate::facts::{Facts, Outline};
+use crate::facts::{self, Facts, Outline};
 use crate::revision::{
-    decode, decode_answer, decode_error_by_code, decode_sent, leniencies, result_of, under_result,
-    Answering, Revision, Shape, Side, Violation,
+    decode, decode_answer, decode_error_by_code, decode_lent, decode_sent, leniencies,
+    missing_result_type, result_of, under_result, Answering, Revision, Shape, Side, Violation,
 };
-use crate::traffic::Entry;
+use crate::traffic::{plain_id, split_jsonrpc_and_id, Entry};
 
 /// What the checker made of one message.
 #[derive(Debug, Clone, PartialEq)]
@@ -64,8 +65,8 @@ pub struct Checker {
     /// The revision an `initialize` request proposed: the conversation's until its response
     /// (which a recording of the client's side alone does not have) says otherwise.
     proposed: Option<Revision>,
-    /// Open requests by their sender and id (the id as JSON text).
-    pending: HashMap<(Side, String), Pending>,
+    /// Open requests by their sender and id.
+    pending: HashMap<(Side, IdKey), Pending>,
     count: usize,
     /// Whether every message is read the slow way (to test that the fast ways agree with it).
     slow_only: bool,
@@ -130,11 +131,11 @@ impl Checker {
         };
         verdict.id = facts.id.clone();
         verdict.error_code = facts.error_code;
-        let id = facts.id.as_ref().map(Value::to_string);
-        let answered = self.answered(from, &facts.shape, id.as_deref());
+        let id = facts.id.as_ref().map(IdKey::of);
+        let answered = self.answered(from, &facts.shape, id.as_ref());
         verdict.method = match (&facts.shape, &answered) {
             (Shape::Request(m) | Shape::Notification(m), _) => Some(m.clone()),
-            (_, Some((_, pending))) => Some(pending.request.method.clone()),
+            (_, Some((_, pending))) => Some(pending.request.method.to_string()),
             _ => None,
         };
         let Some(revision) = self.revision_of(entry, &facts, answered.as_ref()) else {
@@ -201,12 +202,12 @@ impl Checker {
     /// in the revision the conversation and the message settle, their method and id read from
     /// what was decoded. A text holding nothing that could name a revision or ask for a task
     /// (`protocolVersion`, `task`, an escape by which a name could be written otherwise) is
-    /// not read before; any other is read once for those ([`Outline`]). Taken when the sender
-    /// is known and no header was recorded; a response, or a message that does not decode
-    /// (`None`), is read the slow way, which also says what is wrong.
+    /// not read before; any other is read once for those ([`Outline`]). Taken when no header
+    /// was recorded (a sender not recorded is told as the slow way tells it); a response, or a
+    /// message that does not decode (`None`), is read the slow way, which also says what is
+    /// wrong.
     fn check_sent(&mut self, entry: &Entry, verdict: &Verdict) -> Option<Verdict> {
         let text = entry.message.as_deref().ok()?;
-        let side = verdict.from?;
         if entry.header_version.is_some() {
             return None;
         }
@@ -232,7 +233,18 @@ impl Checker {
                 .and_then(Revision::from_version)
         });
         let revision = named.or(self.settled())?;
-        let sent = decode_sent(revision, side, text)?;
+        // A sender not recorded is told as the slow way tells it: the client when the message
+        // decodes as the client's, else the server when it decodes as the server's.
+        let (side, sent) = match verdict.from {
+            Some(side) => (side, decode_sent(revision, side, text)?.ok()?),
+            None => match decode_sent(revision, Side::Client, text) {
+                Some(sent) => (Side::Client, sent.ok()?),
+                None => (
+                    Side::Server,
+                    decode_sent(revision, Side::Server, text)?.ok()?,
+                ),
+            },
+        };
         if stated.is_some() {
             self.stated = stated;
         }
@@ -241,12 +253,13 @@ impl Checker {
         }
         if let Some(id) = &sent.id {
             let request = Answering {
-                method: sent.method.to_owned(),
+                method: Cow::Borrowed(sent.method),
                 task: outline.task,
             };
-            (self.pending).insert((side, id.to_string()), Pending { request, revision });
+            (self.pending).insert((side, IdKey::of(id)), Pending { request, revision });
         }
         Some(Verdict {
+            from: Some(side),
             method: Some(sent.method.to_owned()),
             revision: Some(revision),
             id: sent.id,
@@ -256,42 +269,51 @@ impl Checker {
     }
 
     /// The fast way to check most results: a response written as most peers write one
-    /// (`{"jsonrpc":"2.0","id":ID,"result":…}`, compact, in this order) by a known sender, its
-    /// `result` decoded at once as the result of the request it answers (or, answering none
-    /// seen, the message as the sender's), with no other reading of the text. Not for
-    /// 2026-07-28 (its `resultType` decides), `initialize` (its answer settles the revision) or a
-    /// task-augmented request; anything else, or a result that does not decode (`None`: which
-    /// also proves the result was the last member and nothing else followed), is read the slow
-    /// way.
+    /// (`{"jsonrpc":"2.0","id":ID,"result":…}`, compact, in this order), its `result` decoded
+    /// at once as the result of the request it answers (or, answering none seen, the message
+    /// as the sender's), with no other reading of the text but, in 2026-07-28, for the
+    /// result's `resultType` (which decides its type, and whose absence is reported). Not for
+    /// `initialize` (its answer settles the revision), a task-augmented request, or a
+    /// 2026-07-28 result of another `resultType` than `complete` or `input_required`; anything
+    /// else, or a result that does not decode (`None`: which also proves the result was the
+    /// last member and nothing else followed), is read the slow way.
     fn check_answer(&mut self, entry: &Entry, verdict: &Verdict) -> Option<Verdict> {
         let text = entry.message.as_deref().ok()?;
-        let side = verdict.from?;
         if entry.header_version.is_some() {
             return None;
         }
         let (id, result) = compact_response(text)?;
-        let key = (side.other(), id.to_string());
-        let (method, revision, violations) = match self.pending.get(&key) {
-            Some(pending) => {
-                let request = &pending.request;
-                if request.task || request.method == "initialize" {
-                    return None;
-                }
-                let revision = pending.revision;
-                if revision == Revision::V2026_07_28 {
-                    return None;
-                }
-                let checked = result_of(revision, side.other(), &request.method, result)?;
-                let violations = under_result(checked.ok()?);
-                (Some(request.method.clone()), revision, violations)
-            }
-            None => {
-                let revision = (self.settled()).filter(|r| *r != Revision::V2026_07_28)?;
-                (None, revision, decode(revision, side, text).ok()?)
-            }
+        // Who may have asked: the other side of a known sender; else either, the client's
+        // requests first (as the slow way looks for them).
+        let requesters = match verdict.from {
+            Some(side) => [Some(side.other()), None],
+            None => [Some(Side::Client), Some(Side::Server)],
         };
-        self.pending.remove(&key);
+        let id_key = IdKey::of(&id);
+        let asked = (requesters.into_iter().flatten())
+            .find_map(|requester| self.pending.remove_entry(&(requester, id_key.clone())));
+        let checked = match &asked {
+            Some(((requester, _), pending)) => answer(*requester, pending, result),
+            // Answering no request seen: the message as its sender's (most answers are the
+            // server's), and a 2026-07-28 result's `resultType` read for its absence.
+            None => self.settled().and_then(|revision| {
+                let side = verdict.from.unwrap_or(Side::Server);
+                let mut violations = decode_lent(revision, side, text)?;
+                if revision == Revision::V2026_07_28 && facts::result_type(result).is_none() {
+                    violations.push(missing_result_type());
+                }
+                Some((side, None, revision, violations))
+            }),
+        };
+        let Some((side, method, revision, violations)) = checked else {
+            // The slow way reads it, and finds its request again.
+            if let Some((key, pending)) = asked {
+                self.pending.insert(key, pending);
+            }
+            return None;
+        };
         Some(Verdict {
+            from: Some(side),
             method,
             revision: Some(revision),
             id: Some(id),
@@ -306,12 +328,12 @@ impl Checker {
         &mut self,
         from: Option<Side>,
         shape: &Shape,
-        id: Option<&str>,
+        id: Option<&IdKey>,
     ) -> Option<(Side, Pending)> {
         if !matches!(shape, Shape::Response | Shape::Error) {
             return None;
         }
-        let id = id?.to_owned();
+        let id = id?;
         let requesters = match from {
             Some(side) => vec![side.other()],
             None => vec![Side::Client, Side::Server],
@@ -363,7 +385,7 @@ impl Checker {
     fn follow(
         &mut self,
         side: Side,
-        id: Option<String>,
+        id: Option<IdKey>,
         revision: Revision,
         facts: &Facts,
         answered: Option<(Side, Pending)>,
@@ -376,7 +398,7 @@ impl Checker {
                 if let Some(id) = id {
                     let pending = Pending {
                         request: Answering {
-                            method: method.clone(),
+                            method: Cow::Owned(method.clone()),
                             task: facts.asks_for_task(),
                         },
                         revision,
@@ -397,6 +419,61 @@ impl Checker {
     }
 }
 
+/// The fast way's check of `result`, the text of the result of `pending`, a request of
+/// `requester`: the side that answered, the request's method, the revision and what the result
+/// breaks; `None` for what the slow way reads (see [`Checker::check_answer`]).
+fn answer(
+    requester: Side,
+    pending: &Pending,
+    result: &str,
+) -> Option<(Side, Option<String>, Revision, Vec<Violation>)> {
+    let request = &pending.request;
+    if request.task || request.method == "initialize" {
+        return None;
+    }
+    let revision = pending.revision;
+    // A 2026-07-28 result's `resultType`, top-level in its text, read for itself.
+    let missing_type = revision == Revision::V2026_07_28
+        && match facts::result_type(result) {
+            None => true,
+            Some(Some(kind)) if kind == "complete" || kind == "input_required" => false,
+            Some(_) => return None,
+        };
+    let checked = result_of(revision, requester, &request.method, result)?;
+    let mut violations = under_result(checked.ok()?);
+    if missing_type {
+        violations.push(missing_result_type());
+    }
+    Some((
+        requester.other(),
+        Some(request.method.to_string()),
+        revision,
+        violations,
+    ))
+}
+
+/// A request's id as the open requests are keyed: a string or an integer as itself (no text
+/// to write), any other id by its JSON text; two ids have the same key when they have the
+/// same JSON text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum IdKey {
+    String(String),
+    Integer(i64),
+    Text(String),
+}
+
+impl IdKey {
+    fn of(id: &Value) -> IdKey {
+        match id {
+            Value::String(text) => IdKey::String(text.clone()),
+            _ => match id.as_i64() {
+                Some(n) => IdKey::Integer(n),
+                None => IdKey::Text(id.to_string()),
+            },
+        }
+    }
+}
+
 /// The id and the text of the `result` of a response written as peers write one: compact,
 /// `{"jsonrpc":"2.0","id":ID,"result":RESULT}` (rmcp, the Python SDK) or
 /// `{"result":RESULT,"jsonrpc":"2.0","id":ID}` (the TypeScript SDK), the id an integer or a
@@ -404,22 +481,16 @@ impl Checker {
 /// the message has these three members and no other) is for its decoding to prove.
 fn compact_response(text: &str) -> Option<(Value, &str)> {
     const FIRST: &str = "{\"jsonrpc\":\"2.0\",\"id\":";
-    const LAST: &str = ",\"jsonrpc\":\"2.0\",\"id\":";
     let (id, result) = if let Some(rest) = text.strip_prefix(FIRST) {
         let (id, rest) = rest.split_at(rest.find(',')?);
+        if !plain_id(id) {
+            return None;
+        }
         (id, rest.strip_prefix(",\"result\":")?.strip_suffix('}')?)
     } else {
-        let rest = text.strip_prefix("{\"result\":")?.strip_suffix('}')?;
-        let at = rest.rfind(LAST)?;
-        (&rest[at + LAST.len()..], &rest[..at])
+        let (result, id) = split_jsonrpc_and_id(text.strip_prefix("{\"result\":")?)?;
+        (id, result)
     };
-    let simple = match id.as_bytes() {
-        [b'"', inner @ .., b'"'] => !inner.iter().any(|b| matches!(b, b'"' | b'\\')),
-        digits => !digits.is_empty() && digits.iter().all(|b| b.is_ascii_digit() || *b == b'-'),
-    };
-    if !simple {
-        return None;
-    }
     Some((serde_json::from_str(id).ok()?, result))
 }
 

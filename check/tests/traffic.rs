@@ -220,6 +220,39 @@ fn records_say_who_sent_each_message_and_which_revision() {
     assert_eq!(verdicts[3].violations[0].keyword, "json");
 }
 
+/// A line is told a record or a message by its members, whatever their order and whatever a
+/// nested object ends with: `jsonrpc` written last (as the TypeScript SDK writes it) makes a
+/// message; a record whose last member ends as a message does is still a record.
+#[test]
+fn a_line_is_a_record_or_a_message_by_its_own_members() {
+    let lines = [
+        r#"{"result":{"message":"hi"},"jsonrpc":"2.0","id":7}"#,
+        r#"{"method":"ping","params":{"message":"hi"},"jsonrpc":"2.0"}"#,
+        r#"{"from":"server","message":{"result":{},"jsonrpc":"2.0","id":7}}"#,
+        r#"{"message":{"jsonrpc":"2.0","method":"ping"},"from":"client","note":{"jsonrpc":"2.0","id":7}}"#,
+        r#"{"from":"client","message":{"jsonrpc":"2.0","method":"ping"},"note":{"jsonrpc":"2.0"}}"#,
+    ];
+    let entries: Vec<traffic::Entry> = (lines.iter().enumerate())
+        .map(|(at, line)| traffic::entry(at + 1, line))
+        .collect();
+    let messages: Vec<(Option<Side>, &str)> = (entries.iter())
+        .map(|e| (e.from, e.message.as_deref().expect("a message")))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            (None, lines[0]),
+            (None, lines[1]),
+            (
+                Some(Side::Server),
+                r#"{"result":{},"jsonrpc":"2.0","id":7}"#
+            ),
+            (Some(Side::Client), r#"{"jsonrpc":"2.0","method":"ping"}"#),
+            (Some(Side::Client), r#"{"jsonrpc":"2.0","method":"ping"}"#),
+        ]
+    );
+}
+
 fn mcp_check(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_mcp-check"))
         .args(args)

@@ -846,7 +846,7 @@ impl Conversations {
             from: Some(from),
             header_version: exchange.version.clone(),
             // A body may hold a batch: each member is written out from its value.
-            message: message.map(|value| value.to_string()),
+            message: message.map(|value| value.to_string().into()),
         };
         let assumed = self.assumed;
         let server = exchange

@@ -119,7 +119,7 @@ fn check_all(
             line: number,
             from: Some(side),
             header_version: None,
-            message: Ok(text.trim_end().to_owned()),
+            message: Ok(text.trim_end().into()),
         };
         reporter.check(&mut checker, "stdio", &entry);
     }
