@@ -283,14 +283,8 @@ impl Checker {
             return None;
         }
         let (id, result) = compact_response(text)?;
-        // Who may have asked: the other side of a known sender; else either, the client's
-        // requests first (as the slow way looks for them).
-        let requesters = match verdict.from {
-            Some(side) => [Some(side.other()), None],
-            None => [Some(Side::Client), Some(Side::Server)],
-        };
         let id_key = IdKey::of(&id);
-        let asked = (requesters.into_iter().flatten())
+        let asked = requesters(verdict.from)
             .find_map(|requester| self.pending.remove_entry(&(requester, id_key.clone())));
         let checked = match &asked {
             Some(((requester, _), pending)) => answer(*requester, pending, result),
@@ -334,11 +328,7 @@ impl Checker {
             return None;
         }
         let id = id?;
-        let requesters = match from {
-            Some(side) => vec![side.other()],
-            None => vec![Side::Client, Side::Server],
-        };
-        requesters.into_iter().find_map(|requester| {
+        requesters(from).find_map(|requester| {
             let pending = self.pending.remove(&(requester, id.clone()))?;
             Some((requester.other(), pending))
         })
@@ -417,6 +407,16 @@ impl Checker {
             Shape::Notification(_) | Shape::Error => {}
         }
     }
+}
+
+/// Who may have asked what the side `from` answers: the other side; with no sender recorded,
+/// either, the client's requests looked for first.
+fn requesters(from: Option<Side>) -> impl Iterator<Item = Side> {
+    let sides = match from {
+        Some(side) => [Some(side.other()), None],
+        None => [Some(Side::Client), Some(Side::Server)],
+    };
+    sides.into_iter().flatten()
 }
 
 /// The fast way's check of `result`, the text of the result of `pending`, a request of
