@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use mcp_typed::borrowed::{RequestRef, VisitRequestRef};
 use mcp_typed::jsonrpc::{
     decode_error_response, decode_result, DecodeError, DecodeErrorKind, Request, VisitRequest,
     VisitType,
@@ -217,6 +218,9 @@ pub struct Sent {
     pub method: &'static str,
     /// A request's id.
     pub id: Option<Value>,
+    /// The known revision a 2026-07-28 request names in its `_meta` (read from what was
+    /// decoded; `None` in the other revisions, whose requests name none).
+    pub stated: Option<Revision>,
     /// What it breaks of its schema's constraint keywords.
     pub violations: Vec<Violation>,
 }
@@ -229,7 +233,10 @@ pub fn decode_sent(revision: Revision, side: Side, text: &str) -> Option<Result<
     /// The method and id of a decoded message of type `$message`, when a request or a
     /// notification.
     macro_rules! sent {
-        ($m:ident :: $message:ident) => {{
+        ($m:ident :: $message:ident) => {
+            sent!($m::$message, |_| None)
+        };
+        ($m:ident :: $message:ident, $stated:expr) => {{
             // `serde_json` decodes as `parse` does, without diagnosing a refusal (the slow
             // way does that), which costs as much as the decoding when the sender is guessed.
             let message = serde_json::from_str::<$m::borrowed::$message>(text).ok()?;
@@ -240,14 +247,16 @@ pub fn decode_sent(revision: Revision, side: Side, text: &str) -> Option<Result<
                         $m::borrowed::RequestIdRef::Integer(n) => Value::from(*n),
                         $m::borrowed::RequestIdRef::String(text) => Value::from(&**text),
                     };
-                    (request.method(), Some(id))
+                    (request.method(), Some((id, $stated(request))))
                 }
                 $m::borrowed::$message::Notification(notification) => (notification.method(), None),
                 _ => return Some(Err(())),
             };
+            let (id, stated) = id.unzip();
             Some(Ok(Sent {
                 method,
                 id,
+                stated: stated.flatten(),
                 violations: constraints(&message),
             }))
         }};
@@ -258,7 +267,10 @@ pub fn decode_sent(revision: Revision, side: Side, text: &str) -> Option<Result<
     }, 2026 => {
         use mcp_typed::v2026_07_28 as m;
         match side {
-            Side::Client => sent!(m::ClientMessageRef),
+            Side::Client => sent!(m::ClientMessageRef, |request: &m::borrowed::ClientRequestRef| {
+                let version = &request.meta()?.io_modelcontextprotocol_protocol_version;
+                Revision::from_version(version)
+            }),
             // Its server sends notifications, no requests.
             Side::Server => {
                 let message = serde_json::from_str::<m::borrowed::ServerMessageRef>(text).ok()?;
@@ -268,6 +280,7 @@ pub fn decode_sent(revision: Revision, side: Side, text: &str) -> Option<Result<
                 Some(Ok(Sent {
                     method: notification.method(),
                     id: None,
+                    stated: None,
                     violations: constraints(&message),
                 }))
             }
@@ -341,7 +354,7 @@ pub struct Answering {
 
 /// The result `text` of a request `method` sent by `requester` in `revision`, decoded as that
 /// method's result type and validated; `None` for a method of no request of the requester's.
-pub(crate) fn result_of(
+fn result_of(
     revision: Revision,
     requester: Side,
     method: &str,
@@ -363,6 +376,36 @@ pub(crate) fn result_of(
         // A 2026-07-28 server sends no requests (it asks with `input_required` results).
         Side::Server => None,
     })
+}
+
+/// [`result_of`] for the fast ways: the result decoded by the borrowed family (the result's
+/// `…Ref<'de>` form, no copy of its strings) and validated; `None`, undiagnosed, when it does
+/// not decode or the method is no request of the requester's (the slow way says why).
+pub(crate) fn result_lent(
+    revision: Revision,
+    requester: Side,
+    method: &str,
+    text: &str,
+) -> Option<Vec<Violation>> {
+    /// Decodes the result as the visited request's borrowed result and checks its constraints.
+    struct Check<'a>(&'a str);
+    impl VisitRequestRef for Check<'_> {
+        type Output = Option<Vec<Violation>>;
+        fn visit<R: RequestRef>(self) -> Self::Output {
+            let result = serde_json::from_str::<R::ResultRef<'_>>(self.0).ok()?;
+            Some(constraints(&result))
+        }
+    }
+    in_revision!(revision, m => match requester {
+        Side::Client => m::borrowed::ClientRequestRef::visit_method(method, Check(text)),
+        Side::Server => m::borrowed::ServerRequestRef::visit_method(method, Check(text)),
+    }, 2026 => match requester {
+        Side::Client => {
+            mcp_typed::v2026_07_28::borrowed::ClientRequestRef::visit_method(method, Check(text))
+        }
+        Side::Server => None,
+    })
+    .flatten()
 }
 
 /// Checks an error response whose code has a definition of its own in `revision` (2025-11-25:

@@ -10,7 +10,8 @@ use serde_json::Value;
 use crate::facts::{self, Facts, Outline};
 use crate::revision::{
     decode, decode_answer, decode_error_by_code, decode_lent, decode_sent, leniencies,
-    missing_result_type, result_of, under_result, Answering, Revision, Shape, Side, Violation,
+    missing_result_type, result_lent, under_result, Answering, Revision, Sent, Shape, Side,
+    Violation,
 };
 use crate::traffic::{plain_id, split_jsonrpc_and_id, Entry};
 
@@ -202,8 +203,10 @@ impl Checker {
     /// in the revision the conversation and the message settle, their method and id read from
     /// what was decoded. A text holding nothing that could name a revision or ask for a task
     /// (`protocolVersion`, `task`, an escape by which a name could be written otherwise) is
-    /// not read before; any other is read once for those ([`Outline`]). Taken when no header
-    /// was recorded (a sender not recorded is told as the slow way tells it); a response, or a
+    /// not read before; in a conversation in 2026-07-28, one that names a version is decoded as
+    /// 2026-07-28's and taken when its `_meta` names that revision (read from what was
+    /// decoded); any other is read once for those ([`Outline`]). Taken when no header was
+    /// recorded (a sender not recorded is told as the slow way tells it); a response, or a
     /// message that does not decode (`None`), is read the slow way, which also says what is
     /// wrong.
     fn check_sent(&mut self, entry: &Entry, verdict: &Verdict) -> Option<Verdict> {
@@ -211,16 +214,24 @@ impl Checker {
         if entry.header_version.is_some() {
             return None;
         }
-        let plain = !["protocolVersion", "\"task\"", "\\u"]
-            .iter()
-            .any(|name| text.contains(name));
-        let outline = if plain {
+        let may_ask_for_task = ["\"task\"", "\\u"].iter().any(|n| text.contains(n));
+        let names_version = text.contains("protocolVersion");
+        if names_version && !may_ask_for_task && self.settled() == Some(Revision::V2026_07_28) {
+            let current = Revision::V2026_07_28;
+            if let Some((side, sent)) = decode_sent_by(current, verdict.from, text) {
+                if sent.stated == Some(current) {
+                    let stated = sent.stated;
+                    return Some(self.take_sent(side, current, stated, false, sent, verdict));
+                }
+            }
+        }
+        let outline = if names_version || may_ask_for_task {
+            Outline::read(text)?
+        } else {
             if !text.contains("\"method\"") {
                 return None;
             }
             Outline::default()
-        } else {
-            Outline::read(text)?
         };
         let stated = outline
             .stated_version
@@ -233,18 +244,21 @@ impl Checker {
                 .and_then(Revision::from_version)
         });
         let revision = named.or(self.settled())?;
-        // A sender not recorded is told as the slow way tells it: the client when the message
-        // decodes as the client's, else the server when it decodes as the server's.
-        let (side, sent) = match verdict.from {
-            Some(side) => (side, decode_sent(revision, side, text)?.ok()?),
-            None => match decode_sent(revision, Side::Client, text) {
-                Some(sent) => (Side::Client, sent.ok()?),
-                None => (
-                    Side::Server,
-                    decode_sent(revision, Side::Server, text)?.ok()?,
-                ),
-            },
-        };
+        let (side, sent) = decode_sent_by(revision, verdict.from, text)?;
+        Some(self.take_sent(side, revision, stated, outline.task, sent, verdict))
+    }
+
+    /// Follows a request or notification the fast way decoded: the revision it stated, the
+    /// proposal of an `initialize`, a request left open.
+    fn take_sent(
+        &mut self,
+        side: Side,
+        revision: Revision,
+        stated: Option<Revision>,
+        task: bool,
+        sent: Sent,
+        verdict: &Verdict,
+    ) -> Verdict {
         if stated.is_some() {
             self.stated = stated;
         }
@@ -254,18 +268,18 @@ impl Checker {
         if let Some(id) = &sent.id {
             let request = Answering {
                 method: Cow::Borrowed(sent.method),
-                task: outline.task,
+                task,
             };
             (self.pending).insert((side, IdKey::of(id)), Pending { request, revision });
         }
-        Some(Verdict {
+        Verdict {
             from: Some(side),
             method: Some(sent.method.to_owned()),
             revision: Some(revision),
             id: sent.id,
             violations: sent.violations,
             ..verdict.clone()
-        })
+        }
     }
 
     /// The fast way to check most results: a response written as most peers write one
@@ -409,6 +423,23 @@ impl Checker {
     }
 }
 
+/// A request or notification decoded as `from`'s in `revision`; with no sender recorded,
+/// told as the slow way tells it ([`guess_side`]): the client's when it decodes as the
+/// client's, else the server's when it decodes as the server's. `None` for what the slow way
+/// reads.
+fn decode_sent_by(revision: Revision, from: Option<Side>, text: &str) -> Option<(Side, Sent)> {
+    match from {
+        Some(side) => Some((side, decode_sent(revision, side, text)?.ok()?)),
+        None => match decode_sent(revision, Side::Client, text) {
+            Some(sent) => Some((Side::Client, sent.ok()?)),
+            None => Some((
+                Side::Server,
+                decode_sent(revision, Side::Server, text)?.ok()?,
+            )),
+        },
+    }
+}
+
 /// Who may have asked what the side `from` answers: the other side; with no sender recorded,
 /// either, the client's requests looked for first.
 fn requesters(from: Option<Side>) -> impl Iterator<Item = Side> {
@@ -439,8 +470,7 @@ fn answer(
             Some(Some(kind)) if kind == "complete" || kind == "input_required" => false,
             Some(_) => return None,
         };
-    let checked = result_of(revision, requester, &request.method, result)?;
-    let mut violations = under_result(checked.ok()?);
+    let mut violations = under_result(result_lent(revision, requester, &request.method, result)?);
     if missing_type {
         violations.push(missing_result_type());
     }

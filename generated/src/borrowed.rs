@@ -1,6 +1,7 @@
 //! The runtime of the borrowed message family (feature `borrowed`): the member types that
-//! borrow from the JSON text a message is decoded from, and [`IntoOwned`], which turns a
-//! borrowed message into the owned one.
+//! borrow from the JSON text a message is decoded from, [`IntoOwned`], which turns a borrowed
+//! message into the owned one, and [`RequestRef`], which pairs a request type with its result's
+//! borrowed form.
 //!
 //! Each revision module has a `borrowed` submodule generated from the same schema as the owned
 //! types: `ClientMessageRef<'de>`, `ServerMessageRef<'de>` and every type they reach, with
@@ -48,6 +49,7 @@ use serde_json::{Map, Number, Value};
 
 use crate::__private::buffer::{raw_text, Captured};
 use crate::__private::{ExtraMap, Key};
+use crate::jsonrpc::Request;
 use crate::{IndexMap, RawObject};
 
 /// A string member: borrowed from the input where the string has no escape, else owned.
@@ -421,6 +423,54 @@ impl<'de, V> ExtraMap<'de, V> for IndexMap<Str<'de>, V> {
     {
         self.iter().map(|(name, value)| (name.as_str(), value))
     }
+}
+
+/// The borrowed form of a request type's result: [`Request::Result`] as the borrowed family has
+/// it (`CallToolRequest` → `CallToolResultRef<'de>`). Implemented in each revision's `borrowed`
+/// module for every request type with a result, and visited by the borrowed request sets'
+/// `visit_method` (`ClientRequestRef::visit_method("tools/call", visitor)`, see
+/// [`VisitRequestRef`]): a proxy or a checker that pairs a response with the method of its
+/// request decodes the result without copying its strings.
+pub trait RequestRef: Request {
+    /// The borrowed form of [`Request::Result`], which [`IntoOwned`] turns into it.
+    type ResultRef<'de>: Deserialize<'de>
+        + Serialize
+        + crate::__private::Validate
+        + IntoOwned<Owned = Self::Result>;
+}
+
+/// Code generic over [`RequestRef`], run for a method known only at run time: the borrowed
+/// request sets' `visit_method` calls [`visit`](Self::visit) with the request type of a method,
+/// as [`VisitRequest`](crate::jsonrpc::VisitRequest) does for the owned sets.
+///
+/// ```
+/// # #[cfg(feature = "v2025_11_25")] {
+/// use mcp_typed::borrowed::{RequestRef, VisitRequestRef};
+/// use mcp_typed::v2025_11_25::borrowed::ClientRequestRef;
+///
+/// /// The names of the tools a `tools/list` result lists, borrowed from its text.
+/// struct Borrowing<'a>(&'a str);
+/// impl VisitRequestRef for Borrowing<'_> {
+///     type Output = Result<String, serde_json::Error>;
+///     fn visit<R: RequestRef>(self) -> Self::Output {
+///         let result: R::ResultRef<'_> = serde_json::from_str(self.0)?;
+///         serde_json::to_string(&result)
+///     }
+/// }
+/// let text = r#"{"tools":[{"inputSchema":{"type":"object"},"name":"add"}]}"#;
+/// let again = ClientRequestRef::visit_method("tools/list", Borrowing(text)).unwrap()?;
+/// assert_eq!(again, text);
+/// // A `tools/call` result must have `content`.
+/// assert!(ClientRequestRef::visit_method("tools/call", Borrowing(text)).unwrap().is_err());
+/// assert!(ClientRequestRef::visit_method("no/such", Borrowing(text)).is_none());
+/// # }
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub trait VisitRequestRef {
+    /// What the visit gives back.
+    type Output;
+    /// Runs with `R`, the request type of the method visited.
+    fn visit<R: RequestRef>(self) -> Self::Output;
 }
 
 /// A borrowed value turned into the owned one: every generated `…Ref<'de>` type into its owned

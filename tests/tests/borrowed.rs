@@ -245,3 +245,130 @@ fn request_ids_are_built_from_numbers_and_texts() {
     assert_eq!(serde_json::to_string(&number).unwrap(), "7");
     assert_eq!(number.into_owned(), RequestId::Integer(7));
 }
+
+/// Decodes a result both ways, as the result of the visited request: `Ok` with the borrowed
+/// result made owned and the owned result, or the two refusals' texts.
+struct BothWays<'a>(&'a str);
+
+type Decoded<R> = Result<(R, R), (String, String)>;
+
+impl mcp_typed::borrowed::VisitRequestRef for BothWays<'_> {
+    type Output = Decoded<serde_json::Value>;
+    fn visit<R: mcp_typed::borrowed::RequestRef>(self) -> Self::Output {
+        let borrowed = serde_json::from_str::<R::ResultRef<'_>>(self.0);
+        let owned = serde_json::from_str::<R::Result>(self.0);
+        match (borrowed, owned) {
+            (Ok(borrowed), Ok(owned)) => {
+                let lent = serde_json::to_value(&borrowed).unwrap();
+                let made_owned = serde_json::to_value(borrowed.into_owned()).unwrap();
+                assert_eq!(lent, made_owned, "into_owned keeps what it held");
+                Ok((made_owned, serde_json::to_value(owned).unwrap()))
+            }
+            (Err(borrowed), Err(owned)) => Err((borrowed.to_string(), owned.to_string())),
+            (borrowed, owned) => panic!(
+                "they disagree on {}: borrowed {:?}, owned {:?}",
+                self.0,
+                borrowed.err(),
+                owned.err()
+            ),
+        }
+    }
+}
+
+/// The borrowed request sets' `visit_method` visits the request type of a method with its
+/// result's borrowed form (`RequestRef::ResultRef`): that decodes what the owned result
+/// decodes, to the same value, and refuses what it refuses; a method of no request of the set
+/// is visited by neither.
+#[test]
+fn a_result_decodes_borrowed_as_the_result_of_its_request() {
+    use v2025_11_25::borrowed::{ClientRequestRef, ServerRequestRef};
+    let tools = r#"{"tools":[{"name":"add","inputSchema":{"type":"object"}}],"nextCursor":"c"}"#;
+    let content = r#"{"content":[{"type":"text","text":"4"}],"isError":false}"#;
+    let sampled = r#"{"role":"assistant","content":{"type":"text","text":"hi"},"model":"m"}"#;
+    let cases: [(&str, &str, bool); 5] = [
+        ("tools/list", tools, true),
+        ("tools/call", content, true),
+        // A tools/list result is no tools/call result: both refuse it.
+        ("tools/call", tools, false),
+        ("ping", "{}", true),
+        (
+            "completion/complete",
+            r#"{"completion":{"values":[]}}"#,
+            true,
+        ),
+    ];
+    for (method, text, decodes) in cases {
+        let both = ClientRequestRef::visit_method(method, BothWays(text)).expect(method);
+        match both {
+            Ok((borrowed, owned)) => {
+                assert!(decodes, "{method} {text}");
+                assert_eq!(borrowed, owned, "{method}");
+                assert_eq!(
+                    owned,
+                    serde_json::from_str::<serde_json::Value>(text).unwrap()
+                );
+            }
+            Err((borrowed, owned)) => {
+                assert!(!decodes, "{method} {text}: {owned}");
+                assert_eq!(borrowed, owned, "the refusals of {method}");
+            }
+        }
+    }
+    let sampling = ServerRequestRef::visit_method("sampling/createMessage", BothWays(sampled));
+    let (borrowed, owned) = sampling.unwrap().unwrap();
+    assert_eq!(borrowed, owned);
+    assert_eq!(borrowed["model"], "m");
+    // A method of the other side, or of nobody.
+    assert!(ClientRequestRef::visit_method("sampling/createMessage", BothWays("{}")).is_none());
+    assert!(ServerRequestRef::visit_method("tools/call", BothWays("{}")).is_none());
+    assert!(ClientRequestRef::visit_method("no/such", BothWays("{}")).is_none());
+
+    // 2026-07-28: the result union dispatches on `resultType` in both families.
+    use v2026_07_28::borrowed::ClientRequestRef as Client2026;
+    let input = r#"{"resultType":"input_required","inputRequests":{}}"#;
+    let complete = r#"{"resultType":"complete","content":[]}"#;
+    for text in [input, complete] {
+        let (borrowed, owned) = Client2026::visit_method("tools/call", BothWays(text))
+            .unwrap()
+            .unwrap();
+        assert_eq!(borrowed, owned);
+        assert_eq!(borrowed["resultType"], owned["resultType"]);
+    }
+}
+
+/// `meta()` reads the `_meta` of any call of a set whose params hold it as one type, in both
+/// families: a 2026-07-28 request's (`RequestMetaObject`, where the request names its protocol
+/// version), a notification's (`None` when it has no params or no `_meta`).
+#[test]
+fn the_meta_of_a_call_is_read_without_matching_its_method() {
+    use v2026_07_28::borrowed::{ClientMessageRef, ClientRequestRef};
+    use v2026_07_28::{ClientMessage, ClientRequest};
+    let text = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+    let ClientMessageRef::Request { request, .. } = ClientMessageRef::parse(text).unwrap() else {
+        panic!("a request");
+    };
+    assert!(matches!(request, ClientRequestRef::ListTools(_)));
+    let meta = request
+        .meta()
+        .expect("every 2026-07-28 request has `_meta`");
+    assert_eq!(meta.io_modelcontextprotocol_protocol_version, "2026-07-28");
+    assert!(meta.io_modelcontextprotocol_protocol_version.is_borrowed());
+    let ClientMessage::Request { request, .. } = text.parse().unwrap() else {
+        panic!("a request");
+    };
+    assert!(matches!(request, ClientRequest::ListTools(_)));
+    let meta = request.meta().unwrap();
+    assert_eq!(meta.io_modelcontextprotocol_protocol_version, "2026-07-28");
+
+    use v2025_11_25::ClientNotification;
+    let progress = r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":2,"_meta":{"k":"v"}}}"#;
+    let notification = |text: &str| match text.parse().unwrap() {
+        v2025_11_25::ClientMessage::Notification(n) => n,
+        other => panic!("a notification: {other:?}"),
+    };
+    let progress = notification(progress);
+    assert!(matches!(progress, ClientNotification::Progress(_)));
+    assert_eq!(progress.meta().unwrap().as_str(), r#"{"k":"v"}"#);
+    let initialized = notification(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    assert_eq!(initialized.meta(), None);
+}

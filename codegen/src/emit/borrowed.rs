@@ -88,7 +88,7 @@ pub(super) fn borrowed_pieces<'a>(
     let types = module.types.iter().map(|t| emit_type(scope, t, module));
     let message_layer = match &module.messages {
         Some(m) => messages::emit_messages(module, scope, m),
-        None => TokenStream::new(),
+        None => messages::request_ref_impls(module, scope),
     };
     let registry = options
         .registry_feature
@@ -137,7 +137,7 @@ pub(super) fn emit_borrowed_type(scope: &Scope, t: &TypeDef, module: &Module) ->
             )
         }
         TypeKind::Calls(set) => (
-            messages::emit_calls(scope, &t.name, head, set),
+            messages::emit_calls(scope, module, &t.name, head, set),
             messages::calls_into_owned(scope, &t.name, set),
         ),
         TypeKind::StringEnum(_) | TypeKind::Alias(_) => unreachable!("borrow nothing"),

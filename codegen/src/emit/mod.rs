@@ -279,7 +279,7 @@ pub(super) fn emit_type(scope: &Scope, t: &TypeDef, module: &Module) -> TokenStr
             quote!(#union #constructors)
         }
         TypeKind::Calls(set) => {
-            let calls = messages::emit_calls(scope, &t.name, head, set);
+            let calls = messages::emit_calls(scope, module, &t.name, head, set);
             let constructors = constructors::call_constructors(scope, &t.name, set);
             quote!(#calls #constructors)
         }

@@ -41,7 +41,9 @@ pub use serde;
 pub use serde_json;
 
 #[cfg(feature = "borrowed")]
-pub use crate::borrowed::{ExtraRef, IntoOwned, RawObjectRef, Str, ValueRef};
+pub use crate::borrowed::{
+    ExtraRef, IntoOwned, RawObjectRef, RequestRef, Str, ValueRef, VisitRequestRef,
+};
 /// The public API the generated code names: `Request`, `DecodeError`.
 pub use crate::jsonrpc;
 pub use crate::RawObject;

@@ -1529,6 +1529,19 @@ impl ClientNotification {
             Self::RootsListChanged(_) => "notifications/roots/list_changed",
         }
     }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&__rt::RawObject> {
+        match self {
+            Self::Cancelled(_) => None,
+            Self::Initialized(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::Progress(_) => None,
+            Self::RootsListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+        }
+    }
 }
 impl __rt::codec::Calls for ClientNotification {
     fn has_method(method: &str) -> bool {
@@ -1746,6 +1759,24 @@ impl ClientRequest {
                 _ => return None,
             },
         )
+    }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&PingRequestParamsMeta> {
+        match self {
+            Self::Initialize(_) => None,
+            Self::Ping(params) => params.as_ref().and_then(|params| params.meta.as_ref()),
+            Self::ListResources(_) => None,
+            Self::ListResourceTemplates(_) => None,
+            Self::ReadResource(_) => None,
+            Self::Subscribe(_) => None,
+            Self::Unsubscribe(_) => None,
+            Self::ListPrompts(_) => None,
+            Self::GetPrompt(_) => None,
+            Self::ListTools(_) => None,
+            Self::CallTool(_) => None,
+            Self::SetLevel(_) => None,
+            Self::Complete(_) => None,
+        }
     }
 }
 impl __rt::codec::Calls for ClientRequest {
@@ -14950,6 +14981,24 @@ impl ServerNotification {
             Self::PromptListChanged(_) => "notifications/prompts/list_changed",
             Self::ToolListChanged(_) => "notifications/tools/list_changed",
             Self::LoggingMessage(_) => "notifications/message",
+        }
+    }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&__rt::RawObject> {
+        match self {
+            Self::Cancelled(_) => None,
+            Self::Progress(_) => None,
+            Self::ResourceListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::ResourceUpdated(_) => None,
+            Self::PromptListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::ToolListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::LoggingMessage(_) => None,
         }
     }
 }

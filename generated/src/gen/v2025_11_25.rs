@@ -2794,6 +2794,20 @@ impl ClientNotification {
             Self::RootsListChanged(_) => "notifications/roots/list_changed",
         }
     }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&__rt::RawObject> {
+        match self {
+            Self::Cancelled(params) => params.meta.as_ref(),
+            Self::Initialized(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::Progress(params) => params.meta.as_ref(),
+            Self::TaskStatus(params) => params.meta.as_ref(),
+            Self::RootsListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+        }
+    }
 }
 impl __rt::codec::Calls for ClientNotification {
     fn has_method(method: &str) -> bool {
@@ -20156,6 +20170,26 @@ impl ServerNotification {
             Self::TaskStatus(_) => "notifications/tasks/status",
             Self::LoggingMessage(_) => "notifications/message",
             Self::ElicitationComplete(_) => "notifications/elicitation/complete",
+        }
+    }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&__rt::RawObject> {
+        match self {
+            Self::Cancelled(params) => params.meta.as_ref(),
+            Self::Progress(params) => params.meta.as_ref(),
+            Self::ResourceListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::ResourceUpdated(params) => params.meta.as_ref(),
+            Self::PromptListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::ToolListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::TaskStatus(params) => params.meta.as_ref(),
+            Self::LoggingMessage(params) => params.meta.as_ref(),
+            Self::ElicitationComplete(_) => None,
         }
     }
 }

@@ -2198,6 +2198,12 @@ impl ClientNotification {
             Self::Cancelled(_) => "notifications/cancelled",
         }
     }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&NotificationMetaObject> {
+        match self {
+            Self::Cancelled(params) => params.meta.as_ref(),
+        }
+    }
 }
 impl __rt::codec::Calls for ClientNotification {
     fn has_method(method: &str) -> bool {
@@ -2346,6 +2352,21 @@ impl ClientRequest {
                 _ => return None,
             },
         )
+    }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&RequestMetaObject> {
+        match self {
+            Self::Discover(params) => Some(&params.meta),
+            Self::ListResources(params) => Some(&params.meta),
+            Self::ListResourceTemplates(params) => Some(&params.meta),
+            Self::ReadResource(params) => Some(&params.meta),
+            Self::SubscriptionsListen(params) => Some(&params.meta),
+            Self::ListPrompts(params) => Some(&params.meta),
+            Self::GetPrompt(params) => Some(&params.meta),
+            Self::ListTools(params) => Some(&params.meta),
+            Self::CallTool(params) => Some(&params.meta),
+            Self::Complete(params) => Some(&params.meta),
+        }
     }
 }
 impl __rt::codec::Calls for ClientRequest {
@@ -20116,6 +20137,25 @@ impl ServerNotification {
             Self::PromptListChanged(_) => "notifications/prompts/list_changed",
             Self::ToolListChanged(_) => "notifications/tools/list_changed",
             Self::LoggingMessage(_) => "notifications/message",
+        }
+    }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&NotificationMetaObject> {
+        match self {
+            Self::Cancelled(params) => params.meta.as_ref(),
+            Self::Progress(params) => params.meta.as_ref(),
+            Self::ResourceListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::SubscriptionsAcknowledged(params) => params.meta.as_ref(),
+            Self::ResourceUpdated(params) => params.meta.as_ref(),
+            Self::PromptListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::ToolListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::LoggingMessage(params) => params.meta.as_ref(),
         }
     }
 }

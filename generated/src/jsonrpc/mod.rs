@@ -45,7 +45,8 @@ pub const INVALID_PARAMS: i64 = -32602;
 pub const INTERNAL_ERROR: i64 = -32603;
 
 /// A request type of some revision: its method, its params type, and the result a response to
-/// it carries. Lets a client decode a response as the result of the request it sent:
+/// it carries (its borrowed form: `mcp_typed::borrowed::RequestRef`, feature `borrowed`). Lets
+/// a client decode a response as the result of the request it sent:
 ///
 /// ```
 /// # #[cfg(feature = "v2025_11_25")] {

@@ -4,12 +4,13 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::emit::{ident, type_tokens, Scope};
-use crate::ir::{CallKind, CallSet};
+use crate::emit::{ident, resolve_alias, type_tokens, Scope};
+use crate::ir::{CallKind, CallSet, Module, TypeExpr, TypeKind};
 
 /// The call set's enum and its serde impls.
 pub(in crate::emit) fn emit_calls(
     scope: &Scope,
+    module: &Module,
     name: &str,
     head: TokenStream,
     set: &CallSet,
@@ -89,6 +90,7 @@ pub(in crate::emit) fn emit_calls(
     };
     let unknown = format!("unknown {kind} method `{{method}}`");
     let visit = visit_method(scope, set);
+    let meta = meta_accessor(scope, module, set);
     quote! {
         #head
         #[derive(Debug, Clone, PartialEq)]
@@ -107,6 +109,7 @@ pub(in crate::emit) fn emit_calls(
                 }
             }
             #visit
+            #meta
         }
 
         impl #generics __rt::codec::Calls for #ty {
@@ -152,10 +155,11 @@ pub(in crate::emit) fn emit_calls(
     }
 }
 
-/// `visit_method` of an owned request set: the request type of a method read at run time, for
-/// code generic over `jsonrpc::Request` (decoding a response as the result of its request).
+/// `visit_method` of a request set: the request type of a method read at run time, for code
+/// generic over `jsonrpc::Request` (decoding a response as the result of its request), or over
+/// `borrowed::RequestRef` in the borrowed family (decoding it as the result's borrowed form).
 fn visit_method(scope: &Scope, set: &CallSet) -> TokenStream {
-    if scope.is_borrowed() || set.kind != CallKind::Request {
+    if set.kind != CallKind::Request {
         return TokenStream::new();
     }
     let Scope {
@@ -167,7 +171,7 @@ fn visit_method(scope: &Scope, set: &CallSet) -> TokenStream {
         .filter(|c| c.result.is_some())
         .map(|c| {
             let method = &c.method;
-            let request = ident(&c.message_type);
+            let request = scope.owned(&c.message_type);
             quote!(#method => visitor.visit::<#request>(),)
         })
         .collect();
@@ -179,11 +183,78 @@ fn visit_method(scope: &Scope, set: &CallSet) -> TokenStream {
             _ => return #none,
         }))
     };
+    if scope.is_borrowed() {
+        return quote! {
+            /// Runs `visitor` with the request type of `method` (its result's borrowed form);
+            /// `None` for a method of no request of this set, or of one without a result.
+            pub fn visit_method<V: __rt::VisitRequestRef>(method: &str, visitor: V) -> #option<V::Output> {
+                #body
+            }
+        };
+    }
     quote! {
         /// Runs `visitor` with the request type of `method` (its params and result types);
         /// `None` for a method of no request of this set, or of one without a result.
         pub fn visit_method<V: __rt::jsonrpc::VisitRequest>(method: &str, visitor: V) -> #option<V::Output> {
             #body
+        }
+    }
+}
+
+/// `meta()` of a call set whose params all hold `_meta` as one type (2026-07-28's
+/// `RequestMetaObject`): the `_meta` of any call read without matching on its method. `None`
+/// (no accessor) when a params type is no struct or the `_meta` types differ (2025-11-25's,
+/// one per request).
+fn meta_accessor(scope: &Scope, module: &Module, set: &CallSet) -> TokenStream {
+    let Scope {
+        option, some, none, ..
+    } = scope;
+    let mut shared: Option<&TypeExpr> = None;
+    let mut arms = Vec::new();
+    for c in &set.calls {
+        let variant = ident(&c.variant);
+        let Some(params) = &c.params else {
+            arms.push(quote!(Self::#variant => #none,));
+            continue;
+        };
+        let TypeExpr::Named(params_name) = resolve_alias(module, params) else {
+            return TokenStream::new();
+        };
+        let Some(TypeKind::Struct(s)) = module.get(params_name).map(|t| &t.kind) else {
+            return TokenStream::new();
+        };
+        let Some(field) = s.fields.iter().find(|f| f.json_name == "_meta") else {
+            arms.push(quote!(Self::#variant(_) => #none,));
+            continue;
+        };
+        let ty = resolve_alias(module, &field.ty);
+        if shared.is_some_and(|t| t != ty) || field.implied_const.is_some() {
+            return TokenStream::new();
+        }
+        shared = Some(ty);
+        let rust = ident(&field.rust_name);
+        let read = match (field.required, field.boxed) {
+            (true, false) => quote!(#some(&params.#rust)),
+            (true, true) => quote!(#some(&*params.#rust)),
+            (false, false) => quote!(params.#rust.as_ref()),
+            (false, true) => quote!(params.#rust.as_deref()),
+        };
+        arms.push(if c.params_required {
+            quote!(Self::#variant(params) => #read,)
+        } else {
+            quote!(Self::#variant(params) => params.as_ref().and_then(|params| #read),)
+        });
+    }
+    let Some(ty) = shared else {
+        return TokenStream::new();
+    };
+    let ty = type_tokens(scope, ty);
+    quote! {
+        /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+        pub fn meta(&self) -> #option<&#ty> {
+            match self {
+                #(#arms)*
+            }
         }
     }
 }

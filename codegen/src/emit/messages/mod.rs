@@ -20,7 +20,8 @@ pub(super) fn emit_messages(module: &Module, scope: &Scope, messages: &Messages)
         .iter()
         .map(|d| envelope::envelope(module, scope, messages, d));
     if scope.is_borrowed() {
-        return quote!(#(#directions)*);
+        let request_refs = request_ref_impls(module, scope);
+        return quote!(#(#directions)* #request_refs);
     }
     let request_impls = request_impls(module, scope);
     let constants = constants(module, messages);
@@ -35,15 +36,42 @@ pub(super) fn emit_messages(module: &Module, scope: &Scope, messages: &Messages)
 
 /// `jsonrpc::Request` for every request type of the call sets, once each.
 fn request_impls(module: &Module, scope: &Scope) -> Vec<TokenStream> {
+    requests(module).map(|c| request_impl(scope, c)).collect()
+}
+
+/// The request types of the call sets, once each.
+fn requests(module: &Module) -> impl Iterator<Item = &Call> {
     let sets = module.types.iter().filter_map(|t| match &t.kind {
         TypeKind::Calls(set) if set.kind == CallKind::Request => Some(set),
         _ => None,
     });
     let mut seen = std::collections::BTreeSet::new();
     sets.flat_map(|set| set.calls.iter())
-        .filter(|c| seen.insert(c.message_type.clone()))
-        .map(|c| request_impl(scope, c))
-        .collect()
+        .filter(move |c| seen.insert(c.message_type.clone()))
+}
+
+/// The borrowed family's `RequestRef` for every request type that has a `Request` impl (those
+/// of the call sets, or an extension's requests): the borrowed form of its result.
+pub(super) fn request_ref_impls(module: &Module, scope: &Scope) -> TokenStream {
+    let calls: Vec<&Call> = match module.messages {
+        Some(_) => requests(module).collect(),
+        None => module.extension_requests.iter().collect(),
+    };
+    let impls = calls.into_iter().map(|c| {
+        let request = scope.owned(&c.message_type);
+        let result = type_tokens(scope, &result_of(c));
+        quote! {
+            impl __rt::RequestRef for #request {
+                type ResultRef<'de> = #result;
+            }
+        }
+    });
+    quote!(#(#impls)*)
+}
+
+/// The result type of a request: the generic result for one that names none.
+fn result_of(c: &Call) -> TypeExpr {
+    (c.result.clone()).unwrap_or_else(|| TypeExpr::Named("Result".into()))
 }
 
 /// `mod methods` (a constant per method name) and `mod error_codes`.
@@ -133,12 +161,7 @@ fn request_impl(scope: &Scope, c: &Call) -> TokenStream {
         Some(p) => type_tokens(scope, p),
         None => quote!(()),
     };
-    let result_ty = type_tokens(
-        scope,
-        c.result
-            .as_ref()
-            .unwrap_or(&TypeExpr::Named("Result".into())),
-    );
+    let result_ty = type_tokens(scope, &result_of(c));
     quote! {
         impl __rt::jsonrpc::Request for #ty {
             const METHOD: &'static str = #method;

@@ -1758,6 +1758,20 @@ pub mod borrowed {
                 Self::Echo(_) => "tools/echo",
             }
         }
+        /// Runs `visitor` with the request type of `method` (its result's borrowed form);
+        /// `None` for a method of no request of this set, or of one without a result.
+        pub fn visit_method<V: __rt::VisitRequestRef>(
+            method: &str,
+            visitor: V,
+        ) -> Option<V::Output> {
+            Some(
+                match method {
+                    "ping" => visitor.visit::<super::PingRequest>(),
+                    "tools/echo" => visitor.visit::<super::EchoRequest>(),
+                    _ => return None,
+                },
+            )
+        }
     }
     impl<'de> __rt::codec::Calls for ClientRequestRef<'de> {
         fn has_method(method: &str) -> bool {
@@ -3234,6 +3248,12 @@ pub mod borrowed {
         fn from(value: ServerMessageRef<'de>) -> Self {
             __rt::IntoOwned::into_owned(value)
         }
+    }
+    impl __rt::RequestRef for super::PingRequest {
+        type ResultRef<'de> = ResultRef<'de>;
+    }
+    impl __rt::RequestRef for super::EchoRequest {
+        type ResultRef<'de> = EchoResultRef<'de>;
     }
     impl<'de> __rt::Validate for ClientRequestRef<'de> {}
     impl<'de> __rt::Validate for EchoRequestRef<'de> {}

@@ -1063,6 +1063,19 @@ impl<'de> ClientNotificationRef<'de> {
             Self::RootsListChanged(_) => "notifications/roots/list_changed",
         }
     }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&__rt::RawObjectRef<'de>> {
+        match self {
+            Self::Cancelled(_) => None,
+            Self::Initialized(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::Progress(_) => None,
+            Self::RootsListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+        }
+    }
 }
 impl<'de> __rt::codec::Calls for ClientNotificationRef<'de> {
     fn has_method(method: &str) -> bool {
@@ -1227,6 +1240,51 @@ impl<'de> ClientRequestRef<'de> {
             Self::CallTool(_) => "tools/call",
             Self::SetLevel(_) => "logging/setLevel",
             Self::Complete(_) => "completion/complete",
+        }
+    }
+    /// Runs `visitor` with the request type of `method` (its result's borrowed form);
+    /// `None` for a method of no request of this set, or of one without a result.
+    pub fn visit_method<V: __rt::VisitRequestRef>(
+        method: &str,
+        visitor: V,
+    ) -> Option<V::Output> {
+        Some(
+            match method {
+                "initialize" => visitor.visit::<super::InitializeRequest>(),
+                "ping" => visitor.visit::<super::PingRequest>(),
+                "resources/list" => visitor.visit::<super::ListResourcesRequest>(),
+                "resources/templates/list" => {
+                    visitor.visit::<super::ListResourceTemplatesRequest>()
+                }
+                "resources/read" => visitor.visit::<super::ReadResourceRequest>(),
+                "resources/subscribe" => visitor.visit::<super::SubscribeRequest>(),
+                "resources/unsubscribe" => visitor.visit::<super::UnsubscribeRequest>(),
+                "prompts/list" => visitor.visit::<super::ListPromptsRequest>(),
+                "prompts/get" => visitor.visit::<super::GetPromptRequest>(),
+                "tools/list" => visitor.visit::<super::ListToolsRequest>(),
+                "tools/call" => visitor.visit::<super::CallToolRequest>(),
+                "logging/setLevel" => visitor.visit::<super::SetLevelRequest>(),
+                "completion/complete" => visitor.visit::<super::CompleteRequest>(),
+                _ => return None,
+            },
+        )
+    }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&PingRequestParamsMetaRef<'de>> {
+        match self {
+            Self::Initialize(_) => None,
+            Self::Ping(params) => params.as_ref().and_then(|params| params.meta.as_ref()),
+            Self::ListResources(_) => None,
+            Self::ListResourceTemplates(_) => None,
+            Self::ReadResource(_) => None,
+            Self::Subscribe(_) => None,
+            Self::Unsubscribe(_) => None,
+            Self::ListPrompts(_) => None,
+            Self::GetPrompt(_) => None,
+            Self::ListTools(_) => None,
+            Self::CallTool(_) => None,
+            Self::SetLevel(_) => None,
+            Self::Complete(_) => None,
         }
     }
 }
@@ -10564,6 +10622,24 @@ impl<'de> ServerNotificationRef<'de> {
             Self::LoggingMessage(_) => "notifications/message",
         }
     }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&__rt::RawObjectRef<'de>> {
+        match self {
+            Self::Cancelled(_) => None,
+            Self::Progress(_) => None,
+            Self::ResourceListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::ResourceUpdated(_) => None,
+            Self::PromptListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::ToolListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::LoggingMessage(_) => None,
+        }
+    }
 }
 impl<'de> __rt::codec::Calls for ServerNotificationRef<'de> {
     fn has_method(method: &str) -> bool {
@@ -10722,6 +10798,23 @@ impl<'de> ServerRequestRef<'de> {
             Self::CreateMessage(_) => "sampling/createMessage",
             Self::ListRoots(_) => "roots/list",
         }
+    }
+    /// Runs `visitor` with the request type of `method` (its result's borrowed form);
+    /// `None` for a method of no request of this set, or of one without a result.
+    pub fn visit_method<V: __rt::VisitRequestRef>(
+        method: &str,
+        visitor: V,
+    ) -> Option<V::Output> {
+        Some(
+            match method {
+                "ping" => visitor.visit::<super::PingRequest>(),
+                "sampling/createMessage" => {
+                    visitor.visit::<super::CreateMessageRequest>()
+                }
+                "roots/list" => visitor.visit::<super::ListRootsRequest>(),
+                _ => return None,
+            },
+        )
     }
 }
 impl<'de> __rt::codec::Calls for ServerRequestRef<'de> {
@@ -12588,6 +12681,51 @@ impl<'de> ::core::convert::From<ServerMessageRef<'de>> for super::ServerMessage 
     fn from(value: ServerMessageRef<'de>) -> Self {
         __rt::IntoOwned::into_owned(value)
     }
+}
+impl __rt::RequestRef for super::InitializeRequest {
+    type ResultRef<'de> = InitializeResultRef<'de>;
+}
+impl __rt::RequestRef for super::PingRequest {
+    type ResultRef<'de> = ResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListResourcesRequest {
+    type ResultRef<'de> = ListResourcesResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListResourceTemplatesRequest {
+    type ResultRef<'de> = ListResourceTemplatesResultRef<'de>;
+}
+impl __rt::RequestRef for super::ReadResourceRequest {
+    type ResultRef<'de> = ReadResourceResultRef<'de>;
+}
+impl __rt::RequestRef for super::SubscribeRequest {
+    type ResultRef<'de> = ResultRef<'de>;
+}
+impl __rt::RequestRef for super::UnsubscribeRequest {
+    type ResultRef<'de> = ResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListPromptsRequest {
+    type ResultRef<'de> = ListPromptsResultRef<'de>;
+}
+impl __rt::RequestRef for super::GetPromptRequest {
+    type ResultRef<'de> = GetPromptResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListToolsRequest {
+    type ResultRef<'de> = ListToolsResultRef<'de>;
+}
+impl __rt::RequestRef for super::CallToolRequest {
+    type ResultRef<'de> = CallToolResultRef<'de>;
+}
+impl __rt::RequestRef for super::SetLevelRequest {
+    type ResultRef<'de> = ResultRef<'de>;
+}
+impl __rt::RequestRef for super::CompleteRequest {
+    type ResultRef<'de> = CompleteResultRef<'de>;
+}
+impl __rt::RequestRef for super::CreateMessageRequest {
+    type ResultRef<'de> = CreateMessageResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListRootsRequest {
+    type ResultRef<'de> = ListRootsResultRef<'de>;
 }
 impl<'de> __rt::Validate for AnnotationsRef<'de> {
     fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {

@@ -2143,6 +2143,20 @@ impl<'de> ClientNotificationRef<'de> {
             Self::RootsListChanged(_) => "notifications/roots/list_changed",
         }
     }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&__rt::RawObjectRef<'de>> {
+        match self {
+            Self::Cancelled(params) => params.meta.as_ref(),
+            Self::Initialized(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::Progress(params) => params.meta.as_ref(),
+            Self::TaskStatus(params) => params.meta.as_ref(),
+            Self::RootsListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+        }
+    }
 }
 impl<'de> __rt::codec::Calls for ClientNotificationRef<'de> {
     fn has_method(method: &str) -> bool {
@@ -2334,6 +2348,37 @@ impl<'de> ClientRequestRef<'de> {
             Self::SetLevel(_) => "logging/setLevel",
             Self::Complete(_) => "completion/complete",
         }
+    }
+    /// Runs `visitor` with the request type of `method` (its result's borrowed form);
+    /// `None` for a method of no request of this set, or of one without a result.
+    pub fn visit_method<V: __rt::VisitRequestRef>(
+        method: &str,
+        visitor: V,
+    ) -> Option<V::Output> {
+        Some(
+            match method {
+                "initialize" => visitor.visit::<super::InitializeRequest>(),
+                "ping" => visitor.visit::<super::PingRequest>(),
+                "resources/list" => visitor.visit::<super::ListResourcesRequest>(),
+                "resources/templates/list" => {
+                    visitor.visit::<super::ListResourceTemplatesRequest>()
+                }
+                "resources/read" => visitor.visit::<super::ReadResourceRequest>(),
+                "resources/subscribe" => visitor.visit::<super::SubscribeRequest>(),
+                "resources/unsubscribe" => visitor.visit::<super::UnsubscribeRequest>(),
+                "prompts/list" => visitor.visit::<super::ListPromptsRequest>(),
+                "prompts/get" => visitor.visit::<super::GetPromptRequest>(),
+                "tools/list" => visitor.visit::<super::ListToolsRequest>(),
+                "tools/call" => visitor.visit::<super::CallToolRequest>(),
+                "tasks/get" => visitor.visit::<super::GetTaskRequest>(),
+                "tasks/result" => visitor.visit::<super::GetTaskPayloadRequest>(),
+                "tasks/cancel" => visitor.visit::<super::CancelTaskRequest>(),
+                "tasks/list" => visitor.visit::<super::ListTasksRequest>(),
+                "logging/setLevel" => visitor.visit::<super::SetLevelRequest>(),
+                "completion/complete" => visitor.visit::<super::CompleteRequest>(),
+                _ => return None,
+            },
+        )
     }
 }
 impl<'de> __rt::codec::Calls for ClientRequestRef<'de> {
@@ -15913,6 +15958,26 @@ impl<'de> ServerNotificationRef<'de> {
             Self::ElicitationComplete(_) => "notifications/elicitation/complete",
         }
     }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&__rt::RawObjectRef<'de>> {
+        match self {
+            Self::Cancelled(params) => params.meta.as_ref(),
+            Self::Progress(params) => params.meta.as_ref(),
+            Self::ResourceListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::ResourceUpdated(params) => params.meta.as_ref(),
+            Self::PromptListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::ToolListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::TaskStatus(params) => params.meta.as_ref(),
+            Self::LoggingMessage(params) => params.meta.as_ref(),
+            Self::ElicitationComplete(_) => None,
+        }
+    }
 }
 impl<'de> __rt::codec::Calls for ServerNotificationRef<'de> {
     fn has_method(method: &str) -> bool {
@@ -16110,6 +16175,28 @@ impl<'de> ServerRequestRef<'de> {
             Self::ListRoots(_) => "roots/list",
             Self::Elicit(_) => "elicitation/create",
         }
+    }
+    /// Runs `visitor` with the request type of `method` (its result's borrowed form);
+    /// `None` for a method of no request of this set, or of one without a result.
+    pub fn visit_method<V: __rt::VisitRequestRef>(
+        method: &str,
+        visitor: V,
+    ) -> Option<V::Output> {
+        Some(
+            match method {
+                "ping" => visitor.visit::<super::PingRequest>(),
+                "tasks/get" => visitor.visit::<super::GetTaskRequest>(),
+                "tasks/result" => visitor.visit::<super::GetTaskPayloadRequest>(),
+                "tasks/cancel" => visitor.visit::<super::CancelTaskRequest>(),
+                "tasks/list" => visitor.visit::<super::ListTasksRequest>(),
+                "sampling/createMessage" => {
+                    visitor.visit::<super::CreateMessageRequest>()
+                }
+                "roots/list" => visitor.visit::<super::ListRootsRequest>(),
+                "elicitation/create" => visitor.visit::<super::ElicitRequest>(),
+                _ => return None,
+            },
+        )
     }
 }
 impl<'de> __rt::codec::Calls for ServerRequestRef<'de> {
@@ -20993,6 +21080,66 @@ impl<'de> ::core::convert::From<ServerMessageRef<'de>> for super::ServerMessage 
     fn from(value: ServerMessageRef<'de>) -> Self {
         __rt::IntoOwned::into_owned(value)
     }
+}
+impl __rt::RequestRef for super::InitializeRequest {
+    type ResultRef<'de> = InitializeResultRef<'de>;
+}
+impl __rt::RequestRef for super::PingRequest {
+    type ResultRef<'de> = ResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListResourcesRequest {
+    type ResultRef<'de> = ListResourcesResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListResourceTemplatesRequest {
+    type ResultRef<'de> = ListResourceTemplatesResultRef<'de>;
+}
+impl __rt::RequestRef for super::ReadResourceRequest {
+    type ResultRef<'de> = ReadResourceResultRef<'de>;
+}
+impl __rt::RequestRef for super::SubscribeRequest {
+    type ResultRef<'de> = ResultRef<'de>;
+}
+impl __rt::RequestRef for super::UnsubscribeRequest {
+    type ResultRef<'de> = ResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListPromptsRequest {
+    type ResultRef<'de> = ListPromptsResultRef<'de>;
+}
+impl __rt::RequestRef for super::GetPromptRequest {
+    type ResultRef<'de> = GetPromptResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListToolsRequest {
+    type ResultRef<'de> = ListToolsResultRef<'de>;
+}
+impl __rt::RequestRef for super::CallToolRequest {
+    type ResultRef<'de> = CallToolResultRef<'de>;
+}
+impl __rt::RequestRef for super::GetTaskRequest {
+    type ResultRef<'de> = GetTaskResultRef<'de>;
+}
+impl __rt::RequestRef for super::GetTaskPayloadRequest {
+    type ResultRef<'de> = GetTaskPayloadResultRef<'de>;
+}
+impl __rt::RequestRef for super::CancelTaskRequest {
+    type ResultRef<'de> = CancelTaskResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListTasksRequest {
+    type ResultRef<'de> = ListTasksResultRef<'de>;
+}
+impl __rt::RequestRef for super::SetLevelRequest {
+    type ResultRef<'de> = ResultRef<'de>;
+}
+impl __rt::RequestRef for super::CompleteRequest {
+    type ResultRef<'de> = CompleteResultRef<'de>;
+}
+impl __rt::RequestRef for super::CreateMessageRequest {
+    type ResultRef<'de> = CreateMessageResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListRootsRequest {
+    type ResultRef<'de> = ListRootsResultRef<'de>;
+}
+impl __rt::RequestRef for super::ElicitRequest {
+    type ResultRef<'de> = ElicitResultRef<'de>;
 }
 impl<'de> __rt::Validate for AnnotationsRef<'de> {
     fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {

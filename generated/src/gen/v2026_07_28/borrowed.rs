@@ -1685,6 +1685,12 @@ impl<'de> ClientNotificationRef<'de> {
             Self::Cancelled(_) => "notifications/cancelled",
         }
     }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&NotificationMetaObjectRef<'de>> {
+        match self {
+            Self::Cancelled(params) => params.meta.as_ref(),
+        }
+    }
 }
 impl<'de> __rt::codec::Calls for ClientNotificationRef<'de> {
     fn has_method(method: &str) -> bool {
@@ -1809,6 +1815,47 @@ impl<'de> ClientRequestRef<'de> {
             Self::ListTools(_) => "tools/list",
             Self::CallTool(_) => "tools/call",
             Self::Complete(_) => "completion/complete",
+        }
+    }
+    /// Runs `visitor` with the request type of `method` (its result's borrowed form);
+    /// `None` for a method of no request of this set, or of one without a result.
+    pub fn visit_method<V: __rt::VisitRequestRef>(
+        method: &str,
+        visitor: V,
+    ) -> Option<V::Output> {
+        Some(
+            match method {
+                "server/discover" => visitor.visit::<super::DiscoverRequest>(),
+                "resources/list" => visitor.visit::<super::ListResourcesRequest>(),
+                "resources/templates/list" => {
+                    visitor.visit::<super::ListResourceTemplatesRequest>()
+                }
+                "resources/read" => visitor.visit::<super::ReadResourceRequest>(),
+                "subscriptions/listen" => {
+                    visitor.visit::<super::SubscriptionsListenRequest>()
+                }
+                "prompts/list" => visitor.visit::<super::ListPromptsRequest>(),
+                "prompts/get" => visitor.visit::<super::GetPromptRequest>(),
+                "tools/list" => visitor.visit::<super::ListToolsRequest>(),
+                "tools/call" => visitor.visit::<super::CallToolRequest>(),
+                "completion/complete" => visitor.visit::<super::CompleteRequest>(),
+                _ => return None,
+            },
+        )
+    }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&RequestMetaObjectRef<'de>> {
+        match self {
+            Self::Discover(params) => Some(&params.meta),
+            Self::ListResources(params) => Some(&params.meta),
+            Self::ListResourceTemplates(params) => Some(&params.meta),
+            Self::ReadResource(params) => Some(&params.meta),
+            Self::SubscriptionsListen(params) => Some(&params.meta),
+            Self::ListPrompts(params) => Some(&params.meta),
+            Self::GetPrompt(params) => Some(&params.meta),
+            Self::ListTools(params) => Some(&params.meta),
+            Self::CallTool(params) => Some(&params.meta),
+            Self::Complete(params) => Some(&params.meta),
         }
     }
 }
@@ -15962,6 +16009,25 @@ impl<'de> ServerNotificationRef<'de> {
             Self::LoggingMessage(_) => "notifications/message",
         }
     }
+    /// The `_meta` of the params; `None` for a call without params or without `_meta`.
+    pub fn meta(&self) -> Option<&NotificationMetaObjectRef<'de>> {
+        match self {
+            Self::Cancelled(params) => params.meta.as_ref(),
+            Self::Progress(params) => params.meta.as_ref(),
+            Self::ResourceListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::SubscriptionsAcknowledged(params) => params.meta.as_ref(),
+            Self::ResourceUpdated(params) => params.meta.as_ref(),
+            Self::PromptListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::ToolListChanged(params) => {
+                params.as_ref().and_then(|params| params.meta.as_ref())
+            }
+            Self::LoggingMessage(params) => params.meta.as_ref(),
+        }
+    }
 }
 impl<'de> __rt::codec::Calls for ServerNotificationRef<'de> {
     fn has_method(method: &str) -> bool {
@@ -20070,6 +20136,36 @@ impl<'de> ::core::convert::From<ServerMessageRef<'de>> for super::ServerMessage 
     fn from(value: ServerMessageRef<'de>) -> Self {
         __rt::IntoOwned::into_owned(value)
     }
+}
+impl __rt::RequestRef for super::DiscoverRequest {
+    type ResultRef<'de> = DiscoverResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListResourcesRequest {
+    type ResultRef<'de> = ListResourcesResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListResourceTemplatesRequest {
+    type ResultRef<'de> = ListResourceTemplatesResultRef<'de>;
+}
+impl __rt::RequestRef for super::ReadResourceRequest {
+    type ResultRef<'de> = ReadResourceResultResponseResultRef<'de>;
+}
+impl __rt::RequestRef for super::SubscriptionsListenRequest {
+    type ResultRef<'de> = SubscriptionsListenResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListPromptsRequest {
+    type ResultRef<'de> = ListPromptsResultRef<'de>;
+}
+impl __rt::RequestRef for super::GetPromptRequest {
+    type ResultRef<'de> = GetPromptResultResponseResultRef<'de>;
+}
+impl __rt::RequestRef for super::ListToolsRequest {
+    type ResultRef<'de> = ListToolsResultRef<'de>;
+}
+impl __rt::RequestRef for super::CallToolRequest {
+    type ResultRef<'de> = CallToolResultResponseResultRef<'de>;
+}
+impl __rt::RequestRef for super::CompleteRequest {
+    type ResultRef<'de> = CompleteResultRef<'de>;
 }
 impl<'de> __rt::Validate for AnnotationsRef<'de> {
     fn validate_at(&self, cx: &mut __rt::validate::Cx, _: &[__rt::validate::Rule]) {
