@@ -436,3 +436,45 @@ fn the_fast_ways_agree_with_the_slow_way_on_the_recorded_traffic() {
         assert!(entries.len() > 80, "{name}: {} messages", entries.len());
     }
 }
+
+/// In a conversation in 2026-07-28, a request is decoded at once as 2026-07-28's and the version
+/// its `_meta` names read from what was decoded; one naming another known revision is checked
+/// as that one's (and the conversation follows it), one naming an unknown version as the last
+/// stated, one whose `_meta` names none is refused (2026-07-28 requires it): each as the slow
+/// way decides.
+#[test]
+fn a_2026_request_is_checked_in_the_revision_its_meta_names() {
+    let request = |id: u32, version: Option<&str>| {
+        let mut meta = json!({"io.modelcontextprotocol/clientCapabilities": {}});
+        if let Some(version) = version {
+            meta["io.modelcontextprotocol/protocolVersion"] = json!(version);
+        }
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": meta}})
+    };
+    let messages = [
+        request(1, Some("2026-07-28")),
+        // A known revision: 2025-11-25's `tools/list` takes a `_meta` of any members.
+        request(2, Some("2025-11-25")),
+        request(3, Some("2026-07-28")),
+        request(4, Some("2026-07-28")),
+        // An unknown version is no revision: the last one stated stands.
+        request(5, Some("1999-01-01")),
+        request(6, None),
+    ];
+    let checker = Checker::new(Some(Revision::V2026_07_28)).sent_by(Side::Client);
+    let fast = check(&messages, checker.clone());
+    let slow = check(&messages, checker.slow_only());
+    assert_eq!(fast, slow);
+    let revisions: Vec<Option<Revision>> = fast.iter().map(|v| v.revision).collect();
+    use Revision::{V2025_11_25 as R2025, V2026_07_28 as R2026};
+    let expected = [R2026, R2025, R2026, R2026, R2026, R2026].map(Some);
+    assert_eq!(revisions, expected);
+    let valid: Vec<bool> = fast.iter().map(Verdict::is_valid).collect();
+    assert_eq!(valid, [true, true, true, true, true, false]);
+    let missing = &fast[5].violations[0];
+    assert_eq!(missing.pointer, "/params/_meta");
+    assert!(
+        (missing.expected).contains("missing field `io.modelcontextprotocol/protocolVersion`"),
+        "{missing:?}"
+    );
+}
