@@ -6,8 +6,7 @@ use std::fmt;
 
 use mcp_typed::borrowed::{RequestRef, VisitRequestRef};
 use mcp_typed::jsonrpc::{
-    decode_error_response, decode_result, DecodeError, DecodeErrorKind, Request, VisitRequest,
-    VisitType,
+    decode_error_response, decode_result, DecodeError, DecodeErrorKind, VisitType,
 };
 use mcp_typed::validate::Validate;
 use serde::de::DeserializeOwned;
@@ -360,22 +359,16 @@ fn result_of(
     method: &str,
     text: &str,
 ) -> Option<Result<Vec<Violation>, DecodeError>> {
-    /// Decodes the result as the visited request's and checks its constraints.
+    /// Decodes the result as the visited request's, a refusal diagnosed, and checks its
+    /// constraints.
     struct Check<'a>(&'a str);
-    impl VisitRequest for Check<'_> {
+    impl VisitRequestRef for Check<'_> {
         type Output = Result<Vec<Violation>, DecodeError>;
-        fn visit<R: Request>(self) -> Self::Output {
+        fn visit<R: RequestRef>(self) -> Self::Output {
             decode_result::<R::Result>(self.0).map(|result| constraints(&result))
         }
     }
-    in_revision!(revision, m => match requester {
-        Side::Client => m::ClientRequest::visit_method(method, Check(text)),
-        Side::Server => m::ServerRequest::visit_method(method, Check(text)),
-    }, 2026 => match requester {
-        Side::Client => mcp_typed::v2026_07_28::ClientRequest::visit_method(method, Check(text)),
-        // A 2026-07-28 server sends no requests (it asks with `input_required` results).
-        Side::Server => None,
-    })
+    visit_request(revision, requester, method, Check(text))
 }
 
 /// [`result_of`] for the fast ways: the result decoded by the borrowed family (the result's
@@ -396,16 +389,27 @@ pub(crate) fn result_lent(
             Some(constraints(&result))
         }
     }
+    visit_request(revision, requester, method, Check(text)).flatten()
+}
+
+/// Runs `visitor` with the request type of `method`, a request of `requester` in `revision`
+/// (its result, owned and borrowed); `None` for a method of no request of the requester's.
+fn visit_request<V: VisitRequestRef>(
+    revision: Revision,
+    requester: Side,
+    method: &str,
+    visitor: V,
+) -> Option<V::Output> {
     in_revision!(revision, m => match requester {
-        Side::Client => m::borrowed::ClientRequestRef::visit_method(method, Check(text)),
-        Side::Server => m::borrowed::ServerRequestRef::visit_method(method, Check(text)),
+        Side::Client => m::borrowed::ClientRequestRef::visit_method(method, visitor),
+        Side::Server => m::borrowed::ServerRequestRef::visit_method(method, visitor),
     }, 2026 => match requester {
         Side::Client => {
-            mcp_typed::v2026_07_28::borrowed::ClientRequestRef::visit_method(method, Check(text))
+            mcp_typed::v2026_07_28::borrowed::ClientRequestRef::visit_method(method, visitor)
         }
+        // A 2026-07-28 server sends no requests (it asks with `input_required` results).
         Side::Server => None,
     })
-    .flatten()
 }
 
 /// Checks an error response whose code has a definition of its own in `revision` (2025-11-25:

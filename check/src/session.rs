@@ -216,13 +216,12 @@ impl Checker {
         }
         let may_ask_for_task = ["\"task\"", "\\u"].iter().any(|n| text.contains(n));
         let names_version = text.contains("protocolVersion");
-        if names_version && !may_ask_for_task && self.settled() == Some(Revision::V2026_07_28) {
-            let current = Revision::V2026_07_28;
-            if let Some((side, sent)) = decode_sent_by(current, verdict.from, text) {
-                if sent.stated == Some(current) {
-                    let stated = sent.stated;
-                    return Some(self.take_sent(side, current, stated, false, sent, verdict));
-                }
+        let in_2026 = Revision::V2026_07_28;
+        if names_version && !may_ask_for_task && self.settled() == Some(in_2026) {
+            let decoded = decode_sent_by(in_2026, verdict.from, text)
+                .filter(|(_, sent)| sent.stated == Some(in_2026));
+            if let Some((side, sent)) = decoded {
+                return Some(self.take_sent(side, in_2026, Some(in_2026), false, sent, verdict));
             }
         }
         let outline = if names_version || may_ask_for_task {
