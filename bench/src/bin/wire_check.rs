@@ -41,7 +41,8 @@
 //! engines run while Node waits on its stdin. `--warmup` untimed rounds come first (ajv's JIT
 //! needs several: with one, its median came out a third lower).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::Hash;
 use std::hint::black_box;
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};
@@ -55,6 +56,9 @@ use serde_json::{json, Value};
 #[path = "../provenance.rs"]
 mod provenance;
 use provenance::{commit, today};
+#[path = "../../../check/tests/support/suite.rs"]
+mod suite;
+use suite::Dispatch;
 
 const USAGE: &str =
     "usage: wire_check [--rounds N (101)] [--passes N (20): passes over the traffic \
@@ -317,18 +321,6 @@ struct JsonSchemaRevision {
     input_required: Option<String>,
 }
 
-/// The union definitions the suite does not pick by method.
-const UNIONS: [&str; 8] = [
-    "ClientRequest",
-    "ClientNotification",
-    "ClientResult",
-    "ClientMessage",
-    "ServerRequest",
-    "ServerNotification",
-    "ServerResult",
-    "ServerMessage",
-];
-
 impl JsonSchemaRevision {
     fn load(revision: Revision) -> Result<Self, String> {
         let path = schema_path(&format!("{revision}/schema.json"));
@@ -355,33 +347,15 @@ impl JsonSchemaRevision {
             .as_object()
             .ok_or_else(|| format!("{}: no {key}", path.display()))?;
         let pointer = |name: &str| format!("#/{key}/{name}");
-        let (mut methods, mut results, mut errors) =
-            (HashMap::new(), HashMap::new(), HashMap::new());
-        for (name, def) in defs.iter().filter(|(n, _)| !UNIONS.contains(&n.as_str())) {
-            if let Some(method) = def["properties"]["method"]["const"].as_str() {
-                methods.insert(method.to_owned(), pointer(name));
-                if let Some(stem) = name.strip_suffix("Request") {
-                    let result = format!("{stem}Result");
-                    if defs.contains_key(&result) {
-                        results.insert(method.to_owned(), pointer(&result));
-                    }
-                }
-            }
-            let alternatives = def["properties"]["error"]["allOf"].as_array();
-            for alternative in alternatives.into_iter().flatten() {
-                if let Some(code) = alternative["properties"]["code"]["const"].as_i64() {
-                    errors.insert(code, pointer(name));
-                }
-            }
-        }
+        let dispatch = Dispatch::of(defs);
         let first_of = |names: &[&str]| {
             let found = names.iter().find(|n| defs.contains_key(**n));
             pointer(found.unwrap_or(&names[names.len() - 1]))
         };
         let out = JsonSchemaRevision {
-            methods,
-            results,
-            errors,
+            methods: as_pointers(key, dispatch.methods),
+            results: as_pointers(key, dispatch.results),
+            errors: as_pointers(key, dispatch.errors),
             request: pointer("JSONRPCRequest"),
             notification: pointer("JSONRPCNotification"),
             result_response: first_of(&["JSONRPCResultResponse", "JSONRPCResponse"]),
@@ -453,6 +427,14 @@ impl JsonSchemaRevision {
         }
         1
     }
+}
+
+/// The definitions of `by`, as the suite picks them, made pointers into the compiled map
+/// (`#/<key>/<name>`).
+fn as_pointers<K: Eq + Hash>(key: &str, by: BTreeMap<K, String>) -> HashMap<K, String> {
+    (by.into_iter())
+        .map(|(picked_by, name)| (picked_by, format!("#/{key}/{name}")))
+        .collect()
 }
 
 /// The `jsonschema` crate over the routed messages: the invalid count.

@@ -3,3 +3,4 @@
 pub mod ajv;
 pub mod mutate;
 pub mod schema;
+pub mod suite;

@@ -8,29 +8,19 @@ use std::collections::{BTreeMap, BTreeSet};
 use mcp_wire_check::{Revision, Side};
 use serde_json::{json, Map, Value};
 
-/// The unions the suite does not dispatch to (nor does this test take them as message types).
-const UNIONS: [&str; 8] = [
-    "ClientRequest",
-    "ClientNotification",
-    "ClientResult",
-    "ClientMessage",
-    "ServerRequest",
-    "ServerNotification",
-    "ServerResult",
-    "ServerMessage",
-];
+use super::suite::Dispatch;
 
 /// A revision's schema and what the test derives from it.
 pub struct Schema {
     pub revision: Revision,
     root: Value,
     defs_key: &'static str,
-    /// method → the definition whose `properties.method.const` it is.
+    /// As the suite picks definitions ([`Dispatch`]): method → the definition whose
+    /// `properties.method.const` it is.
     pub methods: BTreeMap<String, String>,
     /// request method → its `XxxResult` definition.
     pub results: BTreeMap<String, String>,
-    /// error code → the response definition whose `error` has it as a constant (as the suite
-    /// dispatches error responses).
+    /// error code → the response definition whose `error` has it as a constant.
     pub errors: BTreeMap<i64, String>,
     /// The definitions the client's unions name (requests, notifications).
     client_sends: BTreeSet<String>,
@@ -52,45 +42,29 @@ impl Schema {
         } else {
             "definitions"
         };
+        let defs = root[defs_key].as_object().expect("definitions");
+        let Dispatch {
+            methods,
+            results,
+            errors,
+        } = Dispatch::of(defs);
         let mut schema = Schema {
             revision,
             root,
             defs_key,
-            methods: BTreeMap::new(),
-            results: BTreeMap::new(),
-            errors: BTreeMap::new(),
+            methods,
+            results,
+            errors,
             client_sends: BTreeSet::new(),
             on_the_wire: BTreeSet::new(),
         };
-        schema.index();
+        schema.read_unions();
         schema
     }
 
-    fn index(&mut self) {
+    /// Which definitions each side's unions name: who sends what, and what is on the wire.
+    fn read_unions(&mut self) {
         let defs = self.defs().clone();
-        for (name, def) in &defs {
-            if UNIONS.contains(&name.as_str()) {
-                continue;
-            }
-            for part in def["properties"]["error"]["allOf"]
-                .as_array()
-                .into_iter()
-                .flatten()
-            {
-                if let Some(code) = part["properties"]["code"]["const"].as_i64() {
-                    self.errors.insert(code, name.clone());
-                }
-            }
-            if let Some(method) = def["properties"]["method"]["const"].as_str() {
-                self.methods.insert(method.to_owned(), name.clone());
-                if let Some(stem) = name.strip_suffix("Request") {
-                    let result = format!("{stem}Result");
-                    if defs.contains_key(&result) {
-                        self.results.insert(method.to_owned(), result);
-                    }
-                }
-            }
-        }
         for union in [
             "ClientRequest",
             "ClientNotification",
