@@ -287,7 +287,8 @@ impl Checker {
     /// as the sender's), with no other reading of the text but, in 2026-07-28, for the
     /// result's `resultType` (which decides its type, and whose absence is reported). Not for
     /// `initialize` (its answer settles the revision), a task-augmented request, or a
-    /// 2026-07-28 result of another `resultType` than `complete` or `input_required`; anything
+    /// 2026-07-28 result of another `resultType` than `complete` or `input_required`
+    /// ([`result_type_read_fast`]); anything
     /// else, or a result that does not decode (`None`: which also proves the result was the
     /// last member and nothing else followed), is read the slow way.
     fn check_answer(&mut self, entry: &Entry, verdict: &Verdict) -> Option<Verdict> {
@@ -305,10 +306,9 @@ impl Checker {
             // server's), and a 2026-07-28 result's `resultType` read for its absence.
             None => self.settled().and_then(|revision| {
                 let side = verdict.from.unwrap_or(Side::Server);
+                let missing_type = result_type_read_fast(revision, result)?;
                 let mut violations = decode_lent(revision, side, text)?;
-                if revision == Revision::V2026_07_28 && facts::result_type(result).is_none() {
-                    violations.push(missing_result_type());
-                }
+                violations.extend(missing_type);
                 Some((side, None, revision, violations))
             }),
         };
@@ -462,23 +462,30 @@ fn answer(
         return None;
     }
     let revision = pending.revision;
-    // A 2026-07-28 result's `resultType`, top-level in its text, read for itself.
-    let missing_type = revision == Revision::V2026_07_28
-        && match facts::result_type(result) {
-            None => true,
-            Some(Some(kind)) if kind == "complete" || kind == "input_required" => false,
-            Some(_) => return None,
-        };
+    let missing_type = result_type_read_fast(revision, result)?;
     let mut violations = under_result(result_lent(revision, requester, &request.method, result)?);
-    if missing_type {
-        violations.push(missing_result_type());
-    }
+    violations.extend(missing_type);
     Some((
         requester.other(),
         Some(request.method.to_string()),
         revision,
         violations,
     ))
+}
+
+/// A 2026-07-28 result's `resultType`, read top-level in `result`'s text as the fast way reads
+/// it: `Some(Some(_))` when absent (reported as [`leniencies`] reports it), `Some(None)` when
+/// `complete` or `input_required` or in another revision, `None` for any other type (a task's
+/// result, not a string), which the slow way reads.
+fn result_type_read_fast(revision: Revision, result: &str) -> Option<Option<Violation>> {
+    if revision != Revision::V2026_07_28 {
+        return Some(None);
+    }
+    match facts::result_type(result) {
+        None => Some(Some(missing_result_type())),
+        Some(Some(kind)) if kind == "complete" || kind == "input_required" => Some(None),
+        Some(_) => None,
+    }
 }
 
 /// A request's id as the open requests are keyed: a string or an integer as itself (no text

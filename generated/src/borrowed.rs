@@ -448,7 +448,7 @@ pub trait RequestRef: Request {
 /// use mcp_typed::borrowed::{RequestRef, VisitRequestRef};
 /// use mcp_typed::v2025_11_25::borrowed::ClientRequestRef;
 ///
-/// /// The names of the tools a `tools/list` result lists, borrowed from its text.
+/// /// A result decoded borrowed (as its request's result) and written again.
 /// struct Borrowing<'a>(&'a str);
 /// impl VisitRequestRef for Borrowing<'_> {
 ///     type Output = Result<String, serde_json::Error>;
