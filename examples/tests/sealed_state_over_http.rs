@@ -7,6 +7,8 @@
 //! and starts), and one principal at its quota does not lock out another. Raw 2026-07-28
 //! requests, as a client would send them.
 
+use std::net::IpAddr;
+
 use mcp_typed_tests::installed::RedisServer;
 use serde_json::{json, Value};
 
@@ -18,15 +20,37 @@ const KEY: &str = "4242424242424242424242424242424242424242424242424242424242424
 /// An everything-server (`support::EverythingServer`), sent raw 2026-07-28 requests.
 struct Server(EverythingServer);
 
+/// The bearer tokens the servers of these tests take as principals
+/// (`EVERYTHING_SERVER_TOKENS`); any other bearer string is an anonymous caller's.
+const TOKENS: &str = "alice,mallory";
+
 impl Server {
     fn start(env: &[(&str, &str)]) -> Self {
-        Self(EverythingServer::start(env))
+        let env: Vec<_> = (env.iter().copied())
+            .chain([("EVERYTHING_SERVER_TOKENS", TOKENS)])
+            .collect();
+        Self(EverythingServer::start(&env))
     }
 
-    /// Sends one 2026-07-28 request (`_meta` declaring `capabilities`) and returns its
-    /// JSON-RPC response.
+    /// Sends one 2026-07-28 request (`_meta` declaring `capabilities`) from 127.0.0.1 and
+    /// returns its JSON-RPC response.
     fn call(
         &self,
+        id: u64,
+        method: &str,
+        params: Value,
+        capabilities: Value,
+        token: Option<&str>,
+    ) -> Value {
+        let here = IpAddr::from([127, 0, 0, 1]);
+        self.call_from(here, id, method, params, capabilities, token)
+    }
+
+    /// [`Server::call`] from the address `from` (another address of the loopback network:
+    /// another client, as the server sees it).
+    fn call_from(
+        &self,
+        from: IpAddr,
         id: u64,
         method: &str,
         mut params: Value,
@@ -39,11 +63,11 @@ impl Server {
             "io.modelcontextprotocol/clientCapabilities": capabilities,
         });
         let body = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
+        let client = reqwest::Client::builder()
+            .local_address(from)
             .build()
-            .into();
-        let mut request = agent
+            .expect("an HTTP client");
+        let mut request = client
             .post(&self.0.url)
             .header("Content-Type", "application/json")
             .header("Accept", "application/json, text/event-stream")
@@ -54,10 +78,16 @@ impl Server {
             request = request.header("Mcp-Name", name);
         }
         if let Some(token) = token {
-            request = request.header("Authorization", &format!("Bearer {token}"));
+            request = request.header("Authorization", format!("Bearer {token}"));
         }
-        let mut response = request.send(&body.to_string()).expect("a response");
-        let text = response.body_mut().read_to_string().expect("a body");
+        let runtime = (tokio::runtime::Builder::new_current_thread())
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        let text = runtime.block_on(async {
+            let response = request.body(body.to_string()).send().await;
+            response.expect("a response").text().await.expect("a body")
+        });
         response_of(&text, id)
     }
 }
@@ -261,7 +291,8 @@ fn single_use_holds_across_instances_that_share_a_redis() {
         for (id, to) in [(3, first), (4, other)] {
             let replayed = to.call(id, "tools/call", retry.clone(), all(), Some("alice"));
             assert_eq!(replayed["error"]["code"], -32602, "{replayed}");
-            assert_eq!(replayed["error"]["message"], "invalid requestState");
+            // Said as what it is, apart from a forgery's "invalid requestState".
+            assert_eq!(replayed["error"]["data"]["reason"], "spent", "{replayed}");
         }
     }
     // The option is also a flag: `--replay-store none` opts out, and a resent retry runs the
@@ -283,6 +314,7 @@ fn the_memory_store_holds_single_use_on_its_own_instance_only() {
     let retry = completed_retry(&a, "alice");
     let on_a = a.call(3, "tools/call", retry.clone(), all(), Some("alice"));
     assert_eq!(on_a["error"]["code"], -32602, "{on_a}");
+    assert_eq!(on_a["error"]["data"]["reason"], "spent", "{on_a}");
     // What the docs say of the in-memory store: B never heard of A's spent state.
     let on_b = b.call(4, "tools/call", retry, all(), Some("alice"));
     assert_eq!(
@@ -291,39 +323,96 @@ fn the_memory_store_holds_single_use_on_its_own_instance_only() {
     );
 }
 
+/// The stores a quota is tested on (a quota of 5): a Redis shared by instances, and memory.
+fn quota_stores(redis: &RedisServer) -> [Vec<(&str, &str)>; 2] {
+    let memory = vec![("MRTR_STATE_KEY", KEY), ("MRTR_PRINCIPAL_QUOTA", "5")];
+    let mut shared = memory.clone();
+    shared.push(("MRTR_REPLAY_STORE", redis.url.as_str()));
+    [shared, memory]
+}
+
+/// Retries without answers from `from` until refused (each retry spends its state and gets a
+/// new one), the `n`th under `token(n)`: how many were spent, and the refusal.
+fn spend_until_refused(
+    on: &Server,
+    from: IpAddr,
+    token: impl Fn(usize) -> Option<String>,
+) -> (usize, Value) {
+    let first = on.call_from(
+        from,
+        1,
+        "tools/call",
+        tool(ASKS_NAME),
+        all(),
+        token(0).as_deref(),
+    );
+    let mut state = first["result"]["requestState"].clone();
+    let mut spent = 0;
+    loop {
+        let retry = retry(ASKS_NAME, &state, json!({}));
+        let next = on.call_from(from, 2, "tools/call", retry, all(), token(spent).as_deref());
+        if next.get("error").is_some() {
+            return (spent, next);
+        }
+        spent += 1;
+        state = next["result"]["requestState"].clone();
+        assert!(spent <= 5, "more than the quota spent: {next}");
+    }
+}
+
 #[test]
 fn one_principal_at_its_quota_does_not_lock_out_another() {
     let redis = RedisServer::start();
-    let shared = [
-        ("MRTR_STATE_KEY", KEY),
-        ("MRTR_REPLAY_STORE", redis.url.as_str()),
-        ("MRTR_PRINCIPAL_QUOTA", "5"),
-    ];
-    let memory = [("MRTR_STATE_KEY", KEY), ("MRTR_PRINCIPAL_QUOTA", "5")];
-    for env in [&shared[..], &memory[..]] {
-        let a = Server::start(env);
-        // Mallory retries without answers: each retry spends its state and gets a new one.
-        let first = a.call(1, "tools/call", tool(ASKS_NAME), all(), Some("mallory"));
-        let mut state = first["result"]["requestState"].clone();
-        let mut spent = 0;
-        let refused = loop {
-            let next = a.call(
-                2,
-                "tools/call",
-                retry(ASKS_NAME, &state, json!({})),
-                all(),
-                Some("mallory"),
-            );
-            if next.get("error").is_some() {
-                break next;
-            }
-            spent += 1;
-            state = next["result"]["requestState"].clone();
-            assert!(spent <= 5, "more than the quota spent: {next}");
-        };
+    for env in quota_stores(&redis) {
+        let a = Server::start(&env);
+        let here = IpAddr::from([127, 0, 0, 1]);
+        let (spent, refused) = spend_until_refused(&a, here, |_| Some("mallory".into()));
         assert_eq!(spent, 5, "{env:?}");
-        assert_eq!(refused["error"]["code"], -32602, "{refused}");
+        // Told apart from a forgery: what happened, for the client and the operator.
+        assert_eq!(refused["error"]["code"], -32603, "{refused}");
+        assert_eq!(refused["error"]["data"]["reason"], "quota", "{refused}");
         // Alice's call still completes.
         completed_retry(&a, "alice");
+    }
+}
+
+#[test]
+fn one_anonymous_caller_at_its_quota_does_not_lock_out_another() {
+    let redis = RedisServer::start();
+    let (here, there) = (IpAddr::from([127, 0, 0, 1]), IpAddr::from([127, 0, 0, 2]));
+    for env in quota_stores(&redis) {
+        let a = Server::start(&env);
+        // One client without credentials, under bearer strings it makes up as it goes (tokens
+        // the server does not know: still the same caller).
+        let (spent, refused) = spend_until_refused(&a, here, |n| Some(format!("made-up-{n}")));
+        assert_eq!(spent, 5, "{env:?}");
+        assert_eq!(refused["error"]["data"]["reason"], "quota", "{refused}");
+        // Another caller without credentials, at another address, completes its call.
+        let first = a.call_from(there, 3, "tools/call", tool(ASKS_NAME), all(), None);
+        let retry = retry(ASKS_NAME, &first["result"]["requestState"], alice());
+        let done = a.call_from(there, 4, "tools/call", retry, all(), None);
+        assert_eq!(
+            done["result"]["content"][0]["text"], "Hello, Alice!",
+            "{done}"
+        );
+    }
+}
+
+#[test]
+fn a_replay_store_url_is_never_echoed_with_its_password() {
+    for store in [
+        // Malformed (not redis://), and well formed but unreachable (port 1).
+        "rediss://app:hunter2@redis.internal:6380/",
+        "redis://app:hunter2@127.0.0.1:1/",
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_everything-server"))
+            .args(["--port", "0", "--replay-store", store])
+            .env_remove("MRTR_REPLAY_STORE")
+            .output()
+            .expect("everything-server runs");
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{store}: {said}");
+        assert!(said.contains("app:***@"), "{store}: {said}");
+        assert!(!said.contains("hunter2"), "{store}: {said}");
     }
 }

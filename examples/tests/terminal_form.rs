@@ -1,8 +1,8 @@
 //! Forms answered by a person at a terminal (`mcp_mrtr::terminal::Terminal`): `fill-form` and
 //! `http-client --interactive` run in a pseudo-terminal, the keys typed as a person types
 //! them, and what they print checked: a bad value refused with its message and asked again, a
-//! default taken with Enter, a multi-select, a decline; and a server's form over HTTP in both
-//! protocol eras.
+//! default taken with Enter, a multi-select, an optional yes/no left empty, a decline; and a
+//! server's form over HTTP in both protocol eras.
 
 mod support;
 
@@ -46,10 +46,15 @@ struct Terminal {
     transcript: Transcript,
 }
 
-/// `fill-form` in a pseudo-terminal.
+/// `fill-form` in a pseudo-terminal, with the form of the tests.
 fn fill_form(message: &str) -> Terminal {
+    fill_form_with(message, SIGNUP)
+}
+
+/// `fill-form` in a pseudo-terminal, with `form`.
+fn fill_form_with(message: &str, form: &str) -> Terminal {
     let mut command = Command::new(env!("CARGO_BIN_EXE_fill-form"));
-    command.args(["--message", message, SIGNUP]);
+    command.args(["--message", message, form]);
     terminal(command)
 }
 
@@ -118,6 +123,33 @@ fn a_form_is_filled_in_field_by_field_with_checks_defaults_and_a_multi_select() 
     see(
         &mut terminal,
         r#"{"action":"accept","content":{"email":"ada@example.com","age":30,"colors":["r","b"]}}"#,
+    );
+}
+
+#[test]
+fn an_optional_boolean_is_left_empty_and_a_required_one_is_not() {
+    let form = r#"{"type":"object","properties":{
+      "newsletter":{"type":"boolean","title":"Newsletter","description":"Send me the news"},
+      "terms":{"type":"boolean","title":"Terms"}
+    },"required":["terms"]}"#;
+    let mut terminal = fill_form_with("Before you go", form);
+    see(&mut terminal, "Fill in the form");
+    typed(&mut terminal, "\r");
+
+    // Enter leaves the optional one unanswered: absent from the answer.
+    see(&mut terminal, "Newsletter:");
+    see(&mut terminal, "optional: Enter leaves it empty");
+    typed(&mut terminal, "\r");
+
+    // The required one refuses Enter, and takes a yes.
+    see(&mut terminal, "Terms:");
+    typed(&mut terminal, "\r");
+    see(&mut terminal, "Invalid answer");
+    typed(&mut terminal, "y\r");
+
+    see(
+        &mut terminal,
+        r#"{"action":"accept","content":{"terms":true}}"#,
     );
 }
 

@@ -422,15 +422,26 @@ pub enum ServeError {
 impl ServeError {
     /// The JSON-RPC error to answer the request with: -32602 for what the client sent (an
     /// invalid state or answer), -32603 for the rest. The details of a refused state stay in
-    /// the server's logs: the client gets one generic message.
+    /// the server's logs: a forged, tampered or foreign state gets one generic message. A state
+    /// that is authentic but cannot be accepted says why, in its message and in `data.reason`,
+    /// so that a client and an operator can act on it:
+    ///
+    /// | `data.reason` | code | what to do |
+    /// |---|---|---|
+    /// | `spent` | -32602 | the client: call again without the state (it was used before) |
+    /// | `quota` | -32603 | the client: wait until its earlier states expire |
+    /// | `storeFull` | -32603 | the operator: the replay store is at its capacity or memory limit |
+    /// | `storeUnavailable` | -32603 | the operator: the replay store does not answer |
     pub fn to_jsonrpc_error(&self) -> Error {
+        let mut reason = None;
         let (code, message) = match self {
-            // The replay store failing (down, full) is the server's fault, not the client's.
-            ServeError::InvalidState(OpenError::ReplayStore(_)) => (
-                INTERNAL_ERROR,
-                "the state could not be recorded as spent".to_owned(),
-            ),
-            ServeError::InvalidState(_) => (INVALID_PARAMS, "invalid requestState".to_owned()),
+            ServeError::InvalidState(refused) => match refusal_reason(refused) {
+                Some((code, why)) => {
+                    reason = Some(why);
+                    (code, refused_message(refused))
+                }
+                None => (INVALID_PARAMS, "invalid requestState".to_owned()),
+            },
             ServeError::UndigestableParams(error) => (INVALID_PARAMS, error.to_string()),
             ServeError::StateTooLarge { .. } => (INVALID_PARAMS, self.to_string()),
             ServeError::Invalid(error) => return error.to_jsonrpc_error(),
@@ -446,11 +457,39 @@ impl ServeError {
         };
         Error {
             code,
-            data: None,
+            data: reason.map(|reason| serde_json::json!({ "reason": reason })),
             message,
             extra: Map::new(),
         }
     }
+}
+
+/// The code and `data.reason` of an authentic state that could not be accepted (see
+/// [`ServeError::to_jsonrpc_error`]); `None` for a state that is not ours to accept.
+fn refusal_reason(refused: &OpenError) -> Option<(i64, &'static str)> {
+    match refused {
+        OpenError::Replayed => Some((INVALID_PARAMS, "spent")),
+        OpenError::QuotaExceeded => Some((INTERNAL_ERROR, "quota")),
+        OpenError::StoreFull => Some((INTERNAL_ERROR, "storeFull")),
+        OpenError::ReplayStore(_) => Some((INTERNAL_ERROR, "storeUnavailable")),
+        _ => None,
+    }
+}
+
+/// What the client is told of a refusal with a [`refusal_reason`]: what happened, and what to
+/// do, without the store's own error (an address, a URL), which stays in the server's logs.
+fn refused_message(refused: &OpenError) -> String {
+    match refused {
+        OpenError::Replayed => {
+            "requestState already used (each state is accepted once): call again without it"
+        }
+        OpenError::QuotaExceeded => {
+            "too many states of this caller are recorded as spent: retry once they expire"
+        }
+        OpenError::StoreFull => "the server's replay store is full: retry later",
+        _ => "the state could not be recorded as spent: the server's replay store is unavailable",
+    }
+    .to_owned()
 }
 
 impl fmt::Display for ServeError {

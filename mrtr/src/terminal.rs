@@ -7,7 +7,8 @@
 //! when the person presses Enter, with the same rules that validate the whole answer
 //! ([`RequestedSchema::validate`]): a value that breaks its format, bounds, length or pattern
 //! is refused with the validator's message and asked again. Before the fields, the person
-//! chooses to fill in the form, decline it or cancel; Esc in any field cancels.
+//! chooses to fill in the form, decline it or cancel; Esc in any field cancels. Enter leaves an
+//! optional field without a default unanswered (absent from the answer), a yes/no one included.
 //!
 //! A URL-mode request asks whether the person opened the URL (its host shown first), a
 //! sampling request shows the conversation and takes the person's reply as the model's, and
@@ -38,7 +39,7 @@ use std::sync::Arc;
 use inquire::error::{CustomUserError, InquireError};
 use inquire::list_option::ListOption;
 use inquire::validator::Validation;
-use inquire::{Confirm, MultiSelect, Select, Text};
+use inquire::{Confirm, CustomType, MultiSelect, Select, Text};
 use mcp_typed::elicit::{EnumOptions, PropertySchema, RequestedSchema};
 use mcp_typed::v2026_07_28::{
     CreateMessageRequestParams, CreateMessageResult, CreateMessageResultContent,
@@ -295,11 +296,18 @@ fn ask_field(
             Ok(parse_number(&answer).map(Value::Number))
         }
         PropertySchema::Boolean(boolean) => {
+            // An optional field without a default may stay unanswered: Enter leaves it empty.
+            let none = !required && boolean.default.is_none();
+            let hints = if none {
+                vec![optional_hint.to_owned()]
+            } else {
+                Vec::new()
+            };
             let (label, help) = describe(
                 name,
                 boolean.title.as_ref(),
                 boolean.description.as_ref(),
-                &[],
+                &hints,
             );
             let mut confirm = Confirm::new(&label);
             if !help.is_empty() {
@@ -307,6 +315,9 @@ fn ask_field(
             }
             if let Some(default) = boolean.default {
                 confirm = confirm.with_default(default);
+            }
+            if none {
+                return Ok(ask_optional_bool(confirm)?.map(Value::Bool));
             }
             Ok(Some(Value::Bool(confirm.prompt()?)))
         }
@@ -395,6 +406,33 @@ fn ask_text(
         Some(default) => text.with_default(default).prompt(),
         None => text.prompt(),
     }
+}
+
+/// A yes/no question that Enter leaves unanswered (`None`): `confirm`'s message, help and error
+/// message, the answers `Confirm` reads (`y`, `yes`, `n`, `no`), `y/n` as the placeholder.
+fn ask_optional_bool(confirm: Confirm<'_>) -> Result<Option<bool>, InquireError> {
+    let confirm = CustomType::from(confirm);
+    CustomType::<Option<bool>> {
+        message: confirm.message,
+        starting_input: confirm.starting_input,
+        default: None,
+        placeholder: Some("y/n"),
+        help_message: confirm.help_message,
+        formatter: &|answer| match answer {
+            Some(true) => "Yes".to_owned(),
+            Some(false) => "No".to_owned(),
+            None => "(no answer)".to_owned(),
+        },
+        default_value_formatter: &|_| String::new(),
+        parser: &|input| match input.trim() {
+            "" => Ok(None),
+            input => Confirm::DEFAULT_PARSER(input).map(Some),
+        },
+        validators: Vec::new(),
+        error_message: confirm.error_message,
+        render_config: confirm.render_config,
+    }
+    .prompt()
 }
 
 /// A bound pair as the person reads it: `from 1 to 5`, `at least 1`, `at most 5`.

@@ -179,7 +179,9 @@ fn a_resent_retry_is_refused(sealing: &Sealing<'_>, also: &Sealing<'_>, to: &str
             matches!(&again, ServeError::InvalidState(e) if e.kind() == OpenErrorKind::Replayed),
             "{again:?}"
         );
-        assert_eq!(again.to_jsonrpc_error().code, -32602);
+        let told = again.to_jsonrpc_error();
+        assert_eq!(told.code, -32602);
+        assert_eq!(told.data, Some(json!({"reason": "spent"})));
     }
     assert_eq!(runs.get(), 1);
 }
@@ -216,12 +218,19 @@ fn the_memory_replay_store_is_bounded_and_evicts_by_expiry() {
     for token in &tokens[..3] {
         assert!(sealer.open_once(token, &context, now(), &store).is_ok());
     }
-    // Full of unexpired ids: the fourth is refused rather than an id forgotten.
+    // Full of unexpired ids: the fourth is refused rather than an id forgotten, saying so.
     let full = sealer
         .open_once(&tokens[3], &context, now(), &store)
         .unwrap_err();
-    assert_eq!(full.kind(), OpenErrorKind::ReplayStore, "{full}");
-    assert!(full.to_string().contains("full"), "{full}");
+    assert_eq!(full.kind(), OpenErrorKind::StoreFull, "{full}");
+    let served = ServeError::InvalidState(full).to_jsonrpc_error();
+    assert_eq!(served.code, -32603);
+    assert_eq!(served.data, Some(json!({"reason": "storeFull"})));
+    // A spent one is still told apart from a full store.
+    let spent = sealer
+        .open_once(&tokens[0], &context, now(), &store)
+        .unwrap_err();
+    assert_eq!(spent.kind(), OpenErrorKind::Replayed, "{spent}");
     // Once the three have expired they are evicted as new ids come in.
     for i in 1..=10 {
         let later = now() + minutes(2 * i);
@@ -304,7 +313,15 @@ fn a_principal_at_its_quota_is_refused_while_another_is_served() {
         matches!(&refused, ServeError::InvalidState(e) if e.kind() == OpenErrorKind::QuotaExceeded),
         "{refused:?}"
     );
-    assert_eq!(refused.to_jsonrpc_error().code, -32602);
+    // Told apart from a forgery, which gets the generic -32602 "invalid requestState".
+    let told = refused.to_jsonrpc_error();
+    assert_eq!(told.code, -32603);
+    assert_eq!(told.data, Some(json!({"reason": "quota"})));
+    assert!(
+        told.message.contains("retry once they expire"),
+        "{}",
+        told.message
+    );
     // Not spent: over quota is refused before it is recorded.
     assert_eq!(store.len(), 3);
     let asked = self::asked(serve(&first, &alice, now(), confirm));
@@ -423,7 +440,160 @@ fn the_redis_store_spends_each_state_once_across_instances_and_threads() {
     let first = call(r#"{"to":"bob"}"#);
     let asked = asked(serve(&first, &sealing, real_now, confirm));
     let down = serve(&retry(&first, &asked, yes()), &sealing, real_now, confirm).unwrap_err();
-    assert_eq!(down.to_jsonrpc_error().code, -32603, "{down}");
+    let told = down.to_jsonrpc_error();
+    assert_eq!(told.code, -32603, "{down}");
+    assert_eq!(told.data, Some(json!({"reason": "storeUnavailable"})));
+    // The client is not told where the store is; the server's log is.
+    assert!(!told.message.contains("127.0.0.1"), "{}", told.message);
+    assert!(down.to_string().contains("127.0.0.1"), "{down}");
+}
+
+/// A fresh token of `principal`, valid for `ttl`, spent on `store` now.
+fn spend_fresh(
+    sealer: &StateSealer,
+    principal: &str,
+    ttl: Duration,
+    store: &dyn ReplayStore,
+) -> Result<Vec<u8>, OpenError> {
+    let context = SealContext {
+        principal,
+        method: "tools/call",
+        params_digest: ParamsDigest::of_value(&json!({})),
+        ttl,
+    };
+    let real_now = SystemTime::now();
+    let token = sealer.seal(b"x", &context, real_now).unwrap();
+    sealer.open_once(&token, &context, real_now, store)
+}
+
+#[test]
+fn the_redis_store_at_maxmemory_refuses_spends_and_stays_under_the_limit() {
+    let redis = RedisServer::start();
+    let sealer = sealer();
+    // No quota, no capacity: Redis's maxmemory alone bounds it.
+    let store = (RedisReplayStore::open(&redis.url).unwrap())
+        .with_quota(0)
+        .with_capacity(0);
+    store.ping().unwrap();
+    assert!(spend_fresh(&sealer, "warm-up", minutes(10), &store).is_ok());
+    let limit = redis.info("used_memory") + 256 * 1024;
+    let set = redis.command(&["CONFIG", "SET", "maxmemory", &limit.to_string()]);
+    assert_eq!(set, "+OK");
+    // Each spend from a principal of its own, as a client minting names would.
+    let (mut accepted, mut refused) = (0, 0);
+    for n in 0..20_000 {
+        match spend_fresh(&sealer, &format!("minted-{n}"), minutes(10), &store) {
+            Ok(_) => accepted += 1,
+            Err(error) => {
+                assert_eq!(error.kind(), OpenErrorKind::StoreFull, "{error}");
+                refused += 1;
+                if refused == 200 {
+                    break;
+                }
+            }
+        }
+    }
+    assert_eq!(refused, 200, "never refused after {accepted} spends");
+    assert!(accepted > 100, "only {accepted} spends in 256 KiB");
+    // Nothing was written past the limit: the record's write is the script's first. (Redis
+    // admits a write while under its limit, and that write may grow a table of its own: the
+    // margin. Before, the script wrote on: 2.4 MB past a limit 1 MB above the memory in use.)
+    let peak = redis.info("used_memory_peak");
+    assert!(
+        peak <= limit + 64 * 1024,
+        "Redis grew to {peak} bytes, its maxmemory is {limit}"
+    );
+    eprintln!("{accepted} spends in 256 KiB of maxmemory, then refused; peak {peak} of {limit}");
+    // Served: the operator's reason, -32603.
+    let full = spend_fresh(&sealer, "late", minutes(10), &store).unwrap_err();
+    let told = ServeError::InvalidState(full).to_jsonrpc_error();
+    assert_eq!(
+        (told.code, told.data),
+        (-32603, Some(json!({"reason": "storeFull"})))
+    );
+}
+
+#[test]
+fn many_principals_cannot_push_the_redis_store_past_its_capacity() {
+    let redis = RedisServer::start();
+    let sealer = sealer();
+    let store = (RedisReplayStore::open(&redis.url).unwrap())
+        .with_capacity(20)
+        .with_quota(3)
+        .with_grace(Duration::ZERO);
+    let ttl = Duration::from_secs(2);
+    // Principals minted by one client, one spend each: the quota does not stop them, the
+    // capacity does.
+    let outcomes: Vec<_> = (0..60)
+        .map(|n| spend_fresh(&sealer, &format!("minted-{n}"), ttl, &store).map_err(|e| e.kind()))
+        .collect();
+    assert!(outcomes[..20].iter().all(Result::is_ok), "{outcomes:?}");
+    assert!(
+        (outcomes[20..].iter()).all(|outcome| *outcome == Err(OpenErrorKind::StoreFull)),
+        "{outcomes:?}"
+    );
+    // The documented policy: a full store refuses every new spend, a principal under its
+    // quota's too, until records expire; then spends are accepted again.
+    let full = spend_fresh(&sealer, "honest", ttl, &store).unwrap_err();
+    assert_eq!(full.kind(), OpenErrorKind::StoreFull);
+    std::thread::sleep(ttl + Duration::from_millis(300));
+    assert!(spend_fresh(&sealer, "honest", ttl, &store).is_ok());
+}
+
+#[test]
+fn a_spend_that_timed_out_waits_no_longer_and_does_not_refuse_the_honest_retry() {
+    let redis = RedisServer::start();
+    let sealer = sealer();
+    let timeout = Duration::from_millis(400);
+    let a = RedisReplayStore::open(&redis.url)
+        .unwrap()
+        .with_timeout(timeout);
+    let b = RedisReplayStore::open(&redis.url).unwrap();
+    // The script is known to Redis, and `a` holds a connection.
+    assert!(spend_fresh(&sealer, "warm-up", minutes(10), &a).is_ok());
+    let context = SealContext {
+        principal: "p",
+        method: "tools/call",
+        params_digest: ParamsDigest::of_value(&json!({})),
+        ttl: minutes(10),
+    };
+    let real_now = SystemTime::now();
+    let token = sealer.seal(b"x", &context, real_now).unwrap();
+    redis.pause();
+    // On the pooled connection (the script sent), then on a new one (connecting): each waits
+    // the timeout, not more.
+    for (what, token) in [
+        ("pooled", token.clone()),
+        ("new", sealer.seal(b"y", &context, real_now).unwrap()),
+    ] {
+        let started = std::time::Instant::now();
+        let refused = sealer
+            .open_once(&token, &context, real_now, &a)
+            .unwrap_err();
+        let waited = started.elapsed();
+        eprintln!("a {what} connection to a hung Redis waited {waited:?}");
+        assert_eq!(refused.kind(), OpenErrorKind::ReplayStore, "{refused}");
+        assert!(
+            waited >= timeout - Duration::from_millis(50) && waited < 2 * timeout,
+            "a {what} connection waited {waited:?} for a timeout of {timeout:?}"
+        );
+    }
+    redis.resume();
+    // Redis runs the spend it was sent while it hung: another instance finds it spent...
+    std::thread::sleep(Duration::from_millis(300));
+    let on_b = sealer
+        .open_once(&token, &context, real_now, &b)
+        .unwrap_err();
+    assert_eq!(on_b.kind(), OpenErrorKind::Replayed, "{on_b}");
+    // ...and the instance whose spend timed out accepts the honest retry, once.
+    assert_eq!(
+        sealer.open_once(&token, &context, real_now, &a).unwrap(),
+        b"x"
+    );
+    let again = sealer
+        .open_once(&token, &context, real_now, &a)
+        .unwrap_err();
+    assert_eq!(again.kind(), OpenErrorKind::Replayed);
 }
 
 // ---------------------------------------------------------------------------------------------

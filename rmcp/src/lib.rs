@@ -66,8 +66,8 @@
 //!   crate loses no order itself: an `InputRequiredResult` reaches rmcp's model through JSON
 //!   text, its forms' properties in declared order (`ElicitationSchema::property_order`), and a
 //!   live request's params (a `Value` of rmcp's `CustomRequest`) keep it whenever a `Value`
-//!   does. With `preserve_order` on (a dependency on serde_json with that feature, in the
-//!   server's crate), the properties go out in declared order in both eras
+//!   does. With `preserve_order` on (this crate's feature `declared-order`, which turns it on
+//!   for the whole build), the properties go out in declared order in both eras
 //!   (`tests/wire_order.rs`, run so by CI).
 //! - rmcp's elicitation model has no `pattern` for a string property: a 2026-07-28 input request
 //!   it cannot carry unchanged is refused ([`Eras`] compares what rmcp would send with the derived
@@ -82,9 +82,17 @@
 //! form's defaults and validates the answer before it is sent, and declares the capabilities
 //! of [`client::Supports`]. rmcp's typed elicitation model drops keywords it has no field for
 //! (`pattern`, `x-*`) before the handler sees the form: see [`client`].
+//!
+//! # Serving over HTTP
+//!
+//! [`http`] (feature `http`, on by default) is what a deployed Streamable HTTP server puts in
+//! front of rmcp: a guard that refuses oversized or deeply nested bodies before rmcp parses
+//! them, and `serve`, with a header-read timeout, a cap on connections and the peer's address.
 #![warn(missing_docs)]
 
 pub mod client;
+#[cfg(feature = "http")]
+pub mod http;
 
 /// The era machinery: `serve`, `Input`, sealing, the client half.
 pub use mcp_mrtr;

@@ -377,9 +377,63 @@ impl RedisServer {
     }
 }
 
+impl RedisServer {
+    /// Sends one command (`CONFIG SET maxmemory 1000000`, `INFO memory`) in Redis's inline
+    /// form and returns the reply: a status or error line, an integer, or a bulk string's text.
+    pub fn command(&self, words: &[&str]) -> String {
+        use std::io::{BufRead, BufReader, Read};
+        let address = self
+            .url
+            .trim_start_matches("redis://")
+            .trim_end_matches('/');
+        let mut stream = std::net::TcpStream::connect(address).expect("redis-server answers");
+        stream
+            .write_all(format!("{}\r\n", words.join(" ")).as_bytes())
+            .expect("a command written");
+        let mut reader = BufReader::new(stream);
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a reply");
+        let Some(len) = line.strip_prefix('$') else {
+            return line.trim_end().to_owned();
+        };
+        let len: usize = len.trim_end().parse().expect("a bulk length");
+        let mut bulk = vec![0; len];
+        reader.read_exact(&mut bulk).expect("a bulk reply");
+        String::from_utf8(bulk).expect("UTF-8")
+    }
+
+    /// A number of `INFO`'s (`used_memory`, …).
+    pub fn info(&self, field: &str) -> u64 {
+        let info = self.command(&["INFO", "all"]);
+        let value = (info.lines())
+            .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+            .unwrap_or_else(|| panic!("no {field} in INFO"));
+        value.trim().parse().expect("a number")
+    }
+
+    /// Stops the server's process (SIGSTOP): connections are accepted by the kernel and
+    /// nothing is answered, as with a server that hangs, until [`RedisServer::resume`].
+    pub fn pause(&self) {
+        self.signal("-STOP");
+    }
+
+    /// Lets a paused server run again (SIGCONT): it then answers what was sent meanwhile.
+    pub fn resume(&self) {
+        self.signal("-CONT");
+    }
+
+    fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([signal, &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success(), "kill {signal} failed");
+    }
+}
+
 impl Drop for RedisServer {
     fn drop(&mut self) {
-        let _ = self.child.kill();
+        let _ = self.child.kill(); // SIGKILL ends a paused process too
         let _ = self.child.wait();
     }
 }

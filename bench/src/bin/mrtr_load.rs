@@ -6,7 +6,8 @@
 //! completions per second, the p50 and p99 latency of whole calls (first request sent to the
 //! complete result read), and the calls lost (no answer) or wrongly refused (an answer that is
 //! not the expected one), which must be none: the program exits with 1 otherwise. Each call is
-//! a user of its own (`Authorization: Bearer load-N`), so that the per-principal quota of the
+//! a user of its own (`Authorization: Bearer load-N`, tokens the instances are told to take as
+//! principals: `EVERYTHING_SERVER_TOKENS=load-*`), so that the per-principal quota of the
 //! replay store is not what is measured.
 //!
 //! `--replay-store memory,redis` runs the load once per store, each with new instances, in one
@@ -239,6 +240,8 @@ impl Server {
         let child = Command::new(path)
             .args(["--port", &port.to_string(), "--replay-store", store])
             .env("MRTR_STATE_KEY", key)
+            // Every `Bearer load-N` a user of its own (any other is an anonymous caller's).
+            .env("EVERYTHING_SERVER_TOKENS", "load-*")
             .env_remove("EVERYTHING_SERVER_RECORD")
             .env_remove("MRTR_REPLAY_STORE")
             .env_remove("MRTR_PRINCIPAL_QUOTA")

@@ -18,6 +18,7 @@
 //! `transport-streamable-http-server`), `axum`, `tokio` and `clap`.
 
 use clap::Parser;
+use mcp_typed_rmcp::http::{anonymous_principal, serve, GuardLayer, ServeLimits};
 use mcp_typed_rmcp::mcp_mrtr::seal::{SealingKey, StateSealer};
 use mcp_typed_rmcp::mcp_mrtr::serve::{Input, Need};
 use mcp_typed_rmcp::mcp_typed::elicit::ElicitOutcome;
@@ -112,12 +113,13 @@ impl ServerHandler for BookingServer {
         if request.name != "book_table" {
             return Err(ErrorData::invalid_params("no such tool", None));
         }
-        // A sealed state is bound to a principal: behind authentication, pass the subject of
-        // the request's token, so that one user's state is refused to another.
-        let principal = "anonymous";
+        // A sealed state is bound to a principal, and the replay quota is counted by it. Here
+        // the caller's address; behind authentication, pass the subject of the request's token,
+        // so that one user's state is refused to another.
+        let principal = anonymous_principal(&cx)?;
         match self
             .eras
-            .call_tool(&request, &cx, principal, book_table)
+            .call_tool(&request, &cx, &principal, book_table)
             .await?
         {
             Outcome::Complete(text) => {
@@ -165,9 +167,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         LocalSessionManager::default().into(),
         StreamableHttpServerConfig::default(),
     );
-    let app = axum::Router::new().nest_service("/mcp", service);
+    // The guard refuses a POST body over 4 MiB or nested deeper than 64 before rmcp parses it;
+    // `serve` closes a connection whose request head takes over 10 s, and keeps at most 1,024.
+    let app = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(GuardLayer::default());
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", args.port)).await?;
     eprintln!("booking-server: http://127.0.0.1:{}/mcp", args.port);
-    axum::serve(listener, app).await?;
+    serve(listener, app, ServeLimits::default()).await?;
     Ok(())
 }

@@ -8,7 +8,8 @@
 //! `sampling/createMessage` and `roots/list` requests in 2025-11-25, an `InputRequiredResult`
 //! with a sealed `requestState` in 2026-07-28. Instances started with the same `MRTR_STATE_KEY`
 //! (64 hex digits; a random key otherwise) serve each other's retries. A state is bound to the
-//! request's bearer token (`anonymous` without one); `MRTR_STATE_TTL_SECS` sets how long a round
+//! request's bearer token when `EVERYTHING_SERVER_TOKENS` lists it (`alice,load-*`), to the
+//! caller's address otherwise; `MRTR_STATE_TTL_SECS` sets how long a round
 //! may take (600 s by default).
 //!
 //! Each state is single-use. `--replay-store STORE` (or `MRTR_REPLAY_STORE`) says where spent
@@ -22,6 +23,10 @@
 //! "server->client", "msg": …}`, `conv` being the session, or the POST for a stateless
 //! request), so that a test can check each against the generated types.
 //!
+//! It serves through `mcp_typed_rmcp::http`: POST bodies over 4 MiB or nested deeper than 64
+//! are refused before rmcp parses them, and a request head must arrive within 10 s
+//! (`EVERYTHING_SERVER_HEADER_TIMEOUT_MS` sets another bound, for tests).
+//!
 //! Score it: `npx @modelcontextprotocol/conformance@0.2.0-alpha.12 server --url
 //! http://localhost:PORT/mcp --requirements 2026-07-28` (Node 22 or newer), or run
 //! `cargo test -p mcp-typed-examples --test conformance`, which installs the pinned suite.
@@ -32,9 +37,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::serve::ListenerExt as _;
 use mcp_mrtr::seal::{
-    MemoryReplayStore, RedisReplayStore, ReplayStore, SealingKey, StateSealer,
+    redacted_url, MemoryReplayStore, RedisReplayStore, ReplayStore, SealingKey, StateSealer,
     DEFAULT_PRINCIPAL_QUOTA,
 };
 use mcp_mrtr::serve::{Input, Need};
@@ -44,6 +48,7 @@ use mcp_typed::v2026_07_28::{
     SamplingMessageContent,
 };
 use mcp_typed::Elicit;
+use mcp_typed_rmcp::http::{anonymous_principal, serve, GuardLayer, ServeLimits};
 use mcp_typed_rmcp::{Eras, Outcome};
 use rmcp::model::{
     AudioContent, CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams,
@@ -66,17 +71,27 @@ use serde_json::{json, Value};
 const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 /// A WAV file of no samples.
 const WAV: &str = "UklGRiQAAABXQVZFZm10IBAAAAABAAEARKwAAIhYAQACABAAZGF0YQAAAAA=";
-/// The principal sealed states are bound to: the bearer token of the HTTP request when it has
-/// one (a real server would take the token's verified subject), `anonymous` otherwise. A state
+/// The principal sealed states are bound to: the bearer token of the HTTP request when it is
+/// one of `EVERYTHING_SERVER_TOKENS` (comma-separated; an entry ending in `*` takes every token
+/// it begins: what a real server replaces with the verified subject of its tokens), else the
+/// caller's address (`anonymous_principal`): a bearer string nobody checked is no identity,
+/// and one name for every anonymous caller would let one spend the replay quota of all. A state
 /// sealed for one principal is refused when another presents it.
-fn principal(cx: &RequestContext<RoleServer>) -> String {
+fn principal(cx: &RequestContext<RoleServer>) -> Result<String, ErrorData> {
     let token = (cx.extensions.get::<axum::http::request::Parts>())
         .and_then(|parts| parts.headers.get("authorization"))
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.strip_prefix("Bearer "));
+    let known = std::env::var("EVERYTHING_SERVER_TOKENS").unwrap_or_default();
+    let listed = |token: &str| {
+        known.split(',').any(|entry| match entry.strip_suffix('*') {
+            Some(prefix) => token.starts_with(prefix),
+            None => !entry.is_empty() && entry == token,
+        })
+    };
     match token {
-        Some(token) => format!("bearer:{token}"),
-        None => "anonymous".to_owned(),
+        Some(token) if listed(token) => Ok(format!("bearer:{token}")),
+        _ => anonymous_principal(cx),
     }
 }
 
@@ -597,7 +612,7 @@ impl ServerHandler for Everything {
     ) -> Result<CallToolResponse, ErrorData> {
         let arguments = request.arguments.clone().unwrap_or_default();
         if let Some(handler) = asking_tool(&request.name, &arguments) {
-            let principal = principal(&cx);
+            let principal = principal(&cx)?;
             return match self
                 .eras
                 .call_tool(&request, &cx, &principal, handler)
@@ -846,7 +861,7 @@ impl ServerHandler for Everything {
                 PromptMessage::new_text(Role::User, "Please analyze the image above."),
             ]),
             "test_input_required_result_prompt" => {
-                let principal = principal(&cx);
+                let principal = principal(&cx)?;
                 let asked = self
                     .eras
                     .get_prompt(&request, &cx, &principal, |input| {
@@ -966,7 +981,8 @@ fn replay_store(store: &str) -> Result<Option<Arc<dyn ReplayStore>>, String> {
             Ok(Some(Arc::new(redis)))
         }
         other => Err(format!(
-            "--replay-store: `memory`, `none` or a redis:// URL, not `{other}`"
+            "--replay-store: `memory`, `none` or a redis:// URL, not `{}`",
+            redacted_url(other)
         )),
     }
 }
@@ -1113,14 +1129,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             record::record,
         ));
     }
-    // Without TCP_NODELAY the last small write of a streamed response waits for the client's
-    // delayed acknowledgement: about 40 ms on every reused connection (measured by mrtr_load).
-    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
-        .await?
-        .tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
+    // The guard is the outer layer: the recorder, then rmcp, see only the bodies it lets through.
+    let app = app.layer(GuardLayer::default());
+    let mut limits = ServeLimits::default();
+    if let Ok(ms) = std::env::var("EVERYTHING_SERVER_HEADER_TIMEOUT_MS") {
+        let ms = (ms.parse()).map_err(|_| format!("EVERYTHING_SERVER_HEADER_TIMEOUT_MS: {ms}"))?;
+        limits.header_read_timeout = Duration::from_millis(ms);
+    }
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     eprintln!("everything-server: http://127.0.0.1:{port}/mcp");
-    axum::serve(listener, app).await?;
+    serve(listener, app, limits).await?;
     Ok(())
 }

@@ -388,6 +388,11 @@ impl HttpServer {
         }
         server
     }
+
+    /// The server's process id (its memory is in `/proc/PID/status`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
 }
 
 impl Drop for HttpServer {

@@ -128,7 +128,7 @@ mod redis;
 pub mod replay;
 
 #[cfg(feature = "redis")]
-pub use self::redis::RedisReplayStore;
+pub use self::redis::{redacted_url, RedisReplayStore};
 pub use replay::{
     MemoryReplayStore, PrincipalId, Recorded, ReplayStore, ReplayStoreError, Spend, TokenId,
     DEFAULT_PRINCIPAL_QUOTA,
@@ -567,8 +567,9 @@ impl StateSealer {
 
     /// Like [`StateSealer::open`], and consumes the token: after every other check passed, the
     /// token's id is recorded in `store` until it expires, a token already recorded is refused
-    /// with [`OpenError::Replayed`], and one whose principal is at the store's quota with
-    /// [`OpenError::QuotaExceeded`] (not recorded). A token that fails another check is not recorded,
+    /// with [`OpenError::Replayed`], one whose principal is at the store's quota with
+    /// [`OpenError::QuotaExceeded`] and one the store has no room for with
+    /// [`OpenError::StoreFull`] (neither recorded). A token that fails another check is not recorded,
     /// so the legitimate client can still use it.
     pub fn open_once(
         &self,
@@ -590,6 +591,7 @@ impl StateSealer {
             Ok(Recorded::First) => Ok(opened.payload),
             Ok(Recorded::AlreadyUsed) => Err(OpenError::Replayed),
             Ok(Recorded::QuotaExceeded) => Err(OpenError::QuotaExceeded),
+            Ok(Recorded::StoreFull) => Err(OpenError::StoreFull),
             Err(error) => Err(OpenError::ReplayStore(error)),
         }
     }
@@ -831,6 +833,9 @@ pub enum OpenError {
     /// [`StateSealer::open_once`]: the principal holds as many spent tokens as the replay
     /// store's quota allows; the token was not accepted (nor spent).
     QuotaExceeded,
+    /// [`StateSealer::open_once`]: the replay store holds as many records as its capacity
+    /// allows (or is at its memory limit); the token was not accepted (nor spent).
+    StoreFull,
     /// [`StateSealer::open_once`]: the replay store failed; the token was not accepted.
     ReplayStore(ReplayStoreError),
     /// [`StateSealer::open_json`]: the payload is not JSON of the expected type.
@@ -860,6 +865,8 @@ pub enum OpenErrorKind {
     Replayed,
     /// [`OpenError::QuotaExceeded`].
     QuotaExceeded,
+    /// [`OpenError::StoreFull`].
+    StoreFull,
     /// [`OpenError::ReplayStore`].
     ReplayStore,
     /// [`OpenError::Payload`].
@@ -880,6 +887,7 @@ impl OpenError {
             Self::WrongParams => OpenErrorKind::WrongParams,
             Self::Replayed => OpenErrorKind::Replayed,
             Self::QuotaExceeded => OpenErrorKind::QuotaExceeded,
+            Self::StoreFull => OpenErrorKind::StoreFull,
             Self::ReplayStore(_) => OpenErrorKind::ReplayStore,
             Self::Payload(_) => OpenErrorKind::Payload,
         }
@@ -903,6 +911,7 @@ impl fmt::Display for OpenError {
             Self::WrongParams => f.write_str("sealed for a request with other parameters"),
             Self::Replayed => f.write_str("already used"),
             Self::QuotaExceeded => f.write_str("the principal's replay-store quota is used up"),
+            Self::StoreFull => f.write_str("the replay store is full"),
             Self::ReplayStore(error) => write!(f, "the replay store failed: {error}"),
             Self::Payload(error) => write!(f, "the payload does not decode: {error}"),
         }

@@ -2,10 +2,10 @@
 //!
 //! # What each store guarantees
 //!
-//! | store | single use holds across | survives a restart | per-principal quota |
+//! | store | single use holds across | survives a restart | bounded by |
 //! |---|---|---|---|
-//! | [`MemoryReplayStore`] | the one process that holds it | no | yes |
-//! | `RedisReplayStore` (feature `redis`) | every instance that reaches the same Redis/Valkey | as Redis persists | yes |
+//! | [`MemoryReplayStore`] | the one process that holds it | no | a capacity and a per-principal quota |
+//! | `RedisReplayStore` (feature `redis`) | every instance that reaches the same Redis/Valkey | as Redis persists | a capacity, a per-principal quota and Redis's `maxmemory` |
 //!
 //! A deployment of more than one instance has single use only with a shared store: a state
 //! spent on instance A and presented to instance B is refused only if B asks the store A
@@ -14,19 +14,36 @@
 //! has recorded it must keep until the token expires: Redis's conditions for that are on
 //! `RedisReplayStore`.
 //!
-//! # Quotas
+//! # Refusals, and what each tells
+//!
+//! | [`Recorded`] / error | why | who can act |
+//! |---|---|---|
+//! | [`Recorded::AlreadyUsed`] | the state was spent before | the client: call again without it |
+//! | [`Recorded::QuotaExceeded`] | the principal holds its quota of records | the client: wait for its records to expire |
+//! | [`Recorded::StoreFull`] | the store holds its capacity of records (or Redis is at `maxmemory`) | the operator: a larger store, or find who fills it |
+//! | an error | the store cannot answer (Redis down, a timeout) | the operator |
+//!
+//! The served error names each ([`ServeError::to_jsonrpc_error`](crate::serve::ServeError::to_jsonrpc_error)).
+//!
+//! # Quotas and capacity
 //!
 //! Every spent state is recorded until it expires, so a principal that retries in a loop (a
-//! retry with no answers spends its state and gets a new one) fills a store. A quota bounds the
-//! records one principal may hold at once ([`DEFAULT_PRINCIPAL_QUOTA`]); past it, that
-//! principal's states are refused ([`Recorded::QuotaExceeded`]) until its own records expire,
-//! while other principals' still open. The principal is the one the state is bound to
-//! ([`SealContext::principal`](super::SealContext::principal)): for quotas to protect anyone,
-//! it must be authenticated (on an anonymous server, every client shares one quota), and
-//! principals must not cost nothing to make: [`MemoryReplayStore`]'s capacity (100,000 by
-//! default) holds the quotas of 100 principals, after which every state is refused until
-//! records expire. Size the capacity for the principals a TTL sees, or use Redis (bounded by
-//! its memory).
+//! retry with no answers spends its state and gets a new one) fills a store. Two bounds hold
+//! whatever callers do:
+//! - a quota bounds the records one principal may hold at once ([`DEFAULT_PRINCIPAL_QUOTA`]);
+//!   past it, that principal's states are refused until its own records expire, while other
+//!   principals' still open;
+//! - a capacity bounds the records of the whole store ([`MemoryReplayStore::DEFAULT_CAPACITY`],
+//!   `RedisReplayStore::DEFAULT_CAPACITY`, and Redis's `maxmemory`); past it, every new spend is
+//!   refused until records expire.
+//!
+//! The principal is the one the state is bound to
+//! ([`SealContext::principal`](super::SealContext::principal)). For the quota to protect anyone,
+//! a principal must be something a caller cannot share with others nor mint for free: the
+//! verified subject of an authenticated request, and for a caller who did not authenticate its
+//! network address (the rmcp adapter's `http::anonymous_principal`), never one name for every
+//! anonymous caller. Then filling the store takes capacity ÷ quota principals (100 addresses or
+//! accounts at the memory store's defaults, 250 on Redis), each holding its records for a TTL.
 //!
 //! # Clocks
 //!
@@ -137,6 +154,10 @@ pub enum Recorded {
     /// Not spent before, but its principal holds as many records as its quota allows: refused
     /// and not recorded ([`OpenError::QuotaExceeded`](super::OpenError::QuotaExceeded)).
     QuotaExceeded,
+    /// Not spent before, but the store holds as many records as its capacity allows (or its
+    /// memory is at its limit): refused and not recorded
+    /// ([`OpenError::StoreFull`](super::OpenError::StoreFull)).
+    StoreFull,
 }
 
 /// Where a server records the tokens it has consumed, for
@@ -163,11 +184,11 @@ impl<S: ReplayStore + ?Sized> ReplayStore for Arc<S> {
 /// [`MemoryReplayStore::process`] is the one a sealing uses when it is given none.
 ///
 /// Bounded: it holds at most `capacity` unexpired ids ([`MemoryReplayStore::DEFAULT_CAPACITY`]
-/// by default), and at most `quota` of them for one principal ([`DEFAULT_PRINCIPAL_QUOTA`]).
-/// Expired records are dropped first, in order of expiry, as new ones come in; when every slot
-/// holds a record that has not expired yet, a new token is refused with an error (the store
-/// fails closed: forgetting an unexpired id would let its token be replayed). Each call costs
-/// O(log n).
+/// by default, about 20 MB), and at most `quota` of them for one principal
+/// ([`DEFAULT_PRINCIPAL_QUOTA`]). Expired records are dropped first, in order of expiry, as new
+/// ones come in; when every slot holds a record that has not expired yet, a new token is refused
+/// ([`Recorded::StoreFull`]: the store fails closed, since forgetting an unexpired id would let
+/// its token be replayed). Each call costs O(log n).
 pub struct MemoryReplayStore {
     used: Mutex<Used>,
     capacity: usize,
@@ -308,11 +329,7 @@ impl ReplayStore for MemoryReplayStore {
             return Ok(Recorded::QuotaExceeded);
         }
         if used.by_id.len() >= self.capacity {
-            return Err(format!(
-                "the replay store is full: {} tokens have not expired yet",
-                used.by_id.len()
-            )
-            .into());
+            return Ok(Recorded::StoreFull);
         }
         let keep = Keep {
             monotonic: monotonic.saturating_add(spend.remaining()),
