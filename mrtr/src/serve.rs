@@ -435,10 +435,10 @@ impl ServeError {
     pub fn to_jsonrpc_error(&self) -> Error {
         let mut reason = None;
         let (code, message) = match self {
-            ServeError::InvalidState(refused) => match refusal_reason(refused) {
-                Some((code, why)) => {
+            ServeError::InvalidState(refused) => match refusal(refused) {
+                Some((code, why, message)) => {
                     reason = Some(why);
-                    (code, refused_message(refused))
+                    (code, message.to_owned())
                 }
                 None => (INVALID_PARAMS, "invalid requestState".to_owned()),
             },
@@ -464,32 +464,34 @@ impl ServeError {
     }
 }
 
-/// The code and `data.reason` of an authentic state that could not be accepted (see
-/// [`ServeError::to_jsonrpc_error`]); `None` for a state that is not ours to accept.
-fn refusal_reason(refused: &OpenError) -> Option<(i64, &'static str)> {
-    match refused {
-        OpenError::Replayed => Some((INVALID_PARAMS, "spent")),
-        OpenError::QuotaExceeded => Some((INTERNAL_ERROR, "quota")),
-        OpenError::StoreFull => Some((INTERNAL_ERROR, "storeFull")),
-        OpenError::ReplayStore(_) => Some((INTERNAL_ERROR, "storeUnavailable")),
-        _ => None,
-    }
-}
-
-/// What the client is told of a refusal with a [`refusal_reason`]: what happened, and what to
-/// do, without the store's own error (an address, a URL), which stays in the server's logs.
-fn refused_message(refused: &OpenError) -> String {
-    match refused {
-        OpenError::Replayed => {
-            "requestState already used (each state is accepted once): call again without it"
-        }
-        OpenError::QuotaExceeded => {
-            "too many states of this caller are recorded as spent: retry once they expire"
-        }
-        OpenError::StoreFull => "the server's replay store is full: retry later",
-        _ => "the state could not be recorded as spent: the server's replay store is unavailable",
-    }
-    .to_owned()
+/// The code, `data.reason` and message of an authentic state that could not be accepted (see
+/// [`ServeError::to_jsonrpc_error`]): what happened and what to do, without the store's own
+/// error (an address, a URL), which stays in the server's logs. `None` for a state that is not
+/// ours to accept.
+fn refusal(refused: &OpenError) -> Option<(i64, &'static str, &'static str)> {
+    Some(match refused {
+        OpenError::Replayed => (
+            INVALID_PARAMS,
+            "spent",
+            "requestState already used (each state is accepted once): call again without it",
+        ),
+        OpenError::QuotaExceeded => (
+            INTERNAL_ERROR,
+            "quota",
+            "too many states of this caller are recorded as spent: retry once they expire",
+        ),
+        OpenError::StoreFull => (
+            INTERNAL_ERROR,
+            "storeFull",
+            "the server's replay store is full: retry later",
+        ),
+        OpenError::ReplayStore(_) => (
+            INTERNAL_ERROR,
+            "storeUnavailable",
+            "the state could not be recorded as spent: the server's replay store is unavailable",
+        ),
+        _ => return None,
+    })
 }
 
 impl fmt::Display for ServeError {

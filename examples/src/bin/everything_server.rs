@@ -82,7 +82,9 @@ fn principal(cx: &RequestContext<RoleServer>) -> Result<String, ErrorData> {
         .and_then(|parts| parts.headers.get("authorization"))
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.strip_prefix("Bearer "));
-    let known = std::env::var("EVERYTHING_SERVER_TOKENS").unwrap_or_default();
+    // Read once: the environment does not change while the server runs.
+    static KNOWN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let known = KNOWN.get_or_init(|| std::env::var("EVERYTHING_SERVER_TOKENS").unwrap_or_default());
     let listed = |token: &str| {
         known.split(',').any(|entry| match entry.strip_suffix('*') {
             Some(prefix) => token.starts_with(prefix),
