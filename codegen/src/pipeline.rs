@@ -184,6 +184,10 @@ fn load_with_changes(
     let dialect = schema::detect_dialect(&root).map_err(schema_err)?;
     errata::apply(&mut root, dialect, changes).map_err(schema_err)?;
     schema::hoist_nested_definitions(&mut root).map_err(schema_err)?;
+    // The generated code follows the schema's keys sorted by name, whatever order the file has
+    // them in and whether or not serde_json's `preserve_order` is on in the build (an rmcp
+    // adapter's default feature turns it on for every crate beside it).
+    root.sort_all_objects();
     let options = schema::LoadOptions {
         constraint_docs: config.constraint_docs,
         results: config.results.clone(),

@@ -47,11 +47,24 @@ impl RequestedSchema {
         &self,
         message: impl Into<String>,
     ) -> Result<P, ToRevisionError> {
-        let schema = self.to_revision_string(P::REVISION)?;
-        let message = serde_json::to_string(&message.into()).map_err(invalid)?;
-        let mode = if P::HAS_MODE { r#""mode":"form","# } else { "" };
-        let json = format!(r#"{{{mode}"message":{message},"requestedSchema":{schema}}}"#);
+        let json = self.form_params_json::<P>(&message.into())?;
         serde_json::from_str(&json).map_err(invalid)
+    }
+
+    /// The params of [`RequestedSchema::form_params`] as the JSON text sent: the properties
+    /// in this schema's order and, which the typed params do not keep, each property's
+    /// keywords in its [`KeyOrder`](super::KeyOrder) (a generated property struct writes its
+    /// members in the official schema's order).
+    pub fn form_params_json<P: FormParams>(
+        &self,
+        message: &str,
+    ) -> Result<String, ToRevisionError> {
+        let schema = self.to_revision_string(P::REVISION)?;
+        let message = serde_json::to_string(message).map_err(invalid)?;
+        let mode = if P::HAS_MODE { r#""mode":"form","# } else { "" };
+        Ok(format!(
+            r#"{{{mode}"message":{message},"requestedSchema":{schema}}}"#
+        ))
     }
 }
 

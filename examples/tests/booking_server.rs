@@ -124,10 +124,25 @@ fn book_table_in_2026_07_28_over_raw_http() {
         "{refused}"
     );
 
-    // `required` in the raw JSON text, in the order the struct declares its fields. The
-    // properties themselves go out in that order only with serde_json's `preserve_order` (rmcp
-    // 3.11 writes params through a sorting `serde_json::Value`), which the examples leave off:
-    // rmcp/tests/wire_order.rs checks that order with it (in CI).
+    // The properties and `required` in the raw JSON text, in the order the struct declares its
+    // fields: rmcp 3.11 writes params through a `serde_json::Value`, which keeps that order with
+    // serde_json's `preserve_order`, on by the adapter's default feature `declared-order`.
+    let properties = &first_text[first_text.find(r#""properties":{"#).expect("properties")..];
+    let property_at = |name: &str| {
+        properties
+            .find(&format!(r#""{name}":{{"#))
+            .unwrap_or_else(|| panic!("no property {name} in {first_text}"))
+    };
+    let order = [
+        property_at("date"),
+        property_at("partySize"),
+        property_at("seating"),
+        property_at("notes"),
+    ];
+    assert!(
+        order.windows(2).all(|pair| pair[0] < pair[1]),
+        "the properties are not in declared order (date, partySize, seating, notes): {first_text}"
+    );
     let required = &first_text[first_text.find(r#""required":["#).expect("required")..];
     let required = &required[..required.find(']').expect("the end of required")];
     let at = |name: &str| {

@@ -97,8 +97,9 @@ fn the_retry_is_served_by_a_fresh_process() {
         .keys()
         .map(String::as_str)
         .collect();
-    // serde_json's `preserve_order` is not on here: compare as a set; the order is the
-    // derive's concern (tests/tests/derive.rs).
+    // Compared as a set: a `Value` sorts them unless serde_json's `preserve_order` is on in the
+    // build; the order on the wire is checked on the text (tests/tests/derive.rs, and through
+    // rmcp in rmcp/tests/wire_order.rs).
     let mut sorted = names.clone();
     sorted.sort_unstable();
     assert_eq!(

@@ -348,7 +348,8 @@ impl<'de> Deserialize<'de> for RawObjectRef<'de> {
 
 /// The members of an object that its schema does not declare, in the order they came: names
 /// and values borrowed. They encode in the order the owned `serde_json::Map` keeps (sorted by
-/// name), so that both write the same text.
+/// name, or as they came when serde_json's `preserve_order` is on in the build), so that both
+/// write the same text.
 #[derive(Clone, Default, PartialEq)]
 pub struct ExtraRef<'de>(Vec<(Str<'de>, ValueRef<'de>)>);
 
@@ -401,10 +402,25 @@ impl<'de> ExtraMap<'de, ValueRef<'de>> for ExtraRef<'de> {
     where
         ValueRef<'de>: 'a,
     {
-        let mut sorted: Vec<_> = self.iter().collect();
-        sorted.sort_by(|a, b| a.0.cmp(b.0));
-        sorted.into_iter()
+        let mut entries: Vec<_> = self.iter().collect();
+        if maps_sort() {
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+        }
+        entries.into_iter()
     }
+}
+
+/// Whether this build's `serde_json::Map` sorts its members by name: serde_json's
+/// `preserve_order`, which any crate of the build may turn on (the rmcp adapter does by
+/// default), makes it keep the order they were inserted in.
+fn maps_sort() -> bool {
+    static SORTS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SORTS.get_or_init(|| {
+        let mut probe = serde_json::Map::new();
+        probe.insert("b".into(), serde_json::Value::Null);
+        probe.insert("a".into(), serde_json::Value::Null);
+        probe.keys().next().is_some_and(|first| first == "a")
+    })
 }
 
 impl<'de, V> ExtraMap<'de, V> for IndexMap<Str<'de>, V> {

@@ -98,6 +98,10 @@ pub struct Input<'a> {
     answers: &'a BTreeMap<String, Pinned>,
     asked: InputRequests,
     pins: BTreeMap<String, String>,
+    /// Live (2025-11-25) calls only: the params of each form asked, as JSON text in the
+    /// derive's order, properties and their keywords (the typed request keeps the first only).
+    #[cfg_attr(not(feature = "v2025_11_25"), allow(dead_code))]
+    live_forms: Option<BTreeMap<String, String>>,
 }
 
 /// Why a question has no answer for the handler.
@@ -143,6 +147,7 @@ impl<'a> Input<'a> {
             answers,
             asked: InputRequests::default(),
             pins: BTreeMap::new(),
+            live_forms: None,
         }
     }
 
@@ -159,8 +164,20 @@ impl<'a> Input<'a> {
         key: &str,
         message: impl Into<String>,
     ) -> Result<ElicitOutcome<T>, Need> {
-        let asking = InputRequired::new(self.capabilities).elicit::<T>(key, message)?;
-        self.answer(key, asking, |responses| responses.elicited::<T>(key))
+        let message = message.into();
+        let asking = InputRequired::new(self.capabilities).elicit::<T>(key, message.clone())?;
+        let answer = self.answer(key, asking, |responses| responses.elicited::<T>(key));
+        #[cfg(feature = "v2025_11_25")]
+        if let (Err(Need::Asked), Some(forms)) = (&answer, &mut self.live_forms) {
+            let params = T::requested_schema()
+                .form_params_json::<mcp_typed::v2025_11_25::ElicitRequestFormParams>(&message)
+                .map_err(|error| AskError::Form {
+                    key: key.to_owned(),
+                    error,
+                })?;
+            forms.insert(key.to_owned(), params);
+        }
+        answer
     }
 
     /// Whether the user accepted (went to `url`), declined or cancelled a URL-mode
@@ -677,7 +694,7 @@ where
 // 2025-11-25 and older
 
 #[cfg(feature = "v2025_11_25")]
-pub use live::{Live, LiveAnswer, LiveCall};
+pub use live::{Live, LiveAnswer, LiveCall, LiveRequest};
 
 #[cfg(feature = "v2025_11_25")]
 mod live {
@@ -707,7 +724,19 @@ mod live {
         /// The handler finished.
         Complete(R),
         /// Send these requests; their responses go to [`LiveCall::answer`].
-        Send(Vec<legacy::ServerMessage>),
+        Send(Vec<LiveRequest>),
+    }
+
+    /// A request of a live call, to send.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct LiveRequest {
+        /// The request, typed.
+        pub message: legacy::ServerMessage,
+        /// The request as the JSON text to send: a form's properties in the order the form
+        /// declares them and each property's keywords in the derive's order, which `message`
+        /// written again would not keep (a generated property struct writes its keywords in
+        /// the official schema's order).
+        pub json: String,
     }
 
     /// What [`LiveCall::answer`] made of a response.
@@ -750,12 +779,14 @@ mod live {
             handler: impl FnOnce(&mut Input<'_>) -> Result<R, Need>,
         ) -> Result<Live<R>, ServeError> {
             let mut input = Input::new(&self.capabilities, &self.answers);
-            let (asked, pins) = match handler(&mut input) {
+            input.live_forms = Some(BTreeMap::new());
+            let (asked, pins, forms) = match handler(&mut input) {
                 Ok(result) => return Ok(Live::Complete(result)),
                 Err(Need::Refused(error)) => return Err(ServeError::Refused(error)),
                 Err(Need::Invalid(error)) => return Err(ServeError::Invalid(error)),
-                Err(Need::Asked) => (input.asked, input.pins),
+                Err(Need::Asked) => (input.asked, input.pins, input.live_forms),
             };
+            let forms = forms.unwrap_or_default();
             let mut messages = Vec::new();
             for (key, mut request) in asked {
                 let id = next_id();
@@ -770,17 +801,25 @@ mod live {
                     }
                 }
                 // Through text, never a `serde_json::Value`: a form's properties go out in the
-                // order the form declares them, and each property's keywords as written.
-                let request = serde_json::to_string(&request)
-                    .map_err(|e| ServeError::Internal(format!("encoding `{key}`: {e}")))?;
-                let body = request.strip_prefix('{').unwrap_or(&request);
-                let message = format!(r#"{{"jsonrpc":"2.0","id":{id_text},{body}"#);
-                let message = message.parse::<legacy::ServerMessage>().map_err(|e| {
+                // order the form declares them, and each property's keywords as written (the
+                // form's own text, as the typed request writes keywords in the schema's order).
+                let json = match forms.get(&key) {
+                    Some(params) => format!(
+                        r#"{{"jsonrpc":"2.0","id":{id_text},"method":"elicitation/create","params":{params}}}"#
+                    ),
+                    None => {
+                        let request = serde_json::to_string(&request)
+                            .map_err(|e| ServeError::Internal(format!("encoding `{key}`: {e}")))?;
+                        let body = request.strip_prefix('{').unwrap_or(&request);
+                        format!(r#"{{"jsonrpc":"2.0","id":{id_text},{body}"#)
+                    }
+                };
+                let message = json.parse::<legacy::ServerMessage>().map_err(|e| {
                     ServeError::Internal(format!("`{key}` is not a 2025-11-25 request: {e}"))
                 })?;
                 let question = pins.get(&key).cloned().unwrap_or_default();
                 self.waiting.push((id, key, question));
-                messages.push(message);
+                messages.push(LiveRequest { message, json });
             }
             Ok(Live::Send(messages))
         }

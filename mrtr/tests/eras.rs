@@ -194,7 +194,8 @@ fn the_same_handler_serves_2025_11_25_with_live_requests() {
         panic!("asks first")
     };
     assert_eq!(sent.len(), 1);
-    let wire = serde_json::to_value(&sent[0]).unwrap();
+    let wire: Value = serde_json::from_str(&sent[0].json).unwrap();
+    assert_eq!(wire, serde_json::to_value(&sent[0].message).unwrap());
     assert_eq!(wire["method"], "elicitation/create");
     assert_eq!(wire["id"], 101);
     assert_eq!(
@@ -222,7 +223,7 @@ fn the_same_handler_serves_2025_11_25_with_live_requests() {
     };
     let methods: Vec<Value> = sent
         .iter()
-        .map(|m| serde_json::to_value(m).unwrap()["method"].clone())
+        .map(|m| serde_json::to_value(&m.message).unwrap()["method"].clone())
         .collect();
     // In the order the handler asked them.
     assert_eq!(

@@ -69,7 +69,8 @@
 //!   wrote is not enforced). rmcp offers no raw hook for a request it can parse; only a live
 //!   request whose form rmcp's model cannot read at all reaches
 //!   [`ClientHandler::on_custom_request`], and that one is handled here from its raw JSON, every
-//!   keyword kept (its properties sorted by name: rmcp hands it over as a `Value`).
+//!   keyword kept (its properties in the order of rmcp's `Value`: as sent with this crate's
+//!   default feature `declared-order`, sorted by name without it).
 //! - Sampling and roots are deprecated in rmcp (SEP-2577) but still served.
 //! - The [`Answerer`] is called synchronously, under a lock, on the runtime's thread.
 

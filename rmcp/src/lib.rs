@@ -63,12 +63,13 @@
 //!   each request inside an `InputRequiredResult`) through a `serde_json::Value`: unless
 //!   serde_json's `preserve_order` feature is on in the build, their members go out sorted by
 //!   name, a form's properties included (`required`, an array, keeps the declared order). This
-//!   crate loses no order itself: an `InputRequiredResult` reaches rmcp's model through JSON
-//!   text, its forms' properties in declared order (`ElicitationSchema::property_order`), and a
-//!   live request's params (a `Value` of rmcp's `CustomRequest`) keep it whenever a `Value`
-//!   does. With `preserve_order` on (this crate's feature `declared-order`, which turns it on
-//!   for the whole build), the properties go out in declared order in both eras
-//!   (`tests/wire_order.rs`, run so by CI).
+//!   crate's default feature `declared-order` turns it on (for the whole build, as cargo unifies
+//!   features), and loses no order itself: an `InputRequiredResult` reaches rmcp's model through
+//!   JSON text, its forms' properties in declared order (`ElicitationSchema::property_order`,
+//!   each property's keywords in the order of rmcp's typed schemas), and a live request's params
+//!   (a `Value` of rmcp's `CustomRequest`) are read from the form's own text, properties and
+//!   keywords in the derive's order (`tests/wire_order.rs`). Without the feature, forms go out
+//!   sorted by name.
 //! - rmcp's elicitation model has no `pattern` for a string property: a 2026-07-28 input request
 //!   it cannot carry unchanged is refused ([`Eras`] compares what rmcp would send with the derived
 //!   form and answers -32603 naming the difference) rather than sent altered. In 2025-11-25 the
@@ -106,7 +107,9 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use mcp_mrtr::seal::{ReplayStore, StateSealer};
-use mcp_mrtr::serve::{serve, Input, Live, LiveCall, Need, Sealing, ServeError, Served};
+use mcp_mrtr::serve::{
+    serve, Input, Live, LiveCall, LiveRequest, Need, Sealing, ServeError, Served,
+};
 use mcp_mrtr::{AskError, RetryParams};
 use mcp_typed::v2025_11_25 as legacy;
 use mcp_typed::v2026_07_28 as modern;
@@ -419,9 +422,12 @@ pub async fn elicit<T: mcp_typed::elicit::Elicit>(
     {
         return Err(ElicitError::NotDeclared);
     }
-    let params: legacy::ElicitRequestFormParams =
-        T::form_params(message).map_err(ElicitError::Form)?;
-    let params = serde_json::to_value(&params)
+    // The form's own text, read into a `Value`: its properties and their keywords in the
+    // derive's order (with `declared-order`), which the typed params would not keep for keywords.
+    let params = T::requested_schema()
+        .form_params_json::<legacy::ElicitRequestFormParams>(&message.into())
+        .map_err(ElicitError::Form)?;
+    let params: Value = serde_json::from_str(&params)
         .map_err(|e| ElicitError::Client(ErrorData::internal_error(e.to_string(), None)))?;
     let sent = cx
         .peer
@@ -450,7 +456,7 @@ pub async fn elicit<T: mcp_typed::elicit::Elicit>(
 /// generated types.
 async fn ask_live(
     peer: &Peer<RoleServer>,
-    request: legacy::ServerMessage,
+    request: LiveRequest,
 ) -> Result<
     (
         legacy::RequestId,
@@ -458,15 +464,16 @@ async fn ask_live(
     ),
     ErrorData,
 > {
-    let legacy::ServerMessage::Request { id, .. } = &request else {
+    let legacy::ServerMessage::Request { id, .. } = &request.message else {
         return Err(ErrorData::internal_error(
             "a live request without an id",
             None,
         ));
     };
     let id = id.clone();
-    let mut message = serde_json::to_value(&request)
-        .map_err(|e| ErrorData::internal_error(format!("encoding a live request: {e}"), None))?;
+    // Its own text, in a `Value`: a form's keywords in the derive's order (`declared-order`).
+    let mut message: Value = serde_json::from_str(&request.json)
+        .map_err(|e| ErrorData::internal_error(format!("reading a live request: {e}"), None))?;
     let method = message["method"].as_str().unwrap_or_default().to_owned();
     let params = message.get_mut("params").map(Value::take);
     let sent = peer

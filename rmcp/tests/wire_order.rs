@@ -10,9 +10,9 @@
 //! `property_order`), and `required` goes out in that order. rmcp 3.11 then writes the `params`
 //! of every request (`WithMeta::serialize` in its `model/serde_impl.rs`) through a
 //! `serde_json::Value`, which sorts the members by name unless serde_json's `preserve_order`
-//! feature is on: the adapter's feature `declared-order` turns it on, and these tests, built
-//! with it (`cargo test -p mcp-typed-rmcp --features declared-order --test wire_order`, a step
-//! of CI), require the declared order.
+//! feature is on: the adapter's default feature `declared-order` turns it on, and these tests
+//! (built with the default features, as `cargo test --workspace` builds them) require the
+//! declared order.
 #![cfg(feature = "declared-order")]
 
 use std::collections::HashMap;
@@ -260,6 +260,7 @@ async fn live_elicitation_create() -> (Raw, String) {
 async fn a_live_elicitation_create_on_the_wire() {
     let (mut client, request) = live_elicitation_create().await;
     assert_wire_order(at(&request, &["params", "requestedSchema"]), &request);
+    assert_integer_keyword_order(at(&request, &["params", "requestedSchema"]), &request);
 
     let id = member(&request, "id");
     client
@@ -310,13 +311,12 @@ async fn an_input_required_result_on_the_wire() {
     assert!(done.contains(DONE), "{done}");
 }
 
-/// The keywords of a property, not only the properties, keep the derive's order in the live
-/// request too. Not yet: the live request is the generated `v2025_11_25::ServerMessage`
-/// written as JSON, and a generated property struct (`NumberSchema`) writes its members in the
-/// official schema.json's order (alphabetical: `description`, `maximum`, `minimum`, `type`),
-/// whatever order the derived form had. (The 2026-07-28 path goes through rmcp's typed
-/// `IntegerSchema`, whose fields come in the specification's order, the derive's here.)
-/// What the assertions on keywords expect is what `mcp_elicit` writes of the derived form.
+/// What the assertions on keywords expect is what `mcp_elicit` writes of the derived form. The
+/// live request (2025-11-25) carries the form's own text (`LiveRequest::json`), as a generated
+/// property struct (`NumberSchema`) would write its members in the official schema.json's order
+/// (alphabetical: `description`, `maximum`, `minimum`, `type`); the 2026-07-28 path goes through
+/// rmcp's typed `IntegerSchema`, whose fields come in the specification's order, the derive's
+/// here.
 #[test]
 fn the_expected_keyword_order_is_the_derived_one() {
     let form = Booking::requested_schema()

@@ -1087,7 +1087,7 @@ fn parse_counts_lengths_in_code_points() {
 }
 
 #[test]
-fn parse_of_value_sorts_properties_parse_str_keeps_them() {
+fn parse_of_value_keeps_the_value_s_order_parse_str_the_text_s() {
     let text =
         r#"{"type":"object","properties":{"zeta":{"type":"boolean"},"alpha":{"type":"boolean"}}}"#;
     let names = |schema: &RequestedSchema| {
@@ -1101,9 +1101,17 @@ fn parse_of_value_sorts_properties_parse_str_keeps_them() {
     assert_eq!(names(&kept), ["zeta", "alpha"]);
     let via_serde: RequestedSchema = serde_json::from_str(text).unwrap();
     assert_eq!(names(&via_serde), ["zeta", "alpha"]);
+    // A `Value` sorts its members by name unless serde_json's `preserve_order` is on in the
+    // build (the rmcp adapter's default feature turns it on): `parse` sees its order.
     let value: Value = serde_json::from_str(text).unwrap();
-    let sorted = RequestedSchema::parse(&value).unwrap();
-    assert_eq!(names(&sorted), ["alpha", "zeta"]);
+    let in_value: Vec<String> = value["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    let from_value = RequestedSchema::parse(&value).unwrap();
+    assert_eq!(names(&from_value), in_value);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1286,10 +1294,11 @@ fn python_sdk_pydantic_forms_parse_and_validate() {
 /// a default that is not an option is never checked.
 #[test]
 fn inconsistent_schemas_validate_and_report_every_problem() {
+    // Properties written sorted by name, the order of a `Value` in every build.
     let schema = RequestedSchema::parse(&json!({"type": "object",
         "properties": {
-            "size": {"type": "string", "enum": ["s", "m", "s"], "default": "xl"},
-            "n": {"type": "integer", "minimum": 5, "maximum": 1}
+            "n": {"type": "integer", "minimum": 5, "maximum": 1},
+            "size": {"type": "string", "enum": ["s", "m", "s"], "default": "xl"}
         },
         "required": ["size", "ghost"]}))
     .expect("parses");

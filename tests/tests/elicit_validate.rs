@@ -328,7 +328,8 @@ fn null_is_a_type_error_not_a_missing_member() {
 fn additional_properties_forbidden() {
     let mut schema = full_form();
     schema.additional_properties_forbidden = true;
-    let answer = json!({"name": "bob", "email": "b@c.d", "a/b~c": "2000-02-29", "zz": 1, "x/y": 2});
+    // The undeclared members written sorted by name, the order of a `Map` in every build.
+    let answer = json!({"name": "bob", "email": "b@c.d", "a/b~c": "2000-02-29", "x/y": 2, "zz": 1});
     assert_eq!(
         errors_of(&schema, answer),
         pairs(&[

@@ -285,19 +285,23 @@ fn the_deciding_member_names_the_result_type_by_every_entry_point() {
         );
     }
     // `tools` first names ListToolsResult, which keeps `content` among its undeclared members.
-    // A `Value` holds its members sorted by name (serde_json without `preserve_order`): from
-    // it, `content` comes first, as in the cases above.
+    // A `Value` holds its members sorted by name unless serde_json's `preserve_order` is on in
+    // the build (the rmcp adapter's default feature turns it on): sorted, `content` comes first
+    // from it, as in the cases above; in order, `tools` does, as in the text.
     let text = r#"{"jsonrpc":"2.0","id":1,"result":{"_meta":{"k":1},"tools":[],"content":[{"type":"text"}]}}"#;
+    let value: Value = serde_json::from_str(text).unwrap();
+    let value_sorts = value["result"].as_object().unwrap().keys().nth(1).unwrap() == "content";
     for (entry, decoded) in every_entry_point(text) {
+        let sorted = entry.contains("from_value") && value_sorts;
         match decoded {
             Ok(ServerMessage::Response {
                 result: ServerResult::ListTools(list),
                 ..
-            }) if !entry.contains("from_value") => {
+            }) if !sorted => {
                 assert!(list.tools.is_empty());
                 assert_eq!(list.extra["content"], json!([{"type": "text"}]), "{entry}");
             }
-            Err(error) if entry.contains("from_value") => assert!(error.contains("text")),
+            Err(error) if sorted => assert!(error.contains("text")),
             other => panic!("{entry}: {other:?}"),
         }
     }

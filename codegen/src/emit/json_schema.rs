@@ -54,8 +54,11 @@ pub(super) fn emit_json_schemas(module: &Module, root: &Value, feature: &str) ->
             entries.push((d.name.clone(), schema, deps));
         }
     }
-    let entries = entries.iter().map(|(name, schema, deps)| {
-        let name = ident(name);
+    let entries = entries.into_iter().map(|(name, mut schema, deps)| {
+        let name = ident(&name);
+        // The schemas built here (`json!`) sorted like the loaded ones, whatever the build's
+        // `preserve_order`.
+        schema.sort_all_objects();
         let text = schema.to_string();
         let deps = deps.iter().map(|d| ident(d));
         quote!(#name = #text [#(#deps)*];)

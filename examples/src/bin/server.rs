@@ -329,6 +329,10 @@ impl Server {
         // Written straight from the typed message (a `Value` would sort the members): a form's
         // fields keep their order.
         let line = serde_json::to_string(message).map_err(std::io::Error::other)?;
+        self.send_line(&line)
+    }
+
+    fn send_line(&mut self, line: &str) -> std::io::Result<()> {
         writeln!(self.out, "{line}")?;
         self.out.flush()
     }
@@ -512,7 +516,8 @@ impl Server {
             Ok(Live::Send(requests)) => {
                 state.pending.push(call);
                 for request in requests {
-                    self.send(&request)?;
+                    // Its own text: a form's keywords in the derive's order too.
+                    self.send_line(&request.json)?;
                 }
                 Ok(())
             }

@@ -1,11 +1,11 @@
-//! A crate that depends on the adapter alone (no serde_json feature of its own) sends a derived
-//! form's properties in declared order in both eras with the adapter's feature `declared-order`,
-//! which turns on serde_json's `preserve_order`, without which rmcp 3.11 writes them sorted by
-//! name (`cargo test -p mcp-typed-adapter-only-test --features declared-order --test
-//! wire_order`, a step of CI). Read on the raw wire: a JSON-RPC client writes and reads text over an
-//! in-process duplex pipe (rmcp's newline-delimited transport) to an rmcp server using the
-//! adapter. (`rmcp/tests/wire_order.rs` checks more of the wire, inside the adapter's crate.)
-#![cfg(feature = "declared-order")]
+//! A crate that depends on the adapter alone, with its default features and no serde_json
+//! feature of its own, sends a derived form's properties in declared order in both eras, and in
+//! the live request (2025-11-25) each property's keywords in the derive's order: the adapter's
+//! default feature `declared-order` turns on serde_json's `preserve_order`, without which rmcp
+//! 3.11 writes them sorted by name. Read on the raw wire: a JSON-RPC client writes and reads
+//! text over an in-process duplex pipe (rmcp's newline-delimited transport) to an rmcp server
+//! using the adapter. (`rmcp/tests/wire_order.rs` checks more of the wire, inside the adapter's
+//! crate.)
 
 use mcp_typed_adapter_only_test::Booking;
 use mcp_typed_rmcp::mcp_mrtr::seal::{SealingKey, StateSealer};
@@ -81,6 +81,26 @@ async fn exchange(messages: &[&str]) -> String {
 /// The property names of the form in `requestedSchema` at `path` of the message `text`, in
 /// the order of the text: this build's `Map` keeps it, which the adapter alone turned on.
 fn properties(text: &str, path: &[&str]) -> Vec<String> {
+    keys(&schema(text, path), "properties")
+}
+
+/// The keywords of property `name` of the form at `path` of `text`, in the order of the text.
+fn keywords(text: &str, path: &[&str], name: &str) -> Vec<String> {
+    keys(&schema(text, path)["properties"], name)
+}
+
+/// The member names of the object `name` of `value`, in order.
+fn keys(value: &Value, name: &str) -> Vec<String> {
+    value[name]
+        .as_object()
+        .unwrap_or_else(|| panic!("no object `{name}` in {value}"))
+        .keys()
+        .cloned()
+        .collect()
+}
+
+/// The `requestedSchema` at `path` of the message `text`.
+fn schema(text: &str, path: &[&str]) -> Value {
     let probe: Map<String, Value> = serde_json::from_str(r#"{"b":0,"a":0}"#).unwrap();
     assert_eq!(
         probe.keys().next().map(String::as_str),
@@ -88,17 +108,11 @@ fn properties(text: &str, path: &[&str]) -> Vec<String> {
         "a crate depending on the adapter alone builds serde_json without `preserve_order`"
     );
     let message: Value = serde_json::from_str(text).unwrap();
-    let schema = path
-        .iter()
+    path.iter()
         .fold(&message, |value, name| &value[*name])
         .get("requestedSchema")
-        .unwrap_or_else(|| panic!("no requestedSchema in {text}"));
-    schema["properties"]
-        .as_object()
-        .unwrap_or_else(|| panic!("no properties in {text}"))
-        .keys()
-        .cloned()
-        .collect()
+        .unwrap_or_else(|| panic!("no requestedSchema in {text}"))
+        .clone()
 }
 
 #[tokio::test]
@@ -114,6 +128,12 @@ async fn a_live_elicitation_create_in_declared_order() {
         "{request}"
     );
     assert_eq!(properties(&request, &["params"]), DECLARED, "{request}");
+    // `#[elicit(minimum = 1, maximum = 12, default = 2)]` below the doc comment.
+    assert_eq!(
+        keywords(&request, &["params"], "partySize"),
+        ["type", "description", "minimum", "maximum", "default"],
+        "{request}"
+    );
 }
 
 #[tokio::test]
