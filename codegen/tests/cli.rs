@@ -80,6 +80,69 @@ fn unknown_revision_is_a_clear_error() {
     assert!(out.contains("unknown revision `1999-01-01`"), "{out}");
 }
 
+/// `diff` outside a repository: a missing schema file is reported as missing, a name that is
+/// no file as neither a file nor a revision (it was taken for a revision and reported as a
+/// missing repository, naming the folder).
+#[test]
+fn diff_names_a_missing_file_and_a_name_that_is_neither() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let schema = fixture("zod");
+    let schema = schema.to_str().expect("UTF-8 path");
+    let (code, _, stderr) = codegen_in(dir.path(), &["diff", "missing.json", schema]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("missing.json: No such file or directory"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("revisions.toml"), "{stderr}");
+
+    let (code, _, stderr) = codegen_in(dir.path(), &["diff", "2099-01-01", schema]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains(
+            "`2099-01-01` is not a schema file, and there is no schema/revisions.toml above"
+        ),
+        "{stderr}"
+    );
+}
+
+/// A download that fails (here: a pinned URL on a closed local port) says how to give the
+/// schemas without the network.
+#[test]
+fn a_failed_download_says_how_to_work_offline() {
+    let repo = scratch_repo();
+    let pins = repo.path().join("schema/revisions.toml");
+    let text = std::fs::read_to_string(&pins).expect("read the pins");
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let port = closed.local_addr().expect("its address").port();
+    drop(closed);
+    let text = text.replacen(
+        "url = \"https://raw.githubusercontent.com/{repository}/{commit}/schema/{revision}/schema.json\"",
+        &format!("url = \"http://127.0.0.1:{port}/{{revision}}/schema.json\""),
+        1,
+    );
+    std::fs::write(&pins, text).expect("write the pins");
+    let out = Command::new(env!("CARGO_BIN_EXE_mcp-codegen"))
+        .arg("--root")
+        .arg(repo.path())
+        .args(["fetch", "--revision", "2025-06-18"])
+        .env_remove("MCP_SCHEMA_MIRROR")
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "download of http://127.0.0.1:{port}/2025-06-18/schema.json failed"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("help: without network, give the schemas from a folder: --from DIR or MCP_SCHEMA_MIRROR=DIR"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn fetch_fills_the_schema_folder() {
     let repo = scratch_repo();

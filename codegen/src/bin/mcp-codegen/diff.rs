@@ -36,10 +36,20 @@ pub struct DiffArgs {
 }
 
 impl DiffArgs {
-    /// Two files are compared anywhere; a pinned revision needs the repository.
-    pub fn needs_workspace(&self) -> bool {
-        !(Path::new(&self.old).is_file() && Path::new(&self.new).is_file())
+    /// The sides that name a pinned revision rather than a schema file: they need the
+    /// repository; two files are compared anywhere.
+    pub fn revision_sides(&self) -> Vec<&str> {
+        [self.old.as_str(), self.new.as_str()]
+            .into_iter()
+            .filter(|side| !names_a_file(side))
+            .collect()
     }
+}
+
+/// Whether a side of `diff` names a schema file (one that exists, or a path by its shape: a
+/// missing file is then reported as missing) rather than a pinned revision.
+fn names_a_file(arg: &str) -> bool {
+    Path::new(arg).is_file() || arg.contains(['/', '\\']) || arg.ends_with(".json")
 }
 
 /// The report formats of `diff`.
@@ -114,9 +124,8 @@ fn load(
     arg: &str,
 ) -> Result<(Module, String), WorkspaceError> {
     let path = Path::new(arg);
-    let looks_like_path = path.is_file() || arg.contains(['/', '\\']) || arg.ends_with(".json");
     match workspace {
-        Some(workspace) if !looks_like_path => {
+        Some(workspace) if !names_a_file(arg) => {
             let revision = workspace.revisions.get(arg)?;
             Ok((workspace.load(revision, source)?.1, revision.module.clone()))
         }

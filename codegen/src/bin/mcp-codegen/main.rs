@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use mcp_codegen::fetch::SchemaSource;
+use mcp_codegen::fetch::{FetchError, SchemaSource};
 use mcp_codegen::workspace::{Workspace, WorkspaceError};
 
 mod diff;
@@ -52,18 +52,49 @@ enum Command {
     Diff(diff::DiffArgs),
 }
 
+/// What `mcp-codegen` reports before exiting with status 2.
+#[derive(Debug, thiserror::Error)]
+enum CliError {
+    #[error(transparent)]
+    Workspace(#[from] WorkspaceError),
+    /// A side of `diff` names neither a schema file nor a revision of a repository.
+    #[error(
+        "`{side}` is not a schema file, and there is no schema/revisions.toml above {} to read it \
+         as a pinned revision from",
+        start.display()
+    )]
+    NoSuchSide { side: String, start: PathBuf },
+}
+
+impl CliError {
+    /// How to go on without the network, for a download that failed.
+    fn help(&self) -> Option<&'static str> {
+        matches!(
+            self,
+            CliError::Workspace(WorkspaceError::Fetch(FetchError::Http { .. }))
+        )
+        .then_some(
+            "without network, give the schemas from a folder: --from DIR or \
+             MCP_SCHEMA_MIRROR=DIR (DIR/<revision>/schema.json)",
+        )
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e}");
+            if let Some(help) = e.help() {
+                eprintln!("help: {help}");
+            }
             ExitCode::from(2)
         }
     }
 }
 
-fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
+fn run(cli: Cli) -> Result<ExitCode, CliError> {
     let source = SchemaSource::resolve(cli.from.clone());
     let workspace = open_workspace(cli.root.as_deref(), &cli.command)?;
     let workspace = workspace.as_ref();
@@ -75,32 +106,38 @@ fn run(cli: Cli) -> Result<ExitCode, WorkspaceError> {
         Command::Generate(args) => generate::run(args, workspace, &source),
         Command::Diff(args) => diff::run(args, workspace, &source),
     }
+    .map_err(CliError::from)
 }
 
 /// The repository, when the command needs it or one is found: `generate --schema` and `diff` of
 /// two files work in any folder, so for them it is looked for but not required (unless given by
 /// `--root`).
-fn open_workspace(
-    root: Option<&Path>,
-    command: &Command,
-) -> Result<Option<Workspace>, WorkspaceError> {
+fn open_workspace(root: Option<&Path>, command: &Command) -> Result<Option<Workspace>, CliError> {
     let open = || match root {
         Some(root) => Workspace::open(root),
         None => {
             Workspace::discover(&std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))
         }
     };
+    let revision_sides = match command {
+        Command::Diff(args) => args.revision_sides(),
+        _ => Vec::new(),
+    };
     let needs_workspace = match command {
         Command::Generate(args) => args.needs_workspace(),
-        Command::Diff(args) => args.needs_workspace(),
+        Command::Diff(_) => !revision_sides.is_empty(),
         Command::Fetch { .. } | Command::PinExamples { .. } => true,
     };
-    if needs_workspace {
-        return open().map(Some);
-    }
-    match (root, open()) {
-        (Some(_), Err(e)) => Err(e),
-        (_, found) => Ok(found.ok()),
+    match open() {
+        // A side of `diff` that is no file, with no repository to pin it: say which.
+        Err(WorkspaceError::NoRoot(start)) if root.is_none() && !revision_sides.is_empty() => {
+            Err(CliError::NoSuchSide {
+                side: revision_sides[0].to_owned(),
+                start,
+            })
+        }
+        Err(e) if needs_workspace || root.is_some() => Err(e.into()),
+        found => Ok(found.ok()),
     }
 }
 
