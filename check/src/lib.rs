@@ -17,6 +17,7 @@
 //! let verdict = checker.check(&traffic::read(recorded)[0]);
 //! assert_eq!(verdict.violations[0].pointer, "/params/name");
 //! ```
+#![warn(missing_docs)]
 
 pub mod facts;
 pub mod proxy;

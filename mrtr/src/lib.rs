@@ -100,6 +100,7 @@
 //! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+#![warn(missing_docs)]
 
 mod ask;
 pub mod client;
