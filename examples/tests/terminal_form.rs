@@ -9,7 +9,7 @@ mod support;
 use std::io::{self, Write};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use expectrl::process::unix::UnixProcess;
 use expectrl::stream::log::LogStream;
@@ -58,6 +58,13 @@ fn fill_form_with(message: &str, form: &str) -> Terminal {
     terminal(command)
 }
 
+/// How long a text may take to show: generous, as the tests run beside others on a busy machine.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// How often the terminal is read while waiting: a pause, not a spin, so that the programs under
+/// test keep the processor.
+const POLL: Duration = Duration::from_millis(5);
+
 /// `command` in a 120×40 pseudo-terminal.
 fn terminal(command: Command) -> Terminal {
     let mut session = Session::spawn(command).expect("fill-form starts in a pseudo-terminal");
@@ -65,7 +72,6 @@ fn terminal(command: Command) -> Terminal {
         .get_process_mut()
         .set_window_size(120, 40)
         .expect("the window size is set");
-    session.set_expect_timeout(Some(Duration::from_secs(20)));
     let transcript = Transcript::default();
     let session =
         expectrl::session::log(session, transcript.clone()).expect("the session is logged");
@@ -75,12 +81,20 @@ fn terminal(command: Command) -> Terminal {
     }
 }
 
-/// Waits for `text` on the terminal; on a timeout, fails with everything shown so far.
+/// Waits for `text` on the terminal (what came before it is consumed); fails with everything
+/// shown so far when the program ends or [`PATIENCE`] runs out first.
 fn see(terminal: &mut Terminal, text: &str) {
-    if let Err(error) = terminal.session.expect(text) {
-        let shown = String::from_utf8_lossy(&terminal.transcript.0.lock().unwrap()).into_owned();
-        panic!("{text:?} was not shown ({error}); the terminal showed:\n{shown}");
-    }
+    let start = Instant::now();
+    let failure = loop {
+        match terminal.session.check(text) {
+            Ok(found) if !found.is_empty() => return,
+            Ok(_) if start.elapsed() < PATIENCE => std::thread::sleep(POLL),
+            Ok(_) => break format!("not within {PATIENCE:?}"),
+            Err(error) => break error.to_string(),
+        }
+    };
+    let shown = String::from_utf8_lossy(&terminal.transcript.0.lock().unwrap()).into_owned();
+    panic!("{text:?} was not shown ({failure}); the terminal showed:\n{shown}");
 }
 
 fn typed(terminal: &mut Terminal, keys: &str) {
