@@ -8,7 +8,7 @@
 # and highest of the rounds.
 #
 #   scripts/bench-decode.sh [ROUNDS]   (default 21; the official examples are fetched as
-#   `cargo run -p mcp-codegen -- fetch` does: from $MCP_SCHEMA_MIRROR, or the pinned upstream)
+#   `cargo run --bin mcp-codegen -- fetch` does: from $MCP_SCHEMA_MIRROR, or the pinned upstream)
 #   BENCH_DETAIL=1 scripts/bench-decode.sh [ROUNDS]   instead: `FromStr` against the floor by
 #   kind of message (method, or the members that name a result), with each kind's share of the
 #   time spent over the floor: where decoding is slow.
@@ -25,6 +25,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # The official examples, into schema/ (checked against their sha256).
-cargo run --quiet -p mcp-codegen -- fetch > /dev/null
+cargo run --quiet --bin mcp-codegen -- fetch > /dev/null
 cargo build --quiet --release --manifest-path bench/Cargo.toml ${BENCH_FEATURES:+--features "$BENCH_FEATURES"}
 BENCH_ROUNDS="${1:-21}" bench/target/release/mcp-typed-bench

@@ -22,7 +22,7 @@
 # the official examples are fetched into schema/ first; honours CARGO_TARGET_DIR)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo run --quiet -p mcp-codegen -- fetch > /dev/null # the official examples, into schema/
+cargo run --quiet --bin mcp-codegen -- fetch > /dev/null # the official examples, into schema/
 
 build() { # bench [cargo args...] -> the path of the built bench binary
   local log

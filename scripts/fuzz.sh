@@ -32,8 +32,8 @@ if ! cargo fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then
   cargo +nightly install cargo-fuzz --version "$CARGO_FUZZ_VERSION" --locked --quiet --debug
 fi
 
-echo "== [+${SECONDS}s] seeds (the official files are fetched first: cargo run -p mcp-codegen -- fetch)"
-cargo run --quiet -p mcp-codegen -- fetch > /dev/null
+echo "== [+${SECONDS}s] seeds (the official files are fetched first: cargo run --bin mcp-codegen -- fetch)"
+cargo run --quiet --bin mcp-codegen -- fetch > /dev/null
 corpus=target/fuzz-corpus
 # A dev build: the seeds are the same, and a release build of everything the targets reach took
 # 422 s where this one takes 108 s (2 cores, 2026-11-27), most of a CI run's fuzz step.

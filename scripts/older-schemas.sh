@@ -13,7 +13,7 @@
 #                 the build directories target/release (the CLI) and target/older-schemas.
 #
 # Phases (each timed):
-#   0. build    `cargo build --release -p mcp-codegen`, the CLI used below.
+#   0. build    `cargo build --release -p mcp-codegen-cli`, the CLI used below.
 #   1. collect  every distinct blob of schema/schema.json (early layout), schema/draft/schema.json
 #               and schema/<YYYY-MM-DD>/schema.json over the first-parent history of HEAD and of
 #               every tag (and the tagged commits themselves); blobs whose sha256 is pinned in
@@ -94,9 +94,9 @@ else
 fi
 
 # ------------------------------------------------------------------------------------------------
-echo "== 0. build: cargo build --release -p mcp-codegen"
+echo "== 0. build: cargo build --release -p mcp-codegen-cli"
 t=$(now)
-cargo build --release -q -p mcp-codegen --manifest-path "$REPO/Cargo.toml"
+cargo build --release -q -p mcp-codegen-cli --manifest-path "$REPO/Cargo.toml"
 [[ -x $CLI ]] || { echo "error: no CLI at $CLI" >&2; exit 2; }
 PHASE_TIME[build]=$(since "$t")
 

@@ -9,8 +9,6 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use sha2::{Digest, Sha256};
-
 use crate::revisions::{Revision, Revisions};
 
 /// The environment variable naming a local mirror folder (same layout as `--from DIR`).
@@ -119,13 +117,7 @@ pub enum FetchOutcome {
     },
 }
 
-/// sha256 of `bytes`, lower-case hex.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
+pub use crate::pipeline::sha256_hex;
 
 /// The path of a revision's schema under `schema_root`: `<schema_root>/<rev.name>/schema.json`.
 pub fn schema_path(schema_root: &Path, rev: &Revision) -> PathBuf {

@@ -2,7 +2,7 @@
 //! at a time (`BENCH_ONLY=<corpus>:<codec>`), for the instruction counts of
 //! scripts/bench-instructions.sh: a stable second view beside the clock of
 //! scripts/bench-decode.sh (bench/). The official examples are read from
-//! schema/2026-07-28/examples (`cargo run -p mcp-codegen -- fetch` puts them there).
+//! schema/2026-07-28/examples (`cargo run --bin mcp-codegen -- fetch` puts them there).
 
 use std::hint::black_box;
 

@@ -102,7 +102,7 @@ fn checked_in_code_matches_a_fresh_generation() {
     }
     assert!(
         stale.is_empty(),
-        "out of date (run `cargo run -p mcp-codegen -- generate`): {stale:?}"
+        "out of date (run `cargo run --bin mcp-codegen -- generate`): {stale:?}"
     );
 }
 

@@ -15,7 +15,7 @@
 //!     [--rounds 101] [--passes 20] [--warmup 10] [--only TEXT] [--node PATH] [--no-ajv]
 //! ```
 //!
-//! Needs, from a fresh clone: the schemas (`cargo run -p mcp-codegen -- fetch`, or
+//! Needs, from a fresh clone: the schemas (`cargo run --bin mcp-codegen -- fetch`, or
 //! `MCP_SCHEMA_MIRROR` pointing at a mirror holding `<revision>/schema.json` and
 //! `2026-07-28/examples/`); and for ajv the conformance suite's Node 22 and ajv, installed in
 //! `target/conformance-suite` by `cargo test -p mcp-typed-examples --test conformance` (or by

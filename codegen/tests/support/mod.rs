@@ -1,10 +1,21 @@
 //! The pinned official files, for the tests that read them.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use mcp_codegen::fetch::SchemaSource;
 use mcp_codegen::workspace::Workspace;
+
+/// The folder of the library crate (`codegen/`), whose fixtures the command's tests
+/// (`codegen/cli/tests/`, which include this module) share.
+pub fn library_dir() -> PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    if env!("CARGO_PKG_NAME") == "mcp-codegen-cli" {
+        here.join("..")
+    } else {
+        here.to_path_buf()
+    }
+}
 
 /// The repository's `schema/` folder with every pinned schema and example present and verified,
 /// fetched on first use from `$MCP_SCHEMA_MIRROR` or the pinned upstream commit. It is laid out
@@ -12,8 +23,7 @@ use mcp_codegen::workspace::Workspace;
 pub fn mirror() -> PathBuf {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let workspace = Workspace::open(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
-            .expect("schema/revisions.toml");
+        let workspace = Workspace::open(library_dir().join("..")).expect("schema/revisions.toml");
         workspace
             .fetch_all(&SchemaSource::resolve(None))
             .unwrap_or_else(|e| {

@@ -78,7 +78,7 @@ pub fn official_corpus() -> (Vec<String>, Vec<String>) {
     let mut dirs: Vec<_> = std::fs::read_dir(&examples)
         .unwrap_or_else(|e| {
             panic!(
-                "{}: {e} (fetch them first: cargo run -p mcp-codegen -- fetch)",
+                "{}: {e} (fetch them first: cargo run --bin mcp-codegen -- fetch)",
                 examples.display()
             )
         })

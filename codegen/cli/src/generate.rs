@@ -215,7 +215,7 @@ fn generate(
         print!("{}", short_diff(old, new, 40));
     }
     println!(
-        "{} file(s) out of date: run `cargo run -p mcp-codegen -- generate`",
+        "{} file(s) out of date: run `cargo run --bin mcp-codegen -- generate`",
         stale.len()
     );
     Ok(ExitCode::from(1))

@@ -3,8 +3,11 @@
 use std::path::Path;
 use std::process::Command;
 
+use serde_json::{json, Value};
+
+#[path = "../../tests/support/mod.rs"]
 mod support;
-use support::mirror;
+use support::{library_dir, mirror};
 
 /// A scratch repository with the real pins and no generated files yet.
 fn scratch_repo() -> tempfile::TempDir {
@@ -12,9 +15,7 @@ fn scratch_repo() -> tempfile::TempDir {
     std::fs::create_dir_all(dir.path().join("schema")).expect("mkdir");
     for pins in ["revisions.toml", "errata.toml", "examples.sha256"] {
         std::fs::copy(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../schema")
-                .join(pins),
+            library_dir().join("../schema").join(pins),
             dir.path().join("schema").join(pins),
         )
         .expect("copy pins");
@@ -223,7 +224,7 @@ fn builder_api_reports_schema_errors_with_file_and_pointer() {
 // ---------------------------------------------------------------------------------------------
 
 fn fixture(name: &str) -> std::path::PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    library_dir()
         .join("tests/fixtures/tools")
         .join(format!("{name}.json"))
 }
@@ -421,10 +422,9 @@ fn a_request_without_its_result_is_a_warning() {
     assert!(warnings[0].contains("`PokeRequest`"), "{warnings:?}");
     // The official revisions: every request answered (2026-07-28's input requests, outside the
     // direction unions, have their results by name).
-    let revisions = mcp_codegen::revisions::Revisions::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../schema/revisions.toml"),
-    )
-    .expect("revisions.toml");
+    let revisions =
+        mcp_codegen::revisions::Revisions::load(&library_dir().join("../schema/revisions.toml"))
+            .expect("revisions.toml");
     for revision in &revisions.revisions {
         let (_, warnings) = mcp_codegen::Config::new()
             .schema_path(mirror().join(&revision.name).join("schema.json"))
@@ -471,7 +471,7 @@ fn generated_files_are_included_and_compile() {
         let (code, stdout, stderr) = codegen_in(&dir, &args);
         assert_eq!(code, 0, "{args:?}: {stdout}{stderr}");
     }
-    let generated = Path::new(env!("CARGO_MANIFEST_DIR"))
+    let generated = library_dir()
         .join("../generated")
         .canonicalize()
         .expect("generated/ exists");
@@ -488,9 +488,7 @@ fn generated_files_are_included_and_compile() {
             toml::Value::String(generated.display().to_string())
         ),
     );
-    if let Ok(lock) =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.lock"))
-    {
+    if let Ok(lock) = std::fs::read_to_string(library_dir().join("../Cargo.lock")) {
         write_if_changed(&dir.join("Cargo.lock"), &lock);
     }
     write_if_changed(
@@ -527,4 +525,91 @@ fn write_if_changed(path: &Path, text: &str) {
         return;
     }
     std::fs::write(path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The command line outside this repository.
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn generate_and_diff_work_outside_the_repository() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let here = dir.path();
+    assert!(
+        !here.starts_with(library_dir().join("..")),
+        "the temp dir must be outside the repository"
+    );
+    let schema = fixture("zod");
+    let schema = schema.to_str().expect("utf-8 path");
+
+    let (code, stdout, stderr) = codegen_in(
+        here,
+        &[
+            "generate",
+            "--schema",
+            schema,
+            "--out",
+            "ui.rs",
+            "--types-crate",
+            "::mcp",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let text = std::fs::read_to_string(here.join("ui.rs")).expect("written");
+    assert!(text.contains("use ::mcp::__private as __rt;"), "{text}");
+    assert!(text.contains("pub struct Widget {"));
+    let (code, stdout, _) = codegen_in(
+        here,
+        &[
+            "generate",
+            "--schema",
+            schema,
+            "--out",
+            "ui.rs",
+            "--types-crate",
+            "::mcp",
+            "--check",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}");
+    assert!(stdout.contains("up to date"), "{stdout}");
+
+    // To standard output.
+    let (code, stdout, stderr) = codegen_in(here, &["generate", "--schema", schema]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("use ::mcp_typed::__private as __rt;"));
+
+    // A schema error names the file and the pointer.
+    std::fs::write(
+        here.join("bad.json"),
+        r#"{"$defs": {"A": {"type": "string", "not": {"const": ""}}}}"#,
+    )
+    .expect("write");
+    let (code, _, stderr) = codegen_in(here, &["generate", "--schema", "bad.json"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("bad.json#/$defs/A/not"), "{stderr}");
+
+    // `diff` of two files.
+    let mut newer: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture("zod")).expect("read"))
+            .expect("json");
+    newer["$defs"]["Widget"]["properties"]["tooltip"] = json!({"type": "string"});
+    std::fs::write(here.join("new.json"), newer.to_string()).expect("write");
+    // An optional member added breaks struct literals: the gate says so (exit 1).
+    let (code, stdout, stderr) = codegen_in(here, &["diff", schema, "new.json"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.contains("Widget::tooltip"), "{stdout}");
+    let (code, _, stderr) = codegen_in(
+        here,
+        &["diff", "--style", "constructors", schema, "new.json"],
+    );
+    assert_eq!(code, 0, "{stderr}");
+
+    // What needs the pins still says where it looked.
+    let (code, _, stderr) = codegen_in(here, &["generate"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("cannot find schema/revisions.toml above"),
+        "{stderr}"
+    );
 }
