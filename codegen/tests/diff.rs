@@ -342,6 +342,119 @@ fn each_kind_of_change_is_judged() {
     );
 }
 
+/// A draft of 2026 renamed `SubscriptionsListenResultMetaObject` to
+/// `SubscriptionsListenResultMeta` without changing its members: one rename (the Rust name
+/// breaks, the wire does not), and the field that holds it is no wire change either. A type
+/// whose members changed too, or a shape two new types share, is no rename.
+#[test]
+fn a_renamed_type_of_the_same_shape_is_a_rename_not_a_wire_change() {
+    let meta = json!({"type": "object", "properties": {
+        "progressToken": {"type": "string"}, "cursor": {"type": "string"}}});
+    let result = |meta_name: &str| {
+        json!({"type": "object", "properties": {
+            "_meta": {"$ref": format!("#/definitions/{meta_name}")},
+            "count": {"type": "integer"}}})
+    };
+    let old = json!({
+        "SubscriptionsListenResultMetaObject": meta,
+        "SubscriptionsListenResult": result("SubscriptionsListenResultMetaObject"),
+    });
+    let new = json!({
+        "SubscriptionsListenResultMeta": meta,
+        "SubscriptionsListenResult": result("SubscriptionsListenResultMeta"),
+    });
+    let changes = diff(&schema(old.clone()), &schema(new));
+    let got: Vec<(&str, String, bool)> = (changes.iter())
+        .map(|c| (c.kind.name(), c.item.path(), c.wire))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (
+                "type_renamed",
+                "SubscriptionsListenResultMetaObject".to_owned(),
+                false
+            ),
+            (
+                "struct_field_type_changed",
+                "SubscriptionsListenResult::meta".to_owned(),
+                false
+            ),
+        ],
+        "{changes:#?}"
+    );
+    let rename = &changes[0];
+    assert_eq!(
+        rename.breaks.len(),
+        3,
+        "every way of naming the type breaks"
+    );
+    assert_eq!(
+        rename.after.as_deref(),
+        Some("SubscriptionsListenResultMeta")
+    );
+    let names = names("old", "new", "v_old", "v_new");
+    let text = render_text(&changes, &names, &Gate::default(), false);
+    assert!(
+        text.contains(
+            "    v_old::SubscriptionsListenResultMetaObject: SubscriptionsListenResultMetaObject \
+             → SubscriptionsListenResultMeta\n      breaks literals, constructors, match; the same \
+             members: the JSON is unchanged;"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("wire"), "no wire verdict: {text}");
+
+    // A member narrowed on the way: removed and added, and the field breaks the wire.
+    let mut narrowed = json!({
+        "SubscriptionsListenResultMeta": meta,
+        "SubscriptionsListenResult": result("SubscriptionsListenResultMeta"),
+    });
+    narrowed["SubscriptionsListenResultMeta"]["properties"]["cursor"] = json!({"type": "integer"});
+    let changes = diff(&schema(old.clone()), &schema(narrowed));
+    let kinds: Vec<(&str, bool)> = changes.iter().map(|c| (c.kind.name(), c.wire)).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("type_removed", false),
+            ("struct_field_type_changed", true),
+            ("type_added", false)
+        ],
+        "{changes:#?}"
+    );
+
+    // A new type of that shape that nothing holds where the old one was held is no rename; two
+    // that the old one's holders now hold are not either: the report does not guess.
+    let unrelated = json!({
+        "ListenMeta": meta,
+        "SubscriptionsListenResult": result("SubscriptionsListenResultMetaObject"),
+        "SubscriptionsListenResultMetaObject": meta,
+    });
+    let gone = json!({
+        "SubscriptionsListenResultMetaObject": meta,
+        "SubscriptionsListenResult": result("SubscriptionsListenResultMetaObject"),
+        "Gone": meta,
+    });
+    let changes = diff(&schema(gone), &schema(unrelated));
+    let kinds: Vec<&str> = changes.iter().map(|c| c.kind.name()).collect();
+    assert_eq!(kinds, ["type_removed", "type_added"], "{changes:#?}");
+    let mut both = result("SubscriptionsListenResultMetaObject");
+    both["properties"]["last"] =
+        json!({"$ref": "#/definitions/SubscriptionsListenResultMetaObject"});
+    let mut split = result("SubscriptionsListenResultMeta");
+    split["properties"]["last"] = json!({"$ref": "#/definitions/ListenMeta"});
+    let old =
+        json!({"SubscriptionsListenResultMetaObject": meta, "SubscriptionsListenResult": both});
+    let new = json!({"SubscriptionsListenResultMeta": meta, "ListenMeta": meta,
+                     "SubscriptionsListenResult": split});
+    let changes = diff(&schema(old), &schema(new));
+    assert!(
+        changes.iter().all(|c| c.kind != Kind::TypeRenamed)
+            && changes.iter().any(|c| c.kind == Kind::TypeRemoved),
+        "{changes:#?}"
+    );
+}
+
 /// Writes the probe crate: the three revisions' modules and, per change of each pinned pair
 /// and per style, a probe module against each side. Returns the crate's folder and, per probe
 /// module, its line range in `src/probes.rs` and what is expected of it.

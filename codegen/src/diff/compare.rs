@@ -1,7 +1,7 @@
 //! The comparison itself: each Rust item of the old module against its namesake in the new one,
 //! each difference judged against each [`Style`] and the wire.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::rust::{extra_type, field_type, from_variants, kind_name, resolve, rust_type};
 use super::{Change, Item, Kind, Style};
@@ -75,24 +75,30 @@ impl<'a> Found<'a> {
 
     /// Every change, in the order found.
     pub(super) fn run(mut self) -> Vec<Change> {
+        let renames = self.renames();
         for old_type in &self.old.types {
             match self.new.get(&old_type.name) {
                 None => {
                     let item = Item::Type {
                         name: old_type.name.clone(),
                     };
-                    let before = Some(kind_name(&old_type.kind).to_owned());
-                    self.push(
-                        Draft::new(Kind::TypeRemoved, item, old_type.pointer.clone())
-                            .types(before, None)
-                            .breaks(&Style::ALL),
-                    );
+                    let draft = match renames.iter().find(|(old, _)| *old == old_type.name) {
+                        Some((_, new_name)) => {
+                            Draft::new(Kind::TypeRenamed, item, old_type.pointer.clone())
+                                .types(Some(old_type.name.clone()), Some(new_name.clone()))
+                                .note("the same members: the JSON is unchanged")
+                        }
+                        None => Draft::new(Kind::TypeRemoved, item, old_type.pointer.clone())
+                            .types(Some(kind_name(&old_type.kind).to_owned()), None),
+                    };
+                    self.push(draft.breaks(&Style::ALL));
                 }
                 Some(new_type) => self.type_changes(old_type, new_type),
             }
         }
         for new_type in &self.new.types {
-            if self.old.get(&new_type.name).is_none() {
+            let renamed = renames.iter().any(|(_, new)| *new == new_type.name);
+            if self.old.get(&new_type.name).is_none() && !renamed {
                 let item = Item::Type {
                     name: new_type.name.clone(),
                 };
@@ -104,6 +110,48 @@ impl<'a> Found<'a> {
         }
         self.error_codes();
         self.out
+    }
+
+    /// The types of the old side gone from the new one that reappear there under another name
+    /// with the same shape ([`same_shape`](Self::same_shape)) where the old one was held: a
+    /// field of the same struct held the old type and now holds the new one. (old name, new
+    /// name). Two unrelated types of one shape (two structs of a lone `_meta`) are no rename;
+    /// nor is a type with two or more candidates, or a candidate that two old types match: the
+    /// report does not guess.
+    fn renames(&self) -> Vec<(String, String)> {
+        let (old_holders, new_holders) = (holders(self.old), holders(self.new));
+        let moved = |old: &str, new: &str| {
+            let (Some(a), Some(b)) = (old_holders.get(old), new_holders.get(new)) else {
+                return false;
+            };
+            !a.is_disjoint(b)
+        };
+        let gone = (self.old.types.iter()).filter(|t| self.new.get(&t.name).is_none());
+        let added: Vec<&TypeDef> = (self.new.types.iter())
+            .filter(|t| self.old.get(&t.name).is_none())
+            .collect();
+        let candidates: Vec<(String, Vec<&str>)> = gone
+            .map(|old| {
+                let x = TypeExpr::Named(old.name.clone());
+                let matching = (added.iter())
+                    .filter(|new| moved(&old.name, &new.name))
+                    .filter(|new| self.same_shape(&x, &TypeExpr::Named(new.name.clone()), 0))
+                    .map(|new| new.name.as_str())
+                    .collect();
+                (old.name.clone(), matching)
+            })
+            .collect();
+        let claimed = |name: &str| {
+            (candidates.iter())
+                .filter(|(_, matching)| matching.contains(&name))
+                .count()
+        };
+        (candidates.iter())
+            .filter_map(|(old, matching)| match matching[..] {
+                [new] if claimed(new) == 1 => Some((old.clone(), new.to_owned())),
+                _ => None,
+            })
+            .collect()
     }
 
     /// A type present on both sides.
@@ -649,6 +697,33 @@ impl<'a> Found<'a> {
 }
 
 /// The associated constant's type and value: `&str = "tools/call"`, `i64 = -32042`.
+/// For each named type, the struct fields that hold it (directly, or in a list, map or
+/// `Option`): (struct, field's JSON name).
+fn holders(module: &Module) -> BTreeMap<&str, BTreeSet<(&str, &str)>> {
+    fn named(ty: &TypeExpr) -> Option<&str> {
+        match ty {
+            TypeExpr::Named(name) => Some(name),
+            TypeExpr::Array(inner) | TypeExpr::Map(inner) | TypeExpr::Nullable(inner) => {
+                named(inner)
+            }
+            _ => None,
+        }
+    }
+    let mut out: BTreeMap<&str, BTreeSet<(&str, &str)>> = BTreeMap::new();
+    for t in &module.types {
+        if let TypeKind::Struct(s) = &t.kind {
+            for f in &s.fields {
+                if let Some(held) = named(&f.ty) {
+                    out.entry(held)
+                        .or_default()
+                        .insert((t.name.as_str(), f.json_name.as_str()));
+                }
+            }
+        }
+    }
+    out
+}
+
 fn const_type(c: &ConstField) -> String {
     match &c.value {
         crate::ir::ConstValue::String(s) => format!("&str = {s:?}"),

@@ -75,6 +75,9 @@ macro_rules! kinds {
 kinds! {
     /// A type was removed (a definition, or an inline type whose parent changed).
     TypeRemoved = "type_removed",
+    /// A type has another name and the same shape (members, their names, whether each is
+    /// required, and their types, renamed or not): the Rust name breaks, not the wire.
+    TypeRenamed = "type_renamed",
     /// A type changed kind (struct ↔ enum ↔ alias).
     TypeKindChanged = "type_kind_changed",
     /// An alias stands for another type.

@@ -71,9 +71,10 @@ fn grouped<'a>(changes: &'a [Change], gate: &Gate) -> BTreeMap<(Group, Kind), Ve
     out
 }
 
-/// The full Rust path of the item: in the new module, or the old one where it was removed.
+/// The full Rust path of the item: in the new module, or the old one where it was removed or
+/// renamed (the new name is the change's `after`).
 fn rust_path(c: &Change, names: &Names) -> String {
-    let module = if c.after.is_none() && c.before.is_some() {
+    let module = if (c.after.is_none() && c.before.is_some()) || c.kind == Kind::TypeRenamed {
         &names.old_module
     } else {
         &names.new_module
