@@ -1,6 +1,6 @@
 //! One schema to one Rust file, in five steps: prepare (parse the JSON, detect its dialect,
-//! apply the revision's errata, hoist nested definitions) → load (the IR, passes included) →
-//! annotate the errata → emit → assemble (header and module docs). [`Config`] and the
+//! apply the revision's errata, hoist nested definitions, name an inline `RequestId`) → load
+//! (the IR, passes included) → annotate the errata → emit → assemble (header and module docs). [`Config`] and the
 //! workspace both generate through [`generate`].
 
 use std::path::Path;
@@ -188,6 +188,7 @@ fn load_with_changes(
     let dialect = schema::detect_dialect(&root).map_err(schema_err)?;
     errata::apply(&mut root, dialect, changes).map_err(schema_err)?;
     schema::hoist_nested_definitions(&mut root).map_err(schema_err)?;
+    schema::supply_request_id(&mut root);
     // The generated code follows the schema's keys sorted by name, whatever order the file has
     // them in and whether or not serde_json's `preserve_order` is on in the build (an rmcp
     // adapter's default feature turns it on for every crate beside it).

@@ -22,6 +22,7 @@ mod loader;
 mod merge;
 mod normalize;
 mod structs;
+mod supply;
 mod unions;
 
 use std::collections::HashMap;
@@ -31,6 +32,7 @@ use serde_json::{Map, Value};
 pub use self::hoist::hoist_nested_definitions;
 use self::keywords::{DOCUMENTED, STRUCTURAL};
 use self::loader::{kind_of, Loader};
+pub use self::supply::supply_request_id;
 use self::unions::is_primitive;
 use crate::ir::{Module, TypeDef, TypeExpr, TypeKind};
 use crate::naming;

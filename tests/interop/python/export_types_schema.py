@@ -7,11 +7,13 @@ ServerNotification, ClientResult, ServerResult) are what the SDK itself decodes 
 messages with, so together they reach every message type of the protocol and everything those
 messages hold; under these names the generator builds its message layer from them, as from the
 official schema. JSONRPCMessage adds the JSON-RPC envelopes (JSONRPCRequest, JSONRPCError, …),
-and RequestId the id type the message layer needs by name. Each is exported with
+and RequestId the id type the message layer needs by name. With `--unions-only`, RequestId is
+left out: pydantic then writes that type alias inline wherever it is used (each `id` an `anyOf`
+of string and integer), as an export of the unions alone does. Each is exported with
 `TypeAdapter(...).json_schema()` (mode "validation", pydantic's default), all of them in one call
 so that the definitions they share are written once, under `$defs`.
 
-Usage: python export_types_schema.py > schema.json
+Usage: python export_types_schema.py [--unions-only] > schema.json
 """
 
 import json
@@ -33,7 +35,11 @@ ROOTS = [
 
 
 def main() -> None:
-    inputs = [(name, "validation", TypeAdapter(getattr(types, name))) for name in ROOTS]
+    args = sys.argv[1:]
+    if args not in ([], ["--unions-only"]):
+        sys.exit("usage: export_types_schema.py [--unions-only]")
+    roots = [r for r in ROOTS if not (args and r == "RequestId")]
+    inputs = [(name, "validation", TypeAdapter(getattr(types, name))) for name in roots]
     keys, schema = TypeAdapter.json_schemas(inputs, ref_template="#/$defs/{model}")
     defs = schema.setdefault("$defs", {})
     for (name, mode), root in keys.items():
