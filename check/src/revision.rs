@@ -475,7 +475,8 @@ fn constraints(value: &impl Validate) -> Vec<Violation> {
             .map(|v| Violation {
                 pointer: v.pointer,
                 keyword: v.keyword.as_str().to_owned(),
-                expected: format!("{}: {}", v.keyword, v.limit),
+                // The limit and what the message has: `maximum: 1, found 2`.
+                expected: format!("{}, found {}", v.limit, v.found),
             })
             .collect(),
     }

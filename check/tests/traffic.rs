@@ -177,6 +177,20 @@ fn each_planted_violation_is_reported_at_its_pointer() {
             (*pointer, *keyword),
             "{what}: {violation:?}"
         );
+        // A constraint names the schema's limit and what the message has.
+        let said = match *keyword {
+            "maximum" => Some("1, found 2"),
+            "format" => Some(r#""uri", found "not a uri""#),
+            _ => None,
+        };
+        if let Some(said) = said {
+            assert_eq!(violation.expected, said, "{what}");
+            let line = mcp_wire_check::report::text("t", &bad[0]);
+            assert!(
+                line.contains(&format!("{pointer}: {keyword}: {said}\n")),
+                "{line}"
+            );
+        }
     }
 }
 

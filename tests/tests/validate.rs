@@ -43,12 +43,24 @@ fn violations(
     }
 }
 
-fn one(pointer: &str, keyword: Keyword, limit: Value) -> Vec<Violation> {
-    vec![Violation {
-        pointer: pointer.to_owned(),
-        keyword,
-        limit,
-    }]
+/// A violation as most tests judge it: pointer, keyword and limit (what it found is checked
+/// for every keyword by `golden_tool_constraints`).
+type Judged = (String, Keyword, Value);
+
+fn one(pointer: &str, keyword: Keyword, limit: Value) -> Vec<Judged> {
+    vec![(pointer.to_owned(), keyword, limit)]
+}
+
+trait Judge {
+    fn judged(self) -> Vec<Judged>;
+}
+
+impl<T: IntoIterator<Item = Violation>> Judge for T {
+    fn judged(self) -> Vec<Judged> {
+        (self.into_iter())
+            .map(|v| (v.pointer, v.keyword, v.limit))
+            .collect()
+    }
 }
 
 /// Checks, on every revision in `revisions`, that `valid` passes and each `(value, pointer,
@@ -67,7 +79,7 @@ fn keyword_case(
         );
         for (value, pointer, keyword, limit) in broken {
             assert_eq!(
-                violations(revision, *registry, definition, value),
+                violations(revision, *registry, definition, value).judged(),
                 one(pointer, *keyword, limit.clone()),
                 "{revision}: {value}"
             );
@@ -204,9 +216,9 @@ fn whole_messages() {
     let valid: mcp_typed::v2026_07_28::ServerMessage = message(0.5).parse().unwrap();
     assert_eq!(valid.validate(), Ok(()));
     let bad: mcp_typed::v2026_07_28::ServerMessage = message(5.0).parse().unwrap();
-    assert_eq!(bad.validate().unwrap_err().into_vec(), expected);
+    assert_eq!(bad.validate().unwrap_err().judged(), expected);
     let bad: mcp_typed::v2025_11_25::ServerMessage = message(5.0).parse().unwrap();
-    assert_eq!(bad.validate().unwrap_err().into_vec(), expected);
+    assert_eq!(bad.validate().unwrap_err().judged(), expected);
 
     // A request's params: `/params/…`.
     let request = json!({
@@ -222,7 +234,7 @@ fn whole_messages() {
     .to_string();
     let request: mcp_typed::v2025_11_25::ServerMessage = request.parse().unwrap();
     assert_eq!(
-        request.validate().unwrap_err().into_vec(),
+        request.validate().unwrap_err().judged(),
         one(
             "/params/modelPreferences/costPriority",
             Keyword::Maximum,
@@ -278,41 +290,53 @@ fn golden_tool(extra: Value) -> golden::Tool {
 fn golden_keywords() {
     assert_eq!(golden_tool(json!({})).validate(), Ok(()));
     let cases = [
-        (json!({"name": ""}), "/name", Keyword::MinLength, json!(1)),
+        (
+            json!({"name": ""}),
+            "/name",
+            Keyword::MinLength,
+            json!(1),
+            json!(0),
+        ),
         (
             json!({"name": "é".repeat(257)}),
             "/name",
             Keyword::MaxLength,
             json!(256),
+            json!(257),
         ),
         (
             json!({"uri": "https://x/"}),
             "/uri",
             Keyword::Pattern,
             json!("^file://"),
+            json!("https://x/"),
         ),
         (
             json!({"uri": "file://a b"}),
             "/uri",
             Keyword::Format,
             json!("uri"),
+            json!("file://a b"),
         ),
         (
             json!({"tags": ["a", "a"]}),
             "/tags",
             Keyword::UniqueItems,
             json!(true),
+            json!("a"),
         ),
         (
             json!({"tags": ["x".repeat(33)]}),
             "/tags/0",
             Keyword::MaxLength,
             json!(32),
+            json!(33),
         ),
         (
             json!({"weight": 0}),
             "/weight",
             Keyword::ExclusiveMinimum,
+            json!(0),
             json!(0),
         ),
         (
@@ -320,28 +344,27 @@ fn golden_keywords() {
             "/weight",
             Keyword::MultipleOf,
             json!(0.5),
+            json!(1.25),
         ),
         (
             json!({"labels": {"a": "", "b": "", "c": "", "d": "", "e": ""}}),
             "/labels",
             Keyword::MaxProperties,
             json!(4),
+            json!(5),
         ),
     ];
-    for (change, pointer, keyword, limit) in cases {
-        let found = golden_tool(change.clone()).validate();
-        assert_eq!(
-            found.unwrap_err().into_vec(),
-            one(pointer, keyword, limit),
-            "{change}"
-        );
+    for (change, pointer, keyword, limit, value_found) in cases {
+        let found = golden_tool(change.clone()).validate().unwrap_err();
+        assert_eq!(found[0].found, value_found, "what {change} has");
+        assert_eq!(found.judged(), one(pointer, keyword, limit), "{change}");
     }
     let tags: Vec<String> = (0..21).map(|i| format!("t{i}")).collect();
     assert_eq!(
         golden_tool(json!({"tags": tags}))
             .validate()
             .unwrap_err()
-            .into_vec(),
+            .judged(),
         one("/tags", Keyword::MaxItems, json!(20))
     );
     // Lengths count code points: 256 two-byte characters are 256 long.
@@ -389,7 +412,7 @@ fn golden_nested_and_aliases() {
         serde_json::from_value(json!({"tools": [], "ttlMs": 1, "nextCursor": "c", "x": 1}))
             .unwrap();
     assert_eq!(
-        crowded.validate().unwrap_err().into_vec(),
+        crowded.validate().unwrap_err().judged(),
         one("", Keyword::MaxProperties, json!(3))
     );
     let icon: golden::Icon = serde_json::from_value(json!({"src": ""})).unwrap();
@@ -397,7 +420,7 @@ fn golden_nested_and_aliases() {
     // A member name with `/` or `~` is escaped in the pointer (RFC 6901).
     let tool = golden_tool(json!({"labels": {"a/b~c": "123456789"}}));
     assert_eq!(
-        tool.validate().unwrap_err().into_vec(),
+        tool.validate().unwrap_err().judged(),
         one("/labels/a~1b~0c", Keyword::MaxLength, json!(8))
     );
 }
@@ -406,7 +429,17 @@ fn golden_nested_and_aliases() {
 #[test]
 fn display() {
     let err = golden_tool(json!({"name": ""})).validate().unwrap_err();
-    assert_eq!(err.to_string(), "/name: breaks `minLength: 1`");
+    assert_eq!(err.to_string(), "/name: breaks `minLength: 1`, found 0");
+    // A long string is repeated up to its 80th code point.
+    let err = golden_tool(json!({"uri": format!("https://{}", "é".repeat(200))}))
+        .validate()
+        .unwrap_err();
+    let shown = err[0].found.as_str().expect("the string found");
+    assert_eq!(shown.chars().count(), 81, "{shown}");
+    assert!(
+        shown.starts_with("https://é") && shown.ends_with("é…"),
+        "{shown}"
+    );
     let _: &dyn std::error::Error = &err;
 }
 
@@ -508,7 +541,7 @@ fn golden_union_members() {
     ];
     for (value, pointer, keyword, bound) in cases {
         assert_eq!(
-            limit(value.clone()).validate().unwrap_err().into_vec(),
+            limit(value.clone()).validate().unwrap_err().judged(),
             one(pointer, keyword, bound),
             "{value}"
         );

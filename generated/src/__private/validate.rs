@@ -5,7 +5,7 @@
 //! may send it. [`Validate::validate`] is the separate, explicit step that checks every
 //! constraint keyword the schema states on a type and on everything it holds, and returns every
 //! violation, each with the JSON pointer (RFC 6901) of the offending value relative to the value
-//! validated, the keyword and the schema's limit:
+//! validated, the keyword, the schema's limit and what the value has:
 //!
 //! ```
 //! # #[cfg(feature = "v2026_07_28")] {
@@ -18,6 +18,8 @@
 //! assert_eq!(violations[0].pointer, "/priority");
 //! assert_eq!(violations[0].keyword, Keyword::Maximum);
 //! assert_eq!(violations[0].limit, serde_json::json!(1));
+//! assert_eq!(violations[0].found, serde_json::json!(2));
+//! assert_eq!(violations[0].to_string(), "/priority: breaks `maximum: 1`, found 2");
 //! # }
 //! ```
 //!
@@ -144,7 +146,17 @@ pub struct Violation {
     /// The keyword's value in the schema: `256` for `maxLength: 256`, `"uri"`, `"^file://"`,
     /// `true` for `uniqueItems`.
     pub limit: Value,
+    /// What the value has that the keyword judges: the number (`minimum`, `multipleOf`, …),
+    /// the length in code points (`minLength`, `maxLength`), the count of items or members
+    /// (`minItems`, `maxProperties`, …), the string (`format`, `pattern`; past
+    /// [`FOUND_TEXT_CHARS`] code points, its start and `…`), or the first item that repeats
+    /// an earlier one (`uniqueItems`).
+    pub found: Value,
 }
+
+/// The longest string a [`Violation`] repeats whole as what it found; a longer one is cut
+/// there and ends with `…` (the pointer names the whole value).
+pub const FOUND_TEXT_CHARS: usize = 80;
 
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -153,7 +165,11 @@ impl fmt::Display for Violation {
         } else {
             &self.pointer
         };
-        write!(f, "{at}: breaks `{}: {}`", self.keyword, self.limit)
+        write!(
+            f,
+            "{at}: breaks `{}: {}`, found {}",
+            self.keyword, self.limit, self.found
+        )
     }
 }
 
@@ -228,16 +244,26 @@ pub enum Rule {
     Values(&'static [Rule]),
 }
 
+/// A number as JSON: an integral one as the schema or the peer wrote it (`1`, not `1.0`).
+fn number_value(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 {
+        Value::from(n as i64)
+    } else {
+        Value::from(n)
+    }
+}
+
+/// A string as a [`Violation`] repeats it: whole up to [`FOUND_TEXT_CHARS`] code points.
+fn found_text(text: &str) -> Value {
+    match text.char_indices().nth(FOUND_TEXT_CHARS) {
+        None => Value::from(text),
+        Some((cut, _)) => Value::from(format!("{}…", &text[..cut])),
+    }
+}
+
 impl Rule {
     fn keyword_and_limit(self) -> (Keyword, Value) {
-        let number = |n: f64| {
-            // Integral limits read back as the schema wrote them (`1`, not `1.0`).
-            if n.fract() == 0.0 && n.abs() < 9.007_199_254_740_992e15 {
-                Value::from(n as i64)
-            } else {
-                Value::from(n)
-            }
-        };
+        let number = number_value;
         match self {
             Rule::Format(f) => (Keyword::Format, Value::from(f)),
             Rule::Pattern(p) => (Keyword::Pattern, Value::from(p)),
@@ -278,12 +304,13 @@ impl Cx {
         }
     }
 
-    fn report(&mut self, rule: Rule) {
+    fn report(&mut self, rule: Rule, found: Value) {
         let (keyword, limit) = rule.keyword_and_limit();
         self.found.push(Violation {
             pointer: self.pointer.clone(),
             keyword,
             limit,
+            found,
         });
     }
 
@@ -330,15 +357,16 @@ impl Cx {
 
     fn string(&mut self, text: &str, rules: &[Rule]) {
         for &rule in rules {
-            let ok = match rule {
-                Rule::MinLength(n) => text.chars().count() as u64 >= n,
-                Rule::MaxLength(n) => text.chars().count() as u64 <= n,
-                Rule::Format(name) => format_holds(name, text),
-                Rule::Pattern(source) => pattern_matches(source, text),
-                _ => true,
+            let length = || text.chars().count() as u64;
+            let broken = match rule {
+                Rule::MinLength(n) => Some(length()).filter(|&len| len < n).map(Value::from),
+                Rule::MaxLength(n) => Some(length()).filter(|&len| len > n).map(Value::from),
+                Rule::Format(name) => (!format_holds(name, text)).then(|| found_text(text)),
+                Rule::Pattern(source) => (!pattern_matches(source, text)).then(|| found_text(text)),
+                _ => None,
             };
-            if !ok {
-                self.report(rule);
+            if let Some(found) = broken {
+                self.report(rule, found);
             }
         }
     }
@@ -354,7 +382,7 @@ impl Cx {
                 _ => true,
             };
             if !ok {
-                self.report(rule);
+                self.report(rule, number_value(n));
             }
         }
     }
@@ -368,7 +396,7 @@ impl Cx {
                     n as u64 <= limit
                 };
                 if !ok {
-                    self.report(rule);
+                    self.report(rule, Value::from(n));
                 }
             }
         }
@@ -376,8 +404,10 @@ impl Cx {
 
     fn array<T: Validate + Serialize>(&mut self, items: &[T], rules: &[Rule]) {
         self.count(items.len(), item_bound, rules);
-        if rules.contains(&Rule::UniqueItems) && !all_unique(items) {
-            self.report(Rule::UniqueItems);
+        if rules.contains(&Rule::UniqueItems) {
+            if let Some(repeated) = first_repeat(items) {
+                self.report(Rule::UniqueItems, repeated);
+            }
         }
         let inner = nested(rules, |r| matches!(r, Rule::Items(_)));
         for (i, item) in items.iter().enumerate() {
@@ -430,16 +460,14 @@ fn is_multiple(n: f64, m: f64) -> bool {
 
 /// Whether no two items are equal as JSON: each item's canonical text (members sorted, numbers
 /// by value) goes into a set, so a long array costs one pass, not a comparison per pair.
-fn all_unique<T: Serialize>(items: &[T]) -> bool {
+fn first_repeat<T: Serialize>(items: &[T]) -> Option<Value> {
     let mut seen = std::collections::HashSet::with_capacity(items.len());
-    items.iter().all(|item| match serde_json::to_value(item) {
-        Ok(value) => {
-            let mut text = String::new();
-            canonical(&value, &mut text);
-            seen.insert(text)
-        }
+    items.iter().find_map(|item| {
         // A value that cannot be written as JSON cannot be compared as JSON: not a violation.
-        Err(_) => true,
+        let value = serde_json::to_value(item).ok()?;
+        let mut text = String::new();
+        canonical(&value, &mut text);
+        (!seen.insert(text)).then_some(value)
     })
 }
 
