@@ -98,6 +98,12 @@ enum Command {
         /// target names (clients reach it through `HTTP_PROXY`).
         #[arg(long, requires = "listen", conflicts_with = "server")]
         forward: bool,
+        /// Streamable HTTP: listen on an address other machines reach (not a loopback one).
+        /// Refused without it: with `--forward`, anyone who reaches the port could send
+        /// requests wherever this machine can (an open proxy); with `--upstream`, reach the
+        /// server through it.
+        #[arg(long, requires = "listen")]
+        allow_remote: bool,
         /// stdio: the server's command and arguments.
         #[arg(last = true, required_unless_present = "listen", value_name = "SERVER")]
         server: Vec<String>,
@@ -119,8 +125,23 @@ fn main() -> ExitCode {
             listen,
             upstream,
             forward,
+            allow_remote,
             server,
         }) => match listen {
+            Some(listen) if !listen.ip().is_loopback() && !allow_remote => {
+                let what = if forward {
+                    "an open proxy: anyone who reaches it can send requests wherever this \
+                     machine can"
+                } else {
+                    "a way to the server for anyone who reaches it"
+                };
+                eprintln!(
+                    "error: --listen {listen} is reachable from other machines, which makes this \
+                     {what}; listen on 127.0.0.1 (or ::1), or give --allow-remote if that is \
+                     meant"
+                );
+                ExitCode::from(2)
+            }
             // clap requires `--upstream` or `--forward` (not both) with `--listen`.
             Some(listen) => run_http_proxy(listen, upstream, forward, report, &options),
             None => run_proxy(server, report, &options),

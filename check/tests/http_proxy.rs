@@ -647,3 +647,59 @@ fn a_forward_proxy_goes_where_each_request_says_and_refuses_connect() {
     ];
     assert_eq!(verdicts, expected);
 }
+
+/// A `--listen` address other machines reach is refused without `--allow-remote` (with
+/// `--forward` it would be an open proxy), before anything listens; with the flag it listens.
+#[test]
+fn a_listen_address_other_machines_reach_needs_allow_remote() {
+    for mode in [
+        &["--forward"][..],
+        &["--upstream", "http://127.0.0.1:9"][..],
+    ] {
+        let out = Command::new(MCP_CHECK)
+            .args(["proxy", "--listen", "0.0.0.0:0"])
+            .args(mode)
+            .stdin(Stdio::null())
+            .output()
+            .expect("mcp-check runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{mode:?}: {stderr}");
+        assert!(
+            stderr.contains("--listen 0.0.0.0:0 is reachable from other machines")
+                && stderr.contains("--allow-remote")
+                && !stderr.contains("listening on"),
+            "{mode:?}: {stderr}"
+        );
+    }
+    let out = Command::new(MCP_CHECK)
+        .args(["proxy", "--listen", "0.0.0.0:0", "--forward"])
+        .output()
+        .expect("mcp-check runs");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("an open proxy"),
+        "the forward mode says what it would be"
+    );
+
+    let mut proxy = Killed(
+        Command::new(MCP_CHECK)
+            .args([
+                "proxy",
+                "--listen",
+                "0.0.0.0:0",
+                "--forward",
+                "--allow-remote",
+            ])
+            .stdin(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("mcp-check runs"),
+    );
+    let mut first = String::new();
+    BufReader::new(proxy.0.stderr.take().expect("piped"))
+        .read_line(&mut first)
+        .expect("its first line");
+    assert!(
+        first.starts_with("mcp-check: listening on http://0.0.0.0:"),
+        "{first}"
+    );
+}
