@@ -38,7 +38,9 @@ struct Options {
     /// The revision of traffic without its `initialize` (e.g. `2025-11-25`).
     #[arg(long, value_name = "R")]
     revision: Option<Revision>,
-    /// `text`: a line per violation and a summary; `json`: a line per message.
+    /// `text`: a line per violation and a summary; `json`: a line per message; `junit`: a
+    /// JUnit XML document (a test suite per file, a test case per message), for CI systems;
+    /// recorded files only.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
 }
@@ -114,6 +116,7 @@ enum Command {
 enum Format {
     Text,
     Json,
+    Junit,
 }
 
 fn main() -> ExitCode {
@@ -150,8 +153,18 @@ fn main() -> ExitCode {
     }
 }
 
+/// A live session's reports are written as they are found; a JUnit document is written whole,
+/// at the end of a run over files.
+fn refuse_junit(options: &Options) -> Option<ExitCode> {
+    (options.format == Format::Junit).then(|| {
+        eprintln!("error: --format junit is for recorded files; a proxy reports as it goes (text or json)");
+        ExitCode::from(2)
+    })
+}
+
 fn check_files(files: &[PathBuf], options: &Options, from: Option<Side>) -> ExitCode {
     let mut summary = Summary::default();
+    let mut junit = report::Junit::default();
     for file in files {
         let name = file.display().to_string();
         let text = match read(file) {
@@ -171,12 +184,17 @@ fn check_files(files: &[PathBuf], options: &Options, from: Option<Side>) -> Exit
             match options.format {
                 Format::Text => print!("{}", report::text(&name, &verdict)),
                 Format::Json => println!("{}", report::json(&name, &verdict)),
+                Format::Junit => junit.add(&name, &verdict),
             }
         }
     }
     match options.format {
         Format::Text => println!("{summary}"),
         Format::Json => eprintln!("{summary}"),
+        Format::Junit => {
+            print!("{}", junit.finish());
+            eprintln!("{summary}");
+        }
     }
     if summary.invalid == 0 {
         ExitCode::SUCCESS
@@ -206,6 +224,9 @@ fn run_http_proxy(
     report: Option<PathBuf>,
     options: &Options,
 ) -> ExitCode {
+    if let Some(refused) = refuse_junit(options) {
+        return refused;
+    }
     let sink = match report_sink(report.as_ref()) {
         Ok(sink) => sink,
         Err(code) => return code,
@@ -268,6 +289,9 @@ fn wait_for_signal() -> std::io::Result<()> {
 }
 
 fn run_proxy(server: Vec<String>, report: Option<PathBuf>, options: &Options) -> ExitCode {
+    if let Some(refused) = refuse_junit(options) {
+        return refused;
+    }
     let sink = match report_sink(report.as_ref()) {
         Ok(sink) => sink,
         Err(code) => return code,

@@ -1,4 +1,5 @@
-//! The reports: a line per problem for a person, a JSON line per message for a tool.
+//! The reports: a line per problem for a person, a JSON line per message for a tool, a JUnit XML
+//! document for a CI system.
 
 use serde_json::{json, Value};
 
@@ -53,6 +54,97 @@ pub fn json(file: &str, verdict: &Verdict) -> Value {
     line
 }
 
+/// A JUnit XML report of recorded files, as CI systems read test results: a `<testsuite>` per
+/// file and a `<testcase>` per message (named `#NUMBER line LINE FROM METHOD (REVISION)`), a
+/// message with violations being a `<failure>` that lists them as the text report does.
+#[derive(Debug, Default)]
+pub struct Junit {
+    suites: String,
+    tests: usize,
+    failures: usize,
+    /// The file being written: its name, its test cases so far, and their counts.
+    current: Option<(String, String, usize, usize)>,
+}
+
+impl Junit {
+    /// Adds `verdict`, a message of `file` (a new file starts a new suite).
+    pub fn add(&mut self, file: &str, verdict: &Verdict) {
+        if self.current.as_ref().is_none_or(|(name, ..)| name != file) {
+            self.close_suite();
+            self.current = Some((file.to_owned(), String::new(), 0, 0));
+        }
+        let Some((_, cases, tests, failures)) = &mut self.current else {
+            return;
+        };
+        let from = verdict.from.map_or("?", |side| side.arrow());
+        let method = verdict.method.as_deref().unwrap_or("-");
+        let revision = verdict
+            .revision
+            .map_or_else(|| "no revision".to_owned(), |r| r.to_string());
+        let name = format!(
+            "#{} line {} {from} {method} ({revision})",
+            verdict.number, verdict.line
+        );
+        cases.push_str(&format!(
+            "    <testcase name=\"{}\" classname=\"{}\"",
+            xml_escape(&name),
+            xml_escape(file)
+        ));
+        *tests += 1;
+        if verdict.is_valid() {
+            cases.push_str("/>\n");
+        } else {
+            *failures += 1;
+            let count = verdict.violations.len();
+            let message = format!("{count} violation{}", if count == 1 { "" } else { "s" });
+            cases.push_str(&format!(
+                ">\n      <failure message=\"{message}\" type=\"{}\">{}</failure>\n    </testcase>\n",
+                xml_escape(&verdict.violations[0].keyword),
+                xml_escape(&text(file, verdict))
+            ));
+        }
+    }
+
+    fn close_suite(&mut self) {
+        if let Some((name, cases, tests, failures)) = self.current.take() {
+            self.suites.push_str(&format!(
+                "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n{cases}  </testsuite>\n",
+                xml_escape(&name)
+            ));
+            self.tests += tests;
+            self.failures += failures;
+        }
+    }
+
+    /// The document.
+    pub fn finish(mut self) -> String {
+        self.close_suite();
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"mcp-check\" tests=\"{}\" failures=\"{}\" errors=\"0\">\n{}</testsuites>\n",
+            self.tests, self.failures, self.suites
+        )
+    }
+}
+
+/// `text` as XML character data or an attribute value: the five markup characters as
+/// entities, and the characters XML 1.0 cannot hold (most control characters) as U+FFFD.
+fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{FFFE}' || c == '\u{FFFF}' => out.push('\u{FFFD}'),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The totals of a run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Summary {
@@ -83,5 +175,18 @@ impl std::fmt::Display for Summary {
             self.invalid,
             self.violations
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::xml_escape;
+
+    #[test]
+    fn xml_escape_keeps_markup_and_unwritable_characters_out() {
+        assert_eq!(
+            xml_escape("a<b>&\"c'\u{1}\u{7f}é\n"),
+            "a&lt;b&gt;&amp;&quot;c&apos;\u{FFFD}\u{7f}é\n"
+        );
     }
 }

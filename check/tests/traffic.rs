@@ -314,9 +314,63 @@ fn the_command_exits_0_1_or_2_and_writes_a_json_line_per_message() {
     assert_eq!(reports[at]["method"], "tools/call");
     assert!(stderr.contains("1 with violations"), "{stderr}");
 
+    // JUnit XML for CI systems: a suite per file, a case per message, the planted one failed
+    // with the text report's line.
+    let python = python.to_str().unwrap();
+    let (code, stdout, stderr) =
+        mcp_check(&["--format", "junit", python, planted.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    let xml = roxmltree::Document::parse(&stdout).expect("JUnit XML");
+    let root = xml.root_element();
+    assert_eq!(root.tag_name().name(), "testsuites");
+    assert_eq!(
+        (root.attribute("tests"), root.attribute("failures")),
+        (Some("220"), Some("1"))
+    );
+    let suites: Vec<_> = root
+        .children()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .collect();
+    assert_eq!(suites.len(), 2);
+    assert_eq!(suites[0].attribute("name"), Some(python));
+    assert_eq!(suites[1].attribute("failures"), Some("1"));
+    let cases: Vec<_> = suites[1]
+        .children()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
+    assert_eq!(cases.len(), 110);
+    let failed = &cases[at];
+    assert_eq!(
+        failed.attribute("name"),
+        Some(
+            format!(
+                "#{} line {} client→server tools/call (2025-11-25)",
+                at + 1,
+                at + 1
+            )
+            .as_str()
+        ),
+    );
+    let failure = failed
+        .children()
+        .find(|n| n.has_tag_name("failure"))
+        .expect("a failure");
+    assert!(
+        failure.text().is_some_and(|t| t.contains("/params/name")),
+        "{failure:?}"
+    );
+    assert!(cases.iter().filter(|c| c.has_children()).count() == 1);
+    // A live session is reported as it goes: no JUnit there.
+    let (code, _, stderr) = mcp_check(&["proxy", "--format", "junit", "--", "true"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("--format junit is for recorded files"),
+        "{stderr}"
+    );
+
     let (code, _, stderr) = mcp_check(&["no/such/file.jsonl"]);
     assert_eq!(code, 2, "{stderr}");
-    let (code, _, stderr) = mcp_check(&["--revision", "2099-01-01", python.to_str().unwrap()]);
+    let (code, _, stderr) = mcp_check(&["--revision", "2099-01-01", python]);
     assert_eq!(code, 2);
     assert!(stderr.contains("known: 2024-11-05"), "{stderr}");
 }
