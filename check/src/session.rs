@@ -151,12 +151,25 @@ impl Checker {
                 }
                 return verdict;
             }
-            verdict.violations.push(violation(
-                "",
-                "revision",
-                "a protocol revision: no `initialize` came before this message; give \
-                 --revision for traffic recorded without one",
-            ));
+            let expected = match (facts.stated_version(), &facts.shape) {
+                (Some(stated), _) => format!(
+                    "a known protocol revision: its `_meta` names `{stated}`, which is none of {}",
+                    Revision::ALL.map(|r| r.version()).join(", ")
+                ),
+                (None, Shape::Request(m) | Shape::Notification(m)) if m != "initialize" => {
+                    "a protocol revision: its `_meta` names none (a 2026-07-28 request or \
+                     notification carries `io.modelcontextprotocol/protocolVersion` there), and \
+                     no `initialize` came before it; give --revision for traffic recorded \
+                     without one"
+                        .to_owned()
+                }
+                _ => "a protocol revision: no `initialize` came before this message; give \
+                      --revision for traffic recorded without one"
+                    .to_owned(),
+            };
+            verdict
+                .violations
+                .push(violation("", "revision", &expected));
             return verdict;
         };
         verdict.revision = Some(revision);

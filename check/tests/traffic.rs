@@ -86,6 +86,33 @@ fn the_recorded_sdk_traffic_is_valid() {
     }
 }
 
+/// A request that states no revision, in a conversation without `initialize`, is told so: a
+/// 2026-07-28 request names its revision in `_meta`.
+#[test]
+fn a_request_without_its_protocol_version_meta_is_told_where_it_goes() {
+    let verdicts = check(
+        &[
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}}),
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"tools": []}}),
+        ],
+        Checker::new(None),
+    );
+    let said = &verdicts[0].violations[0];
+    assert_eq!(said.keyword, "revision");
+    assert!(
+        said.expected.contains("its `_meta` names none")
+            && said
+                .expected
+                .contains("io.modelcontextprotocol/protocolVersion"),
+        "{said:?}"
+    );
+    assert!(
+        (verdicts[1].violations[0].expected).contains("no `initialize` came before this message"),
+        "{:?}",
+        verdicts[1]
+    );
+}
+
 /// The index of the first message of `messages` for which `find` holds.
 fn first(messages: &[Value], find: impl Fn(&Value) -> bool) -> usize {
     messages
@@ -472,6 +499,11 @@ fn an_error_answering_a_request_of_an_unknown_revision_is_checked_as_an_error() 
     );
     // The request cannot be checked (no revision); the answers are checked as errors.
     assert_eq!(verdicts[0].violations[0].keyword, "revision");
+    assert!(
+        (verdicts[0].violations[0].expected).contains("its `_meta` names `1999-01-01`"),
+        "{:?}",
+        verdicts[0]
+    );
     assert!(verdicts[1].is_valid(), "{:?}", verdicts[1]);
     assert_eq!(verdicts[1].revision, None);
     assert_eq!(verdicts[2].violations.len(), 1, "{:?}", verdicts[2]);
