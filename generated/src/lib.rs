@@ -41,6 +41,7 @@ pub use mcp_typed_macros::Elicit;
 #[cfg(feature = "schemars")]
 #[doc(hidden)]
 pub use __private::json_schema_impls;
+pub mod json_pointer;
 pub mod jsonrpc;
 /// Checking a value against its schema's constraint keywords (`format`, bounds, lengths,
 /// `pattern`, item and member counts, `uniqueItems`, `multipleOf`): [`Validate`](validate::Validate),

@@ -591,7 +591,7 @@ fn first_difference(a: &Value, b: &Value, at: String) -> Option<String> {
     match (a, b) {
         (Value::Object(a), Value::Object(b)) => {
             for (name, value) in a {
-                let here = format!("{at}/{}", name.replace('~', "~0").replace('/', "~1"));
+                let here = format!("{at}/{}", mcp_typed::json_pointer::token(name));
                 match b.get(name) {
                     Some(other) => {
                         if let Some(pointer) = first_difference(value, other, here) {

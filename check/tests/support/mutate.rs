@@ -5,6 +5,7 @@
 //! two levels of such additions: `annotations`, then its `priority`) so that optional members
 //! are broken too.
 
+use mcp_typed::json_pointer::token as escape;
 use serde_json::{json, Value};
 
 use super::schema::Schema;
@@ -48,11 +49,6 @@ pub fn mutations(schema: &Schema, message: &Value, pointer: &str, of: &Value) ->
 struct Walker<'a> {
     schema: &'a Schema,
     out: Vec<Mutation>,
-}
-
-/// JSON pointer escaping of one member name (RFC 6901).
-fn escape(name: &str) -> String {
-    name.replace('~', "~0").replace('/', "~1")
 }
 
 /// `message` with the member at `pointer` set to `value` (`None`: removed).

@@ -13,7 +13,6 @@
 //!
 //! [`DecodeError`]: crate::jsonrpc::DecodeError
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 
 enum Segment {
@@ -47,22 +46,12 @@ fn stop(outer: Option<Vec<Segment>>) -> String {
     for segment in noted.unwrap_or_default().iter().rev() {
         match segment {
             Segment::Member(name) => {
-                pointer.push('/');
-                pointer.push_str(&escape(name));
+                crate::json_pointer::push(&mut pointer, name);
             }
             Segment::Index(index) => pointer.push_str(&format!("/{index}")),
         }
     }
     pointer
-}
-
-/// `name` as a token of a JSON pointer (RFC 6901): `~` is written `~0`, `/` is written `~1`.
-pub(crate) fn escape(name: &str) -> Cow<'_, str> {
-    if name.contains(['~', '/']) {
-        Cow::Owned(name.replace('~', "~0").replace('/', "~1"))
-    } else {
-        Cow::Borrowed(name)
-    }
 }
 
 fn note(segment: impl FnOnce() -> Segment) {

@@ -317,14 +317,7 @@ impl Cx {
     /// Validates the member `key` of the current object with `rules`.
     pub fn member<T: Validate + ?Sized>(&mut self, key: &str, value: &T, rules: &[Rule]) {
         let len = self.pointer.len();
-        self.pointer.push('/');
-        for c in key.chars() {
-            match c {
-                '~' => self.pointer.push_str("~0"),
-                '/' => self.pointer.push_str("~1"),
-                c => self.pointer.push(c),
-            }
-        }
+        crate::json_pointer::push(&mut self.pointer, key);
         value.validate_at(self, rules);
         self.pointer.truncate(len);
     }
