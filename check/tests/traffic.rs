@@ -212,7 +212,7 @@ fn each_planted_violation_is_reported_at_its_pointer() {
         };
         if let Some(said) = said {
             assert_eq!(violation.expected, said, "{what}");
-            let line = mcp_wire_check::report::text("t", &bad[0]);
+            let line = mcp_wire_check::report::text("t", bad[0]);
             assert!(
                 line.contains(&format!("{pointer}: {keyword}: {said}\n")),
                 "{line}"
