@@ -8,10 +8,9 @@ use crate::schema::errata::{Errata, ErrataError};
 use crate::schema::SchemaError;
 
 /// Everything that can stop a generation.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum GenerateError {
     /// Reading or writing a file failed.
-    #[error("{path}: {source}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -19,7 +18,6 @@ pub enum GenerateError {
         source: std::io::Error,
     },
     /// The schema file is not JSON.
-    #[error("{path}: not valid JSON: {source}")]
     Json {
         /// The file.
         path: PathBuf,
@@ -27,7 +25,6 @@ pub enum GenerateError {
         source: serde_json::Error,
     },
     /// The schema uses something the generator cannot turn into Rust.
-    #[error("{path}#{source}")]
     Schema {
         /// The file.
         path: PathBuf,
@@ -35,11 +32,42 @@ pub enum GenerateError {
         source: SchemaError,
     },
     /// The errata file could not be read.
-    #[error(transparent)]
-    Errata(#[from] ErrataError),
+    Errata(ErrataError),
     /// A required setting was not given.
-    #[error("{0}")]
     Config(String),
+}
+
+impl std::fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Self::Json { path, source } => {
+                write!(f, "{}: not valid JSON: {source}", path.display())
+            }
+            Self::Schema { path, source } => write!(f, "{}#{source}", path.display()),
+            Self::Errata(error) => error.fmt(f),
+            Self::Config(message) => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for GenerateError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Io { source, .. } => Some(source),
+            Self::Json { source, .. } => Some(source),
+            Self::Schema { source, .. } => Some(source),
+            // Transparent, as thiserror writes it: the errata error's own source.
+            Self::Errata(error) => error.source(),
+            Self::Config(_) => None,
+        }
+    }
+}
+
+impl From<ErrataError> for GenerateError {
+    fn from(error: ErrataError) -> Self {
+        Self::Errata(error)
+    }
 }
 
 /// Generates Rust for one schema file, in the manner of `prost-build`:

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::revisions::{Revision, Revisions};
+use crate::toml_table::{self, Fields};
 
 /// The environment variable naming a local mirror folder (same layout as `--from DIR`).
 pub const MIRROR_ENV: &str = "MCP_SCHEMA_MIRROR";
@@ -49,10 +50,9 @@ impl SchemaSource {
 }
 
 /// A problem fetching a schema file.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum FetchError {
     /// A local file or folder could not be read or written.
-    #[error("{}: {source}", path.display())]
     Io {
         /// The file or folder.
         path: PathBuf,
@@ -60,7 +60,6 @@ pub enum FetchError {
         source: std::io::Error,
     },
     /// The download failed: connection error, non-200 status, oversized or unreadable body.
-    #[error("download of {url} failed: {message}")]
     Http {
         /// The URL requested.
         url: String,
@@ -68,10 +67,6 @@ pub enum FetchError {
         message: String,
     },
     /// The file's sha256 differs from the pin in `revisions.toml`; nothing was written.
-    #[error(
-        "sha256 mismatch for revision {revision} from {origin}: expected {expected}, got {actual} \
-         (nothing written)"
-    )]
     Sha256Mismatch {
         /// The revision's name.
         revision: String,
@@ -83,14 +78,12 @@ pub enum FetchError {
         origin: String,
     },
     /// The mirror folder has no file for the revision.
-    #[error("{} does not exist in the schema mirror", path.display())]
     MissingInMirror {
         /// The file that was expected.
         path: PathBuf,
     },
     /// A pinned archive (already checked against its sha256) is not a gzip tar, or lacks the
     /// pinned file.
-    #[error("archive {url}: {message}")]
     Archive {
         /// The archive's URL.
         url: String,
@@ -98,11 +91,45 @@ pub enum FetchError {
         message: String,
     },
     /// The revision's name cannot be used as a single path component.
-    #[error("revision name `{name}` is not a valid folder name")]
     InvalidRevisionName {
         /// The offending name.
         name: String,
     },
+}
+
+impl std::fmt::Display for FetchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Self::Http { url, message } => write!(f, "download of {url} failed: {message}"),
+            Self::Sha256Mismatch {
+                revision,
+                expected,
+                actual,
+                origin,
+            } => write!(
+                f,
+                "sha256 mismatch for revision {revision} from {origin}: expected {expected}, \
+                 got {actual} (nothing written)"
+            ),
+            Self::MissingInMirror { path } => {
+                write!(f, "{} does not exist in the schema mirror", path.display())
+            }
+            Self::Archive { url, message } => write!(f, "archive {url}: {message}"),
+            Self::InvalidRevisionName { name } => {
+                write!(f, "revision name `{name}` is not a valid folder name")
+            }
+        }
+    }
+}
+
+impl std::error::Error for FetchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 /// What [`fetch_revision`] did.
@@ -485,17 +512,14 @@ pub const MAX_ARCHIVE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// `schema/third-party.toml`: the third-party schemas, each pinned as a file inside a registry
 /// archive (an npm `.tgz`, a crates.io `.crate`: both gzip tar).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThirdPartyPins {
     /// The `[[schema]]` entries.
-    #[serde(rename = "schema", default)]
     pub schemas: Vec<ThirdPartySchema>,
 }
 
 /// One `[[schema]]` of [`ThirdPartyPins`].
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThirdPartySchema {
     /// Its folder name under `third-party/` (a single path component).
     pub name: String,
@@ -514,18 +538,69 @@ pub struct ThirdPartySchema {
     /// The schema file's sha256.
     pub sha256: String,
     /// The producer's own example messages inside the same archive (`[[schema.example]]`).
-    #[serde(rename = "example", default)]
     pub examples: Vec<ThirdPartyFile>,
 }
 
 /// A file inside a third-party archive, with its sha256.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThirdPartyFile {
     /// Its path inside the archive.
     pub path: String,
     /// Its sha256.
     pub sha256: String,
+}
+
+impl ThirdPartyPins {
+    /// The file's shape: each table's fields, none missing, none unknown.
+    fn read(text: &str) -> Result<Self, String> {
+        let root = toml_table::parse(text)?;
+        let fields = Fields::new(&root, "", &["schema"])?;
+        let schemas = (fields.tables("schema")?.into_iter().enumerate())
+            .map(|(i, table)| ThirdPartySchema::read(table, i + 1))
+            .collect::<Result<_, _>>()?;
+        Ok(Self { schemas })
+    }
+}
+
+impl ThirdPartySchema {
+    /// Reads the `number`th `[[schema]]` (from 1).
+    fn read(table: &toml::Table, number: usize) -> Result<Self, String> {
+        let fields = Fields::new(
+            table,
+            format!("schema {number}"),
+            &[
+                "name",
+                "producer",
+                "package",
+                "version",
+                "url",
+                "archive_sha256",
+                "path",
+                "sha256",
+                "example",
+            ],
+        )?;
+        let mut schema = ThirdPartySchema {
+            name: fields.string("name")?,
+            producer: fields.string("producer")?,
+            package: fields.string("package")?,
+            version: fields.string("version")?,
+            url: fields.string("url")?,
+            archive_sha256: fields.string("archive_sha256")?,
+            path: fields.string("path")?,
+            sha256: fields.string("sha256")?,
+            examples: Vec::new(),
+        };
+        for (i, example) in fields.tables("example")?.into_iter().enumerate() {
+            let place = format!("schema `{}`, example {}", schema.name, i + 1);
+            let fields = Fields::new(example, place, &["path", "sha256"])?;
+            schema.examples.push(ThirdPartyFile {
+                path: fields.string("path")?,
+                sha256: fields.string("sha256")?,
+            });
+        }
+        Ok(schema)
+    }
 }
 
 /// Where [`fetch_third_party`] put a pin's verified files.
@@ -556,7 +631,7 @@ impl ThirdPartyPins {
     /// Parses and checks the text of `third-party.toml`: names are single path components and
     /// unique, sha256s are 64 hex digits, example file names are unique within their schema.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let mut pins: ThirdPartyPins = toml::from_str(text).map_err(|e| e.to_string())?;
+        let mut pins = Self::read(text)?;
         let is_sha = |s: &str| s.len() == 64 && s.bytes().all(|b| b.is_ascii_hexdigit());
         let mut names = Vec::new();
         for pin in &mut pins.schemas {

@@ -23,6 +23,7 @@ mod pipeline;
 pub mod pointer;
 pub mod revisions;
 pub mod schema;
+mod toml_table;
 #[cfg(feature = "tools")]
 pub mod workspace;
 

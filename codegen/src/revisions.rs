@@ -1,17 +1,16 @@
 //! `schema/revisions.toml`: the pinned protocol revisions.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use crate::toml_table::{self, Fields};
 
 /// The JSON Schema dialect a revision's schema is written in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
     /// `http://json-schema.org/draft-07/schema#`: definitions under `definitions`.
-    #[serde(rename = "draft-07")]
     Draft07,
     /// `https://json-schema.org/draft/2020-12/schema`: definitions under `$defs`.
-    #[serde(rename = "2020-12")]
     Draft2020_12,
 }
 
@@ -23,11 +22,19 @@ impl Dialect {
             Dialect::Draft2020_12 => "$defs",
         }
     }
+
+    /// The dialect as `revisions.toml` names it (`draft-07`, `2020-12`).
+    fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "draft-07" => Some(Dialect::Draft07),
+            "2020-12" => Some(Dialect::Draft2020_12),
+            _ => None,
+        }
+    }
 }
 
 /// Where the pinned schemas come from upstream.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct Upstream {
     /// `owner/name` of the upstream repository.
     pub repository: String,
@@ -41,8 +48,7 @@ pub struct Upstream {
 }
 
 /// One pinned protocol revision.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct Revision {
     /// The revision's name as the spec spells it (`2025-11-25`, `draft`).
     pub name: String,
@@ -56,22 +62,67 @@ pub struct Revision {
     pub sha256: String,
 }
 
+impl Upstream {
+    fn read(table: &toml::Table) -> Result<Self, String> {
+        let fields = Fields::new(
+            table,
+            "upstream",
+            &["repository", "commit", "url", "files_url"],
+        )?;
+        let upstream = Upstream {
+            repository: fields.string("repository")?,
+            commit: fields.string("commit")?,
+            url: fields.string("url")?,
+            files_url: fields.string("files_url")?,
+        };
+        Ok(upstream)
+    }
+}
+
+impl Revision {
+    /// Reads the `number`th `[[revision]]` (from 1).
+    fn read(table: &toml::Table, number: usize) -> Result<Self, String> {
+        let fields = Fields::new(
+            table,
+            format!("revision {number}"),
+            &["name", "module", "feature", "dialect", "sha256"],
+        )?;
+        let name = fields.string("name")?;
+        let module = fields.string("module")?;
+        let feature = fields.string("feature")?;
+        let dialect_name = fields.string("dialect")?;
+        let dialect = Dialect::from_name(&dialect_name).ok_or_else(|| {
+            fields.error(format_args!(
+                "unknown dialect `{dialect_name}`, expected `draft-07` or `2020-12`"
+            ))
+        })?;
+        let sha256 = fields.string("sha256")?;
+        if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(format!("revision {name}: sha256 must be 64 hex digits"));
+        }
+        Ok(Revision {
+            name,
+            module,
+            feature,
+            dialect,
+            sha256,
+        })
+    }
+}
+
 /// The whole `revisions.toml`.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct Revisions {
     /// Where the files come from.
     pub upstream: Upstream,
-    /// The revisions, oldest first.
-    #[serde(rename = "revision")]
+    /// The revisions (`[[revision]]`), oldest first.
     pub revisions: Vec<Revision>,
 }
 
 /// A problem reading `revisions.toml`.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum RevisionsError {
     /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -79,7 +130,6 @@ pub enum RevisionsError {
         source: std::io::Error,
     },
     /// The file is not valid TOML of the expected shape.
-    #[error("{path}: {message}")]
     Parse {
         /// The file.
         path: PathBuf,
@@ -87,8 +137,28 @@ pub enum RevisionsError {
         message: String,
     },
     /// A revision name that is not pinned.
-    #[error("unknown revision `{0}` (see schema/revisions.toml)")]
     Unknown(String),
+}
+
+impl fmt::Display for RevisionsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Io { path, source } => write!(f, "cannot read {}: {source}", path.display()),
+            Self::Parse { path, message } => write!(f, "{}: {message}", path.display()),
+            Self::Unknown(name) => {
+                write!(f, "unknown revision `{name}` (see schema/revisions.toml)")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RevisionsError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
 }
 
 impl Revisions {
@@ -106,16 +176,19 @@ impl Revisions {
 
     /// Parses the text of `revisions.toml`.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let revisions: Revisions = toml::from_str(text).map_err(|e| e.to_string())?;
-        for rev in &revisions.revisions {
-            if rev.sha256.len() != 64 || !rev.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return Err(format!(
-                    "revision {}: sha256 must be 64 hex digits",
-                    rev.name
-                ));
-            }
-        }
-        Ok(revisions)
+        let root = toml_table::parse(text)?;
+        let fields = Fields::new(&root, "", &["upstream", "revision"])?;
+        let upstream = Upstream::read(fields.table("upstream")?)?;
+        let revisions = fields
+            .tables("revision")?
+            .into_iter()
+            .enumerate()
+            .map(|(i, table)| Revision::read(table, i + 1))
+            .collect::<Result<_, _>>()?;
+        Ok(Revisions {
+            upstream,
+            revisions,
+        })
     }
 
     /// The revision named `name`.

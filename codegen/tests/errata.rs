@@ -130,6 +130,14 @@ fn malformed_errata_files_are_refused() {
             ERRATUM.replace("why =", "reason ="),
             "unknown field `reason`",
         ),
+        (
+            ERRATUM.replace("evidence = [\"a peer\"]", "evidence = 3"),
+            "erratum 1: field `evidence`: expected an array of strings, found integer",
+        ),
+        (
+            ERRATUM.replace("path = \"/properties/note\"", "path = 1979-05-27"),
+            "field `path`: expected a string, found datetime",
+        ),
     ];
     for (text, expected) in cases {
         let error = Errata::parse(&text).expect_err("refused");

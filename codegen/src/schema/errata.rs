@@ -7,28 +7,26 @@
 //! the defect. A witness, an instance real peers send, lets the tests show that the erratum is
 //! needed and applied.
 
+use std::fmt;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::SchemaError;
 use crate::ir::Module;
 use crate::pointer::{escape, unescape};
 use crate::revisions::Dialect;
+use crate::toml_table::{self, Fields};
 
 /// The whole errata list.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default)]
 pub struct Errata {
-    /// The errata, in the order they are applied.
-    #[serde(rename = "erratum", default)]
+    /// The errata (`[[erratum]]`), in the order they are applied.
     pub errata: Vec<Erratum>,
 }
 
 /// One known defect of the official schemas and its correction.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Erratum {
     /// A stable name (`elicit-number-answers`), quoted in the generated docs.
     pub id: String,
@@ -38,17 +36,14 @@ pub struct Erratum {
     pub why: String,
     /// Where that is shown: spec text, peer traffic.
     pub evidence: Vec<String>,
-    /// The edits, each for some revisions.
-    #[serde(rename = "change")]
+    /// The edits (`[[erratum.change]]`), each for some revisions.
     pub changes: Vec<Change>,
-    /// Instances peers send that only the corrected schema describes.
-    #[serde(rename = "witness", default)]
+    /// Instances peers send that only the corrected schema describes (`[[erratum.witness]]`).
     pub witnesses: Vec<Witness>,
 }
 
 /// One edit of one definition.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Change {
     /// The revisions whose schema gets this edit.
     pub revisions: Vec<String>,
@@ -63,8 +58,7 @@ pub struct Change {
 }
 
 /// An instance of a definition, as a real peer sent it.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Witness {
     /// The revisions it is a witness for.
     pub revisions: Vec<String>,
@@ -78,10 +72,9 @@ pub struct Witness {
 }
 
 /// A problem reading `errata.toml`.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum ErrataError {
     /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -89,13 +82,97 @@ pub enum ErrataError {
         source: std::io::Error,
     },
     /// The file is not valid TOML of the expected shape.
-    #[error("{path}: {message}")]
     Parse {
         /// The file.
         path: PathBuf,
         /// What is wrong.
         message: String,
     },
+}
+
+impl fmt::Display for ErrataError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Io { path, source } => write!(f, "cannot read {}: {source}", path.display()),
+            Self::Parse { path, message } => write!(f, "{}: {message}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for ErrataError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Io { source, .. } => Some(source),
+            Self::Parse { .. } => None,
+        }
+    }
+}
+
+impl Erratum {
+    /// Reads the `number`th `[[erratum]]` (from 1).
+    fn read(table: &toml::Table, number: usize) -> Result<Self, String> {
+        let fields = Fields::new(
+            table,
+            format!("erratum {number}"),
+            &["id", "summary", "why", "evidence", "change", "witness"],
+        )?;
+        let id = fields.string("id")?;
+        let summary = fields.string("summary")?;
+        let why = fields.string("why")?;
+        let evidence = fields.strings("evidence")?;
+        let changes = fields.tables("change")?;
+        let witnesses = fields.tables("witness")?;
+        let place = |kind: &str, i: usize| format!("erratum `{id}`, {kind} {}", i + 1);
+        let changes = (changes.iter().enumerate())
+            .map(|(i, table)| Change::read(table, place("change", i)))
+            .collect::<Result<_, _>>()?;
+        let witnesses = (witnesses.iter().enumerate())
+            .map(|(i, table)| Witness::read(table, place("witness", i)))
+            .collect::<Result<_, _>>()?;
+        Ok(Erratum {
+            id,
+            summary,
+            why,
+            evidence,
+            changes,
+            witnesses,
+        })
+    }
+}
+
+impl Change {
+    fn read(table: &toml::Table, place: String) -> Result<Self, String> {
+        let fields = Fields::new(
+            table,
+            place,
+            &["revisions", "definition", "path", "expect", "value"],
+        )?;
+        let change = Change {
+            revisions: fields.strings("revisions")?,
+            definition: fields.string("definition")?,
+            path: fields.string("path")?,
+            expect: fields.json("expect")?,
+            value: (fields.json("value")?).ok_or_else(|| fields.error("missing field `value`"))?,
+        };
+        Ok(change)
+    }
+}
+
+impl Witness {
+    fn read(table: &toml::Table, place: String) -> Result<Self, String> {
+        let fields = Fields::new(
+            table,
+            place,
+            &["revisions", "definition", "json", "official_refuses"],
+        )?;
+        let witness = Witness {
+            revisions: fields.strings("revisions")?,
+            definition: fields.string("definition")?,
+            json: fields.string("json")?,
+            official_refuses: fields.boolean("official_refuses")?,
+        };
+        Ok(witness)
+    }
 }
 
 impl Errata {
@@ -113,7 +190,13 @@ impl Errata {
 
     /// Parses the text of `errata.toml`.
     pub fn parse(text: &str) -> Result<Self, String> {
-        let errata: Errata = toml::from_str(text).map_err(|e| e.to_string())?;
+        let root = toml_table::parse(text)?;
+        let fields = Fields::new(&root, "", &["erratum"])?;
+        let errata = Errata {
+            errata: (fields.tables("erratum")?.into_iter().enumerate())
+                .map(|(i, table)| Erratum::read(table, i + 1))
+                .collect::<Result<_, _>>()?,
+        };
         for (i, erratum) in errata.errata.iter().enumerate() {
             if errata.errata[..i].iter().any(|e| e.id == erratum.id) {
                 return Err(format!("erratum `{}` is listed twice", erratum.id));

@@ -33,24 +33,64 @@ pub struct Workspace {
 }
 
 /// Anything that can go wrong in a workspace operation.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 pub enum WorkspaceError {
     /// `revisions.toml` could not be read.
-    #[error(transparent)]
-    Revisions(#[from] RevisionsError),
+    Revisions(RevisionsError),
     /// `errata.toml` could not be read.
-    #[error(transparent)]
-    Errata(#[from] ErrataError),
+    Errata(ErrataError),
     /// A schema could not be fetched.
-    #[error(transparent)]
-    Fetch(#[from] FetchError),
+    Fetch(FetchError),
     /// Generation failed.
-    #[error(transparent)]
-    Generate(#[from] GenerateError),
+    Generate(GenerateError),
     /// No repository root was found.
-    #[error("cannot find schema/revisions.toml above {0}")]
     NoRoot(PathBuf),
 }
+
+impl std::fmt::Display for WorkspaceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Revisions(error) => error.fmt(f),
+            Self::Errata(error) => error.fmt(f),
+            Self::Fetch(error) => error.fmt(f),
+            Self::Generate(error) => error.fmt(f),
+            Self::NoRoot(folder) => write!(
+                f,
+                "cannot find schema/revisions.toml above {}",
+                folder.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for WorkspaceError {
+    /// Transparent: each wrapped error's own source.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Revisions(error) => error.source(),
+            Self::Errata(error) => error.source(),
+            Self::Fetch(error) => error.source(),
+            Self::Generate(error) => error.source(),
+            Self::NoRoot(_) => None,
+        }
+    }
+}
+
+macro_rules! wrap {
+    ($($variant:ident($error:ty)),*) => {$(
+        impl From<$error> for WorkspaceError {
+            fn from(error: $error) -> Self {
+                Self::$variant(error)
+            }
+        }
+    )*};
+}
+wrap!(
+    Revisions(RevisionsError),
+    Errata(ErrataError),
+    Fetch(FetchError),
+    Generate(GenerateError)
+);
 
 /// One generated file and its expected content.
 #[derive(Debug, Clone)]
