@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{ArgGroup, Parser, Subcommand};
-use mcp_wire_check::proxy::{self, Proxy};
+use mcp_wire_check::proxy::{self, Limits, Proxy};
 use mcp_wire_check::report::{self, Summary};
 use mcp_wire_check::{traffic, Checker, Revision, Side};
 
@@ -68,6 +68,11 @@ enum Command {
     ///
     /// Once listening it prints `mcp-check: listening on http://ADDR` on standard error (the
     /// port chosen, for port 0); Ctrl-C or SIGTERM ends it with the summary, status 0.
+    ///
+    /// Bounded whatever the peers send: bytes go on as they arrive, a message larger than
+    /// --max-message-bytes is forwarded but reported too large instead of checked; over HTTP a
+    /// request head not complete in 30 s ends its connection, and at most --max-sessions
+    /// sessions are followed (the one used least recently is forgotten, reported).
     #[command(
         verbatim_doc_comment,
         group(ArgGroup::new("http-mode").args(["upstream", "forward"]))
@@ -106,10 +111,35 @@ enum Command {
         /// server through it.
         #[arg(long, requires = "listen")]
         allow_remote: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
         /// stdio: the server's command and arguments.
         #[arg(last = true, required_unless_present = "listen", value_name = "SERVER")]
         server: Vec<String>,
     },
+}
+
+/// What a proxy keeps at most ([`Limits`], whose defaults are these flags').
+#[derive(Debug, clap::Args)]
+struct LimitArgs {
+    /// The largest message checked, in bytes: a larger one is forwarded all the same, as it
+    /// arrives, and reported too large instead of checked.
+    #[arg(long, value_name = "BYTES", default_value_t = Limits::default().max_message_bytes)]
+    max_message_bytes: usize,
+    /// Streamable HTTP: the sessions followed at once; past it the one used least recently is
+    /// forgotten (reported).
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_sessions)]
+    max_sessions: usize,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Limits {
+        Limits {
+            max_message_bytes: self.max_message_bytes,
+            max_sessions: self.max_sessions.max(1),
+            ..Limits::default()
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -129,6 +159,7 @@ fn main() -> ExitCode {
             upstream,
             forward,
             allow_remote,
+            limits,
             server,
         }) => match listen {
             Some(listen) if !listen.ip().is_loopback() && !allow_remote => {
@@ -146,8 +177,10 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
             // clap requires `--upstream` or `--forward` (not both) with `--listen`.
-            Some(listen) => run_http_proxy(listen, upstream, forward, report, &options),
-            None => run_proxy(server, report, &options),
+            Some(listen) => {
+                run_http_proxy(listen, upstream, forward, report, &options, limits.limits())
+            }
+            None => run_proxy(server, report, &options, limits.limits()),
         },
         None => check_files(&cli.files, &cli.options, cli.from),
     }
@@ -223,6 +256,7 @@ fn run_http_proxy(
     forward: bool,
     report: Option<PathBuf>,
     options: &Options,
+    limits: Limits,
 ) -> ExitCode {
     if let Some(refused) = refuse_junit(options) {
         return refused;
@@ -240,12 +274,14 @@ fn run_http_proxy(
             revision,
             report: report_to,
             json,
+            limits,
         }),
         _ => proxy::http::start_forward(proxy::http::ForwardProxy {
             listen,
             revision,
             report: report_to,
             json,
+            limits,
         }),
     };
     let running = match started {
@@ -288,7 +324,12 @@ fn wait_for_signal() -> std::io::Result<()> {
     })
 }
 
-fn run_proxy(server: Vec<String>, report: Option<PathBuf>, options: &Options) -> ExitCode {
+fn run_proxy(
+    server: Vec<String>,
+    report: Option<PathBuf>,
+    options: &Options,
+    limits: Limits,
+) -> ExitCode {
     if let Some(refused) = refuse_junit(options) {
         return refused;
     }
@@ -301,6 +342,7 @@ fn run_proxy(server: Vec<String>, report: Option<PathBuf>, options: &Options) ->
         revision: options.revision,
         report: sink,
         json: options.format == Format::Json,
+        limits,
     };
     match proxy::run(proxy) {
         // The server's status: the proxy is never the reason a session fails.

@@ -343,6 +343,7 @@ fn every_byte_and_header_passes_and_events_stream_one_by_one() {
         revision: None,
         report: Box::new(std::fs::File::create(&report).expect("the report")),
         json: true,
+        limits: Default::default(),
     })
     .expect("the proxy starts");
     let base = format!("http://{}", proxy.local_addr());
@@ -450,6 +451,7 @@ fn an_upstream_that_is_not_there_is_a_502() {
         revision: None,
         report: Box::new(std::io::sink()),
         json: false,
+        limits: Default::default(),
     })
     .expect("the proxy starts");
     for _ in 0..2 {
@@ -472,6 +474,7 @@ fn an_upstream_that_is_not_there_is_a_502() {
         revision: None,
         report: Box::new(std::io::sink()),
         json: false,
+        limits: Default::default(),
     });
     assert!(bad
         .unwrap_err()
@@ -533,6 +536,7 @@ fn a_forward_proxy_goes_where_each_request_says_and_refuses_connect() {
         revision: Some("2025-11-25".parse().expect("a revision")),
         report: Box::new(std::fs::File::create(&report).expect("the report")),
         json: true,
+        limits: Default::default(),
     })
     .expect("the proxy starts");
     let at = proxy.local_addr();
@@ -701,5 +705,184 @@ fn a_listen_address_other_machines_reach_needs_allow_remote() {
     assert!(
         first.starts_with("mcp-check: listening on http://0.0.0.0:"),
         "{first}"
+    );
+}
+
+/// An upstream that reads each request to its end without keeping its body, and answers with
+/// a JSON body of `answer_bytes` bytes, sent in 1 MiB writes (none: a `202 Accepted`).
+fn draining_upstream(answer_bytes: usize) -> SocketAddr {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("bind");
+    let addr = listener.local_addr().expect("its address");
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+            let mut length = 0u64;
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    break;
+                }
+                if line.trim_end().is_empty() {
+                    break;
+                }
+                if let Some((name, value)) = line.split_once(':') {
+                    if name.eq_ignore_ascii_case("content-length") {
+                        length = value.trim().parse().expect("a length");
+                    }
+                }
+            }
+            let read = std::io::copy(&mut (&mut reader).take(length), &mut std::io::sink());
+            assert_eq!(read.expect("the body"), length);
+            if answer_bytes == 0 {
+                let _ = stream.write_all(
+                    b"HTTP/1.1 202 Accepted\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                );
+                continue;
+            }
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \
+                 {answer_bytes}\r\nConnection: close\r\n\r\n"
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let chunk = vec![b'x'; 1 << 20];
+            let mut left = answer_bytes;
+            while left > 0 {
+                let n = left.min(chunk.len());
+                if stream.write_all(&chunk[..n]).is_err() {
+                    break;
+                }
+                left -= n;
+            }
+        }
+    });
+    addr
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn bodies_of_256_mib_each_way_go_through_as_they_come_and_are_not_held() {
+    const BODY: usize = 256 << 20;
+    let upstream = draining_upstream(BODY);
+    let report = report_path("large-bodies.jsonl");
+    let (mut proxy, _stderr, url) =
+        proxy_process(&["--upstream", &format!("http://{upstream}")], &report);
+    let pid = proxy.0.id();
+    let address = url.strip_prefix("http://").expect("http://ADDR");
+    let mut client = TcpStream::connect(address).expect("connect to the proxy");
+    write!(
+        client,
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {BODY}\r\n\
+         Connection: close\r\n\r\n"
+    )
+    .expect("the head");
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..BODY / chunk.len() {
+        client.write_all(&chunk).expect("a chunk of the body");
+    }
+    let mut answer = BufReader::new(client);
+    let mut status = String::new();
+    answer.read_line(&mut status).expect("the status line");
+    assert!(status.starts_with("HTTP/1.1 200"), "{status}");
+    let read = std::io::copy(&mut answer, &mut std::io::sink()).expect("the answer");
+    assert!(read > BODY as u64, "{read} bytes of head and body");
+    let peak = mcp_typed_tests::memory_kb(pid, "VmHWM");
+    assert!(
+        peak < 100 << 10,
+        "the proxy held {peak} kB at its peak for 256 MiB each way"
+    );
+    let killed = Command::new("kill")
+        .args(["-TERM", &pid.to_string()])
+        .status();
+    assert!(killed.expect("kill runs").success());
+    assert!(proxy.0.wait().expect("the proxy ends").success());
+    let notes: Vec<Value> = std::fs::read_to_string(&report)
+        .expect("the report")
+        .lines()
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    let expected = format!(
+        "a message of {BODY} bytes was forwarded but not checked: it is larger than \
+         --max-message-bytes (16777216)"
+    );
+    assert_eq!(notes.len(), 2, "{notes:#?}");
+    assert!(notes.iter().all(|n| n["note"] == expected), "{notes:#?}");
+}
+
+#[test]
+fn a_request_head_that_does_not_come_is_timed_out() {
+    let proxy = http::start(HttpProxy {
+        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        upstream: format!("http://{}", draining_upstream(0)),
+        revision: None,
+        report: Box::new(std::io::sink()),
+        json: false,
+        limits: mcp_wire_check::proxy::Limits {
+            header_timeout: Duration::from_secs(1),
+            ..Default::default()
+        },
+    })
+    .expect("the proxy starts");
+    let mut stream = TcpStream::connect(proxy.local_addr()).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a timeout");
+    let started = Instant::now();
+    stream
+        .write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\n")
+        .expect("half a head");
+    let mut answer = Vec::new();
+    // The proxy ends the connection (an error or its end, never the 30 s of this side).
+    let _ = stream.read_to_end(&mut answer);
+    let waited = started.elapsed();
+    assert!(
+        waited >= Duration::from_millis(900) && waited < Duration::from_secs(10),
+        "closed after {waited:?}: {:?}",
+        String::from_utf8_lossy(&answer)
+    );
+    proxy.stop();
+}
+
+#[test]
+fn made_up_session_ids_do_not_pile_up() {
+    let report = report_path("sessions.jsonl");
+    let proxy = http::start(HttpProxy {
+        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        upstream: format!("http://{}", draining_upstream(0)),
+        revision: Some("2025-11-25".parse().expect("a revision")),
+        report: Box::new(std::fs::File::create(&report).expect("the report")),
+        json: true,
+        limits: mcp_wire_check::proxy::Limits {
+            max_sessions: 2,
+            ..Default::default()
+        },
+    })
+    .expect("the proxy starts");
+    let url = format!("http://{}/mcp", proxy.local_addr());
+    for session in ["a", "b", "a", "c", "d"] {
+        let response = agent()
+            .post(&url)
+            .header("Content-Type", "application/json")
+            .header("Mcp-Session-Id", session)
+            .send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+            .expect("a response");
+        assert_eq!(response.status(), 202);
+    }
+    let summary = proxy.stop();
+    assert_eq!(summary.messages, 5, "{summary}");
+    let notes: Vec<String> = std::fs::read_to_string(&report)
+        .expect("the report")
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).expect("a JSON line"))
+        .filter_map(|line| line["note"].as_str().map(str::to_owned))
+        .collect();
+    // Two kept: `c` pushes out `b` (`a` was used after it), `d` pushes out `a`.
+    assert_eq!(notes.len(), 2, "{notes:#?}");
+    assert!(notes[0].starts_with("session b of "), "{notes:#?}");
+    assert!(notes[1].starts_with("session a of "), "{notes:#?}");
+    assert!(
+        notes[0].ends_with("forgotten: more than 2 sessions at once (--max-sessions); a later message of it is checked without its `initialize`"),
+        "{notes:#?}"
     );
 }

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use mcp_typed_tests::installed::{python, python_client_report, python_dir};
+use mcp_typed_tests::memory_kb;
 use serde_json::Value;
 
 const MCP_CHECK: &str = env!("CARGO_BIN_EXE_mcp-check");
@@ -100,4 +101,71 @@ fn every_byte_is_forwarded_unchanged_whatever_it_is() {
         .status()
         .unwrap();
     assert_eq!(status.code(), Some(2));
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_line_of_256_mib_reaches_the_server_before_its_newline_and_is_not_held() {
+    use std::io::{BufRead, BufReader};
+    const LINE: usize = 256 << 20;
+    // The server answers once it has read 1 MiB (of a line without its newline yet), then reads
+    // the rest.
+    let server = r#"head -c 1048576 >/dev/null; echo '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}'; cat >/dev/null"#;
+    let report = report_path("long-line.txt");
+    let mut child = Command::new(MCP_CHECK)
+        .args(["proxy", "--revision", "2025-11-25", "--report"])
+        .arg(&report)
+        .args(["--", "sh", "-c", server])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("mcp-check runs");
+    let pid = child.id();
+    let mut to_proxy = child.stdin.take().expect("piped");
+    let (written, all_written) = std::sync::mpsc::channel();
+    let (newline, send_newline) = std::sync::mpsc::channel::<()>();
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..LINE / chunk.len() {
+            to_proxy
+                .write_all(&chunk)
+                .expect("a chunk reaches the proxy");
+        }
+        written.send(()).expect("the test waits");
+        send_newline.recv().expect("told to end the line");
+        to_proxy.write_all(b"\n").expect("the newline");
+    });
+    let mut from_proxy = BufReader::new(child.stdout.take().expect("piped"));
+    let mut answer = String::new();
+    from_proxy
+        .read_line(&mut answer)
+        .expect("the server's answer");
+    // The newline is not sent yet: the server answered from the bytes passed on as they came.
+    assert!(
+        answer.contains("notifications/tools/list_changed"),
+        "{answer:?}"
+    );
+    all_written
+        .recv_timeout(std::time::Duration::from_secs(120))
+        .expect("all 256 MiB went through");
+    let peak = memory_kb(pid, "VmHWM");
+    assert!(
+        peak < 100 << 10,
+        "the proxy held {peak} kB at its peak for a 256 MiB line"
+    );
+    newline.send(()).expect("the writer waits");
+    writer.join().expect("the writer");
+    let out = child.wait_with_output().expect("the proxy ends");
+    assert!(out.status.success(), "{}", out.status);
+    let report = std::fs::read_to_string(&report).expect("the report");
+    assert!(
+        report.contains(&format!(
+            "stdio:2 note: a message of {} bytes was forwarded but not checked: it is larger \
+             than --max-message-bytes (16777216)",
+            LINE + 1
+        )),
+        "{report}"
+    );
+    // The server's message before it was checked, and only it.
+    assert!(report.contains("1 messages: 1 valid"), "{report}");
 }

@@ -255,6 +255,7 @@ fn through_the_proxy(
         revision: None,
         report: Box::new(File::create(&report).expect("create the proxy's report")),
         json: true,
+        limits: Default::default(),
     })
     .expect("the proxy starts");
     let url = format!("http://{}/mcp", proxy.local_addr());

@@ -609,6 +609,7 @@ fn start_forward_proxy(report: &Path) -> std::io::Result<(Running, String)> {
         revision: None,
         report: Box::new(std::fs::File::create(report)?),
         json: true,
+        limits: Default::default(),
     })?;
     let url = format!("http://{}", running.local_addr());
     Ok((running, url))
@@ -625,6 +626,7 @@ fn start_proxy(url: &str, report: &Path) -> std::io::Result<(Running, String)> {
         revision: None,
         report: Box::new(std::fs::File::create(report)?),
         json: true,
+        limits: Default::default(),
     })?;
     let proxied = format!("http://{}{path}", running.local_addr());
     Ok((running, proxied))

@@ -9,6 +9,7 @@ use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
+use mcp_typed_tests::memory_kb;
 use serde_json::Value;
 
 mod support;
@@ -21,15 +22,6 @@ fn address(server: &HttpServer) -> SocketAddr {
         .and_then(|rest| rest.strip_suffix("/mcp"))
         .expect("http://HOST:PORT/mcp");
     authority.parse().expect("an address")
-}
-
-/// A field of `/proc/PID/status`, in kB (`VmRSS`: resident now, `VmHWM`: the peak).
-fn memory_kb(pid: u32, field: &str) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc status");
-    (status.lines())
-        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
-        .and_then(|value| value.trim().strip_suffix("kB")?.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no {field} in {status}"))
 }
 
 /// What came back for one request.

@@ -13,6 +13,16 @@ use std::path::PathBuf;
 
 pub mod installed;
 
+/// A field of `/proc/PID/status`, in kB (`VmRSS`: resident now, `VmHWM`: the peak). Linux
+/// only: the memory bounds the tests check are read there.
+pub fn memory_kb(pid: u32, field: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc status");
+    (status.lines())
+        .find_map(|line| line.strip_prefix(field)?.strip_prefix(':'))
+        .and_then(|value| value.trim().strip_suffix("kB")?.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {field} in {status}"))
+}
+
 /// The repository root.
 pub fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -74,7 +74,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
-use super::{ReportSink, Reporter};
+use super::{too_large, Limits, ReportSink, Reporter};
 use crate::report::Summary;
 use crate::revision::{Revision, Side};
 use crate::session::Checker;
@@ -92,6 +92,8 @@ pub struct HttpProxy {
     pub report: ReportSink,
     /// A JSON line per message instead of a line per violation.
     pub json: bool,
+    /// What the proxy keeps at most.
+    pub limits: Limits,
 }
 
 impl std::fmt::Debug for HttpProxy {
@@ -101,6 +103,7 @@ impl std::fmt::Debug for HttpProxy {
             .field("upstream", &self.upstream)
             .field("revision", &self.revision)
             .field("json", &self.json)
+            .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }
@@ -115,6 +118,8 @@ pub struct ForwardProxy {
     pub report: ReportSink,
     /// A JSON line per message instead of a line per violation.
     pub json: bool,
+    /// What the proxy keeps at most.
+    pub limits: Limits,
 }
 
 impl std::fmt::Debug for ForwardProxy {
@@ -123,6 +128,7 @@ impl std::fmt::Debug for ForwardProxy {
             .field("listen", &self.listen)
             .field("revision", &self.revision)
             .field("json", &self.json)
+            .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }
@@ -168,19 +174,21 @@ impl Drop for Running {
 pub fn start(proxy: HttpProxy) -> std::io::Result<Running> {
     let upstream = Upstream::parse(&proxy.upstream)?;
     let mode = Mode::Reverse(upstream);
-    launch(mode, proxy.listen, proxy.revision, proxy.report, proxy.json)
+    let reporter = Reporter::new(proxy.report, proxy.json);
+    launch(mode, proxy.listen, proxy.revision, reporter, proxy.limits)
 }
 
 /// Binds `proxy.listen` and starts forwarding each request to the server its absolute-form
 /// target names (its runtime and its checker on threads of their own). Errors: the address
 /// cannot be bound.
 pub fn start_forward(proxy: ForwardProxy) -> std::io::Result<Running> {
+    let reporter = Reporter::new(proxy.report, proxy.json);
     launch(
         Mode::Forward(None),
         proxy.listen,
         proxy.revision,
-        proxy.report,
-        proxy.json,
+        reporter,
+        proxy.limits,
     )
 }
 
@@ -188,8 +196,8 @@ fn launch(
     mode: Mode,
     listen: SocketAddr,
     revision: Option<Revision>,
-    report: ReportSink,
-    json: bool,
+    reporter: Reporter,
+    limits: Limits,
 ) -> std::io::Result<Running> {
     let listener = std::net::TcpListener::bind(listen)?;
     listener.set_nonblocking(true)?;
@@ -206,7 +214,7 @@ fn launch(
     let (copies, received) = mpsc::channel();
     let checker = thread::Builder::new()
         .name("mcp-check-checker".into())
-        .spawn(move || check_all(received, revision, Reporter::new(report, json)))?;
+        .spawn(move || check_all(received, revision, reporter, limits))?;
     let (stop, stopped) = oneshot::channel();
     let thread = thread::Builder::new()
         .name("mcp-check-proxy".into())
@@ -220,7 +228,7 @@ fn launch(
                 copies,
                 exchanges: AtomicU64::new(0),
             });
-            runtime.block_on(accept_all(listener, shared, stopped));
+            runtime.block_on(accept_all(listener, shared, limits, stopped));
             // Streams still open (a GET SSE stream waits for the server) end here; with them
             // the last senders of copies, which ends the checker.
             runtime.shutdown_timeout(Duration::from_secs(1));
@@ -395,6 +403,7 @@ struct Shared {
 async fn accept_all(
     listener: std::net::TcpListener,
     shared: Arc<Shared>,
+    limits: Limits,
     mut stopped: oneshot::Receiver<()>,
 ) {
     let listener = match tokio::net::TcpListener::from_std(listener) {
@@ -423,8 +432,11 @@ async fn accept_all(
                 let shared = shared.clone();
                 async move { Ok::<_, Infallible>(forward(&shared, request).await) }
             });
-            // A connection that fails (the client went away) ends alone.
+            // A connection that fails (the client went away, its head did not come in time)
+            // ends alone.
             let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(limits.header_timeout)
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
         });
@@ -672,10 +684,14 @@ struct Exchange {
     /// Its request carried JSON-RPC.
     mcp: bool,
     client: Vec<u8>,
+    /// The bytes of the request's body, kept in `client` only up to the limit.
+    client_length: usize,
     client_done: bool,
     head: Option<(StatusCode, BodyKind)>,
     /// Server bytes not yet read (all of a JSON body; an event stream's incomplete line).
     server: Vec<u8>,
+    /// The bytes of a JSON response body, kept in `server` only up to the limit.
+    server_length: usize,
     events: EventStream,
     /// Whether the request's messages were checked (the server's wait for them).
     client_checked: bool,
@@ -684,13 +700,25 @@ struct Exchange {
 }
 
 impl Exchange {
-    /// Keeps what the forwarding saw of it.
-    fn add(&mut self, seen: Seen) {
+    /// Keeps what the forwarding saw of it: a body up to `limit` bytes (an event stream is
+    /// read as it comes, and bounded event by event).
+    fn add(&mut self, seen: Seen, limit: usize) {
         match seen {
-            Seen::Data { side, bytes, .. } => match side {
-                Side::Client => self.client.extend_from_slice(&bytes),
-                Side::Server => self.server.extend_from_slice(&bytes),
-            },
+            Seen::Data { side, bytes, .. } => {
+                let streamed = matches!(self.head, Some((_, BodyKind::EventStream)));
+                let (kept, length) = match side {
+                    Side::Client => (&mut self.client, &mut self.client_length),
+                    Side::Server if streamed => return self.server.extend_from_slice(&bytes),
+                    Side::Server => (&mut self.server, &mut self.server_length),
+                };
+                *length += bytes.len();
+                if *length <= limit {
+                    kept.extend_from_slice(&bytes);
+                } else {
+                    // Past the limit: what was kept is let go, the rest only counted.
+                    *kept = Vec::new();
+                }
+            }
             Seen::ClientEnd { .. } => self.client_done = true,
             Seen::Head {
                 status,
@@ -712,8 +740,11 @@ impl Exchange {
 struct Conversations {
     assumed: Option<Revision>,
     reporter: Reporter,
+    limits: Limits,
     exchanges: HashMap<u64, Exchange>,
-    sessions: HashMap<(Arc<str>, String), Checker>,
+    /// Each session's conversation, with when it was last used (a count of messages).
+    sessions: HashMap<(Arc<str>, String), (u64, Checker)>,
+    used: u64,
 }
 
 /// Checks the copies as they come, until every sender is gone; the totals.
@@ -721,12 +752,15 @@ fn check_all(
     copies: mpsc::Receiver<Seen>,
     assumed: Option<Revision>,
     reporter: Reporter,
+    limits: Limits,
 ) -> Summary {
     let mut conversations = Conversations {
         assumed,
         reporter,
+        limits,
         exchanges: HashMap::new(),
         sessions: HashMap::new(),
+        used: 0,
     };
     for seen in copies {
         conversations.take(seen);
@@ -755,6 +789,7 @@ impl Conversations {
                     version,
                     delete,
                     json_request,
+                    events: EventStream::new(self.limits.max_message_bytes),
                     ..Exchange::default()
                 };
                 self.exchanges.insert(exchange, state);
@@ -768,7 +803,7 @@ impl Conversations {
                 let Some(state) = self.exchanges.get_mut(&exchange) else {
                     return;
                 };
-                state.add(seen);
+                state.add(seen, self.limits.max_message_bytes);
                 exchange
             }
         };
@@ -784,6 +819,10 @@ impl Conversations {
         if !exchange.client_checked && (ready || ended) {
             exchange.client_checked = true;
             let body = std::mem::take(&mut exchange.client);
+            if exchange.client_length > self.limits.max_message_bytes {
+                exchange.mcp = true;
+                self.too_large(number, &exchange, exchange.client_length);
+            }
             // A JSON document that is not JSON-RPC (an OAuth client registration through the
             // proxy) is not MCP traffic; a body sent as JSON that is not JSON is reported.
             let found = messages(&body).into_iter().filter(|message| match message {
@@ -802,6 +841,15 @@ impl Conversations {
                 Some(BodyKind::EventStream) => {
                     let bytes = std::mem::take(&mut exchange.server);
                     found.extend(exchange.events.feed(&bytes));
+                    for length in std::mem::take(&mut exchange.events.too_large) {
+                        self.too_large(number, &exchange, length);
+                    }
+                }
+                Some(BodyKind::Json)
+                    if ended && exchange.server_length > self.limits.max_message_bytes =>
+                {
+                    exchange.server.clear();
+                    self.too_large(number, &exchange, exchange.server_length);
                 }
                 Some(BodyKind::Json) if ended => {
                     // What answers JSON-RPC with a success is JSON-RPC; any other JSON (OAuth
@@ -833,6 +881,48 @@ impl Conversations {
         }
     }
 
+    /// Reports a message of `exchange` that was forwarded but not checked.
+    fn too_large(&mut self, number: u64, exchange: &Exchange, length: usize) {
+        let file = Self::file(exchange);
+        let line = usize::try_from(number).unwrap_or(usize::MAX);
+        let note = too_large(length, self.limits.max_message_bytes);
+        self.reporter.note(&file, line, &note);
+    }
+
+    /// The name a report gives the conversation of `exchange`: its server, and its session.
+    fn file(exchange: &Exchange) -> String {
+        let server = exchange.upstream.as_deref().unwrap_or("http");
+        match &exchange.session {
+            Some(session) => format!("{server}[{session}]"),
+            None => server.to_owned(),
+        }
+    }
+
+    /// Marks the conversation of `key` (a server, a session) used, opening it if unknown;
+    /// past the limit, the one used least recently is forgotten first (reported).
+    fn open_session(&mut self, key: &(Arc<str>, String)) {
+        self.used += 1;
+        if !self.sessions.contains_key(key) && self.sessions.len() >= self.limits.max_sessions {
+            let oldest = (self.sessions.iter())
+                .min_by_key(|(_, (used, _))| *used)
+                .map(|(key, _)| key.clone());
+            if let Some(oldest) = oldest {
+                self.sessions.remove(&oldest);
+                let note = format!(
+                    "session {} of {} forgotten: more than {} sessions at once \
+                     (--max-sessions); a later message of it is checked without its \
+                     `initialize`",
+                    oldest.1, oldest.0, self.limits.max_sessions
+                );
+                self.reporter.note(&oldest.0, 0, &note);
+            }
+        }
+        let assumed = self.assumed;
+        let (used, _) =
+            (self.sessions.entry(key.clone())).or_insert_with(|| (0, Checker::new(assumed)));
+        *used = self.used;
+    }
+
     /// Checks one message of `exchange` in its conversation and reports it.
     fn check(
         &mut self,
@@ -849,21 +939,18 @@ impl Conversations {
             message: message.map(|value| value.to_string().into()),
         };
         let assumed = self.assumed;
+        let file = Self::file(exchange);
         let server = exchange
             .upstream
             .clone()
             .unwrap_or_else(|| Arc::from("http"));
-        let (file, checker) = match &exchange.session {
-            Some(session) => (
-                format!("{server}[{session}]"),
-                self.sessions
-                    .entry((server, session.clone()))
-                    .or_insert_with(|| Checker::new(assumed)),
-            ),
-            None => (
-                server.to_string(),
-                exchange.own.get_or_insert_with(|| Checker::new(assumed)),
-            ),
+        let checker = match &exchange.session {
+            Some(session) => {
+                let key = (server, session.clone());
+                self.open_session(&key);
+                &mut self.sessions.get_mut(&key).expect("just opened").1
+            }
+            None => exchange.own.get_or_insert_with(|| Checker::new(assumed)),
         };
         self.reporter.check(checker, &file, &entry);
     }
@@ -896,15 +983,32 @@ fn messages(body: &[u8]) -> Vec<Result<Value, String>> {
 /// spec (WHATWG HTML §9.2.6) reads them. Not `sse-stream` (rmcp's parser, in the tree): it
 /// refuses what the spec allows (a line without `:`, an unknown field, a repeated `id` or
 /// `event`), and a referee must read a stream as a browser does, not stop where it stops.
+///
+/// Bounded by the limit on messages: a line keeps at most `limit` bytes, and an event whose
+/// data grows past it is dropped and its length put in `too_large`.
 #[derive(Debug, Default)]
 struct EventStream {
     line: Vec<u8>,
+    /// The bytes of the current line, kept in `line` only up to the limit.
+    line_length: usize,
     data: Option<String>,
+    /// The bytes of the current event's data, kept in `data` only up to the limit.
+    data_length: usize,
+    limit: usize,
     /// The last byte fed was a CR: an LF right after it ends the same line.
     after_cr: bool,
+    /// The lengths of events dropped as too large, not yet reported.
+    too_large: Vec<usize>,
 }
 
 impl EventStream {
+    fn new(limit: usize) -> EventStream {
+        EventStream {
+            limit,
+            ..EventStream::default()
+        }
+    }
+
     /// Reads `bytes`; the messages of the events they complete (an event without data, as the
     /// priming event of a resumable stream, is none).
     fn feed(&mut self, bytes: &[u8]) -> Vec<Result<Value, String>> {
@@ -915,24 +1019,40 @@ impl EventStream {
                 b'\n' if after_cr => {}
                 b'\n' | b'\r' => {
                     let line = std::mem::take(&mut self.line);
-                    if let Some(data) = self.line_done(&line) {
+                    let length = std::mem::take(&mut self.line_length);
+                    if let Some(data) = self.line_done(&line, length) {
                         found.extend(messages(data.as_bytes()));
                     }
                 }
-                _ => self.line.push(byte),
+                _ => {
+                    self.line_length += 1;
+                    if self.line_length <= self.limit {
+                        self.line.push(byte);
+                    }
+                }
             }
         }
         found
     }
 
-    /// A complete line; the event's data when it ends one.
-    fn line_done(&mut self, line: &[u8]) -> Option<String> {
-        if line.is_empty() {
+    /// A complete line of `length` bytes (`line` holds at most the limit of them); the
+    /// event's data when it ends one.
+    fn line_done(&mut self, line: &[u8], length: usize) -> Option<String> {
+        if length == 0 {
+            let data_length = std::mem::take(&mut self.data_length);
+            if data_length > self.limit {
+                self.too_large.push(data_length);
+            }
             return self.data.take();
         }
         let line = String::from_utf8_lossy(line);
         let (field, value) = line.split_once(':').unwrap_or((&line, ""));
         if field == "data" {
+            self.data_length += length;
+            if self.data_length > self.limit {
+                self.data = None;
+                return None;
+            }
             let value = value.strip_prefix(' ').unwrap_or(value);
             let data = self.data.get_or_insert_with(String::new);
             if !data.is_empty() {
@@ -950,7 +1070,7 @@ mod tests {
 
     #[test]
     fn events_are_read_across_chunks_and_line_endings() {
-        let mut stream = EventStream::default();
+        let mut stream = EventStream::new(1 << 20);
         assert!(stream
             .feed(b"id: 1\ndata:\n\n: comment\r\ndata: {\"a\"")
             .is_empty());

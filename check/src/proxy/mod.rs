@@ -11,6 +11,11 @@
 //! a report as each message is checked. A check that panics is reported and skipped; the
 //! session goes on.
 //!
+//! Both are bounded whatever the peers send ([`Limits`]): a message is forwarded as its bytes
+//! arrive, and the checker keeps at most [`Limits::max_message_bytes`] of it (past that, the
+//! message is reported too large, not checked); the HTTP proxy times out a request head that
+//! does not come and keeps the conversations of at most [`Limits::max_sessions`] sessions.
+//!
 //! A JSON report line is [`report::json`]'s, plus the message's JSON-RPC `id` (when it has one)
 //! and, for an error response, its `error` code: what a tool needs to tell which request was
 //! refused. A line about the proxy itself is `{"file", "line", "note"}`.
@@ -26,6 +31,40 @@ use crate::session::{Checker, Verdict};
 use crate::traffic::Entry;
 
 pub use stdio::{run, Proxy};
+
+/// What the proxies keep at most, whatever the peers send. The defaults are what a proxy gets
+/// without flags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The largest message the checker reads (`--max-message-bytes`, 16 MiB): a larger one is
+    /// forwarded all the same, as it arrives, but reported too large instead of checked.
+    pub max_message_bytes: usize,
+    /// The sessions whose conversations the HTTP proxy follows at once (4,096): past it, the
+    /// session used least recently is forgotten (reported), and its next message is checked
+    /// as traffic without `initialize`.
+    pub max_sessions: usize,
+    /// How long the HTTP proxy waits for a request's head (30 s) before it closes the
+    /// connection.
+    pub header_timeout: std::time::Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_message_bytes: 16 << 20,
+            max_sessions: 4096,
+            header_timeout: std::time::Duration::from_secs(30),
+        }
+    }
+}
+
+/// Why a message was not checked: it is larger than `limit` (`bytes` of it went by).
+pub(crate) fn too_large(bytes: usize, limit: usize) -> String {
+    format!(
+        "a message of {bytes} bytes was forwarded but not checked: it is larger than \
+         --max-message-bytes ({limit})"
+    )
+}
 
 /// Where the checker writes its reports.
 pub type ReportSink = Box<dyn Write + Send>;

@@ -2,16 +2,21 @@
 //! and output) and the server it starts, forwards every byte unchanged, and checks a copy of
 //! each line as it passes.
 //!
-//! The forwarding never waits on the checking: each direction is a thread that copies a line
-//! and flushes it before handing a copy over a channel to the checker's thread, so a slow or
-//! failing check cannot stall or end the session. The proxy exits with the server's status.
+//! The forwarding never waits on the checking: each direction is a thread that passes bytes on
+//! as they arrive (a line is never held back for its newline) and hands a copy of each whole
+//! line over a channel to the checker's thread, so a slow or failing check cannot stall or end
+//! the session. The copies are bounded ([`Limits`]): a line longer than the limit is not kept,
+//! only counted, and reported too large; and while the checker is more than
+//! [`BEHIND_BYTES`] behind, lines go by unchecked, each reported. The proxy exits with the
+//! server's status.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, ExitStatus, Stdio};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
 use std::thread;
 
-use super::{ReportSink, Reporter};
+use super::{too_large, Limits, ReportSink, Reporter};
 use crate::report::Summary;
 use crate::revision::{Revision, Side};
 use crate::session::Checker;
@@ -28,6 +33,30 @@ pub struct Proxy {
     pub report: ReportSink,
     /// A JSON line per message instead of a line per violation.
     pub json: bool,
+    /// What the proxy keeps at most.
+    pub limits: Limits,
+}
+
+/// How far the checker may fall behind (64 MiB of lines handed over and not yet checked)
+/// before lines go by unchecked.
+pub const BEHIND_BYTES: usize = 64 << 20;
+
+/// What the forwarding hands the checker of one line.
+enum Copy {
+    /// The line, to check.
+    Line(Vec<u8>),
+    /// A line of this many bytes, longer than the limit.
+    TooLarge(usize),
+    /// A line of this many bytes that went by while the checker was behind.
+    Behind(usize),
+}
+
+/// The copies one direction hands over, and the bytes of them not yet checked (both
+/// directions share it).
+#[derive(Clone)]
+struct Copies {
+    sender: mpsc::Sender<(Side, Copy)>,
+    pending: Arc<AtomicUsize>,
 }
 
 impl std::fmt::Debug for Proxy {
@@ -36,6 +65,7 @@ impl std::fmt::Debug for Proxy {
             .field("command", &self.command)
             .field("revision", &self.revision)
             .field("json", &self.json)
+            .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }
@@ -53,21 +83,25 @@ pub fn run(proxy: Proxy) -> std::io::Result<(ExitStatus, Summary)> {
         .spawn()?;
     let to_server = child.stdin.take().expect("piped");
     let from_server = child.stdout.take().expect("piped");
-    let (lines, received) = mpsc::channel::<(Side, Vec<u8>)>();
-    let client_lines = lines.clone();
+    let (sender, received) = mpsc::channel();
+    let pending = Arc::new(AtomicUsize::new(0));
+    let copies = Copies {
+        sender,
+        pending: pending.clone(),
+    };
+    let client_copies = copies.clone();
+    let limit = proxy.limits.max_message_bytes;
     // Client → server: ends when the client closes its side, which closes the server's input.
     let upstream = thread::spawn(move || {
-        forward(
-            std::io::stdin().lock(),
-            to_server,
-            Side::Client,
-            &client_lines,
-        )
+        let client = std::io::stdin().lock();
+        forward(client, to_server, Side::Client, &client_copies, limit)
     });
-    let downstream =
-        thread::spawn(move || forward(from_server, std::io::stdout(), Side::Server, &lines));
+    let downstream = thread::spawn(move || {
+        forward(from_server, std::io::stdout(), Side::Server, &copies, limit)
+    });
+    let (revision, report, json) = (proxy.revision, proxy.report, proxy.json);
     let checker =
-        thread::spawn(move || check_all(received, proxy.revision, proxy.report, proxy.json));
+        thread::spawn(move || check_all(received, &pending, revision, report, json, limit));
     let status = child.wait()?;
     // The server is gone: what it wrote is all read. The client's side may still be open (it
     // is this process's standard input); the checker ends once the server's side has.
@@ -77,38 +111,99 @@ pub fn run(proxy: Proxy) -> std::io::Result<(ExitStatus, Summary)> {
     Ok((status, summary))
 }
 
-/// Copies `from` to `to` a line at a time, flushing each, and sends a copy of each line.
+/// Copies `from` to `to` as the bytes arrive, flushing each read, and hands a copy of each
+/// line over (a line past `limit` bytes only counted).
 fn forward(
     from: impl Read,
     mut to: impl Write,
     side: Side,
-    copies: &mpsc::Sender<(Side, Vec<u8>)>,
+    copies: &Copies,
+    limit: usize,
 ) -> std::io::Result<()> {
     let mut from = BufReader::new(from);
     let mut line = Vec::new();
+    // The bytes of the current line, kept or not.
+    let mut length = 0;
     loop {
-        line.clear();
-        if from.read_until(b'\n', &mut line)? == 0 {
+        let read = from.fill_buf()?;
+        if read.is_empty() {
+            // The last line, without its newline.
+            if length > 0 {
+                copies.hand_over(side, std::mem::take(&mut line), length, limit);
+            }
             return Ok(());
         }
-        to.write_all(&line)?;
+        let (part, ends) = match read.iter().position(|&b| b == b'\n') {
+            Some(newline) => (&read[..=newline], true),
+            None => (read, false),
+        };
+        to.write_all(part)?;
         to.flush()?;
-        // The checker may be gone (it never ends first, but the copy is never worth an error).
-        let _ = copies.send((side, line.clone()));
+        length += part.len();
+        if length <= limit {
+            line.extend_from_slice(part);
+        } else {
+            // Past the limit: what was kept is let go, the rest only counted.
+            line = Vec::new();
+        }
+        let used = part.len();
+        from.consume(used);
+        if ends {
+            copies.hand_over(side, std::mem::take(&mut line), length, limit);
+            length = 0;
+        }
+    }
+}
+
+impl Copies {
+    /// Hands over a line of `length` bytes (`line` is empty when it was longer than `limit`).
+    /// The checker may be gone: it never ends first, and a copy is never worth an error.
+    fn hand_over(&self, side: Side, line: Vec<u8>, length: usize, limit: usize) {
+        let copy = if length > limit {
+            Copy::TooLarge(length)
+        } else if self.pending.fetch_add(length, Ordering::AcqRel) + length > BEHIND_BYTES {
+            self.pending.fetch_sub(length, Ordering::AcqRel);
+            Copy::Behind(length)
+        } else {
+            Copy::Line(line)
+        };
+        let _ = self.sender.send((side, copy));
     }
 }
 
 /// Checks each line in the order it passed; reports as it goes, and the totals at the end.
 fn check_all(
-    lines: mpsc::Receiver<(Side, Vec<u8>)>,
+    copies: mpsc::Receiver<(Side, Copy)>,
+    pending: &AtomicUsize,
     revision: Option<Revision>,
     out: ReportSink,
     json: bool,
+    limit: usize,
 ) -> Summary {
     let mut checker = Checker::new(revision);
     let mut reporter = Reporter::new(out, json);
     let mut number = 0;
-    for (side, bytes) in lines {
+    for (side, copy) in copies {
+        let bytes = match copy {
+            Copy::Line(bytes) => {
+                pending.fetch_sub(bytes.len(), Ordering::AcqRel);
+                bytes
+            }
+            Copy::TooLarge(length) => {
+                number += 1;
+                reporter.note("stdio", number, &too_large(length, limit));
+                continue;
+            }
+            Copy::Behind(length) => {
+                number += 1;
+                let note = format!(
+                    "a message of {length} bytes was forwarded but not checked: the checker \
+                     was {BEHIND_BYTES} bytes behind"
+                );
+                reporter.note("stdio", number, &note);
+                continue;
+            }
+        };
         let text = String::from_utf8_lossy(&bytes);
         if text.trim().is_empty() {
             continue;
