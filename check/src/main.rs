@@ -28,6 +28,11 @@ struct Cli {
     /// Who sent every message of a recording of one direction (a record's `from` wins).
     #[arg(long, value_enum)]
     from: Option<Side>,
+    /// Count a request or notification of a method its revision does not define (an
+    /// extension's, a vendor's) as a violation; without it, such a message is checked as a
+    /// JSON-RPC envelope, as the conformance suite checks it, and reported as an unknown method.
+    #[arg(long)]
+    strict: bool,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -182,7 +187,7 @@ fn main() -> ExitCode {
             }
             None => run_proxy(server, report, &options, limits.limits()),
         },
-        None => check_files(&cli.files, &cli.options, cli.from),
+        None => check_files(&cli.files, &cli.options, cli.from, cli.strict),
     }
 }
 
@@ -195,7 +200,7 @@ fn refuse_junit(options: &Options) -> Option<ExitCode> {
     })
 }
 
-fn check_files(files: &[PathBuf], options: &Options, from: Option<Side>) -> ExitCode {
+fn check_files(files: &[PathBuf], options: &Options, from: Option<Side>, strict: bool) -> ExitCode {
     let mut summary = Summary::default();
     let mut junit = report::Junit::default();
     for file in files {
@@ -210,6 +215,9 @@ fn check_files(files: &[PathBuf], options: &Options, from: Option<Side>) -> Exit
         let mut checker = Checker::new(options.revision);
         if let Some(from) = from {
             checker = checker.sent_by(from);
+        }
+        if strict {
+            checker = checker.strict();
         }
         for entry in traffic::read(&text) {
             let verdict = checker.check(&entry);

@@ -6,7 +6,8 @@ use serde_json::{json, Value};
 use crate::session::Verdict;
 
 /// A verdict for a person: nothing when the message is valid, else a line per violation
-/// (`#12 line 12 client→server tools/call (2025-11-25) /params/name: maxLength: …`).
+/// (`#12 line 12 client→server tools/call (2025-11-25) /params/name: maxLength: …`); a
+/// message of an unknown method says so on a line of its own.
 pub fn text(file: &str, verdict: &Verdict) -> String {
     let mut out = String::new();
     let from = verdict.from.map_or("?", |side| side.arrow());
@@ -14,6 +15,13 @@ pub fn text(file: &str, verdict: &Verdict) -> String {
     let revision = verdict
         .revision
         .map_or_else(|| "no revision".to_owned(), |r| r.to_string());
+    if verdict.unknown_method {
+        out.push_str(&format!(
+            "{file}:{} #{} {from} {method} ({revision}) note: unknown method, checked as a \
+             JSON-RPC envelope only (--strict counts it)\n",
+            verdict.line, verdict.number
+        ));
+    }
     for v in &verdict.violations {
         let pointer = if v.pointer.is_empty() {
             "(message)"
@@ -29,8 +37,9 @@ pub fn text(file: &str, verdict: &Verdict) -> String {
 }
 
 /// A verdict as one JSON object: `number`, `line`, `from`, `method`, `revision`, `valid`, and
-/// `violations` (each `pointer`, `keyword`, `expected`); `id` for a message that has one, and
-/// `error` (the code) for an error response.
+/// `violations` (each `pointer`, `keyword`, `expected`); `id` for a message that has one,
+/// `error` (the code) for an error response, and `"unknown_method": true` for a method its
+/// revision does not define.
 pub fn json(file: &str, verdict: &Verdict) -> Value {
     let violations: Vec<Value> = (verdict.violations.iter())
         .map(|v| json!({"pointer": v.pointer, "keyword": v.keyword, "expected": v.expected}))
@@ -50,6 +59,9 @@ pub fn json(file: &str, verdict: &Verdict) -> Value {
     }
     if let Some(code) = verdict.error_code {
         line["error"] = code.into();
+    }
+    if verdict.unknown_method {
+        line["unknown_method"] = true.into();
     }
     line
 }
@@ -154,6 +166,8 @@ pub struct Summary {
     pub invalid: usize,
     /// Violations in all.
     pub violations: usize,
+    /// Messages of a method their revision does not define (valid or not).
+    pub unknown_methods: usize,
 }
 
 impl Summary {
@@ -162,6 +176,7 @@ impl Summary {
         self.messages += 1;
         self.invalid += usize::from(!verdict.is_valid());
         self.violations += verdict.violations.len();
+        self.unknown_methods += usize::from(verdict.unknown_method);
     }
 }
 
@@ -174,7 +189,11 @@ impl std::fmt::Display for Summary {
             self.messages - self.invalid,
             self.invalid,
             self.violations
-        )
+        )?;
+        match self.unknown_methods {
+            0 => Ok(()),
+            n => write!(f, "; {n} of a method the revision does not define"),
+        }
     }
 }
 

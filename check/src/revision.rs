@@ -195,6 +195,54 @@ pub fn decode(revision: Revision, side: Side, text: &str) -> Result<Vec<Violatio
     })
 }
 
+/// Whether `revision` defines `method`: a request or notification either side sends, or (in
+/// 2026-07-28, which has no server requests) one of the input requests a result carries. A
+/// message of any other method (an extension's, a vendor's) is checked as the conformance suite
+/// checks it: as a JSON-RPC envelope ([`decode_envelope`]).
+pub fn defines(revision: Revision, method: &str) -> bool {
+    let wire = |sets: &[&[&str]]| sets.iter().any(|set| set.contains(&method));
+    in_revision!(revision, m => wire(&[
+        m::ClientRequest::METHODS,
+        m::ClientNotification::METHODS,
+        m::ServerRequest::METHODS,
+        m::ServerNotification::METHODS,
+    ]), 2026 => {
+        use mcp_typed::v2026_07_28 as m;
+        wire(&[
+            m::ClientRequest::METHODS,
+            m::ClientNotification::METHODS,
+            m::ServerNotification::METHODS,
+            &[
+                m::CreateMessageRequest::METHOD,
+                m::ListRootsRequest::METHOD,
+                m::ElicitRequest::METHOD,
+            ],
+        ])
+    })
+}
+
+/// Checks a request (`request`) or notification of a method `revision` does not define as the
+/// revision's JSON-RPC envelope (`JSONRPCRequest`, `JSONRPCNotification`), as the conformance
+/// suite does: what it breaks.
+pub fn decode_envelope(revision: Revision, request: bool, text: &str) -> Vec<Violation> {
+    fn envelope<T: DeserializeOwned + Validate>(text: &str) -> Vec<Violation> {
+        // Decodes a whole message as `T`, with the pointer of the first member that does not
+        // fit (named for error responses, the type it is usually given).
+        match decode_error_response::<T>(text) {
+            Ok(envelope) => constraints(&envelope),
+            Err(error) => vec![Violation {
+                keyword: "jsonrpc".to_owned(),
+                ..Violation::from_decode_error(&error)
+            }],
+        }
+    }
+    in_revision!(revision, m => if request {
+        envelope::<m::JsonRpcRequest>(text)
+    } else {
+        envelope::<m::JsonRpcNotification>(text)
+    })
+}
+
 /// [`decode`] for the fast ways: the message decoded by the borrowed family
 /// (`ClientMessageRef<'de>`, which takes what the owned types take, without copying the
 /// message's strings) and validated; `None`, undiagnosed, when it does not decode (the slow

@@ -9,9 +9,9 @@ use serde_json::Value;
 
 use crate::facts::{self, Facts, Outline};
 use crate::revision::{
-    decode, decode_answer, decode_error_by_code, decode_lent, decode_sent, leniencies,
-    missing_result_type, result_lent, under_result, Answering, Revision, Sent, Shape, Side,
-    Violation,
+    decode, decode_answer, decode_envelope, decode_error_by_code, decode_lent, decode_sent,
+    defines, leniencies, missing_result_type, result_lent, under_result, Answering, Revision, Sent,
+    Shape, Side, Violation,
 };
 use crate::traffic::{plain_id, split_jsonrpc_and_id, Entry};
 
@@ -34,6 +34,10 @@ pub struct Verdict {
     pub error_code: Option<i64>,
     /// Everything wrong with it; empty when it is valid.
     pub violations: Vec<Violation>,
+    /// A request or notification of a method its revision does not define (an extension's, a
+    /// vendor's): checked as a JSON-RPC envelope only, as the conformance suite checks it; a
+    /// violation only for a [`Checker::strict`] checker.
+    pub unknown_method: bool,
 }
 
 impl Verdict {
@@ -71,6 +75,8 @@ pub struct Checker {
     count: usize,
     /// Whether every message is read the slow way (to test that the fast ways agree with it).
     slow_only: bool,
+    /// Whether a method the revision does not define is a violation.
+    strict: bool,
 }
 
 impl Checker {
@@ -87,6 +93,13 @@ impl Checker {
     /// not say otherwise.
     pub fn sent_by(mut self, side: Side) -> Checker {
         self.sender = Some(side);
+        self
+    }
+
+    /// A checker for which a request or notification of a method the revision does not define
+    /// is a violation (`--strict`), not only an unknown method.
+    pub fn strict(mut self) -> Checker {
+        self.strict = true;
         self
     }
 
@@ -111,6 +124,7 @@ impl Checker {
             id: None,
             error_code: None,
             violations: Vec::new(),
+            unknown_method: false,
         };
         // The fast ways first (the answer's, which looks at the text's start only, before the
         // one that searches it), then the slow one.
@@ -173,6 +187,12 @@ impl Checker {
             return verdict;
         };
         verdict.revision = Some(revision);
+        if let Shape::Request(method) | Shape::Notification(method) = &facts.shape {
+            if !defines(revision, method) {
+                self.check_unknown(revision, &facts.shape, text, &mut verdict);
+                return verdict;
+            }
+        }
         let known = from.or(answered.as_ref().map(|(side, _)| *side));
         let (side, checked) = match (known, &facts.shape, &answered) {
             // A result: as the result type of the request it answers.
@@ -210,6 +230,23 @@ impl Checker {
         }
         self.follow(side, id, revision, &facts, answered);
         verdict
+    }
+
+    /// A request or notification of a method `revision` does not define: its envelope checked,
+    /// and, when strict, the method a violation. Nothing is followed: its answer, if any, is
+    /// checked as one to a request not in the traffic.
+    fn check_unknown(&self, revision: Revision, shape: &Shape, text: &str, verdict: &mut Verdict) {
+        verdict.unknown_method = true;
+        let request = matches!(shape, Shape::Request(_));
+        verdict
+            .violations
+            .extend(decode_envelope(revision, request, text));
+        if self.strict {
+            let expected = format!("a method {revision} defines (--strict)");
+            verdict
+                .violations
+                .push(violation("/method", "method", &expected));
+        }
     }
 
     /// The fast way to check most requests and notifications: decoded at once as the sender's

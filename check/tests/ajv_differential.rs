@@ -66,19 +66,6 @@ struct Reason {
 /// the disagreements that ajv on the corrected schema no longer has). Any other one fails.
 const REASONS: &[Reason] = &[
     Reason {
-        id: "unknown-method",
-        why: "a method the revision does not define: `method not found` for us (JSON-RPC -32601), \
-              while the suite validates it against the generic JSONRPCRequest/Notification",
-        evidence: "conformance src/validation/wire-schema.ts: `methodDefs.get(method) ?? \
-                   ('id' in o ? 'JSONRPCRequest' : 'JSONRPCNotification')`",
-        applies: |o| {
-            o.theirs_valid()
-                && o.ours_only("method")
-                && o.method()
-                    .is_some_and(|m| !o.schema.methods.contains_key(m))
-        },
-    },
-    Reason {
         id: "not-a-wire-message",
         why: "a definition with this method exists but no side sends it as a JSON-RPC message in \
               this revision (2026-07-28: sampling/createMessage, elicitation/create and roots/list \

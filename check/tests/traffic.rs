@@ -159,6 +159,7 @@ fn each_planted_violation_is_reported_at_its_pointer() {
             "jsonrpc",
         ),
         (
+            // Counted by a strict checker (by default, an unknown method: see below).
             "a method neither side has",
             |m| m["method"] == "notifications/initialized",
             |m| m["method"] = json!("notifications/bogus"),
@@ -194,7 +195,7 @@ fn each_planted_violation_is_reported_at_its_pointer() {
         let mut messages = base.clone();
         let at = first(&messages, find);
         plant(&mut messages[at]);
-        let verdicts = check(&messages, Checker::new(None));
+        let verdicts = check(&messages, Checker::new(None).strict());
         let bad = invalid(&verdicts);
         assert_eq!(bad.len(), 1, "{what}: {bad:#?}");
         assert_eq!(bad[0].number, at + 1, "{what}");
@@ -576,5 +577,70 @@ fn a_2026_request_is_checked_in_the_revision_its_meta_names() {
     assert!(
         (missing.expected).contains("missing field `io.modelcontextprotocol/protocolVersion`"),
         "{missing:?}"
+    );
+}
+
+#[test]
+fn a_method_the_revision_does_not_define_is_checked_as_an_envelope() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("mcp-check-unknown");
+    std::fs::create_dir_all(&dir).unwrap();
+    // The spec's own example (basic/utilities/progress), a vendor's notification, and an
+    // extension's request whose envelope is broken (`id` a boolean).
+    let messages = [
+        json!({"jsonrpc": "2.0", "id": 1, "method": "some_method",
+               "params": {"_meta": {"progressToken": "abc123"}}}),
+        json!({"jsonrpc": "2.0", "method": "vendor/heartbeat"}),
+        json!({"jsonrpc": "2.0", "id": true, "method": "ui/initialize", "params": {}}),
+    ];
+    let verdicts = check(&messages, Checker::new(Some(Revision::V2025_11_25)));
+    assert!(verdicts.iter().all(|v| v.unknown_method), "{verdicts:#?}");
+    assert!(
+        verdicts[0].is_valid() && verdicts[1].is_valid(),
+        "{verdicts:#?}"
+    );
+    assert_eq!(verdicts[0].method.as_deref(), Some("some_method"));
+    assert_eq!(verdicts[2].violations.len(), 1, "{verdicts:#?}");
+    assert_eq!(verdicts[2].violations[0].pointer, "/id");
+
+    // A method of the revision sent where it is not a message (2026-07-28 has no server
+    // requests) is still refused, not taken for an extension's.
+    let sampling = json!({"jsonrpc": "2.0", "id": 2, "method": "sampling/createMessage",
+        "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"},
+                   "messages": [], "maxTokens": 1}});
+    let verdicts = check(&[sampling], Checker::new(None).sent_by(Side::Server));
+    assert!(!verdicts[0].unknown_method, "{verdicts:#?}");
+    assert!(!verdicts[0].is_valid(), "{verdicts:#?}");
+
+    let file = dir.join("unknown.jsonl");
+    let text: String = messages[..2].iter().map(|m| format!("{m}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    let file = file.to_str().unwrap();
+    let (code, stdout, _) = mcp_check(&["--revision", "2025-11-25", file]);
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains(
+            "unknown.jsonl:1 #1 ? some_method (2025-11-25) note: unknown method, \
+             checked as a JSON-RPC envelope only (--strict counts it)"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "2 messages: 2 valid, 0 with violations (0 violations); 2 of a method the revision \
+             does not define"
+        ),
+        "{stdout}"
+    );
+    let (code, stdout, _) = mcp_check(&["--revision", "2025-11-25", "--format", "json", file]);
+    assert_eq!(code, 0, "{stdout}");
+    let first: Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    assert_eq!(first["unknown_method"], true, "{first}");
+    assert_eq!(first["valid"], true, "{first}");
+
+    let (code, stdout, _) = mcp_check(&["--revision", "2025-11-25", "--strict", file]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("/method: method: a method 2025-11-25 defines (--strict)"),
+        "{stdout}"
     );
 }
