@@ -15,8 +15,9 @@ use mcp_wire_check::report::{self, Summary};
 use mcp_wire_check::{traffic, Checker, Revision, Side};
 
 /// Checks MCP traffic against the full schema of the revision each message belongs to:
-/// recorded (a line per JSON-RPC message, or per record `{"from": "client"|"server",
-/// "message": …}`; each file is one conversation), or live (`proxy`).
+/// recorded (a line per JSON-RPC message, or per record `{"conversation": …, "from":
+/// "client"|"server", "message": …}`, as `proxy --record` writes them; a file is checked
+/// conversation by conversation, one without `conversation` being one), or live (`proxy`).
 #[derive(Debug, Parser)]
 #[command(name = "mcp-check", version, args_conflicts_with_subcommands = true)]
 struct Cli {
@@ -86,6 +87,10 @@ enum Command {
         /// Write the reports here (default: standard error).
         #[arg(long, value_name = "FILE")]
         report: Option<PathBuf>,
+        /// Record the traffic to FILE, a record per message (its conversation, sender, header
+        /// and the message as sent), which `mcp-check FILE` reads back.
+        #[arg(long, value_name = "FILE")]
+        record: Option<PathBuf>,
         #[command(flatten)]
         options: Options,
         /// Streamable HTTP: the address to listen on (port 0: any free port); with
@@ -159,6 +164,7 @@ fn main() -> ExitCode {
     match cli.command {
         Some(Command::Proxy {
             report,
+            record,
             options,
             listen,
             upstream,
@@ -183,9 +189,10 @@ fn main() -> ExitCode {
             }
             // clap requires `--upstream` or `--forward` (not both) with `--listen`.
             Some(listen) => {
-                run_http_proxy(listen, upstream, forward, report, &options, limits.limits())
+                let sinks = (report, record);
+                run_http_proxy(listen, upstream, forward, sinks, &options, limits.limits())
             }
-            None => run_proxy(server, report, &options, limits.limits()),
+            None => run_proxy(server, (report, record), &options, limits.limits()),
         },
         None => check_files(&cli.files, &cli.options, cli.from, cli.strict),
     }
@@ -219,12 +226,18 @@ fn check_files(files: &[PathBuf], options: &Options, from: Option<Side>, strict:
         if strict {
             checker = checker.strict();
         }
-        for entry in traffic::read(&text) {
-            let verdict = checker.check(&entry);
+        let entries = traffic::read(&text);
+        for (entry, verdict) in entries.iter().zip(checker.check_recording(&entries)) {
             summary.add(&verdict);
+            // A conversation of a recording of several is named after the file.
+            let shown = match &entry.conversation {
+                Some(conversation) => format!("{name}[{conversation}]"),
+                None => name.clone(),
+            };
             match options.format {
-                Format::Text => print!("{}", report::text(&name, &verdict)),
-                Format::Json => println!("{}", report::json(&name, &verdict)),
+                Format::Text => print!("{}", report::text(&shown, &verdict)),
+                Format::Json => println!("{}", report::json(&shown, &verdict)),
+                // A test suite per file.
                 Format::Junit => junit.add(&name, &verdict),
             }
         }
@@ -242,6 +255,25 @@ fn check_files(files: &[PathBuf], options: &Options, from: Option<Side>, strict:
     } else {
         ExitCode::from(1)
     }
+}
+
+/// The reports' sink (`--report`) and the recording's (`--record`).
+fn sinks(
+    report: Option<&PathBuf>,
+    record: Option<&PathBuf>,
+) -> Result<(proxy::ReportSink, Option<proxy::ReportSink>), ExitCode> {
+    let report = report_sink(report)?;
+    let record = match record {
+        None => None,
+        Some(path) => match std::fs::File::create(path) {
+            Ok(file) => Some(Box::new(std::io::BufWriter::new(file)) as proxy::ReportSink),
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return Err(ExitCode::from(2));
+            }
+        },
+    };
+    Ok((report, record))
 }
 
 /// Where `--report` says, or standard error.
@@ -262,15 +294,15 @@ fn run_http_proxy(
     listen: SocketAddr,
     upstream: Option<String>,
     forward: bool,
-    report: Option<PathBuf>,
+    (report, record): (Option<PathBuf>, Option<PathBuf>),
     options: &Options,
     limits: Limits,
 ) -> ExitCode {
     if let Some(refused) = refuse_junit(options) {
         return refused;
     }
-    let sink = match report_sink(report.as_ref()) {
-        Ok(sink) => sink,
+    let (sink, record) = match sinks(report.as_ref(), record.as_ref()) {
+        Ok(sinks) => sinks,
         Err(code) => return code,
     };
     let json = options.format == Format::Json;
@@ -283,6 +315,7 @@ fn run_http_proxy(
             report: report_to,
             json,
             limits,
+            record,
         }),
         _ => proxy::http::start_forward(proxy::http::ForwardProxy {
             listen,
@@ -290,6 +323,7 @@ fn run_http_proxy(
             report: report_to,
             json,
             limits,
+            record,
         }),
     };
     let running = match started {
@@ -334,15 +368,15 @@ fn wait_for_signal() -> std::io::Result<()> {
 
 fn run_proxy(
     server: Vec<String>,
-    report: Option<PathBuf>,
+    (report, record): (Option<PathBuf>, Option<PathBuf>),
     options: &Options,
     limits: Limits,
 ) -> ExitCode {
     if let Some(refused) = refuse_junit(options) {
         return refused;
     }
-    let sink = match report_sink(report.as_ref()) {
-        Ok(sink) => sink,
+    let (sink, record) = match sinks(report.as_ref(), record.as_ref()) {
+        Ok(sinks) => sinks,
         Err(code) => return code,
     };
     let proxy = Proxy {
@@ -351,6 +385,7 @@ fn run_proxy(
         report: sink,
         json: options.format == Format::Json,
         limits,
+        record,
     };
     match proxy::run(proxy) {
         // The server's status: the proxy is never the reason a session fails.

@@ -111,6 +111,21 @@ impl Checker {
         self
     }
 
+    /// Checks a recording conversation by conversation: each entry's verdict, in the
+    /// recording's order, each conversation (a record's `conversation`; entries without one
+    /// are one conversation) followed by a checker of its own that starts as `self`.
+    pub fn check_recording(&self, entries: &[Entry]) -> Vec<Verdict> {
+        let mut conversations: HashMap<Option<&str>, Checker> = HashMap::new();
+        (entries.iter())
+            .map(|entry| {
+                let conversation = entry.conversation.as_deref();
+                (conversations.entry(conversation))
+                    .or_insert_with(|| self.clone())
+                    .check(entry)
+            })
+            .collect()
+    }
+
     /// Checks the next message of the conversation.
     pub fn check(&mut self, entry: &Entry) -> Verdict {
         self.count += 1;

@@ -1,5 +1,23 @@
 //! Recorded traffic: one message per line, as a peer sent it or wrapped in a record that says
-//! who sent it.
+//! who sent it, and in which conversation.
+//!
+//! The record format, which every recorder of this repository writes (`mcp-check proxy
+//! --record`, everything-server's `EVERYTHING_SERVER_RECORD`, the stdio client's `--log`) and
+//! [`record`] writes: a JSON object per line,
+//!
+//! ```text
+//! {"conversation": "s-1", "from": "client", "headers": {"mcp-protocol-version": "2025-11-25"}, "message": {…}}
+//! ```
+//!
+//! with `message` the message as sent (or `text`, a string, for what was sent that is not
+//! JSON), and `conversation` (a session, a connection: any string), `from` (`client` or
+//! `server`) and `headers` optional. A file holding several conversations is checked
+//! conversation by conversation.
+//!
+//! Recordings of the formats this repository wrote before convert with one command each:
+//! everything-server's `{"conv", "dir", "msg"}` lines with `jq -c '{conversation: .conv, from:
+//! (if .dir == "client->server" then "client" else "server" end), message: .msg}'`, the stdio
+//! client's `> `/`< ` lines with `sed -E 's/^> (.*)$/{"from":"client","message":\1}/; s/^< (.*)$/{"from":"server","message":\1}/'`.
 
 use std::borrow::Cow;
 
@@ -16,6 +34,8 @@ pub struct Entry<'a> {
     pub line: usize,
     /// Who sent it, when the record says.
     pub from: Option<Side>,
+    /// The conversation it belongs to, when the record says.
+    pub conversation: Option<String>,
     /// The `MCP-Protocol-Version` header it came with, when recorded.
     pub header_version: Option<String>,
     /// The message's text, as it came (a record's `message` member, byte for byte), or why the
@@ -25,8 +45,7 @@ pub struct Entry<'a> {
 }
 
 /// Reads recorded traffic: each non-empty line is a JSON-RPC message (an object, or a batch
-/// array), or a record `{"from": "client"|"server", "message": …}` (with, optionally,
-/// `"headers": {"mcp-protocol-version": …}`, names in any case).
+/// array), or a record (see the [module](self)).
 pub fn read(text: &str) -> Vec<Entry<'_>> {
     text.lines()
         .enumerate()
@@ -47,6 +66,10 @@ struct Line<'a> {
     from: Option<&'a RawValue>,
     #[serde(borrow)]
     headers: Option<&'a RawValue>,
+    #[serde(borrow)]
+    conversation: Option<&'a RawValue>,
+    #[serde(borrow)]
+    text: Option<&'a RawValue>,
 }
 
 /// One line of traffic (`line` is its number, from 1): a message, or a record of one.
@@ -54,14 +77,15 @@ pub fn entry(line: usize, text: &str) -> Entry<'_> {
     let mut entry = Entry {
         line,
         from: None,
+        conversation: None,
         header_version: None,
         message: Err(String::new()),
     };
     // A line with a member `jsonrpc` is a message (a record has none), and so is a line without
     // a member `message` (which could also be written with an escape): checked by the
     // checker's own reading.
-    let message =
-        has_jsonrpc_at_an_end(text) || !(text.contains("\"message\"") || text.contains("\\u"));
+    let message = has_jsonrpc_at_an_end(text)
+        || !(text.contains("\"message\"") || text.contains("\"text\"") || text.contains("\\u"));
     if message {
         entry.message = Ok(Cow::Borrowed(text));
         return entry;
@@ -82,9 +106,21 @@ pub fn entry(line: usize, text: &str) -> Entry<'_> {
             return entry;
         }
     };
-    match (line.message, line.jsonrpc) {
+    let sent = match (line.message, line.text) {
+        (Some(message), _) => Some(Ok(Cow::Borrowed(message.get()))),
+        (None, Some(text)) => Some(
+            serde_json::from_str::<String>(text.get())
+                .map(Cow::Owned)
+                .map_err(|_| "a record's `text` is a string".to_owned()),
+        ),
+        (None, None) => None,
+    };
+    match (sent, line.jsonrpc) {
         (Some(message), None) => {
-            entry.message = Ok(Cow::Borrowed(message.get()));
+            entry.message = message;
+            entry.conversation = line
+                .conversation
+                .and_then(|c| serde_json::from_str(c.get()).ok());
             let from = line.from.map(|from| serde_json::from_str(from.get()));
             entry.from = match from {
                 None => None,
@@ -149,7 +185,8 @@ pub(crate) fn plain_id(id: &str) -> bool {
 
 /// Whether a line's object is a record of a message rather than one.
 fn is_record(object: &serde_json::Map<String, Value>) -> bool {
-    object.contains_key("message") && !object.contains_key("jsonrpc")
+    (object.contains_key("message") || object.contains_key("text"))
+        && !object.contains_key("jsonrpc")
 }
 
 /// A record read as a value (one [`Line`] could not read).
@@ -162,8 +199,48 @@ fn record_entry<'a>(mut entry: Entry<'a>, record: &Value) -> Entry<'a> {
         }
     };
     entry.header_version = protocol_version(&record["headers"]);
-    entry.message = Ok(Cow::Owned(record["message"].to_string()));
+    entry.conversation = record["conversation"].as_str().map(str::to_owned);
+    entry.message = match (record.get("message"), &record["text"]) {
+        (Some(message), _) => Ok(Cow::Owned(message.to_string())),
+        (None, Value::String(text)) => Ok(Cow::Owned(text.clone())),
+        (None, _) => Err("a record's `text` is a string".to_owned()),
+    };
     entry
+}
+
+/// A record line (see the [module](self)), without its newline: `message` as it was sent
+/// when it is JSON (byte for byte), else under `text`.
+pub fn record(
+    conversation: Option<&str>,
+    from: Option<Side>,
+    header_version: Option<&str>,
+    message: &str,
+) -> String {
+    let mut line = String::from("{");
+    if let Some(conversation) = conversation {
+        line.push_str(&format!("\"conversation\":{},", Value::from(conversation)));
+    }
+    if let Some(from) = from {
+        line.push_str(&format!("\"from\":\"{}\",", from.name()));
+    }
+    if let Some(version) = header_version {
+        let headers = serde_json::json!({ "mcp-protocol-version": version });
+        line.push_str(&format!("\"headers\":{headers},"));
+    }
+    // A message is written as it came when it is one JSON value on one line, written on one
+    // line when it spans several, and kept as text when it is no JSON.
+    let trimmed = message.trim();
+    match serde_json::from_str::<&RawValue>(trimmed) {
+        Ok(_) if !trimmed.contains(['\n', '\r']) => {
+            line.push_str(&format!("\"message\":{trimmed}}}"));
+        }
+        Ok(_) => {
+            let value: Value = serde_json::from_str(trimmed).unwrap_or_default();
+            line.push_str(&format!("\"message\":{value}}}"));
+        }
+        Err(_) => line.push_str(&format!("\"text\":{}}}", Value::from(message))),
+    }
+    line
 }
 
 /// A record's `from`: `None` where it states none (or not as a string).

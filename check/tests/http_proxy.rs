@@ -68,8 +68,15 @@ fn the_python_sdk_talks_streamable_http_through_the_proxy_in_both_eras() {
     wait_for_port(port, &mut server.0);
 
     let report = report_path("python.jsonl");
+    let record = report_path("python-record.jsonl");
+    let upstream = format!("http://127.0.0.1:{port}");
     let (proxy, stderr, proxy_url) = proxy_process(
-        &["--upstream", &format!("http://127.0.0.1:{port}")],
+        &[
+            "--upstream",
+            &upstream,
+            "--record",
+            record.to_str().unwrap(),
+        ],
         &report,
     );
     for era in ["2025-11-25", "2026-07-28"] {
@@ -77,6 +84,9 @@ fn the_python_sdk_talks_streamable_http_through_the_proxy_in_both_eras() {
     }
     let verdicts = stop_and_read(proxy, stderr, &report);
     both_eras_checked(&verdicts, "http");
+    // The recording: read back by `mcp-check FILE`, conversation by conversation (a session, or
+    // a sessionless exchange), with the proxy's verdicts.
+    recording_checked_as_live(&record, &verdicts);
 
     // The same through a forward proxy: the client keeps the server's URL and reaches it
     // through HTTP_PROXY; its conversations are named after the server.
@@ -88,6 +98,31 @@ fn the_python_sdk_talks_streamable_http_through_the_proxy_in_both_eras() {
     }
     let verdicts = stop_and_read(proxy, stderr, &report);
     both_eras_checked(&verdicts, &format!("http://127.0.0.1:{port}"));
+}
+
+/// `mcp-check --format json RECORD`: as many messages as the live report, all valid, in
+/// several conversations, each message's revision and sender as the proxy found them.
+fn recording_checked_as_live(record: &Path, live: &[Value]) {
+    let out = Command::new(MCP_CHECK)
+        .args(["--format", "json"])
+        .arg(record)
+        .output()
+        .expect("mcp-check runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}: {stdout}", out.status);
+    let read: Vec<Value> = (stdout.lines())
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    assert_eq!(read.len(), live.len(), "{stdout}");
+    let conversations: std::collections::BTreeSet<&str> =
+        read.iter().filter_map(|v| v["file"].as_str()).collect();
+    assert!(conversations.len() > 2, "{conversations:?}");
+    for (read, live) in read.iter().zip(live) {
+        assert_eq!(read["valid"], true, "{read}");
+        for member in ["from", "method", "revision", "id"] {
+            assert_eq!(read[member], live[member], "{member}: {read} / {live}");
+        }
+    }
 }
 
 /// What a proxy's report of the Python client's run in both eras holds: at least 30 messages
@@ -344,6 +379,7 @@ fn every_byte_and_header_passes_and_events_stream_one_by_one() {
         report: Box::new(std::fs::File::create(&report).expect("the report")),
         json: true,
         limits: Default::default(),
+        record: None,
     })
     .expect("the proxy starts");
     let base = format!("http://{}", proxy.local_addr());
@@ -452,6 +488,7 @@ fn an_upstream_that_is_not_there_is_a_502() {
         report: Box::new(std::io::sink()),
         json: false,
         limits: Default::default(),
+        record: None,
     })
     .expect("the proxy starts");
     for _ in 0..2 {
@@ -475,6 +512,7 @@ fn an_upstream_that_is_not_there_is_a_502() {
         report: Box::new(std::io::sink()),
         json: false,
         limits: Default::default(),
+        record: None,
     });
     assert!(bad
         .unwrap_err()
@@ -537,6 +575,7 @@ fn a_forward_proxy_goes_where_each_request_says_and_refuses_connect() {
         report: Box::new(std::fs::File::create(&report).expect("the report")),
         json: true,
         limits: Default::default(),
+        record: None,
     })
     .expect("the proxy starts");
     let at = proxy.local_addr();
@@ -822,6 +861,7 @@ fn a_request_head_that_does_not_come_is_timed_out() {
             header_timeout: Duration::from_secs(1),
             ..Default::default()
         },
+        record: None,
     })
     .expect("the proxy starts");
     let mut stream = TcpStream::connect(proxy.local_addr()).expect("connect");
@@ -857,6 +897,7 @@ fn made_up_session_ids_do_not_pile_up() {
             max_sessions: 2,
             ..Default::default()
         },
+        record: None,
     })
     .expect("the proxy starts");
     let url = format!("http://{}/mcp", proxy.local_addr());

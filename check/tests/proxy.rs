@@ -34,6 +34,8 @@ fn the_python_sdk_talks_through_the_proxy_in_both_eras() {
             ])
             .arg("--report")
             .arg(&report)
+            .arg("--record")
+            .arg(report_path(&format!("python-{era}-record.jsonl")))
             .arg("--")
             .arg(python())
             .arg(python_dir().join("server.py"))
@@ -59,6 +61,51 @@ fn the_python_sdk_talks_through_the_proxy_in_both_eras() {
             );
         }
     }
+
+    // Both recordings in one file: `mcp-check` reads two conversations (`stdio PID`), each
+    // message valid, as many as the proxies checked.
+    let both: String = ["2025-11-25", "2026-07-28"]
+        .iter()
+        .map(|era| {
+            std::fs::read_to_string(report_path(&format!("python-{era}-record.jsonl")))
+                .expect("a recording")
+        })
+        .collect();
+    let checked: usize = ["2025-11-25", "2026-07-28"]
+        .iter()
+        .map(|era| {
+            let report = std::fs::read_to_string(report_path(&format!("python-{era}.jsonl")));
+            report.expect("a report").lines().count()
+        })
+        .sum();
+    let recording = report_path("python-both-record.jsonl");
+    std::fs::write(&recording, both).expect("write");
+    let out = Command::new(MCP_CHECK)
+        .arg(&recording)
+        .output()
+        .expect("mcp-check runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains(&format!("{checked} messages: {checked} valid")),
+        "{checked}: {stdout}"
+    );
+    let conversations: std::collections::BTreeSet<&str> = stdout
+        .lines()
+        .filter_map(|line| line.split_once("[stdio ").map(|(_, rest)| rest))
+        .collect();
+    assert!(
+        conversations.is_empty(),
+        "no line names a problem: {stdout}"
+    );
+    let text = std::fs::read_to_string(&recording).expect("the recording");
+    let entries = mcp_wire_check::traffic::read(&text);
+    let named: std::collections::BTreeSet<_> = entries
+        .iter()
+        .filter_map(|e| e.conversation.clone())
+        .collect();
+    assert_eq!(named.len(), 2, "{named:?}");
+    assert!(named.iter().all(|c| c.starts_with("stdio ")), "{named:?}");
 }
 
 #[test]

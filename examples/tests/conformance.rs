@@ -201,6 +201,8 @@ fn everything_server_passes_the_official_conformance_suite() {
 
     // Our types as the referee of rmcp's traffic: every message of every leg, both ways.
     problems.extend(referee(&results.join("wire.jsonl")));
+    // The same recording as `mcp-check FILE` reads it.
+    problems.extend(recording_read_by_mcp_check(&results.join("wire.jsonl")));
 
     if let Some(status) = server.child.try_wait().expect("the server's status") {
         problems.push(format!(
@@ -256,6 +258,7 @@ fn through_the_proxy(
         report: Box::new(File::create(&report).expect("create the proxy's report")),
         json: true,
         limits: Default::default(),
+        record: None,
     })
     .expect("the proxy starts");
     let url = format!("http://{}/mcp", proxy.local_addr());
@@ -375,6 +378,37 @@ const KNOWN_DEPARTURES: [(&str, &str); 1] = [(
      answers and the call is served; the schema, and so the generated types, refuse `null` \
      there",
 )];
+
+/// Reads everything-server's recording as `mcp-check` does: every line a record with its
+/// conversation and sender, several conversations, every message of the server valid (the
+/// client's include the suite's malformed requests on purpose, which [`referee`] sorts out).
+fn recording_read_by_mcp_check(recording: &Path) -> Vec<String> {
+    use mcp_wire_check::{traffic, Checker, Side};
+    let text = std::fs::read_to_string(recording).unwrap_or_default();
+    let entries = traffic::read(&text);
+    let verdicts = Checker::new(None).check_recording(&entries);
+    let conversations: std::collections::BTreeSet<_> =
+        entries.iter().map(|e| e.conversation.clone()).collect();
+    println!(
+        "\n=== mcp-check reads the recording: {} messages in {} conversations, {} valid",
+        verdicts.len(),
+        conversations.len(),
+        verdicts.iter().filter(|v| v.is_valid()).count()
+    );
+    let mut problems = Vec::new();
+    if conversations.len() < 2 || conversations.contains(&None) {
+        problems.push(format!("mcp-check: conversations {conversations:?}"));
+    }
+    if let Some(entry) = entries.iter().find(|e| e.from.is_none()) {
+        problems.push(format!("mcp-check: a record without its sender: {entry:?}"));
+    }
+    for (entry, verdict) in entries.iter().zip(&verdicts) {
+        if entry.from == Some(Side::Server) && !verdict.is_valid() {
+            problems.push(format!("mcp-check on the recording: {verdict:?}"));
+        }
+    }
+    problems
+}
 
 /// Checks every message everything-server recorded against the generated types of its era
 /// (a response as the result of its request) and prints the totals; returns the problems.

@@ -610,6 +610,7 @@ fn start_forward_proxy(report: &Path) -> std::io::Result<(Running, String)> {
         report: Box::new(std::fs::File::create(report)?),
         json: true,
         limits: Default::default(),
+        record: None,
     })?;
     let url = format!("http://{}", running.local_addr());
     Ok((running, url))
@@ -627,6 +628,7 @@ fn start_proxy(url: &str, report: &Path) -> std::io::Result<(Running, String)> {
         report: Box::new(std::fs::File::create(report)?),
         json: true,
         limits: Default::default(),
+        record: None,
     })?;
     let proxied = format!("http://{}{path}", running.local_addr());
     Ok((running, proxied))

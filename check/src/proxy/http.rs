@@ -94,6 +94,8 @@ pub struct HttpProxy {
     pub json: bool,
     /// What the proxy keeps at most.
     pub limits: Limits,
+    /// Where to record the traffic (`--record`), as records of [`crate::traffic`].
+    pub record: Option<ReportSink>,
 }
 
 impl std::fmt::Debug for HttpProxy {
@@ -120,6 +122,8 @@ pub struct ForwardProxy {
     pub json: bool,
     /// What the proxy keeps at most.
     pub limits: Limits,
+    /// Where to record the traffic (`--record`), as records of [`crate::traffic`].
+    pub record: Option<ReportSink>,
 }
 
 impl std::fmt::Debug for ForwardProxy {
@@ -174,7 +178,7 @@ impl Drop for Running {
 pub fn start(proxy: HttpProxy) -> std::io::Result<Running> {
     let upstream = Upstream::parse(&proxy.upstream)?;
     let mode = Mode::Reverse(upstream);
-    let reporter = Reporter::new(proxy.report, proxy.json);
+    let reporter = Reporter::new(proxy.report, proxy.json, proxy.record);
     launch(mode, proxy.listen, proxy.revision, reporter, proxy.limits)
 }
 
@@ -182,7 +186,7 @@ pub fn start(proxy: HttpProxy) -> std::io::Result<Running> {
 /// target names (its runtime and its checker on threads of their own). Errors: the address
 /// cannot be bound.
 pub fn start_forward(proxy: ForwardProxy) -> std::io::Result<Running> {
-    let reporter = Reporter::new(proxy.report, proxy.json);
+    let reporter = Reporter::new(proxy.report, proxy.json, proxy.record);
     launch(
         Mode::Forward(None),
         proxy.listen,
@@ -931,15 +935,24 @@ impl Conversations {
         from: Side,
         message: Result<Value, String>,
     ) {
+        let file = Self::file(exchange);
+        let conversation = match exchange.session {
+            Some(_) => file.clone(),
+            None => format!("{file} exchange {number}"),
+        };
         let entry = Entry {
             line: usize::try_from(number).unwrap_or(usize::MAX),
             from: Some(from),
+            conversation: Some(conversation),
             header_version: exchange.version.clone(),
-            // A body may hold a batch: each member is written out from its value.
-            message: message.map(|value| value.to_string().into()),
+            // A body may hold a batch: each member is written out from its value. What is not
+            // JSON goes as it came, for the checker to say so.
+            message: Ok(match message {
+                Ok(value) => value.to_string().into(),
+                Err(text) => text.into(),
+            }),
         };
         let assumed = self.assumed;
-        let file = Self::file(exchange);
         let server = exchange
             .upstream
             .clone()
@@ -967,7 +980,7 @@ fn claims_jsonrpc(value: &Value) -> bool {
 }
 
 /// The messages of a body holding JSON: one, or each member of a batch; nothing for an empty
-/// body; why it is not JSON otherwise.
+/// body; its text (lossily UTF-8) when it is not JSON.
 fn messages(body: &[u8]) -> Vec<Result<Value, String>> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Vec::new();
@@ -975,7 +988,7 @@ fn messages(body: &[u8]) -> Vec<Result<Value, String>> {
     match serde_json::from_slice::<Value>(body) {
         Ok(Value::Array(batch)) => batch.into_iter().map(Ok).collect(),
         Ok(message) => vec![Ok(message)],
-        Err(e) => vec![Err(format!("not JSON: {e}"))],
+        Err(_) => vec![Err(String::from_utf8_lossy(body).into_owned())],
     }
 }
 

@@ -69,24 +69,37 @@ pub(crate) fn too_large(bytes: usize, limit: usize) -> String {
 /// Where the checker writes its reports.
 pub type ReportSink = Box<dyn Write + Send>;
 
-/// Writes the reports of a proxy as messages are checked, and keeps the totals.
+/// Writes the reports of a proxy as messages are checked (and, with `--record`, the traffic
+/// as records: [`crate::traffic::record`]), and keeps the totals.
 pub(crate) struct Reporter {
     out: ReportSink,
     json: bool,
+    record: Option<ReportSink>,
     summary: Summary,
 }
 
 impl Reporter {
-    pub(crate) fn new(out: ReportSink, json: bool) -> Reporter {
+    pub(crate) fn new(out: ReportSink, json: bool, record: Option<ReportSink>) -> Reporter {
         Reporter {
             out,
             json,
+            record,
             summary: Summary::default(),
         }
     }
 
     /// Checks `entry` with `checker` and reports it under `file`.
     pub(crate) fn check(&mut self, checker: &mut Checker, file: &str, entry: &Entry) {
+        if let (Some(record), Ok(message)) = (&mut self.record, &entry.message) {
+            let line = crate::traffic::record(
+                entry.conversation.as_deref(),
+                entry.from,
+                entry.header_version.as_deref(),
+                message,
+            );
+            // A record that cannot be written is lost, never the session.
+            let _ = writeln!(record, "{line}").and_then(|()| record.flush());
+        }
         // A bug of the checker must not end the checking of the rest, nor the session.
         let verdict = match catch_unwind(AssertUnwindSafe(|| checker.check(entry))) {
             Ok(verdict) => verdict,

@@ -35,6 +35,8 @@ pub struct Proxy {
     pub json: bool,
     /// What the proxy keeps at most.
     pub limits: Limits,
+    /// Where to record the traffic (`--record`), as records of [`crate::traffic`].
+    pub record: Option<ReportSink>,
 }
 
 /// How far the checker may fall behind (64 MiB of lines handed over and not yet checked)
@@ -81,6 +83,8 @@ pub fn run(proxy: Proxy) -> std::io::Result<(ExitStatus, Summary)> {
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()?;
+    // Recorded as the conversation `stdio PID` (the server's), apart from other recordings.
+    let conversation = format!("stdio {}", child.id());
     let to_server = child.stdin.take().expect("piped");
     let from_server = child.stdout.take().expect("piped");
     let (sender, received) = mpsc::channel();
@@ -99,9 +103,11 @@ pub fn run(proxy: Proxy) -> std::io::Result<(ExitStatus, Summary)> {
     let downstream = thread::spawn(move || {
         forward(from_server, std::io::stdout(), Side::Server, &copies, limit)
     });
-    let (revision, report, json) = (proxy.revision, proxy.report, proxy.json);
-    let checker =
-        thread::spawn(move || check_all(received, &pending, revision, report, json, limit));
+    let reporter = Reporter::new(proxy.report, proxy.json, proxy.record);
+    let revision = proxy.revision;
+    let checker = thread::spawn(move || {
+        check_all(received, &pending, revision, reporter, limit, conversation)
+    });
     let status = child.wait()?;
     // The server is gone: what it wrote is all read. The client's side may still be open (it
     // is this process's standard input); the checker ends once the server's side has.
@@ -176,12 +182,11 @@ fn check_all(
     copies: mpsc::Receiver<(Side, Copy)>,
     pending: &AtomicUsize,
     revision: Option<Revision>,
-    out: ReportSink,
-    json: bool,
+    mut reporter: Reporter,
     limit: usize,
+    conversation: String,
 ) -> Summary {
     let mut checker = Checker::new(revision);
-    let mut reporter = Reporter::new(out, json);
     let mut number = 0;
     for (side, copy) in copies {
         let bytes = match copy {
@@ -213,6 +218,7 @@ fn check_all(
         let entry = Entry {
             line: number,
             from: Some(side),
+            conversation: Some(conversation.clone()),
             header_version: None,
             message: Ok(text.trim_end().into()),
         };

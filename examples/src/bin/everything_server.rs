@@ -19,9 +19,9 @@
 //! principal may hold in the store (1,000 by default; 0 for no quota).
 //!
 //! With `EVERYTHING_SERVER_RECORD=FILE` it appends every JSON-RPC message that crosses its
-//! endpoint to FILE, one JSON line each (`{"conv": …, "dir": "client->server" |
-//! "server->client", "msg": …}`, `conv` being the session, or the POST for a stateless
-//! request), so that a test can check each against the generated types.
+//! endpoint to FILE, a record each in `mcp-check`'s format (`{"conversation": …, "from":
+//! "client"|"server", "message": …}`, the conversation being the session, or the POST for a
+//! stateless request): `mcp-check FILE` checks it conversation by conversation.
 //!
 //! It serves through `mcp_typed_rmcp::http`: POST bodies over 4 MiB or nested deeper than 64
 //! are refused before rmcp parses them, and a request head must arrive within 10 s
@@ -1028,20 +1028,18 @@ mod record {
             let Ok(message) = serde_json::from_slice::<Value>(text) else {
                 return;
             };
-            let dir = if from_client {
-                "client->server"
-            } else {
-                "server->client"
-            };
+            let from = if from_client { "client" } else { "server" };
             // A batch is recorded message by message.
             let messages = match message {
                 Value::Array(items) => items,
                 one => vec![one],
             };
             let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
-            // A line of the record file (not a message): the message under its conversation.
-            for msg in messages {
-                let _ = writeln!(file, "{}", json!({"conv": conv, "dir": dir, "msg": msg}));
+            // A record of mcp-check's format (mcp_wire_check::traffic), which `mcp-check FILE`
+            // reads conversation by conversation.
+            for message in messages {
+                let record = json!({"conversation": conv, "from": from, "message": message});
+                let _ = writeln!(file, "{record}");
             }
         }
     }

@@ -239,10 +239,13 @@ pub fn read_recording(path: &Path) -> Vec<Recorded> {
         .map(|line| {
             let entry: Value = serde_json::from_str(line).expect("a recorded line is JSON");
             Recorded {
-                conv: entry["conv"].as_str().unwrap_or_default().to_owned(),
+                conv: entry["conversation"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned(),
                 logged: Logged {
-                    from_client: entry["dir"] == "client->server",
-                    message: entry["msg"].clone(),
+                    from_client: entry["from"] == "client",
+                    message: entry["message"].clone(),
                 },
             }
         })

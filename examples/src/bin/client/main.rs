@@ -43,7 +43,8 @@
 //! when a tool, a resource or a prompt fails (an error response, `isError`, a blob that is not
 //! base64, too many rounds); 0 means every one completed.
 //!
-//! `--log FILE` appends every line sent (`> `) and received (`< `) to FILE.
+//! `--log FILE` appends every line sent and received to FILE, a record each in `mcp-check`'s
+//! format (`{"conversation", "from", "message"}`): `mcp-check FILE` checks the runs it holds.
 //!
 //! `--interactive`: every form and URL is asked of the person at the terminal
 //! (`mcp_mrtr::terminal::Terminal`: field by field, defaults pre-filled, each value checked
