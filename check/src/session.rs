@@ -205,6 +205,9 @@ impl Checker {
         if let Shape::Request(method) | Shape::Notification(method) = &facts.shape {
             if !defines(revision, method) {
                 self.check_unknown(revision, &facts.shape, text, &mut verdict);
+                // Its answer is matched (and checked as a result no method names).
+                let side = from.unwrap_or(Side::Client);
+                self.follow(side, id, revision, &facts, answered);
                 return verdict;
             }
         }
@@ -243,13 +246,31 @@ impl Checker {
                 .violations
                 .push(Violation::from_decode_error(&error)),
         }
+        if facts.shape == Shape::Response && answered.is_none() {
+            verdict.violations.extend(self.unasked(facts.id.as_ref()));
+        }
         self.follow(side, id, revision, &facts, answered);
         verdict
     }
 
+    /// A result answering no request: reported in a conversation seen from its start in both
+    /// directions (its `initialize` answered, no `--from`), where every request is in the
+    /// traffic; elsewhere (a recording of one side, traffic joined midway, a sessionless HTTP
+    /// exchange, whose server requests are answered in another) its request may simply not be.
+    /// Errors are left out: a server answers a request too broken to be read with one.
+    fn unasked(&self, id: Option<&Value>) -> Option<Violation> {
+        let id = id.filter(|id| !id.is_null())?;
+        (self.negotiated.is_some() && self.sender.is_none()).then(|| {
+            let expected = format!(
+                "the answer to a request of the other side: no request with id {id} is open \
+                 (none was sent, or it was answered already)"
+            );
+            violation("/id", "id", &expected)
+        })
+    }
+
     /// A request or notification of a method `revision` does not define: its envelope checked,
-    /// and, when strict, the method a violation. Nothing is followed: its answer, if any, is
-    /// checked as one to a request not in the traffic.
+    /// and, when strict, the method a violation.
     fn check_unknown(&self, revision: Revision, shape: &Shape, text: &str, verdict: &mut Verdict) {
         verdict.unknown_method = true;
         let request = matches!(shape, Shape::Request(_));
@@ -374,6 +395,7 @@ impl Checker {
                 let missing_type = result_type_read_fast(revision, result)?;
                 let mut violations = decode_lent(revision, side, text)?;
                 violations.extend(missing_type);
+                violations.extend(self.unasked(Some(&id)));
                 Some((side, None, revision, violations))
             }),
         };

@@ -644,3 +644,55 @@ fn a_method_the_revision_does_not_define_is_checked_as_an_envelope() {
         "{stdout}"
     );
 }
+
+#[test]
+fn a_result_answering_no_request_is_reported_where_every_request_is_seen() {
+    let base = lines(PYTHON);
+    let at = first(&base, |m| m["result"]["tools"].is_array());
+    // A copy of a result, answering an id nobody sent, right after the original.
+    let mut planted = base.clone();
+    let mut stray = planted[at].clone();
+    stray["id"] = json!(999);
+    planted.insert(at + 1, stray);
+    let verdicts = check(&planted, Checker::new(None));
+    let bad = invalid(&verdicts);
+    assert_eq!(bad.len(), 1, "{bad:#?}");
+    assert_eq!(bad[0].number, at + 2);
+    let violation = &bad[0].violations[0];
+    assert_eq!(
+        (violation.pointer.as_str(), violation.keyword.as_str()),
+        ("/id", "id")
+    );
+    assert!(
+        violation
+            .expected
+            .contains("no request with id 999 is open"),
+        "{violation:?}"
+    );
+    // The same result twice: the second answers a request already answered.
+    let mut twice = base.clone();
+    twice.insert(at + 1, base[at].clone());
+    assert_eq!(invalid(&check(&twice, Checker::new(None))).len(), 1);
+    // Where the conversation may not all be there, it is not: a recording of one side
+    // (`--from`), or traffic joined after its `initialize`.
+    let servers: Vec<Value> = (planted.iter())
+        .filter(|m| m.get("result").is_some() || m.get("error").is_some())
+        .cloned()
+        .collect();
+    let one_side = check(&servers, Checker::new(None).sent_by(Side::Server));
+    assert!(
+        one_side
+            .iter()
+            .all(|v| v.violations.iter().all(|v| v.keyword != "id")),
+        "{:#?}",
+        invalid(&one_side)
+    );
+    let midway = check(&planted[at..], Checker::new(Some(Revision::V2025_11_25)));
+    assert!(
+        midway
+            .iter()
+            .all(|v| v.violations.iter().all(|v| v.keyword != "id")),
+        "{:#?}",
+        invalid(&midway)
+    );
+}
