@@ -10,16 +10,16 @@ use crate::session::Verdict;
 /// message of an unknown method says so on a line of its own.
 pub fn text(file: &str, verdict: &Verdict) -> String {
     let mut out = String::new();
-    let from = verdict.from.map_or("?", |side| side.arrow());
-    let method = verdict.method.as_deref().unwrap_or("-");
-    let revision = verdict
-        .revision
-        .map_or_else(|| "no revision".to_owned(), |r| r.to_string());
+    let message = format!(
+        "{file}:{} #{} {}",
+        verdict.line,
+        verdict.number,
+        subject(verdict)
+    );
     if verdict.unknown_method {
         out.push_str(&format!(
-            "{file}:{} #{} {from} {method} ({revision}) note: unknown method, checked as a \
-             JSON-RPC envelope only (--strict counts it)\n",
-            verdict.line, verdict.number
+            "{message} note: unknown method, checked as a JSON-RPC envelope only (--strict \
+             counts it)\n"
         ));
     }
     for v in &verdict.violations {
@@ -29,11 +29,21 @@ pub fn text(file: &str, verdict: &Verdict) -> String {
             &v.pointer
         };
         out.push_str(&format!(
-            "{file}:{} #{} {from} {method} ({revision}) {pointer}: {}: {}\n",
-            verdict.line, verdict.number, v.keyword, v.expected
+            "{message} {pointer}: {}: {}\n",
+            v.keyword, v.expected
         ));
     }
     out
+}
+
+/// What names a message in every report: `FROM METHOD (REVISION)`.
+fn subject(verdict: &Verdict) -> String {
+    let from = verdict.from.map_or("?", |side| side.arrow());
+    let method = verdict.method.as_deref().unwrap_or("-");
+    let revision = verdict
+        .revision
+        .map_or_else(|| "no revision".to_owned(), |r| r.to_string());
+    format!("{from} {method} ({revision})")
 }
 
 /// A verdict as one JSON object: `number`, `line`, `from`, `method`, `revision`, `valid`, and
@@ -74,42 +84,49 @@ pub struct Junit {
     suites: String,
     tests: usize,
     failures: usize,
-    /// The file being written: its name, its test cases so far, and their counts.
-    current: Option<(String, String, usize, usize)>,
+    /// The suite being written.
+    current: Option<Suite>,
+}
+
+/// One file's test suite, as it is written.
+#[derive(Debug, Default)]
+struct Suite {
+    name: String,
+    /// Its `<testcase>` elements so far.
+    cases: String,
+    tests: usize,
+    failures: usize,
 }
 
 impl Junit {
     /// Adds `verdict`, a message of `file` (a new file starts a new suite).
     pub fn add(&mut self, file: &str, verdict: &Verdict) {
-        if self.current.as_ref().is_none_or(|(name, ..)| name != file) {
+        if self.current.as_ref().is_none_or(|suite| suite.name != file) {
             self.close_suite();
-            self.current = Some((file.to_owned(), String::new(), 0, 0));
         }
-        let Some((_, cases, tests, failures)) = &mut self.current else {
-            return;
-        };
-        let from = verdict.from.map_or("?", |side| side.arrow());
-        let method = verdict.method.as_deref().unwrap_or("-");
-        let revision = verdict
-            .revision
-            .map_or_else(|| "no revision".to_owned(), |r| r.to_string());
+        let suite = self.current.get_or_insert_with(|| Suite {
+            name: file.to_owned(),
+            ..Suite::default()
+        });
         let name = format!(
-            "#{} line {} {from} {method} ({revision})",
-            verdict.number, verdict.line
+            "#{} line {} {}",
+            verdict.number,
+            verdict.line,
+            subject(verdict)
         );
-        cases.push_str(&format!(
+        suite.cases.push_str(&format!(
             "    <testcase name=\"{}\" classname=\"{}\"",
             xml_escape(&name),
             xml_escape(file)
         ));
-        *tests += 1;
+        suite.tests += 1;
         if verdict.is_valid() {
-            cases.push_str("/>\n");
+            suite.cases.push_str("/>\n");
         } else {
-            *failures += 1;
+            suite.failures += 1;
             let count = verdict.violations.len();
             let message = format!("{count} violation{}", if count == 1 { "" } else { "s" });
-            cases.push_str(&format!(
+            suite.cases.push_str(&format!(
                 ">\n      <failure message=\"{message}\" type=\"{}\">{}</failure>\n    </testcase>\n",
                 xml_escape(&verdict.violations[0].keyword),
                 xml_escape(&text(file, verdict))
@@ -118,7 +135,13 @@ impl Junit {
     }
 
     fn close_suite(&mut self) {
-        if let Some((name, cases, tests, failures)) = self.current.take() {
+        if let Some(suite) = self.current.take() {
+            let Suite {
+                name,
+                cases,
+                tests,
+                failures,
+            } = suite;
             self.suites.push_str(&format!(
                 "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n{cases}  </testsuite>\n",
                 xml_escape(&name)
