@@ -143,8 +143,6 @@ fn forward(
             Some(newline) => (&read[..=newline], true),
             None => (read, false),
         };
-        to.write_all(part)?;
-        to.flush()?;
         length += part.len();
         if length <= limit {
             line.extend_from_slice(part);
@@ -152,12 +150,17 @@ fn forward(
             // Past the limit: what was kept is let go, the rest only counted.
             line = Vec::new();
         }
-        let used = part.len();
-        from.consume(used);
+        // A whole line is handed over before its last bytes go on: the peer cannot answer it
+        // before the checker has it, so the checker sees a request before its answer from the
+        // other direction's thread.
         if ends {
             copies.hand_over(side, std::mem::take(&mut line), length, limit);
             length = 0;
         }
+        to.write_all(part)?;
+        to.flush()?;
+        let used = part.len();
+        from.consume(used);
     }
 }
 
