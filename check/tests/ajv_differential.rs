@@ -404,8 +404,8 @@ struct Erratum {
 /// Each erratum applied alone to the mirror's schemas, written under the test's temporary
 /// folder.
 fn errata() -> Vec<Erratum> {
+    use mcp_codegen::errata::{apply, Errata};
     use mcp_codegen::revisions::Dialect;
-    use mcp_codegen::schema::errata::{apply, Errata};
     let list = Errata::load(&mcp_typed_tests::repo_root().join("schema/errata.toml"))
         .expect("schema/errata.toml");
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ajv-differential");

@@ -2,10 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::emit::Borrowed;
 use crate::pipeline::{self, Source};
 use crate::schema::errata::{Errata, ErrataError};
 use crate::schema::SchemaError;
+use crate::settings::{Borrowed, Settings};
 
 /// Everything that can stop a generation.
 #[derive(Debug)]
@@ -85,39 +85,14 @@ impl From<ErrataError> for GenerateError {
 /// The generated code refers to the runtime of the `mcp-typed` crate
 /// (`::mcp_typed::__private`), so the crate that includes it depends on `mcp-typed`, by that
 /// name or through the path given to [`Config::types_crate`].
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Config {
     pub(crate) schema_path: Option<PathBuf>,
     pub(crate) revision_name: Option<String>,
     pub(crate) out_path: Option<PathBuf>,
-    pub(crate) registry_feature: Option<String>,
-    pub(crate) schemars_feature: Option<String>,
-    pub(crate) module_doc: bool,
     pub(crate) errata: Errata,
-    pub(crate) types_crate: Option<String>,
-    pub(crate) constraint_docs: bool,
-    pub(crate) results: Vec<(String, String)>,
-    pub(crate) message_enums: Vec<(String, Vec<String>)>,
-    pub(crate) borrowed: Borrowed,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Self {
-            schema_path: None,
-            revision_name: None,
-            out_path: None,
-            registry_feature: None,
-            schemars_feature: None,
-            module_doc: false,
-            errata: Errata::default(),
-            types_crate: None,
-            constraint_docs: true,
-            results: Vec::new(),
-            message_enums: Vec::new(),
-            borrowed: Borrowed::No,
-        }
-    }
+    /// What shapes the code, read as it is by the loader and the emitter.
+    pub(crate) settings: Settings,
 }
 
 impl Config {
@@ -132,7 +107,7 @@ impl Config {
     /// (`mcp = { package = "mcp-typed", … }`: `"::mcp"`). A path that is not a Rust path is
     /// refused when generating.
     pub fn types_crate(&mut self, path: impl Into<String>) -> &mut Self {
-        self.types_crate = Some(path.into());
+        self.settings.types_crate = Some(path.into());
         self
     }
 
@@ -141,14 +116,14 @@ impl Config {
     /// free-form object or undeclared members, which borrow them from the decoded text
     /// (`mcp-typed`'s feature `borrowed` must be on). Default: off.
     pub fn borrowed_types(&mut self, yes: bool) -> &mut Self {
-        self.borrowed = if yes { Borrowed::Always } else { Borrowed::No };
+        self.settings.borrowed = if yes { Borrowed::Always } else { Borrowed::No };
         self
     }
 
     /// [`borrowed_types`](Self::borrowed_types), compiled only with the cargo feature `feature`
     /// of the crate that includes the code (`#[cfg(feature = "…")]`).
     pub fn borrowed_types_feature(&mut self, feature: impl Into<String>) -> &mut Self {
-        self.borrowed = Borrowed::Feature(feature.into());
+        self.settings.borrowed = Borrowed::Feature(feature.into());
         self
     }
 
@@ -157,7 +132,7 @@ impl Config {
     /// them (default: on). This repository's pinned revisions are generated without, so that
     /// their checked-in code does not change with this option.
     pub fn constraint_docs(&mut self, yes: bool) -> &mut Self {
-        self.constraint_docs = yes;
+        self.settings.constraint_docs = yes;
         self
     }
 
@@ -170,7 +145,7 @@ impl Config {
         request: impl Into<String>,
         result: impl Into<String>,
     ) -> &mut Self {
-        self.results.push((request.into(), result.into()));
+        self.settings.results.push((request.into(), result.into()));
         self
     }
 
@@ -183,7 +158,7 @@ impl Config {
         name: impl Into<String>,
         members: &[S],
     ) -> &mut Self {
-        self.message_enums.push((
+        self.settings.message_enums.push((
             name.into(),
             members.iter().map(|m| m.as_ref().to_owned()).collect(),
         ));
@@ -210,14 +185,14 @@ impl Config {
 
     /// Also emit the hidden `__roundtrip` lookup, behind this cargo feature.
     pub fn registry_feature(&mut self, feature: impl Into<String>) -> &mut Self {
-        self.registry_feature = Some(feature.into());
+        self.settings.registry_feature = Some(feature.into());
         self
     }
 
     /// Also implement `schemars::JsonSchema` for every type, behind this cargo feature of the
     /// crate that compiles the code (which must then enable `mcp-typed`'s feature `schemars`).
     pub fn schemars_feature(&mut self, feature: impl Into<String>) -> &mut Self {
-        self.schemars_feature = Some(feature.into());
+        self.settings.schemars_feature = Some(feature.into());
         self
     }
 
@@ -232,7 +207,7 @@ impl Config {
     /// Emit inner `//!` docs for the module (for a file that is a module of its own, not an
     /// `include!`).
     pub fn module_doc(&mut self, yes: bool) -> &mut Self {
-        self.module_doc = yes;
+        self.settings.module_file = yes;
         self
     }
 
@@ -275,7 +250,7 @@ impl Config {
             revision: &name,
             path,
         };
-        let generated = pipeline::generate(self, source, None)?;
+        let generated = pipeline::Prepared::new(self, source)?.generate(None);
         Ok((generated.text, generated.warnings))
     }
 

@@ -1,9 +1,16 @@
 //! `mcp-codegen`: generates strongly typed Rust from Model Context Protocol JSON schemas, for
 //! build scripts and tools.
 //!
-//! The pipeline is `schema.json` → errata → [`schema::load`] → [`ir::Module`] → [`emit::emit`] →
-//! Rust source, in one function that [`Config`] runs for a build script (in the manner of
-//! `prost-build`). [`diff`] tells what changed between two schemas.
+//! A build script needs [`Config`] (in the manner of `prost-build`): the schema file, a few
+//! settings, and [`Config::generate`]. The pipeline behind it is `schema.json` → [`errata`] →
+//! load → [`ir::Module`] → emit → Rust source.
+//!
+//! A tool reads schemas through the same pipeline: [`load_schema`] and [`load_schema_file`]
+//! give the [`ir`] (the model the code is emitted from: every type, the message enums, the
+//! request → result pairs), [`naming`] the rules by which schema names become Rust names,
+//! [`diff`] what changed between two schemas and what it breaks, [`revisions`] the pinned
+//! revisions' manifest and [`errata`] the corrections of the official schemas. The loader and
+//! the emitter themselves are private.
 //!
 //! The `mcp-codegen` command (`fetch`, `generate [--check]`, `generate --schema`, `diff`) is the
 //! crate `mcp-codegen-cli`, so that a build script compiles none of what only the command needs.
@@ -14,18 +21,21 @@
 
 mod config;
 pub mod diff;
-pub mod emit;
+mod emit;
 #[cfg(feature = "tools")]
 pub mod fetch;
 pub mod ir;
 pub mod naming;
 mod pipeline;
-pub mod pointer;
+mod pointer;
 pub mod revisions;
-pub mod schema;
+mod schema;
+mod settings;
 mod toml_table;
 #[cfg(feature = "tools")]
 pub mod workspace;
 
 pub use config::{Config, GenerateError};
-pub use pipeline::{load_schema_file, sha256_hex};
+pub use pipeline::{load_schema, load_schema_file, sha256_hex};
+pub use schema::errata;
+pub use schema::SchemaError;

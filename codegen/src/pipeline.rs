@@ -1,12 +1,14 @@
 //! One schema to one Rust file, in five steps: prepare (parse the JSON, detect its dialect,
 //! apply the revision's errata, hoist nested definitions, name an inline `RequestId`) → load
-//! (the IR, passes included) → annotate the errata → emit → assemble (header and module docs). [`Config`] and the
-//! workspace both generate through [`generate`].
+//! (the IR, passes included) → annotate the errata → emit → assemble (header and module docs).
+//! The first three are [`Prepared::new`], once per schema; [`Config`] and the workspace then
+//! emit through [`Prepared::generate`] (or only fingerprint, [`Prepared::fingerprint`]), and a
+//! revision that shares another's schema is a [`Reexport`].
 
 use std::path::Path;
 
 use crate::config::{Config, GenerateError};
-use crate::emit::{self, EmitOptions, PublicItems};
+use crate::emit::{self, PublicItems};
 use crate::ir::{passes, Module};
 use crate::schema::errata::{self, Change, Erratum};
 use crate::schema::{self, SchemaError};
@@ -37,43 +39,112 @@ pub(crate) struct Generated {
     pub fingerprint: String,
 }
 
-/// The whole pipeline: the module's file for `source`, and the file of its borrowed family when
-/// `borrowed_path` names it (see [`EmitOptions::borrowed_path`]).
-pub(crate) fn generate(
-    config: &Config,
-    source: Source<'_>,
-    borrowed_path: Option<String>,
-) -> Result<Generated, GenerateError> {
-    let changes = config.errata.for_revision(source.revision);
-    let (root, module) = load_with_changes(config, source, &changes)?;
-    let options = emit_options(config, borrowed_path)?;
-    let emitted = emit::emit_with_items(&module, &root, &options);
-    let header = header(source, &changes);
-    Ok(Generated {
-        fingerprint: seal(config, source, &header, &emitted.digest),
-        text: assemble(config, source.revision, &header, &emitted.body, MODULE_DOC),
-        borrowed: (emitted.borrowed_text).map(|items| emit::assemble(&header, None, &items)),
-        items: emitted.items,
-        warnings: warnings(&module, source.path),
-    })
+/// A schema ready to emit: read, its revision's errata applied (and annotated), loaded into
+/// the IR, its header written. Everything a generation of `source` does before emitting
+/// happens here, once: [`Prepared::generate`] and [`Prepared::fingerprint`] only emit.
+pub(crate) struct Prepared<'a> {
+    config: &'a Config,
+    source: Source<'a>,
+    /// `// @generated …` with the errata applied.
+    header: String,
+    /// The schema as loaded (errata applied, nested definitions hoisted, keys sorted).
+    pub root: serde_json::Value,
+    /// Its IR.
+    pub module: Module,
 }
 
-#[cfg(feature = "tools")] // for `workspace`
-/// A fingerprint of what [`generate`] would write for `source` (both files), computed without
-/// printing: the digest of the emitted tokens ([`emit::token_digest`]) with the header and
-/// the settings that [`assemble`] adds. The same fingerprint means the same text as long as the
-/// printing is the same (prettyplease, the text passes of `emit::assemble`), which only the
-/// full comparison (`tests/generated_is_fresh.rs`) checks.
-pub(crate) fn fingerprint(
-    config: &Config,
-    source: Source<'_>,
-    borrowed_path: Option<String>,
-) -> Result<String, GenerateError> {
-    let changes = config.errata.for_revision(source.revision);
-    let (root, module) = load_with_changes(config, source, &changes)?;
-    let options = emit_options(config, borrowed_path)?;
-    let tokens = emit::token_digest(&module, &root, &options);
-    Ok(seal(config, source, &header(source, &changes), &tokens))
+impl<'a> Prepared<'a> {
+    /// Prepare → load → annotate the errata; the settings checked.
+    pub fn new(config: &'a Config, source: Source<'a>) -> Result<Self, GenerateError> {
+        config
+            .settings
+            .types_crate_path()
+            .map_err(GenerateError::Config)?;
+        let changes = config.errata.for_revision(source.revision);
+        let mut root =
+            serde_json::from_slice(source.bytes).map_err(|error| GenerateError::Json {
+                path: source.path.to_owned(),
+                source: error,
+            })?;
+        let schema_err = |error: SchemaError| GenerateError::Schema {
+            path: source.path.to_owned(),
+            source: error,
+        };
+        let dialect = schema::detect_dialect(&root).map_err(schema_err)?;
+        errata::apply(&mut root, dialect, &changes).map_err(schema_err)?;
+        let mut module = load_prepared(&mut root, dialect, &config.settings).map_err(schema_err)?;
+        errata::annotate(&mut module, dialect, &changes);
+        Ok(Prepared {
+            config,
+            source,
+            header: header(source, &changes),
+            root,
+            module,
+        })
+    }
+
+    /// The module's file, and the file of its borrowed family when `borrowed_path` names it
+    /// (see [`emit::emit`]).
+    pub fn generate(&self, borrowed_path: Option<&str>) -> Generated {
+        let emitted = emit::emit(
+            &self.module,
+            &self.root,
+            &self.config.settings,
+            borrowed_path,
+        );
+        Generated {
+            fingerprint: self.seal(&emitted.digest),
+            text: assemble(
+                self.config,
+                self.source.revision,
+                &self.header,
+                &emitted.body,
+                MODULE_DOC,
+            ),
+            borrowed: (emitted.borrowed_text)
+                .map(|items| emit::assemble(&self.header, None, &items)),
+            items: emitted.items,
+            warnings: warnings(&self.module, self.source.path),
+        }
+    }
+
+    #[cfg(feature = "tools")] // for `workspace`
+    /// A fingerprint of what [`Prepared::generate`] would write (both files), computed without
+    /// printing: the digest of the emitted tokens ([`emit::token_digest`]) with the header and
+    /// the settings that [`assemble`] adds. The same fingerprint means the same text as long as
+    /// the printing is the same (prettyplease, the text passes of `emit::assemble`), which only
+    /// the full comparison (`tests/generated_is_fresh.rs`) checks.
+    pub fn fingerprint(&self, borrowed_path: Option<&str>) -> Result<String, GenerateError> {
+        let tokens = emit::token_digest(
+            &self.module,
+            &self.root,
+            &self.config.settings,
+            borrowed_path,
+        )
+        .map_err(GenerateError::Config)?;
+        Ok(self.seal(&tokens))
+    }
+
+    fn seal(&self, tokens: &[u8; 32]) -> String {
+        seal(self.config, self.source, &self.header, tokens)
+    }
+}
+
+/// The schema as the loader reads it (nested definitions hoisted, an inline `RequestId` named,
+/// keys sorted) and its IR: the one way from a parsed schema to the IR, for a generation and
+/// for [`crate::load_schema`].
+pub(crate) fn load_prepared(
+    root: &mut serde_json::Value,
+    dialect: crate::revisions::Dialect,
+    settings: &crate::settings::Settings,
+) -> Result<Module, SchemaError> {
+    schema::hoist_nested_definitions(root)?;
+    schema::supply_request_id(root);
+    // The generated code follows the schema's keys sorted by name, whatever order the file has
+    // them in and whether or not serde_json's `preserve_order` is on in the build (an rmcp
+    // adapter's default feature turns it on for every crate beside it).
+    root.sort_all_objects();
+    schema::load(root, dialect, settings)
 }
 
 /// The source of the code that turns tokens into a file's text (printing piece by piece,
@@ -93,62 +164,73 @@ fn seal(config: &Config, source: Source<'_>, header: &str, tokens: &[u8; 32]) ->
     let settings = format!(
         "{}\n{printing}\n{header}\n{}\n{}\n{tokens}",
         env!("CARGO_PKG_VERSION"),
-        config.module_doc,
+        config.settings.module_file,
         source.revision,
     );
     sha256_hex(settings.as_bytes())
 }
 
 #[cfg(feature = "tools")] // for `workspace`
-/// The fingerprint of a module re-exporting the module of fingerprint `same_as` (see
-/// [`generate_reexport`]).
-pub(crate) fn reexport_fingerprint(
-    config: &Config,
-    source: Source<'_>,
-    same_as: (&str, &str),
-    fingerprint: &str,
-) -> String {
-    let changes = config.errata.for_revision(source.revision);
-    let text = format!("re-export of {} ({}): {fingerprint}", same_as.0, same_as.1);
-    seal(
-        config,
-        source,
-        &header(source, &changes),
-        &sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(text)).into(),
-    )
+/// The module of a revision whose schema is byte for byte that of another revision (`same_as`:
+/// its name and module): every public item of that module re-exported, so a value of one
+/// revision is a value of the other.
+pub(crate) struct Reexport<'a> {
+    config: &'a Config,
+    source: Source<'a>,
+    same_as: (&'a str, &'a str),
+    header: String,
 }
 
-#[cfg(feature = "tools")] // for `workspace`
-/// The module of a revision whose schema is byte for byte that of `same_as` (its name and
-/// module): every public item of that module (`items`, from [`generate`]) re-exported, so a
-/// value of one revision is a value of the other.
-pub(crate) fn generate_reexport(
-    config: &Config,
-    source: Source<'_>,
-    same_as: (&str, &str),
-    items: &PublicItems,
-) -> Result<String, GenerateError> {
-    let (name, module) = same_as;
-    let body = items
-        .reexports(module)
-        .map_err(|e| GenerateError::Config(format!("re-exporting the items of `{module}`: {e}")))?;
-    let doc = format!(
-        "Its schema is byte for byte that of revision `{name}`, so its types are those of \
-         module `{module}`, re-exported: a value of one revision is a value of the other, \
-         and enabling both compiles the types once."
-    );
-    let changes = config.errata.for_revision(source.revision);
-    let header = header(source, &changes);
-    Ok(assemble(config, source.revision, &header, &body, &doc))
+#[cfg(feature = "tools")]
+impl<'a> Reexport<'a> {
+    /// The re-export of `same_as` for `source`, its header written once.
+    pub fn new(config: &'a Config, source: Source<'a>, same_as: (&'a str, &'a str)) -> Self {
+        let changes = config.errata.for_revision(source.revision);
+        Reexport {
+            config,
+            source,
+            same_as,
+            header: header(source, &changes),
+        }
+    }
+
+    /// The module's file: the public `items` of the module of `same_as` (from
+    /// [`Prepared::generate`]) re-exported.
+    pub fn text(&self, items: &PublicItems) -> Result<String, GenerateError> {
+        let (name, module) = self.same_as;
+        let body = items.reexports(module).map_err(|e| {
+            GenerateError::Config(format!("re-exporting the items of `{module}`: {e}"))
+        })?;
+        let doc = format!(
+            "Its schema is byte for byte that of revision `{name}`, so its types are those of \
+             module `{module}`, re-exported: a value of one revision is a value of the other, \
+             and enabling both compiles the types once."
+        );
+        Ok(assemble(
+            self.config,
+            self.source.revision,
+            &self.header,
+            &body,
+            &doc,
+        ))
+    }
+
+    /// The fingerprint of the module, from the `fingerprint` of the module it re-exports.
+    pub fn fingerprint(&self, fingerprint: &str) -> String {
+        let (name, module) = self.same_as;
+        let text = format!("re-export of {name} ({module}): {fingerprint}");
+        let tokens = sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(text));
+        seal(self.config, self.source, &self.header, &tokens.into())
+    }
 }
 
-/// Prepare and load only: the schema with its revision's errata applied, and its IR.
-pub(crate) fn load(
-    config: &Config,
-    source: Source<'_>,
-) -> Result<(serde_json::Value, Module), GenerateError> {
-    let changes = config.errata.for_revision(source.revision);
-    load_with_changes(config, source, &changes)
+/// Loads a parsed schema into the IR as the generator sees it, without errata and with the
+/// default settings: the dialect detected, nested definitions hoisted, an inline `RequestId`
+/// named.
+pub fn load_schema(schema: &serde_json::Value) -> Result<Module, SchemaError> {
+    let dialect = schema::detect_dialect(schema)?;
+    let mut root = schema.clone();
+    load_prepared(&mut root, dialect, &crate::settings::Settings::default())
 }
 
 /// Reads a schema file into the IR as it is, without errata (what [`crate::diff::diff`]
@@ -160,7 +242,7 @@ pub fn load_schema_file(path: &Path) -> Result<Module, GenerateError> {
         revision: "",
         path,
     };
-    Ok(load(&Config::new(), source)?.1)
+    Ok(Prepared::new(&Config::new(), source)?.module)
 }
 
 /// The bytes of a schema file.
@@ -169,38 +251,6 @@ pub(crate) fn read(path: &Path) -> Result<Vec<u8>, GenerateError> {
         path: path.to_owned(),
         source,
     })
-}
-
-/// Prepare → load → annotate the errata.
-fn load_with_changes(
-    config: &Config,
-    source: Source<'_>,
-    changes: &[(&Erratum, &Change)],
-) -> Result<(serde_json::Value, Module), GenerateError> {
-    let schema_err = |error: SchemaError| GenerateError::Schema {
-        path: source.path.to_owned(),
-        source: error,
-    };
-    let mut root = serde_json::from_slice(source.bytes).map_err(|error| GenerateError::Json {
-        path: source.path.to_owned(),
-        source: error,
-    })?;
-    let dialect = schema::detect_dialect(&root).map_err(schema_err)?;
-    errata::apply(&mut root, dialect, changes).map_err(schema_err)?;
-    schema::hoist_nested_definitions(&mut root).map_err(schema_err)?;
-    schema::supply_request_id(&mut root);
-    // The generated code follows the schema's keys sorted by name, whatever order the file has
-    // them in and whether or not serde_json's `preserve_order` is on in the build (an rmcp
-    // adapter's default feature turns it on for every crate beside it).
-    root.sort_all_objects();
-    let options = schema::LoadOptions {
-        constraint_docs: config.constraint_docs,
-        results: config.results.clone(),
-        message_enums: config.message_enums.clone(),
-    };
-    let mut module = schema::load_with(&root, dialect, &options).map_err(schema_err)?;
-    errata::annotate(&mut module, dialect, changes);
-    Ok((root, module))
 }
 
 /// A warning for each request-shaped definition that gets no result
@@ -229,32 +279,6 @@ fn warnings(module: &Module, path: &Path) -> Vec<String> {
         ));
     }
     warnings
-}
-
-/// The emitter's options from the settings; a `types_crate` that is not a Rust path is refused.
-fn emit_options(
-    config: &Config,
-    borrowed_path: Option<String>,
-) -> Result<EmitOptions, GenerateError> {
-    let types_crate = match &config.types_crate {
-        None => None,
-        Some(text) => {
-            let path = syn::parse_str::<syn::Path>(text).map_err(|e| {
-                GenerateError::Config(format!(
-                    "types_crate `{text}` is not a Rust path (e.g. `::mcp_typed`): {e}"
-                ))
-            })?;
-            Some(quote::ToTokens::into_token_stream(path))
-        }
-    };
-    Ok(EmitOptions {
-        registry_feature: config.registry_feature.clone(),
-        schemars_feature: config.schemars_feature.clone(),
-        types_crate,
-        module_file: config.module_doc,
-        borrowed: config.borrowed.clone(),
-        borrowed_path,
-    })
 }
 
 /// The module docs of a module of types of its own (not a re-export).
@@ -286,7 +310,7 @@ fn header(source: Source<'_>, changes: &[(&Erratum, &Change)]) -> String {
 /// The file: `header`, the module docs (`doc` after a line naming the revision) when the
 /// settings ask for them, `body`, and the revision's `PROTOCOL_VERSION` if it is a release.
 fn assemble(config: &Config, revision: &str, header: &str, body: &str, doc: &str) -> String {
-    let doc = config.module_doc.then(|| {
+    let doc = config.settings.module_file.then(|| {
         if is_release(revision) || revision == "draft" {
             format!(
                 "Types of MCP protocol revision `{revision}`, generated from its official JSON schema.\n\n{doc}"
@@ -348,16 +372,18 @@ mod tests {
             revision: "shapes",
             path: Path::new("shapes.json"),
         };
-        let generated = generate(&config, source, None).expect("renders");
+        let generated = Prepared::new(&config, source)
+            .expect("loads")
+            .generate(None);
         let read = PublicItems::of_body(&generated.text).expect("parses");
         let copy = Source {
             revision: "copy",
             ..source
         };
         let same_as = ("shapes", "shapes");
-        let from_text = generate_reexport(&config, copy, same_as, &read).expect("from the text");
-        let from_items =
-            generate_reexport(&config, copy, same_as, &generated.items).expect("from the items");
+        let reexport = Reexport::new(&config, copy, same_as);
+        let from_text = reexport.text(&read).expect("from the text");
+        let from_items = reexport.text(&generated.items).expect("from the items");
         assert_eq!(from_items, from_text);
         assert!(
             from_items.contains(

@@ -1,17 +1,15 @@
 //! Schemas the generator cannot turn into Rust are refused with the JSON pointer of the
 //! offending part and what was expected; nothing panics.
 
-use mcp_codegen::pointer::escape;
-use mcp_codegen::revisions::Dialect;
-use mcp_codegen::schema::{self, SchemaError};
+use mcp_codegen::{load_schema, SchemaError};
 use serde_json::{json, Value};
 
 mod support;
-use support::mirror;
+use support::{escape, mirror};
 
 fn load(defs: Value) -> Result<mcp_codegen::ir::Module, SchemaError> {
     let root = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs});
-    schema::load(&root, Dialect::Draft2020_12)
+    load_schema(&root)
 }
 
 fn assert_error(
@@ -59,10 +57,10 @@ fn ref_cycle_through_aliases() {
 
 #[test]
 fn non_object_root() {
-    let error = schema::load(&json!([1, 2]), Dialect::Draft07).expect_err("array root");
+    let error = load_schema(&json!([1, 2])).expect_err("array root");
     assert_eq!(error.pointer, "");
     assert!(error.message.contains("root must be an object"), "{error}");
-    let error = schema::detect_dialect(&json!("schema")).expect_err("string root");
+    let error = load_schema(&json!("schema")).expect_err("string root");
     assert_eq!(error.pointer, "");
 }
 
@@ -215,18 +213,15 @@ fn object_in_a_type_list() {
 
 #[test]
 fn missing_definitions() {
-    let error = schema::load(
-        &json!({"$schema": "https://json-schema.org/draft/2020-12/schema"}),
-        Dialect::Draft2020_12,
-    )
-    .expect_err("no $defs");
+    let error = load_schema(&json!({"$schema": "https://json-schema.org/draft/2020-12/schema"}))
+        .expect_err("no $defs");
     assert_eq!(error.pointer, "");
     assert!(error.message.contains("no `$defs`"), "{error}");
 }
 
 #[test]
 fn unsupported_dialect() {
-    let error = schema::detect_dialect(
+    let error = load_schema(
         &json!({"$schema": "http://json-schema.org/draft-04/schema#", "definitions": {}}),
     )
     .expect_err("draft-04");
@@ -262,7 +257,7 @@ fn junk_anywhere_in_a_real_schema_never_panics() {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let original: Value = serde_json::from_str(&text).expect("json");
     // The unmutated schema loads: the refusals below are the junk's.
-    schema::load(&original, Dialect::Draft07).expect("the official schema loads");
+    load_schema(&original).expect("the official schema loads");
     let mut pointers = Vec::new();
     collect_pointers(&original, String::new(), &mut pointers);
     let junk = [
@@ -278,7 +273,7 @@ fn junk_anywhere_in_a_real_schema_never_panics() {
     for (i, pointer) in pointers.iter().enumerate().step_by(5) {
         let mut mutated = original.clone();
         *mutated.pointer_mut(pointer).expect("pointer exists") = junk[i % junk.len()].clone();
-        let result = std::panic::catch_unwind(|| schema::load(&mutated, Dialect::Draft07));
+        let result = std::panic::catch_unwind(|| load_schema(&mutated));
         match result {
             Ok(Err(_)) => refused += 1,
             Ok(Ok(_)) => {}

@@ -10,7 +10,6 @@ mod support;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use mcp_codegen::emit::{emit, EmitOptions};
 use mcp_codegen::ir::{Additional, Module, ObjectDispatch, Struct, TypeExpr, TypeKind};
 use mcp_codegen::naming::field_name;
 use quote::ToTokens;
@@ -237,10 +236,10 @@ fn check(module: &Module, text: &str) -> Vec<String> {
 
 fn check_file(schema: &Path) -> Vec<String> {
     let module = mcp_codegen::load_schema_file(schema).expect("the schema loads");
-    let root: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(schema).expect("the schema reads"))
-            .expect("the schema is JSON");
-    let text = emit(&module, &root, &EmitOptions::default());
+    let text = mcp_codegen::Config::new()
+        .schema_path(schema)
+        .generate_string()
+        .expect("the schema generates");
     check(&module, &text)
         .into_iter()
         .map(|m| format!("{}: {m}", schema.display()))

@@ -2,9 +2,9 @@
 //! schema does not look as the erratum expects (an upstream fix is reviewed, never patched over),
 //! and a malformed errata file is refused with what is wrong.
 
+use mcp_codegen::errata::{self, Errata};
 use mcp_codegen::revisions::Dialect;
-use mcp_codegen::schema;
-use mcp_codegen::schema::errata::{self, Errata};
+use mcp_codegen::SchemaError;
 use serde_json::{json, Value};
 
 const ERRATUM: &str = r#"
@@ -38,7 +38,7 @@ fn schema() -> Value {
     json!({"$defs": {"Answer": {"type": "object", "properties": {"value": {"type": ["string", "integer"]}}}}})
 }
 
-fn apply(errata: &Errata, revision: &str, root: &mut Value) -> Result<(), schema::SchemaError> {
+fn apply(errata: &Errata, revision: &str, root: &mut Value) -> Result<(), SchemaError> {
     errata::apply(root, Dialect::Draft2020_12, &errata.for_revision(revision))
 }
 
@@ -68,7 +68,7 @@ fn the_generated_docs_name_the_erratum() {
     let mut root = schema();
     let changes = errata.for_revision("r1");
     errata::apply(&mut root, Dialect::Draft2020_12, &changes).expect("applies");
-    let mut module = schema::load(&root, Dialect::Draft2020_12).expect("loads");
+    let mut module = mcp_codegen::load_schema(&root).expect("loads");
     errata::annotate(&mut module, Dialect::Draft2020_12, &changes);
     let answer = module.by_schema_name("Answer").expect("the definition");
     assert_eq!(

@@ -26,12 +26,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use mcp_codegen::pointer::escape;
 use mcp_codegen::{Config, GenerateError};
 use serde_json::{json, Map, Value};
 
 mod support;
-use support::mirror;
+use support::{escape, mirror};
 /// Every revision the mutations run on: 2025-06-18 is the newest in the draft-07 dialect,
 /// 2025-11-25 the first in 2020-12, 2026-07-28 the newest (the message layer differs in each).
 const ALL: &[&str] = &["2025-06-18", "2025-11-25", "2026-07-28"];

@@ -12,9 +12,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use mcp_codegen::revisions::Dialect;
-use mcp_codegen::schema::{self, SchemaError};
 use mcp_codegen::Config;
+use mcp_codegen::{load_schema, SchemaError};
 use serde_json::{json, Value};
 
 mod support;
@@ -342,7 +341,7 @@ fn inline_names_are_deterministic() {
 
 fn load(defs: Value) -> Result<mcp_codegen::ir::Module, SchemaError> {
     let root = json!({"$schema": "https://json-schema.org/draft/2020-12/schema", "$defs": defs});
-    schema::load(&root, Dialect::Draft2020_12)
+    load_schema(&root)
 }
 
 #[test]

@@ -353,13 +353,25 @@ pub fn params_digest(data: &[u8]) {
 }
 
 /// The generator's loader on any JSON: a module, or an error with a JSON pointer; never a panic.
+/// An object is also loaded as each dialect (its `$schema` set), so that both ways of reading
+/// definitions see every input.
 pub fn schema_loader(data: &[u8]) {
-    use mcp_codegen::revisions::Dialect;
     let Ok(root) = serde_json::from_slice::<Value>(data) else {
         return;
     };
-    for dialect in [Dialect::Draft07, Dialect::Draft2020_12] {
-        if let Err(error) = mcp_codegen::schema::load(&root, dialect) {
+    let mut inputs = vec![root.clone()];
+    if let Value::Object(object) = &root {
+        for dialect in [
+            "http://json-schema.org/draft-07/schema#",
+            "https://json-schema.org/draft/2020-12/schema",
+        ] {
+            let mut object = object.clone();
+            object.insert("$schema".into(), dialect.into());
+            inputs.push(Value::Object(object));
+        }
+    }
+    for input in &inputs {
+        if let Err(error) = mcp_codegen::load_schema(input) {
             assert!(
                 error.pointer.is_empty() || error.pointer.starts_with('/'),
                 "not a JSON pointer: {error}"

@@ -2,8 +2,8 @@
 //! an instance a real peer sends) and applied (the corrected schema accepts it, the generated type
 //! decodes it and writes it back exactly, and its docs name the erratum).
 
+use mcp_codegen::errata::Witness;
 use mcp_codegen::fetch::SchemaSource;
-use mcp_codegen::schema::errata::Witness;
 use mcp_codegen::workspace::Workspace;
 use serde_json::Value;
 

@@ -74,11 +74,7 @@ struct SchemaOptions {
 
 impl SchemaOptions {
     /// The `Config` these options describe, for `schema` with `errata`.
-    fn config(
-        &self,
-        schema: &Path,
-        errata: mcp_codegen::schema::errata::Errata,
-    ) -> mcp_codegen::Config {
+    fn config(&self, schema: &Path, errata: mcp_codegen::errata::Errata) -> mcp_codegen::Config {
         let mut config = mcp_codegen::Config::new();
         config
             .schema_path(schema)

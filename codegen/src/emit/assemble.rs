@@ -4,14 +4,7 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::{docs, ident};
-
-/// The body of a module whose schema is byte for byte another revision's: a `pub use` of every
-/// public item of that revision's rendered `body` from `crate::<module>`, under the `#[cfg]` the
-/// item is defined under.
-pub fn reexports(body: &str, module: &str) -> syn::Result<String> {
-    PublicItems::of_body(body)?.reexports(module)
-}
+use super::docs;
 
 /// The public items of a rendered body, grouped by the `#[cfg]`s they are defined under, in the
 /// order first seen. Text only, so that bodies rendered on other threads can bring it back.
@@ -22,7 +15,9 @@ pub struct PublicItems {
 }
 
 impl PublicItems {
-    /// The public items of a rendered body, read from its text.
+    /// The public items of a rendered body, read from its text (what the items collected while
+    /// printing must equal).
+    #[cfg(test)]
     pub fn of_body(body: &str) -> syn::Result<Self> {
         let mut public = Self::default();
         public.collect(&syn::parse_file(body)?.items)?;
@@ -57,12 +52,13 @@ impl PublicItems {
     }
 
     /// A `pub use` of every item from `crate::<module>`, under its `#[cfg]`s.
+    #[cfg(feature = "tools")] // for `workspace`
     pub fn reexports(&self, module: &str) -> syn::Result<String> {
-        let module = ident(module);
+        let module = super::ident(module);
         let mut uses = TokenStream::new();
         for (cfgs, names) in &self.groups {
             let cfgs: TokenStream = cfgs.parse()?;
-            let names = names.iter().map(|name| ident(name));
+            let names = names.iter().map(|name| super::ident(name));
             uses.extend(quote!(#cfgs pub use crate::#module::{#(#names),*};));
         }
         Ok(prettyplease::unparse(&syn::parse2::<syn::File>(uses)?))

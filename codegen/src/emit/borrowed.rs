@@ -5,8 +5,9 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::registry::borrowed_registry;
-use super::{emit_type, messages, structs, union, Borrowed, EmitOptions, Scope, TokenDigest};
+use super::{emit_type, messages, structs, union, Scope, TokenDigest};
 use crate::ir::{Module, TypeDef, TypeExpr, TypeKind};
+use crate::settings::{Borrowed, Settings};
 
 /// The borrowed family, as [`borrowed_module`] renders it.
 pub(super) struct BorrowedModule {
@@ -14,7 +15,7 @@ pub(super) struct BorrowedModule {
     pub cfg: TokenStream,
     /// What the body holds: `pub mod borrowed { … }`, or `#[path = …] pub mod borrowed;`.
     pub declaration: String,
-    /// The items of an out-of-line module (see [`EmitOptions::borrowed_path`]).
+    /// The items of an out-of-line module (see `borrowed_path` of [`super::emit`]).
     pub file: Option<String>,
 }
 
@@ -23,21 +24,18 @@ pub(super) struct BorrowedModule {
 pub(super) fn borrowed_module(
     module: &Module,
     owned: &Scope,
-    options: &EmitOptions,
+    settings: &Settings,
+    borrowed_path: Option<&str>,
     digest: &mut TokenDigest,
 ) -> syn::Result<BorrowedModule> {
     let scope = owned.borrowed(module);
-    let cfg = match &options.borrowed {
+    let cfg = match &settings.borrowed {
         Borrowed::Feature(feature) => quote!(#[cfg(feature = #feature)]),
         _ => TokenStream::new(),
     };
-    let indent = if options.borrowed_path.is_some() {
-        ""
-    } else {
-        "    "
-    };
+    let indent = if borrowed_path.is_some() { "" } else { "    " };
     let mut body = String::new();
-    for piece in borrowed_pieces(module, &scope, options) {
+    for piece in borrowed_pieces(module, &scope, settings) {
         digest.add(&piece);
         let syntax = syn::parse2::<syn::File>(piece)?;
         for line in prettyplease::unparse(&syntax).lines() {
@@ -53,7 +51,7 @@ pub(super) fn borrowed_module(
                `ServerMessageRef<'de>` and every type they reach that holds a string, a free-form \
                object or undeclared members, borrowing them from the decoded text; see \
                `mcp_typed::borrowed`. Types that hold none of these are the owned ones.";
-    if let Some(path) = &options.borrowed_path {
+    if let Some(path) = borrowed_path {
         let declaration = prettyplease::unparse(&syn::parse2::<syn::File>(
             quote!(#[doc = #doc] #cfg #[path = #path] pub mod borrowed;),
         )?);
@@ -79,7 +77,7 @@ pub(super) fn borrowed_module(
 pub(super) fn borrowed_pieces<'a>(
     module: &'a Module,
     scope: &'a Scope,
-    options: &'a EmitOptions,
+    settings: &'a Settings,
 ) -> impl Iterator<Item = TokenStream> + 'a {
     let head = quote! {
         #[allow(unused_imports)]
@@ -90,7 +88,7 @@ pub(super) fn borrowed_pieces<'a>(
         Some(m) => messages::emit_messages(module, scope, m),
         None => messages::request_ref_impls(module, scope),
     };
-    let registry = options
+    let registry = settings
         .registry_feature
         .as_deref()
         .map(|feature| borrowed_registry(module, scope, feature));

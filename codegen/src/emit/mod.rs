@@ -37,38 +37,13 @@ use quote::quote;
 use serde_json::Value;
 
 use self::assemble::escape_text_direction;
-pub use self::assemble::{assemble, reexports, PublicItems};
+pub use self::assemble::{assemble, PublicItems};
 use self::docs::doc_attrs;
 pub(crate) use self::scope::{ident, resolve_alias, type_tokens, Scope};
 use crate::ir::{Module, TypeDef, TypeKind};
+use crate::settings::{Borrowed, Settings};
 
-/// What the emitted body carries besides the types.
-#[derive(Debug, Clone, Default)]
-pub struct EmitOptions {
-    /// Emit `__roundtrip(name, json)` behind `#[cfg(feature = "<this>")]`, used by the tests to
-    /// decode an instance as the definition a string names.
-    pub registry_feature: Option<String>,
-    /// Implement `schemars::JsonSchema` for every type behind `#[cfg(feature = "<this>")]`
-    /// (with `mcp-typed`'s feature `schemars` enabled).
-    pub schemars_feature: Option<String>,
-    /// The path by which the generated code names the `mcp-typed` crate (`None`:
-    /// `::mcp_typed`), for a crate that reaches it through a re-export or a renamed dependency.
-    /// Tokens of a `syn::Path`, checked by the caller.
-    pub types_crate: Option<TokenStream>,
-    /// The file is a module of its own (`#[path] mod`), which may carry inner attributes; an
-    /// `include!`d file may not, so its lint allowances are left to the including module.
-    pub module_file: bool,
-    /// Whether to emit the borrowed family (`mod borrowed`: `ClientMessageRef<'de>`, …).
-    pub borrowed: Borrowed,
-    /// With [`Self::borrowed`] on: put the borrowed family in a file of its own, declared
-    /// `#[path = "<this>"] pub mod borrowed;` (its text is [`Emitted::borrowed_text`]), so that a
-    /// build without its feature does not even parse it. rustc reads the path relative to the
-    /// folder of the generated file, which must be a module file ([`Self::module_file`]).
-    /// `None`: inline, `pub mod borrowed { … }` (what an `include!`d file needs).
-    pub borrowed_path: Option<String>,
-}
-
-/// What [`emit_with_items`] renders.
+/// What [`emit`] renders.
 #[derive(Debug, Default)]
 pub struct Emitted {
     /// The file body, without header.
@@ -76,42 +51,37 @@ pub struct Emitted {
     /// The public items of the body, read off the syntax trees the printing parses anyway
     /// (what a module re-exporting this body lists, without parsing the text again).
     pub items: PublicItems,
-    /// The items of the borrowed module, when [`EmitOptions::borrowed_path`] puts them in a
+    /// The items of the borrowed module, when `borrowed_path` of [`emit`] puts them in a
     /// file of their own (without header).
     pub borrowed_text: Option<String>,
     /// The digest of the tokens printed (what [`token_digest`] computes without printing).
     pub digest: [u8; 32],
 }
 
-/// Whether, and under which `#[cfg]`, the borrowed family is emitted: a `borrowed` submodule
-/// with a `…Ref<'de>` type for every type that holds a string, a free-form object or
-/// undeclared members, decoded by the same dispatch, borrowing from the text.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum Borrowed {
-    /// Not emitted.
-    #[default]
-    No,
-    /// Emitted, always compiled.
-    Always,
-    /// Emitted behind `#[cfg(feature = "<this>")]` (`mcp-typed`'s own: `borrowed`).
-    Feature(String),
-}
-
-/// Renders a module's items to formatted Rust source (the file body, without header). `source`
-/// is the schema the module was loaded from (the JSON Schema impls copy parts of it).
-pub fn emit(module: &Module, source: &Value, options: &EmitOptions) -> String {
-    emit_with_items(module, source, options).body
-}
-
-/// [`emit`], with the public items of the body and the borrowed module's own file, if any.
-pub fn emit_with_items(module: &Module, source: &Value, options: &EmitOptions) -> Emitted {
+/// Renders a module's items to formatted Rust source (the file body, without header), with
+/// the public items of the body and the borrowed module's own file, if any. `source` is the
+/// schema the module was loaded from (the JSON Schema impls copy parts of it). With
+/// `borrowed_path` and the borrowed family on, the family goes to a file of its own, declared
+/// `#[path = "<borrowed_path>"] pub mod borrowed;` so that a build without its feature does not
+/// even parse it (rustc reads the path relative to the folder of the generated file, which must
+/// be a module file, [`Settings::module_file`]); `None`: inline, `pub mod borrowed { … }`
+/// (what an `include!`d file needs).
+pub(crate) fn emit(
+    module: &Module,
+    source: &Value,
+    settings: &Settings,
+    borrowed_path: Option<&str>,
+) -> Emitted {
     let scope = Scope::for_module(module);
     // Parsed and printed a piece at a time (prettyplease prints a file's items one after the
     // other, so the text is the same): the tokens, syntax tree and text of one type are freed
     // before the next is built, where one file-sized tree made the heap grow by its whole size
     // (most of the generator's time went to faulting in fresh pages).
-    let pieces = body_pieces(module, source, options, &scope);
-    let mut digest = TokenDigest::new(options);
+    let pieces = match body_pieces(module, source, settings, &scope) {
+        Ok(pieces) => pieces,
+        Err(e) => return Emitted::failed(e),
+    };
+    let mut digest = TokenDigest::new(settings, borrowed_path);
     let mut text = String::new();
     let mut public = PublicItems::default();
     for piece in pieces {
@@ -128,8 +98,8 @@ pub fn emit_with_items(module: &Module, source: &Value, options: &EmitOptions) -
         text.push_str(&prettyplease::unparse(&syntax));
     }
     let mut borrowed_text = None;
-    if options.borrowed != Borrowed::No {
-        match borrowed::borrowed_module(module, &scope, options, &mut digest) {
+    if settings.borrowed != Borrowed::No {
+        match borrowed::borrowed_module(module, &scope, settings, borrowed_path, &mut digest) {
             Ok(borrowed) => {
                 public.add(&borrowed.cfg, "borrowed");
                 text.push_str(&borrowed.declaration);
@@ -150,14 +120,14 @@ pub fn emit_with_items(module: &Module, source: &Value, options: &EmitOptions) -
 fn body_pieces<'a>(
     module: &'a Module,
     source: &'a Value,
-    options: &'a EmitOptions,
+    settings: &'a Settings,
     scope: &'a Scope,
-) -> impl Iterator<Item = TokenStream> + 'a {
-    let registry = options
+) -> Result<impl Iterator<Item = TokenStream> + 'a, String> {
+    let registry = settings
         .registry_feature
         .as_deref()
-        .map(|feature| registry::registry(module, feature, options.schemars_feature.as_deref()));
-    let json_schemas = options
+        .map(|feature| registry::registry(module, feature, settings.schemars_feature.as_deref()));
+    let json_schemas = settings
         .schemars_feature
         .as_deref()
         .map(|feature| json_schema::emit_json_schemas(module, source, feature));
@@ -166,13 +136,10 @@ fn body_pieces<'a>(
         None => messages::emit_extension_requests(scope, &module.extension_requests),
     };
     // Every other mention of the types crate goes through this `__rt` (its macros use `$crate`).
-    let types_crate = options
-        .types_crate
-        .as_ref()
-        .map_or_else(|| quote!(::mcp_typed), Clone::clone);
+    let types_crate = settings.types_crate_path()?;
     // The unions mirror the schema's; boxing their large members would cost an allocation on
     // every decode.
-    let allowances = options
+    let allowances = settings
         .module_file
         .then(|| quote!(#![allow(clippy::large_enum_variant)]));
     let head = quote! {
@@ -183,37 +150,43 @@ fn body_pieces<'a>(
     };
     let types = module.types.iter().map(|t| emit_type(scope, t, module));
     let validation = validate::emit_validation(module, scope);
-    std::iter::once(head)
+    Ok(std::iter::once(head)
         .chain(types)
         .chain([message_layer, validation])
         .chain(json_schemas)
-        .chain(registry)
+        .chain(registry))
 }
 
-/// A digest of everything [`emit_with_items`] prints from, without printing: the options and
-/// every piece's tokens, the borrowed family's included. Equal digests give equal text (for
-/// the same printer), which is what lets `generate --check` skip printing a file it
-/// fingerprinted before (see `crate::workspace`).
-pub fn token_digest(module: &Module, source: &Value, options: &EmitOptions) -> [u8; 32] {
+/// A digest of everything [`emit`] prints from, without printing: the settings and every
+/// piece's tokens, the borrowed family's included. Equal digests give equal text (for the same
+/// printer), which is what lets `generate --check` skip printing a file it fingerprinted before
+/// (see `crate::workspace`).
+#[cfg(feature = "tools")] // for `workspace`
+pub(crate) fn token_digest(
+    module: &Module,
+    source: &Value,
+    settings: &Settings,
+    borrowed_path: Option<&str>,
+) -> Result<[u8; 32], String> {
     let scope = Scope::for_module(module);
-    let mut digest = TokenDigest::new(options);
-    body_pieces(module, source, options, &scope).for_each(|piece| digest.add(&piece));
-    if options.borrowed != Borrowed::No {
+    let mut digest = TokenDigest::new(settings, borrowed_path);
+    body_pieces(module, source, settings, &scope)?.for_each(|piece| digest.add(&piece));
+    if settings.borrowed != Borrowed::No {
         let borrowed = scope.borrowed(module);
-        borrowed::borrowed_pieces(module, &borrowed, options).for_each(|piece| digest.add(&piece));
+        borrowed::borrowed_pieces(module, &borrowed, settings).for_each(|piece| digest.add(&piece));
     }
-    digest.finish()
+    Ok(digest.finish())
 }
 
-/// The sha256 of the options and of the text of each token stream, streamed into the hash
+/// The sha256 of the settings and of the text of each token stream, streamed into the hash
 /// (never held whole).
 pub(crate) struct TokenDigest(sha2::Sha256);
 
 impl TokenDigest {
-    fn new(options: &EmitOptions) -> Self {
+    fn new(settings: &Settings, borrowed_path: Option<&str>) -> Self {
         use sha2::Digest as _;
         let mut digest = TokenDigest(sha2::Sha256::new());
-        digest.write(format_args!("{options:?}\n"));
+        digest.write(format_args!("{settings:?}\n{borrowed_path:?}\n"));
         digest
     }
 
@@ -239,8 +212,9 @@ impl std::fmt::Write for TokenDigest {
 }
 
 impl Emitted {
-    /// A generator bug, reported where the generated code is compiled.
-    fn failed(e: syn::Error) -> Self {
+    /// A generator bug (or a `types_crate` the caller did not check), reported where the
+    /// generated code is compiled.
+    fn failed(e: impl std::fmt::Display) -> Self {
         let message = format!("mcp-codegen produced invalid Rust: {e}");
         Emitted {
             body: format!("compile_error!({message:?});\n"),

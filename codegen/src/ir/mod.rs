@@ -1,5 +1,5 @@
 //! The protocol model the generator works on: a list of named Rust types, built from the schema
-//! by [`crate::schema::load`] and turned into Rust by [`crate::emit`].
+//! by the loader ([`crate::load_schema`]) and turned into Rust by the emitter.
 //!
 //! The model is deliberately small. The MCP schemas use about fifteen JSON Schema keywords and
 //! need only these kinds of type: structs (objects with declared members), string enums,

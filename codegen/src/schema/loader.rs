@@ -12,12 +12,13 @@ use super::normalize::{
     single_all_of, single_live_member,
 };
 use super::structs::{is_closed_empty_object, is_object_with_properties};
-use super::{check_identifier, err, LoadOptions, SchemaError};
+use super::{check_identifier, err, SchemaError};
 use crate::ir::{ConstValue, EnumValue, TypeDef, TypeExpr, TypeKind};
 use crate::naming;
 use crate::pointer::{escape, unescape};
+use crate::settings::Settings;
 
-/// Builds the types of one schema; [`load_with`](super::load_with) runs it over every definition.
+/// Builds the types of one schema; [`load`](super::load) runs it over every definition.
 pub(super) struct Loader<'a> {
     pub(super) defs: &'a Map<String, Value>,
     pub(super) defs_key: &'a str,
@@ -31,7 +32,7 @@ pub(super) struct Loader<'a> {
     pub(super) names: HashMap<String, String>,
     /// The types built so far.
     pub(super) types: Vec<TypeDef>,
-    pub(super) options: &'a LoadOptions,
+    pub(super) settings: &'a Settings,
 }
 
 /// How a JSON value is named in an error message (`a string`, `an object`, …).
@@ -180,11 +181,11 @@ impl<'a> Loader<'a> {
     }
 
     /// The rustdoc of a type or member: its description, then the constraints it states that
-    /// the types do not enforce (when [`LoadOptions::constraint_docs`] is on).
+    /// the types do not enforce (when `Settings::constraint_docs` is on).
     pub(super) fn doc_of(&self, obj: &Map<String, Value>) -> Option<String> {
         let description = Self::description(obj);
         let constraints = self
-            .options
+            .settings
             .constraint_docs
             .then(|| keywords::constraints_doc(obj))
             .flatten();

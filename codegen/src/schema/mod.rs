@@ -9,7 +9,7 @@
 //! that is itself a type, `type: [T, "null"]`, `anyOf: [T, {type: null}]`, enums written as
 //! `anyOf` of constants, `$ref` with sibling keywords, `allOf` of one `$ref`).
 //!
-//! [`load_with`] builds a type for each definition with the `Loader` (`loader`: its state and the
+//! [`load`] builds a type for each definition with the `Loader` (`loader`: its state and the
 //! dispatch from a schema to a kind; `normalize`, `merge`, `structs`, `unions`, `enums`, `exprs`:
 //! the kinds), then runs the passes over the whole module (`crate::ir::passes`).
 
@@ -30,7 +30,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 pub use self::hoist::hoist_nested_definitions;
-use self::keywords::{DOCUMENTED, STRUCTURAL};
+use self::keywords::STRUCTURAL;
 use self::loader::{kind_of, Loader};
 pub use self::supply::supply_request_id;
 use self::unions::is_primitive;
@@ -38,34 +38,7 @@ use crate::ir::{Module, TypeDef, TypeExpr, TypeKind};
 use crate::naming;
 use crate::pointer::escape;
 use crate::revisions::Dialect;
-
-/// Validation keywords the generated types do not enforce: a value that breaks them still
-/// decodes. They are documented on the field instead (see [`keywords::DOCUMENTED`]).
-pub const VALIDATION_ONLY: &[&str] = DOCUMENTED;
-
-/// What [`load_with`] does besides building types.
-#[derive(Debug, Clone)]
-pub struct LoadOptions {
-    /// Carry the validation keywords the types do not enforce (bounds, lengths, `pattern`,
-    /// `format`, …) into the rustdoc of the field or type that has them.
-    pub constraint_docs: bool,
-    /// For a schema without direction unions: request definitions paired with the result
-    /// definition their naming does not give (`("FooRequest", "BarResult")`, schema names).
-    pub results: Vec<(String, String)>,
-    /// For a schema without direction unions: message enums to generate, each a Rust name and
-    /// the request (or notification) definitions it dispatches on `method`.
-    pub message_enums: Vec<(String, Vec<String>)>,
-}
-
-impl Default for LoadOptions {
-    fn default() -> Self {
-        Self {
-            constraint_docs: true,
-            results: Vec::new(),
-            message_enums: Vec::new(),
-        }
-    }
-}
+use crate::settings::Settings;
 
 /// A schema the generator cannot turn into Rust, with the place it happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,18 +102,13 @@ pub fn detect_dialect(root: &Value) -> Result<Dialect, SchemaError> {
     }
 }
 
-/// Loads a whole schema into a [`Module`], constraints documented.
-pub fn load(root: &Value, dialect: Dialect) -> Result<Module, SchemaError> {
-    load_with(root, dialect, &LoadOptions::default())
-}
-
 /// Loads a whole schema into a [`Module`]: a type for each definition, and one for the root when
 /// the root is itself the schema of a type (schemars, pydantic and zod write a type so, its
 /// definitions beside it), named after its `title` (else `Root`).
-pub fn load_with(
+pub(crate) fn load(
     root: &Value,
     dialect: Dialect,
-    options: &LoadOptions,
+    settings: &Settings,
 ) -> Result<Module, SchemaError> {
     let Some(root_obj) = root.as_object() else {
         return err(
@@ -195,7 +163,7 @@ pub fn load_with(
         defs_by_shape,
         names: HashMap::new(),
         types: Vec::new(),
-        options,
+        settings,
     };
     // Reserve every definition's name first, so inline names can never take one.
     for name in defs.keys() {
@@ -248,7 +216,7 @@ pub fn load_with(
         messages: None,
         extension_requests: Vec::new(),
     };
-    crate::ir::passes::run(&mut module, options)?;
+    crate::ir::passes::run(&mut module, settings)?;
     Ok(module)
 }
 

@@ -1,5 +1,5 @@
 //! `generated/src/gen/FINGERPRINTS`: for each generated file, the fingerprint of what it is
-//! printed from (`pipeline::fingerprint`: the digest of the emitted tokens, the header and the
+//! printed from (`pipeline::Prepared::fingerprint`: the digest of the emitted tokens, the header and the
 //! settings) and the sha256 of its text. `generate --check` recomputes the fingerprints, which
 //! costs the token building alone, and reads the files' hashes: when both match, the files are
 //! what printing would give again and nothing is printed; otherwise it prints and compares in

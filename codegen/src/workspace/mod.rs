@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use self::fingerprints::Fingerprints;
 use crate::config::{write_if_changed, Config, GenerateError};
 use crate::fetch::{self, FetchError, SchemaSource};
-use crate::pipeline::{self, Generated, Source};
+use crate::pipeline::{self, Generated, Prepared, Reexport, Source};
 use crate::revisions::{Revision, Revisions, RevisionsError};
 use crate::schema::errata::{Errata, ErrataError};
 
@@ -247,9 +247,9 @@ impl Workspace {
             if from.name != revision.name {
                 let source = input(&revision.name).source();
                 let same_as = (from.name.as_str(), from.module.as_str());
-                let text = pipeline::generate_reexport(&config, source, same_as, &own.items)?;
-                let fingerprint =
-                    pipeline::reexport_fingerprint(&config, source, same_as, &own.fingerprint);
+                let reexport = Reexport::new(&config, source, same_as);
+                let text = reexport.text(&own.items)?;
+                let fingerprint = reexport.fingerprint(&own.fingerprint);
                 fingerprints.record(&module_file, &fingerprint, &text);
                 files.push(rendered(self.generated_path(revision), text));
                 continue;
@@ -290,7 +290,7 @@ impl Workspace {
             .collect();
         let computed = Self::in_parallel(&distinct, |input| {
             let borrowed_path = Self::borrowed_relative_path(input.revision);
-            pipeline::fingerprint(&config, input.source(), Some(borrowed_path))
+            Prepared::new(&config, input.source())?.fingerprint(Some(&borrowed_path))
         })?;
         for (revision, from) in revisions.iter().zip(&sources) {
             let (_, own) = (distinct.iter().zip(&computed))
@@ -303,7 +303,7 @@ impl Workspace {
                     .expect("every revision was read")
                     .source();
                 let same_as = (from.name.as_str(), from.module.as_str());
-                let fingerprint = pipeline::reexport_fingerprint(&config, source, same_as, own);
+                let fingerprint = Reexport::new(&config, source, same_as).fingerprint(own);
                 if !recorded.holds(&module_file, &module_path, &fingerprint) {
                     return Ok(false);
                 }
@@ -397,7 +397,7 @@ impl Workspace {
     ) -> Result<Vec<(&'a str, Generated)>, GenerateError> {
         let results = Self::in_parallel(inputs, |input| {
             let borrowed_path = Self::borrowed_relative_path(input.revision);
-            pipeline::generate(config, input.source(), Some(borrowed_path))
+            Ok(Prepared::new(config, input.source())?.generate(Some(&borrowed_path)))
         })?;
         Ok(inputs
             .iter()
@@ -460,7 +460,8 @@ impl Workspace {
             revision: &revision.name,
             path: &path,
         };
-        Ok(pipeline::load(&config, source)?)
+        let prepared = Prepared::new(&config, source)?;
+        Ok((prepared.root, prepared.module))
     }
 
     /// Writes a rendered file if it changed; `true` when it did.

@@ -8,11 +8,12 @@ use crate::ir::{
 };
 use crate::naming;
 use crate::pointer::unescape;
-use crate::schema::{check_identifier, err, LoadOptions, SchemaError};
+use crate::schema::{check_identifier, err, SchemaError};
+use crate::settings::Settings;
 
 /// Replaces the direction unions by call sets and records the message layer. A schema without
 /// them (not an MCP schema, or a fragment) gets no message layer.
-pub(super) fn derive(module: &mut Module, options: &LoadOptions) -> Result<(), SchemaError> {
+pub(super) fn derive(module: &mut Module, settings: &Settings) -> Result<(), SchemaError> {
     let sets = [
         ("ClientRequest", CallKind::Request),
         ("ServerRequest", CallKind::Request),
@@ -56,7 +57,7 @@ pub(super) fn derive(module: &mut Module, options: &LoadOptions) -> Result<(), S
         module.by_schema_name("ClientRequest"),
         module.by_schema_name("ServerNotification"),
     ) else {
-        return extension_messages(module, options);
+        return extension_messages(module, settings);
     };
     let error = ["JSONRPCErrorResponse", "JSONRPCError"]
         .iter()
@@ -316,9 +317,9 @@ fn error_codes(module: &Module) -> Vec<(String, i64)> {
 /// The messages of a schema without direction unions (an extension's: `ui/render`, …): every
 /// definition with a constant string `method` whose name ends in `Request` is a request, paired
 /// with its result as the core requests are (`FooResult`, `FooResultResponse.result`) or as
-/// [`LoadOptions::results`] says; those ending in `Notification` are notifications. The message
-/// enums of [`LoadOptions::message_enums`] are call sets over the definitions they name.
-fn extension_messages(module: &mut Module, options: &LoadOptions) -> Result<(), SchemaError> {
+/// `Settings::results` says; those ending in `Notification` are notifications. The message
+/// enums of `Settings::message_enums` are call sets over the definitions they name.
+fn extension_messages(module: &mut Module, settings: &Settings) -> Result<(), SchemaError> {
     let mut requests = Vec::new();
     let mut notifications = Vec::new();
     for t in &module.types {
@@ -337,14 +338,14 @@ fn extension_messages(module: &mut Module, options: &LoadOptions) -> Result<(), 
         }
         // A request by its name, or because `result_for` declares its result (a definition
         // named otherwise, which the warning about unanswered requests points to).
-        let declared = options.results.iter().any(|(r, _)| r == schema_name);
+        let declared = settings.results.iter().any(|(r, _)| r == schema_name);
         if schema_name.ends_with("Request") || declared {
             requests.push(t.name.clone());
         } else if schema_name.ends_with("Notification") {
             notifications.push(t.name.clone());
         }
     }
-    for (request, _) in &options.results {
+    for (request, _) in &settings.results {
         let Some(t) = module.by_schema_name(request) else {
             return err(
                 "",
@@ -371,7 +372,7 @@ fn extension_messages(module: &mut Module, options: &LoadOptions) -> Result<(), 
             .get(name)
             .and_then(|t| t.schema_name.clone())
             .unwrap_or_else(|| name.clone());
-        let declared = options
+        let declared = settings
             .results
             .iter()
             .find(|(request, _)| *request == schema_name)
@@ -398,7 +399,7 @@ fn extension_messages(module: &mut Module, options: &LoadOptions) -> Result<(), 
         }
         calls.push(call);
     }
-    for (name, members) in &options.message_enums {
+    for (name, members) in &settings.message_enums {
         let set = message_enum(module, name, members, &requests, &notifications)?;
         module.types.push(set);
     }
@@ -408,7 +409,7 @@ fn extension_messages(module: &mut Module, options: &LoadOptions) -> Result<(), 
 
 /// The message enum `name` over the definitions `members` (schema names), each one of
 /// `requests` or `notifications` (Rust names), all of one kind: a call set of its own
-/// ([`LoadOptions::message_enums`]).
+/// (`Settings::message_enums`).
 fn message_enum(
     module: &Module,
     name: &str,
