@@ -74,7 +74,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use serde_json::Value;
 use tokio::sync::oneshot;
 
-use super::{too_large, Limits, ReportSink, Reporter};
+use super::{too_large, Capped, Limits, ReportSink, Reporter};
 use crate::report::Summary;
 use crate::revision::{Revision, Side};
 use crate::session::Checker;
@@ -687,15 +687,15 @@ struct Exchange {
     json_request: bool,
     /// Its request carried JSON-RPC.
     mcp: bool,
-    client: Vec<u8>,
-    /// The bytes of the request's body, kept in `client` only up to the limit.
-    client_length: usize,
+    /// The request's body.
+    client: Capped,
     client_done: bool,
     head: Option<(StatusCode, BodyKind)>,
-    /// Server bytes not yet read (all of a JSON body; an event stream's incomplete line).
-    server: Vec<u8>,
-    /// The bytes of a JSON response body, kept in `server` only up to the limit.
-    server_length: usize,
+    /// A JSON response body.
+    server: Capped,
+    /// Or an event stream: its bytes not yet read (they are read once the request's messages
+    /// are checked), and the reading of it.
+    unread: Vec<u8>,
     events: EventStream,
     /// Whether the request's messages were checked (the server's wait for them).
     client_checked: bool,
@@ -704,25 +704,27 @@ struct Exchange {
 }
 
 impl Exchange {
-    /// Keeps what the forwarding saw of it: a body up to `limit` bytes (an event stream is
-    /// read as it comes, and bounded event by event).
-    fn add(&mut self, seen: Seen, limit: usize) {
+    /// A new exchange, its messages bounded by `limit`.
+    fn new(limit: usize) -> Exchange {
+        Exchange {
+            client: Capped::new(limit),
+            server: Capped::new(limit),
+            events: EventStream::new(limit),
+            ..Exchange::default()
+        }
+    }
+
+    /// Keeps what the forwarding saw of it: a body up to the limit, an event stream's events
+    /// as they complete (each bounded).
+    fn add(&mut self, seen: Seen) {
         match seen {
-            Seen::Data { side, bytes, .. } => {
-                let streamed = matches!(self.head, Some((_, BodyKind::EventStream)));
-                let (kept, length) = match side {
-                    Side::Client => (&mut self.client, &mut self.client_length),
-                    Side::Server if streamed => return self.server.extend_from_slice(&bytes),
-                    Side::Server => (&mut self.server, &mut self.server_length),
-                };
-                *length += bytes.len();
-                if *length <= limit {
-                    kept.extend_from_slice(&bytes);
-                } else {
-                    // Past the limit: what was kept is let go, the rest only counted.
-                    *kept = Vec::new();
+            Seen::Data { side, bytes, .. } => match side {
+                Side::Client => self.client.push(&bytes),
+                Side::Server if matches!(self.head, Some((_, BodyKind::EventStream))) => {
+                    self.unread.extend_from_slice(&bytes);
                 }
-            }
+                Side::Server => self.server.push(&bytes),
+            },
             Seen::ClientEnd { .. } => self.client_done = true,
             Seen::Head {
                 status,
@@ -793,8 +795,7 @@ impl Conversations {
                     version,
                     delete,
                     json_request,
-                    events: EventStream::new(self.limits.max_message_bytes),
-                    ..Exchange::default()
+                    ..Exchange::new(self.limits.max_message_bytes)
                 };
                 self.exchanges.insert(exchange, state);
                 exchange
@@ -807,7 +808,7 @@ impl Conversations {
                 let Some(state) = self.exchanges.get_mut(&exchange) else {
                     return;
                 };
-                state.add(seen, self.limits.max_message_bytes);
+                state.add(seen);
                 exchange
             }
         };
@@ -822,11 +823,14 @@ impl Conversations {
         let ready = exchange.client_done && exchange.head.is_some();
         if !exchange.client_checked && (ready || ended) {
             exchange.client_checked = true;
-            let body = std::mem::take(&mut exchange.client);
-            if exchange.client_length > self.limits.max_message_bytes {
-                exchange.mcp = true;
-                self.too_large(number, &exchange, exchange.client_length);
-            }
+            let body = match exchange.client.take() {
+                Ok(body) => body,
+                Err(length) => {
+                    exchange.mcp = true;
+                    self.too_large(number, &exchange, length);
+                    Vec::new()
+                }
+            };
             // A JSON document that is not JSON-RPC (an OAuth client registration through the
             // proxy) is not MCP traffic; a body sent as JSON that is not JSON is reported.
             let found = messages(&body).into_iter().filter(|message| match message {
@@ -843,30 +847,32 @@ impl Conversations {
             let mut found = Vec::new();
             match kind {
                 Some(BodyKind::EventStream) => {
-                    let bytes = std::mem::take(&mut exchange.server);
+                    let bytes = std::mem::take(&mut exchange.unread);
                     found.extend(exchange.events.feed(&bytes));
                     for length in std::mem::take(&mut exchange.events.too_large) {
                         self.too_large(number, &exchange, length);
                     }
                 }
-                Some(BodyKind::Json)
-                    if ended && exchange.server_length > self.limits.max_message_bytes =>
-                {
-                    exchange.server.clear();
-                    self.too_large(number, &exchange, exchange.server_length);
-                }
                 Some(BodyKind::Json) if ended => {
+                    let body = match exchange.server.take() {
+                        Ok(body) => body,
+                        Err(length) => {
+                            self.too_large(number, &exchange, length);
+                            Vec::new()
+                        }
+                    };
                     // What answers JSON-RPC with a success is JSON-RPC; any other JSON (OAuth
                     // metadata, an OAuth error with a 401) only when it says it is.
                     let answer = exchange.mcp
                         && (exchange.head).is_some_and(|(status, _)| status.is_success());
-                    let body = std::mem::take(&mut exchange.server);
                     found.extend(messages(&body).into_iter().filter(|message| match message {
                         Ok(value) => answer || claims_jsonrpc(value),
                         Err(_) => answer,
                     }));
                 }
-                Some(BodyKind::Other) => exchange.server.clear(),
+                Some(BodyKind::Other) => {
+                    let _ = exchange.server.take();
+                }
                 _ => {}
             }
             for message in found {
@@ -997,16 +1003,23 @@ fn messages(body: &[u8]) -> Vec<Result<Value, String>> {
 /// refuses what the spec allows (a line without `:`, an unknown field, a repeated `id` or
 /// `event`), and a referee must read a stream as a browser does, not stop where it stops.
 ///
-/// Bounded by the limit on messages: a line keeps at most `limit` bytes, and an event whose
-/// data grows past it is dropped and its length put in `too_large`.
+/// Read byte by byte, without holding a line: of a line only its field name's first bytes are
+/// kept (enough to tell `data`), and a `data` line's value goes straight into the event's data,
+/// which is bounded by the limit on messages ([`Capped`]): an event whose data grows past it is
+/// dropped and its length put in `too_large`.
 #[derive(Debug, Default)]
 struct EventStream {
-    line: Vec<u8>,
-    /// The bytes of the current line, kept in `line` only up to the limit.
-    line_length: usize,
-    data: Option<String>,
-    /// The bytes of the current event's data, kept in `data` only up to the limit.
-    data_length: usize,
+    /// The first bytes of the current line's field name (at most one more than `data` has).
+    field: Vec<u8>,
+    /// The current line has bytes (an empty line ends an event).
+    in_line: bool,
+    /// The current line's `:` was read: what follows is its value.
+    in_value: bool,
+    /// The current line is a `data` line and its value has no byte yet (a leading space is
+    /// dropped).
+    value_start: bool,
+    /// The current event's data, once it has a `data` line.
+    data: Option<Capped>,
     limit: usize,
     /// The last byte fed was a CR: an LF right after it ends the same line.
     after_cr: bool,
@@ -1031,16 +1044,32 @@ impl EventStream {
             match byte {
                 b'\n' if after_cr => {}
                 b'\n' | b'\r' => {
-                    let line = std::mem::take(&mut self.line);
-                    let length = std::mem::take(&mut self.line_length);
-                    if let Some(data) = self.line_done(&line, length) {
-                        found.extend(messages(data.as_bytes()));
+                    if let Some(data) = self.line_done() {
+                        found.extend(messages(&data));
+                    }
+                }
+                b':' if !self.in_value => {
+                    self.in_line = true;
+                    self.in_value = true;
+                    if self.field == b"data" {
+                        self.data_line();
+                        self.value_start = true;
+                    }
+                }
+                _ if !self.in_value => {
+                    self.in_line = true;
+                    if self.field.len() <= b"data".len() {
+                        self.field.push(byte);
                     }
                 }
                 _ => {
-                    self.line_length += 1;
-                    if self.line_length <= self.limit {
-                        self.line.push(byte);
+                    if std::mem::take(&mut self.value_start) && byte == b' ' {
+                        continue;
+                    }
+                    if self.field == b"data" {
+                        if let Some(data) = &mut self.data {
+                            data.push(&[byte]);
+                        }
                     }
                 }
             }
@@ -1048,32 +1077,34 @@ impl EventStream {
         found
     }
 
-    /// A complete line of `length` bytes (`line` holds at most the limit of them); the
-    /// event's data when it ends one.
-    fn line_done(&mut self, line: &[u8], length: usize) -> Option<String> {
-        if length == 0 {
-            let data_length = std::mem::take(&mut self.data_length);
-            if data_length > self.limit {
-                self.too_large.push(data_length);
-            }
-            return self.data.take();
+    /// A `data` line begins: the event's data gets a line feed between its lines.
+    fn data_line(&mut self) {
+        match &mut self.data {
+            Some(data) => data.push(b"\n"),
+            None => self.data = Some(Capped::new(self.limit)),
         }
-        let line = String::from_utf8_lossy(line);
-        let (field, value) = line.split_once(':').unwrap_or((&line, ""));
-        if field == "data" {
-            self.data_length += length;
-            if self.data_length > self.limit {
-                self.data = None;
-                return None;
+    }
+
+    /// The end of a line; the event's data when the line is empty, ending an event that has
+    /// some.
+    fn line_done(&mut self) -> Option<Vec<u8>> {
+        let (in_line, in_value) = (self.in_line, self.in_value);
+        (self.in_line, self.in_value, self.value_start) = (false, false, false);
+        let field = std::mem::take(&mut self.field);
+        if in_line {
+            // A line without `:` is a field with an empty value.
+            if !in_value && field == b"data" {
+                self.data_line();
             }
-            let value = value.strip_prefix(' ').unwrap_or(value);
-            let data = self.data.get_or_insert_with(String::new);
-            if !data.is_empty() {
-                data.push('\n');
-            }
-            data.push_str(value);
+            return None;
         }
-        None
+        match self.data.take()?.take() {
+            Ok(data) => Some(data),
+            Err(length) => {
+                self.too_large.push(length);
+                None
+            }
+        }
     }
 }
 
@@ -1094,6 +1125,34 @@ mod tests {
             [serde_json::json!({"a": 1}), 1.into(), 2.into()],
             "a message, then a batch split over two data lines"
         );
+    }
+
+    /// An event whose data is past the limit is dropped and counted, whatever line its bytes
+    /// came in, and the stream goes on; a long line of another field keeps nothing.
+    #[test]
+    fn an_event_past_the_limit_is_counted_not_kept() {
+        let mut stream = EventStream::new(10);
+        let mut found = stream.feed(b"data: 0123456789\ndata: 0123");
+        found.extend(stream.feed(b"456789\n\n"));
+        assert!(found.is_empty());
+        // The data of the event: two lines of 10 bytes and the line feed between them.
+        assert_eq!(stream.too_large, [21]);
+        let comment = [
+            b"id: ".as_slice(),
+            &[b'7'; 4096],
+            b"\n: ".as_slice(),
+            &[b'x'; 4096],
+        ]
+        .concat();
+        assert!(stream.feed(&comment).is_empty());
+        assert!(
+            stream.field.len() <= 5 && stream.data.is_none(),
+            "{stream:?}"
+        );
+        let found = stream.feed(b"\n\ndata: [1,\ndata:2]\n\ndata\n\n");
+        let found: Vec<Value> = found.into_iter().map(Result::unwrap).collect();
+        assert_eq!(found, [Value::from(1), Value::from(2)], "the next event is read");
+        assert_eq!(stream.too_large, [21], "nothing more dropped");
     }
 
     #[test]

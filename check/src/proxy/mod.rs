@@ -66,6 +66,50 @@ pub(crate) fn too_large(bytes: usize, limit: usize) -> String {
     )
 }
 
+/// The bytes of one message as a proxy saw them go by, for its checker: kept up to the limit,
+/// past it let go and only counted (the message is then reported too large, not checked).
+#[derive(Debug, Default)]
+pub(crate) struct Capped {
+    kept: Vec<u8>,
+    length: usize,
+    limit: usize,
+}
+
+impl Capped {
+    pub(crate) fn new(limit: usize) -> Capped {
+        Capped {
+            limit,
+            ..Capped::default()
+        }
+    }
+
+    /// Adds bytes that went by.
+    pub(crate) fn push(&mut self, bytes: &[u8]) {
+        self.length += bytes.len();
+        if self.length <= self.limit {
+            self.kept.extend_from_slice(bytes);
+        } else {
+            self.kept = Vec::new();
+        }
+    }
+
+    /// How many bytes went by.
+    pub(crate) fn len(&self) -> usize {
+        self.length
+    }
+
+    /// The bytes, or `Err` with their count when they were more than the limit; empties it.
+    pub(crate) fn take(&mut self) -> Result<Vec<u8>, usize> {
+        let length = std::mem::take(&mut self.length);
+        let kept = std::mem::take(&mut self.kept);
+        if length > self.limit {
+            Err(length)
+        } else {
+            Ok(kept)
+        }
+    }
+}
+
 /// Where the checker writes its reports.
 pub type ReportSink = Box<dyn Write + Send>;
 

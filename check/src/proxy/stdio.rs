@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
 
-use super::{too_large, Limits, ReportSink, Reporter};
+use super::{too_large, Capped, Limits, ReportSink, Reporter};
 use crate::report::Summary;
 use crate::revision::{Revision, Side};
 use crate::session::Checker;
@@ -127,15 +127,13 @@ fn forward(
     limit: usize,
 ) -> std::io::Result<()> {
     let mut from = BufReader::new(from);
-    let mut line = Vec::new();
-    // The bytes of the current line, kept or not.
-    let mut length = 0;
+    let mut line = Capped::new(limit);
     loop {
         let read = from.fill_buf()?;
         if read.is_empty() {
             // The last line, without its newline.
-            if length > 0 {
-                copies.hand_over(side, std::mem::take(&mut line), length, limit);
+            if line.len() > 0 {
+                copies.hand_over(side, line.take());
             }
             return Ok(());
         }
@@ -143,19 +141,12 @@ fn forward(
             Some(newline) => (&read[..=newline], true),
             None => (read, false),
         };
-        length += part.len();
-        if length <= limit {
-            line.extend_from_slice(part);
-        } else {
-            // Past the limit: what was kept is let go, the rest only counted.
-            line = Vec::new();
-        }
+        line.push(part);
         // A whole line is handed over before its last bytes go on: the peer cannot answer it
         // before the checker has it, so the checker sees a request before its answer from the
         // other direction's thread.
         if ends {
-            copies.hand_over(side, std::mem::take(&mut line), length, limit);
-            length = 0;
+            copies.hand_over(side, line.take());
         }
         to.write_all(part)?;
         to.flush()?;
@@ -165,16 +156,20 @@ fn forward(
 }
 
 impl Copies {
-    /// Hands over a line of `length` bytes (`line` is empty when it was longer than `limit`).
-    /// The checker may be gone: it never ends first, and a copy is never worth an error.
-    fn hand_over(&self, side: Side, line: Vec<u8>, length: usize, limit: usize) {
-        let copy = if length > limit {
-            Copy::TooLarge(length)
-        } else if self.pending.fetch_add(length, Ordering::AcqRel) + length > BEHIND_BYTES {
-            self.pending.fetch_sub(length, Ordering::AcqRel);
-            Copy::Behind(length)
-        } else {
-            Copy::Line(line)
+    /// Hands over a line ([`Capped::take`]: its byte count when it was too large). The checker
+    /// may be gone: it never ends first, and a copy is never worth an error.
+    fn hand_over(&self, side: Side, line: Result<Vec<u8>, usize>) {
+        let copy = match line {
+            Err(length) => Copy::TooLarge(length),
+            Ok(line) => {
+                let length = line.len();
+                if self.pending.fetch_add(length, Ordering::AcqRel) + length > BEHIND_BYTES {
+                    self.pending.fetch_sub(length, Ordering::AcqRel);
+                    Copy::Behind(length)
+                } else {
+                    Copy::Line(line)
+                }
+            }
         };
         let _ = self.sender.send((side, copy));
     }
