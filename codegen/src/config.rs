@@ -2,73 +2,10 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::error::GenerateError;
 use crate::pipeline::{self, Source};
-use crate::schema::errata::{Errata, ErrataError};
-use crate::schema::SchemaError;
+use crate::schema::errata::Errata;
 use crate::settings::{Borrowed, Settings};
-
-/// Everything that can stop a generation.
-#[derive(Debug)]
-pub enum GenerateError {
-    /// Reading or writing a file failed.
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// The schema file is not JSON.
-    Json {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: serde_json::Error,
-    },
-    /// The schema uses something the generator cannot turn into Rust.
-    Schema {
-        /// The file.
-        path: PathBuf,
-        /// What and where.
-        source: SchemaError,
-    },
-    /// The errata file could not be read.
-    Errata(ErrataError),
-    /// A required setting was not given.
-    Config(String),
-}
-
-impl std::fmt::Display for GenerateError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Io { path, source } => write!(f, "{}: {source}", path.display()),
-            Self::Json { path, source } => {
-                write!(f, "{}: not valid JSON: {source}", path.display())
-            }
-            Self::Schema { path, source } => write!(f, "{}#{source}", path.display()),
-            Self::Errata(error) => error.fmt(f),
-            Self::Config(message) => f.write_str(message),
-        }
-    }
-}
-
-impl std::error::Error for GenerateError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::Io { source, .. } => Some(source),
-            Self::Json { source, .. } => Some(source),
-            Self::Schema { source, .. } => Some(source),
-            // Transparent, as thiserror writes it: the errata error's own source.
-            Self::Errata(error) => error.source(),
-            Self::Config(_) => None,
-        }
-    }
-}
-
-impl From<ErrataError> for GenerateError {
-    fn from(error: ErrataError) -> Self {
-        Self::Errata(error)
-    }
-}
 
 /// Generates Rust for one schema file, in the manner of `prost-build`:
 ///
@@ -250,7 +187,8 @@ impl Config {
             revision: &name,
             path,
         };
-        let generated = pipeline::Prepared::new(self, source)?.generate(None);
+        let generated =
+            pipeline::Prepared::new(&self.errata, &self.settings, source)?.generate(None);
         Ok((generated.text, generated.warnings))
     }
 

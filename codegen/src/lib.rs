@@ -22,6 +22,7 @@
 mod config;
 pub mod diff;
 mod emit;
+mod error;
 #[cfg(feature = "tools")]
 pub mod fetch;
 pub mod ir;
@@ -30,12 +31,14 @@ mod pipeline;
 mod pointer;
 pub mod revisions;
 mod schema;
+mod schema_error;
 mod settings;
 mod toml_table;
 #[cfg(feature = "tools")]
 pub mod workspace;
 
-pub use config::{Config, GenerateError};
+pub use config::Config;
+pub use error::GenerateError;
 pub use pipeline::{load_schema, load_schema_file, sha256_hex};
 pub use schema::errata;
-pub use schema::SchemaError;
+pub use schema_error::SchemaError;

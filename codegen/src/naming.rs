@@ -2,6 +2,8 @@
 
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 
+use crate::schema_error::{err, SchemaError};
+
 /// Acronyms that schema names run together (`JSONRPCRequest`), longest first.
 const ACRONYMS: &[&str] = &[
     "JSONRPC", "JSON", "HTTP", "MIME", "URL", "URI", "RPC", "MCP", "API", "ID",
@@ -187,6 +189,19 @@ fn is_keyword(s: &str) -> bool {
             | "yield"
             | "try"
             | "gen"
+    )
+}
+
+/// Refuses a Rust name that cannot be written as an identifier. Naming keeps every alphanumeric
+/// character, and some are not identifier characters (`x²`: `²` is numeric): emitting such a
+/// name made `proc_macro2::Ident::new` panic. `Self` passes: the emitter writes it as `Self_`.
+pub(crate) fn check_identifier(name: &str, pointer: &str, what: &str) -> Result<(), SchemaError> {
+    if name == "Self" || syn::parse_str::<syn::Ident>(name).is_ok() {
+        return Ok(());
+    }
+    err(
+        pointer,
+        format!("{what} `{name}` is not a valid Rust identifier"),
     )
 }
 

@@ -1,17 +1,18 @@
 //! One schema to one Rust file, in five steps: prepare (parse the JSON, detect its dialect,
 //! apply the revision's errata, hoist nested definitions, name an inline `RequestId`) → load
 //! (the IR, passes included) → annotate the errata → emit → assemble (header and module docs).
-//! The first three are [`Prepared::new`], once per schema; [`Config`] and the workspace then
+//! The first three are [`Prepared::new`], once per schema; `Config` and the workspace then
 //! emit through [`Prepared::generate`] (or only fingerprint, [`Prepared::fingerprint`]), and a
 //! revision that shares another's schema is a [`Reexport`].
 
 use std::path::Path;
 
-use crate::config::{Config, GenerateError};
 use crate::emit::{self, PublicItems};
+use crate::error::GenerateError;
 use crate::ir::{passes, Module};
-use crate::schema::errata::{self, Change, Erratum};
+use crate::schema::errata::{self, Change, Errata, Erratum};
 use crate::schema::{self, SchemaError};
+use crate::settings::Settings;
 
 /// A schema to generate from: its bytes, the name of its revision, and the path that names it
 /// in errors.
@@ -43,7 +44,7 @@ pub(crate) struct Generated {
 /// the IR, its header written. Everything a generation of `source` does before emitting
 /// happens here, once: [`Prepared::generate`] and [`Prepared::fingerprint`] only emit.
 pub(crate) struct Prepared<'a> {
-    config: &'a Config,
+    settings: &'a Settings,
     source: Source<'a>,
     /// `// @generated …` with the errata applied.
     header: String,
@@ -55,12 +56,13 @@ pub(crate) struct Prepared<'a> {
 
 impl<'a> Prepared<'a> {
     /// Prepare → load → annotate the errata; the settings checked.
-    pub fn new(config: &'a Config, source: Source<'a>) -> Result<Self, GenerateError> {
-        config
-            .settings
-            .types_crate_path()
-            .map_err(GenerateError::Config)?;
-        let changes = config.errata.for_revision(source.revision);
+    pub fn new(
+        errata: &Errata,
+        settings: &'a Settings,
+        source: Source<'a>,
+    ) -> Result<Self, GenerateError> {
+        settings.types_crate_path().map_err(GenerateError::Config)?;
+        let changes = errata.for_revision(source.revision);
         let mut root =
             serde_json::from_slice(source.bytes).map_err(|error| GenerateError::Json {
                 path: source.path.to_owned(),
@@ -72,10 +74,10 @@ impl<'a> Prepared<'a> {
         };
         let dialect = schema::detect_dialect(&root).map_err(schema_err)?;
         errata::apply(&mut root, dialect, &changes).map_err(schema_err)?;
-        let mut module = load_prepared(&mut root, dialect, &config.settings).map_err(schema_err)?;
+        let mut module = load_prepared(&mut root, dialect, settings).map_err(schema_err)?;
         errata::annotate(&mut module, dialect, &changes);
         Ok(Prepared {
-            config,
+            settings,
             source,
             header: header(source, &changes),
             root,
@@ -86,16 +88,11 @@ impl<'a> Prepared<'a> {
     /// The module's file, and the file of its borrowed family when `borrowed_path` names it
     /// (see [`emit::emit`]).
     pub fn generate(&self, borrowed_path: Option<&str>) -> Generated {
-        let emitted = emit::emit(
-            &self.module,
-            &self.root,
-            &self.config.settings,
-            borrowed_path,
-        );
+        let emitted = emit::emit(&self.module, &self.root, self.settings, borrowed_path);
         Generated {
             fingerprint: self.seal(&emitted.digest),
             text: assemble(
-                self.config,
+                self.settings,
                 self.source.revision,
                 &self.header,
                 &emitted.body,
@@ -115,18 +112,13 @@ impl<'a> Prepared<'a> {
     /// the printing is the same (prettyplease, the text passes of `emit::assemble`), which only
     /// the full comparison (`tests/generated_is_fresh.rs`) checks.
     pub fn fingerprint(&self, borrowed_path: Option<&str>) -> Result<String, GenerateError> {
-        let tokens = emit::token_digest(
-            &self.module,
-            &self.root,
-            &self.config.settings,
-            borrowed_path,
-        )
-        .map_err(GenerateError::Config)?;
+        let tokens = emit::token_digest(&self.module, &self.root, self.settings, borrowed_path)
+            .map_err(GenerateError::Config)?;
         Ok(self.seal(&tokens))
     }
 
     fn seal(&self, tokens: &[u8; 32]) -> String {
-        seal(self.config, self.source, &self.header, tokens)
+        seal(self.settings, self.source, &self.header, tokens)
     }
 }
 
@@ -136,7 +128,7 @@ impl<'a> Prepared<'a> {
 pub(crate) fn load_prepared(
     root: &mut serde_json::Value,
     dialect: crate::revisions::Dialect,
-    settings: &crate::settings::Settings,
+    settings: &Settings,
 ) -> Result<Module, SchemaError> {
     schema::hoist_nested_definitions(root)?;
     schema::supply_request_id(root);
@@ -158,13 +150,13 @@ const PRINTING: [&str; 4] = [
 ];
 
 /// The fingerprint of a generation: its tokens' digest with what [`assemble`] adds.
-fn seal(config: &Config, source: Source<'_>, header: &str, tokens: &[u8; 32]) -> String {
+fn seal(settings: &Settings, source: Source<'_>, header: &str, tokens: &[u8; 32]) -> String {
     let tokens: String = tokens.iter().map(|b| format!("{b:02x}")).collect();
     let printing = sha256_hex(PRINTING.concat().as_bytes());
     let settings = format!(
         "{}\n{printing}\n{header}\n{}\n{}\n{tokens}",
         env!("CARGO_PKG_VERSION"),
-        config.settings.module_file,
+        settings.module_file,
         source.revision,
     );
     sha256_hex(settings.as_bytes())
@@ -175,7 +167,7 @@ fn seal(config: &Config, source: Source<'_>, header: &str, tokens: &[u8; 32]) ->
 /// its name and module): every public item of that module re-exported, so a value of one
 /// revision is a value of the other.
 pub(crate) struct Reexport<'a> {
-    config: &'a Config,
+    settings: &'a Settings,
     source: Source<'a>,
     same_as: (&'a str, &'a str),
     header: String,
@@ -184,10 +176,15 @@ pub(crate) struct Reexport<'a> {
 #[cfg(feature = "tools")]
 impl<'a> Reexport<'a> {
     /// The re-export of `same_as` for `source`, its header written once.
-    pub fn new(config: &'a Config, source: Source<'a>, same_as: (&'a str, &'a str)) -> Self {
-        let changes = config.errata.for_revision(source.revision);
+    pub fn new(
+        errata: &Errata,
+        settings: &'a Settings,
+        source: Source<'a>,
+        same_as: (&'a str, &'a str),
+    ) -> Self {
+        let changes = errata.for_revision(source.revision);
         Reexport {
-            config,
+            settings,
             source,
             same_as,
             header: header(source, &changes),
@@ -207,7 +204,7 @@ impl<'a> Reexport<'a> {
              and enabling both compiles the types once."
         );
         Ok(assemble(
-            self.config,
+            self.settings,
             self.source.revision,
             &self.header,
             &body,
@@ -220,7 +217,7 @@ impl<'a> Reexport<'a> {
         let (name, module) = self.same_as;
         let text = format!("re-export of {name} ({module}): {fingerprint}");
         let tokens = sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(text));
-        seal(self.config, self.source, &self.header, &tokens.into())
+        seal(self.settings, self.source, &self.header, &tokens.into())
     }
 }
 
@@ -230,7 +227,7 @@ impl<'a> Reexport<'a> {
 pub fn load_schema(schema: &serde_json::Value) -> Result<Module, SchemaError> {
     let dialect = schema::detect_dialect(schema)?;
     let mut root = schema.clone();
-    load_prepared(&mut root, dialect, &crate::settings::Settings::default())
+    load_prepared(&mut root, dialect, &Settings::default())
 }
 
 /// Reads a schema file into the IR as it is, without errata (what [`crate::diff::diff`]
@@ -242,7 +239,7 @@ pub fn load_schema_file(path: &Path) -> Result<Module, GenerateError> {
         revision: "",
         path,
     };
-    Ok(Prepared::new(&Config::new(), source)?.module)
+    Ok(Prepared::new(&Errata::default(), &Settings::default(), source)?.module)
 }
 
 /// The bytes of a schema file.
@@ -309,8 +306,8 @@ fn header(source: Source<'_>, changes: &[(&Erratum, &Change)]) -> String {
 
 /// The file: `header`, the module docs (`doc` after a line naming the revision) when the
 /// settings ask for them, `body`, and the revision's `PROTOCOL_VERSION` if it is a release.
-fn assemble(config: &Config, revision: &str, header: &str, body: &str, doc: &str) -> String {
-    let doc = config.settings.module_file.then(|| {
+fn assemble(settings: &Settings, revision: &str, header: &str, body: &str, doc: &str) -> String {
+    let doc = settings.module_file.then(|| {
         if is_release(revision) || revision == "draft" {
             format!(
                 "Types of MCP protocol revision `{revision}`, generated from its official JSON schema.\n\n{doc}"
@@ -365,14 +362,17 @@ mod tests {
             "Point": {"type": "object", "properties": {"x": {"type": "number"}}, "required": ["x"]},
             "Colour": {"type": "string", "enum": ["red", "green"]},
             "Shape": {"anyOf": [{"$ref": "#/definitions/Point"}, {"type": "string"}]}}}"##;
-        let mut config = Config::new();
-        config.registry_feature("registry");
+        let settings = Settings {
+            registry_feature: Some("registry".into()),
+            ..Settings::default()
+        };
+        let errata = Errata::default();
         let source = Source {
             bytes,
             revision: "shapes",
             path: Path::new("shapes.json"),
         };
-        let generated = Prepared::new(&config, source)
+        let generated = Prepared::new(&errata, &settings, source)
             .expect("loads")
             .generate(None);
         let read = PublicItems::of_body(&generated.text).expect("parses");
@@ -381,7 +381,7 @@ mod tests {
             ..source
         };
         let same_as = ("shapes", "shapes");
-        let reexport = Reexport::new(&config, copy, same_as);
+        let reexport = Reexport::new(&errata, &settings, copy, same_as);
         let from_text = reexport.text(&read).expect("from the text");
         let from_items = reexport.text(&generated.items).expect("from the items");
         assert_eq!(from_items, from_text);

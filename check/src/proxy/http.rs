@@ -1151,7 +1151,11 @@ mod tests {
         );
         let found = stream.feed(b"\n\ndata: [1,\ndata:2]\n\ndata\n\n");
         let found: Vec<Value> = found.into_iter().map(Result::unwrap).collect();
-        assert_eq!(found, [Value::from(1), Value::from(2)], "the next event is read");
+        assert_eq!(
+            found,
+            [Value::from(1), Value::from(2)],
+            "the next event is read"
+        );
         assert_eq!(stream.too_large, [21], "nothing more dropped");
     }
 

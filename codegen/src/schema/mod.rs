@@ -40,42 +40,9 @@ use crate::pointer::escape;
 use crate::revisions::Dialect;
 use crate::settings::Settings;
 
-/// A schema the generator cannot turn into Rust, with the place it happened.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SchemaError {
-    /// JSON pointer into the schema file (`/$defs/Tool/properties/name`).
-    pub pointer: String,
-    /// What was found and what was expected.
-    pub message: String,
-}
-
-impl std::fmt::Display for SchemaError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.pointer, self.message)
-    }
-}
-
-impl std::error::Error for SchemaError {}
-
-pub(crate) fn err<T>(pointer: &str, message: impl Into<String>) -> Result<T, SchemaError> {
-    Err(SchemaError {
-        pointer: pointer.to_owned(),
-        message: message.into(),
-    })
-}
-
-/// Refuses a Rust name that cannot be written as an identifier. Naming keeps every alphanumeric
-/// character, and some are not identifier characters (`x²`: `²` is numeric): emitting such a
-/// name made `proc_macro2::Ident::new` panic. `Self` passes: the emitter writes it as `Self_`.
-pub(crate) fn check_identifier(name: &str, pointer: &str, what: &str) -> Result<(), SchemaError> {
-    if name == "Self" || syn::parse_str::<syn::Ident>(name).is_ok() {
-        return Ok(());
-    }
-    err(
-        pointer,
-        format!("{what} `{name}` is not a valid Rust identifier"),
-    )
-}
+pub(crate) use crate::naming::check_identifier;
+pub(crate) use crate::schema_error::err;
+pub use crate::schema_error::SchemaError;
 
 /// Detects the dialect from the root's `$schema`; without one (pydantic writes none), from
 /// where the definitions are, else 2020-12 for a root that is itself a schema.

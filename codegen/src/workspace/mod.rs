@@ -6,7 +6,8 @@ mod fingerprints;
 use std::path::{Path, PathBuf};
 
 use self::fingerprints::Fingerprints;
-use crate::config::{write_if_changed, Config, GenerateError};
+use crate::config::{write_if_changed, Config};
+use crate::error::GenerateError;
 use crate::fetch::{self, FetchError, SchemaSource};
 use crate::pipeline::{self, Generated, Prepared, Reexport, Source};
 use crate::revisions::{Revision, Revisions, RevisionsError};
@@ -247,7 +248,7 @@ impl Workspace {
             if from.name != revision.name {
                 let source = input(&revision.name).source();
                 let same_as = (from.name.as_str(), from.module.as_str());
-                let reexport = Reexport::new(&config, source, same_as);
+                let reexport = Reexport::new(&config.errata, &config.settings, source, same_as);
                 let text = reexport.text(&own.items)?;
                 let fingerprint = reexport.fingerprint(&own.fingerprint);
                 fingerprints.record(&module_file, &fingerprint, &text);
@@ -290,7 +291,8 @@ impl Workspace {
             .collect();
         let computed = Self::in_parallel(&distinct, |input| {
             let borrowed_path = Self::borrowed_relative_path(input.revision);
-            Prepared::new(&config, input.source())?.fingerprint(Some(&borrowed_path))
+            Prepared::new(&config.errata, &config.settings, input.source())?
+                .fingerprint(Some(&borrowed_path))
         })?;
         for (revision, from) in revisions.iter().zip(&sources) {
             let (_, own) = (distinct.iter().zip(&computed))
@@ -303,7 +305,8 @@ impl Workspace {
                     .expect("every revision was read")
                     .source();
                 let same_as = (from.name.as_str(), from.module.as_str());
-                let fingerprint = Reexport::new(&config, source, same_as).fingerprint(own);
+                let fingerprint = Reexport::new(&config.errata, &config.settings, source, same_as)
+                    .fingerprint(own);
                 if !recorded.holds(&module_file, &module_path, &fingerprint) {
                     return Ok(false);
                 }
@@ -397,7 +400,10 @@ impl Workspace {
     ) -> Result<Vec<(&'a str, Generated)>, GenerateError> {
         let results = Self::in_parallel(inputs, |input| {
             let borrowed_path = Self::borrowed_relative_path(input.revision);
-            Ok(Prepared::new(config, input.source())?.generate(Some(&borrowed_path)))
+            Ok(
+                Prepared::new(&config.errata, &config.settings, input.source())?
+                    .generate(Some(&borrowed_path)),
+            )
         })?;
         Ok(inputs
             .iter()
@@ -460,7 +466,7 @@ impl Workspace {
             revision: &revision.name,
             path: &path,
         };
-        let prepared = Prepared::new(&config, source)?;
+        let prepared = Prepared::new(&config.errata, &config.settings, source)?;
         Ok((prepared.root, prepared.module))
     }
 

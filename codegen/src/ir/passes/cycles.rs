@@ -3,7 +3,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::ir::{Module, TypeDef, TypeExpr, TypeKind};
-use crate::schema::{err, SchemaError};
+use crate::schema_error::{err, SchemaError};
 
 /// `type A = B; type B = A;` does not compile: refuse alias cycles with the pointer.
 pub(super) fn check_alias_cycles(module: &Module) -> Result<(), SchemaError> {

@@ -7,8 +7,9 @@ use crate::ir::{
     Call, CallKind, CallSet, ConstValue, DirectionModel, Messages, Module, TypeExpr, TypeKind,
 };
 use crate::naming;
+use crate::naming::check_identifier;
 use crate::pointer::unescape;
-use crate::schema::{check_identifier, err, SchemaError};
+use crate::schema_error::{err, SchemaError};
 use crate::settings::Settings;
 
 /// Replaces the direction unions by call sets and records the message layer. A schema without

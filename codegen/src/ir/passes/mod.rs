@@ -12,7 +12,7 @@ mod unions;
 pub(crate) use messages::unanswered_requests;
 
 use crate::ir::Module;
-use crate::schema::SchemaError;
+use crate::schema_error::SchemaError;
 use crate::settings::Settings;
 
 /// Runs every pass over a freshly loaded module.

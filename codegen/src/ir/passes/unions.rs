@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use crate::ir::{
     ConstValue, JsonKind, Module, ObjectDispatch, Partition, StructuralCase, TypeExpr, TypeKind,
 };
-use crate::schema::{err, SchemaError};
+use crate::schema_error::{err, SchemaError};
 
 /// The JSON kinds a type accepts.
 pub(crate) fn kinds(module: &Module, ty: &TypeExpr) -> BTreeSet<JsonKind> {
