@@ -1003,7 +1003,8 @@ mod record {
     use axum::middleware::Next;
     use axum::response::Response;
     use futures_util::StreamExt as _;
-    use serde_json::{json, Value};
+    use mcp_wire_check::{traffic, Side};
+    use serde_json::Value;
 
     /// The file messages are appended to.
     #[derive(Clone)]
@@ -1028,17 +1029,21 @@ mod record {
             let Ok(message) = serde_json::from_slice::<Value>(text) else {
                 return;
             };
-            let from = if from_client { "client" } else { "server" };
+            let from = if from_client {
+                Side::Client
+            } else {
+                Side::Server
+            };
             // A batch is recorded message by message.
             let messages = match message {
                 Value::Array(items) => items,
                 one => vec![one],
             };
             let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
-            // A record of mcp-check's format (mcp_wire_check::traffic), which `mcp-check FILE`
-            // reads conversation by conversation.
+            // Records of mcp-check's format, by its writer: `mcp-check FILE` reads them
+            // conversation by conversation.
             for message in messages {
-                let record = json!({"conversation": conv, "from": from, "message": message});
+                let record = traffic::record(Some(conv), Some(from), None, &message.to_string());
                 let _ = writeln!(file, "{record}");
             }
         }

@@ -15,8 +15,9 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use mcp_typed::jsonrpc::{DecodeError, RawMessage, Request};
+use mcp_wire_check::Side;
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// How long the client waits for the response to one request.
 pub(crate) const RESPONSE_TIMEOUT: Duration = Duration::from_secs(30);
@@ -117,7 +118,7 @@ impl Connection {
     pub(crate) fn send(&mut self, message: &impl Serialize) -> Outcome<()> {
         let text = serde_json::to_string(message)
             .map_err(|e| ProtocolError::new(format!("cannot encode a message: {e}")))?;
-        self.log("client", &text)?;
+        self.log(Side::Client, &text)?;
         let stdin = self
             .stdin
             .as_mut()
@@ -133,7 +134,7 @@ impl Connection {
         match self.lines.recv_timeout(wait) {
             Ok(Ok(text)) => {
                 self.received += 1;
-                self.log("server", &text)?;
+                self.log(Side::Server, &text)?;
                 Ok(Received::Line(Line {
                     number: self.received,
                     text,
@@ -213,15 +214,12 @@ impl Connection {
     /// Appends `text`, a line `from` sent, to the log: a record of `mcp-check`'s format
     /// (`mcp_wire_check::traffic`), the conversation named after this process so that the
     /// runs appended to one file stay apart; a line that is no JSON goes under `text`.
-    fn log(&mut self, from: &str, text: &str) -> Outcome<()> {
+    fn log(&mut self, from: Side, text: &str) -> Outcome<()> {
         let Some(file) = &mut self.log else {
             return Ok(());
         };
         let conversation = format!("client {}", std::process::id());
-        let record = match serde_json::from_str::<Value>(text) {
-            Ok(message) => json!({"conversation": conversation, "from": from, "message": message}),
-            Err(_) => json!({"conversation": conversation, "from": from, "text": text}),
-        };
+        let record = mcp_wire_check::traffic::record(Some(&conversation), Some(from), None, text);
         writeln!(file, "{record}")
             .map_err(|e| ProtocolError::new(format!("cannot write the log: {e}")))
     }
