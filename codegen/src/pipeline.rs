@@ -23,7 +23,7 @@ pub(crate) struct Source<'a> {
     pub path: &'a Path,
 }
 
-/// What [`generate`] gives.
+/// What [`Prepared::generate`] gives.
 #[derive(Debug)]
 #[cfg_attr(not(feature = "tools"), allow(dead_code))] // all of it read by `workspace`
 pub(crate) struct Generated {
@@ -36,7 +36,7 @@ pub(crate) struct Generated {
     /// What the generation did that the text alone does not show (see [`warnings`]), each
     /// `<file>#<pointer>: <what and how to fix it>`.
     pub warnings: Vec<String>,
-    /// The generation's [`fingerprint`].
+    /// The generation's fingerprint (`Prepared::fingerprint`).
     pub fingerprint: String,
 }
 

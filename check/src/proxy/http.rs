@@ -1045,7 +1045,9 @@ impl EventStream {
                 b'\n' if after_cr => {}
                 b'\n' | b'\r' => {
                     if let Some(data) = self.line_done() {
-                        found.extend(messages(&data));
+                        // A stream is UTF-8, invalid sequences read as U+FFFD (as a browser
+                        // decodes it).
+                        found.extend(messages(String::from_utf8_lossy(&data).as_bytes()));
                     }
                 }
                 b':' if !self.in_value => {
