@@ -91,6 +91,10 @@ enum Command {
         /// and the message as sent), which `mcp-check FILE` reads back.
         #[arg(long, value_name = "FILE")]
         record: Option<PathBuf>,
+        /// Forward (and record, with --record) without checking: the summary only counts the
+        /// messages. For a recording to check later, or to measure what the checking costs.
+        #[arg(long)]
+        no_check: bool,
         #[command(flatten)]
         options: Options,
         /// Streamable HTTP: the address to listen on (port 0: any free port); with
@@ -165,6 +169,7 @@ fn main() -> ExitCode {
         Some(Command::Proxy {
             report,
             record,
+            no_check,
             options,
             listen,
             upstream,
@@ -190,9 +195,24 @@ fn main() -> ExitCode {
             // clap requires `--upstream` or `--forward` (not both) with `--listen`.
             Some(listen) => {
                 let sinks = (report, record);
-                run_http_proxy(listen, upstream, forward, sinks, &options, limits.limits())
+                let check = !no_check;
+                run_http_proxy(
+                    listen,
+                    upstream,
+                    forward,
+                    sinks,
+                    &options,
+                    limits.limits(),
+                    check,
+                )
             }
-            None => run_proxy(server, (report, record), &options, limits.limits()),
+            None => run_proxy(
+                server,
+                (report, record),
+                &options,
+                limits.limits(),
+                !no_check,
+            ),
         },
         None => check_files(&cli.files, &cli.options, cli.from, cli.strict),
     }
@@ -297,6 +317,7 @@ fn run_http_proxy(
     (report, record): (Option<PathBuf>, Option<PathBuf>),
     options: &Options,
     limits: Limits,
+    check: bool,
 ) -> ExitCode {
     if let Some(refused) = refuse_junit(options) {
         return refused;
@@ -316,6 +337,7 @@ fn run_http_proxy(
             json,
             limits,
             record,
+            check,
         }),
         _ => proxy::http::start_forward(proxy::http::ForwardProxy {
             listen,
@@ -324,6 +346,7 @@ fn run_http_proxy(
             json,
             limits,
             record,
+            check,
         }),
     };
     let running = match started {
@@ -371,6 +394,7 @@ fn run_proxy(
     (report, record): (Option<PathBuf>, Option<PathBuf>),
     options: &Options,
     limits: Limits,
+    check: bool,
 ) -> ExitCode {
     if let Some(refused) = refuse_junit(options) {
         return refused;
@@ -386,6 +410,7 @@ fn run_proxy(
         json: options.format == Format::Json,
         limits,
         record,
+        check,
     };
     match proxy::run(proxy) {
         // The server's status: the proxy is never the reason a session fails.

@@ -191,6 +191,8 @@ pub struct Summary {
     pub violations: usize,
     /// Messages of a method their revision does not define (valid or not).
     pub unknown_methods: usize,
+    /// Messages a proxy forwarded without checking them (`--no-check`).
+    pub unchecked: usize,
 }
 
 impl Summary {
@@ -205,6 +207,9 @@ impl Summary {
 
 impl std::fmt::Display for Summary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.messages == 0 && self.unchecked > 0 {
+            return write!(f, "{} messages: forwarded, not checked", self.unchecked);
+        }
         write!(
             f,
             "{} messages: {} valid, {} with violations ({} violations)",

@@ -380,6 +380,7 @@ fn every_byte_and_header_passes_and_events_stream_one_by_one() {
         json: true,
         limits: Default::default(),
         record: None,
+        check: true,
     })
     .expect("the proxy starts");
     let base = format!("http://{}", proxy.local_addr());
@@ -489,6 +490,7 @@ fn an_upstream_that_is_not_there_is_a_502() {
         json: false,
         limits: Default::default(),
         record: None,
+        check: true,
     })
     .expect("the proxy starts");
     for _ in 0..2 {
@@ -513,6 +515,7 @@ fn an_upstream_that_is_not_there_is_a_502() {
         json: false,
         limits: Default::default(),
         record: None,
+        check: true,
     });
     assert!(bad
         .unwrap_err()
@@ -576,6 +579,7 @@ fn a_forward_proxy_goes_where_each_request_says_and_refuses_connect() {
         json: true,
         limits: Default::default(),
         record: None,
+        check: true,
     })
     .expect("the proxy starts");
     let at = proxy.local_addr();
@@ -862,6 +866,7 @@ fn a_request_head_that_does_not_come_is_timed_out() {
             ..Default::default()
         },
         record: None,
+        check: true,
     })
     .expect("the proxy starts");
     let mut stream = TcpStream::connect(proxy.local_addr()).expect("connect");
@@ -898,6 +903,7 @@ fn made_up_session_ids_do_not_pile_up() {
             ..Default::default()
         },
         record: None,
+        check: true,
     })
     .expect("the proxy starts");
     let url = format!("http://{}/mcp", proxy.local_addr());

@@ -150,6 +150,50 @@ fn every_byte_is_forwarded_unchanged_whatever_it_is() {
     assert_eq!(status.code(), Some(2));
 }
 
+/// `--no-check` forwards and records as the checking proxy does, and reports nothing but the
+/// count: the recording then checks to the same verdicts as the live proxy's.
+#[test]
+fn without_checking_the_proxy_forwards_records_and_counts() {
+    let input: &[u8] = b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}\n";
+    let (report, record) = (report_path("no-check.txt"), report_path("no-check.jsonl"));
+    let mut child = Command::new(MCP_CHECK)
+        .args([
+            "proxy",
+            "--no-check",
+            "--revision",
+            "2025-11-25",
+            "--report",
+        ])
+        .arg(&report)
+        .arg("--record")
+        .arg(&record)
+        .args(["--", "cat"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("mcp-check runs");
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", out.status);
+    assert_eq!(out.stdout, input);
+    let report = std::fs::read_to_string(&report).unwrap();
+    // Two lines, each sent back by `cat`: four messages, none checked, so no violation line
+    // for the second line's missing `id`.
+    assert_eq!(report, "4 messages: forwarded, not checked\n");
+    let records = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(records.lines().count(), 4, "{records}");
+    let checked = Command::new(MCP_CHECK)
+        .args(["--revision", "2025-11-25"])
+        .arg(&record)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&checked.stdout);
+    assert!(
+        text.contains("4 messages: 2 valid, 2 with violations"),
+        "{text}"
+    );
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_line_of_256_mib_reaches_the_server_before_its_newline_and_is_not_held() {

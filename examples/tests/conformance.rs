@@ -259,6 +259,7 @@ fn through_the_proxy(
         json: true,
         limits: Default::default(),
         record: None,
+        check: true,
     })
     .expect("the proxy starts");
     let url = format!("http://{}/mcp", proxy.local_addr());

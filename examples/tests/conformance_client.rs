@@ -611,6 +611,7 @@ fn start_forward_proxy(report: &Path) -> std::io::Result<(Running, String)> {
         json: true,
         limits: Default::default(),
         record: None,
+        check: true,
     })?;
     let url = format!("http://{}", running.local_addr());
     Ok((running, url))
@@ -629,6 +630,7 @@ fn start_proxy(url: &str, report: &Path) -> std::io::Result<(Running, String)> {
         json: true,
         limits: Default::default(),
         record: None,
+        check: true,
     })?;
     let proxied = format!("http://{}{path}", running.local_addr());
     Ok((running, proxied))

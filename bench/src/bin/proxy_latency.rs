@@ -1,14 +1,17 @@
-//! The latency `mcp-check proxy` adds on Streamable HTTP, by the clock: one `everything-server`
-//! (rmcp's Streamable HTTP server, examples/) and `mcp-check proxy --listen 127.0.0.1:0
-//! --upstream http://127.0.0.1:PORT` in front of it; the same 2026-07-28 stateless calls (each
-//! one POST, its answer one SSE event) sent directly and through the proxy, interleaved: call
-//! `i` of each kind goes direct then proxied for even `i`, proxied then direct for odd `i`, one
-//! at a time, each over its own keep-alive connection (one to the server, one to the proxy).
-//! A call's time runs from sending the request to its whole body read. Prints per kind of
-//! call the p50 and p99 of direct and proxied calls and of the difference of each pair, and
-//! the p50 of the difference per block of calls (median, lowest–highest over the blocks).
-//! Every answer must be the expected result, and the proxy's summary must count every message
-//! it was sent (each call's request and response): the program exits with 1 otherwise.
+//! The latency `mcp-check proxy` adds on Streamable HTTP, by the clock, and what of it the
+//! checking costs: one `everything-server` (rmcp's Streamable HTTP server, examples/) and two
+//! `mcp-check proxy --listen 127.0.0.1:0 --upstream http://127.0.0.1:PORT` in front of it, the
+//! same proxy with checking off (`--no-check`: it forwards, copies and counts, and skips only
+//! the checker) and with it on. The same 2026-07-28 stateless calls (each one POST, its answer
+//! one SSE event) go by the three routes in turn (direct, unchecked, checked; the route that
+//! goes first rotates from call to call), one at a time, each route over its own keep-alive
+//! connection. A call's time runs from sending the request to its whole body read. Prints per
+//! kind of call the p50 and p99 of each route, the latency each proxy adds (p50 of the
+//! difference to the direct call of the same turn), and the ratio of the two: checked over
+//! unchecked, overall and per block of calls (median, lowest–highest over the blocks).
+//! Every answer must be the expected result, and each proxy's summary must count every
+//! message it was sent (each call's request and response): the program exits with 1
+//! otherwise.
 //!
 //! ```text
 //! cargo run --release --manifest-path bench/Cargo.toml --bin proxy_latency -- \
@@ -198,15 +201,18 @@ fn start_server(path: &Path) -> Result<(Process, u16), String> {
     Ok((server, port))
 }
 
-/// The proxy in front of `upstream`: the process, its address (`127.0.0.1:PORT`, from the line
-/// it prints once listening) and the rest of its standard error, line by line.
+/// The proxy in front of `upstream` (with `check` off: `--no-check`): the process, its address
+/// (`127.0.0.1:PORT`, from the line it prints once listening) and the rest of its standard
+/// error, line by line.
 fn start_proxy(
     path: &Path,
     upstream: &str,
     report: &Path,
+    check: bool,
 ) -> Result<(Process, String, mpsc::Receiver<String>), String> {
     let child = Command::new(path)
         .args(["proxy", "--listen", "127.0.0.1:0", "--upstream", upstream])
+        .args((!check).then_some("--no-check"))
         .arg("--report")
         .arg(report)
         .stdin(Stdio::null())
@@ -400,37 +406,42 @@ fn response_of(text: &str, id: u64) -> Option<Value> {
     })
 }
 
-/// The times of one kind: `direct[i]` and `proxied[i]` are the pair of call `i`.
+/// The routes, in the order of [`Times::routes`].
+const ROUTES: [&str; 3] = [
+    "direct",
+    "through the proxy, unchecked",
+    "through the proxy",
+];
+
+/// The times of one kind, per route ([`ROUTES`]): `routes[r][i]` is call `i`'s turn on route `r`.
 struct Times {
-    direct: Vec<Duration>,
-    proxied: Vec<Duration>,
+    routes: [Vec<Duration>; 3],
 }
 
-/// `calls` pairs of calls of `kind`, interleaved (after `warmup` untimed pairs).
+/// `calls` turns of calls of `kind`, one by each route (after `warmup` untimed turns).
 fn measure(
     client: &mut Client,
-    urls: &[hyper::Uri; 2],
+    urls: &[hyper::Uri; 3],
     kind: &Kind,
     calls: usize,
     warmup: usize,
 ) -> Result<Times, String> {
     let mut times = Times {
-        direct: Vec::with_capacity(calls),
-        proxied: Vec::with_capacity(calls),
+        routes: std::array::from_fn(|_| Vec::with_capacity(calls)),
     };
     for i in 0..warmup + calls {
-        let mut pair = [Duration::ZERO; 2];
-        // Which goes first alternates, so that neither always finds the caches warm.
-        let order = if i % 2 == 0 { [0, 1] } else { [1, 0] };
-        for route in order {
-            pair[route] = client.call(&urls[route], kind).map_err(|e| {
-                let via = ["direct", "through the proxy"][route];
-                format!("{} {via}: {e}", kind.name)
-            })?;
+        let mut turn = [Duration::ZERO; 3];
+        // Which goes first rotates, so that none always finds the caches warm.
+        for step in 0..3 {
+            let route = (i + step) % 3;
+            turn[route] = client
+                .call(&urls[route], kind)
+                .map_err(|e| format!("{} {}: {e}", kind.name, ROUTES[route]))?;
         }
         if i >= warmup {
-            times.direct.push(pair[0]);
-            times.proxied.push(pair[1]);
+            for (route, time) in turn.into_iter().enumerate() {
+                times.routes[route].push(time);
+            }
         }
     }
     Ok(times)
@@ -458,35 +469,49 @@ fn micros(duration: &Duration) -> f64 {
     duration.as_secs_f64() * 1e6
 }
 
-/// The table row of one kind: p50/p99 of direct, proxied and the paired difference, and the
-/// p50 of the difference per block.
+/// The p50 of what route `proxied` adds to the direct call of the same turn, over `turns`.
+fn added_p50(times: &Times, proxied: usize, turns: std::ops::Range<usize>) -> f64 {
+    let direct = &times.routes[0][turns.clone()];
+    let through = &times.routes[proxied][turns];
+    percentile(
+        &sorted(
+            direct
+                .iter()
+                .zip(through)
+                .map(|(d, p)| micros(p) - micros(d)),
+        ),
+        0.5,
+    )
+}
+
+/// The table row of one kind: p50/p99 of each route, the p50 each proxy adds, and the ratio of
+/// the checked proxy's to the unchecked one's, overall and per block.
 fn row(kind: &Kind, times: &Times, blocks: usize) -> String {
-    let direct = sorted(times.direct.iter().map(micros));
-    let proxied = sorted(times.proxied.iter().map(micros));
-    let pairs = times.direct.iter().zip(&times.proxied);
-    let added = sorted(pairs.clone().map(|(d, p)| micros(p) - micros(d)));
-    let size = times.direct.len().div_ceil(blocks);
-    let block_medians = sorted(
-        (times.direct.chunks(size))
-            .zip(times.proxied.chunks(size))
-            .map(|(d, p)| {
-                let block = sorted(d.iter().zip(p).map(|(d, p)| micros(p) - micros(d)));
-                percentile(&block, 0.5)
-            }),
-    );
+    let calls = times.routes[0].len();
+    let quantiles = |route: usize| {
+        let values = sorted(times.routes[route].iter().map(micros));
+        format!(
+            "{:.0} / {:.0}",
+            percentile(&values, 0.5),
+            percentile(&values, 0.99)
+        )
+    };
+    let (unchecked, checked) = (added_p50(times, 1, 0..calls), added_p50(times, 2, 0..calls));
+    let size = calls.div_ceil(blocks);
+    let block_ratios = sorted((0..calls).step_by(size).map(|start| {
+        let block = start..(start + size).min(calls);
+        added_p50(times, 2, block.clone()) / added_p50(times, 1, block)
+    }));
     format!(
-        "| {} | {} | {:.0} / {:.0} | {:.0} / {:.0} | {:.0} / {:.0} | {:.0} [{:.0}–{:.0}] |",
+        "| {} | {calls} | {} | {} | {} | {unchecked:.0} | {checked:.0} | **{:.2}×** | {:.2}× [{:.2}–{:.2}] |",
         kind.name,
-        times.direct.len(),
-        percentile(&direct, 0.5),
-        percentile(&direct, 0.99),
-        percentile(&proxied, 0.5),
-        percentile(&proxied, 0.99),
-        percentile(&added, 0.5),
-        percentile(&added, 0.99),
-        percentile(&block_medians, 0.5),
-        block_medians.first().copied().unwrap_or(f64::NAN),
-        block_medians.last().copied().unwrap_or(f64::NAN),
+        quantiles(0),
+        quantiles(1),
+        quantiles(2),
+        checked / unchecked,
+        percentile(&block_ratios, 0.5),
+        block_ratios.first().copied().unwrap_or(f64::NAN),
+        block_ratios.last().copied().unwrap_or(f64::NAN),
     )
 }
 
@@ -503,13 +528,18 @@ fn run() -> Result<bool, String> {
         }
     };
     let (server, port) = start_server(&server_path)?;
-    let report = std::env::temp_dir().join(format!("proxy_latency-{}.txt", std::process::id()));
+    let report = |name: &str| {
+        std::env::temp_dir().join(format!("proxy_latency-{}-{name}.txt", std::process::id()))
+    };
+    let reports = [report("unchecked"), report("checked")];
     let upstream = format!("http://127.0.0.1:{port}");
-    let (proxy, address, proxy_lines) = start_proxy(&check_path, &upstream, &report)?;
+    let unchecked = start_proxy(&check_path, &upstream, &reports[0], false)?;
+    let checked = start_proxy(&check_path, &upstream, &reports[1], true)?;
     let parse = |url: String| url.parse::<hyper::Uri>().map_err(|e| format!("{url}: {e}"));
     let urls = [
         parse(format!("{upstream}/mcp"))?,
-        parse(format!("http://{address}/mcp"))?,
+        parse(format!("http://{}/mcp", unchecked.1))?,
+        parse(format!("http://{}/mcp", checked.1))?,
     ];
     let mut connector = hyper_util::client::legacy::connect::HttpConnector::new();
     connector.set_nodelay(true);
@@ -530,26 +560,33 @@ fn run() -> Result<bool, String> {
         let times = measure(&mut client, &urls, kind, options.calls, options.warmup)?;
         rows.push(row(kind, &times, options.blocks));
     }
-    let (checked, summary) = stop_proxy(proxy, &proxy_lines, &report)?;
-    let _ = std::fs::remove_file(&report);
+    let mut summaries = Vec::new();
+    for ((proxy, _, lines), report) in [unchecked, checked].into_iter().zip(&reports) {
+        summaries.push(stop_proxy(proxy, &lines, report)?);
+        let _ = std::fs::remove_file(report);
+    }
     drop(server);
     let sent = 2 * kinds.len() * (options.calls + options.warmup);
-    println!("| call (2026-07-28, stateless) | pairs | direct p50 / p99 (µs) | through `mcp-check proxy` p50 / p99 (µs) | added, per pair: p50 / p99 (µs) | added p50 per block of {}: median [lowest–highest] (µs) |", options.calls.div_ceil(options.blocks));
-    println!("|---|---|---|---|---|---|");
+    println!("| call (2026-07-28, stateless) | turns | direct p50 / p99 (µs) | `mcp-check proxy --no-check` p50 / p99 (µs) | `mcp-check proxy` p50 / p99 (µs) | added p50, unchecked (µs) | added p50, checked (µs) | checked / unchecked | per block of {}: median [lowest–highest] |", options.calls.div_ceil(options.blocks));
+    println!("|---|---|---|---|---|---|---|---|---|");
     for row in rows {
         println!("{row}");
     }
     println!(
-        "\nMeasured {} on {} cores ({}){}, client, server and proxy on the same machine, with\n`cargo run --release --manifest-path bench/Cargo.toml --bin proxy_latency --{}`.\nThe proxy's summary: `{summary}` ({sent} messages sent through it).",
+        "\nMeasured {} on {} cores ({}){}, client, server and both proxies on the same machine,\nwith `cargo run --release --manifest-path bench/Cargo.toml --bin proxy_latency --{}`.\nThe proxies' summaries: `{}` and `{}` ({sent} messages sent through each).",
         today(),
         std::thread::available_parallelism().map_or(0, |n| n.get()),
         std::env::consts::ARCH,
         commit().map_or_else(String::new, |c| format!(" (commit {c})")),
         options.args.iter().map(|a| format!(" {a}")).collect::<String>(),
+        summaries[0].1,
+        summaries[1].1,
     );
-    if checked != sent {
-        eprintln!("proxy_latency: FAILED: the proxy checked {checked} messages of the {sent} sent through it");
-        return Ok(false);
+    for (route, (counted, _)) in ROUTES[1..].iter().zip(&summaries) {
+        if *counted != sent {
+            eprintln!("proxy_latency: FAILED: {route}: the proxy counted {counted} messages of the {sent} sent through it");
+            return Ok(false);
+        }
     }
     Ok(true)
 }

@@ -96,6 +96,9 @@ pub struct HttpProxy {
     pub limits: Limits,
     /// Where to record the traffic (`--record`), as records of [`crate::traffic`].
     pub record: Option<ReportSink>,
+    /// Check each message (`false`, `--no-check`: forward, and record, only; the summary
+    /// counts the messages).
+    pub check: bool,
 }
 
 impl std::fmt::Debug for HttpProxy {
@@ -124,6 +127,9 @@ pub struct ForwardProxy {
     pub limits: Limits,
     /// Where to record the traffic (`--record`), as records of [`crate::traffic`].
     pub record: Option<ReportSink>,
+    /// Check each message (`false`, `--no-check`: forward, and record, only; the summary
+    /// counts the messages).
+    pub check: bool,
 }
 
 impl std::fmt::Debug for ForwardProxy {
@@ -178,7 +184,7 @@ impl Drop for Running {
 pub fn start(proxy: HttpProxy) -> std::io::Result<Running> {
     let upstream = Upstream::parse(&proxy.upstream)?;
     let mode = Mode::Reverse(upstream);
-    let reporter = Reporter::new(proxy.report, proxy.json, proxy.record);
+    let reporter = Reporter::new(proxy.report, proxy.json, proxy.record, proxy.check);
     launch(mode, proxy.listen, proxy.revision, reporter, proxy.limits)
 }
 
@@ -186,7 +192,7 @@ pub fn start(proxy: HttpProxy) -> std::io::Result<Running> {
 /// target names (its runtime and its checker on threads of their own). Errors: the address
 /// cannot be bound.
 pub fn start_forward(proxy: ForwardProxy) -> std::io::Result<Running> {
-    let reporter = Reporter::new(proxy.report, proxy.json, proxy.record);
+    let reporter = Reporter::new(proxy.report, proxy.json, proxy.record, proxy.check);
     launch(
         Mode::Forward(None),
         proxy.listen,

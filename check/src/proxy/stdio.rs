@@ -37,6 +37,9 @@ pub struct Proxy {
     pub limits: Limits,
     /// Where to record the traffic (`--record`), as records of [`crate::traffic`].
     pub record: Option<ReportSink>,
+    /// Check each message (`false`, `--no-check`: forward, and record, only; the summary
+    /// counts the messages).
+    pub check: bool,
 }
 
 /// How far the checker may fall behind (64 MiB of lines handed over and not yet checked)
@@ -103,7 +106,7 @@ pub fn run(proxy: Proxy) -> std::io::Result<(ExitStatus, Summary)> {
     let downstream = thread::spawn(move || {
         forward(from_server, std::io::stdout(), Side::Server, &copies, limit)
     });
-    let reporter = Reporter::new(proxy.report, proxy.json, proxy.record);
+    let reporter = Reporter::new(proxy.report, proxy.json, proxy.record, proxy.check);
     let revision = proxy.revision;
     let checker = thread::spawn(move || {
         check_all(received, &pending, revision, reporter, limit, conversation)
