@@ -108,21 +108,28 @@ fn the_python_sdk_talks_through_the_proxy_in_both_eras() {
     assert!(named.iter().all(|c| c.starts_with("stdio ")), "{named:?}");
 }
 
-#[test]
-fn every_byte_is_forwarded_unchanged_whatever_it_is() {
-    // Not JSON, not UTF-8, a blank line, a message, and a last line without its newline.
-    let input: &[u8] = b"not json\n\xff\xfe binary\n\n{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\nno newline";
-    let report = report_path("cat.txt");
+/// `mcp-check proxy ARGS… -- cat` fed `input` on its standard input: its output (what `cat`
+/// sent back through it), once it has ended.
+fn through_cat(args: &[&str], input: &[u8]) -> std::process::Output {
     let mut child = Command::new(MCP_CHECK)
-        .args(["proxy", "--revision", "2025-11-25", "--report"])
-        .arg(&report)
+        .arg("proxy")
+        .args(args)
         .args(["--", "cat"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .expect("mcp-check runs");
     child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn every_byte_is_forwarded_unchanged_whatever_it_is() {
+    // Not JSON, not UTF-8, a blank line, a message, and a last line without its newline.
+    let input: &[u8] = b"not json\n\xff\xfe binary\n\n{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\nno newline";
+    let report = report_path("cat.txt");
+    let report_arg = report.to_str().unwrap();
+    let out = through_cat(&["--revision", "2025-11-25", "--report", report_arg], input);
     assert!(out.status.success(), "{}", out.status);
     assert_eq!(out.stdout, input);
     // Each line but the blank one was checked twice, once each way: `cat` sends back what it
@@ -156,24 +163,15 @@ fn every_byte_is_forwarded_unchanged_whatever_it_is() {
 fn without_checking_the_proxy_forwards_records_and_counts() {
     let input: &[u8] = b"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"id\":1}\n{\"jsonrpc\":\"2.0\",\"method\":\"ping\"}\n";
     let (report, record) = (report_path("no-check.txt"), report_path("no-check.jsonl"));
-    let mut child = Command::new(MCP_CHECK)
-        .args([
-            "proxy",
-            "--no-check",
-            "--revision",
-            "2025-11-25",
-            "--report",
-        ])
-        .arg(&report)
-        .arg("--record")
-        .arg(&record)
-        .args(["--", "cat"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("mcp-check runs");
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
+    let (report_arg, record_arg) = (report.to_str().unwrap(), record.to_str().unwrap());
+    let args = [
+        "--no-check",
+        "--revision",
+        "2025-11-25",
+        "--report",
+        report_arg,
+    ];
+    let out = through_cat(&[&args[..], &["--record", record_arg]].concat(), input);
     assert!(out.status.success(), "{}", out.status);
     assert_eq!(out.stdout, input);
     let report = std::fs::read_to_string(&report).unwrap();
