@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compile-time and code-size budget of `mcp-typed` (generated/) and of `#[derive(Elicit)]`,
-# measured against rust-mcp-schema 2.0.0 in the same run (issue 9).
+# measured against rust-mcp-schema 2.0.0 in the same run.
 #
 # What it measures, in a scratch directory (never in the repository), with its own
 # CARGO_TARGET_DIR and CARGO_INCREMENTAL=0:

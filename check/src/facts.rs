@@ -12,10 +12,21 @@ use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::revision::Shape;
-
 /// The `_meta` member by which a 2026-07-28 request names its protocol version.
 const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// What a message is, by its members (`method`, `id`, `error`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shape {
+    /// A request of `method`.
+    Request(String),
+    /// A notification of `method`.
+    Notification(String),
+    /// A result response (or what is none of the others).
+    Response,
+    /// An error response.
+    Error,
+}
 
 /// What a message says of itself, as far as following the conversation goes.
 #[derive(Debug, Clone)]

@@ -13,7 +13,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::facts::Facts;
+use crate::facts::{Facts, Shape};
 
 /// A released protocol revision, whose generated types check its messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -107,19 +107,6 @@ impl Side {
             Side::Server => "server→client",
         }
     }
-}
-
-/// What a message is, by its members (`method`, `id`, `error`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Shape {
-    /// A request of `method`.
-    Request(String),
-    /// A notification of `method`.
-    Notification(String),
-    /// A result response (or what is none of the others).
-    Response,
-    /// An error response.
-    Error,
 }
 
 /// One problem with a message: where, which rule, and what the schema asks for.

@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use mcp_typed::jsonrpc::DecodeErrorKind;
 use serde_json::Value;
 
-use crate::facts::{self, Facts, Outline};
+use crate::facts::{self, Facts, Outline, Shape};
 use crate::revision::{
     decode, decode_answer, decode_envelope, decode_error_by_code, decode_lent, decode_sent,
     defines, leniencies, missing_result_type, result_lent, under_result, Answering, Revision, Sent,
-    Shape, Side, Violation,
+    Side, Violation,
 };
 use crate::traffic::{plain_id, split_jsonrpc_and_id, Entry};
 
@@ -126,9 +126,18 @@ impl Checker {
             .collect()
     }
 
+    /// The revision of messages sent before any `initialize`: the one the checker was given,
+    /// else the one a record of the conversation stated.
+    pub fn assumed(&self) -> Option<Revision> {
+        self.assumed
+    }
+
     /// Checks the next message of the conversation.
     pub fn check(&mut self, entry: &Entry) -> Verdict {
         self.count += 1;
+        if let Some(revision) = entry.revision {
+            self.assumed.get_or_insert(revision);
+        }
         let from = entry.from.or(self.sender);
         let mut verdict = Verdict {
             number: self.count,

@@ -2,8 +2,9 @@
 //! who sent it, and in which conversation.
 //!
 //! The record format, which every recorder of this repository writes (`mcp-check proxy
-//! --record`, everything-server's `EVERYTHING_SERVER_RECORD`, the stdio client's `--log`) and
-//! [`record`] writes: a JSON object per line,
+//! --record`, everything-server's `EVERYTHING_SERVER_RECORD`, the stdio client's `--log`, the
+//! Python tests' `tap.py`) and
+//! [`Record::line`] writes: a JSON object per line,
 //!
 //! ```text
 //! {"conversation": "s-1", "from": "client", "headers": {"mcp-protocol-version": "2025-11-25"}, "message": {…}}
@@ -11,7 +12,8 @@
 //!
 //! with `message` the message as sent (or `text`, a string, for what was sent that is not
 //! JSON), and `conversation` (a session, a connection: any string), `from` (`client` or
-//! `server`) and `headers` optional. A file holding several conversations is checked
+//! `server`), `headers` and `revision` (the revision the recorder was told the conversation is
+//! in, `--revision`: that of traffic without its `initialize`) optional. A file holding several conversations is checked
 //! conversation by conversation.
 //!
 //! Recordings of the formats this repository wrote before convert with one command each:
@@ -25,7 +27,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-use crate::revision::Side;
+use crate::revision::{Revision, Side};
 
 /// One line of recorded traffic, borrowing the message's text from the line where it can.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +40,9 @@ pub struct Entry<'a> {
     pub conversation: Option<String>,
     /// The `MCP-Protocol-Version` header it came with, when recorded.
     pub header_version: Option<String>,
+    /// The revision the recorder was told the conversation is in, when recorded: that of
+    /// traffic without its `initialize`, where the checker is told none (`--revision`).
+    pub revision: Option<Revision>,
     /// The message's text, as it came (a record's `message` member, byte for byte), or why the
     /// record holds none. The checker reads this text (and reports it when it is no JSON) with
     /// the generated types; it never goes through a `serde_json::Value`.
@@ -70,6 +75,8 @@ struct Line<'a> {
     conversation: Option<&'a RawValue>,
     #[serde(borrow)]
     text: Option<&'a RawValue>,
+    #[serde(borrow)]
+    revision: Option<&'a RawValue>,
 }
 
 /// One line of traffic (`line` is its number, from 1): a message, or a record of one.
@@ -79,6 +86,7 @@ pub fn entry(line: usize, text: &str) -> Entry<'_> {
         from: None,
         conversation: None,
         header_version: None,
+        revision: None,
         message: Err(String::new()),
     };
     // A line with a member `jsonrpc` is a message (a record has none), and so is a line without
@@ -90,56 +98,61 @@ pub fn entry(line: usize, text: &str) -> Entry<'_> {
         entry.message = Ok(Cow::Borrowed(text));
         return entry;
     }
-    // A line that may be a record: `Line` reads most; anything else (a batch, a member twice,
-    // a line that is no JSON) is read as a value, for the same outcome and the parser's
-    // message.
+    // A line that may be a record, read once: `Line` keeps the members that say so.
     let line: Line = match serde_json::from_str(text) {
         Ok(line) => line,
-        Err(_) => {
-            entry.message = match serde_json::from_str::<Value>(text) {
-                Ok(Value::Object(record)) if is_record(&record) => {
-                    return record_entry(entry, &Value::Object(record));
-                }
-                Ok(_) => Ok(Cow::Borrowed(text)),
-                Err(e) => Err(format!("not JSON: {e}")),
+        Err(e) if e.is_syntax() || e.is_eof() => {
+            entry.message = Err(format!("not JSON: {e}"));
+            return entry;
+        }
+        // An object with one of these members twice: a record's is refused, a message (its
+        // `jsonrpc` twice) goes to the checker, which says what is wrong with it.
+        Err(e) if e.to_string().starts_with("duplicate field") => {
+            let twice_jsonrpc = e.to_string().starts_with("duplicate field `jsonrpc`");
+            entry.message = match twice_jsonrpc {
+                true => Ok(Cow::Borrowed(text)),
+                false => Err(format!("a record with a member twice: {e}")),
             };
             return entry;
         }
-    };
-    let sent = match (line.message, line.text) {
-        (Some(message), _) => Some(Ok(Cow::Borrowed(message.get()))),
-        (None, Some(text)) => Some(
-            serde_json::from_str::<String>(text.get())
-                .map(Cow::Owned)
-                .map_err(|_| "a record's `text` is a string".to_owned()),
-        ),
-        (None, None) => None,
-    };
-    match (sent, line.jsonrpc) {
-        (Some(message), None) => {
-            entry.message = message;
-            entry.conversation = line
-                .conversation
-                .and_then(|c| serde_json::from_str(c.get()).ok());
-            let from = line.from.map(|from| serde_json::from_str(from.get()));
-            entry.from = match from {
-                None => None,
-                Some(Ok(from)) => match side(&from) {
-                    Ok(side) => side,
-                    Err(why) => {
-                        entry.message = Err(why);
-                        return entry;
-                    }
-                },
-                Some(Err(_)) => None,
-            };
-            let headers = line
-                .headers
-                .and_then(|h| serde_json::from_str(h.get()).ok());
-            entry.header_version = headers.as_ref().and_then(protocol_version);
+        // Not an object (a batch, a scalar): a message, as the checker reads it.
+        Err(_) => {
+            entry.message = Ok(Cow::Borrowed(text));
+            return entry;
         }
-        _ => entry.message = Ok(Cow::Borrowed(text)),
+    };
+    if line.jsonrpc.is_some() {
+        entry.message = Ok(Cow::Borrowed(text));
+        return entry;
     }
+    let sent = match (line.message, line.text) {
+        (Some(message), _) => Ok(Cow::Borrowed(message.get())),
+        (None, Some(text)) => serde_json::from_str::<String>(text.get())
+            .map(Cow::Owned)
+            .map_err(|_| "a record's `text` is a string".to_owned()),
+        // Neither a record nor a message's `jsonrpc`: the checker says what it lacks.
+        (None, None) => {
+            entry.message = Ok(Cow::Borrowed(text));
+            return entry;
+        }
+    };
+    entry.message = sent;
+    entry.conversation = line.conversation.map(conversation);
+    entry.from = match line.from.map(side).transpose() {
+        Ok(from) => from.flatten(),
+        Err(why) => {
+            entry.message = Err(why);
+            return entry;
+        }
+    };
+    entry.header_version = line.headers.and_then(protocol_version);
+    entry.revision = match line.revision.map(revision).transpose() {
+        Ok(revision) => revision,
+        Err(why) => {
+            entry.message = Err(why);
+            return entry;
+        }
+    };
     entry
 }
 
@@ -183,81 +196,92 @@ pub(crate) fn plain_id(id: &str) -> bool {
     }
 }
 
-/// Whether a line's object is a record of a message rather than one.
-fn is_record(object: &serde_json::Map<String, Value>) -> bool {
-    (object.contains_key("message") || object.contains_key("text"))
-        && !object.contains_key("jsonrpc")
+/// What a record says beside its message (see the [module](self)); [`Record::line`] writes it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Record<'a> {
+    /// The conversation (a session, a connection).
+    pub conversation: Option<&'a str>,
+    /// Who sent the message.
+    pub from: Option<Side>,
+    /// The `MCP-Protocol-Version` header it came with.
+    pub header_version: Option<&'a str>,
+    /// The revision the recorder was told the conversation is in (`--revision`), for traffic
+    /// without its `initialize`.
+    pub revision: Option<Revision>,
 }
 
-/// A record read as a value (one [`Line`] could not read).
-fn record_entry<'a>(mut entry: Entry<'a>, record: &Value) -> Entry<'a> {
-    entry.from = match side(&record["from"]) {
-        Ok(side) => side,
-        Err(why) => {
-            entry.message = Err(why);
-            return entry;
+impl Record<'_> {
+    /// The record line of `message`, without its newline: `message` as it was sent when it is
+    /// JSON (byte for byte), else under `text`.
+    pub fn line(&self, message: &str) -> String {
+        let mut line = String::from("{");
+        if let Some(conversation) = self.conversation {
+            line.push_str(&format!("\"conversation\":{},", Value::from(conversation)));
         }
-    };
-    entry.header_version = protocol_version(&record["headers"]);
-    entry.conversation = record["conversation"].as_str().map(str::to_owned);
-    entry.message = match (record.get("message"), &record["text"]) {
-        (Some(message), _) => Ok(Cow::Owned(message.to_string())),
-        (None, Value::String(text)) => Ok(Cow::Owned(text.clone())),
-        (None, _) => Err("a record's `text` is a string".to_owned()),
-    };
-    entry
+        if let Some(from) = self.from {
+            line.push_str(&format!("\"from\":\"{}\",", from.name()));
+        }
+        if let Some(version) = self.header_version {
+            let headers = serde_json::json!({ "mcp-protocol-version": version });
+            line.push_str(&format!("\"headers\":{headers},"));
+        }
+        if let Some(revision) = self.revision {
+            line.push_str(&format!("\"revision\":\"{}\",", revision.version()));
+        }
+        // A message is written as it came when it is one JSON value on one line, written on
+        // one line when it spans several, and kept as text when it is no JSON.
+        let trimmed = message.trim();
+        match serde_json::from_str::<&RawValue>(trimmed) {
+            Ok(_) if !trimmed.contains(['\n', '\r']) => {
+                line.push_str(&format!("\"message\":{trimmed}}}"));
+            }
+            Ok(_) => {
+                let value: Value = serde_json::from_str(trimmed).unwrap_or_default();
+                line.push_str(&format!("\"message\":{value}}}"));
+            }
+            Err(_) => line.push_str(&format!("\"text\":{}}}", Value::from(message))),
+        }
+        line
+    }
 }
 
-/// A record line (see the [module](self)), without its newline: `message` as it was sent
-/// when it is JSON (byte for byte), else under `text`.
-pub fn record(
-    conversation: Option<&str>,
-    from: Option<Side>,
-    header_version: Option<&str>,
-    message: &str,
-) -> String {
-    let mut line = String::from("{");
-    if let Some(conversation) = conversation {
-        line.push_str(&format!("\"conversation\":{},", Value::from(conversation)));
-    }
-    if let Some(from) = from {
-        line.push_str(&format!("\"from\":\"{}\",", from.name()));
-    }
-    if let Some(version) = header_version {
-        let headers = serde_json::json!({ "mcp-protocol-version": version });
-        line.push_str(&format!("\"headers\":{headers},"));
-    }
-    // A message is written as it came when it is one JSON value on one line, written on one
-    // line when it spans several, and kept as text when it is no JSON.
-    let trimmed = message.trim();
-    match serde_json::from_str::<&RawValue>(trimmed) {
-        Ok(_) if !trimmed.contains(['\n', '\r']) => {
-            line.push_str(&format!("\"message\":{trimmed}}}"));
-        }
-        Ok(_) => {
-            let value: Value = serde_json::from_str(trimmed).unwrap_or_default();
-            line.push_str(&format!("\"message\":{value}}}"));
-        }
-        Err(_) => line.push_str(&format!("\"text\":{}}}", Value::from(message))),
-    }
-    line
+/// A record's `conversation`: a string as itself, any other value by its JSON text.
+fn conversation(value: &RawValue) -> String {
+    serde_json::from_str(value.get()).unwrap_or_else(|_| value.get().to_owned())
 }
 
-/// A record's `from`: `None` where it states none (or not as a string).
-fn side(from: &Value) -> Result<Option<Side>, String> {
-    match from.as_str() {
-        Some("client") => Ok(Some(Side::Client)),
-        Some("server") => Ok(Some(Side::Server)),
-        None => Ok(None),
-        Some(other) => Err(format!(
-            "a record's `from` is \"client\" or \"server\", not {other:?}"
+/// A record's `from`: `client` or `server`; `null` states none.
+fn side(from: &RawValue) -> Result<Option<Side>, String> {
+    let name: Result<Option<String>, _> = serde_json::from_str(from.get());
+    match name.as_ref().map(Option::as_deref) {
+        Ok(Some("client")) => Ok(Some(Side::Client)),
+        Ok(Some("server")) => Ok(Some(Side::Server)),
+        Ok(None) => Ok(None),
+        _ => Err(format!(
+            "a record's `from` is \"client\" or \"server\", not {}",
+            from.get()
         )),
     }
 }
 
+/// A record's `revision`: one of the known revisions' versions.
+fn revision(version: &RawValue) -> Result<Revision, String> {
+    let named: Option<String> = serde_json::from_str(version.get()).ok();
+    named
+        .as_deref()
+        .and_then(Revision::from_version)
+        .ok_or_else(|| {
+            format!(
+                "a record's `revision` is one of {}, not {}",
+                Revision::ALL.map(|r| r.version()).join(", "),
+                version.get()
+            )
+        })
+}
+
 /// A record's `MCP-Protocol-Version` header (its name in any case).
-fn protocol_version(headers: &Value) -> Option<String> {
-    let headers = headers.as_object()?;
+fn protocol_version(headers: &RawValue) -> Option<String> {
+    let headers: serde_json::Map<String, Value> = serde_json::from_str(headers.get()).ok()?;
     let (_, version) =
         (headers.iter()).find(|(name, _)| name.eq_ignore_ascii_case("mcp-protocol-version"))?;
     version.as_str().map(str::to_owned)

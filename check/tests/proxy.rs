@@ -180,11 +180,12 @@ fn without_checking_the_proxy_forwards_records_and_counts() {
     assert_eq!(report, "4 messages: forwarded, not checked\n");
     let records = std::fs::read_to_string(&record).unwrap();
     assert_eq!(records.lines().count(), 4, "{records}");
-    let checked = Command::new(MCP_CHECK)
-        .args(["--revision", "2025-11-25"])
-        .arg(&record)
-        .output()
-        .unwrap();
+    // The records carry the proxy's `--revision`: the recording checks without it.
+    assert!(
+        (records.lines()).all(|line| line.contains(r#""revision":"2025-11-25","message":"#)),
+        "{records}"
+    );
+    let checked = Command::new(MCP_CHECK).arg(&record).output().unwrap();
     let text = String::from_utf8_lossy(&checked.stdout);
     assert!(
         text.contains("4 messages: 2 valid, 2 with violations"),

@@ -295,6 +295,62 @@ fn a_line_is_a_record_or_a_message_by_its_own_members() {
     );
 }
 
+/// A record is read once, and what it says wrongly is said: a member twice, a `from` that
+/// names no side; a conversation written as a number is the number's text.
+#[test]
+fn a_record_read_wrongly_says_why() {
+    let ping = r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#;
+    let lines = [
+        format!(r#"{{"from":"client","from":"server","message":{ping}}}"#),
+        format!(r#"{{"from":5,"message":{ping}}}"#),
+        format!(r#"{{"conversation":7,"from":null,"message":{ping}}}"#),
+        format!(r#"{{"conversation":"s\u002d1","from":"\u0063lient","message":{ping}}}"#),
+        r#"{"jsonrpc":"2.0","jsonrpc":"2.0","method":"ping","message":1}"#.to_owned(),
+        format!(r#"{{"revision":"2025-06-18","message":{ping}}}"#),
+        format!(r#"{{"revision":"1999-01-01","message":{ping}}}"#),
+    ];
+    let entries: Vec<traffic::Entry> = (lines.iter().enumerate())
+        .map(|(at, line)| traffic::entry(at + 1, line))
+        .collect();
+    let why = entries[0].message.as_ref().expect_err("a member twice");
+    assert!(
+        why.contains("a record with a member twice: duplicate field `from`"),
+        "{why}"
+    );
+    let why = entries[1]
+        .message
+        .as_ref()
+        .expect_err("a number for `from`");
+    assert_eq!(why, r#"a record's `from` is "client" or "server", not 5"#);
+    assert_eq!(
+        (entries[2].conversation.as_deref(), entries[2].from),
+        (Some("7"), None)
+    );
+    assert_eq!(entries[2].message.as_deref(), Ok(ping));
+    assert_eq!(
+        (entries[3].conversation.as_deref(), entries[3].from),
+        (Some("s-1"), Some(Side::Client))
+    );
+    // A message with its `jsonrpc` twice is the checker's to judge.
+    assert_eq!(entries[4].message.as_deref(), Ok(lines[4].as_str()));
+    // A recorded revision is the conversation's where the checker is told none.
+    assert_eq!(entries[5].revision, Some(Revision::V2025_06_18));
+    let verdict = Checker::new(None).check(&entries[5]);
+    assert_eq!(verdict.revision, Some(Revision::V2025_06_18));
+    assert!(verdict.is_valid(), "{verdict:?}");
+    let told = Checker::new(Some(Revision::V2025_11_25)).check(&entries[5]);
+    assert_eq!(told.revision, Some(Revision::V2025_11_25));
+    let why = entries[6]
+        .message
+        .as_ref()
+        .expect_err("an unknown revision");
+    assert!(
+        why.starts_with("a record's `revision` is one of 2024-11-05, "),
+        "{why}"
+    );
+    assert!(why.ends_with(r#"not "1999-01-01""#), "{why}");
+}
+
 fn mcp_check(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_mcp-check"))
         .args(args)

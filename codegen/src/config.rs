@@ -3,6 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::error::GenerateError;
+use crate::file_error::FileError;
 use crate::pipeline::{self, Source};
 use crate::schema::errata::Errata;
 use crate::settings::{Borrowed, Settings};
@@ -120,6 +121,13 @@ impl Config {
         self
     }
 
+    /// Name, in the `@generated` header, the command that regenerates the file (for a file
+    /// checked in; a build script's output needs none).
+    pub fn regenerate_with(&mut self, command: impl Into<String>) -> &mut Self {
+        self.settings.regenerate_with = Some(command.into());
+        self
+    }
+
     /// Also emit the hidden `__roundtrip` lookup, behind this cargo feature.
     pub fn registry_feature(&mut self, feature: impl Into<String>) -> &mut Self {
         self.settings.registry_feature = Some(feature.into());
@@ -228,14 +236,18 @@ pub(crate) fn write_if_changed(path: &Path, text: &str) -> Result<bool, Generate
         return Ok(false);
     }
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|source| GenerateError::Io {
-            path: dir.to_owned(),
-            source,
+        std::fs::create_dir_all(dir).map_err(|source| {
+            GenerateError::Io(FileError {
+                path: dir.to_owned(),
+                source,
+            })
         })?;
     }
-    std::fs::write(path, text).map_err(|source| GenerateError::Io {
-        path: path.to_owned(),
-        source,
+    std::fs::write(path, text).map_err(|source| {
+        GenerateError::Io(FileError {
+            path: path.to_owned(),
+            source,
+        })
     })?;
     Ok(true)
 }

@@ -2,6 +2,7 @@
 
 use std::path::PathBuf;
 
+use crate::file_error::FileError;
 use crate::schema::errata::ErrataError;
 use crate::schema_error::SchemaError;
 
@@ -9,12 +10,7 @@ use crate::schema_error::SchemaError;
 #[derive(Debug)]
 pub enum GenerateError {
     /// Reading or writing a file failed.
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    Io(FileError),
     /// The schema file is not JSON.
     Json {
         /// The file.
@@ -38,7 +34,7 @@ pub enum GenerateError {
 impl std::fmt::Display for GenerateError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Self::Io(error) => error.fmt(f),
             Self::Json { path, source } => {
                 write!(f, "{}: not valid JSON: {source}", path.display())
             }
@@ -52,7 +48,7 @@ impl std::fmt::Display for GenerateError {
 impl std::error::Error for GenerateError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::Io { source, .. } => Some(source),
+            Self::Io(error) => error.source(),
             Self::Json { source, .. } => Some(source),
             Self::Schema { source, .. } => Some(source),
             // Transparent, as thiserror writes it: the errata error's own source.

@@ -9,6 +9,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use crate::file_error::FileError;
 use crate::revisions::{Revision, Revisions};
 use crate::toml_table::{self, Fields};
 
@@ -53,12 +54,7 @@ impl SchemaSource {
 #[derive(Debug)]
 pub enum FetchError {
     /// A local file or folder could not be read or written.
-    Io {
-        /// The file or folder.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    Io(FileError),
     /// The download failed: connection error, non-200 status, oversized or unreadable body.
     Http {
         /// The URL requested.
@@ -100,7 +96,7 @@ pub enum FetchError {
 impl std::fmt::Display for FetchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Io { path, source } => write!(f, "{}: {source}", path.display()),
+            Self::Io(error) => error.fmt(f),
             Self::Http { url, message } => write!(f, "download of {url} failed: {message}"),
             Self::Sha256Mismatch {
                 revision,
@@ -126,7 +122,7 @@ impl std::fmt::Display for FetchError {
 impl std::error::Error for FetchError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::Io { source, .. } => Some(source),
+            Self::Io(error) => error.source(),
             _ => None,
         }
     }
@@ -173,7 +169,7 @@ pub fn fetch_revision(
         // Present but wrong: replaced below if the source has the right bytes.
         Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(source) => return Err(FetchError::Io { path: dest, source }),
+        Err(source) => return Err(FetchError::Io(FileError { path: dest, source })),
     }
 
     let (bytes, origin) = match source {
@@ -244,20 +240,20 @@ fn read_limited(path: &Path) -> Result<(Vec<u8>, String), FetchError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(FetchError::MissingInMirror { path })
         }
-        Err(source) => return Err(FetchError::Io { path, source }),
+        Err(source) => return Err(FetchError::Io(FileError { path, source })),
     };
     let mut bytes = Vec::new();
     if let Err(source) = file.take(MAX_SCHEMA_BYTES + 1).read_to_end(&mut bytes) {
-        return Err(FetchError::Io { path, source });
+        return Err(FetchError::Io(FileError { path, source }));
     }
     if bytes.len() as u64 > MAX_SCHEMA_BYTES {
-        return Err(FetchError::Io {
+        return Err(FetchError::Io(FileError {
             path,
             source: std::io::Error::new(
                 std::io::ErrorKind::InvalidData,
                 format!("file is larger than {MAX_SCHEMA_BYTES} bytes"),
             ),
-        });
+        }));
     }
     let origin = path.display().to_string();
     Ok((bytes, origin))
@@ -320,16 +316,18 @@ fn roots_from_env() -> Option<ureq::tls::RootCerts> {
 /// the folder if needed (and removes it again if it was created and the write fails).
 fn write_atomically(dest: &Path, bytes: &[u8]) -> Result<(), FetchError> {
     let Some(dir) = dest.parent() else {
-        return Err(FetchError::Io {
+        return Err(FetchError::Io(FileError {
             path: dest.to_owned(),
             source: std::io::Error::new(std::io::ErrorKind::InvalidInput, "no parent folder"),
-        });
+        }));
     };
     let created_dir = !dir.is_dir();
     if created_dir {
-        std::fs::create_dir_all(dir).map_err(|source| FetchError::Io {
-            path: dir.to_owned(),
-            source,
+        std::fs::create_dir_all(dir).map_err(|source| {
+            FetchError::Io(FileError {
+                path: dir.to_owned(),
+                source,
+            })
         })?;
     }
     let result = write_temp_then_rename(dir, dest, bytes);
@@ -349,19 +347,25 @@ fn write_temp_then_rename(dir: &Path, dest: &Path, bytes: &[u8]) -> Result<(), F
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o644));
     }
-    let mut tmp = builder.tempfile_in(dir).map_err(|source| FetchError::Io {
-        path: dir.to_owned(),
-        source,
+    let mut tmp = builder.tempfile_in(dir).map_err(|source| {
+        FetchError::Io(FileError {
+            path: dir.to_owned(),
+            source,
+        })
     })?;
-    let io_error = |source| FetchError::Io {
-        path: dest.to_owned(),
-        source,
+    let io_error = |source| {
+        FetchError::Io(FileError {
+            path: dest.to_owned(),
+            source,
+        })
     };
     tmp.write_all(bytes).map_err(io_error)?;
     tmp.as_file().sync_all().map_err(io_error)?;
-    tmp.persist(dest).map_err(|e| FetchError::Io {
-        path: dest.to_owned(),
-        source: e.error,
+    tmp.persist(dest).map_err(|e| {
+        FetchError::Io(FileError {
+            path: dest.to_owned(),
+            source: e.error,
+        })
     })?;
     Ok(())
 }
@@ -381,16 +385,20 @@ pub struct PinnedFile {
 
 /// Reads a manifest of pinned files (see [`EXAMPLES_MANIFEST`]).
 pub fn read_manifest(path: &Path) -> Result<Vec<PinnedFile>, FetchError> {
-    let text = std::fs::read_to_string(path).map_err(|source| FetchError::Io {
-        path: path.to_owned(),
-        source,
+    let text = std::fs::read_to_string(path).map_err(|source| {
+        FetchError::Io(FileError {
+            path: path.to_owned(),
+            source,
+        })
     })?;
-    let invalid = |line: usize, what: &str| FetchError::Io {
-        path: path.to_owned(),
-        source: std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("line {line}: {what}"),
-        ),
+    let invalid = |line: usize, what: &str| {
+        FetchError::Io(FileError {
+            path: path.to_owned(),
+            source: std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("line {line}: {what}"),
+            ),
+        })
     };
     let mut files = Vec::new();
     for (index, line) in text.lines().enumerate() {
@@ -433,7 +441,7 @@ pub fn fetch_file(
         Ok(bytes) if sha256_hex(&bytes) == file.sha256 => return Ok(FetchOutcome::UpToDate),
         Ok(_) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-        Err(source) => return Err(FetchError::Io { path: dest, source }),
+        Err(source) => return Err(FetchError::Io(FileError { path: dest, source })),
     }
     let (bytes, origin) = match source {
         SchemaSource::Dir(dir) => read_limited(&dir.join(&file.path))?,
@@ -466,15 +474,19 @@ pub fn manifest_of(dir: &Path, revision: &str) -> Result<String, FetchError> {
     let mut paths = Vec::new();
     let mut pending = vec![root.clone()];
     while let Some(folder) = pending.pop() {
-        let entries = std::fs::read_dir(&folder).map_err(|source| FetchError::Io {
-            path: folder.clone(),
-            source,
+        let entries = std::fs::read_dir(&folder).map_err(|source| {
+            FetchError::Io(FileError {
+                path: folder.clone(),
+                source,
+            })
         })?;
         for entry in entries {
             let path = entry
-                .map_err(|source| FetchError::Io {
-                    path: folder.clone(),
-                    source,
+                .map_err(|source| {
+                    FetchError::Io(FileError {
+                        path: folder.clone(),
+                        source,
+                    })
                 })?
                 .path();
             if path.is_dir() {
@@ -618,13 +630,17 @@ pub struct ThirdPartyFetched {
 impl ThirdPartyPins {
     /// Reads and checks `third-party.toml`.
     pub fn load(path: &Path) -> Result<Self, FetchError> {
-        let text = std::fs::read_to_string(path).map_err(|source| FetchError::Io {
-            path: path.to_owned(),
-            source,
+        let text = std::fs::read_to_string(path).map_err(|source| {
+            FetchError::Io(FileError {
+                path: path.to_owned(),
+                source,
+            })
         })?;
-        Self::parse(&text).map_err(|message| FetchError::Io {
-            path: path.to_owned(),
-            source: std::io::Error::new(std::io::ErrorKind::InvalidData, message),
+        Self::parse(&text).map_err(|message| {
+            FetchError::Io(FileError {
+                path: path.to_owned(),
+                source: std::io::Error::new(std::io::ErrorKind::InvalidData, message),
+            })
         })
     }
 
@@ -720,7 +736,7 @@ pub fn fetch_third_party(
             Ok(bytes) if sha256_hex(&bytes) == *sha256 => continue,
             Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(source) => return Err(FetchError::Io { path: dest, source }),
+            Err(source) => return Err(FetchError::Io(FileError { path: dest, source })),
         }
         let in_mirror = mirror
             .map(|dir| third_party_dir(dir, &pin.name).join(relative))

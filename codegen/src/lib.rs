@@ -25,6 +25,7 @@ mod emit;
 mod error;
 #[cfg(feature = "tools")]
 pub mod fetch;
+mod file_error;
 pub mod ir;
 pub mod naming;
 mod pipeline;
@@ -39,6 +40,7 @@ pub mod workspace;
 
 pub use config::Config;
 pub use error::GenerateError;
+pub use file_error::FileError;
 pub use pipeline::{load_schema, load_schema_file, sha256_hex};
 pub use schema::errata;
 pub use schema_error::SchemaError;

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use crate::file_error::FileError;
 use crate::toml_table::{self, Fields};
 
 /// The JSON Schema dialect a revision's schema is written in.
@@ -123,12 +124,7 @@ pub struct Revisions {
 #[derive(Debug)]
 pub enum RevisionsError {
     /// The file could not be read.
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    Io(FileError),
     /// The file is not valid TOML of the expected shape.
     Parse {
         /// The file.
@@ -143,7 +139,7 @@ pub enum RevisionsError {
 impl fmt::Display for RevisionsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Io { path, source } => write!(f, "cannot read {}: {source}", path.display()),
+            Self::Io(error) => error.fmt(f),
             Self::Parse { path, message } => write!(f, "{}: {message}", path.display()),
             Self::Unknown(name) => {
                 write!(f, "unknown revision `{name}` (see schema/revisions.toml)")
@@ -155,7 +151,7 @@ impl fmt::Display for RevisionsError {
 impl std::error::Error for RevisionsError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::Io { source, .. } => Some(source),
+            Self::Io(error) => error.source(),
             _ => None,
         }
     }
@@ -164,9 +160,11 @@ impl std::error::Error for RevisionsError {
 impl Revisions {
     /// Reads and parses `revisions.toml`.
     pub fn load(path: &Path) -> Result<Self, RevisionsError> {
-        let text = std::fs::read_to_string(path).map_err(|source| RevisionsError::Io {
-            path: path.to_owned(),
-            source,
+        let text = std::fs::read_to_string(path).map_err(|source| {
+            RevisionsError::Io(FileError {
+                path: path.to_owned(),
+                source,
+            })
         })?;
         Self::parse(&text).map_err(|message| RevisionsError::Parse {
             path: path.to_owned(),

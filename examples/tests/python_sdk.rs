@@ -7,9 +7,9 @@
 //! - our `client` calls every tool of its `MCPServer` (`server.py`: `Elicit`, `Sample` and
 //!   `ListRoots` dependencies, structured output, logging, progress).
 //!
-//! Every run goes through `tap.py`, which logs the wire; every logged message must decode into
-//! its specific type of the era (a response as the result of its request) and re-encode to the
-//! same JSON.
+//! Every run goes through `tap.py`, which records the wire; every recorded message must decode
+//! into its specific type of the era (a response as the result of its request) and re-encode to
+//! the same JSON, and `mcp-check` must find the recording valid.
 
 mod support;
 
@@ -18,7 +18,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use serde_json::Value;
-use support::{check_wire, python, python_dir, read_log, run, Era};
+use support::{assert_mcp_check_passes, check_wire, python, python_dir, read_log, run, Era};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_server");
 const CLIENT: &str = env!("CARGO_BIN_EXE_client");
@@ -103,6 +103,7 @@ fn python_client_against_our_server(era: Era) {
     );
 
     let kinds = check_wire(era, &read_log(&log));
+    assert_mcp_check_passes(&log);
     // The flow each era is made of went over the wire.
     let expected: &[&str] = match era {
         Era::V2025_11_25 => &[
@@ -146,7 +147,7 @@ fn forms_on_the_wire(log: &Path) -> Vec<Vec<String>> {
     let mut forms = Vec::new();
     for line in text
         .lines()
-        .filter(|l| l.contains(r#""dir": "server->client""#))
+        .filter(|l| l.starts_with(r#"{"from": "server""#))
     {
         for (at, _) in line.match_indices(r#""requestedSchema":"#) {
             let rest = &line[at + r#""requestedSchema":"#.len()..];
@@ -205,6 +206,7 @@ fn our_client_against_python_server(era: Era) {
     );
 
     let kinds = check_wire(era, &read_log(&log));
+    assert_mcp_check_passes(&log);
     let expected: &[&str] = match era {
         Era::V2025_11_25 => &[
             "response initialize: Initialize",

@@ -1,11 +1,27 @@
 //! Parsing of `#[elicit(...)]`, `#[serde(...)]` and doc-comment attributes into plain values.
 
+use mcp_elicit::Keyword;
 use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned as _;
 use syn::{Attribute, Expr, Lit, Token, UnOp};
 
 use crate::ctxt::Ctxt;
-use crate::model::KEYS;
+
+/// The keys of `#[elicit(...)]` that are keywords of the schema: the key, its keyword, and the
+/// keyword's name in the JSON (what the pointers of `mcp-elicit`'s problems name).
+pub const KEYS: [(&str, Keyword, &str); 11] = [
+    ("title", Keyword::Title, "title"),
+    ("description", Keyword::Description, "description"),
+    ("min_length", Keyword::MinLength, "minLength"),
+    ("max_length", Keyword::MaxLength, "maxLength"),
+    ("pattern", Keyword::Pattern, "pattern"),
+    ("format", Keyword::Format, "format"),
+    ("minimum", Keyword::Minimum, "minimum"),
+    ("maximum", Keyword::Maximum, "maximum"),
+    ("min_items", Keyword::MinItems, "minItems"),
+    ("max_items", Keyword::MaxItems, "maxItems"),
+    ("default", Keyword::Default, "default"),
+];
 
 /// A value with the span of where it was written (`key` is the attribute name).
 #[derive(Debug, Clone)]

@@ -12,24 +12,8 @@ use proc_macro2::Span;
 use serde_json::Number;
 
 use crate::ast::{Field, Kind, Variant};
-use crate::attr::{DefaultValue, Num, Sp};
+use crate::attr::{DefaultValue, Num, Sp, KEYS};
 use crate::ctxt::Ctxt;
-
-/// The keys of `#[elicit(...)]` that are keywords of the schema: the key, its keyword, and the
-/// keyword's name in the JSON (what the pointers of `mcp-elicit`'s problems name).
-pub const KEYS: [(&str, Keyword, &str); 11] = [
-    ("title", Keyword::Title, "title"),
-    ("description", Keyword::Description, "description"),
-    ("min_length", Keyword::MinLength, "minLength"),
-    ("max_length", Keyword::MaxLength, "maxLength"),
-    ("pattern", Keyword::Pattern, "pattern"),
-    ("format", Keyword::Format, "format"),
-    ("minimum", Keyword::Minimum, "minimum"),
-    ("maximum", Keyword::Maximum, "maximum"),
-    ("min_items", Keyword::MinItems, "minItems"),
-    ("max_items", Keyword::MaxItems, "maxItems"),
-    ("default", Keyword::Default, "default"),
-];
 
 /// The form of a struct: one property per field, in declaration order.
 pub fn form(cx: &Ctxt, fields: &[Field], deny_unknown_fields: bool) -> RequestedSchema {

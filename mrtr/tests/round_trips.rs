@@ -1050,7 +1050,7 @@ fn the_params_digest_covers_the_salient_params_only() {
     let mut other = first.clone();
     other["arguments"]["extra"] = json!(null);
     assert_ne!(ParamsDigest::of_value(&other), digest);
-    // `3.0` is no integer to a tool (`as_u64()` is `None`): another digest (issue 44).
+    // `3.0` is no integer to a tool (`as_u64()` is `None`): another digest.
     let mut other = first.clone();
     other["arguments"]["replicas"] = json!(3.0);
     assert_ne!(ParamsDigest::of_value(&other), digest);

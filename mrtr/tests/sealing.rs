@@ -90,7 +90,7 @@ fn numbers_a_f64_confuses_have_distinct_digests() {
     let b = ParamsDigest::of(&call(r#"{"amount":100000000000000000001}"#)).unwrap();
     assert_ne!(a, b);
     // Spelling does not matter; value and kind do: `1e20` is a float, however written, and
-    // not the integer literal (a `u128` reads the one, not the other: issue 44).
+    // not the integer literal (a `u128` reads the one, not the other).
     let c = ParamsDigest::of(&call(r#"{"amount":1e20}"#)).unwrap();
     let d = ParamsDigest::of(&call(r#"{"amount": 10.0E19 }"#)).unwrap();
     assert_ne!(a, c);

@@ -1,4 +1,4 @@
-//! Issue 46: every message type of 2025-11-25 and 2026-07-28, built only with the generated
+//! Every message type of 2025-11-25 and 2026-07-28, built only with the generated
 //! constructors (no struct literals, no `json!`), encodes and decodes back equal.
 //!
 //! Coverage is checked twice: each call set and result union has an exhaustive `match` (no

@@ -957,6 +957,7 @@ impl Conversations {
             from: Some(from),
             conversation: Some(conversation),
             header_version: exchange.version.clone(),
+            revision: None,
             // A body may hold a batch: each member is written out from its value. What is not
             // JSON goes as it came, for the checker to say so.
             message: Ok(match message {

@@ -114,7 +114,7 @@ impl Capped {
 pub type ReportSink = Box<dyn Write + Send>;
 
 /// Writes the reports of a proxy as messages are checked (and, with `--record`, the traffic
-/// as records: [`crate::traffic::record`]), and keeps the totals.
+/// as records: [`crate::traffic::Record`]), and keeps the totals.
 pub(crate) struct Reporter {
     out: ReportSink,
     json: bool,
@@ -143,12 +143,13 @@ impl Reporter {
     /// and counts it only).
     pub(crate) fn check(&mut self, checker: &mut Checker, file: &str, entry: &Entry) {
         if let (Some(record), Ok(message)) = (&mut self.record, &entry.message) {
-            let line = crate::traffic::record(
-                entry.conversation.as_deref(),
-                entry.from,
-                entry.header_version.as_deref(),
-                message,
-            );
+            let line = crate::traffic::Record {
+                conversation: entry.conversation.as_deref(),
+                from: entry.from,
+                header_version: entry.header_version.as_deref(),
+                revision: checker.assumed(),
+            }
+            .line(message);
             // A record that cannot be written is lost, never the session.
             let _ = writeln!(record, "{line}").and_then(|()| record.flush());
         }

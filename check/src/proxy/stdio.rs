@@ -221,6 +221,7 @@ fn check_all(
             from: Some(side),
             conversation: Some(conversation.clone()),
             header_version: None,
+            revision: None,
             message: Ok(text.trim_end().into()),
         };
         reporter.check(&mut checker, "stdio", &entry);

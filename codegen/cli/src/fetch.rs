@@ -63,10 +63,10 @@ pub fn pin_examples(
         .schema_root()
         .join(mcp_codegen::fetch::EXAMPLES_MANIFEST);
     std::fs::write(&path, format!("{header}{lines}")).map_err(|source| {
-        mcp_codegen::fetch::FetchError::Io {
+        mcp_codegen::fetch::FetchError::Io(mcp_codegen::FileError {
             path: path.clone(),
             source,
-        }
+        })
     })?;
     println!("wrote {} ({} files)", path.display(), lines.lines().count());
     Ok(ExitCode::SUCCESS)

@@ -253,10 +253,10 @@ fn generate_file(
 }
 
 fn io_error(path: &Path, source: std::io::Error) -> WorkspaceError {
-    mcp_codegen::GenerateError::Io {
+    mcp_codegen::GenerateError::Io(mcp_codegen::FileError {
         path: path.to_owned(),
         source,
-    }
+    })
     .into()
 }
 

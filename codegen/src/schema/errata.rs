@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::SchemaError;
+use crate::file_error::FileError;
 use crate::ir::Module;
 use crate::pointer::{escape, unescape};
 use crate::revisions::Dialect;
@@ -75,12 +76,7 @@ pub struct Witness {
 #[derive(Debug)]
 pub enum ErrataError {
     /// The file could not be read.
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
+    Io(FileError),
     /// The file is not valid TOML of the expected shape.
     Parse {
         /// The file.
@@ -93,7 +89,7 @@ pub enum ErrataError {
 impl fmt::Display for ErrataError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Io { path, source } => write!(f, "cannot read {}: {source}", path.display()),
+            Self::Io(error) => error.fmt(f),
             Self::Parse { path, message } => write!(f, "{}: {message}", path.display()),
         }
     }
@@ -102,7 +98,7 @@ impl fmt::Display for ErrataError {
 impl std::error::Error for ErrataError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
-            Self::Io { source, .. } => Some(source),
+            Self::Io(error) => error.source(),
             Self::Parse { .. } => None,
         }
     }
@@ -178,9 +174,11 @@ impl Witness {
 impl Errata {
     /// Reads and parses `errata.toml`.
     pub fn load(path: &Path) -> Result<Self, ErrataError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ErrataError::Io {
-            path: path.to_owned(),
-            source,
+        let text = std::fs::read_to_string(path).map_err(|source| {
+            ErrataError::Io(FileError {
+                path: path.to_owned(),
+                source,
+            })
         })?;
         Self::parse(&text).map_err(|message| ErrataError::Parse {
             path: path.to_owned(),

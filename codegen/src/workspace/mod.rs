@@ -22,6 +22,9 @@ pub const BORROWED_FEATURE: &str = "borrowed";
 /// The cargo feature of `mcp-typed` that implements `schemars::JsonSchema` for its types.
 pub const SCHEMARS_FEATURE: &str = "schemars";
 
+/// The command that regenerates the checked-in modules, named in their headers.
+const REGENERATE: &str = "cargo run --bin mcp-codegen -- generate";
+
 /// A checkout of this repository.
 #[derive(Debug, Clone)]
 pub struct Workspace {
@@ -367,6 +370,7 @@ impl Workspace {
             // The checked-in modules predate constraint docs: turning them on is a reviewed
             // change of every generated file, not a side effect of a generator change.
             .constraint_docs(false)
+            .regenerate_with(REGENERATE)
             .errata(self.errata.clone());
         config
     }

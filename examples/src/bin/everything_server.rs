@@ -1043,7 +1043,12 @@ mod record {
             // Records of mcp-check's format, by its writer: `mcp-check FILE` reads them
             // conversation by conversation.
             for message in messages {
-                let record = traffic::record(Some(conv), Some(from), None, &message.to_string());
+                let record = traffic::Record {
+                    conversation: Some(conv),
+                    from: Some(from),
+                    ..traffic::Record::default()
+                };
+                let record = record.line(&message.to_string());
                 let _ = writeln!(file, "{record}");
             }
         }

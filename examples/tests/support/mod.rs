@@ -49,22 +49,28 @@ pub struct Logged {
     pub message: Value,
 }
 
-/// Reads a `tap.py` log (JSON Lines: `{"dir": "client->server"|"server->client", "msg": …}`).
+/// Reads a `tap.py` log: records, as [`read_recording`] reads them, of one conversation.
 pub fn read_log(path: &Path) -> Vec<Logged> {
-    let text = std::fs::read_to_string(path).expect("the wire log");
-    text.lines()
-        .map(|line| {
-            let entry: Value = serde_json::from_str(line).expect("a log entry is JSON");
-            let message = entry
-                .get("msg")
-                .cloned()
-                .unwrap_or_else(|| panic!("a line that is not JSON crossed the wire: {entry}"));
-            Logged {
-                from_client: entry["dir"] == "client->server",
-                message,
-            }
-        })
+    (read_recording(path).into_iter())
+        .map(|recorded| recorded.logged)
         .collect()
+}
+
+/// `mcp-check`'s verdicts on a `tap.py` log, the recording as its command reads one: every
+/// message valid, none of a method its revision does not define.
+pub fn assert_mcp_check_passes(path: &Path) {
+    use mcp_wire_check::{traffic, Checker};
+    let text = std::fs::read_to_string(path).expect("the wire log");
+    let verdicts = Checker::new(None).check_recording(&traffic::read(&text));
+    assert!(
+        !verdicts.is_empty(),
+        "nothing recorded in {}",
+        path.display()
+    );
+    let refused: Vec<_> = (verdicts.iter())
+        .filter(|v| !v.is_valid() || v.unknown_method)
+        .collect();
+    assert!(refused.is_empty(), "{}: {refused:#?}", path.display());
 }
 
 /// The protocol era of a conversation.
@@ -232,7 +238,7 @@ pub struct Recorded {
     pub logged: Logged,
 }
 
-/// Reads an `EVERYTHING_SERVER_RECORD` file.
+/// Reads a recording in `mcp-check`'s record format (`EVERYTHING_SERVER_RECORD`, `tap.py`).
 pub fn read_recording(path: &Path) -> Vec<Recorded> {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     text.lines()
@@ -245,7 +251,9 @@ pub fn read_recording(path: &Path) -> Vec<Recorded> {
                     .to_owned(),
                 logged: Logged {
                     from_client: entry["from"] == "client",
-                    message: entry["message"].clone(),
+                    message: entry.get("message").cloned().unwrap_or_else(|| {
+                        panic!("a line that is not JSON crossed the wire: {entry}")
+                    }),
                 },
             }
         })

@@ -995,7 +995,7 @@ mod tests {
         assert_eq!(text("0.000e-99999999999999999999999"), "0e0");
     }
 
-    /// Issue 44: numbers a tool reads differently have different canonical texts.
+    /// Numbers a tool reads differently have different canonical texts.
     #[test]
     fn numbers_keep_their_kind_and_the_sign_of_zero() {
         for (a, b) in [

@@ -7,12 +7,12 @@ Put it between a client and a server, e.g.
     python client.py --protocol 2026-07-28 -- python tap.py /tmp/wire.jsonl -- python server.py
 
 Lines are forwarded unchanged (stdin -> server, server stdout -> stdout; the server's stderr
-is inherited). The log is JSON Lines, one object per message:
+is inherited). The log is in the record format `mcp-check` reads, one line per message:
 
-    {"t": 0.0123, "dir": "client->server", "msg": {...}}
+    {"from": "client", "message": {...}}
 
-`t` is seconds since the tap started; `msg` is the parsed JSON, or `raw` holds a line that
-is not JSON. Standard library only, so it runs under any Python 3.
+`message` is the line as it was sent (byte for byte), or `text` holds a line that is not JSON.
+Standard library only, so it runs under any Python 3.
 """
 
 from __future__ import annotations
@@ -35,15 +35,15 @@ class WireLog:
         self.start = time.monotonic()
         self.lock = threading.Lock()
 
-    def record(self, direction: str, line: bytes) -> None:
+    def record(self, sender: str, line: bytes) -> None:
         text = line.decode("utf-8", errors="replace").rstrip("\r\n")
-        entry: dict[str, object] = {"t": round(time.monotonic() - self.start, 4), "dir": direction}
         try:
-            entry["msg"] = json.loads(text)
+            json.loads(text)
+            entry = '{"from": "%s", "message": %s}' % (sender, text.strip())
         except ValueError:
-            entry["raw"] = text
+            entry = json.dumps({"from": sender, "text": text}, ensure_ascii=False)
         with self.lock:
-            self.file.write(json.dumps(entry, ensure_ascii=False) + "\n")
+            self.file.write(entry + "\n")
             self.file.flush()
 
 
@@ -52,7 +52,7 @@ def client_to_server(log: WireLog, child: subprocess.Popen[bytes]) -> None:
     assert child.stdin is not None
     try:
         for line in sys.stdin.buffer:
-            log.record("client->server", line)
+            log.record("client", line)
             child.stdin.write(line)
             child.stdin.flush()
     except (BrokenPipeError, ValueError):
@@ -67,7 +67,7 @@ def server_to_client(log: WireLog, child: subprocess.Popen[bytes]) -> None:
     assert child.stdout is not None
     try:
         for line in child.stdout:
-            log.record("server->client", line)
+            log.record("server", line)
             sys.stdout.buffer.write(line)
             sys.stdout.buffer.flush()
     except BrokenPipeError:

@@ -219,7 +219,12 @@ impl Connection {
             return Ok(());
         };
         let conversation = format!("client {}", std::process::id());
-        let record = mcp_wire_check::traffic::record(Some(&conversation), Some(from), None, text);
+        let record = mcp_wire_check::traffic::Record {
+            conversation: Some(&conversation),
+            from: Some(from),
+            ..Default::default()
+        };
+        let record = record.line(text);
         writeln!(file, "{record}")
             .map_err(|e| ProtocolError::new(format!("cannot write the log: {e}")))
     }
