@@ -19,6 +19,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod extension;
 pub mod facts;
 pub mod proxy;
 pub mod report;

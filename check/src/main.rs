@@ -8,8 +8,10 @@ use std::io::Read;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::{ArgGroup, Parser, Subcommand};
+use mcp_wire_check::extension::Extensions;
 use mcp_wire_check::proxy::{self, Limits, Proxy};
 use mcp_wire_check::report::{self, Summary};
 use mcp_wire_check::{traffic, Checker, Revision, Side};
@@ -34,6 +36,11 @@ struct Cli {
     /// JSON-RPC envelope, as the conformance suite checks it, and reported as an unknown method.
     #[arg(long)]
     strict: bool,
+    /// An extension's JSON Schema (MCP Apps', a vendor's; repeatable): every definition of a
+    /// constant `method` is that method's message (its `…Result` its result), checked against
+    /// the schema instead of as an unknown method.
+    #[arg(long, value_name = "SCHEMA")]
+    extension: Vec<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -214,7 +221,23 @@ fn main() -> ExitCode {
                 !no_check,
             ),
         },
-        None => check_files(&cli.files, &cli.options, cli.from, cli.strict),
+        None => {
+            let extensions = match read_extensions(&cli.extension) {
+                Ok(extensions) => extensions,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let mut checker = Checker::new(cli.options.revision).with_extensions(extensions);
+            if let Some(from) = cli.from {
+                checker = checker.sent_by(from);
+            }
+            if cli.strict {
+                checker = checker.strict();
+            }
+            check_files(&cli.files, &cli.options, &checker)
+        }
     }
 }
 
@@ -227,7 +250,20 @@ fn refuse_junit(options: &Options) -> Option<ExitCode> {
     })
 }
 
-fn check_files(files: &[PathBuf], options: &Options, from: Option<Side>, strict: bool) -> ExitCode {
+/// The extension schemas of `--extension`, read and compiled.
+fn read_extensions(paths: &[PathBuf]) -> Result<Arc<Extensions>, String> {
+    let mut extensions = Extensions::default();
+    for path in paths {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let schema: serde_json::Value = serde_json::from_str(&text)
+            .map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+        extensions.add(&schema, &path.display().to_string())?;
+    }
+    Ok(Arc::new(extensions))
+}
+
+/// Checks each file with a checker of its own that starts as `checker`.
+fn check_files(files: &[PathBuf], options: &Options, checker: &Checker) -> ExitCode {
     let mut summary = Summary::default();
     let mut junit = report::Junit::default();
     for file in files {
@@ -239,13 +275,6 @@ fn check_files(files: &[PathBuf], options: &Options, from: Option<Side>, strict:
                 return ExitCode::from(2);
             }
         };
-        let mut checker = Checker::new(options.revision);
-        if let Some(from) = from {
-            checker = checker.sent_by(from);
-        }
-        if strict {
-            checker = checker.strict();
-        }
         let entries = traffic::read(&text);
         for (entry, verdict) in entries.iter().zip(checker.check_recording(&entries)) {
             summary.add(&verdict);

@@ -353,18 +353,29 @@ pub fn decode_answer(
         }
         _ => result_of(revision, responder.other(), &request.method, result)?,
     };
-    // The envelope (`jsonrpc`, `id`, no other member): the framing read it. One it did not
-    // take is decoded by the responder's message type around an empty result (which every
-    // revision's result union takes), so that the error is the envelope's.
-    if !facts.framed_result {
-        let mut envelope: serde_json::Value = serde_json::from_str(text).ok()?;
-        let members = envelope.as_object_mut()?;
-        members.insert("result".to_owned(), serde_json::json!({}));
-        if let Err(error) = decode(revision, responder, &envelope.to_string()) {
-            return Some(Err(error));
-        }
+    if let Err(error) = response_envelope(revision, responder, facts, text)? {
+        return Some(Err(error));
     }
     Some(specific.map(under_result))
+}
+
+/// The envelope of a result response (`jsonrpc`, `id`, no other member): the framing read it.
+/// One it did not take is decoded by the responder's message type around an empty result
+/// (which every revision's result union takes), so that the error is the envelope's. `None`
+/// for a text that is no object.
+pub fn response_envelope(
+    revision: Revision,
+    responder: Side,
+    facts: &Facts,
+    text: &str,
+) -> Option<Result<(), DecodeError>> {
+    if facts.framed_result {
+        return Some(Ok(()));
+    }
+    let mut envelope: serde_json::Value = serde_json::from_str(text).ok()?;
+    let members = envelope.as_object_mut()?;
+    members.insert("result".to_owned(), serde_json::json!({}));
+    Some(decode(revision, responder, &envelope.to_string()).map(drop))
 }
 
 /// Violations found in a result, pointed at from the message.

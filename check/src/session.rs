@@ -3,15 +3,17 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use mcp_typed::jsonrpc::DecodeErrorKind;
 use serde_json::Value;
 
+use crate::extension::Extensions;
 use crate::facts::{self, Facts, Outline, Shape};
 use crate::revision::{
     decode, decode_answer, decode_envelope, decode_error_by_code, decode_lent, decode_sent,
-    defines, leniencies, missing_result_type, result_lent, under_result, Answering, Revision, Sent,
-    Side, Violation,
+    defines, leniencies, missing_result_type, response_envelope, result_lent, under_result,
+    Answering, Revision, Sent, Side, Violation,
 };
 use crate::traffic::{plain_id, split_jsonrpc_and_id, Entry};
 
@@ -77,6 +79,8 @@ pub struct Checker {
     slow_only: bool,
     /// Whether a method the revision does not define is a violation.
     strict: bool,
+    /// The methods extension schemas define, checked against those schemas.
+    extensions: Option<Arc<Extensions>>,
 }
 
 impl Checker {
@@ -100,6 +104,13 @@ impl Checker {
     /// is a violation (`--strict`), not only an unknown method.
     pub fn strict(mut self) -> Checker {
         self.strict = true;
+        self
+    }
+
+    /// A checker that checks the methods of `extensions` against their schemas
+    /// (`--extension`), rather than as unknown methods.
+    pub fn with_extensions(mut self, extensions: Arc<Extensions>) -> Checker {
+        self.extensions = Some(extensions);
         self
     }
 
@@ -221,6 +232,23 @@ impl Checker {
             }
         }
         let known = from.or(answered.as_ref().map(|(side, _)| *side));
+        // The result of an extension's request: its envelope as the revision's, the rest as the
+        // extension's schema says (the revision's rules for results, 2026-07-28's `resultType`,
+        // are not the extension's).
+        if let (Some(side), Shape::Response, Some((_, pending))) = (known, &facts.shape, &answered)
+        {
+            if let Some(checked) =
+                self.extension_result(revision, side, &pending.request, &facts, text)
+            {
+                verdict.from = Some(side);
+                match checked {
+                    Ok(broken) => verdict.violations.extend(broken),
+                    Err(error) => (verdict.violations).push(Violation::from_decode_error(&error)),
+                }
+                self.follow(side, id, revision, &facts, answered);
+                return verdict;
+            }
+        }
         let (side, checked) = match (known, &facts.shape, &answered) {
             // A result: as the result type of the request it answers.
             (Some(side), Shape::Response, Some((_, pending))) => {
@@ -278,14 +306,41 @@ impl Checker {
         })
     }
 
+    /// The result of a request of an extension's method: its envelope as the revision's, its
+    /// `result` against the extension's schema; `None` when no extension defines the result.
+    fn extension_result(
+        &self,
+        revision: Revision,
+        responder: Side,
+        request: &Answering,
+        facts: &Facts,
+        text: &str,
+    ) -> Option<Checked> {
+        let extensions = self.extensions.as_deref()?;
+        let broken = extensions.check_result(&request.method, facts.result.as_deref()?)?;
+        match response_envelope(revision, responder, facts, text)? {
+            Ok(()) => Some(Ok(broken)),
+            Err(error) => Some(Err(error)),
+        }
+    }
+
     /// A request or notification of a method `revision` does not define: its envelope checked,
-    /// and, when strict, the method a violation.
+    /// and the rest against the extension schema that defines the method; of no extension's, an
+    /// unknown method, and, when strict, a violation.
     fn check_unknown(&self, revision: Revision, shape: &Shape, text: &str, verdict: &mut Verdict) {
-        verdict.unknown_method = true;
+        let (Shape::Request(method) | Shape::Notification(method)) = shape else {
+            return;
+        };
         let request = matches!(shape, Shape::Request(_));
         verdict
             .violations
             .extend(decode_envelope(revision, request, text));
+        let extensions = self.extensions.as_deref();
+        if let Some(broken) = extensions.and_then(|e| e.check_message(method, text)) {
+            verdict.violations.extend(broken);
+            return;
+        }
+        verdict.unknown_method = true;
         if self.strict {
             let expected = format!("a method {revision} defines (--strict)");
             verdict

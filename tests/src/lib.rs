@@ -49,6 +49,24 @@ pub fn mirror() -> PathBuf {
     .clone()
 }
 
+/// The schema file of the third-party pin `name` (`schema/third-party.toml`: `ext-apps`, …),
+/// fetched and checked on first use (from `$MCP_SCHEMA_MIRROR/third-party/<name>/`, or the
+/// pinned archive).
+pub fn third_party_schema(name: &str) -> PathBuf {
+    use mcp_codegen::fetch::{fetch_third_party, ThirdPartyPins, MIRROR_ENV, THIRD_PARTY_MANIFEST};
+    let schema = repo_root().join("schema");
+    let pins = ThirdPartyPins::load(&schema.join(THIRD_PARTY_MANIFEST)).expect("the pins");
+    let pin = pins
+        .get(name)
+        .unwrap_or_else(|| panic!("no third-party pin `{name}`"));
+    let mirror = (std::env::var_os(MIRROR_ENV).filter(|dir| !dir.is_empty()))
+        .map(|dir| repo_root().join(dir));
+    let fetched = fetch_third_party(pin, &schema, mirror.as_deref()).unwrap_or_else(|e| {
+        panic!("fetching `{name}`: {e}\n(set MCP_SCHEMA_MIRROR, or allow downloads)")
+    });
+    fetched.schema
+}
+
 /// One official example instance of revision 2026-07-28.
 #[derive(Debug, Clone)]
 pub struct Example {
