@@ -36,11 +36,6 @@ struct Cli {
     /// JSON-RPC envelope, as the conformance suite checks it, and reported as an unknown method.
     #[arg(long)]
     strict: bool,
-    /// An extension's JSON Schema (MCP Apps', a vendor's; repeatable): every definition of a
-    /// constant `method` is that method's message (its `…Result` its result), checked against
-    /// the schema instead of as an unknown method.
-    #[arg(long, value_name = "SCHEMA")]
-    extension: Vec<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -51,6 +46,11 @@ struct Options {
     /// The revision of traffic without its `initialize` (e.g. `2025-11-25`).
     #[arg(long, value_name = "R")]
     revision: Option<Revision>,
+    /// An extension's JSON Schema (MCP Apps', a vendor's; repeatable): every definition of a
+    /// constant `method` is that method's message (its `…Result` its result), checked against
+    /// the schema instead of as an unknown method.
+    #[arg(long, value_name = "SCHEMA")]
+    extension: Vec<PathBuf>,
     /// `text`: a line per violation and a summary; `json`: a line per message; `junit`: a
     /// JUnit XML document (a test suite per file, a test case per message), for CI systems;
     /// recorded files only.
@@ -222,14 +222,10 @@ fn main() -> ExitCode {
             ),
         },
         None => {
-            let extensions = match read_extensions(&cli.extension) {
-                Ok(extensions) => extensions,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
+            let mut checker = match checker(&cli.options) {
+                Ok(checker) => checker,
+                Err(code) => return code,
             };
-            let mut checker = Checker::new(cli.options.revision).with_extensions(extensions);
             if let Some(from) = cli.from {
                 checker = checker.sent_by(from);
             }
@@ -250,16 +246,24 @@ fn refuse_junit(options: &Options) -> Option<ExitCode> {
     })
 }
 
-/// The extension schemas of `--extension`, read and compiled.
-fn read_extensions(paths: &[PathBuf]) -> Result<Arc<Extensions>, String> {
+/// The checker both modes start each conversation with: `--revision`, and the extension
+/// schemas of `--extension`, read and compiled (exit 2 on one that cannot be).
+fn checker(options: &Options) -> Result<Checker, ExitCode> {
     let mut extensions = Extensions::default();
-    for path in paths {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let schema: serde_json::Value = serde_json::from_str(&text)
-            .map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
-        extensions.add(&schema, &path.display().to_string())?;
+    for path in &options.extension {
+        let schema = std::fs::read_to_string(path)
+            .map_err(|e| format!("{}: {e}", path.display()))
+            .and_then(|text| {
+                serde_json::from_str::<serde_json::Value>(&text)
+                    .map_err(|e| format!("{}: not JSON: {e}", path.display()))
+            })
+            .and_then(|schema| extensions.add(&schema, &path.display().to_string()));
+        if let Err(e) = schema {
+            eprintln!("error: {e}");
+            return Err(ExitCode::from(2));
+        }
     }
-    Ok(Arc::new(extensions))
+    Ok(Checker::new(options.revision).with_extensions(Arc::new(extensions)))
 }
 
 /// Checks each file with a checker of its own that starts as `checker`.
@@ -356,12 +360,16 @@ fn run_http_proxy(
         Err(code) => return code,
     };
     let json = options.format == Format::Json;
-    let (revision, report_to) = (options.revision, sink);
+    let checker = match checker(options) {
+        Ok(checker) => checker,
+        Err(code) => return code,
+    };
+    let report_to = sink;
     let started = match (upstream, forward) {
         (Some(upstream), false) => proxy::http::start(proxy::http::HttpProxy {
             listen,
             upstream,
-            revision,
+            checker,
             report: report_to,
             json,
             limits,
@@ -370,7 +378,7 @@ fn run_http_proxy(
         }),
         _ => proxy::http::start_forward(proxy::http::ForwardProxy {
             listen,
-            revision,
+            checker,
             report: report_to,
             json,
             limits,
@@ -434,7 +442,10 @@ fn run_proxy(
     };
     let proxy = Proxy {
         command: server,
-        revision: options.revision,
+        checker: match checker(options) {
+            Ok(checker) => checker,
+            Err(code) => return code,
+        },
         report: sink,
         json: options.format == Format::Json,
         limits,

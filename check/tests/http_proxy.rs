@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 
 use mcp_typed_tests::installed::{python, python_client_report, python_dir};
 use mcp_wire_check::proxy::http::{self, ForwardProxy, HttpProxy};
+use mcp_wire_check::Checker;
 use serde_json::Value;
 
 const MCP_CHECK: &str = env!("CARGO_BIN_EXE_mcp-check");
@@ -375,7 +376,7 @@ fn every_byte_and_header_passes_and_events_stream_one_by_one() {
     let proxy = http::start(HttpProxy {
         listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
         upstream: format!("http://{upstream_addr}/base/"),
-        revision: None,
+        checker: Checker::default(),
         report: Box::new(std::fs::File::create(&report).expect("the report")),
         json: true,
         limits: Default::default(),
@@ -485,7 +486,7 @@ fn an_upstream_that_is_not_there_is_a_502() {
     let proxy = http::start(HttpProxy {
         listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
         upstream: format!("http://127.0.0.1:{dead}"),
-        revision: None,
+        checker: Checker::default(),
         report: Box::new(std::io::sink()),
         json: false,
         limits: Default::default(),
@@ -510,7 +511,7 @@ fn an_upstream_that_is_not_there_is_a_502() {
     let bad = http::start(HttpProxy {
         listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
         upstream: "https://example.com".into(),
-        revision: None,
+        checker: Checker::default(),
         report: Box::new(std::io::sink()),
         json: false,
         limits: Default::default(),
@@ -574,7 +575,7 @@ fn a_forward_proxy_goes_where_each_request_says_and_refuses_connect() {
     let report = report_path("forward.jsonl");
     let proxy = http::start_forward(ForwardProxy {
         listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        revision: Some("2025-11-25".parse().expect("a revision")),
+        checker: Checker::new(Some("2025-11-25".parse().expect("a revision"))),
         report: Box::new(std::fs::File::create(&report).expect("the report")),
         json: true,
         limits: Default::default(),
@@ -858,7 +859,7 @@ fn a_request_head_that_does_not_come_is_timed_out() {
     let proxy = http::start(HttpProxy {
         listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
         upstream: format!("http://{}", draining_upstream(0)),
-        revision: None,
+        checker: Checker::default(),
         report: Box::new(std::io::sink()),
         json: false,
         limits: mcp_wire_check::proxy::Limits {
@@ -895,7 +896,7 @@ fn made_up_session_ids_do_not_pile_up() {
     let proxy = http::start(HttpProxy {
         listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
         upstream: format!("http://{}", draining_upstream(0)),
-        revision: Some("2025-11-25".parse().expect("a revision")),
+        checker: Checker::new(Some("2025-11-25".parse().expect("a revision"))),
         report: Box::new(std::fs::File::create(&report).expect("the report")),
         json: true,
         limits: mcp_wire_check::proxy::Limits {

@@ -193,6 +193,41 @@ fn without_checking_the_proxy_forwards_records_and_counts() {
     );
 }
 
+/// `--extension` in the proxy as in the files' mode: an extension's method is checked against
+/// its schema (here MCP Apps', pinned), not reported as an unknown method.
+#[test]
+fn the_proxy_checks_an_extensions_methods_against_its_schema() {
+    let schema = mcp_typed_tests::third_party_schema("ext-apps");
+    let input: &[u8] =
+        b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ui/open-link\",\"params\":{}}\n";
+    let report = report_path("extension.txt");
+    let args = [
+        "--revision",
+        "2026-07-28",
+        "--extension",
+        schema.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ];
+    let out = through_cat(&args, input);
+    assert!(out.status.success(), "{}", out.status);
+    assert_eq!(out.stdout, input);
+    let report = std::fs::read_to_string(&report).unwrap();
+    // The request, and `cat`'s copy of it: each breaks the schema's `required` at `/params`.
+    assert_eq!(
+        report
+            .matches("ui/open-link (2026-07-28) /params: required")
+            .count(),
+        2,
+        "{report}"
+    );
+    assert!(!report.contains("unknown method"), "{report}");
+    let schema = std::env::temp_dir().join("not-an-extension.json");
+    std::fs::write(&schema, "{}").unwrap();
+    let refused = through_cat(&["--extension", schema.to_str().unwrap()], input);
+    assert_eq!(refused.status.code(), Some(2));
+}
+
 #[cfg(target_os = "linux")]
 #[test]
 fn a_line_of_256_mib_reaches_the_server_before_its_newline_and_is_not_held() {

@@ -250,11 +250,12 @@ fn through_the_proxy(
     baseline_file: &Path,
 ) -> Vec<String> {
     use mcp_wire_check::proxy::http::{self, HttpProxy};
+    use mcp_wire_check::Checker;
     let report = results.join("proxy-report.jsonl");
     let proxy = http::start(HttpProxy {
         listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
         upstream: format!("http://127.0.0.1:{port}"),
-        revision: None,
+        checker: Checker::default(),
         report: Box::new(File::create(&report).expect("create the proxy's report")),
         json: true,
         limits: Default::default(),

@@ -51,6 +51,7 @@ use std::time::{Duration, Instant};
 use mcp_typed_tests::installed::conformance_suite;
 use mcp_wire_check::proxy::http::{self, ForwardProxy, HttpProxy, Running};
 use mcp_wire_check::report::Summary;
+use mcp_wire_check::Checker;
 use serde_json::Value;
 
 mod support;
@@ -606,7 +607,7 @@ exit $status
 fn start_forward_proxy(report: &Path) -> std::io::Result<(Running, String)> {
     let running = http::start_forward(ForwardProxy {
         listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        revision: None,
+        checker: Checker::default(),
         report: Box::new(std::fs::File::create(report)?),
         json: true,
         limits: Default::default(),
@@ -625,7 +626,7 @@ fn start_proxy(url: &str, report: &Path) -> std::io::Result<(Running, String)> {
     let running = http::start(HttpProxy {
         listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
         upstream: format!("http://{authority}"),
-        revision: None,
+        checker: Checker::default(),
         report: Box::new(std::fs::File::create(report)?),
         json: true,
         limits: Default::default(),

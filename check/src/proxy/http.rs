@@ -76,7 +76,7 @@ use tokio::sync::oneshot;
 
 use super::{too_large, Capped, Limits, ReportSink, Reporter};
 use crate::report::Summary;
-use crate::revision::{Revision, Side};
+use crate::revision::Side;
 use crate::session::Checker;
 use crate::traffic::Entry;
 
@@ -86,8 +86,9 @@ pub struct HttpProxy {
     pub listen: SocketAddr,
     /// The server's base URL, `http://host:port` with an optional path prefix.
     pub upstream: String,
-    /// The revision assumed for traffic that states none (`--revision`).
-    pub revision: Option<Revision>,
+    /// The checker each conversation starts as: the revision of traffic that states none
+    /// (`--revision`), the extension schemas (`--extension`), … (`Checker::default()`: none).
+    pub checker: Checker,
     /// Where the reports go.
     pub report: ReportSink,
     /// A JSON line per message instead of a line per violation.
@@ -106,7 +107,7 @@ impl std::fmt::Debug for HttpProxy {
         f.debug_struct("HttpProxy")
             .field("listen", &self.listen)
             .field("upstream", &self.upstream)
-            .field("revision", &self.revision)
+            .field("checker", &self.checker)
             .field("json", &self.json)
             .field("limits", &self.limits)
             .finish_non_exhaustive()
@@ -117,8 +118,9 @@ impl std::fmt::Debug for HttpProxy {
 pub struct ForwardProxy {
     /// The address to listen on (port 0: any free port; see [`Running::local_addr`]).
     pub listen: SocketAddr,
-    /// The revision assumed for traffic that states none (`--revision`).
-    pub revision: Option<Revision>,
+    /// The checker each conversation starts as: the revision of traffic that states none
+    /// (`--revision`), the extension schemas (`--extension`), … (`Checker::default()`: none).
+    pub checker: Checker,
     /// Where the reports go.
     pub report: ReportSink,
     /// A JSON line per message instead of a line per violation.
@@ -136,7 +138,7 @@ impl std::fmt::Debug for ForwardProxy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ForwardProxy")
             .field("listen", &self.listen)
-            .field("revision", &self.revision)
+            .field("checker", &self.checker)
             .field("json", &self.json)
             .field("limits", &self.limits)
             .finish_non_exhaustive()
@@ -185,7 +187,7 @@ pub fn start(proxy: HttpProxy) -> std::io::Result<Running> {
     let upstream = Upstream::parse(&proxy.upstream)?;
     let mode = Mode::Reverse(upstream);
     let reporter = Reporter::new(proxy.report, proxy.json, proxy.record, proxy.check);
-    launch(mode, proxy.listen, proxy.revision, reporter, proxy.limits)
+    launch(mode, proxy.listen, proxy.checker, reporter, proxy.limits)
 }
 
 /// Binds `proxy.listen` and starts forwarding each request to the server its absolute-form
@@ -196,7 +198,7 @@ pub fn start_forward(proxy: ForwardProxy) -> std::io::Result<Running> {
     launch(
         Mode::Forward(None),
         proxy.listen,
-        proxy.revision,
+        proxy.checker,
         reporter,
         proxy.limits,
     )
@@ -205,7 +207,7 @@ pub fn start_forward(proxy: ForwardProxy) -> std::io::Result<Running> {
 fn launch(
     mode: Mode,
     listen: SocketAddr,
-    revision: Option<Revision>,
+    template: Checker,
     reporter: Reporter,
     limits: Limits,
 ) -> std::io::Result<Running> {
@@ -224,7 +226,7 @@ fn launch(
     let (copies, received) = mpsc::channel();
     let checker = thread::Builder::new()
         .name("mcp-check-checker".into())
-        .spawn(move || check_all(received, revision, reporter, limits))?;
+        .spawn(move || check_all(received, template, reporter, limits))?;
     let (stop, stopped) = oneshot::channel();
     let thread = thread::Builder::new()
         .name("mcp-check-proxy".into())
@@ -750,7 +752,8 @@ impl Exchange {
 /// The checker's side: exchanges in progress, a checker per session of each server (a forward
 /// proxy's servers may well hand out the same session ids).
 struct Conversations {
-    assumed: Option<Revision>,
+    /// What each conversation's checker starts as.
+    template: Checker,
     reporter: Reporter,
     limits: Limits,
     exchanges: HashMap<u64, Exchange>,
@@ -762,12 +765,12 @@ struct Conversations {
 /// Checks the copies as they come, until every sender is gone; the totals.
 fn check_all(
     copies: mpsc::Receiver<Seen>,
-    assumed: Option<Revision>,
+    template: Checker,
     reporter: Reporter,
     limits: Limits,
 ) -> Summary {
     let mut conversations = Conversations {
-        assumed,
+        template,
         reporter,
         limits,
         exchanges: HashMap::new(),
@@ -933,9 +936,8 @@ impl Conversations {
                 self.reporter.note(&oldest.0, 0, &note);
             }
         }
-        let assumed = self.assumed;
-        let (used, _) =
-            (self.sessions.entry(key.clone())).or_insert_with(|| (0, Checker::new(assumed)));
+        let template = &self.template;
+        let (used, _) = (self.sessions.entry(key.clone())).or_insert_with(|| (0, template.clone()));
         *used = self.used;
     }
 
@@ -965,7 +967,7 @@ impl Conversations {
                 Err(text) => text.into(),
             }),
         };
-        let assumed = self.assumed;
+        let template = &self.template;
         let server = exchange
             .upstream
             .clone()
@@ -976,7 +978,7 @@ impl Conversations {
                 self.open_session(&key);
                 &mut self.sessions.get_mut(&key).expect("just opened").1
             }
-            None => exchange.own.get_or_insert_with(|| Checker::new(assumed)),
+            None => exchange.own.get_or_insert_with(|| template.clone()),
         };
         self.reporter.check(checker, &file, &entry);
     }

@@ -18,17 +18,18 @@ use std::thread;
 
 use super::{too_large, Capped, Limits, ReportSink, Reporter};
 use crate::report::Summary;
-use crate::revision::{Revision, Side};
+use crate::revision::Side;
 use crate::session::Checker;
 use crate::traffic::Entry;
 
-/// What [`run`] needs: the server's command, the revision of traffic without `initialize`,
-/// where to report, and whether as JSON lines.
+/// What [`run`] needs: the server's command, the checker the conversation starts as, where to
+/// report, and whether as JSON lines.
 pub struct Proxy {
     /// The server's program and arguments.
     pub command: Vec<String>,
-    /// The revision assumed before any `initialize` (`--revision`).
-    pub revision: Option<Revision>,
+    /// The checker the conversation starts as: the revision assumed before any `initialize`
+    /// (`--revision`), the extension schemas (`--extension`), … (`Checker::default()`: none).
+    pub checker: Checker,
     /// Where the reports go (a file, or standard error).
     pub report: ReportSink,
     /// A JSON line per message instead of a line per violation.
@@ -68,7 +69,7 @@ impl std::fmt::Debug for Proxy {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Proxy")
             .field("command", &self.command)
-            .field("revision", &self.revision)
+            .field("checker", &self.checker)
             .field("json", &self.json)
             .field("limits", &self.limits)
             .finish_non_exhaustive()
@@ -107,9 +108,9 @@ pub fn run(proxy: Proxy) -> std::io::Result<(ExitStatus, Summary)> {
         forward(from_server, std::io::stdout(), Side::Server, &copies, limit)
     });
     let reporter = Reporter::new(proxy.report, proxy.json, proxy.record, proxy.check);
-    let revision = proxy.revision;
+    let template = proxy.checker;
     let checker = thread::spawn(move || {
-        check_all(received, &pending, revision, reporter, limit, conversation)
+        check_all(received, &pending, template, reporter, limit, conversation)
     });
     let status = child.wait()?;
     // The server is gone: what it wrote is all read. The client's side may still be open (it
@@ -182,12 +183,11 @@ impl Copies {
 fn check_all(
     copies: mpsc::Receiver<(Side, Copy)>,
     pending: &AtomicUsize,
-    revision: Option<Revision>,
+    mut checker: Checker,
     mut reporter: Reporter,
     limit: usize,
     conversation: String,
 ) -> Summary {
-    let mut checker = Checker::new(revision);
     let mut number = 0;
     for (side, copy) in copies {
         let bytes = match copy {
