@@ -307,7 +307,9 @@ impl Checker {
     }
 
     /// The result of a request of an extension's method: its envelope as the revision's, its
-    /// `result` against the extension's schema; `None` when no extension defines the result.
+    /// `result` against the extension's schema; `None` when no extension defines the result, or
+    /// when the revision defines the method (whose own result type checks it, as the request
+    /// was checked).
     fn extension_result(
         &self,
         revision: Revision,
@@ -317,6 +319,9 @@ impl Checker {
         text: &str,
     ) -> Option<Checked> {
         let extensions = self.extensions.as_deref()?;
+        if defines(revision, &request.method) {
+            return None;
+        }
         let broken = extensions.check_result(&request.method, facts.result.as_deref()?)?;
         match response_envelope(revision, responder, facts, text)? {
             Ok(()) => Some(Ok(broken)),

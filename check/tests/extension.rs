@@ -123,3 +123,26 @@ fn an_extension_schema_without_messages_or_defining_a_method_twice_is_refused() 
         .unwrap_err();
     assert_eq!(no_defs, "empty.json: no `$defs` or `definitions`");
 }
+
+/// An extension schema that defines a method of the revision too (an SDK's export of the whole
+/// protocol given as an extension) does not change how that method is checked: the revision's
+/// own types check its request and its result.
+#[test]
+fn a_method_the_revision_defines_is_checked_as_the_revisions() {
+    use mcp_wire_check::{traffic, Checker, Revision};
+    let mut extensions = Extensions::default();
+    let schema = json!({"$defs": {
+        "PingRequest": {"properties": {"method": {"const": "ping"}}, "required": ["never"]},
+        "PingResult": {"required": ["never"]},
+    }});
+    extensions.add(&schema, "ping.json").unwrap();
+    let checker =
+        Checker::new(Some(Revision::V2025_11_25)).with_extensions(std::sync::Arc::new(extensions));
+    let text = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n";
+    let verdicts = checker.check_recording(&traffic::read(text));
+    assert_eq!(verdicts.len(), 2);
+    assert!(
+        verdicts.iter().all(|v| v.is_valid() && !v.unknown_method),
+        "{verdicts:#?}"
+    );
+}
