@@ -11,10 +11,8 @@
 
 use std::cmp::Ordering;
 
-use serde_json::Number;
-
 use super::pattern::Matcher;
-use super::validate::compare;
+use super::validate::{compare, is_integral};
 use super::{pointer, EnumOptions, PropertySchema, RequestedSchema, SchemaError};
 
 /// Whether the options of the enum properties are known. `#[derive(Elicit)]` builds the model
@@ -309,12 +307,4 @@ fn check_options(
             );
         }
     }
-}
-
-/// Whether a JSON number is an integer in the JSON Schema sense (`3.0` is).
-pub(crate) fn is_integral(n: &Number) -> bool {
-    n.is_i64()
-        || n.is_u64()
-        || n.as_f64()
-            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
 }

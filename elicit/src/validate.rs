@@ -8,7 +8,6 @@ use std::sync::Arc;
 use serde_json::{Map, Number, Value};
 use smallvec::SmallVec;
 
-use super::check::is_integral;
 use super::pattern::Matcher;
 use super::{
     item_pointer, json_kind as kind, pointer, same_text, EnumOptions, Problem, PropertySchema,
@@ -733,6 +732,14 @@ fn options_list(options: &EnumOptions) -> String {
         out.push_str(&format!("{value:?}"));
     }
     out
+}
+
+/// Whether a JSON number is an integer in the JSON Schema sense (`3.0` is).
+pub(crate) fn is_integral(n: &Number) -> bool {
+    n.is_i64()
+        || n.is_u64()
+        || n.as_f64()
+            .is_some_and(|f| f.is_finite() && f.fract() == 0.0)
 }
 
 #[cfg(test)]

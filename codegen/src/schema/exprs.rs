@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value};
 
+use super::keywords::{is_closed_empty_object, is_object_with_properties};
 use super::loader::{kind_of, Loader};
 use super::normalize::{has_structural_siblings, non_null, single_all_of, single_live_member};
-use super::structs::{is_closed_empty_object, is_object_with_properties};
 use super::{err, SchemaError};
 use crate::ir::{Additional, TypeExpr};
 

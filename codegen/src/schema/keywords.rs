@@ -266,3 +266,21 @@ fn collect_constraints(obj: &Map<String, Value>, found: &mut Vec<Constraint>, de
         }
     }
 }
+
+/// An object schema that declares at least one member.
+pub(super) fn is_object_with_properties(obj: &Map<String, Value>) -> bool {
+    matches!(obj.get("properties"), Some(Value::Object(p)) if !p.is_empty())
+}
+
+/// An object that allows no member at all (zod's `z.object({}).strict()`, a capability flag):
+/// a struct without fields, which refuses any member.
+pub(super) fn is_closed_empty_object(obj: &Map<String, Value>) -> bool {
+    obj.get("type").is_none_or(|t| t.as_str() == Some("object"))
+        && !obj.contains_key("allOf")
+        && !obj.contains_key("$ref")
+        && !obj.contains_key("patternProperties")
+        && matches!(obj.get("properties"), None | Some(Value::Object(_)))
+        && !is_object_with_properties(obj)
+        && (obj.get("additionalProperties") == Some(&Value::Bool(false))
+            || obj.get("unevaluatedProperties") == Some(&Value::Bool(false)))
+}

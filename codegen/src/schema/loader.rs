@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use serde_json::{Map, Value};
 
 use super::keywords::{self, ANNOTATIONS, DOCUMENTED, STRUCTURAL};
+use super::keywords::{is_closed_empty_object, is_object_with_properties};
 use super::normalize::{
     distribute_all_of_unions, distribute_object_siblings, has_structural_siblings, non_null,
     single_all_of, single_live_member,
 };
-use super::structs::{is_closed_empty_object, is_object_with_properties};
 use super::{check_identifier, err, SchemaError};
 use crate::ir::{ConstValue, EnumValue, TypeDef, TypeExpr, TypeKind};
 use crate::naming;

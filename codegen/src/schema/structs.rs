@@ -227,11 +227,6 @@ impl Loader<'_> {
     }
 }
 
-/// An object schema that declares at least one member.
-pub(super) fn is_object_with_properties(obj: &Map<String, Value>) -> bool {
-    matches!(obj.get("properties"), Some(Value::Object(p)) if !p.is_empty())
-}
-
 /// A schema no value satisfies: `false`, or `{"not": {}}` (`{"not": true}`), annotations aside.
 fn is_never(schema: &Value) -> bool {
     match schema {
@@ -248,19 +243,6 @@ fn is_never(schema: &Value) -> bool {
         }
         _ => false,
     }
-}
-
-/// An object that allows no member at all (zod's `z.object({}).strict()`, a capability flag):
-/// a struct without fields, which refuses any member.
-pub(super) fn is_closed_empty_object(obj: &Map<String, Value>) -> bool {
-    obj.get("type").is_none_or(|t| t.as_str() == Some("object"))
-        && !obj.contains_key("allOf")
-        && !obj.contains_key("$ref")
-        && !obj.contains_key("patternProperties")
-        && matches!(obj.get("properties"), None | Some(Value::Object(_)))
-        && !is_object_with_properties(obj)
-        && (obj.get("additionalProperties") == Some(&Value::Bool(false))
-            || obj.get("unevaluatedProperties") == Some(&Value::Bool(false)))
 }
 
 /// What one declared member of an object becomes.
