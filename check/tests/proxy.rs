@@ -224,8 +224,21 @@ fn the_proxy_checks_an_extensions_methods_against_its_schema() {
     assert!(!report.contains("unknown method"), "{report}");
     let schema = std::env::temp_dir().join("not-an-extension.json");
     std::fs::write(&schema, "{}").unwrap();
-    let refused = through_cat(&["--extension", schema.to_str().unwrap()], input);
+    // Refused before the server starts (and before reading the client's input).
+    let refused = Command::new(MCP_CHECK)
+        .args([
+            "proxy",
+            "--extension",
+            schema.to_str().unwrap(),
+            "--",
+            "cat",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
     assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(stderr.contains("no `$defs` or `definitions`"), "{stderr}");
 }
 
 #[cfg(target_os = "linux")]
