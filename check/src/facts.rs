@@ -181,8 +181,14 @@ pub fn result_type(result: &str) -> Option<Option<String>> {
     members(Some(result), &["\"resultType\""]).result_type
 }
 
+/// Whether the result whose text is `result` has `task` (top-level): read for itself where the
+/// rest of a message needs no [`Facts`].
+pub fn result_has_task(result: &str) -> bool {
+    members(Some(result), &["\"task\""]).task
+}
+
 /// What a request or notification says of its revision and of a task, read in one pass over
-/// its text (the rest skipped): the fast way's reading, where [`Facts`] would read the framing
+/// its text (the rest skipped): the quick reading of a request, where [`Facts`] would read the framing
 /// and then `params` again.
 #[derive(Debug, Default)]
 pub struct Outline {
@@ -198,7 +204,7 @@ pub struct Outline {
 
 impl Outline {
     /// The outline of the message `text`; `None` when it has no `method` or is shaped otherwise
-    /// than a request or notification's (`params` no object, a member twice, …): the slow way
+    /// than a request or notification's (`params` no object, a member twice, …): its framing
     /// then reads it.
     pub fn read(text: &str) -> Option<Outline> {
         let raw: RawOutline = serde_json::from_str(text).ok()?;

@@ -174,8 +174,12 @@ macro_rules! in_revision {
 
 /// Checks the message `text` as one `side` sends in `revision`: decoded as the generated
 /// `ClientMessage` or `ServerMessage` (`Err` when it is not one), then validated against the
-/// constraint keywords of its schema (`Ok` with what it breaks).
+/// constraint keywords of its schema (`Ok` with what it breaks). Decoded by the borrowed family
+/// ([`decode_lent`]); the owned types decode only what it refuses, to say why.
 pub fn decode(revision: Revision, side: Side, text: &str) -> Result<Vec<Violation>, DecodeError> {
+    if let Some(violations) = decode_lent(revision, side, text) {
+        return Ok(violations);
+    }
     in_revision!(revision, m => match side {
         Side::Client => text.parse::<m::ClientMessage>().map(|m| constraints(&m)),
         Side::Server => text.parse::<m::ServerMessage>().map(|m| constraints(&m)),
@@ -230,10 +234,10 @@ pub fn decode_envelope(revision: Revision, request: bool, text: &str) -> Vec<Vio
     })
 }
 
-/// [`decode`] for the fast ways: the message decoded by the borrowed family
+/// [`decode`] without the diagnosis: the message decoded by the borrowed family
 /// (`ClientMessageRef<'de>`, which takes what the owned types take, without copying the
-/// message's strings) and validated; `None`, undiagnosed, when it does not decode (the slow
-/// way, with [`decode`], says why).
+/// message's strings) and validated; `None`, undiagnosed, when it does not decode ([`decode`]
+/// says why).
 pub fn decode_lent(revision: Revision, side: Side, text: &str) -> Option<Vec<Violation>> {
     in_revision!(revision, m => match side {
         Side::Client => serde_json::from_str::<m::borrowed::ClientMessageRef>(text)
@@ -262,7 +266,7 @@ pub struct Sent {
 /// Decodes `text` as a request or notification that `side` sends in `revision` (as
 /// [`decode_lent`] does): `Some(Ok(…))` when it is one, `Some(Err(()))` when it decodes as
 /// something else (a response, an error, a batch), `None` when it does not decode. The caller
-/// reads the last two the slow way, which says why.
+/// reads the last two by their framing, which says why.
 pub fn decode_sent(revision: Revision, side: Side, text: &str) -> Option<Result<Sent, ()>> {
     /// The method and id of a decoded message of type `$message`, when a request or a
     /// notification.
@@ -322,14 +326,47 @@ pub fn decode_sent(revision: Revision, side: Side, text: &str) -> Option<Result<
     })
 }
 
+/// The type a result in `revision` is checked as ([`ResultAs`]), by its `resultType` (`None`
+/// when absent, `Some(None)` when no string) and, answering a request that asked for a task
+/// (`task_asked`), whether it has `task` (asked only then).
+pub fn result_as(
+    revision: Revision,
+    task_asked: bool,
+    result_type: Option<Option<&str>>,
+    has_task: impl FnOnce() -> bool,
+) -> ResultAs {
+    match revision {
+        Revision::V2025_11_25 if task_asked && has_task() => ResultAs::CreateTask,
+        Revision::V2026_07_28
+            if !matches!(
+                result_type,
+                None | Some(Some("complete" | "input_required"))
+            ) =>
+        {
+            ResultAs::Generic
+        }
+        _ => ResultAs::Method,
+    }
+}
+
+/// The type a result is checked as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultAs {
+    /// Its request's method's result type (`tools/call` → `CallToolResult`, as the conformance
+    /// suite's wire validation does).
+    Method,
+    /// 2025-11-25's `CreateTaskResult`: a task-augmented request (`params.task`) answered with
+    /// a result that has `task`.
+    CreateTask,
+    /// 2026-07-28's generic `Result`: a `resultType` other than `complete` or `input_required`
+    /// (an extension's: `task`).
+    Generic,
+}
+
 /// Checks a result response to a request of `method` as `responder` sends it in `revision`: the
-/// `result` decoded as that method's result type (`tools/call` → `CallToolResult`, as the
-/// conformance suite's wire validation does), the rest of the message as the responder's
-/// message envelope. A 2025-11-25 request that asked for a task (`params.task`) may be answered
-/// by `CreateTaskResult` (a result with `task`); a 2026-07-28 result of another `resultType`
-/// than `complete` or `input_required` (an extension's: `task`) is checked as the generic
-/// result. `None` when the method is no request of the requester's in `revision` (the caller
-/// checks it against the revision's result union instead).
+/// `result` decoded as the type [`result_as`] says, the rest of the message as the responder's
+/// message envelope. `None` when the method is no request of the requester's in `revision`
+/// (the caller checks it against the revision's result union instead).
 pub fn decode_answer(
     revision: Revision,
     responder: Side,
@@ -338,20 +375,16 @@ pub fn decode_answer(
     text: &str,
 ) -> Option<Result<Vec<Violation>, DecodeError>> {
     let result = facts.result.as_deref()?;
-    let specific = match revision {
-        Revision::V2025_11_25 if request.task && facts.result_has_task() => {
-            decode_result::<mcp_typed::v2025_11_25::CreateTaskResult>(result)
-                .map(|r| constraints(&r))
-        }
-        Revision::V2026_07_28
-            if !matches!(
-                facts.result_type(),
-                None | Some(Some("complete" | "input_required"))
-            ) =>
-        {
+    let checked_as = result_as(revision, request.task, facts.result_type(), || {
+        facts.result_has_task()
+    });
+    let specific = match checked_as {
+        ResultAs::CreateTask => decode_result::<mcp_typed::v2025_11_25::CreateTaskResult>(result)
+            .map(|r| constraints(&r)),
+        ResultAs::Generic => {
             decode_result::<mcp_typed::v2026_07_28::Result>(result).map(|r| constraints(&r))
         }
-        _ => result_of(revision, responder.other(), &request.method, result)?,
+        ResultAs::Method => result_of(revision, responder.other(), &request.method, result)?,
     };
     if let Err(error) = response_envelope(revision, responder, facts, text)? {
         return Some(Err(error));
@@ -399,6 +432,7 @@ pub struct Answering {
 
 /// The result `text` of a request `method` sent by `requester` in `revision`, decoded as that
 /// method's result type and validated; `None` for a method of no request of the requester's.
+/// Decoded by [`result_lent`]; the owned type decodes only what that refuses, to say why.
 fn result_of(
     revision: Revision,
     requester: Side,
@@ -414,12 +448,15 @@ fn result_of(
             decode_result::<R::Result>(self.0).map(|result| constraints(&result))
         }
     }
+    if let Some(violations) = result_lent(revision, requester, method, text) {
+        return Some(Ok(violations));
+    }
     visit_request(revision, requester, method, Check(text))
 }
 
-/// [`result_of`] for the fast ways: the result decoded by the borrowed family (the result's
+/// [`result_of`] without the diagnosis: the result decoded by the borrowed family (the result's
 /// `…Ref<'de>` form, no copy of its strings) and validated; `None`, undiagnosed, when it does
-/// not decode or the method is no request of the requester's (the slow way says why).
+/// not decode or the method is no request of the requester's ([`result_of`] says why).
 pub(crate) fn result_lent(
     revision: Revision,
     requester: Side,
@@ -489,9 +526,9 @@ pub fn leniencies(revision: Revision, facts: &Facts) -> Vec<Violation> {
         expected: expected.to_owned(),
     };
     match facts.shape {
-        Shape::Response if revision == Revision::V2026_07_28 && facts.result_type().is_none() => {
-            vec![missing_result_type()]
-        }
+        Shape::Response => missing_result_type(revision, facts.result_type())
+            .into_iter()
+            .collect(),
         Shape::Error if revision < Revision::V2025_11_25 && facts.id.is_none() => {
             vec![required(
                 "/id",
@@ -502,15 +539,19 @@ pub fn leniencies(revision: Revision, facts: &Facts) -> Vec<Violation> {
     }
 }
 
-/// A 2026-07-28 result without `resultType`: what [`leniencies`] reports.
-pub(crate) fn missing_result_type() -> Violation {
-    Violation {
+/// What a result whose `resultType` is `result_type` (`None` when absent) breaks in
+/// `revision`: a 2026-07-28 result without one, which a client reads as `"complete"`.
+pub(crate) fn missing_result_type(
+    revision: Revision,
+    result_type: Option<Option<&str>>,
+) -> Option<Violation> {
+    (revision == Revision::V2026_07_28 && result_type.is_none()).then(|| Violation {
         pointer: "/result/resultType".to_owned(),
         keyword: "required".to_owned(),
         expected: "`resultType`: a server of 2026-07-28 MUST include it (a client reads its \
                    absence as \"complete\")"
             .to_owned(),
-    }
+    })
 }
 
 /// What `value` breaks of its schema's constraint keywords (`format`, `maximum`, …).

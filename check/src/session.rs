@@ -12,8 +12,8 @@ use crate::extension::Extensions;
 use crate::facts::{self, Facts, Outline, Shape};
 use crate::revision::{
     decode, decode_answer, decode_envelope, decode_error_by_code, decode_lent, decode_sent,
-    defines, leniencies, missing_result_type, response_envelope, result_lent, under_result,
-    Answering, Revision, Sent, Side, Violation,
+    defines, leniencies, missing_result_type, response_envelope, result_as, result_lent,
+    under_result, Answering, ResultAs, Revision, Sent, Side, Violation,
 };
 use crate::traffic::{plain_id, split_jsonrpc_and_id, Entry};
 
@@ -47,6 +47,11 @@ impl Verdict {
     pub fn is_valid(&self) -> bool {
         self.violations.is_empty()
     }
+
+    fn with(mut self, violation: Violation) -> Verdict {
+        self.violations.push(violation);
+        self
+    }
 }
 
 /// A request still waiting for its response.
@@ -75,8 +80,8 @@ pub struct Checker {
     /// Open requests by their sender and id.
     pending: HashMap<(Side, IdKey), Pending>,
     count: usize,
-    /// Whether every message is read the slow way (to test that the fast ways agree with it).
-    slow_only: bool,
+    /// Whether every message is read by its framing (to test that the quicker readings agree).
+    framed_only: bool,
     /// Whether a method the revision does not define is a violation.
     strict: bool,
     /// The methods extension schemas define, checked against those schemas.
@@ -114,11 +119,11 @@ impl Checker {
         self
     }
 
-    /// A checker that reads every message the slow way: the same verdicts, for the tests that
-    /// prove it.
+    /// A checker that reads every message by its framing, the reading the quicker ones fall
+    /// back to: the same verdicts, for the tests that prove it.
     #[doc(hidden)]
-    pub fn slow_only(mut self) -> Checker {
-        self.slow_only = true;
+    pub fn framed_only(mut self) -> Checker {
+        self.framed_only = true;
         self
     }
 
@@ -144,13 +149,21 @@ impl Checker {
     }
 
     /// Checks the next message of the conversation.
+    ///
+    /// One way for every message: read as little as it needs (most answers by their first
+    /// bytes, most requests and notifications by decoding them, anything else by its framing:
+    /// [`Facts`]), routed by one rule (its revision: [`Checker::revision`]; its sender:
+    /// [`by_sender`]; a result's type: [`result_as`]), decoded once by the borrowed family (the
+    /// owned types only to say why it is refused), and followed in one place
+    /// ([`Checker::follow`]). A message the first two readings cannot settle (a refusal, whose
+    /// text may hold more than they read; one recorded with a header) is read by its framing.
     pub fn check(&mut self, entry: &Entry) -> Verdict {
         self.count += 1;
         if let Some(revision) = entry.revision {
             self.assumed.get_or_insert(revision);
         }
         let from = entry.from.or(self.sender);
-        let mut verdict = Verdict {
+        let verdict = Verdict {
             number: self.count,
             line: entry.line,
             from,
@@ -161,133 +174,344 @@ impl Checker {
             violations: Vec::new(),
             unknown_method: false,
         };
-        // The fast ways first (the answer's, which looks at the text's start only, before the
-        // one that searches it), then the slow one.
-        let fast = (!self.slow_only)
-            .then(|| self.check_answer(entry, &verdict))
-            .flatten()
-            .or_else(|| (!self.slow_only).then(|| self.check_sent(entry, &verdict))?);
-        if let Some(verdict) = fast {
-            return verdict;
+        let text = match entry.message.as_deref() {
+            Ok(text) => text,
+            Err(why) => return verdict.with(violation("", "json", why)),
+        };
+        let quick = (!self.framed_only && entry.header_version.is_none())
+            .then(|| (self.answer_at_once(text, from)).or_else(|| self.sent_at_once(text, from)))
+            .flatten();
+        let outcome = match quick {
+            Some(outcome) => outcome,
+            None => self.framed(entry, text, from),
+        };
+        self.follow(outcome.step);
+        Verdict {
+            from: outcome.side,
+            method: outcome.method,
+            revision: outcome.revision,
+            id: outcome.id,
+            error_code: outcome.error_code,
+            violations: outcome.violations,
+            unknown_method: outcome.unknown_method,
+            ..verdict
         }
-        let read = (entry.message.as_deref().map_err(String::clone))
-            .and_then(|text| Ok((text, Facts::read(text)?)));
-        let (text, facts) = match read {
-            Ok(read) => read,
-            Err(why) => {
-                verdict.violations.push(violation("", "json", &why));
-                return verdict;
+    }
+
+    /// The revision of a message: that of the request it answers, else the one it states (a
+    /// 2026-07-28 request's `_meta`, a recorded header), else an `initialize`'s proposal, else
+    /// the one the conversation settled ([`Checker::settled`]).
+    fn revision(
+        &self,
+        answered: Option<&Pending>,
+        stated: Option<Revision>,
+        proposal: Option<Revision>,
+    ) -> Option<Revision> {
+        (answered.map(|pending| pending.revision))
+            .or(stated)
+            .or(proposal)
+            .or_else(|| self.settled())
+    }
+
+    /// The revision of a message that names none: the negotiated one, else the last one
+    /// stated, else the one proposed, else the assumed one.
+    fn settled(&self) -> Option<Revision> {
+        (self.negotiated.or(self.stated))
+            .or(self.proposed)
+            .or(self.assumed)
+    }
+
+    /// Keeps the open requests and the conversation's revision up to date with what a message
+    /// told: the one place the conversation changes.
+    fn follow(&mut self, step: Step) {
+        if let Some(stated) = step.stated {
+            self.stated = Some(stated);
+        }
+        if let Some(proposed) = step.proposed {
+            self.proposed = Some(proposed);
+        }
+        if let Some(negotiated) = step.negotiated {
+            self.negotiated = Some(negotiated);
+        }
+        if let Some((key, pending)) = step.asked {
+            self.pending.insert(key, pending);
+        }
+    }
+
+    /// The request a response of `id` answers, removed from the open ones, with its sender:
+    /// looked for among the requests of the side that did not send the response.
+    fn take_request(&mut self, from: Option<Side>, id: &IdKey) -> Option<((Side, IdKey), Pending)> {
+        requesters(from).find_map(|requester| self.pending.remove_entry(&(requester, id.clone())))
+    }
+
+    /// Reads a response written as most peers write one (`{"jsonrpc":"2.0","id":ID,
+    /// "result":…}`, compact, in this order) by its first bytes: its `result` decoded at once
+    /// as the result of the request it answers (or, answering none seen, the message as the
+    /// sender's), with no other reading of the text but, in 2026-07-28, for the result's
+    /// `resultType` (which decides its type, and whose absence is reported). `None` (the request
+    /// left open) for the answer to `initialize` (its answer settles the revision, from a
+    /// member of its result), a result [`result_as`] checks as another type than its method's,
+    /// and a result that does not decode (which also proves that the result was the last member
+    /// and nothing else followed): read by the framing.
+    fn answer_at_once(&mut self, text: &str, from: Option<Side>) -> Option<Outcome> {
+        let (id, result) = compact_response(text)?;
+        let asked = self.take_request(from, &IdKey::of(&id));
+        let outcome = self.answered_at_once(text, from, id, result, asked.as_ref());
+        if let (None, Some((key, pending))) = (&outcome, asked) {
+            self.pending.insert(key, pending);
+        }
+        outcome
+    }
+
+    /// [`Checker::answer_at_once`]'s check of the response `text` of `id` whose `result` is
+    /// `result`, answering `asked` (taken from the open requests), or no request seen.
+    fn answered_at_once(
+        &self,
+        text: &str,
+        from: Option<Side>,
+        id: Value,
+        result: &str,
+        asked: Option<&((Side, IdKey), Pending)>,
+    ) -> Option<Outcome> {
+        let pending = asked.map(|(_, pending)| pending);
+        let revision = self.revision(pending, None, None)?;
+        // Read only where it decides the result's type (2026-07-28).
+        let result_type = match revision {
+            Revision::V2026_07_28 => facts::result_type(result),
+            _ => Some(None),
+        };
+        let result_type = result_type.as_ref().map(Option::as_deref);
+        let task_asked = pending.is_some_and(|pending| pending.request.task);
+        let has_task = || facts::result_has_task(result);
+        if result_as(revision, task_asked, result_type, has_task) != ResultAs::Method {
+            return None;
+        }
+        let missing_type = missing_result_type(revision, result_type);
+        let (side, method, violations) = match asked {
+            Some(((requester, _), pending)) => {
+                let method = &pending.request.method;
+                if method == "initialize" {
+                    return None;
+                }
+                let broken = result_lent(revision, *requester, method, result)?;
+                let violations = under_result(broken).into_iter().chain(missing_type);
+                (
+                    requester.other(),
+                    Some(method.to_string()),
+                    violations.collect(),
+                )
+            }
+            // Answering no request seen: the message as its sender's (most answers are the
+            // server's).
+            None => {
+                let side = from.unwrap_or(Side::Server);
+                let violations = (decode_lent(revision, side, text)?.into_iter())
+                    .chain(missing_type)
+                    .chain(self.unasked(Some(&id)));
+                (side, None, violations.collect())
             }
         };
-        verdict.id = facts.id.clone();
-        verdict.error_code = facts.error_code;
+        Some(Outcome {
+            side: Some(side),
+            method,
+            revision: Some(revision),
+            id: Some(id),
+            error_code: None,
+            violations,
+            unknown_method: false,
+            step: Step::default(),
+        })
+    }
+
+    /// Reads a request or notification by decoding it at once as the sender's, in the
+    /// revision the conversation and the message settle; its method and id read from what was
+    /// decoded. A text holding nothing that could name a revision or ask for a task
+    /// (`protocolVersion`, `task`, an escape by which a name could be written otherwise) is not
+    /// read before; in a conversation in 2026-07-28, one that names a version is decoded as
+    /// 2026-07-28's and taken when its `_meta` names that revision (read from what was
+    /// decoded); any other is read once for those ([`Outline`]). `None` for a response, or a
+    /// message that does not decode: read by the framing, which also says what is wrong.
+    fn sent_at_once(&mut self, text: &str, from: Option<Side>) -> Option<Outcome> {
+        let may_ask_for_task = ["\"task\"", "\\u"].iter().any(|n| text.contains(n));
+        let names_version = text.contains("protocolVersion");
+        let in_2026 = Some(Revision::V2026_07_28);
+        if names_version && !may_ask_for_task && self.settled() == in_2026 {
+            let revision = self.revision(None, in_2026, None)?;
+            let decoded =
+                decode_sent_by(revision, from, text).filter(|(_, sent)| sent.stated == in_2026);
+            if let Some((side, sent)) = decoded {
+                return Some(Outcome::sent(side, revision, in_2026, false, sent));
+            }
+        }
+        let outline = if names_version || may_ask_for_task {
+            Outline::read(text)?
+        } else {
+            if !text.contains("\"method\"") {
+                return None;
+            }
+            Outline::default()
+        };
+        let (stated, proposal) = named(
+            outline.method.as_deref(),
+            outline.stated_version.as_deref(),
+            outline.proposed_version.as_deref(),
+        );
+        let revision = self.revision(None, stated, proposal)?;
+        let (side, sent) = decode_sent_by(revision, from, text)?;
+        Some(Outcome::sent(side, revision, stated, outline.task, sent))
+    }
+
+    /// Reads a message by its framing ([`Facts`]): any message, the way the others fall back to.
+    fn framed(&mut self, entry: &Entry, text: &str, from: Option<Side>) -> Outcome {
+        let mut outcome = Outcome {
+            side: from,
+            method: None,
+            revision: None,
+            id: None,
+            error_code: None,
+            violations: Vec::new(),
+            unknown_method: false,
+            step: Step::default(),
+        };
+        let facts = match Facts::read(text) {
+            Ok(facts) => facts,
+            Err(why) => {
+                outcome.violations.push(violation("", "json", &why));
+                return outcome;
+            }
+        };
+        outcome.id = facts.id.clone();
+        outcome.error_code = facts.error_code;
         let id = facts.id.as_ref().map(IdKey::of);
-        let answered = self.answered(from, &facts.shape, id.as_ref());
-        verdict.method = match (&facts.shape, &answered) {
+        let answered = match (&facts.shape, &id) {
+            (Shape::Response | Shape::Error, Some(id)) => (self.take_request(from, id))
+                .map(|((requester, _), pending)| (requester.other(), pending)),
+            _ => None,
+        };
+        outcome.method = match (&facts.shape, &answered) {
             (Shape::Request(m) | Shape::Notification(m), _) => Some(m.clone()),
             (_, Some((_, pending))) => Some(pending.request.method.to_string()),
             _ => None,
         };
-        let Some(revision) = self.revision_of(entry, &facts, answered.as_ref()) else {
-            // An error response has the same shape in every revision: one answering a request
-            // for a revision nobody knows (`server/discover` with an unsupported version) is
-            // checked as 2025-11-25's, where both sides answer.
-            if facts.shape == Shape::Error {
-                let side = from.unwrap_or(Side::Server);
-                verdict.from = Some(side);
-                if let Err(error) = decode(Revision::V2025_11_25, side, text) {
-                    (verdict.violations).push(Violation::from_decode_error(&error));
-                }
-                return verdict;
-            }
-            let expected = match (facts.stated_version(), &facts.shape) {
-                (Some(stated), _) => format!(
-                    "a known protocol revision: its `_meta` names `{stated}`, which is none of {}",
-                    Revision::ALL.map(|r| r.version()).join(", ")
-                ),
-                (None, Shape::Request(m) | Shape::Notification(m)) if m != "initialize" => {
-                    "a protocol revision: its `_meta` names none (a 2026-07-28 request or \
-                     notification carries `io.modelcontextprotocol/protocolVersion` there), and \
-                     no `initialize` came before it; give --revision for traffic recorded \
-                     without one"
-                        .to_owned()
-                }
-                _ => "a protocol revision: no `initialize` came before this message; give \
-                      --revision for traffic recorded without one"
-                    .to_owned(),
-            };
-            verdict
-                .violations
-                .push(violation("", "revision", &expected));
-            return verdict;
+        let request = match &facts.shape {
+            Shape::Request(method) => Some(method.as_str()),
+            _ => None,
         };
-        verdict.revision = Some(revision);
+        let (stated, proposal) = named(
+            request,
+            facts.stated_version().or(entry.header_version.as_deref()),
+            facts.proposed_version(),
+        );
+        // What a message stated is followed, but for an answer's (its request's revision is its).
+        let followed = stated.filter(|_| answered.is_none());
+        let pending = answered.as_ref().map(|(_, pending)| pending);
+        let Some(revision) = self.revision(pending, stated, proposal) else {
+            self.no_revision(&facts, text, &mut outcome);
+            return outcome;
+        };
+        outcome.revision = Some(revision);
         if let Shape::Request(method) | Shape::Notification(method) = &facts.shape {
             if !defines(revision, method) {
-                self.check_unknown(revision, &facts.shape, text, &mut verdict);
+                self.check_unknown(revision, &facts.shape, text, &mut outcome);
                 // Its answer is matched (and checked as a result no method names).
                 let side = from.unwrap_or(Side::Client);
-                self.follow(side, id, revision, &facts, answered);
-                return verdict;
+                outcome.step = Step::of_sent(side, revision, &facts, id, followed);
+                return outcome;
             }
         }
         let known = from.or(answered.as_ref().map(|(side, _)| *side));
-        // The result of an extension's request: its envelope as the revision's, the rest as the
-        // extension's schema says (the revision's rules for results, 2026-07-28's `resultType`,
-        // are not the extension's).
-        if let (Some(side), Shape::Response, Some((_, pending))) = (known, &facts.shape, &answered)
-        {
-            if let Some(checked) =
-                self.extension_result(revision, side, &pending.request, &facts, text)
-            {
-                verdict.from = Some(side);
-                match checked {
-                    Ok(broken) => verdict.violations.extend(broken),
-                    Err(error) => (verdict.violations).push(Violation::from_decode_error(&error)),
-                }
-                self.follow(side, id, revision, &facts, answered);
-                return verdict;
-            }
-        }
+        let mut by_extension = false;
         let (side, checked) = match (known, &facts.shape, &answered) {
-            // A result: as the result type of the request it answers.
+            // A result: as the result type of the request it answers (an extension's, as its
+            // schema says).
             (Some(side), Shape::Response, Some((_, pending))) => {
-                let answer = decode_answer(revision, side, &pending.request, &facts, text);
+                let request = &pending.request;
+                let extension = self.extension_result(revision, side, request, &facts, text);
+                by_extension = extension.is_some();
+                let answer =
+                    extension.or_else(|| decode_answer(revision, side, request, &facts, text));
                 (side, answer.unwrap_or_else(|| decode(revision, side, text)))
             }
             (Some(side), _, _) => (side, decode(revision, side, text)),
-            (None, Shape::Request(_) | Shape::Notification(_), _) => guess_side(revision, text),
+            (None, Shape::Request(_) | Shape::Notification(_), _) => by_sender(
+                None,
+                |side| decode(revision, side, text),
+                Result::is_ok,
+                |checked| {
+                    (checked.as_ref()).is_err_and(|e| e.kind() == DecodeErrorKind::MethodNotFound)
+                },
+            ),
             // An answer to a request not in the traffic: most answers are the server's.
             (None, Shape::Response | Shape::Error, _) => {
                 (Side::Server, decode(revision, Side::Server, text))
             }
         };
-        verdict.from = Some(side);
+        outcome.side = Some(side);
         match checked {
+            Ok(broken) if by_extension => outcome.violations.extend(broken),
             Ok(broken) => {
-                verdict.violations.extend(broken);
-                verdict.violations.extend(leniencies(revision, &facts));
+                outcome.violations.extend(broken);
+                outcome.violations.extend(leniencies(revision, &facts));
                 // An error of a code with a definition of its own: checked as that one too.
                 let by_code = (facts.shape == Shape::Error)
                     .then(|| decode_error_by_code(revision, &facts, text))
                     .flatten();
                 match by_code {
-                    Some(Ok(broken)) => verdict.violations.extend(broken),
+                    Some(Ok(broken)) => outcome.violations.extend(broken),
                     Some(Err(error)) => {
-                        (verdict.violations).push(Violation::from_decode_error(&error))
+                        (outcome.violations).push(Violation::from_decode_error(&error))
                     }
                     None => {}
                 }
             }
-            Err(error) => verdict
-                .violations
-                .push(Violation::from_decode_error(&error)),
+            Err(error) => (outcome.violations).push(Violation::from_decode_error(&error)),
         }
         if facts.shape == Shape::Response && answered.is_none() {
-            verdict.violations.extend(self.unasked(facts.id.as_ref()));
+            outcome.violations.extend(self.unasked(facts.id.as_ref()));
         }
-        self.follow(side, id, revision, &facts, answered);
-        verdict
+        outcome.step = match (&facts.shape, answered) {
+            (Shape::Response, Some((_, pending))) if pending.request.method == "initialize" => {
+                let agreed = facts.agreed_version().and_then(Revision::from_version);
+                Step {
+                    negotiated: agreed.or(Some(revision)),
+                    ..Step::default()
+                }
+            }
+            _ => Step::of_sent(side, revision, &facts, id, followed),
+        };
+        outcome
+    }
+
+    /// What a message whose revision nothing settles breaks. An error response has the same
+    /// shape in every revision: one answering a request for a revision nobody knows
+    /// (`server/discover` with an unsupported version) is checked as 2025-11-25's, where both
+    /// sides answer.
+    fn no_revision(&self, facts: &Facts, text: &str, outcome: &mut Outcome) {
+        if facts.shape == Shape::Error {
+            let side = outcome.side.unwrap_or(Side::Server);
+            outcome.side = Some(side);
+            if let Err(error) = decode(Revision::V2025_11_25, side, text) {
+                (outcome.violations).push(Violation::from_decode_error(&error));
+            }
+            return;
+        }
+        let expected = match (facts.stated_version(), &facts.shape) {
+            (Some(stated), _) => format!(
+                "a known protocol revision: its `_meta` names `{stated}`, which is none of {}",
+                Revision::ALL.map(|r| r.version()).join(", ")
+            ),
+            (None, Shape::Request(m) | Shape::Notification(m)) if m != "initialize" => {
+                "a protocol revision: its `_meta` names none (a 2026-07-28 request or \
+                 notification carries `io.modelcontextprotocol/protocolVersion` there), and \
+                 no `initialize` came before it; give --revision for traffic recorded \
+                 without one"
+                    .to_owned()
+            }
+            _ => "a protocol revision: no `initialize` came before this message; give \
+                  --revision for traffic recorded without one"
+                .to_owned(),
+        };
+        (outcome.violations).push(violation("", "revision", &expected));
     }
 
     /// A result answering no request: reported in a conversation seen from its start in both
@@ -307,7 +531,8 @@ impl Checker {
     }
 
     /// The result of a request of an extension's method: its envelope as the revision's, its
-    /// `result` against the extension's schema; `None` when no extension defines the result, or
+    /// `result` against the extension's schema (the revision's rules for results, 2026-07-28's
+    /// `resultType`, are not the extension's); `None` when no extension defines the result, or
     /// when the revision defines the method (whose own result type checks it, as the request
     /// was checked).
     fn extension_result(
@@ -332,267 +557,170 @@ impl Checker {
     /// A request or notification of a method `revision` does not define: its envelope checked,
     /// and the rest against the extension schema that defines the method; of no extension's, an
     /// unknown method, and, when strict, a violation.
-    fn check_unknown(&self, revision: Revision, shape: &Shape, text: &str, verdict: &mut Verdict) {
+    fn check_unknown(&self, revision: Revision, shape: &Shape, text: &str, outcome: &mut Outcome) {
         let (Shape::Request(method) | Shape::Notification(method)) = shape else {
             return;
         };
         let request = matches!(shape, Shape::Request(_));
-        verdict
-            .violations
-            .extend(decode_envelope(revision, request, text));
+        (outcome.violations).extend(decode_envelope(revision, request, text));
         let extensions = self.extensions.as_deref();
         if let Some(broken) = extensions.and_then(|e| e.check_message(method, text)) {
-            verdict.violations.extend(broken);
+            outcome.violations.extend(broken);
             return;
         }
-        verdict.unknown_method = true;
+        outcome.unknown_method = true;
         if self.strict {
             let expected = format!("a method {revision} defines (--strict)");
-            verdict
-                .violations
-                .push(violation("/method", "method", &expected));
+            (outcome.violations).push(violation("/method", "method", &expected));
         }
     }
+}
 
-    /// The fast way to check most requests and notifications: decoded at once as the sender's
-    /// in the revision the conversation and the message settle, their method and id read from
-    /// what was decoded. A text holding nothing that could name a revision or ask for a task
-    /// (`protocolVersion`, `task`, an escape by which a name could be written otherwise) is
-    /// not read before; in a conversation in 2026-07-28, one that names a version is decoded as
-    /// 2026-07-28's and taken when its `_meta` names that revision (read from what was
-    /// decoded); any other is read once for those ([`Outline`]). Taken when no header was
-    /// recorded (a sender not recorded is told as the slow way tells it); a response, or a
-    /// message that does not decode (`None`), is read the slow way, which also says what is
-    /// wrong.
-    fn check_sent(&mut self, entry: &Entry, verdict: &Verdict) -> Option<Verdict> {
-        let text = entry.message.as_deref().ok()?;
-        if entry.header_version.is_some() {
-            return None;
-        }
-        let may_ask_for_task = ["\"task\"", "\\u"].iter().any(|n| text.contains(n));
-        let names_version = text.contains("protocolVersion");
-        let in_2026 = Revision::V2026_07_28;
-        if names_version && !may_ask_for_task && self.settled() == Some(in_2026) {
-            let decoded = decode_sent_by(in_2026, verdict.from, text)
-                .filter(|(_, sent)| sent.stated == Some(in_2026));
-            if let Some((side, sent)) = decoded {
-                return Some(self.take_sent(side, in_2026, Some(in_2026), false, sent, verdict));
-            }
-        }
-        let outline = if names_version || may_ask_for_task {
-            Outline::read(text)?
-        } else {
-            if !text.contains("\"method\"") {
-                return None;
-            }
-            Outline::default()
-        };
-        let stated = outline
-            .stated_version
-            .as_deref()
-            .and_then(Revision::from_version);
-        let named = stated.or_else(|| {
-            (outline.method.as_deref() == Some("initialize"))
-                .then_some(outline.proposed_version.as_deref())
-                .flatten()
-                .and_then(Revision::from_version)
-        });
-        let revision = named.or(self.settled())?;
-        let (side, sent) = decode_sent_by(revision, verdict.from, text)?;
-        Some(self.take_sent(side, revision, stated, outline.task, sent, verdict))
-    }
+/// What checking one message found, and what it tells the conversation.
+#[derive(Debug)]
+struct Outcome {
+    side: Option<Side>,
+    method: Option<String>,
+    revision: Option<Revision>,
+    id: Option<Value>,
+    error_code: Option<i64>,
+    violations: Vec<Violation>,
+    unknown_method: bool,
+    step: Step,
+}
 
-    /// Follows a request or notification the fast way decoded: the revision it stated, the
-    /// proposal of an `initialize`, a request left open.
-    fn take_sent(
-        &mut self,
+impl Outcome {
+    /// A request or notification decoded at once.
+    fn sent(
         side: Side,
         revision: Revision,
         stated: Option<Revision>,
         task: bool,
         sent: Sent,
-        verdict: &Verdict,
-    ) -> Verdict {
-        if stated.is_some() {
-            self.stated = stated;
-        }
-        if sent.method == "initialize" {
-            self.proposed = Some(revision);
-        }
-        if let Some(id) = &sent.id {
-            let request = Answering {
-                method: Cow::Borrowed(sent.method),
-                task,
-            };
-            (self.pending).insert((side, IdKey::of(id)), Pending { request, revision });
-        }
-        Verdict {
-            from: Some(side),
+    ) -> Outcome {
+        let request = Answering {
+            method: Cow::Borrowed(sent.method),
+            task,
+        };
+        Outcome {
+            side: Some(side),
             method: Some(sent.method.to_owned()),
             revision: Some(revision),
+            step: Step::new(
+                side,
+                revision,
+                stated,
+                request,
+                sent.id.as_ref().map(IdKey::of),
+            ),
             id: sent.id,
+            error_code: None,
             violations: sent.violations,
-            ..verdict.clone()
-        }
-    }
-
-    /// The fast way to check most results: a response written as most peers write one
-    /// (`{"jsonrpc":"2.0","id":ID,"result":…}`, compact, in this order), its `result` decoded
-    /// at once as the result of the request it answers (or, answering none seen, the message
-    /// as the sender's), with no other reading of the text but, in 2026-07-28, for the
-    /// result's `resultType` (which decides its type, and whose absence is reported). Not for
-    /// `initialize` (its answer settles the revision), a task-augmented request, or a
-    /// 2026-07-28 result of another `resultType` than `complete` or `input_required`
-    /// ([`result_type_read_fast`]); anything
-    /// else, or a result that does not decode (`None`: which also proves the result was the
-    /// last member and nothing else followed), is read the slow way.
-    fn check_answer(&mut self, entry: &Entry, verdict: &Verdict) -> Option<Verdict> {
-        let text = entry.message.as_deref().ok()?;
-        if entry.header_version.is_some() {
-            return None;
-        }
-        let (id, result) = compact_response(text)?;
-        let id_key = IdKey::of(&id);
-        let asked = requesters(verdict.from)
-            .find_map(|requester| self.pending.remove_entry(&(requester, id_key.clone())));
-        let checked = match &asked {
-            Some(((requester, _), pending)) => answer(*requester, pending, result),
-            // Answering no request seen: the message as its sender's (most answers are the
-            // server's), and a 2026-07-28 result's `resultType` read for its absence.
-            None => self.settled().and_then(|revision| {
-                let side = verdict.from.unwrap_or(Side::Server);
-                let missing_type = result_type_read_fast(revision, result)?;
-                let mut violations = decode_lent(revision, side, text)?;
-                violations.extend(missing_type);
-                violations.extend(self.unasked(Some(&id)));
-                Some((side, None, revision, violations))
-            }),
-        };
-        let Some((side, method, revision, violations)) = checked else {
-            // The slow way reads it, and finds its request again.
-            if let Some((key, pending)) = asked {
-                self.pending.insert(key, pending);
-            }
-            return None;
-        };
-        Some(Verdict {
-            from: Some(side),
-            method,
-            revision: Some(revision),
-            id: Some(id),
-            violations,
-            ..verdict.clone()
-        })
-    }
-
-    /// The request a response answers (removed from the open ones) and the side that sent
-    /// the response: the other side of the request's.
-    fn answered(
-        &mut self,
-        from: Option<Side>,
-        shape: &Shape,
-        id: Option<&IdKey>,
-    ) -> Option<(Side, Pending)> {
-        if !matches!(shape, Shape::Response | Shape::Error) {
-            return None;
-        }
-        let id = id?;
-        requesters(from).find_map(|requester| {
-            let pending = self.pending.remove(&(requester, id.clone()))?;
-            Some((requester.other(), pending))
-        })
-    }
-
-    /// The revision a message belongs to: the one its request named (a response), the one it
-    /// names itself (a 2026-07-28 request's `_meta`, a recorded header, an `initialize`'s
-    /// proposal), else the negotiated one, else the last one stated, else the one proposed,
-    /// else the assumed one.
-    fn revision_of(
-        &mut self,
-        entry: &Entry,
-        facts: &Facts,
-        answered: Option<&(Side, Pending)>,
-    ) -> Option<Revision> {
-        if let Some((_, pending)) = answered {
-            return Some(pending.revision);
-        }
-        let stated = (facts.stated_version())
-            .or(entry.header_version.as_deref())
-            .and_then(Revision::from_version);
-        if stated.is_some() {
-            self.stated = stated;
-        }
-        let named = stated.or_else(|| {
-            match &facts.shape {
-                Shape::Request(m) if m == "initialize" => facts.proposed_version(),
-                _ => None,
-            }
-            .and_then(Revision::from_version)
-        });
-        named.or(self.settled())
-    }
-
-    /// The revision of a message that names none: the negotiated one, else the last one
-    /// stated, else the one proposed, else the assumed one.
-    fn settled(&self) -> Option<Revision> {
-        (self.negotiated.or(self.stated))
-            .or(self.proposed)
-            .or(self.assumed)
-    }
-
-    /// Keeps the open requests and the negotiated revision up to date.
-    fn follow(
-        &mut self,
-        side: Side,
-        id: Option<IdKey>,
-        revision: Revision,
-        facts: &Facts,
-        answered: Option<(Side, Pending)>,
-    ) {
-        match &facts.shape {
-            Shape::Request(method) => {
-                if method == "initialize" {
-                    self.proposed = Some(revision);
-                }
-                if let Some(id) = id {
-                    let pending = Pending {
-                        request: Answering {
-                            method: Cow::Owned(method.clone()),
-                            task: facts.asks_for_task(),
-                        },
-                        revision,
-                    };
-                    self.pending.insert((side, id), pending);
-                }
-            }
-            Shape::Response => {
-                let answers_initialize =
-                    answered.is_some_and(|(_, pending)| pending.request.method == "initialize");
-                if answers_initialize {
-                    let agreed = facts.agreed_version();
-                    self.negotiated = agreed.and_then(Revision::from_version).or(Some(revision));
-                }
-            }
-            Shape::Notification(_) | Shape::Error => {}
+            unknown_method: false,
         }
     }
 }
 
-/// A request or notification decoded as `from`'s in `revision`; with no sender recorded,
-/// told as the slow way tells it ([`guess_side`]): the client's when it decodes as the
-/// client's, else the server's when it decodes as the server's. `None` for what the slow way
-/// reads.
-fn decode_sent_by(revision: Revision, from: Option<Side>, text: &str) -> Option<(Side, Sent)> {
-    match from {
-        Some(side) => Some((side, decode_sent(revision, side, text)?.ok()?)),
-        None => match decode_sent(revision, Side::Client, text) {
-            Some(sent) => Some((Side::Client, sent.ok()?)),
-            None => Some((
-                Side::Server,
-                decode_sent(revision, Side::Server, text)?.ok()?,
-            )),
-        },
+/// What a message tells the conversation ([`Checker::follow`]).
+#[derive(Debug, Default)]
+struct Step {
+    /// The revision it stated (a 2026-07-28 request's `_meta`, a recorded header).
+    stated: Option<Revision>,
+    /// The revision an `initialize` request proposed.
+    proposed: Option<Revision>,
+    /// The revision an `initialize` response agreed on.
+    negotiated: Option<Revision>,
+    /// A request left open, by its sender and id.
+    asked: Option<((Side, IdKey), Pending)>,
+}
+
+impl Step {
+    /// What a request (`id`, when it has one) or notification of `side` in `revision` tells.
+    fn new(
+        side: Side,
+        revision: Revision,
+        stated: Option<Revision>,
+        request: Answering,
+        id: Option<IdKey>,
+    ) -> Step {
+        Step {
+            stated,
+            proposed: (request.method == "initialize").then_some(revision),
+            negotiated: None,
+            asked: id.map(|id| ((side, id), Pending { request, revision })),
+        }
     }
+
+    /// [`Step::new`] for a message read by its framing: a request's, else nothing but what it
+    /// stated.
+    fn of_sent(
+        side: Side,
+        revision: Revision,
+        facts: &Facts,
+        id: Option<IdKey>,
+        stated: Option<Revision>,
+    ) -> Step {
+        match &facts.shape {
+            Shape::Request(method) => {
+                let request = Answering {
+                    method: Cow::Owned(method.clone()),
+                    task: facts.asks_for_task(),
+                };
+                Step::new(side, revision, stated, request, id)
+            }
+            _ => Step {
+                stated,
+                ..Step::default()
+            },
+        }
+    }
+}
+
+/// The revisions a message names: the one it states (`stated`: a 2026-07-28 request's `_meta`,
+/// a recorded header) and, for an `initialize` request (`request`: a request's method), the one
+/// it proposes; a version no revision has names none.
+fn named(
+    request: Option<&str>,
+    stated: Option<&str>,
+    proposed: Option<&str>,
+) -> (Option<Revision>, Option<Revision>) {
+    let known = |version: Option<&str>| version.and_then(Revision::from_version);
+    let proposal = (request == Some("initialize")).then(|| known(proposed));
+    (known(stated), proposal.flatten())
+}
+
+/// Who sent a request or notification, and what decoding it as that side's (`decode`) made of
+/// it: the recorded sender; with none recorded, the client when it `fits` as the client's
+/// (a method both sides have, `ping`, is the client's), else the server when it fits as the
+/// server's, else the side whose messages include its method (by `unknown`: whether the
+/// decoding found no such method), else the client.
+fn by_sender<T>(
+    from: Option<Side>,
+    decode: impl Fn(Side) -> T,
+    fits: impl Fn(&T) -> bool,
+    unknown: impl Fn(&T) -> bool,
+) -> (Side, T) {
+    if let Some(side) = from {
+        return (side, decode(side));
+    }
+    let client = decode(Side::Client);
+    if fits(&client) {
+        return (Side::Client, client);
+    }
+    let server = decode(Side::Server);
+    if fits(&server) || (unknown(&client) && !unknown(&server)) {
+        (Side::Server, server)
+    } else {
+        (Side::Client, client)
+    }
+}
+
+/// A request or notification decoded by the borrowed family as its sender's ([`by_sender`]);
+/// `None` for what the framing reads: one that does not decode, or decodes as a response.
+fn decode_sent_by(revision: Revision, from: Option<Side>, text: &str) -> Option<(Side, Sent)> {
+    let decode = |side| decode_sent(revision, side, text);
+    let (side, sent) = by_sender(from, decode, |sent| matches!(sent, Some(Ok(_))), |_| false);
+    Some((side, sent?.ok()?))
 }
 
 /// Who may have asked what the side `from` answers: the other side; with no sender recorded,
@@ -603,45 +731,6 @@ fn requesters(from: Option<Side>) -> impl Iterator<Item = Side> {
         None => [Some(Side::Client), Some(Side::Server)],
     };
     sides.into_iter().flatten()
-}
-
-/// The fast way's check of `result`, the text of the result of `pending`, a request of
-/// `requester`: the side that answered, the request's method, the revision and what the result
-/// breaks; `None` for what the slow way reads (see [`Checker::check_answer`]).
-fn answer(
-    requester: Side,
-    pending: &Pending,
-    result: &str,
-) -> Option<(Side, Option<String>, Revision, Vec<Violation>)> {
-    let request = &pending.request;
-    if request.task || request.method == "initialize" {
-        return None;
-    }
-    let revision = pending.revision;
-    let missing_type = result_type_read_fast(revision, result)?;
-    let mut violations = under_result(result_lent(revision, requester, &request.method, result)?);
-    violations.extend(missing_type);
-    Some((
-        requester.other(),
-        Some(request.method.to_string()),
-        revision,
-        violations,
-    ))
-}
-
-/// A 2026-07-28 result's `resultType`, read top-level in `result`'s text as the fast way reads
-/// it: `Some(Some(_))` when absent (reported as [`leniencies`] reports it), `Some(None)` when
-/// `complete` or `input_required` or in another revision, `None` for any other type (a task's
-/// result, not a string), which the slow way reads.
-fn result_type_read_fast(revision: Revision, result: &str) -> Option<Option<Violation>> {
-    if revision != Revision::V2026_07_28 {
-        return Some(None);
-    }
-    match facts::result_type(result) {
-        None => Some(Some(missing_result_type())),
-        Some(Some(kind)) if kind == "complete" || kind == "input_required" => Some(None),
-        Some(_) => None,
-    }
 }
 
 /// A request's id as the open requests are keyed: a string or an integer as itself (no text
@@ -684,26 +773,6 @@ fn compact_response(text: &str) -> Option<(Value, &str)> {
         (id, result)
     };
     Some((serde_json::from_str(id).ok()?, result))
-}
-
-/// Who sent a request or notification recorded without its sender: the side whose messages
-/// include its method (a method both sides have, `ping`, is taken as the client's); with what
-/// checking it as that side's found, so that it is not decoded again.
-fn guess_side(revision: Revision, text: &str) -> (Side, Checked) {
-    let client = decode(revision, Side::Client, text);
-    if client.is_ok() {
-        return (Side::Client, client);
-    }
-    let server = decode(revision, Side::Server, text);
-    let unknown = |r: &Checked| {
-        r.as_ref()
-            .is_err_and(|e| e.kind() == DecodeErrorKind::MethodNotFound)
-    };
-    if server.is_ok() || (unknown(&client) && !unknown(&server)) {
-        (Side::Server, server)
-    } else {
-        (Side::Client, client)
-    }
 }
 
 /// What [`decode`] makes of a message.

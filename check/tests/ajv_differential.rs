@@ -158,16 +158,19 @@ fn check_one(
             {"jsonrpc": "2.0", "id": id, "method": method, "params": {}}});
         checker.check(&traffic::entry(1, &asked.to_string()));
     }
-    // Twice: in the order peers write (`jsonrpc`, `id` first), which the checker's fast ways
-    // take, and read the slow way only: both must come to the same verdict.
+    // Twice: in the order peers write (`jsonrpc`, `id` first), which the checker's quick
+    // readings take, and read by its framing only: both must come to the same verdict.
     let record = |message: String| match from {
         Some(side) => format!("{{\"from\":\"{}\",\"message\":{message}}}", side.name()),
         None => format!("{{\"message\":{message}}}"),
     };
-    let mut slow = checker.clone().slow_only();
+    let mut framed = checker.clone().framed_only();
     let verdict = checker.check(&traffic::entry(2, &record(in_peer_order(message))));
-    let slowly = slow.check(&traffic::entry(2, &record(message.to_string())));
-    assert_eq!(verdict, slowly, "the two readings of {message} disagree");
+    let by_framing = framed.check(&traffic::entry(2, &record(message.to_string())));
+    assert_eq!(
+        verdict, by_framing,
+        "the two readings of {message} disagree"
+    );
     verdict
 }
 

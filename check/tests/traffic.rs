@@ -566,10 +566,11 @@ fn an_error_answering_a_request_of_an_unknown_revision_is_checked_as_an_error() 
     assert_eq!(verdicts[2].violations.len(), 1, "{:?}", verdicts[2]);
 }
 
-/// The checker's fast ways (a request read in one pass, a result decoded at once as its
-/// request's) come to the verdicts of its slow way on the recorded traffic as peers wrote it.
+/// The checker's quick readings (a request decoded at once, a result decoded at once as its
+/// request's) come to the verdicts of the reading by the framing on the recorded traffic as
+/// peers wrote it.
 #[test]
-fn the_fast_ways_agree_with_the_slow_way_on_the_recorded_traffic() {
+fn the_quick_readings_agree_with_the_framing_on_the_recorded_traffic() {
     let conversations = [
         (PYTHON, Checker::new(None)),
         (TS_CLIENT, Checker::new(None).sent_by(Side::Client)),
@@ -581,11 +582,11 @@ fn the_fast_ways_agree_with_the_slow_way_on_the_recorded_traffic() {
     for (name, checker) in conversations {
         let text = std::fs::read_to_string(recording(name)).expect("recorded traffic");
         let entries = traffic::read(&text);
-        let (mut fast, mut slow) = (checker.clone(), checker.slow_only());
+        let (mut quick, mut framed) = (checker.clone(), checker.framed_only());
         for entry in &entries {
             assert_eq!(
-                fast.check(entry),
-                slow.check(entry),
+                quick.check(entry),
+                framed.check(entry),
                 "{name}:{}",
                 entry.line
             );
@@ -597,8 +598,8 @@ fn the_fast_ways_agree_with_the_slow_way_on_the_recorded_traffic() {
 /// In a conversation in 2026-07-28, a request is decoded at once as 2026-07-28's and the version
 /// its `_meta` names read from what was decoded; one naming another known revision is checked
 /// as that one's (and the conversation follows it), one naming an unknown version as the last
-/// stated, one whose `_meta` names none is refused (2026-07-28 requires it): each as the slow
-/// way decides.
+/// stated, one whose `_meta` names none is refused (2026-07-28 requires it): each as the reading
+/// by the framing decides.
 #[test]
 fn a_2026_request_is_checked_in_the_revision_its_meta_names() {
     let request = |id: u32, version: Option<&str>| {
@@ -619,16 +620,16 @@ fn a_2026_request_is_checked_in_the_revision_its_meta_names() {
         request(6, None),
     ];
     let checker = Checker::new(Some(Revision::V2026_07_28)).sent_by(Side::Client);
-    let fast = check(&messages, checker.clone());
-    let slow = check(&messages, checker.slow_only());
-    assert_eq!(fast, slow);
-    let revisions: Vec<Option<Revision>> = fast.iter().map(|v| v.revision).collect();
+    let quick = check(&messages, checker.clone());
+    let framed = check(&messages, checker.framed_only());
+    assert_eq!(quick, framed);
+    let revisions: Vec<Option<Revision>> = quick.iter().map(|v| v.revision).collect();
     use Revision::{V2025_11_25 as R2025, V2026_07_28 as R2026};
     let expected = [R2026, R2025, R2026, R2026, R2026, R2026].map(Some);
     assert_eq!(revisions, expected);
-    let valid: Vec<bool> = fast.iter().map(Verdict::is_valid).collect();
+    let valid: Vec<bool> = quick.iter().map(Verdict::is_valid).collect();
     assert_eq!(valid, [true, true, true, true, true, false]);
-    let missing = &fast[5].violations[0];
+    let missing = &quick[5].violations[0];
     assert_eq!(missing.pointer, "/params/_meta");
     assert!(
         (missing.expected).contains("missing field `io.modelcontextprotocol/protocolVersion`"),
