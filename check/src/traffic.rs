@@ -22,7 +22,9 @@
 //! client's `> `/`< ` lines with `sed -E 's/^> (.*)$/{"from":"client","message":\1}/; s/^< (.*)$/{"from":"server","message":\1}/'`.
 
 use std::borrow::Cow;
+use std::fmt;
 
+use serde::de::{IgnoredAny, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -60,23 +62,71 @@ pub fn read(text: &str) -> Vec<Entry<'_>> {
 }
 
 /// The members of a line that say whether it is a record, and those of a record; the rest is
-/// skipped unparsed.
-#[derive(Deserialize)]
+/// skipped unparsed. A member written twice is kept once, and named in `twice` (a record's is
+/// refused; a message's `jsonrpc` twice is the checker's to judge).
+#[derive(Default)]
 struct Line<'a> {
-    #[serde(borrow)]
     message: Option<&'a RawValue>,
-    #[serde(borrow)]
     jsonrpc: Option<&'a RawValue>,
-    #[serde(borrow)]
     from: Option<&'a RawValue>,
-    #[serde(borrow)]
     headers: Option<&'a RawValue>,
-    #[serde(borrow)]
     conversation: Option<&'a RawValue>,
-    #[serde(borrow)]
     text: Option<&'a RawValue>,
-    #[serde(borrow)]
     revision: Option<&'a RawValue>,
+    /// The first of these members written twice.
+    twice: Option<Member>,
+}
+
+/// The name of a member of a line, as [`Line`] reads it.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(field_identifier, rename_all = "lowercase")]
+enum Member {
+    Message,
+    Jsonrpc,
+    From,
+    Headers,
+    Conversation,
+    Text,
+    Revision,
+    #[serde(other)]
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Line<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members;
+        impl<'de> Visitor<'de> for Members {
+            type Value = Line<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line<'de>, A::Error> {
+                let mut line = Line::default();
+                while let Some(member) = map.next_key::<Member>()? {
+                    let slot = match member {
+                        Member::Message => &mut line.message,
+                        Member::Jsonrpc => &mut line.jsonrpc,
+                        Member::From => &mut line.from,
+                        Member::Headers => &mut line.headers,
+                        Member::Conversation => &mut line.conversation,
+                        Member::Text => &mut line.text,
+                        Member::Revision => &mut line.revision,
+                        Member::Other => {
+                            map.next_value::<IgnoredAny>()?;
+                            continue;
+                        }
+                    };
+                    if slot.replace(map.next_value()?).is_some() {
+                        line.twice.get_or_insert(member);
+                    }
+                }
+                Ok(line)
+            }
+        }
+        deserializer.deserialize_map(Members)
+    }
 }
 
 /// One line of traffic (`line` is its number, from 1): a message, or a record of one.
@@ -105,24 +155,21 @@ pub fn entry(line: usize, text: &str) -> Entry<'_> {
             entry.message = Err(format!("not JSON: {e}"));
             return entry;
         }
-        // An object with one of these members twice: a record's is refused, a message (its
-        // `jsonrpc` twice) goes to the checker, which says what is wrong with it.
-        Err(e) if e.to_string().starts_with("duplicate field") => {
-            let twice_jsonrpc = e.to_string().starts_with("duplicate field `jsonrpc`");
-            entry.message = match twice_jsonrpc {
-                true => Ok(Cow::Borrowed(text)),
-                false => Err(format!("a record with a member twice: {e}")),
-            };
-            return entry;
-        }
         // Not an object (a batch, a scalar): a message, as the checker reads it.
         Err(_) => {
             entry.message = Ok(Cow::Borrowed(text));
             return entry;
         }
     };
+    // A message (its `jsonrpc` there, or twice: the checker says what is wrong with it).
     if line.jsonrpc.is_some() {
         entry.message = Ok(Cow::Borrowed(text));
+        return entry;
+    }
+    if let Some(member) = line.twice {
+        // Each name is the variant's, lowercased (`rename_all`).
+        let name = format!("{member:?}").to_lowercase();
+        entry.message = Err(format!("a record with a member twice: `{name}`"));
         return entry;
     }
     let sent = match (line.message, line.text) {

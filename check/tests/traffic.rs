@@ -314,7 +314,7 @@ fn a_record_read_wrongly_says_why() {
         .collect();
     let why = entries[0].message.as_ref().expect_err("a member twice");
     assert!(
-        why.contains("a record with a member twice: duplicate field `from`"),
+        why.contains("a record with a member twice: `from`"),
         "{why}"
     );
     let why = entries[1]
