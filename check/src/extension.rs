@@ -58,9 +58,7 @@ impl Extensions {
                     known.source
                 ));
             }
-            let result = name
-                .strip_suffix("Request")
-                .map(|stem| format!("{stem}Result"))
+            let result = result_definition(name)
                 .filter(|result| definitions.contains_key(result))
                 .map(|result| validator(schema, keyword, &result, source))
                 .transpose()?;
@@ -110,6 +108,14 @@ impl Extensions {
         };
         Some(violations(validator, &result, "/result"))
     }
+}
+
+/// The name of the definition of the result of the request defined as `request`, by MCP's
+/// naming (`CallToolRequest` answers with `CallToolResult`); `None` for a name that is no
+/// request's.
+pub fn result_definition(request: &str) -> Option<String> {
+    let stem = request.strip_suffix("Request")?;
+    Some(format!("{stem}Result"))
 }
 
 /// A validator of the definition `name` under `keyword` of `schema`: the schema itself, its

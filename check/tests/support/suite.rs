@@ -42,11 +42,9 @@ impl Dispatch {
         for (name, def) in defs.iter().filter(|(n, _)| !UNIONS.contains(&n.as_str())) {
             if let Some(method) = def["properties"]["method"]["const"].as_str() {
                 dispatch.methods.insert(method.to_owned(), name.clone());
-                if let Some(stem) = name.strip_suffix("Request") {
-                    let result = format!("{stem}Result");
-                    if defs.contains_key(&result) {
-                        dispatch.results.insert(method.to_owned(), result);
-                    }
+                let result = mcp_wire_check::extension::result_definition(name);
+                if let Some(result) = result.filter(|result| defs.contains_key(result)) {
+                    dispatch.results.insert(method.to_owned(), result);
                 }
             }
             let alternatives = def["properties"]["error"]["allOf"].as_array();
