@@ -2,7 +2,10 @@
 //! (`mcp_wire_check::Checker`: parse, follow the conversation, decode with the generated types,
 //! validate the constraint keywords), by the `jsonschema` crate and by ajv (Node), each
 //! validating every message against the definition of the revision's `schema.json` that the
-//! official conformance suite picks. Prints each engine's messages per second (median of
+//! official conformance suite picks: the crate both with its runtime validators (built from the
+//! schema when the program starts) and with its compile-time ones (`#[jsonschema::validator]`,
+//! one struct per definition, written by bench/build.rs for 2025-11-25 and 2026-07-28, the
+//! revisions of the traffic). Prints each engine's messages per second (median of
 //! interleaved rounds, with the interquartile range and the lowest–highest), the ratios of
 //! `mcp-check`'s rate to each baseline's (per round: median, quartiles, range), and how many
 //! messages each engine found invalid, with the messages they disagree on. A reference row
@@ -307,6 +310,7 @@ fn mcp_check_pass(conversations: &[Conversation]) -> usize {
 /// The definitions the conformance suite validates with, compiled by the `jsonschema` crate:
 /// each definition's pointer (`#/$defs/Name`) by what picks it.
 struct JsonSchemaRevision {
+    revision: Revision,
     validators: ValidatorMap,
     /// `method` constant → the definition that has it.
     methods: HashMap<String, String>,
@@ -353,6 +357,7 @@ impl JsonSchemaRevision {
             pointer(found.unwrap_or(&names[names.len() - 1]))
         };
         let out = JsonSchemaRevision {
+            revision,
             methods: as_pointers(key, dispatch.methods),
             results: as_pointers(key, dispatch.results),
             errors: as_pointers(key, dispatch.errors),
@@ -371,8 +376,19 @@ impl JsonSchemaRevision {
                 .map_err(|e| format!("{revision}: jsonschema: {e}"))?,
         };
         let all = out.methods.values().chain(out.results.values());
-        for pointer in all.chain(out.errors.values()) {
+        let envelopes = [&out.request, &out.notification, &out.result_response];
+        let envelopes = envelopes.into_iter().chain([&out.error_response]);
+        for pointer in all.chain(out.errors.values()).chain(envelopes) {
             out.validator(pointer)?;
+            // The compile-time validators: one for every definition the suite may pick.
+            compiled_validators::errors(&revision.to_string(), pointer, &Value::Null).ok_or_else(
+                || {
+                    format!(
+                        "{revision}: no compile-time validator of {pointer}: bench/build.rs \
+                         found no schema (set MCP_SCHEMA_MIRROR, or fetch them, and rebuild)"
+                    )
+                },
+            )?;
         }
         Ok(out)
     }
@@ -384,15 +400,28 @@ impl JsonSchemaRevision {
     }
 
     /// How many errors the suite's choice of definition finds in `message` (what it validates
-    /// an answer with: its result's definition first, then the response envelope).
-    fn errors(&self, message: &Value, request_method: Option<&str>) -> usize {
-        let count = |pointer: &str, value: &Value| match self.validators.get(pointer) {
-            Some(validator) if validator.is_valid(value) => 0,
-            Some(validator) => validator.iter_errors(value).count().max(1),
-            None => 1,
+    /// an answer with: its result's definition first, then the response envelope), counted by
+    /// the validators of `compilation`.
+    fn errors(
+        &self,
+        message: &Value,
+        request_method: Option<&str>,
+        compilation: Compilation,
+    ) -> usize {
+        let count = |pointer: &str, value: &Value| match compilation {
+            Compilation::Runtime => match self.validators.get(pointer) {
+                Some(validator) if validator.is_valid(value) => 0,
+                Some(validator) => validator.iter_errors(value).count().max(1),
+                None => 1,
+            },
+            Compilation::CompileTime => {
+                compiled_validators::errors(self.revision.version(), pointer, value).unwrap_or(1)
+            }
         };
         if let Value::Array(batch) = message {
-            return batch.iter().map(|m| self.errors(m, request_method)).sum();
+            return (batch.iter())
+                .map(|m| self.errors(m, request_method, compilation))
+                .sum();
         }
         if let Some(method) = message.get("method").and_then(Value::as_str) {
             let pointer = self
@@ -437,14 +466,28 @@ fn as_pointers<K: Eq + Hash>(key: &str, by: BTreeMap<K, String>) -> HashMap<K, S
         .collect()
 }
 
+/// Which of the `jsonschema` crate's validators: built at run time from the schema
+/// (`ValidatorMap`), or generated at compile time by its macro (bench/build.rs).
+#[derive(Debug, Clone, Copy)]
+enum Compilation {
+    Runtime,
+    CompileTime,
+}
+
 /// The `jsonschema` crate over the routed messages: the invalid count.
-fn jsonschema_pass(routed: &[Routed], revisions: &HashMap<Revision, JsonSchemaRevision>) -> usize {
+fn jsonschema_pass(
+    routed: &[Routed],
+    revisions: &HashMap<Revision, JsonSchemaRevision>,
+    compilation: Compilation,
+) -> usize {
     let mut invalid = 0;
     for message in routed {
         let errors = match serde_json::from_str::<Value>(black_box(&message.text)) {
-            Ok(value) => {
-                revisions[&message.revision].errors(&value, message.request_method.as_deref())
-            }
+            Ok(value) => revisions[&message.revision].errors(
+                &value,
+                message.request_method.as_deref(),
+                compilation,
+            ),
             Err(_) => 1,
         };
         invalid += usize::from(errors > 0);
@@ -626,7 +669,7 @@ fn run() -> Result<(), String> {
     } else {
         None
     };
-    let engines = if ajv.is_some() { 4 } else { 3 };
+    let engines = if ajv.is_some() { 5 } else { 4 };
     // times[engine]: one per round; invalid[engine]: the count of the last pass.
     let mut times = vec![Vec::new(); engines];
     let mut invalid = vec![0; engines];
@@ -635,8 +678,13 @@ fn run() -> Result<(), String> {
             let engine = (k + round) % engines;
             let (time, found) = match engine {
                 0 => timed(options.passes, || mcp_check_pass(&conversations)),
-                1 => timed(options.passes, || jsonschema_pass(&routed, &compiled)),
+                1 => timed(options.passes, || {
+                    jsonschema_pass(&routed, &compiled, Compilation::Runtime)
+                }),
                 2 => timed(options.passes, || typed_pass(&routed)),
+                3 => timed(options.passes, || {
+                    jsonschema_pass(&routed, &compiled, Compilation::CompileTime)
+                }),
                 _ => ajv.as_mut().expect("ajv runs").pass(options.passes)?,
             };
             invalid[engine] = found;
@@ -714,6 +762,8 @@ fn report(
             0 => "`mcp-check` (mcp_wire_check::Checker)".to_owned(),
             1 => "`jsonschema` 0.60 crate".to_owned(),
             2 => "reference: the generated types alone, routed as the baselines".to_owned(),
+            3 => "`jsonschema` 0.60 crate, compile-time validators (`#[jsonschema::validator]`)"
+                .to_owned(),
             _ => format!("ajv {} (Node)", ajv.map_or("?", |a| &a.version)),
         };
         println!(
@@ -743,8 +793,11 @@ fn disagreements(
     let mut count = 0;
     for (index, message) in routed.iter().enumerate() {
         let value: Value = serde_json::from_str(&message.text).unwrap_or(Value::Null);
-        let jsonschema =
-            compiled[&message.revision].errors(&value, message.request_method.as_deref());
+        let jsonschema = compiled[&message.revision].errors(
+            &value,
+            message.request_method.as_deref(),
+            Compilation::Runtime,
+        );
         let ajv_errors = ajv.map(|a| &a.errors[index]);
         let verdicts = [
             message.mcp_check.is_some(),
@@ -834,4 +887,9 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The `jsonschema` crate's compile-time validators (bench/build.rs).
+mod compiled_validators {
+    include!(concat!(env!("OUT_DIR"), "/compiled_validators.rs"));
 }
