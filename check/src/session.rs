@@ -47,11 +47,6 @@ impl Verdict {
     pub fn is_valid(&self) -> bool {
         self.violations.is_empty()
     }
-
-    fn with(mut self, violation: Violation) -> Verdict {
-        self.violations.push(violation);
-        self
-    }
 }
 
 /// A request still waiting for its response.
@@ -163,30 +158,21 @@ impl Checker {
             self.assumed.get_or_insert(revision);
         }
         let from = entry.from.or(self.sender);
-        let verdict = Verdict {
-            number: self.count,
-            line: entry.line,
-            from,
-            method: None,
-            revision: None,
-            id: None,
-            error_code: None,
-            violations: Vec::new(),
-            unknown_method: false,
-        };
-        let text = match entry.message.as_deref() {
-            Ok(text) => text,
-            Err(why) => return verdict.with(violation("", "json", why)),
-        };
-        let quick = (!self.framed_only && entry.header_version.is_none())
-            .then(|| (self.answer_at_once(text, from)).or_else(|| self.sent_at_once(text, from)))
-            .flatten();
-        let outcome = match quick {
-            Some(outcome) => outcome,
-            None => self.framed(entry, text, from),
+        let outcome = match entry.message.as_deref() {
+            Err(why) => Outcome::of(from).with(violation("", "json", why)),
+            Ok(text) => {
+                let quick = (!self.framed_only && entry.header_version.is_none())
+                    .then(|| {
+                        (self.answer_at_once(text, from)).or_else(|| self.sent_at_once(text, from))
+                    })
+                    .flatten();
+                quick.unwrap_or_else(|| self.framed(entry, text, from))
+            }
         };
         self.follow(outcome.step);
         Verdict {
+            number: self.count,
+            line: entry.line,
             from: outcome.side,
             method: outcome.method,
             revision: outcome.revision,
@@ -194,7 +180,6 @@ impl Checker {
             error_code: outcome.error_code,
             violations: outcome.violations,
             unknown_method: outcome.unknown_method,
-            ..verdict
         }
     }
 
@@ -312,14 +297,11 @@ impl Checker {
             }
         };
         Some(Outcome {
-            side: Some(side),
             method,
             revision: Some(revision),
             id: Some(id),
-            error_code: None,
             violations,
-            unknown_method: false,
-            step: Step::default(),
+            ..Outcome::of(Some(side))
         })
     }
 
@@ -363,22 +345,10 @@ impl Checker {
 
     /// Reads a message by its framing ([`Facts`]): any message, the way the others fall back to.
     fn framed(&mut self, entry: &Entry, text: &str, from: Option<Side>) -> Outcome {
-        let mut outcome = Outcome {
-            side: from,
-            method: None,
-            revision: None,
-            id: None,
-            error_code: None,
-            violations: Vec::new(),
-            unknown_method: false,
-            step: Step::default(),
-        };
+        let mut outcome = Outcome::of(from);
         let facts = match Facts::read(text) {
             Ok(facts) => facts,
-            Err(why) => {
-                outcome.violations.push(violation("", "json", &why));
-                return outcome;
-            }
+            Err(why) => return outcome.with(violation("", "json", &why)),
         };
         outcome.id = facts.id.clone();
         outcome.error_code = facts.error_code;
@@ -590,6 +560,25 @@ struct Outcome {
 }
 
 impl Outcome {
+    /// Nothing found yet of a message sent by `from`.
+    fn of(from: Option<Side>) -> Outcome {
+        Outcome {
+            side: from,
+            method: None,
+            revision: None,
+            id: None,
+            error_code: None,
+            violations: Vec::new(),
+            unknown_method: false,
+            step: Step::default(),
+        }
+    }
+
+    fn with(mut self, violation: Violation) -> Outcome {
+        self.violations.push(violation);
+        self
+    }
+
     /// A request or notification decoded at once.
     fn sent(
         side: Side,
@@ -602,21 +591,14 @@ impl Outcome {
             method: Cow::Borrowed(sent.method),
             task,
         };
+        let id = sent.id.as_ref().map(IdKey::of);
         Outcome {
-            side: Some(side),
             method: Some(sent.method.to_owned()),
             revision: Some(revision),
-            step: Step::new(
-                side,
-                revision,
-                stated,
-                request,
-                sent.id.as_ref().map(IdKey::of),
-            ),
+            step: Step::new(side, revision, stated, request, id),
             id: sent.id,
-            error_code: None,
             violations: sent.violations,
-            unknown_method: false,
+            ..Outcome::of(Some(side))
         }
     }
 }
