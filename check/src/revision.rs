@@ -275,8 +275,9 @@ pub fn decode_sent(revision: Revision, side: Side, text: &str) -> Option<Result<
             sent!($m::$message, |_| None)
         };
         ($m:ident :: $message:ident, $stated:expr) => {{
-            // `serde_json` decodes as `parse` does, without diagnosing a refusal (the slow
-            // way does that), which costs as much as the decoding when the sender is guessed.
+            // `serde_json` decodes as `parse` does, without diagnosing a refusal (the reading
+            // by the framing does that), which costs as much as the decoding when the sender is
+            // guessed.
             let message = serde_json::from_str::<$m::borrowed::$message>(text).ok()?;
             #[allow(unreachable_patterns)]
             let (method, id) = match &message {

@@ -147,11 +147,11 @@ impl Checker {
     ///
     /// One way for every message: read as little as it needs (most answers by their first
     /// bytes, most requests and notifications by decoding them, anything else by its framing:
-    /// [`Facts`]), routed by one rule (its revision: [`Checker::revision`]; its sender:
-    /// [`by_sender`]; a result's type: [`result_as`]), decoded once by the borrowed family (the
-    /// owned types only to say why it is refused), and followed in one place
-    /// ([`Checker::follow`]). A message the first two readings cannot settle (a refusal, whose
-    /// text may hold more than they read; one recorded with a header) is read by its framing.
+    /// [`Facts`]), routed by one rule each (its revision, its sender, a result's type:
+    /// [`result_as`]), decoded by the borrowed family (the owned types only to say why it is
+    /// refused), and followed in one place. A message the first two readings cannot settle (a
+    /// refusal, whose text may hold more than they read; one recorded with a header) is read by
+    /// its framing.
     pub fn check(&mut self, entry: &Entry) -> Verdict {
         self.count += 1;
         if let Some(revision) = entry.revision {
@@ -286,10 +286,9 @@ impl Checker {
                     violations.collect(),
                 )
             }
-            // Answering no request seen: the message as its sender's (most answers are the
-            // server's).
+            // Answering no request seen: the message as its sender's.
             None => {
-                let side = from.unwrap_or(Side::Server);
+                let side = answerer(from);
                 let violations = (decode_lent(revision, side, text)?.into_iter())
                     .chain(missing_type)
                     .chain(self.unasked(Some(&id)));
@@ -411,9 +410,9 @@ impl Checker {
                     (checked.as_ref()).is_err_and(|e| e.kind() == DecodeErrorKind::MethodNotFound)
                 },
             ),
-            // An answer to a request not in the traffic: most answers are the server's.
             (None, Shape::Response | Shape::Error, _) => {
-                (Side::Server, decode(revision, Side::Server, text))
+                let side = answerer(None);
+                (side, decode(revision, side, text))
             }
         };
         outcome.side = Some(side);
@@ -458,7 +457,7 @@ impl Checker {
     /// sides answer.
     fn no_revision(&self, facts: &Facts, text: &str, outcome: &mut Outcome) {
         if facts.shape == Shape::Error {
-            let side = outcome.side.unwrap_or(Side::Server);
+            let side = answerer(outcome.side);
             outcome.side = Some(side);
             if let Err(error) = decode(Revision::V2025_11_25, side, text) {
                 (outcome.violations).push(Violation::from_decode_error(&error));
@@ -701,8 +700,14 @@ fn by_sender<T>(
 /// `None` for what the framing reads: one that does not decode, or decodes as a response.
 fn decode_sent_by(revision: Revision, from: Option<Side>, text: &str) -> Option<(Side, Sent)> {
     let decode = |side| decode_sent(revision, side, text);
-    let (side, sent) = by_sender(from, decode, |sent| matches!(sent, Some(Ok(_))), |_| false);
+    let (side, sent) = by_sender(from, decode, Option::is_some, |_| false);
     Some((side, sent?.ok()?))
+}
+
+/// Who sent an answer whose request is not in the traffic: the recorded sender, else the
+/// server (most answers are the server's).
+fn answerer(from: Option<Side>) -> Side {
+    from.unwrap_or(Side::Server)
 }
 
 /// Who may have asked what the side `from` answers: the other side; with no sender recorded,

@@ -78,7 +78,7 @@ struct Line<'a> {
 }
 
 /// The name of a member of a line, as [`Line`] reads it.
-#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[serde(field_identifier, rename_all = "lowercase")]
 enum Member {
     Message,
@@ -90,6 +90,22 @@ enum Member {
     Revision,
     #[serde(other)]
     Other,
+}
+
+impl Member {
+    /// Its name in a line.
+    fn name(self) -> &'static str {
+        match self {
+            Member::Message => "message",
+            Member::Jsonrpc => "jsonrpc",
+            Member::From => "from",
+            Member::Headers => "headers",
+            Member::Conversation => "conversation",
+            Member::Text => "text",
+            Member::Revision => "revision",
+            Member::Other => "another member",
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for Line<'de> {
@@ -104,6 +120,7 @@ impl<'de> Deserialize<'de> for Line<'de> {
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line<'de>, A::Error> {
                 let mut line = Line::default();
+                let mut seen = std::collections::HashSet::new();
                 while let Some(member) = map.next_key::<Member>()? {
                     let slot = match member {
                         Member::Message => &mut line.message,
@@ -118,7 +135,10 @@ impl<'de> Deserialize<'de> for Line<'de> {
                             continue;
                         }
                     };
-                    if slot.replace(map.next_value()?).is_some() {
+                    // A member present as `null` is absent, as `Option` reads it; seen
+                    // twice all the same.
+                    if std::mem::replace(slot, map.next_value()?).is_some() || !seen.insert(member)
+                    {
                         line.twice.get_or_insert(member);
                     }
                 }
@@ -167,8 +187,7 @@ pub fn entry(line: usize, text: &str) -> Entry<'_> {
         return entry;
     }
     if let Some(member) = line.twice {
-        // Each name is the variant's, lowercased (`rename_all`).
-        let name = format!("{member:?}").to_lowercase();
+        let name = member.name();
         entry.message = Err(format!("a record with a member twice: `{name}`"));
         return entry;
     }

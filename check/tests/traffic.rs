@@ -333,6 +333,18 @@ fn a_record_read_wrongly_says_why() {
     );
     // A message with its `jsonrpc` twice is the checker's to judge.
     assert_eq!(entries[4].message.as_deref(), Ok(lines[4].as_str()));
+    // A member written as `null` is absent (yet seen, when written twice).
+    let nulls = [
+        format!(r#"{{"conversation":null,"revision":null,"jsonrpc":null,"message":{ping}}}"#),
+        format!(r#"{{"message":null,"text":{}}}"#, serde_json::json!(ping)),
+        format!(r#"{{"from":null,"from":"client","message":{ping}}}"#),
+    ];
+    let read: Vec<traffic::Entry> = nulls.iter().map(|line| traffic::entry(1, line)).collect();
+    assert_eq!(read[0].message.as_deref(), Ok(ping));
+    assert_eq!((&read[0].conversation, read[0].revision), (&None, None));
+    assert_eq!(read[1].message.as_deref(), Ok(ping));
+    let why = read[2].message.as_ref().expect_err("`from` twice");
+    assert_eq!(why, "a record with a member twice: `from`");
     // A recorded revision is the conversation's where the checker is told none.
     assert_eq!(entries[5].revision, Some(Revision::V2025_06_18));
     let verdict = Checker::new(None).check(&entries[5]);

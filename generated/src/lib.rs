@@ -43,14 +43,14 @@ pub use mcp_typed_macros::Elicit;
 pub use __private::json_schema_impls;
 pub mod json_pointer;
 pub mod jsonrpc;
-/// Checking a value against its schema's constraint keywords (`format`, bounds, lengths,
-/// `pattern`, item and member counts, `uniqueItems`, `multipleOf`): [`Validate`](validate::Validate),
-/// implemented by every generated type; decoding never checks them. Behind the feature
-/// `elicit`, whose `format` and `pattern` checks it reuses.
 #[cfg(feature = "elicit")]
-#[doc(inline)]
-pub use __private::validate;
+pub mod validate;
+// Compiled without the feature too, for generated code of any crate (`__private` names it);
+// public only with it.
 mod raw_object;
+#[cfg(not(feature = "elicit"))]
+#[doc(hidden)]
+pub mod validate;
 pub use raw_object::RawObject;
 mod spec_rules;
 /// The map of the generated types wherever a schema has an object of arbitrary keys with typed

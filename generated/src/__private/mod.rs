@@ -15,10 +15,10 @@
 //!   a message's `jsonrpc`, `id`, `method`, `params`, `result` and `error` are read;
 //! - `diagnosis`: why a refused message was refused, in JSON-RPC terms (`DecodeError`);
 //! - `error_path`: the JSON pointer of the member a decode stopped at;
-//! - `validate`: the `Validate` trait the generated types implement, its checks of the constraint
-//!   keywords, and the violations they report (public as `mcp_typed::validate`, feature
-//!   `elicit`; compiled always, so that generated code of any crate compiles whatever the
-//!   features);
+//! - `validate`: a re-export of the public module `mcp_typed::validate` (the `Validate` trait
+//!   the generated types implement, its checks of the constraint keywords, and the violations
+//!   they report; public with the feature `elicit`, compiled always, so that generated code of
+//!   any crate compiles whatever the features), at the path generated code names;
 //! - `json_schema_impls`: the runtime of the generated `schemars::JsonSchema` impls (feature
 //!   `schemars`).
 //!
@@ -34,7 +34,7 @@ pub(crate) mod error_path;
 pub mod json_schema_impls;
 mod object;
 mod union;
-pub mod validate;
+pub use crate::validate;
 
 pub use indexmap::IndexMap;
 pub use serde;

@@ -1,5 +1,7 @@
-//! Validation of generated values against the constraint keywords of their schema (feature
-//! `elicit`, public as [`mcp_typed::validate`](crate::validate)).
+//! Checking a value against its schema's constraint keywords (`format`, bounds, lengths,
+//! `pattern`, item and member counts, `uniqueItems`, `multipleOf`): [`Validate`], implemented
+//! by every generated type; decoding never checks them. Behind the feature `elicit`, whose
+//! `format` and `pattern` checks it reuses.
 //!
 //! Decoding is liberal: a value that breaks `maxLength` or `format` still decodes, as a peer
 //! may send it. [`Validate::validate`] is the separate, explicit step that checks every
