@@ -93,7 +93,19 @@ enum Member {
 }
 
 impl Member {
-    /// Its name in a line.
+    /// Every member [`Line`] keeps.
+    #[cfg(test)]
+    const KEPT: [Member; 7] = [
+        Member::Message,
+        Member::Jsonrpc,
+        Member::From,
+        Member::Headers,
+        Member::Conversation,
+        Member::Text,
+        Member::Revision,
+    ];
+
+    /// Its name in a line: what serde's `rename_all` reads (a test holds them together).
     fn name(self) -> &'static str {
         match self {
             Member::Message => "message",
@@ -120,7 +132,8 @@ impl<'de> Deserialize<'de> for Line<'de> {
 
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line<'de>, A::Error> {
                 let mut line = Line::default();
-                let mut seen = std::collections::HashSet::new();
+                // One bit per member of `Member` (fewer than eight).
+                let mut seen = 0u8;
                 while let Some(member) = map.next_key::<Member>()? {
                     let slot = match member {
                         Member::Message => &mut line.message,
@@ -137,10 +150,12 @@ impl<'de> Deserialize<'de> for Line<'de> {
                     };
                     // A member present as `null` is absent, as `Option` reads it; seen
                     // twice all the same.
-                    if std::mem::replace(slot, map.next_value()?).is_some() || !seen.insert(member)
-                    {
+                    *slot = map.next_value()?;
+                    let bit = 1u8 << member as u8;
+                    if seen & bit != 0 {
                         line.twice.get_or_insert(member);
                     }
+                    seen |= bit;
                 }
                 Ok(line)
             }
@@ -351,4 +366,19 @@ fn protocol_version(headers: &RawValue) -> Option<String> {
     let (_, version) =
         (headers.iter()).find(|(name, _)| name.eq_ignore_ascii_case("mcp-protocol-version"))?;
     version.as_str().map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Member;
+
+    #[test]
+    fn each_member_is_read_by_the_name_it_is_reported_by() {
+        for member in Member::KEPT {
+            let read: Member = serde_json::from_value(member.name().into()).unwrap();
+            assert_eq!(read, member, "{}", member.name());
+        }
+        let other: Member = serde_json::from_value("id".into()).unwrap();
+        assert_eq!(other, Member::Other);
+    }
 }
