@@ -45,28 +45,48 @@ fn main() {
         code += &validators(&module, &schema, &resource);
         revisions.push((revision, module));
     }
-    code += "/// The number of errors the compiled validator of `pointer` (`#/$defs/NAME`) of \
-             `revision` finds in `value`; `None` for one not compiled.\n\
-             pub fn errors(revision: &str, pointer: &str, value: &serde_json::Value) -> \
-             Option<usize> {\n    match revision {\n";
-    for (revision, module) in &revisions {
-        let _ = writeln!(
-            code,
-            "        {revision:?} => {module}::errors(pointer, value),"
-        );
-    }
-    code += "        _ => None,\n    }\n}\n";
-    if revisions.is_empty() {
-        // No schema: nothing compiled, and no match of a single arm for clippy to refuse.
-        let at = code
-            .find("    match revision")
-            .expect("the match just written");
-        code.replace_range(
-            at..,
-            "    let _ = (revision, pointer, value);\n    None\n}\n",
-        );
-    }
+    code += &by_revision(
+        "/// The number of errors the compiled validator of `pointer` (`#/$defs/NAME`) of \
+         `revision` finds in `value`; `None` for one not compiled.\n\
+         pub fn errors(revision: &str, pointer: &str, value: &serde_json::Value) -> Option<usize>",
+        &revisions,
+        |module| format!("{module}::errors(pointer, value)"),
+        "None",
+        &["pointer", "value"],
+    );
+    code += &by_revision(
+        "/// The pointers (`#/$defs/NAME`) of `revision`'s compiled validators.\n\
+         pub fn compiled(revision: &str) -> &'static [&'static str]",
+        &revisions,
+        |module| format!("{module}::POINTERS"),
+        "&[]",
+        &[],
+    );
     std::fs::write(out.join("compiled_validators.rs"), code).expect("writing to OUT_DIR");
+}
+
+/// A function of the revision's name (`signature`), each revision's arm `arm(module)`; with no
+/// revision compiled, its body `none` with its other parameters (`unused`) unused, and no match
+/// of a single arm for clippy to refuse.
+fn by_revision(
+    signature: &str,
+    revisions: &[(&str, String)],
+    arm: impl Fn(&str) -> String,
+    none: &str,
+    unused: &[&str],
+) -> String {
+    if revisions.is_empty() {
+        let unused = match unused {
+            [] => "revision".to_owned(),
+            others => format!("(revision, {})", others.join(", ")),
+        };
+        return format!("{signature} {{\n    let _ = {unused};\n    {none}\n}}\n\n");
+    }
+    let mut code = format!("{signature} {{\n    match revision {{\n");
+    for (revision, module) in revisions {
+        let _ = writeln!(code, "        {revision:?} => {},", arm(module));
+    }
+    code + &format!("        _ => {none},\n    }}\n}}\n\n")
 }
 
 /// `$MCP_SCHEMA_MIRROR/<revision>/schema.json` when the mirror is set, else the repository's.
@@ -111,7 +131,9 @@ fn validators(module: &str, schema: &Value, resource: &Path) -> String {
     let uri = "json-schema:///mcp.json";
     let mut structs = String::new();
     let mut arms = String::new();
+    let mut pointers = String::new();
     for (at, (name, _)) in picked.enumerate() {
+        let _ = write!(pointers, "\"#/$defs/{name}\", ");
         let root = format!(r#"{{"$ref":"{uri}#/$defs/{name}"}}"#);
         let _ = writeln!(
             structs,
@@ -128,6 +150,7 @@ fn validators(module: &str, schema: &Value, resource: &Path) -> String {
     }
     format!(
         "pub mod {module} {{\n{structs}\n    \
+         pub const POINTERS: &[&str] = &[{pointers}];\n\n    \
          pub fn errors(pointer: &str, value: &serde_json::Value) -> Option<usize> {{\n        \
          Some(match pointer {{\n{arms}            _ => return None,\n        }})\n    }}\n\n    \
          fn count(valid: bool, errors: impl FnOnce() -> usize) -> usize {{\n        \
