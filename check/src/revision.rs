@@ -55,6 +55,13 @@ impl Revision {
             Revision::V2026_07_28 => "2026-07-28",
         }
     }
+
+    /// Whether its results carry `resultType`, which decides the type a result is checked as
+    /// ([`result_as`]) and whose absence is reported: 2026-07-28's. The only revision whose
+    /// results' `resultType` is read.
+    pub fn has_result_type(self) -> bool {
+        self == Revision::V2026_07_28
+    }
 }
 
 impl fmt::Display for Revision {
@@ -338,8 +345,8 @@ pub fn result_as(
 ) -> ResultAs {
     match revision {
         Revision::V2025_11_25 if task_asked && has_task() => ResultAs::CreateTask,
-        Revision::V2026_07_28
-            if !matches!(
+        _ if revision.has_result_type()
+            && !matches!(
                 result_type,
                 None | Some(Some("complete" | "input_required"))
             ) =>
@@ -546,7 +553,7 @@ pub(crate) fn missing_result_type(
     revision: Revision,
     result_type: Option<Option<&str>>,
 ) -> Option<Violation> {
-    (revision == Revision::V2026_07_28 && result_type.is_none()).then(|| Violation {
+    (revision.has_result_type() && result_type.is_none()).then(|| Violation {
         pointer: "/result/resultType".to_owned(),
         keyword: "required".to_owned(),
         expected: "`resultType`: a server of 2026-07-28 MUST include it (a client reads its \
@@ -567,5 +574,116 @@ fn constraints(value: &impl Validate) -> Vec<Violation> {
                 expected: format!("{}, found {}", v.limit, v.found),
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The owned result type's reading of a result: what [`result_lent`] must agree with.
+    fn result_owned(
+        revision: Revision,
+        requester: Side,
+        method: &str,
+        text: &str,
+    ) -> Option<Vec<Violation>> {
+        struct Check<'a>(&'a str);
+        impl VisitRequestRef for Check<'_> {
+            type Output = Option<Vec<Violation>>;
+            fn visit<R: RequestRef>(self) -> Self::Output {
+                let result = decode_result::<R::Result>(self.0).ok()?;
+                Some(constraints(&result))
+            }
+        }
+        visit_request(revision, requester, method, Check(text)).flatten()
+    }
+
+    /// Every result of the recorded traffic (2025-11-25), as it is and with a constraint broken
+    /// or a member of the wrong type where it has one: the borrowed and the owned result types
+    /// take and refuse the same, and find the same violations.
+    #[test]
+    fn the_borrowed_and_owned_results_agree_on_the_recordings() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds/traffic");
+        let (mut compared, mut refused, mut broken) = (0, 0, 0);
+        for file in [
+            "python-sdk-2.3.0.jsonl",
+            "typescript-sdk-1.32.2-client.jsonl",
+        ] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            let messages: Vec<Value> = (text.lines())
+                .filter(|line| !line.trim().is_empty())
+                .map(|line| serde_json::from_str(line).unwrap())
+                .collect();
+            let methods: std::collections::HashMap<String, &str> = (messages.iter())
+                .filter_map(|m| Some((m.get("id")?.to_string(), m.get("method")?.as_str()?)))
+                .collect();
+            for message in &messages {
+                let (Some(id), Some(result)) = (message.get("id"), message.get("result")) else {
+                    continue;
+                };
+                let Some(method) = methods.get(&id.to_string()) else {
+                    continue;
+                };
+                let mut results = vec![result.to_string()];
+                // A string where a number or an object is: refused by both.
+                if let Some((name, _)) = (result.as_object().into_iter().flatten())
+                    .find(|(_, value)| value.is_object() || value.is_number())
+                {
+                    let mut wrong = result.clone();
+                    wrong[name] = Value::from("not of its type");
+                    results.push(wrong.to_string());
+                }
+                // Every `uri` no URI (`format: uri`): taken by both, with the same violations.
+                let mut not_uris = result.clone();
+                if break_uris(&mut not_uris) {
+                    results.push(not_uris.to_string());
+                }
+                for text in &results {
+                    for requester in [Side::Client, Side::Server] {
+                        let revision = Revision::V2025_11_25;
+                        let lent = result_lent(revision, requester, method, text);
+                        let owned = result_owned(revision, requester, method, text);
+                        assert_eq!(lent, owned, "{file}: {method}: {text}");
+                        compared += 1;
+                        refused += usize::from(owned.is_none());
+                        broken += usize::from(owned.is_some_and(|v| !v.is_empty()));
+                    }
+                }
+            }
+        }
+        assert!(compared > 100, "{compared} results compared");
+        assert!(
+            refused > compared / 3,
+            "{refused} of {compared} refused by both"
+        );
+        assert!(
+            broken >= 3,
+            "{broken} of {compared} taken with violations by both"
+        );
+    }
+
+    /// Writes every string member `uri` of `value` as no URI; whether there was one.
+    fn break_uris(value: &mut Value) -> bool {
+        let mut found = false;
+        match value {
+            Value::Object(members) => {
+                for (name, member) in members {
+                    if name == "uri" && member.is_string() {
+                        *member = Value::from("not a uri");
+                        found = true;
+                    } else {
+                        found |= break_uris(member);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for item in items {
+                    found |= break_uris(item);
+                }
+            }
+            _ => {}
+        }
+        found
     }
 }

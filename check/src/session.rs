@@ -260,10 +260,11 @@ impl Checker {
     ) -> Option<Outcome> {
         let pending = asked.map(|(_, pending)| pending);
         let revision = self.revision(pending, None, None)?;
-        // Read only where it decides the result's type (2026-07-28).
-        let result_type = match revision {
-            Revision::V2026_07_28 => facts::result_type(result),
-            _ => Some(None),
+        // Read only where it decides the result's type.
+        let result_type = if revision.has_result_type() {
+            facts::result_type(result)
+        } else {
+            Some(None)
         };
         let result_type = result_type.as_ref().map(Option::as_deref);
         let task_asked = pending.is_some_and(|pending| pending.request.task);
