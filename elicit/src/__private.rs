@@ -97,16 +97,3 @@ pub trait MinItemsFit<const FIT: bool> {
     /// What the derive names.
     const CHECK: () = ();
 }
-
-/// The JSON type of a value, for messages (`a string`, `null`).
-pub fn json_kind(value: &serde_json::Value) -> &'static str {
-    use serde_json::Value;
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}

@@ -60,13 +60,11 @@ mod pattern;
 mod ser;
 mod validate;
 
-pub use error::{Problem, Text, ValidationError, ValidationErrors};
+pub use error::{json_kind, Problem, Text, ValidationError, ValidationErrors};
 pub use formats::UnknownFormat;
 pub use outcome::{Action, Elicit, ElicitOutcome, FromJsonError};
 pub use params::FormParams;
 pub use validate::Validator;
-
-pub(crate) use __private::json_kind;
 
 /// The examples of the crate's README, run as doctests.
 #[cfg(doctest)]

@@ -107,13 +107,25 @@ impl<T: Elicit> ElicitOutcome<T> {
         action: Action,
         content: Option<&Map<String, Value>>,
     ) -> Result<Self, ValidationErrors> {
+        Self::decided(action, || match content {
+            Some(content) => T::from_content(content),
+            None => T::from_content(&Map::new()),
+        })
+    }
+
+    /// [`ElicitOutcome::from_parts`] with the content as JSON text, read with
+    /// [`Elicit::from_json_str`] (the derive's one-pass decoder: no map is built). What
+    /// `mcp-typed`'s `TryFrom<&ElicitResult>` uses, the typed content written as text.
+    pub fn from_parts_json(action: Action, content: Option<&str>) -> Result<Self, FromJsonError> {
+        Self::decided(action, || T::from_json_str(content.unwrap_or("{}")))
+    }
+
+    /// The outcome of `action`: `accept`'s value built by `accepted`, the others never read.
+    fn decided<E>(action: Action, accepted: impl FnOnce() -> Result<T, E>) -> Result<Self, E> {
         match action {
             Action::Decline => Ok(ElicitOutcome::Declined),
             Action::Cancel => Ok(ElicitOutcome::Cancelled),
-            Action::Accept => match content {
-                Some(content) => T::from_content(content).map(ElicitOutcome::Accepted),
-                None => T::from_content(&Map::new()).map(ElicitOutcome::Accepted),
-            },
+            Action::Accept => accepted().map(ElicitOutcome::Accepted),
         }
     }
 }

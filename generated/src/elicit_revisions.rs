@@ -19,12 +19,9 @@
 //! # }
 //! ```
 
-#[allow(unused_imports)] // with no revision that has elicitation
-use serde_json::Map;
-
 #[allow(unused_imports)]
 use crate::elicit::{
-    __private::Sealed, pointer, Action, Elicit, ElicitOutcome, FormParams, RequestedSchema,
+    __private::Sealed, Action, Elicit, ElicitOutcome, FormParams, FromJsonError, RequestedSchema,
     Revision, SchemaError, ValidationErrors,
 };
 
@@ -42,21 +39,19 @@ macro_rules! outcome_from_result {
                     A::Decline => Action::Decline,
                     A::Cancel => Action::Cancel,
                 };
-                let mut errors = ValidationErrors::default();
-                let content = result.content.as_ref().map(|content| {
-                    let mut map = Map::new();
-                    for (name, value) in content {
-                        match serde_json::to_value(value) {
-                            Ok(value) => {
-                                map.insert(name.clone(), value);
-                            }
-                            Err(e) => errors.push(pointer("", name), "type", e.to_string()),
-                        }
-                    }
-                    map
-                });
-                errors.into_result()?;
-                ElicitOutcome::from_parts(action, content.as_ref())
+                // The typed content written as text and read by the form's own decoder: no
+                // `serde_json::Value` between the answer and the form.
+                let content = result.content.as_ref().map(serde_json::to_string).transpose();
+                let written = |error: &dyn std::fmt::Display| {
+                    let mut errors = ValidationErrors::default();
+                    errors.push("", "type", error.to_string());
+                    errors
+                };
+                let content = content.map_err(|e| written(&e))?;
+                ElicitOutcome::from_parts_json(action, content.as_deref()).map_err(|e| match e {
+                    FromJsonError::Invalid(errors) => errors,
+                    FromJsonError::Syntax(e) => written(&e),
+                })
             }
         }
     )*};

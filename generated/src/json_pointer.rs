@@ -7,6 +7,9 @@
 //! pointers.
 
 use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::DeserializeOwned;
 
 /// `name` as a reference token: `~` is written `~0`, `/` is written `~1`
 /// (`token("a/b~c")` is `a~1b~0c`); borrowed when there is nothing to escape.
@@ -24,6 +27,48 @@ pub fn push(pointer: &mut String, name: &str) {
     pointer.push('/');
     pointer.push_str(&token(name));
 }
+
+/// Decodes `text` as `T` and, where that fails, says where: serde's message and the JSON
+/// pointer of the member the decode stopped at, below the decoded value. The pointer is the one
+/// a [`DecodeError`](crate::jsonrpc::DecodeError) of a message carries, for any type of this
+/// crate (its decoders note the members an error passes through; another type's members are
+/// not noted, and its errors point at the value).
+///
+/// ```
+/// # #[cfg(feature = "v2026_07_28")] {
+/// use mcp_typed::v2026_07_28::ListRootsResult;
+///
+/// let error = mcp_typed::json_pointer::decode::<ListRootsResult>(r#"{"roots":[{"uri":5}]}"#)
+///     .unwrap_err();
+/// assert_eq!(error.pointer, "/roots/0/uri");
+/// # }
+/// ```
+pub fn decode<T: DeserializeOwned>(text: &str) -> Result<T, PointedError> {
+    crate::__private::diagnosis::path_error(|d| T::deserialize(d), text)
+        .map_err(|(message, pointer)| PointedError { message, pointer })
+}
+
+/// Why [`decode`] refused a text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PointedError {
+    /// What is wrong (serde's message, without a line and column).
+    pub message: String,
+    /// The JSON pointer of the member the decode stopped at, below the decoded value (empty:
+    /// the value itself).
+    pub pointer: String,
+}
+
+impl fmt::Display for PointedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.pointer.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.pointer, self.message)
+        }
+    }
+}
+
+impl std::error::Error for PointedError {}
 
 #[cfg(test)]
 mod tests {

@@ -5,12 +5,13 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::RetryParams;
-use mcp_typed::elicit::__private::json_kind as kind;
-use mcp_typed::elicit::{pointer, Action, Elicit, ElicitOutcome, ValidationErrors};
+use mcp_typed::elicit::{
+    json_kind as kind, pointer, Action, Elicit, ElicitOutcome, ValidationErrors,
+};
 use mcp_typed::jsonrpc::INVALID_PARAMS;
 use mcp_typed::v2026_07_28::{
-    CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, ElicitResultAction,
-    Error, InputResponse, InputResponses, ListRootsRequest, ListRootsResult, Root,
+    CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResultAction, Error,
+    InputResponse, InputResponses, ListRootsRequest, ListRootsResult, Root,
 };
 
 /// The client's answers on a retry (`inputResponses`), read by key.
@@ -152,18 +153,14 @@ impl<'a> Responses<'a> {
         &self,
         key: &str,
     ) -> Result<Option<ElicitOutcome<T>>, ResponseError> {
-        let Some((action, content)) = self.elicit_answer(key)? else {
-            return Ok(None);
-        };
-        let empty = Map::new();
-        match ElicitOutcome::<T>::from_parts(action, Some(content.as_ref().unwrap_or(&empty))) {
-            Ok(outcome) => Ok(Some(outcome)),
-            Err(mut errors) => {
-                errors.prefix_pointers(&pointer(&answer_path(key), "content"));
-                Err(ResponseError::Invalid {
-                    key: key.to_owned(),
-                    errors,
-                })
+        match self.get(key) {
+            None => Ok(None),
+            Some(Answer::Typed(answer)) => elicited(key, answer).map(Some),
+            Some(Answer::Json(value)) => {
+                let (action, content) = json_elicit(key, value)?;
+                ElicitOutcome::from_parts(action, Some(content.as_ref().unwrap_or(&Map::new())))
+                    .map(Some)
+                    .map_err(|errors| invalid(key, errors))
             }
         }
     }
@@ -172,13 +169,13 @@ impl<'a> Responses<'a> {
     /// not answer it, else whether the user accepted (opened the URL), declined or cancelled.
     /// A URL-mode answer has no content; content sent anyway is ignored.
     pub fn url_elicited(&self, key: &str) -> Result<Option<ElicitOutcome<()>>, ResponseError> {
-        Ok(self
-            .elicit_answer(key)?
-            .map(|(action, _content)| match action {
-                Action::Accept => ElicitOutcome::Accepted(()),
-                Action::Decline => ElicitOutcome::Declined,
-                Action::Cancel => ElicitOutcome::Cancelled,
-            }))
+        match self.get(key) {
+            None => Ok(None),
+            Some(Answer::Typed(answer)) => url_elicited(key, answer).map(Some),
+            Some(Answer::Json(value)) => {
+                json_elicit(key, value).map(|(action, _content)| Some(url_outcome(action)))
+            }
+        }
     }
 
     /// The answer to the `sampling/createMessage` request asked under `key` (`Ok(None)` when
@@ -186,10 +183,7 @@ impl<'a> Responses<'a> {
     pub fn sampled(&self, key: &str) -> Result<Option<CreateMessageResult>, ResponseError> {
         match self.get(key) {
             None => Ok(None),
-            Some(Answer::Typed(InputResponse::CreateMessage(result))) => {
-                Ok(Some((**result).clone()))
-            }
-            Some(Answer::Typed(other)) => Err(wrong_kind(key, CreateMessageRequest::METHOD, other)),
+            Some(Answer::Typed(answer)) => sampled(key, answer).map(Some),
             Some(Answer::Json(value)) => decode(key, value).map(Some),
         }
     }
@@ -199,45 +193,80 @@ impl<'a> Responses<'a> {
     pub fn roots(&self, key: &str) -> Result<Option<Vec<Root>>, ResponseError> {
         match self.get(key) {
             None => Ok(None),
-            Some(Answer::Typed(InputResponse::ListRoots(result))) => Ok(Some(result.roots.clone())),
-            Some(Answer::Typed(other)) => Err(wrong_kind(key, ListRootsRequest::METHOD, other)),
+            Some(Answer::Typed(answer)) => roots(key, answer).map(Some),
             Some(Answer::Json(value)) => {
                 decode::<ListRootsResult>(key, value).map(|result| Some(result.roots))
             }
         }
     }
+}
 
-    /// The action and content of the elicitation answer under `key`.
-    #[allow(clippy::type_complexity)]
-    fn elicit_answer(
-        &self,
-        key: &str,
-    ) -> Result<Option<(Action, Option<Map<String, Value>>)>, ResponseError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Answer::Typed(InputResponse::Elicit(result))) => Ok(Some(typed_elicit(result))),
-            Some(Answer::Typed(other)) => Err(wrong_kind(key, ElicitRequest::METHOD, other)),
-            Some(Answer::Json(value)) => json_elicit(key, value).map(Some),
+/// The answer `answer`, given under `key`, to a form-mode elicitation with the form `T`: what
+/// [`Responses::elicited`] reads of a typed answer.
+pub(crate) fn elicited<T: Elicit>(
+    key: &str,
+    answer: &InputResponse,
+) -> Result<ElicitOutcome<T>, ResponseError> {
+    match answer {
+        InputResponse::Elicit(result) => {
+            ElicitOutcome::try_from(result).map_err(|errors| invalid(key, errors))
         }
+        other => Err(wrong_kind(key, ElicitRequest::METHOD, other)),
     }
 }
 
-fn typed_elicit(result: &ElicitResult) -> (Action, Option<Map<String, Value>>) {
-    let action = match result.action {
-        ElicitResultAction::Accept => Action::Accept,
-        ElicitResultAction::Decline => Action::Decline,
-        ElicitResultAction::Cancel => Action::Cancel,
-    };
-    let content = result.content.as_ref().map(|content| {
-        content
-            .iter()
-            .map(|(name, value)| {
-                let value = serde_json::to_value(value).unwrap_or(Value::Null);
-                (name.clone(), value)
-            })
-            .collect()
-    });
-    (action, content)
+/// The answer `answer`, given under `key`, to a URL-mode elicitation: what
+/// [`Responses::url_elicited`] reads of a typed answer.
+pub(crate) fn url_elicited(
+    key: &str,
+    answer: &InputResponse,
+) -> Result<ElicitOutcome<()>, ResponseError> {
+    match answer {
+        InputResponse::Elicit(result) => Ok(url_outcome(match result.action {
+            ElicitResultAction::Accept => Action::Accept,
+            ElicitResultAction::Decline => Action::Decline,
+            ElicitResultAction::Cancel => Action::Cancel,
+        })),
+        other => Err(wrong_kind(key, ElicitRequest::METHOD, other)),
+    }
+}
+
+/// The answer `answer`, given under `key`, to a `sampling/createMessage`.
+pub(crate) fn sampled(
+    key: &str,
+    answer: &InputResponse,
+) -> Result<CreateMessageResult, ResponseError> {
+    match answer {
+        InputResponse::CreateMessage(result) => Ok((**result).clone()),
+        other => Err(wrong_kind(key, CreateMessageRequest::METHOD, other)),
+    }
+}
+
+/// The roots of the answer `answer`, given under `key`, to a `roots/list`.
+pub(crate) fn roots(key: &str, answer: &InputResponse) -> Result<Vec<Root>, ResponseError> {
+    match answer {
+        InputResponse::ListRoots(result) => Ok(result.roots.clone()),
+        other => Err(wrong_kind(key, ListRootsRequest::METHOD, other)),
+    }
+}
+
+/// The violations of a form's answer under `key`, each pointer made relative to the request's
+/// `params`.
+fn invalid(key: &str, mut errors: ValidationErrors) -> ResponseError {
+    errors.prefix_pointers(&pointer(&answer_path(key), "content"));
+    ResponseError::Invalid {
+        key: key.to_owned(),
+        errors,
+    }
+}
+
+/// The user's decision on a URL-mode elicitation.
+fn url_outcome(action: Action) -> ElicitOutcome<()> {
+    match action {
+        Action::Accept => ElicitOutcome::Accepted(()),
+        Action::Decline => ElicitOutcome::Declined,
+        Action::Cancel => ElicitOutcome::Cancelled,
+    }
 }
 
 fn json_elicit(
@@ -278,7 +307,7 @@ fn json_elicit(
             ))
         }
         None => {
-            if let Some(found) = json_kind(answer) {
+            if let Some(found) = method_it_answers(answer) {
                 return Err(ResponseError::WrongKind {
                     key: key.to_owned(),
                     path,
@@ -305,7 +334,7 @@ fn json_elicit(
 }
 
 /// The method whose result a raw answer without `action` looks like.
-fn json_kind(answer: &Map<String, Value>) -> Option<&'static str> {
+fn method_it_answers(answer: &Map<String, Value>) -> Option<&'static str> {
     if answer.contains_key("roots") {
         Some(ListRootsRequest::METHOD)
     } else if answer.contains_key("model") || answer.contains_key("role") {
@@ -315,15 +344,12 @@ fn json_kind(answer: &Map<String, Value>) -> Option<&'static str> {
     }
 }
 
-/// Decodes an answer from its text, the deserializer the generated types are compiled for.
+/// Decodes a raw answer, a problem pointed at below the answer's path.
 fn decode<T: serde::de::DeserializeOwned>(key: &str, value: &Value) -> Result<T, ResponseError> {
-    let text = value.to_string();
-    mcp_typed::__private::path_error(|d| T::deserialize(d), &text).map_err(|(message, below)| {
-        ResponseError::Malformed {
-            key: key.to_owned(),
-            path: answer_path(key) + &below,
-            message,
-        }
+    mcp_typed::json_pointer::decode(&value.to_string()).map_err(|error| ResponseError::Malformed {
+        key: key.to_owned(),
+        path: answer_path(key) + &error.pointer,
+        message: error.message,
     })
 }
 
@@ -341,7 +367,8 @@ fn wrong_kind(key: &str, expected: &'static str, found: &InputResponse) -> Respo
     }
 }
 
-fn answer_path(key: &str) -> String {
+/// The pointer of the answer under `key`, relative to the request's `params`.
+pub(crate) fn answer_path(key: &str) -> String {
     pointer("/inputResponses", key)
 }
 
@@ -362,8 +389,9 @@ pub enum ResponseError {
         /// The method whose result was found.
         found: &'static str,
     },
-    /// The answer is not a well-formed result (only from [`Responses::from_json`]: typed
-    /// responses were checked when the request was decoded).
+    /// The answer is not a well-formed result: from [`Responses::from_json`], or a live
+    /// (2025-11-25) response that is no result of an input request (typed responses were
+    /// checked when the request was decoded).
     Malformed {
         /// The key (empty when `inputResponses` itself is not an object).
         key: String,

@@ -68,18 +68,19 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Map;
 
+use super::responses::{self, answer_path};
 use super::seal::{
     DigestError, MemoryReplayStore, OpenError, ParamsDigest, ReplayStore, SealContext, StateSealer,
 };
-use super::{AskError, InputRequired, ResponseError, Responses, RetryParams};
+use super::{AskError, InputRequired, ResponseError, RetryParams};
 use mcp_typed::elicit::{Elicit, ElicitOutcome};
 use mcp_typed::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
 use mcp_typed::v2026_07_28::{
     ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, Error, InputRequest,
-    InputRequests, InputRequiredResult, Root,
+    InputRequests, InputRequiredResult, InputResponse, Root,
 };
 
 /// An answer, with the digest of the question it answers.
@@ -87,8 +88,22 @@ use mcp_typed::v2026_07_28::{
 struct Pinned {
     /// [`question_digest`] of the input request, hex.
     q: String,
-    /// The client's result, as JSON.
-    a: Value,
+    /// The client's result.
+    a: InputResponse,
+}
+
+/// In the sealed state: `[question digest, answer]`.
+impl Serialize for Pinned {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (&self.q, &self.a).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Pinned {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (q, a) = Deserialize::deserialize(deserializer)?;
+        Ok(Pinned { q, a })
+    }
 }
 
 /// What the handler's questions see: the answers given so far, and what this round asks.
@@ -166,7 +181,7 @@ impl<'a> Input<'a> {
     ) -> Result<ElicitOutcome<T>, Need> {
         let message = message.into();
         let asking = InputRequired::new(self.capabilities).elicit::<T>(key, message.clone())?;
-        let answer = self.answer(key, asking, |responses| responses.elicited::<T>(key));
+        let answer = self.answer(key, asking, responses::elicited::<T>);
         #[cfg(feature = "v2025_11_25")]
         if let (Err(Need::Asked), Some(forms)) = (&answer, &mut self.live_forms) {
             let params = T::requested_schema()
@@ -189,7 +204,7 @@ impl<'a> Input<'a> {
         url: impl Into<String>,
     ) -> Result<ElicitOutcome<()>, Need> {
         let asking = InputRequired::new(self.capabilities).elicit_url(key, message, url)?;
-        self.answer(key, asking, |responses| responses.url_elicited(key))
+        self.answer(key, asking, responses::url_elicited)
     }
 
     /// The client's model's reply to a `sampling/createMessage` asked under `key`.
@@ -199,13 +214,13 @@ impl<'a> Input<'a> {
         params: CreateMessageRequestParams,
     ) -> Result<CreateMessageResult, Need> {
         let asking = InputRequired::new(self.capabilities).sample(key, params)?;
-        self.answer(key, asking, |responses| responses.sampled(key))
+        self.answer(key, asking, responses::sampled)
     }
 
     /// The client's roots, from a `roots/list` asked under `key`.
     pub fn list_roots(&mut self, key: &str) -> Result<Vec<Root>, Need> {
         let asking = InputRequired::new(self.capabilities).list_roots(key)?;
-        self.answer(key, asking, |responses| responses.roots(key))
+        self.answer(key, asking, responses::roots)
     }
 
     /// The answer to the one request of `asking` when one pinned to it is there; else the
@@ -214,7 +229,7 @@ impl<'a> Input<'a> {
         &mut self,
         key: &str,
         asking: InputRequired<'_>,
-        read: impl FnOnce(&Responses<'_>) -> Result<Option<T>, ResponseError>,
+        read: impl FnOnce(&str, &InputResponse) -> Result<T, ResponseError>,
     ) -> Result<T, Need> {
         let (_, request) = asking
             .requests()
@@ -223,13 +238,7 @@ impl<'a> Input<'a> {
             .expect("the builder holds the one request just added");
         let question = question_digest(request);
         if let Some(pinned) = self.answers.get(key).filter(|p| p.q == question) {
-            let mut one = Map::new();
-            one.insert(key.to_owned(), pinned.a.clone());
-            let one = Value::Object(one);
-            let responses = Responses::from_json(Some(&one))?;
-            if let Some(answer) = read(&responses)? {
-                return Ok(answer);
-            }
+            return read(key, &pinned.a).map_err(Need::Invalid);
         }
         if self.pins.contains_key(key) {
             return Err(Need::Refused(AskError::DuplicateKey {
@@ -564,36 +573,23 @@ impl State {
         let left = deadline.and_then(|deadline| deadline.duration_since(now).ok());
         left.map_or(ttl, |left| left.min(ttl))
     }
+}
 
-    /// `{"answers":{key:{"q":digest,"a":answer}},"asked":{key:digest},"deadline":ms}`.
-    fn to_json(&self) -> Value {
-        let answers: Map<String, Value> = (self.answers.iter())
-            .map(|(key, p)| (key.clone(), json!({"q": p.q, "a": p.a})))
-            .collect();
-        json!({"answers": answers, "asked": self.asked, "deadline": self.deadline})
+/// Sealed as `[deadline, asked, answers]`: `[ms, {key: digest}, {key: [digest, answer]}]`.
+impl Serialize for State {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        (self.deadline, &self.asked, &self.answers).serialize(serializer)
     }
+}
 
-    /// The state [`State::to_json`] wrote. Only a state we sealed gets here, so a shape it
-    /// does not have is a bug or a key compromise: refused all the same.
-    fn from_json(value: &Value) -> Option<Self> {
-        let mut state = State {
-            answers: BTreeMap::new(),
-            asked: BTreeMap::new(),
-            deadline: value.get("deadline")?.as_u64()?,
-        };
-        for (key, pinned) in value.get("answers")?.as_object()? {
-            let pinned = Pinned {
-                q: pinned.get("q")?.as_str()?.to_owned(),
-                a: pinned.get("a")?.clone(),
-            };
-            state.answers.insert(key.clone(), pinned);
-        }
-        for (key, question) in value.get("asked")?.as_object()? {
-            state
-                .asked
-                .insert(key.clone(), question.as_str()?.to_owned());
-        }
-        Some(state)
+impl<'de> Deserialize<'de> for State {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (deadline, asked, answers) = Deserialize::deserialize(deserializer)?;
+        Ok(State {
+            answers,
+            asked,
+            deadline,
+        })
     }
 }
 
@@ -628,26 +624,21 @@ where
             }
         }
     };
-    let mut state = match opened {
-        None => State::first(now, sealing.lifetime),
-        Some(bytes) => serde_json::from_slice(&bytes)
-            .ok()
-            .and_then(|value: Value| State::from_json(&value))
-            .ok_or_else(|| ServeError::Internal("a sealed state of another shape".into()))?,
-    };
+    // A state of another shape was sealed with our key by another release of this crate (the
+    // format changed in 0.2.0): its call starts over, as an expired one does.
+    let opened = opened.and_then(|bytes| serde_json::from_slice::<State>(&bytes).ok());
+    let mut state = opened.unwrap_or_else(|| State::first(now, sealing.lifetime));
     if let Some(responses) = params.input_responses() {
         for (key, response) in responses {
             // Only an answer to a question of the last round is pinned; others are dropped.
             let Some(question) = state.asked.get(key) else {
                 continue;
             };
-            let answer = serde_json::to_value(response)
-                .map_err(|e| ServeError::Internal(format!("re-encoding an answer: {e}")))?;
             state.answers.insert(
                 key.clone(),
                 Pinned {
                     q: question.clone(),
-                    a: answer,
+                    a: response.clone(),
                 },
             );
         }
@@ -664,7 +655,7 @@ where
                 asked: pins,
                 deadline: state.deadline,
             };
-            let payload = serde_json::to_vec(&next.to_json())
+            let payload = serde_json::to_vec(&next)
                 .map_err(|e| ServeError::Internal(format!("encoding the state: {e}")))?;
             if payload.len() > sealing.max_state_len {
                 return Err(ServeError::StateTooLarge {
@@ -700,9 +691,11 @@ pub use live::{Live, LiveAnswer, LiveCall, LiveRequest};
 mod live {
     use std::collections::BTreeMap;
 
-    use super::{Input, Need, Pinned, ServeError};
+    use super::{answer_path, Input, Need, Pinned, ResponseError, ServeError};
     use mcp_typed::v2025_11_25 as legacy;
-    use mcp_typed::v2026_07_28::{ClientCapabilities, ElicitRequestParams, InputRequest};
+    use mcp_typed::v2026_07_28::{
+        ClientCapabilities, ElicitRequestParams, InputRequest, InputResponse,
+    };
 
     /// A call of the 2025-11-25 era (or older) whose handler asks through live server requests.
     ///
@@ -837,8 +830,7 @@ mod live {
             let (_, key, question) = self.waiting.remove(index);
             match response {
                 Ok(result) => {
-                    let answer = serde_json::to_value(&result)
-                        .map_err(|e| ServeError::Internal(format!("re-encoding `{key}`: {e}")))?;
+                    let answer = input_response(&key, &result).map_err(ServeError::Invalid)?;
                     self.answers.insert(
                         key,
                         Pinned {
@@ -865,5 +857,26 @@ mod live {
                 LiveAnswer::Waiting
             })
         }
+    }
+
+    /// A 2025-11-25 client's result as the 2026-07-28 answer the handler reads: each kind of
+    /// input (elicitation, sampling, roots) written by the one revision's type and read by the
+    /// other's, which have the same members. A result of no such kind is malformed.
+    fn input_response(
+        key: &str,
+        result: &legacy::ClientResult,
+    ) -> Result<InputResponse, ResponseError> {
+        let text = serde_json::to_string(result);
+        let answer = text
+            .as_deref()
+            .map_err(ToString::to_string)
+            .and_then(|text| {
+                serde_json::from_str::<InputResponse>(text).map_err(|e| e.to_string())
+            });
+        answer.map_err(|message| ResponseError::Malformed {
+            key: key.to_owned(),
+            path: answer_path(key),
+            message: format!("not the result of an input request: {message}"),
+        })
     }
 }

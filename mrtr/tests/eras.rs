@@ -487,6 +487,28 @@ fn a_tampered_foreign_or_stale_state_is_refused_or_restarted() {
 }
 
 #[test]
+fn a_state_sealed_in_the_earlier_format_starts_over() {
+    use mcp_mrtr::seal::SealContext;
+    let first = call(all_capabilities());
+    let answer =
+        json!({"booking": {"action": "accept", "content": {"guests": 5, "terrace": true}}});
+    // Sealed with our key for this call, in 0.1's format (an object, answers as JSON).
+    let context = SealContext::for_request("user-1", &first, Duration::from_secs(600)).unwrap();
+    let old = json!({"answers": {}, "asked": {"booking": "00"}, "deadline": u64::MAX});
+    let token = sealer()
+        .seal(old.to_string().as_bytes(), &context, now())
+        .unwrap();
+    let mut retry = retry_with(&first, &ask_once(&first, book), answer);
+    retry.request_state = Some(token);
+    match served(&retry, book) {
+        Served::InputRequired(again) => {
+            assert!(again.input_requests.unwrap().contains_key("booking"))
+        }
+        Served::Complete(result) => panic!("an answer to another format's state: {result}"),
+    }
+}
+
+#[test]
 fn an_answer_that_breaks_the_form_is_a_client_error() {
     let first = call(all_capabilities());
     let asked = ask_once(&first, book);

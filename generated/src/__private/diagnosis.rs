@@ -4,8 +4,7 @@
 //! so that it is compiled once, not once per direction.
 //!
 //! Runtime, beside the codec that calls it: what it builds is the public
-//! `crate::jsonrpc::DecodeError`; [`path_error`] is re-exported as `__private::path_error` for
-//! `mcp-mrtr`, whose answers are diagnosed as the messages are.
+//! `crate::jsonrpc::DecodeError`; [`path_error`] is public as `crate::json_pointer::decode`.
 
 use serde_json::de::StrRead;
 use serde_json::value::RawValue;

@@ -28,7 +28,7 @@
 
 pub(crate) mod buffer;
 pub mod codec;
-mod diagnosis;
+pub(crate) mod diagnosis;
 pub(crate) mod error_path;
 #[cfg(feature = "schemars")]
 pub mod json_schema_impls;
@@ -51,9 +51,6 @@ pub use crate::RawObject;
 pub use {crate::__json_schema as json_schema, schemars};
 
 pub use buffer::{buffer_object, buffer_rest, Buffered, Captured, Lent};
-/// A decode that reports the JSON pointer it stopped at: for `mcp-mrtr`, whose answers are
-/// diagnosed as the messages are.
-pub use diagnosis::path_error;
 pub use error_path::{forget_since, mark as path_mark};
 /// For the hand-written readers of a request `id` (`RawMessage`, the diagnosis).
 pub(crate) use object::integer_value;
