@@ -26,6 +26,7 @@ pub mod report;
 pub mod revision;
 pub mod session;
 pub mod traffic;
+pub mod values;
 
 pub use revision::{Revision, Side, Violation};
 pub use session::{Checker, Verdict};
