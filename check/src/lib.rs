@@ -21,6 +21,7 @@
 
 pub mod extension;
 pub mod facts;
+pub mod fuzz;
 pub mod proxy;
 pub mod report;
 pub mod revision;

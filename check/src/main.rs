@@ -60,6 +60,17 @@ struct Options {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Sends a stdio server schema-valid requests of its revision and referees every message
+    /// of the conversation.
+    ///
+    /// `mcp-check fuzz [OPTIONS] -- SERVER…` runs the server, initializes, lists its tools
+    /// and calls them in turn, each call's arguments drawn from the tool's `inputSchema` (the
+    /// same seed, the same arguments). It reports every server message that breaks the
+    /// revision's schema, a JSON-RPC error answering a valid call, a crash and a hang, each
+    /// with the request and the command that replays it; exits 0 when it found nothing, 1
+    /// when it found a fault, 2 when it could not run.
+    #[command(verbatim_doc_comment)]
+    Fuzz(FuzzArgs),
     /// Sits between a client and a server, forwards every byte unchanged and checks every
     /// message, reporting as it goes.
     ///
@@ -140,6 +151,29 @@ enum Command {
     },
 }
 
+/// `mcp-check fuzz`'s flags.
+#[derive(Debug, clap::Args)]
+struct FuzzArgs {
+    /// The revision to initialize in (one with `initialize`).
+    #[arg(long, value_name = "R", default_value = "2025-11-25")]
+    revision: Revision,
+    /// How many tool calls to send.
+    #[arg(long, value_name = "N", default_value_t = 100)]
+    requests: usize,
+    /// The seed of the first call (call `i` draws its arguments with `SEED + i`).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Seconds to wait for each answer before reporting a hang.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10)]
+    timeout: u64,
+    /// Call only this tool.
+    #[arg(long, value_name = "NAME")]
+    tool: Option<String>,
+    /// The server's command and arguments.
+    #[arg(last = true, required = true, value_name = "SERVER")]
+    server: Vec<String>,
+}
+
 /// What a proxy keeps at most ([`Limits`], whose defaults are these flags').
 #[derive(Debug, clap::Args)]
 struct LimitArgs {
@@ -173,6 +207,7 @@ enum Format {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Some(Command::Fuzz(args)) => run_fuzz(&args),
         Some(Command::Proxy {
             report,
             record,
@@ -234,6 +269,57 @@ fn main() -> ExitCode {
             }
             check_files(&cli.files, &cli.options, &checker)
         }
+    }
+}
+
+/// `mcp-check fuzz`: the findings, each with the command that replays it, and a summary.
+fn run_fuzz(args: &FuzzArgs) -> ExitCode {
+    use mcp_wire_check::fuzz;
+    let options = fuzz::Options {
+        revision: args.revision,
+        requests: args.requests,
+        seed: args.seed,
+        timeout: std::time::Duration::from_secs(args.timeout),
+        tool: args.tool.clone(),
+    };
+    let report = match fuzz::run(&args.server, &options) {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for skipped in &report.skipped {
+        println!("skipped tool {skipped}");
+    }
+    let server = args.server.join(" ");
+    for finding in &report.findings {
+        let fault = match finding.fault {
+            fuzz::Fault::Violation => "schema violation",
+            fuzz::Fault::Error => "error response",
+            fuzz::Fault::Crash => "crash",
+            fuzz::Fault::Hang => "hang",
+        };
+        println!("{fault}: {}", finding.detail);
+        println!("  message: {}", finding.request);
+        if let Some((tool, seed)) = &finding.call {
+            println!(
+                "  replay: mcp-check fuzz --revision {} --seed {seed} --requests 1 --tool {tool} \
+                 -- {server}",
+                args.revision
+            );
+        }
+    }
+    println!(
+        "{} tools, {} calls answered, {} findings",
+        report.tools,
+        report.answered,
+        report.findings.len()
+    );
+    if report.findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
     }
 }
 

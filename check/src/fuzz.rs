@@ -1,0 +1,373 @@
+//! `mcp-check fuzz -- SERVER…`: a stdio server sent schema-valid requests of its revision, every
+//! message of the conversation refereed as `mcp-check` checks recorded traffic.
+//!
+//! The client half is this module's: it initializes in the revision asked for (one of the
+//! revisions with `initialize`, 2025-11-25 by default), lists the server's tools (every page),
+//! then calls them in turn, each call's `arguments` drawn from the tool's `inputSchema` by
+//! [`Values`] from its own seed. What it finds:
+//!
+//! - a message of the server's that breaks its revision's schema (any message: results,
+//!   notifications, requests);
+//! - a JSON-RPC error answering a schema-valid call (the tool's schema and what it takes
+//!   differ, or the server failed: a tool's failure is a result with `isError`);
+//! - a crash (the server ends, or closes its output, with a request unanswered) and a hang (no
+//!   answer within the timeout);
+//!
+//! each with the request that found it and its seed, which `--seed S --requests 1 --tool NAME`
+//! replays. The client declares every capability its revision has for a server's requests and
+//! answers them: a form with content drawn from its `requestedSchema` (declined when none can
+//! be drawn), a URL-mode elicitation accepted, a sampling request with a text reply, `roots/list`
+//! with one root, `ping`; any other request with -32601.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::values::Values;
+use crate::{traffic, Checker, Revision, Side};
+
+/// What a fuzzing run does.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The revision to initialize in (one with `initialize`).
+    pub revision: Revision,
+    /// How many tool calls to send.
+    pub requests: usize,
+    /// The seed of the first call; call `i` (from 0) draws with `seed + i` (and the answers to
+    /// the server's requests during it with the seeds after).
+    pub seed: u64,
+    /// How long to wait for each answer.
+    pub timeout: Duration,
+    /// Only this tool.
+    pub tool: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            revision: Revision::V2025_11_25,
+            requests: 100,
+            seed: 0,
+            timeout: Duration::from_secs(10),
+            tool: None,
+        }
+    }
+}
+
+/// What a fault is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// A server message that breaks its revision's schema.
+    Violation,
+    /// A JSON-RPC error answering a schema-valid request.
+    Error,
+    /// The server ended (or closed its output) with the request unanswered.
+    Crash,
+    /// No answer within the timeout.
+    Hang,
+}
+
+/// A fault, with what found it.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// What went wrong.
+    pub fault: Fault,
+    /// What the server did (the violations, the error, how it ended).
+    pub detail: String,
+    /// The message at fault (a violation's), else the request that found it, as sent.
+    pub request: String,
+    /// The tool call under way, and the seed its arguments were drawn with (`None` for the
+    /// requests that set up the conversation).
+    pub call: Option<(String, u64)>,
+}
+
+/// What a run did.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// The tools the server listed.
+    pub tools: usize,
+    /// The tool calls answered.
+    pub answered: usize,
+    /// Tools not called, and why (an input schema no value can be drawn for).
+    pub skipped: Vec<String>,
+    /// The faults, in the order found; the run stops at a crash or a hang.
+    pub findings: Vec<Finding>,
+}
+
+/// The server process and the conversation with it.
+struct Session {
+    /// The seed of the last draw.
+    seed: u64,
+    /// The tool call under way, and its seed.
+    call: Option<(String, u64)>,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    checker: Checker,
+    timeout: Duration,
+    next_id: i64,
+    report: Report,
+}
+
+/// Why waiting for an answer ended without one.
+enum Unanswered {
+    Crash(String),
+    Hang,
+}
+
+/// Runs the server `command` (a program and its arguments) and fuzzes it.
+pub fn run(command: &[String], options: &Options) -> Result<Report, String> {
+    let (program, arguments) = command
+        .split_first()
+        .ok_or_else(|| "no server command".to_owned())?;
+    if options.revision >= Revision::V2026_07_28 {
+        return Err(format!(
+            "{}: fuzzing a server of a revision without `initialize` is not supported yet",
+            options.revision
+        ));
+    }
+    let mut child = Command::new(program)
+        .args(arguments)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .map_err(|e| format!("{program}: {e}"))?;
+    let stdin = child.stdin.take().expect("piped");
+    let stdout = child.stdout.take().expect("piped");
+    let (sender, lines) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if !line.trim().is_empty() && sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut session = Session {
+        seed: options.seed,
+        call: None,
+        child,
+        stdin,
+        lines,
+        checker: Checker::new(None),
+        timeout: options.timeout,
+        next_id: 0,
+        report: Report::default(),
+    };
+    session.fuzz(options);
+    let _ = session.child.kill();
+    let _ = session.child.wait();
+    Ok(session.report)
+}
+
+impl Session {
+    fn fuzz(&mut self, options: &Options) {
+        let capabilities = match options.revision {
+            Revision::V2024_11_05 | Revision::V2025_03_26 => json!({"sampling": {}, "roots": {}}),
+            Revision::V2025_06_18 => json!({"elicitation": {}, "sampling": {}, "roots": {}}),
+            _ => json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
+        };
+        let initialize = json!({
+            "protocolVersion": options.revision.version(),
+            "capabilities": capabilities,
+            "clientInfo": {"name": "mcp-check fuzz", "version": env!("CARGO_PKG_VERSION")},
+        });
+        if self.call("initialize", initialize, None).is_none() {
+            return;
+        }
+        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        let mut tools = Vec::new();
+        let mut cursor: Option<Value> = None;
+        for _page in 0..100 {
+            let params = cursor.take().map_or(json!({}), |c| json!({"cursor": c}));
+            let Some(result) = self.call("tools/list", params, None) else {
+                return;
+            };
+            tools.extend(result["tools"].as_array().into_iter().flatten().cloned());
+            match result.get("nextCursor") {
+                Some(next) if !next.is_null() => cursor = Some(next.clone()),
+                _ => break,
+            }
+        }
+        self.report.tools = tools.len();
+        let mut callable = Vec::new();
+        for tool in tools {
+            let Some(name) = tool["name"].as_str().map(str::to_owned) else {
+                continue;
+            };
+            if options.tool.as_ref().is_some_and(|only| *only != name) {
+                continue;
+            }
+            let schema = tool.get("inputSchema").cloned().unwrap_or(json!({}));
+            match Values::new(&schema, 0).of(&schema) {
+                Ok(_) => callable.push((name, schema)),
+                Err(why) => self.report.skipped.push(format!("{name}: {why}")),
+            }
+        }
+        if callable.is_empty() {
+            return;
+        }
+        for i in 0..options.requests {
+            let (name, schema) = &callable[i % callable.len()];
+            let seed = options.seed.wrapping_add(i as u64);
+            self.seed = seed;
+            let Ok(arguments) = Values::new(schema, seed).of(schema) else {
+                continue;
+            };
+            let params = json!({"name": name, "arguments": arguments});
+            match self.call("tools/call", params, Some((name.clone(), seed))) {
+                Some(_) => self.report.answered += 1,
+                None if self.stopped() => return,
+                None => {}
+            }
+        }
+    }
+
+    /// Whether the last finding ended the run (a crash or a hang).
+    fn stopped(&self) -> bool {
+        (self.report.findings.last()).is_some_and(|f| matches!(f.fault, Fault::Crash | Fault::Hang))
+    }
+
+    /// Sends a request and waits for its answer: its result, or `None` (an error response, a
+    /// crash or a hang, each a finding).
+    fn call(&mut self, method: &str, params: Value, call: Option<(String, u64)>) -> Option<Value> {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.call.clone_from(&call);
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        let sent = request.to_string();
+        self.send(&request);
+        let found = |fault, detail: String| Finding {
+            fault,
+            detail,
+            request: sent.clone(),
+            call: call.clone(),
+        };
+        let answer = match self.answer_to(id) {
+            Ok(answer) => answer,
+            Err(Unanswered::Crash(how)) => {
+                let finding = found(Fault::Crash, how);
+                self.report.findings.push(finding);
+                return None;
+            }
+            Err(Unanswered::Hang) => {
+                let detail = format!("no answer in {:?}", self.timeout);
+                let finding = found(Fault::Hang, detail);
+                self.report.findings.push(finding);
+                return None;
+            }
+        };
+        if let Some(error) = answer.get("error") {
+            let finding = found(Fault::Error, error.to_string());
+            self.report.findings.push(finding);
+            return None;
+        }
+        answer.get("result").cloned()
+    }
+
+    /// The server's answer to request `id`, each message it sends meanwhile refereed (and its
+    /// requests refused).
+    fn answer_to(&mut self, id: i64) -> Result<Value, Unanswered> {
+        loop {
+            let line = match self.lines.recv_timeout(self.timeout) {
+                Ok(line) => line,
+                Err(RecvTimeoutError::Timeout) => return Err(Unanswered::Hang),
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = self.child.wait().map(|s| s.to_string());
+                    let how = status.unwrap_or_else(|e| e.to_string());
+                    return Err(Unanswered::Crash(format!("the server ended ({how})")));
+                }
+            };
+            let violations = self.referee(Side::Server, &line);
+            let message: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
+            if !violations.is_empty() {
+                self.report.findings.push(Finding {
+                    fault: Fault::Violation,
+                    detail: violations.join("; "),
+                    request: line.clone(),
+                    call: self.call.clone(),
+                });
+            }
+            match (message.get("id"), message.get("method")) {
+                (Some(request), Some(method)) => {
+                    let answer = self.answer_of(method.as_str().unwrap_or(""), &message["params"]);
+                    let mut reply = json!({"jsonrpc": "2.0", "id": request});
+                    match answer {
+                        Ok(result) => reply["result"] = result,
+                        Err(error) => reply["error"] = error,
+                    }
+                    self.send(&reply);
+                }
+                (Some(answered), None) if *answered == json!(id) => return Ok(message),
+                _ => {}
+            }
+        }
+    }
+
+    /// The client's answer to a server's request of `method`: its result, or its error.
+    fn answer_of(&mut self, method: &str, params: &Value) -> Result<Value, Value> {
+        Ok(match method {
+            "elicitation/create" if params["mode"] == "url" => json!({"action": "accept"}),
+            "elicitation/create" => {
+                self.seed = self.seed.wrapping_add(1);
+                // The answer's content holds the form's members only (its values are
+                // primitives, where another member could be anything).
+                let mut form = params["requestedSchema"].clone();
+                if let Some(members) = form.as_object_mut() {
+                    members.insert("additionalProperties".into(), Value::Bool(false));
+                }
+                match Values::new(&form, self.seed).of(&form) {
+                    Ok(content) => json!({"action": "accept", "content": content}),
+                    Err(_) => json!({"action": "decline"}),
+                }
+            }
+            "sampling/createMessage" => json!({
+                "role": "assistant",
+                "content": {"type": "text", "text": "a reply drawn by mcp-check fuzz"},
+                "model": "mcp-check-fuzz",
+                "stopReason": "endTurn",
+            }),
+            "roots/list" => {
+                json!({"roots": [{"uri": "file:///tmp/mcp-check-fuzz", "name": "fuzz"}]})
+            }
+            "ping" => json!({}),
+            _ => {
+                return Err(json!({
+                    "code": -32601,
+                    "message": format!("mcp-check fuzz answers no `{method}`"),
+                }))
+            }
+        })
+    }
+
+    /// Sends a message, refereed as the client's (what is wrong with it is a finding too: a
+    /// fault of this fuzzer's).
+    fn send(&mut self, message: &Value) {
+        let text = message.to_string();
+        let violations = self.referee(Side::Client, &text);
+        if !violations.is_empty() {
+            self.report.findings.push(Finding {
+                fault: Fault::Violation,
+                detail: format!("sent by mcp-check fuzz: {}", violations.join("; ")),
+                request: text.clone(),
+                call: None,
+            });
+        }
+        // A server that stopped reading is found waiting for its answer.
+        let _ = writeln!(self.stdin, "{text}").and_then(|()| self.stdin.flush());
+    }
+
+    /// The checker's verdict on a message of `from`: what is wrong with it, as text.
+    fn referee(&mut self, from: Side, text: &str) -> Vec<String> {
+        let mut entry = traffic::entry(0, text);
+        entry.from = Some(from);
+        let verdict = self.checker.check(&entry);
+        (verdict.violations.iter())
+            .map(|v| format!("{} {}: {}", v.pointer, v.keyword, v.expected))
+            .collect()
+    }
+}

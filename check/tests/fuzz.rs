@@ -1,0 +1,114 @@
+//! `mcp-check fuzz` as a user runs it: against the pinned Python SDK's server (nothing found in
+//! 2025-11-25), and against servers with a fault planted (a result that breaks the schema, a
+//! crash on a legal argument), each found and replayed by the command it prints.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use mcp_typed_tests::installed::{python, python_dir};
+
+const MCP_CHECK: &str = env!("CARGO_BIN_EXE_mcp-check");
+
+fn planted() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz/planted_server.py")
+}
+
+fn fuzz(flags: &[&str], server: &[&str]) -> (Output, String) {
+    let out = Command::new(MCP_CHECK)
+        .arg("fuzz")
+        .args(flags)
+        .arg("--")
+        .args(server)
+        .output()
+        .expect("mcp-check runs");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out, stdout)
+}
+
+/// The replay command a finding printed, as arguments after `mcp-check`.
+fn replay_of(stdout: &str) -> Vec<String> {
+    let line = (stdout.lines())
+        .find_map(|line| line.trim().strip_prefix("replay: mcp-check "))
+        .unwrap_or_else(|| panic!("no replay line:\n{stdout}"));
+    line.split(' ').map(str::to_owned).collect()
+}
+
+#[test]
+fn the_python_sdk_server_answers_every_drawn_call_in_2025_11_25() {
+    let server = python_dir().join("server.py");
+    let python = python().to_str().expect("a UTF-8 path");
+    let (out, stdout) = fuzz(
+        &["--requests", "60", "--revision", "2025-11-25"],
+        &[python, server.to_str().expect("a UTF-8 path")],
+    );
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("10 tools, 60 calls answered, 0 findings"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_planted_invalid_result_is_found_and_replayed() {
+    let python = python().to_str().expect("a UTF-8 path");
+    let script = planted();
+    let server = [python, script.to_str().expect("a UTF-8 path")];
+    let (out, stdout) = fuzz(&["--requests", "40"], &[server[0], server[1], "ok"]);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("1 tools, 40 calls answered, 0 findings"),
+        "{stdout}"
+    );
+
+    let (out, stdout) = fuzz(&["--requests", "40"], &[server[0], server[1], "invalid"]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let violation = (stdout.lines())
+        .find(|line| line.starts_with("schema violation: /result/content/0"))
+        .unwrap_or_else(|| panic!("no violation at the content block:\n{stdout}"));
+    // The command printed finds it again, with one call.
+    let replay = replay_of(&stdout);
+    let again = Command::new(MCP_CHECK)
+        .args(&replay)
+        .output()
+        .expect("runs");
+    let again_stdout = String::from_utf8_lossy(&again.stdout);
+    assert_eq!(again.status.code(), Some(1), "{again_stdout}");
+    assert!(again_stdout.contains(violation), "{again_stdout}");
+    assert!(
+        again_stdout.contains("1 tools, 1 calls answered, 1 findings"),
+        "{again_stdout}"
+    );
+}
+
+#[test]
+fn a_planted_crash_is_found_and_replayed() {
+    let python = python().to_str().expect("a UTF-8 path");
+    let script = planted();
+    let server = [python, script.to_str().expect("a UTF-8 path"), "crash"];
+    let (out, stdout) = fuzz(&["--requests", "40"], &server);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("crash: the server ended (exit status: 3)"),
+        "{stdout}"
+    );
+    let replay = replay_of(&stdout);
+    let again = Command::new(MCP_CHECK)
+        .args(&replay)
+        .output()
+        .expect("runs");
+    let again_stdout = String::from_utf8_lossy(&again.stdout);
+    assert_eq!(again.status.code(), Some(1), "{again_stdout}");
+    assert!(
+        again_stdout.contains("crash: the server ended (exit status: 3)"),
+        "{again_stdout}"
+    );
+}
+
+#[test]
+fn a_server_that_never_answers_is_a_hang() {
+    // `sleep` reads nothing and answers nothing.
+    let (out, stdout) = fuzz(&["--timeout", "1"], &["sleep", "30"]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("hang: no answer in 1s"), "{stdout}");
+    assert!(stdout.contains("\"method\":\"initialize\""), "{stdout}");
+}
