@@ -59,9 +59,21 @@ impl RequestedSchema {
         &self,
         message: &str,
     ) -> Result<String, ToRevisionError> {
-        let schema = self.to_revision_string(P::REVISION)?;
+        self.form_params_json_in(P::REVISION, message)
+    }
+
+    /// [`RequestedSchema::form_params_json`] in a revision known at run time (the one a
+    /// session negotiated): the params carry `"mode": "form"` from 2025-11-25 on, and what
+    /// `revision` cannot express is an error naming the property.
+    pub fn form_params_json_in(
+        &self,
+        revision: Revision,
+        message: &str,
+    ) -> Result<String, ToRevisionError> {
+        let schema = self.to_revision_string(revision)?;
         let message = serde_json::to_string(message).map_err(invalid)?;
-        let mode = if P::HAS_MODE { r#""mode":"form","# } else { "" };
+        let has_mode = revision >= Revision::V2025_11_25;
+        let mode = if has_mode { r#""mode":"form","# } else { "" };
         Ok(format!(
             r#"{{{mode}"message":{message},"requestedSchema":{schema}}}"#
         ))

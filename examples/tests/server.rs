@@ -218,7 +218,7 @@ fn live_requests_in_2025_11_25() {
         KEY,
         &[
             json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
-                "protocolVersion": "2025-06-18",
+                "protocolVersion": "2025-11-25",
                 "capabilities": {"elicitation": {}, "sampling": {}, "roots": {}},
                 "clientInfo": {"name": "test", "version": "1"}}}),
             json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
@@ -237,10 +237,9 @@ fn live_requests_in_2025_11_25() {
             .find(|r| r["id"] == id && r.get("method").is_none())
             .unwrap_or_else(|| panic!("no reply to {id}: {replies:?}"))
     };
-    // An older client gets its own version back.
     assert_eq!(
         by_id(json!("init"))["result"]["protocolVersion"],
-        "2025-06-18"
+        "2025-11-25"
     );
     assert_eq!(by_id(json!("ping"))["result"], json!({}));
     let asked: Vec<&Value> = replies
@@ -255,6 +254,31 @@ fn live_requests_in_2025_11_25() {
     let refused = by_id(json!(12));
     assert_eq!(refused["result"]["isError"], true);
     assert!(text(refused).contains("user went away"), "{refused}");
+}
+
+/// An older client gets its own version back, and forms of its revision: the sign-up form,
+/// which 2025-06-18 cannot express (a number with a default, a multi select), is not sent.
+#[test]
+fn a_2025_06_18_session_gets_forms_of_its_revision() {
+    let replies = serve(
+        KEY,
+        &[
+            json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {"elicitation": {}},
+                "clientInfo": {"name": "test", "version": "1"}}}),
+            json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+            call(10, json!({"name": "signup"})),
+        ],
+    );
+    assert_eq!(replies[0]["result"]["protocolVersion"], "2025-06-18");
+    assert_eq!(replies.len(), 2, "no elicitation/create: {replies:?}");
+    assert_eq!(replies[1]["result"]["isError"], true);
+    assert!(
+        text(&replies[1]).contains("does not exist in revision 2025-06-18"),
+        "{}",
+        replies[1]
+    );
 }
 
 #[test]
@@ -278,9 +302,7 @@ fn lines_that_are_not_messages_are_answered_with_their_code() {
 
 /// `mcp-check fuzz` (its library) against the example server: every drawn call answered, every
 /// message of the conversation valid, the live requests of its input tools answered with drawn
-/// forms. Not 2025-06-18: there the fuzzer finds that `LiveCall` writes its forms as
-/// 2025-11-25's (a multi select, `mode`), which 2025-06-18 does not have (CHANGELOG, "Known
-/// issues").
+/// forms, written in the session's revision (in 2025-06-18 it found them written as 2025-11-25's).
 #[test]
 fn the_server_answers_every_drawn_call_in_each_revision() {
     use mcp_wire_check::fuzz::{self, Options};
@@ -288,6 +310,7 @@ fn the_server_answers_every_drawn_call_in_each_revision() {
     for revision in [
         Revision::V2024_11_05,
         Revision::V2025_03_26,
+        Revision::V2025_06_18,
         Revision::V2025_11_25,
     ] {
         let options = Options {

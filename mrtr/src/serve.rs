@@ -76,7 +76,7 @@ use super::seal::{
     DigestError, MemoryReplayStore, OpenError, ParamsDigest, ReplayStore, SealContext, StateSealer,
 };
 use super::{AskError, InputRequired, ResponseError, RetryParams};
-use mcp_typed::elicit::{Elicit, ElicitOutcome};
+use mcp_typed::elicit::{Elicit, ElicitOutcome, Revision};
 use mcp_typed::jsonrpc::{INTERNAL_ERROR, INVALID_PARAMS};
 use mcp_typed::v2026_07_28::{
     ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, Error, InputRequest,
@@ -113,10 +113,11 @@ pub struct Input<'a> {
     answers: &'a BTreeMap<String, Pinned>,
     asked: InputRequests,
     pins: BTreeMap<String, String>,
-    /// Live (2025-11-25) calls only: the params of each form asked, as JSON text in the
-    /// derive's order, properties and their keywords (the typed request keeps the first only).
+    /// Live (2025-11-25 and older) calls only: the revision the session negotiated, and the
+    /// params of each form asked, as JSON text in the derive's order, properties and their
+    /// keywords (the typed request keeps the first only), written as that revision's.
     #[cfg_attr(not(feature = "v2025_11_25"), allow(dead_code))]
-    live_forms: Option<BTreeMap<String, String>>,
+    live_forms: Option<(Revision, BTreeMap<String, String>)>,
 }
 
 /// Why a question has no answer for the handler.
@@ -183,9 +184,9 @@ impl<'a> Input<'a> {
         let asking = InputRequired::new(self.capabilities).elicit::<T>(key, message.clone())?;
         let answer = self.answer(key, asking, responses::elicited::<T>);
         #[cfg(feature = "v2025_11_25")]
-        if let (Err(Need::Asked), Some(forms)) = (&answer, &mut self.live_forms) {
+        if let (Err(Need::Asked), Some((revision, forms))) = (&answer, &mut self.live_forms) {
             let params = T::requested_schema()
-                .form_params_json::<mcp_typed::v2025_11_25::ElicitRequestFormParams>(&message)
+                .form_params_json_in(*revision, &message)
                 .map_err(|error| AskError::Form {
                     key: key.to_owned(),
                     error,
@@ -691,7 +692,7 @@ pub use live::{Live, LiveAnswer, LiveCall, LiveRequest};
 mod live {
     use std::collections::BTreeMap;
 
-    use super::{answer_path, Input, Need, Pinned, ResponseError, ServeError};
+    use super::{answer_path, Input, Need, Pinned, ResponseError, Revision, ServeError};
     use mcp_typed::v2025_11_25 as legacy;
     use mcp_typed::v2026_07_28::{
         ClientCapabilities, ElicitRequestParams, InputRequest, InputResponse,
@@ -706,6 +707,8 @@ mod live {
     #[derive(Debug, Clone)]
     pub struct LiveCall {
         capabilities: ClientCapabilities,
+        /// The revision the session negotiated, whose forms the requests carry.
+        revision: Revision,
         answers: BTreeMap<String, Pinned>,
         /// The requests sent and not answered: their id, key and question.
         waiting: Vec<(legacy::RequestId, String, String)>,
@@ -754,9 +757,23 @@ mod live {
                 .unwrap_or_default();
             Self {
                 capabilities,
+                revision: Revision::V2025_11_25,
                 answers: BTreeMap::new(),
                 waiting: Vec::new(),
             }
+        }
+
+        /// The protocol version the session negotiated at `initialize` (2025-11-25 when not
+        /// given): forms are written as that revision's, and one it cannot express (a multi
+        /// select in 2025-06-18) is refused with [`AskError::Form`](crate::AskError::Form).
+        /// A revision without elicitation (2025-03-26 and older) declares no capability for it,
+        /// so its forms are refused before.
+        pub fn revision(mut self, version: &str) -> Self {
+            self.revision = match version {
+                "2025-06-18" | "2025-03-26" | "2024-11-05" => Revision::V2025_06_18,
+                _ => Revision::V2025_11_25,
+            };
+            self
         }
 
         /// Whether requests of this call are waiting for their responses.
@@ -772,14 +789,14 @@ mod live {
             handler: impl FnOnce(&mut Input<'_>) -> Result<R, Need>,
         ) -> Result<Live<R>, ServeError> {
             let mut input = Input::new(&self.capabilities, &self.answers);
-            input.live_forms = Some(BTreeMap::new());
+            input.live_forms = Some((self.revision, BTreeMap::new()));
             let (asked, pins, forms) = match handler(&mut input) {
                 Ok(result) => return Ok(Live::Complete(result)),
                 Err(Need::Refused(error)) => return Err(ServeError::Refused(error)),
                 Err(Need::Invalid(error)) => return Err(ServeError::Invalid(error)),
                 Err(Need::Asked) => (input.asked, input.pins, input.live_forms),
             };
-            let forms = forms.unwrap_or_default();
+            let forms = forms.map(|(_, forms)| forms).unwrap_or_default();
             let mut messages = Vec::new();
             for (key, mut request) in asked {
                 let id = next_id();

@@ -253,6 +253,51 @@ fn the_same_handler_serves_2025_11_25_with_live_requests() {
     assert_eq!(result, "4 guests, terrace false, roots 1, note noted");
 }
 
+/// A form asked of a 2025-06-18 session is written as that revision's (no `mode`); one it cannot
+/// express (a multi select) is refused, not sent.
+#[test]
+fn live_forms_are_written_in_the_session_s_revision() {
+    #[derive(Debug, Elicit)]
+    enum Topping {
+        Cheese,
+        Olives,
+    }
+    #[derive(Debug, Elicit)]
+    struct Toppings {
+        /// Pick any
+        #[elicit(min_items = 1)]
+        toppings: Vec<Topping>,
+    }
+    let capabilities: legacy::ClientCapabilities =
+        serde_json::from_value(json!({"elicitation": {}})).unwrap();
+    let mut next_id = || legacy::RequestId::Integer(1);
+    let mut call = LiveCall::new(&capabilities).revision("2025-06-18");
+    let Live::Send(sent) = call.run(&mut next_id, book).unwrap() else {
+        panic!("asks first")
+    };
+    let wire: Value = serde_json::from_str(&sent[0].json).unwrap();
+    assert_eq!(wire["method"], "elicitation/create");
+    assert!(wire["params"].get("mode").is_none(), "{wire}");
+    // In 2025-11-25, the same form says its mode.
+    let mut call = LiveCall::new(&capabilities);
+    let Live::Send(sent) = call.run(&mut next_id, book).unwrap() else {
+        panic!("asks first")
+    };
+    let wire: Value = serde_json::from_str(&sent[0].json).unwrap();
+    assert_eq!(wire["params"]["mode"], "form");
+
+    let mut call = LiveCall::new(&capabilities).revision("2025-06-18");
+    let refused = call.run(&mut next_id, |input| {
+        input
+            .elicit::<Toppings>("toppings", "Toppings?")
+            .map(|outcome| matches!(outcome, ElicitOutcome::Accepted(Toppings { toppings }) if !toppings.is_empty()))
+    });
+    assert!(
+        matches!(refused, Err(ServeError::Refused(AskError::Form { ref key, .. })) if key == "toppings"),
+        "{refused:?}"
+    );
+}
+
 #[test]
 fn a_live_error_response_ends_the_call() {
     let capabilities: legacy::ClientCapabilities =

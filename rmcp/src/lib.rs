@@ -305,7 +305,13 @@ impl Eras {
             Some(capabilities) => convert(&capabilities, "the client capabilities")?,
             None => legacy::ClientCapabilities::default(),
         };
-        let mut call = LiveCall::new(&capabilities);
+        // The live requests are written in the revision the session agreed on.
+        let version = cx.protocol_version();
+        let mut call = LiveCall::new(&capabilities).revision(
+            version
+                .as_ref()
+                .map_or("2025-11-25", |version| version.as_str()),
+        );
         let mut last_id = 0i64;
         for _ in 0..self.max_live_rounds {
             let sent = call

@@ -307,6 +307,8 @@ struct PendingCall {
 struct Legacy {
     /// The capabilities the client declared at `initialize`.
     capabilities: legacy::ClientCapabilities,
+    /// The protocol version agreed at `initialize`: the live requests are written in it.
+    version: &'static str,
     next_id: i64,
     pending: Vec<PendingCall>,
 }
@@ -415,13 +417,14 @@ impl Server {
             ClientMessage::Request { id, request } => {
                 let result: Result<legacy::ServerResult, _> = match request {
                     ClientRequest::Initialize(params) => {
-                        if let Era::Legacy(state) = &mut self.era {
-                            state.capabilities = params.capabilities.clone();
-                        }
                         let version = LEGACY_VERSIONS
                             .iter()
                             .find(|v| **v == params.protocol_version)
                             .unwrap_or(&LEGACY_VERSIONS[0]);
+                        if let Era::Legacy(state) = &mut self.era {
+                            state.capabilities = params.capabilities.clone();
+                            state.version = version;
+                        }
                         Ok(legacy::InitializeResult::new(
                             legacy::ServerCapabilities::new()
                                 .with_tools(legacy::ServerCapabilitiesTools::new()),
@@ -438,7 +441,7 @@ impl Server {
                         let Era::Legacy(state) = &self.era else {
                             return Ok(());
                         };
-                        let live = LiveCall::new(&state.capabilities);
+                        let live = LiveCall::new(&state.capabilities).revision(state.version);
                         return self.legacy_run(PendingCall { id, params, live });
                     }
                     other => Err(error(
