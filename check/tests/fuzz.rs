@@ -48,60 +48,49 @@ fn the_python_sdk_server_answers_every_drawn_call_in_2025_11_25() {
     );
 }
 
-#[test]
-fn a_planted_invalid_result_is_found_and_replayed() {
+/// Fuzzes the planted server in `mode`: the fault is found (a line starting with `finding`),
+/// and the replay command printed with it finds it again with one call.
+fn found_and_replayed(mode: &str, finding: &str) {
     let python = python().to_str().expect("a UTF-8 path");
     let script = planted();
-    let server = [python, script.to_str().expect("a UTF-8 path")];
-    let (out, stdout) = fuzz(&["--requests", "40"], &[server[0], server[1], "ok"]);
+    let server = [python, script.to_str().expect("a UTF-8 path"), mode];
+    let (out, stdout) = fuzz(&["--requests", "40"], &server);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let found = (stdout.lines())
+        .find(|line| line.starts_with(finding))
+        .unwrap_or_else(|| panic!("no `{finding}`:\n{stdout}"));
+    let replay = replay_of(&stdout);
+    let again = Command::new(MCP_CHECK)
+        .args(&replay)
+        .output()
+        .expect("runs");
+    let again_stdout = String::from_utf8_lossy(&again.stdout);
+    assert_eq!(again.status.code(), Some(1), "{again_stdout}");
+    assert!(again_stdout.contains(found), "{again_stdout}");
+    assert!(again_stdout.contains("1 findings"), "{again_stdout}");
+}
+
+#[test]
+fn the_planted_server_without_a_fault_passes() {
+    let python = python().to_str().expect("a UTF-8 path");
+    let script = planted();
+    let server = [python, script.to_str().expect("a UTF-8 path"), "ok"];
+    let (out, stdout) = fuzz(&["--requests", "40"], &server);
     assert!(out.status.success(), "{stdout}");
     assert!(
         stdout.contains("1 tools, 40 calls answered, 0 findings"),
         "{stdout}"
     );
+}
 
-    let (out, stdout) = fuzz(&["--requests", "40"], &[server[0], server[1], "invalid"]);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    let violation = (stdout.lines())
-        .find(|line| line.starts_with("schema violation: /result/content/0"))
-        .unwrap_or_else(|| panic!("no violation at the content block:\n{stdout}"));
-    // The command printed finds it again, with one call.
-    let replay = replay_of(&stdout);
-    let again = Command::new(MCP_CHECK)
-        .args(&replay)
-        .output()
-        .expect("runs");
-    let again_stdout = String::from_utf8_lossy(&again.stdout);
-    assert_eq!(again.status.code(), Some(1), "{again_stdout}");
-    assert!(again_stdout.contains(violation), "{again_stdout}");
-    assert!(
-        again_stdout.contains("1 tools, 1 calls answered, 1 findings"),
-        "{again_stdout}"
-    );
+#[test]
+fn a_planted_invalid_result_is_found_and_replayed() {
+    found_and_replayed("invalid", "schema violation: /result/content/0");
 }
 
 #[test]
 fn a_planted_crash_is_found_and_replayed() {
-    let python = python().to_str().expect("a UTF-8 path");
-    let script = planted();
-    let server = [python, script.to_str().expect("a UTF-8 path"), "crash"];
-    let (out, stdout) = fuzz(&["--requests", "40"], &server);
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
-    assert!(
-        stdout.contains("crash: the server ended (exit status: 3)"),
-        "{stdout}"
-    );
-    let replay = replay_of(&stdout);
-    let again = Command::new(MCP_CHECK)
-        .args(&replay)
-        .output()
-        .expect("runs");
-    let again_stdout = String::from_utf8_lossy(&again.stdout);
-    assert_eq!(again.status.code(), Some(1), "{again_stdout}");
-    assert!(
-        again_stdout.contains("crash: the server ended (exit status: 3)"),
-        "{again_stdout}"
-    );
+    found_and_replayed("crash", "crash: the server ended (exit status: 3)");
 }
 
 #[test]
