@@ -169,6 +169,10 @@ struct FuzzArgs {
     /// Call only this tool.
     #[arg(long, value_name = "NAME")]
     tool: Option<String>,
+    /// `text`: each finding with its message and replay command, and a summary; `json`: a line
+    /// per finding, and the summary as the last line.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
     /// The server's command and arguments.
     #[arg(last = true, required = true, value_name = "SERVER")]
     server: Vec<String>,
@@ -275,6 +279,10 @@ fn main() -> ExitCode {
 /// `mcp-check fuzz`: the findings, each with the command that replays it, and a summary.
 fn run_fuzz(args: &FuzzArgs) -> ExitCode {
     use mcp_wire_check::fuzz;
+    if args.format == Format::Junit {
+        eprintln!("error: --format junit is for recorded files; fuzz reports text or json");
+        return ExitCode::from(2);
+    }
     let options = fuzz::Options {
         revision: args.revision,
         requests: args.requests,
@@ -289,10 +297,14 @@ fn run_fuzz(args: &FuzzArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    for skipped in &report.skipped {
-        println!("skipped tool {skipped}");
+    let server: Vec<String> = args.server.iter().map(|arg| shell_word(arg)).collect();
+    let server = server.join(" ");
+    let json = args.format == Format::Json;
+    if !json {
+        for skipped in &report.skipped {
+            println!("skipped tool {skipped}");
+        }
     }
-    let server = args.server.join(" ");
     for finding in &report.findings {
         let fault = match finding.fault {
             fuzz::Fault::Violation => "schema violation",
@@ -300,26 +312,63 @@ fn run_fuzz(args: &FuzzArgs) -> ExitCode {
             fuzz::Fault::Crash => "crash",
             fuzz::Fault::Hang => "hang",
         };
+        let replay = finding.call.as_ref().map(|(tool, seed)| {
+            format!(
+                "mcp-check fuzz --revision {} --seed {seed} --requests 1 --tool {} -- {server}",
+                args.revision,
+                shell_word(tool)
+            )
+        });
+        if json {
+            let (tool, seed) = finding.call.clone().unzip();
+            let line = serde_json::json!({
+                "fault": fault,
+                "detail": finding.detail,
+                "message": finding.request,
+                "tool": tool,
+                "seed": seed,
+                "replay": replay,
+            });
+            println!("{line}");
+            continue;
+        }
         println!("{fault}: {}", finding.detail);
         println!("  message: {}", finding.request);
-        if let Some((tool, seed)) = &finding.call {
-            println!(
-                "  replay: mcp-check fuzz --revision {} --seed {seed} --requests 1 --tool {tool} \
-                 -- {server}",
-                args.revision
-            );
+        if let Some(replay) = replay {
+            println!("  replay: {replay}");
         }
     }
-    println!(
-        "{} tools, {} calls answered, {} findings",
-        report.tools,
-        report.answered,
-        report.findings.len()
-    );
+    if json {
+        let summary = serde_json::json!({
+            "tools": report.tools,
+            "answered": report.answered,
+            "findings": report.findings.len(),
+            "skipped": report.skipped,
+        });
+        println!("{summary}");
+    } else {
+        println!(
+            "{} tools, {} calls answered, {} findings",
+            report.tools,
+            report.answered,
+            report.findings.len()
+        );
+    }
     if report.findings.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+/// `word` as a POSIX shell reads it back: as it is when it holds nothing the shell treats
+/// specially, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=@%+,".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_owned()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 

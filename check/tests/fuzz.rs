@@ -101,3 +101,27 @@ fn a_server_that_never_answers_is_a_hang() {
     assert!(stdout.contains("hang: no answer in 1s"), "{stdout}");
     assert!(stdout.contains("\"method\":\"initialize\""), "{stdout}");
 }
+
+#[test]
+fn json_reports_a_line_per_finding_and_the_summary_last() {
+    let python = python().to_str().expect("a UTF-8 path");
+    let script = planted();
+    let server = [python, script.to_str().expect("a UTF-8 path"), "invalid"];
+    let (out, stdout) = fuzz(&["--requests", "40", "--format", "json"], &server);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let lines: Vec<serde_json::Value> = (stdout.lines())
+        .map(|line| serde_json::from_str(line).expect("a JSON line"))
+        .collect();
+    let (summary, findings) = lines.split_last().expect("a summary");
+    assert_eq!(summary["tools"], 1);
+    assert_eq!(summary["answered"], 40);
+    assert_eq!(summary["findings"], findings.len());
+    assert!(!findings.is_empty());
+    for finding in findings {
+        assert_eq!(finding["fault"], "schema violation", "{finding}");
+        assert_eq!(finding["tool"], "count");
+        let seed = finding["seed"].as_u64().expect("a seed");
+        let replay = finding["replay"].as_str().expect("a replay command");
+        assert!(replay.contains(&format!("--seed {seed} --requests 1 --tool count -- ")));
+    }
+}
