@@ -91,7 +91,8 @@ pub struct Report {
     pub tools: usize,
     /// The tool calls answered.
     pub answered: usize,
-    /// Tools not called, and why (an input schema no value can be drawn for).
+    /// Tools not called, and calls not sent, and why (an input schema, or a branch of it, no
+    /// value can be drawn for).
     pub skipped: Vec<String>,
     /// The faults, in the order found; the run stops at a crash or a hang.
     pub findings: Vec<Finding>,
@@ -215,8 +216,15 @@ impl Session {
             let (name, schema) = &callable[i % callable.len()];
             let seed = options.seed.wrapping_add(i as u64);
             self.seed = seed;
-            let Ok(arguments) = Values::new(schema, seed).of(schema) else {
-                continue;
+            let arguments = match Values::new(schema, seed).of(schema) {
+                Ok(arguments) => arguments,
+                // A branch of the schema no value can be drawn for: said, not sent.
+                Err(why) => {
+                    self.report
+                        .skipped
+                        .push(format!("{name} (seed {seed}): {why}"));
+                    continue;
+                }
             };
             let params = json!({"name": name, "arguments": arguments});
             match self.call("tools/call", params, Some((name.clone(), seed))) {

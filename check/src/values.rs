@@ -67,6 +67,14 @@ impl fmt::Display for Unsupported {
 
 impl std::error::Error for Unsupported {}
 
+/// Why the schema at `at` gets no value: `keyword`.
+fn unsupported(at: &str, keyword: impl Into<String>) -> Unsupported {
+    Unsupported {
+        pointer: at.to_owned(),
+        keyword: keyword.into(),
+    }
+}
+
 /// Keywords that only annotate: they constrain nothing a value is drawn by.
 const ANNOTATIONS: [&str; 10] = [
     "description",
@@ -147,10 +155,7 @@ impl<'s> Values<'s> {
             .into_iter()
             .map(|key| format!("/{key}/{}", mcp_typed::json_pointer::token(name)))
             .find_map(|pointer| Some((pointer.clone(), self.root.pointer(&pointer)?)))
-            .ok_or_else(|| Unsupported {
-                pointer: String::new(),
-                keyword: format!("no definition `{name}`"),
-            })?;
+            .ok_or_else(|| unsupported("", format!("no definition `{name}`")))?;
         self.draw(schema, &pointer, 0)
     }
 
@@ -169,7 +174,7 @@ impl<'s> Values<'s> {
     ) -> Result<Value, Unsupported> {
         let first_at = schemas.first().map_or("", |(_, at)| at.as_str());
         if depth > DEEPEST {
-            return Err(self.unsupported(first_at, "a schema nested too deep"));
+            return Err(unsupported(first_at, "a schema nested too deep"));
         }
         // Each schema, its `$ref`s and `allOf`s taken apart into plain parts; what remains
         // beside them is kept as a part of its own (`rest`, owned here).
@@ -180,17 +185,17 @@ impl<'s> Values<'s> {
         while let Some((schema, at)) = pending.pop() {
             steps += 1;
             if steps > 4 * DEEPEST {
-                return Err(self.unsupported(&at, "a schema nested too deep"));
+                return Err(unsupported(&at, "a schema nested too deep"));
             }
             let members = match schema {
                 Value::Bool(true) => continue,
                 Value::Object(members) => members,
-                _ => return Err(self.unsupported(&at, "a schema that accepts nothing")),
+                _ => return Err(unsupported(&at, "a schema that accepts nothing")),
             };
             if let Some(keyword) = (members.keys())
                 .find(|k| !ANNOTATIONS.contains(&k.as_str()) && !DRAWN.contains(&k.as_str()))
             {
-                return Err(self.unsupported(&at, keyword));
+                return Err(unsupported(&at, keyword));
             }
             let split = ["$ref", "allOf"].iter().any(|k| members.contains_key(*k));
             if !split {
@@ -204,14 +209,12 @@ impl<'s> Values<'s> {
                     .and_then(|r| r.strip_prefix('#'))
                     .and_then(|pointer| Some((pointer, self.root.pointer(pointer)?)));
                 let Some((pointer, target)) = target else {
-                    return Err(self.unsupported(&at, "$ref"));
+                    return Err(unsupported(&at, "$ref"));
                 };
                 pending.push((target, pointer.to_owned()));
             }
             if let Some(all) = members.get("allOf") {
-                let all = all
-                    .as_array()
-                    .ok_or_else(|| self.unsupported(&at, "allOf"))?;
+                let all = all.as_array().ok_or_else(|| unsupported(&at, "allOf"))?;
                 for (index, part) in all.iter().enumerate() {
                     pending.push((part, format!("{at}/allOf/{index}")));
                 }
@@ -247,7 +250,7 @@ impl<'s> Values<'s> {
                 None => schema.get("anyOf").is_none() && schema.get("items").is_none(),
             };
             if !object_like {
-                return Err(self.unsupported(at, "allOf of other than objects"));
+                return Err(unsupported(at, "allOf of other than objects"));
             }
         }
         self.object(&parts, depth)
@@ -255,29 +258,25 @@ impl<'s> Values<'s> {
 
     /// A value of one schema without `$ref` or `allOf`.
     fn plain(&mut self, schema: &Value, at: &str, depth: usize) -> Result<Value, Unsupported> {
-        let unsupported = |keyword: &str| Unsupported {
-            pointer: at.to_owned(),
-            keyword: keyword.to_owned(),
-        };
         let Value::Object(members) = schema else {
-            return Err(unsupported("a schema that accepts nothing"));
+            return Err(unsupported(at, "a schema that accepts nothing"));
         };
         if let Some(value) = members.get("const") {
             return Ok(value.clone());
         }
         if let Some(options) = members.get("enum") {
             let options = options.as_array().filter(|o| !o.is_empty());
-            let options = options.ok_or_else(|| unsupported("enum"))?;
+            let options = options.ok_or_else(|| unsupported(at, "enum"))?;
             return Ok(options[self.rng.usize(..options.len())].clone());
         }
         if let Some(branches) = members.get("anyOf") {
             let branches = branches.as_array().filter(|b| !b.is_empty());
-            let branches = branches.ok_or_else(|| unsupported("anyOf"))?;
+            let branches = branches.ok_or_else(|| unsupported(at, "anyOf"))?;
             if members
                 .keys()
                 .any(|k| k != "anyOf" && !ANNOTATIONS.contains(&k.as_str()))
             {
-                return Err(unsupported("anyOf beside other keywords"));
+                return Err(unsupported(at, "anyOf beside other keywords"));
             }
             let pick = self.rng.usize(..branches.len());
             return self.draw(&branches[pick], &format!("{at}/anyOf/{pick}"), depth + 1);
@@ -304,10 +303,7 @@ impl<'s> Values<'s> {
             "object", "array", "string", "integer", "number", "boolean", "null",
         ];
         let named = |name: &Value| KINDS.iter().find(|k| name == **k).copied();
-        let unknown = || Unsupported {
-            pointer: format!("{at}/type"),
-            keyword: "type".to_owned(),
-        };
+        let unknown = || unsupported(&format!("{at}/type"), "type");
         Ok(match members.get("type") {
             Some(Value::Array(kinds)) if !kinds.is_empty() => {
                 named(&kinds[self.rng.usize(..kinds.len())]).ok_or_else(unknown)?
@@ -359,7 +355,7 @@ impl<'s> Values<'s> {
                 .iter()
                 .any(|(name, _)| !own.is_some_and(|o| o.contains_key(*name)));
             if schema.get("additionalProperties") == Some(&Value::Bool(false)) && foreign {
-                return Err(self.unsupported(
+                return Err(unsupported(
                     at,
                     "additionalProperties false beside other schemas' members",
                 ));
@@ -379,9 +375,10 @@ impl<'s> Values<'s> {
                 continue;
             }
             let Some(under) = &additional else {
-                return Err(
-                    self.unsupported(first_at, "a required member additionalProperties refuses")
-                );
+                return Err(unsupported(
+                    first_at,
+                    "a required member additionalProperties refuses",
+                ));
             };
             let value = self.draw_all(under, depth + 1)?;
             out.insert(name.to_owned(), value);
@@ -407,10 +404,7 @@ impl<'s> Values<'s> {
         let most = if depth < SHALLOW_FROM { min + 3 } else { min };
         let max = count(members, "maxItems", most).min(most.max(min));
         if max < min {
-            return Err(Unsupported {
-                pointer: at.to_owned(),
-                keyword: "maxItems below minItems".to_owned(),
-            });
+            return Err(unsupported(at, "maxItems below minItems"));
         }
         let unique = members.get("uniqueItems") == Some(&Value::Bool(true));
         let len = self.rng.usize(min..=max);
@@ -429,10 +423,7 @@ impl<'s> Values<'s> {
             }
         }
         if items.len() < min {
-            return Err(Unsupported {
-                pointer: at.to_owned(),
-                keyword: "uniqueItems with too few distinct items".to_owned(),
-            });
+            return Err(unsupported(at, "uniqueItems with too few distinct items"));
         }
         Ok(Value::Array(items))
     }
@@ -443,27 +434,24 @@ impl<'s> Values<'s> {
         if let Some(named) = members.get("format") {
             let format = (named.as_str()).filter(|f| FORMATS.contains(f));
             let Some(format) = format else {
-                return Err(Unsupported {
-                    pointer: format!("{at}/format"),
-                    keyword: format!("format {named}"),
-                });
+                return Err(unsupported(
+                    &format!("{at}/format"),
+                    format!("format {named}"),
+                ));
             };
             let text = self.formatted(format);
             let length = text.chars().count();
             let bounded = members.contains_key("minLength") || members.contains_key("maxLength");
             if bounded && (length < min || length > max) {
-                return Err(Unsupported {
-                    pointer: at.to_owned(),
-                    keyword: format!("format {format} with a length bound"),
-                });
+                return Err(unsupported(
+                    at,
+                    format!("format {format} with a length bound"),
+                ));
             }
             return Ok(Value::String(text));
         }
         if max < min {
-            return Err(Unsupported {
-                pointer: at.to_owned(),
-                keyword: "maxLength below minLength".to_owned(),
-            });
+            return Err(unsupported(at, "maxLength below minLength"));
         }
         // Plain letters mostly; now and then what needs escaping or is outside ASCII.
         const ODD: [char; 8] = ['"', '\\', '/', '\n', 'é', '日', '😀', '\u{7f}'];
@@ -518,7 +506,7 @@ impl<'s> Values<'s> {
         let (above, below) = (bound("exclusiveMinimum"), bound("exclusiveMaximum"));
         let step = match bound("multipleOf") {
             Some(step) if step > 0.0 => step,
-            Some(_) => return Err(self.unsupported(at, "multipleOf")),
+            Some(_) => return Err(unsupported(at, "multipleOf")),
             None if integer => 1.0,
             None => 0.0,
         };
@@ -544,11 +532,11 @@ impl<'s> Values<'s> {
             let first = (low / step).ceil();
             let last = (high / step).floor();
             if first > last {
-                return Err(self.unsupported(at, "no multiple of multipleOf in the range"));
+                return Err(unsupported(at, "no multiple of multipleOf in the range"));
             }
             (drawn / step).round().clamp(first, last) * step
         } else if high < low {
-            return Err(self.unsupported(at, "an empty range"));
+            return Err(unsupported(at, "an empty range"));
         } else {
             drawn
         };
@@ -560,7 +548,7 @@ impl<'s> Values<'s> {
         };
         number
             .map(Value::Number)
-            .ok_or_else(|| self.unsupported(at, "a number beyond f64"))
+            .ok_or_else(|| unsupported(at, "a number beyond f64"))
     }
 
     /// Any JSON value, small, nested no deeper than the draws allow.
@@ -582,13 +570,6 @@ impl<'s> Values<'s> {
                     .map(|i| (format!("k{i}"), self.any(depth + 1)))
                     .collect(),
             ),
-        }
-    }
-
-    fn unsupported(&self, at: &str, keyword: &str) -> Unsupported {
-        Unsupported {
-            pointer: at.to_owned(),
-            keyword: keyword.to_owned(),
         }
     }
 }

@@ -158,7 +158,7 @@ impl<'a> Responses<'a> {
             Some(Answer::Typed(answer)) => elicited(key, answer).map(Some),
             Some(Answer::Json(value)) => {
                 let (action, content) = json_elicit(key, value)?;
-                ElicitOutcome::from_parts(action, Some(content.as_ref().unwrap_or(&Map::new())))
+                ElicitOutcome::from_parts(action, content.as_ref())
                     .map(Some)
                     .map_err(|errors| invalid(key, errors))
             }
