@@ -134,7 +134,7 @@ fn validator(
             root.insert(member.to_owned(), value.clone());
         }
     }
-    let pointer = format!("#/{keyword}/{}", mcp_typed::json_pointer::token(name));
+    let pointer = format!("#/{keyword}/{}", mcp_typed::json_pointer::escape(name));
     root.insert("$ref".to_owned(), Value::from(pointer));
     jsonschema::validator_for(&Value::Object(root)).or_else(|in_document| {
         let mut alone = schema[keyword][name].clone();

@@ -153,7 +153,7 @@ impl<'s> Values<'s> {
     pub fn of_definition(&mut self, name: &str) -> Result<Value, Unsupported> {
         let (pointer, schema) = ["$defs", "definitions"]
             .into_iter()
-            .map(|key| format!("/{key}/{}", mcp_typed::json_pointer::token(name)))
+            .map(|key| format!("/{key}/{}", mcp_typed::json_pointer::escape(name)))
             .find_map(|pointer| Some((pointer.clone(), self.root.pointer(&pointer)?)))
             .ok_or_else(|| unsupported("", format!("no definition `{name}`")))?;
         self.draw(schema, &pointer, 0)
@@ -327,7 +327,7 @@ impl<'s> Values<'s> {
         for (schema, at) in schemas {
             let properties = schema.get("properties").and_then(Value::as_object);
             for (name, member) in properties.into_iter().flatten() {
-                let pointer = format!("{at}/properties/{}", mcp_typed::json_pointer::token(name));
+                let pointer = format!("{at}/properties/{}", mcp_typed::json_pointer::escape(name));
                 match declared.iter_mut().find(|(known, _)| *known == name) {
                     Some((_, all)) => all.push((member, pointer)),
                     None => declared.push((name, vec![(member, pointer)])),

@@ -29,7 +29,6 @@ mod file_error;
 pub mod ir;
 pub mod naming;
 mod pipeline;
-mod pointer;
 pub mod revisions;
 mod schema;
 mod schema_error;

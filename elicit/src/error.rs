@@ -12,17 +12,8 @@ use smallvec::SmallVec;
 use super::StringFormat;
 
 /// The JSON type of a value, as messages name it (`a string`, `null`): what this crate's errors
-/// say was found, for a crate that reports JSON the same way.
-pub fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+/// say was found (`mcp-typed-json`'s, as every crate of the workspace names it).
+pub use mcp_typed_json::json_kind;
 
 /// A string that is either static, shared between many errors (a property's pointer, its
 /// pattern, its rendered list of options) or owned.

@@ -95,7 +95,7 @@ fn normalize(root: &Node) -> Result<RequestedSchema, SchemaError> {
             .pointer
             .strip_prefix("/properties/")
             .map(|rest| rest.split('/').next().unwrap_or(rest))
-            .map(|escaped| escaped.replace("~1", "/").replace("~0", "~"));
+            .map(|escaped| mcp_typed_json::pointer::unescape(escaped).into_owned());
         match name {
             Some(name) => named(error, &name),
             None => error,

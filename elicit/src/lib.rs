@@ -632,21 +632,10 @@ pub(crate) fn item_pointer(base: &str, index: usize) -> String {
 /// Appends `segment` to the JSON pointer `base`, escaping `~` and `/` (RFC 6901):
 /// `pointer("/properties", "a/b")` is `/properties/a~1b`, `pointer("", "email")` is `/email`.
 ///
-/// The one escaper of the elicitation world: the pointers of [`SchemaError`]s and
-/// [`ValidationError`]s, and those `#[derive(Elicit)]` compiles in, are all made with it.
-pub fn pointer(base: &str, segment: &str) -> String {
-    let mut out = String::with_capacity(base.len() + segment.len() + 1);
-    out.push_str(base);
-    out.push('/');
-    for c in segment.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// The pointers of [`SchemaError`]s and [`ValidationError`]s, and those `#[derive(Elicit)]`
+/// compiles in, are all made with it; the escaping is `mcp-typed-json`'s, the workspace's one
+/// home of it.
+pub use mcp_typed_json::pointer::join as pointer;
 
 #[cfg(test)]
 mod tests {

@@ -1,32 +1,15 @@
 //! JSON pointers (RFC 6901) as this crate and the crates built on it write them: every decode
 //! error's path, every validation violation, the sealed state's and the adapter's pointers.
 //!
-//! The one escaper of a member name at run time outside the forms crate (`mcp-elicit`, which
-//! this crate depends on only with the feature `elicit`, has its own, `mcp_elicit::pointer`, for
-//! the forms' errors), and the generator's (`mcp-codegen`, a build-time crate) for schema
-//! pointers.
+//! The tokens are escaped and read back by `mcp-typed-json`, the one home of that rule for every
+//! crate of the workspace (the generator and the forms use it too); its functions are
+//! re-exported here.
 
-use std::borrow::Cow;
 use std::fmt;
 
 use serde::de::DeserializeOwned;
 
-/// `name` as a reference token: `~` is written `~0`, `/` is written `~1`
-/// (`token("a/b~c")` is `a~1b~0c`); borrowed when there is nothing to escape.
-pub fn token(name: &str) -> Cow<'_, str> {
-    if name.contains(['~', '/']) {
-        Cow::Owned(name.replace('~', "~0").replace('/', "~1"))
-    } else {
-        Cow::Borrowed(name)
-    }
-}
-
-/// Appends `/` and `name` as a reference token to `pointer`: `push(&mut p, "a/b")` turns
-/// `/params` into `/params/a~1b`.
-pub fn push(pointer: &mut String, name: &str) {
-    pointer.push('/');
-    pointer.push_str(&token(name));
-}
+pub use mcp_typed_json::pointer::{escape, join, push, unescape};
 
 /// Decodes `text` as `T` and, where that fails, says where: serde's message and the JSON
 /// pointer of the member the decode stopped at, below the decoded value. The pointer is the one
@@ -69,18 +52,3 @@ impl fmt::Display for PointedError {
 }
 
 impl std::error::Error for PointedError {}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn tokens_escape_tilde_before_slash() {
-        assert_eq!(super::token("a/b~c~1"), "a~1b~0c~01");
-        assert!(matches!(
-            super::token("plain"),
-            std::borrow::Cow::Borrowed(_)
-        ));
-        let mut pointer = String::from("/params");
-        super::push(&mut pointer, "x/y");
-        assert_eq!(pointer, "/params/x~1y");
-    }
-}

@@ -62,7 +62,11 @@ pub trait Validate {
     /// Checks every constraint keyword the schema states on this value and on every value it
     /// holds; `Err` carries every violation, in the order the members are declared.
     fn validate(&self) -> Result<(), Violations> {
-        let mut cx = Cx::default();
+        // Room for a pointer of a few members, so that entering them does not grow it.
+        let mut cx = Cx {
+            pointer: String::with_capacity(64),
+            found: Vec::new(),
+        };
         self.validate_at(&mut cx, &[]);
         cx.finish()
     }

@@ -270,7 +270,7 @@ fn text_keeps_the_declaration_order() {
 /// message name the field.
 fn refused<S: JsonSchema>(field: &str) -> SchemaError {
     let error = RequestedSchema::for_type::<S>().expect_err(std::any::type_name::<S>());
-    let escaped = mcp_typed::json_pointer::token(field);
+    let escaped = mcp_typed::json_pointer::escape(field);
     assert!(
         error.pointer.starts_with(&format!("/properties/{escaped}")),
         "{}: pointer {:?} ({})",

@@ -5,7 +5,7 @@
 //! two levels of such additions: `annotations`, then its `priority`) so that optional members
 //! are broken too.
 
-use mcp_typed::json_pointer::token as escape;
+use mcp_typed::json_pointer::{escape, unescape};
 use serde_json::{json, Value};
 
 use super::schema::Schema;
@@ -55,7 +55,7 @@ struct Walker<'a> {
 fn with(message: &Value, pointer: &str, value: Option<Value>) -> Value {
     let mut out = message.clone();
     let (parent, last) = pointer.rsplit_once('/').expect("a member's pointer");
-    let last = last.replace("~1", "/").replace("~0", "~");
+    let last = unescape(last).into_owned();
     match (out.pointer_mut(parent), value) {
         (Some(Value::Object(members)), Some(value)) => {
             members.insert(last, value);

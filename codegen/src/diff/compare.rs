@@ -9,7 +9,7 @@ use crate::ir::{
     Additional, CallSet, ConstField, EnumValue, Field, Module, Struct, TypeDef, TypeExpr, TypeKind,
     Union,
 };
-use crate::pointer::escape;
+use mcp_typed_json::pointer::escape;
 
 use Style::{Constructors, Literals, Match};
 

@@ -22,7 +22,7 @@ use serde_json::{json, Map, Value};
 
 use super::ident;
 use crate::ir::{CallKind, CallSet, DirectionModel, Messages, Module, TypeExpr, TypeKind};
-use crate::pointer::escape;
+use mcp_typed_json::pointer::escape;
 
 /// The prefix of a reference to a generated type in the emitted schema text.
 const MARKER: &str = "mcp:";

@@ -4,10 +4,11 @@
 use serde_json::{Map, Value};
 
 use super::keywords::ANNOTATIONS;
-use super::loader::{kind_of, Loader};
+use super::loader::Loader;
 use super::{check_identifier, err, SchemaError};
 use crate::ir::{ConstValue, EnumValue};
 use crate::naming;
+use mcp_typed_json::json_kind;
 
 impl Loader<'_> {
     /// An `anyOf`/`oneOf` whose every member is a string constant (zod's `z.union` of
@@ -89,7 +90,7 @@ impl Loader<'_> {
                     &format!("{ptr}/{i}"),
                     format!(
                         "only string enum values are supported, found {}",
-                        kind_of(v)
+                        json_kind(v)
                     ),
                 );
             };
@@ -127,7 +128,7 @@ impl Loader<'_> {
             },
             other => err(
                 &format!("{pointer}/const"),
-                format!("unsupported `const` of {}", kind_of(other)),
+                format!("unsupported `const` of {}", json_kind(other)),
             ),
         }
     }

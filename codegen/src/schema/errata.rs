@@ -15,9 +15,9 @@ use serde_json::Value;
 use super::SchemaError;
 use crate::file_error::FileError;
 use crate::ir::Module;
-use crate::pointer::{escape, unescape};
 use crate::revisions::Dialect;
 use crate::toml_table::{self, Fields};
+use mcp_typed_json::pointer::{escape, unescape};
 
 /// The whole errata list.
 #[derive(Debug, Clone, Default)]
@@ -244,7 +244,7 @@ pub fn apply(
             message: format!("erratum `{}`: {message}", erratum.id),
         };
         let (parent_at, last) = at.rsplit_once('/').expect("an absolute pointer has a `/`");
-        let key = unescape(last);
+        let key = unescape(last).into_owned();
         let Some(parent) = root.pointer_mut(parent_at) else {
             return Err(fail(format!("no `{parent_at}` in the official schema")));
         };

@@ -4,10 +4,11 @@
 use serde_json::{Map, Value};
 
 use super::keywords::{is_closed_empty_object, is_object_with_properties};
-use super::loader::{kind_of, Loader};
+use super::loader::Loader;
 use super::normalize::{has_structural_siblings, non_null, single_all_of, single_live_member};
 use super::{err, SchemaError};
 use crate::ir::{Additional, TypeExpr};
+use mcp_typed_json::json_kind;
 
 impl Loader<'_> {
     /// The type of one entry of a `type` list: a primitive, or `Nullable(Any)` for `null`.
@@ -20,7 +21,7 @@ impl Loader<'_> {
             Some("null") => Ok(TypeExpr::Nullable(Box::new(TypeExpr::Any))),
             Some(other @ ("object" | "array")) => err(pointer, format!("`{other}` in a list of types is not supported")),
             Some(other) => err(pointer, format!("unknown type `{other}` (expected string, integer, number, boolean, object, array or null)")),
-            None => err(pointer, format!("`type` entries must be strings, found {}", kind_of(t))),
+            None => err(pointer, format!("`type` entries must be strings, found {}", json_kind(t))),
         }
     }
 
@@ -123,7 +124,7 @@ impl Loader<'_> {
                     &type_ptr,
                     format!(
                         "`type` must be a string or a list of strings, found {}",
-                        kind_of(other)
+                        json_kind(other)
                     ),
                 )
             }

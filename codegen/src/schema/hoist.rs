@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::{err, SchemaError};
-use crate::pointer::escape;
+use mcp_typed_json::pointer::escape;
 
 /// Moves the `$defs` (or `definitions`) that tools leave inside a root definition (zod's
 /// `z.toJSONSchema` of each definition on its own keeps the schemas it shares, `__schema0`, in

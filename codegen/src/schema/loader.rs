@@ -15,8 +15,9 @@ use super::normalize::{
 use super::{check_identifier, err, SchemaError};
 use crate::ir::{ConstValue, EnumValue, TypeDef, TypeExpr, TypeKind};
 use crate::naming;
-use crate::pointer::{escape, unescape};
 use crate::settings::Settings;
+use mcp_typed_json::json_kind;
+use mcp_typed_json::pointer::{escape, unescape};
 
 /// Builds the types of one schema; [`load`](super::load) runs it over every definition.
 pub(super) struct Loader<'a> {
@@ -33,18 +34,6 @@ pub(super) struct Loader<'a> {
     /// The types built so far.
     pub(super) types: Vec<TypeDef>,
     pub(super) settings: &'a Settings,
-}
-
-/// How a JSON value is named in an error message (`a string`, `an object`, …).
-pub(super) fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 impl<'a> Loader<'a> {
@@ -116,7 +105,7 @@ impl<'a> Loader<'a> {
                 pointer,
                 format!(
                     "expected a schema (object or boolean), found {}",
-                    kind_of(other)
+                    json_kind(other)
                 ),
             ),
         }
@@ -225,7 +214,7 @@ impl<'a> Loader<'a> {
                 ),
             );
         };
-        let name = unescape(name);
+        let name = unescape(name).into_owned();
         match self.defs.get_key_value(&name) {
             Some((k, v)) => Ok((naming::type_name(k), v)),
             None => err(

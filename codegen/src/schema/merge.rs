@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::keywords::STRUCTURAL;
 use super::loader::Loader;
 use super::{err, SchemaError};
-use crate::pointer::escape;
+use mcp_typed_json::pointer::escape;
 
 impl Loader<'_> {
     /// Merges `allOf` members (each an object schema, or a `$ref` to one) into one object schema.

@@ -31,14 +31,15 @@ use serde_json::{Map, Value};
 
 pub use self::hoist::hoist_nested_definitions;
 use self::keywords::STRUCTURAL;
-use self::loader::{kind_of, Loader};
+use self::loader::Loader;
 pub use self::supply::supply_request_id;
 use self::unions::is_primitive;
 use crate::ir::{Module, TypeDef, TypeExpr, TypeKind};
 use crate::naming;
-use crate::pointer::escape;
 use crate::revisions::Dialect;
 use crate::settings::Settings;
+use mcp_typed_json::json_kind;
+use mcp_typed_json::pointer::escape;
 
 pub(crate) use crate::naming::check_identifier;
 pub(crate) use crate::schema_error::err;
@@ -80,7 +81,10 @@ pub(crate) fn load(
     let Some(root_obj) = root.as_object() else {
         return err(
             "",
-            format!("the schema root must be an object, found {}", kind_of(root)),
+            format!(
+                "the schema root must be an object, found {}",
+                json_kind(root)
+            ),
         );
     };
     let defs_key = definitions_key(root_obj, dialect)?;

@@ -13,7 +13,7 @@ use crate::ir::{
     Additional, ConstField, ConstValue, EnumValue, Field, ImpliedConst, Struct, TypeExpr, TypeKind,
 };
 use crate::naming;
-use crate::pointer::escape;
+use mcp_typed_json::pointer::escape;
 
 impl Loader<'_> {
     /// The struct of an object schema: its declared members in schema order, then what it does

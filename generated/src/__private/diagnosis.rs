@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::buffer::without_position;
 use super::codec::MEMBERS;
 use super::integer_value;
-use crate::json_pointer::token as escape;
+use crate::json_pointer::escape;
 use crate::jsonrpc::{DecodeError, DecodeErrorKind};
 
 pub(super) const BATCH_UNSUPPORTED: &str =

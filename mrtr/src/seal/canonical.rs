@@ -261,7 +261,7 @@ impl Reader<'_> {
                 }
                 Step::Name(start, end) => {
                     let name = String::from_utf16_lossy(&self.names[start..end]);
-                    pointer.push_str(&mcp_typed::json_pointer::token(&name));
+                    pointer.push_str(&mcp_typed::json_pointer::escape(&name));
                 }
             }
         }

@@ -8,9 +8,9 @@ use crate::ir::{
 };
 use crate::naming;
 use crate::naming::check_identifier;
-use crate::pointer::unescape;
 use crate::schema_error::{err, SchemaError};
 use crate::settings::Settings;
+use mcp_typed_json::pointer::unescape;
 
 /// Replaces the direction unions by call sets and records the message layer. A schema without
 /// them (not an MCP schema, or a fragment) gets no message layer.
@@ -305,7 +305,7 @@ fn error_codes(module: &Module) -> Vec<(String, i64)> {
         };
         for c in &s.consts {
             if let ("code", ConstValue::Integer(code)) = (&c.json_name[..], &c.value) {
-                let owner = unescape(t.pointer.split('/').nth(2).unwrap_or(&t.name));
+                let owner = unescape(t.pointer.split('/').nth(2).unwrap_or(&t.name)).into_owned();
                 if !codes.iter().any(|(n, _)| *n == owner) {
                     codes.push((owner, *code));
                 }

@@ -302,7 +302,7 @@ fn first_difference(a: &Value, b: &Value, pointer: String) -> Option<(String, St
     match (a, b) {
         (Value::Object(a), Value::Object(b)) => {
             for key in a.keys().chain(b.keys()) {
-                let here = format!("{pointer}/{}", mcp_typed::json_pointer::token(key));
+                let here = format!("{pointer}/{}", mcp_typed::json_pointer::escape(key));
                 match (a.get(key), b.get(key)) {
                     (Some(x), Some(y)) => {
                         if let Some(found) = first_difference(x, y, here) {
