@@ -60,15 +60,16 @@ struct Options {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Sends a stdio server schema-valid requests of its revision and referees every message
-    /// of the conversation.
+    /// Sends a server schema-valid requests of its revision and referees every message of the
+    /// conversation.
     ///
-    /// `mcp-check fuzz [OPTIONS] -- SERVER…` runs the server, initializes, lists its tools
-    /// and calls them in turn, each call's arguments drawn from the tool's `inputSchema` (the
-    /// same seed, the same arguments). It reports every server message that breaks the
-    /// revision's schema, a JSON-RPC error answering a valid call, a crash and a hang, each
-    /// with the request and the command that replays it; exits 0 when it found nothing, 1
-    /// when it found a fault, 2 when it could not run.
+    /// `mcp-check fuzz [OPTIONS] -- SERVER…` runs the server on stdio (`--url URL`: talks to
+    /// a Streamable HTTP server instead), initializes, lists its tools and calls them in turn,
+    /// each call's arguments drawn from the tool's `inputSchema` (the same seed, the same
+    /// arguments). It reports every server message that breaks the revision's schema, a
+    /// JSON-RPC error (or an HTTP error status) answering a valid call, a crash and a hang,
+    /// each with the request and the command that replays it; exits 0 when it found nothing,
+    /// 1 when it found a fault, 2 when it could not run.
     #[command(verbatim_doc_comment)]
     Fuzz(FuzzArgs),
     /// Sits between a client and a server, forwards every byte unchanged and checks every
@@ -173,8 +174,16 @@ struct FuzzArgs {
     /// per finding, and the summary as the last line.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// A Streamable HTTP server's endpoint (`http://HOST:PORT/PATH`) to fuzz, instead of a
+    /// command.
+    #[arg(long, value_name = "URL", conflicts_with = "server")]
+    url: Option<String>,
+    /// A header sent with every HTTP request (`--header 'Authorization: Bearer …'`); repeat it
+    /// for more. The replay commands print its name, not its value.
+    #[arg(long, value_name = "NAME:VALUE", requires = "url")]
+    header: Vec<String>,
     /// The server's command and arguments.
-    #[arg(last = true, required = true, value_name = "SERVER")]
+    #[arg(last = true, required_unless_present = "url", value_name = "SERVER")]
     server: Vec<String>,
 }
 
@@ -290,15 +299,38 @@ fn run_fuzz(args: &FuzzArgs) -> ExitCode {
         timeout: std::time::Duration::from_secs(args.timeout),
         tool: args.tool.clone(),
     };
-    let report = match fuzz::run(&args.server, &options) {
+    let target = match &args.url {
+        Some(url) => fuzz::Target::Url {
+            url: url.clone(),
+            headers: args.header.clone(),
+        },
+        None => fuzz::Target::Command(args.server.clone()),
+    };
+    let report = match fuzz::run(&target, &options) {
         Ok(report) => report,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
-    let server: Vec<String> = args.server.iter().map(|arg| shell_word(arg)).collect();
-    let server = server.join(" ");
+    // How the replay commands name the server: its command, or its URL and the names of the
+    // headers (their values may be secrets).
+    let server = match &args.url {
+        Some(url) => {
+            let headers = (args.header.iter())
+                .map(|header| {
+                    header
+                        .split_once(':')
+                        .map_or(header.as_str(), |(name, _)| name)
+                })
+                .map(|name| format!(" --header {}", shell_word(&format!("{}:…", name.trim()))));
+            format!("--url {}{}", shell_word(url), headers.collect::<String>())
+        }
+        None => {
+            let server: Vec<String> = args.server.iter().map(|arg| shell_word(arg)).collect();
+            format!("-- {}", server.join(" "))
+        }
+    };
     let json = args.format == Format::Json;
     if !json {
         for skipped in &report.skipped {
@@ -314,7 +346,7 @@ fn run_fuzz(args: &FuzzArgs) -> ExitCode {
         };
         let replay = finding.call.as_ref().map(|(tool, seed)| {
             format!(
-                "mcp-check fuzz --revision {} --seed {seed} --requests 1 --tool {} -- {server}",
+                "mcp-check fuzz --revision {} --seed {seed} --requests 1 --tool {} {server}",
                 args.revision,
                 shell_word(tool)
             )

@@ -1,11 +1,15 @@
-//! `mcp-check fuzz` as a user runs it: against the pinned Python SDK's server (nothing found in
-//! 2025-11-25), and against servers with a fault planted (a result that breaks the schema, a
-//! crash on a legal argument), each found and replayed by the command it prints.
+//! `mcp-check fuzz` as a user runs it: against the pinned Python SDK's server on stdio (nothing
+//! found in 2025-11-25), the pinned TypeScript server-everything over Streamable HTTP (its known
+//! defects found), and servers with a fault planted (a result that breaks the schema, a crash on
+//! a legal argument), each found and replayed by the command it prints.
 
+use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
-use mcp_typed_tests::installed::{python, python_dir};
+use mcp_typed_tests::installed::{node, npm_package, python, python_dir};
+use serde_json::Value;
 
 const MCP_CHECK: &str = env!("CARGO_BIN_EXE_mcp-check");
 
@@ -13,14 +17,14 @@ fn planted() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz/planted_server.py")
 }
 
+/// Runs `mcp-check fuzz FLAGS -- SERVER…` (no `--` when `server` is empty: `--url` in `flags`).
 fn fuzz(flags: &[&str], server: &[&str]) -> (Output, String) {
-    let out = Command::new(MCP_CHECK)
-        .arg("fuzz")
-        .args(flags)
-        .arg("--")
-        .args(server)
-        .output()
-        .expect("mcp-check runs");
+    let mut command = Command::new(MCP_CHECK);
+    command.arg("fuzz").args(flags);
+    if !server.is_empty() {
+        command.arg("--").args(server);
+    }
+    let out = command.output().expect("mcp-check runs");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     (out, stdout)
 }
@@ -124,4 +128,136 @@ fn json_reports_a_line_per_finding_and_the_summary_last() {
         let replay = finding["replay"].as_str().expect("a replay command");
         assert!(replay.contains(&format!("--seed {seed} --requests 1 --tool count -- ")));
     }
+}
+
+/// The pinned TypeScript server-everything, serving Streamable HTTP on a free port of
+/// 127.0.0.1; killed when dropped.
+struct ServerEverything {
+    child: Child,
+    url: String,
+}
+
+impl ServerEverything {
+    fn start() -> ServerEverything {
+        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let package = npm_package("@modelcontextprotocol/server-everything");
+        let mut server = ServerEverything {
+            child: Command::new(node())
+                .arg(package.join("dist/index.js"))
+                .arg("streamableHttp")
+                .env("PORT", port.to_string())
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("node runs server-everything"),
+            url: format!("http://127.0.0.1:{port}/mcp"),
+        };
+        let started = Instant::now();
+        while TcpStream::connect((Ipv4Addr::LOCALHOST, port)).is_err() {
+            if let Some(status) = server.child.try_wait().expect("its status") {
+                panic!("server-everything exited before listening ({status})");
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "server-everything did not start"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        server
+    }
+}
+
+impl Drop for ServerEverything {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The JSON report of a run: its findings and its summary.
+fn json_report(stdout: &str) -> (Vec<Value>, Value) {
+    let mut lines: Vec<Value> = (stdout.lines())
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+        .collect();
+    let summary = lines.pop().expect("a summary");
+    (lines, summary)
+}
+
+/// server-everything over HTTP: its tools answer every drawn call (its long operation kept alive
+/// by progress, its roots request on the session's GET stream answered, its URL elicitation
+/// asked for by -32042), and two defects of its own are found: `trigger-sampling-request` passes
+/// a `maxTokens` drawn as any number (its input schema's type) to `sampling/createMessage`, whose
+/// `maxTokens` is an integer; in 2025-03-26, `get-resource-links` returns `resource_link`
+/// content, which that revision does not have. Each is found again by its replay command.
+#[test]
+fn server_everything_over_http_answers_every_call_and_its_defects_are_found() {
+    let server = ServerEverything::start();
+    let url = server.url.as_str();
+    let (out, stdout) = fuzz(
+        &["--url", url, "--requests", "100", "--format", "json"],
+        &[],
+    );
+    let (findings, summary) = json_report(&stdout);
+    assert_eq!(summary["tools"], 17, "{stdout}");
+    assert_eq!(summary["answered"], 100, "{stdout}");
+    assert!(!findings.is_empty(), "{stdout}");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    for finding in &findings {
+        assert_eq!(finding["fault"], "schema violation", "{finding}");
+        assert_eq!(finding["tool"], "trigger-sampling-request", "{finding}");
+        let detail = finding["detail"].as_str().expect("a detail");
+        assert!(detail.starts_with("/params/maxTokens "), "{finding}");
+        assert!(detail.contains("expected i64"), "{finding}");
+    }
+    // The replay names the server by its URL and finds the fault with one call.
+    let replay = findings[0]["replay"].as_str().expect("a replay command");
+    let words: Vec<&str> = replay.split(' ').skip(2).collect();
+    assert!(replay.ends_with(&format!("--url {url}")), "{replay}");
+    let (again, stdout) = fuzz(&words, &[]);
+    assert_eq!(again.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("/params/maxTokens"), "{stdout}");
+    assert!(stdout.contains("1 calls answered, 1 findings"), "{stdout}");
+
+    let (_, stdout) = fuzz(
+        &[
+            "--url",
+            url,
+            "--revision",
+            "2025-03-26",
+            "--requests",
+            "30",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    let (findings, summary) = json_report(&stdout);
+    assert_eq!(summary["answered"], 30, "{stdout}");
+    assert!(
+        findings
+            .iter()
+            .any(|finding| finding["tool"] == "get-resource-links"
+                && (finding["detail"].as_str()).is_some_and(|d| d.contains("\"resource_link\""))),
+        "{stdout}"
+    );
+}
+
+/// An endpoint where nothing listens: the run ends with a crash, said as such.
+#[test]
+fn an_endpoint_that_cannot_be_reached_is_a_crash() {
+    let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .and_then(|listener| listener.local_addr())
+        .expect("a free port")
+        .port();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let (out, stdout) = fuzz(&["--url", &url], &[]);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("crash: the server could not be reached"),
+        "{stdout}"
+    );
 }

@@ -318,7 +318,8 @@ fn the_server_answers_every_drawn_call_in_each_revision() {
             requests: 60,
             ..Options::default()
         };
-        let report = fuzz::run(&[SERVER.to_owned()], &options).expect("the server runs");
+        let report = fuzz::run(&fuzz::Target::Command(vec![SERVER.to_owned()]), &options)
+            .expect("the server runs");
         assert_eq!(report.tools, 5, "{revision}");
         assert_eq!(report.answered, 60, "{revision}: {report:?}");
         assert!(report.findings.is_empty(), "{revision}: {report:#?}");

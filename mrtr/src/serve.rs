@@ -64,8 +64,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -307,21 +309,52 @@ fn question_digest(request: &InputRequest) -> String {
 /// client (or anyone who saw the retry) can resend a retry and run the handler again with the
 /// same answers until the round's TTL is over. Such a handler must tolerate running twice on
 /// the same answers: its effects idempotent, or behind a confirmation it checks itself.
-#[derive(Clone, Copy)]
+///
+/// # Kept by a server
+///
+/// [`Sealing::new`] borrows the sealer and the principal for one request. A server that keeps
+/// its settings between requests holds a `Sealing<'static>` made by [`Sealing::shared`] (the
+/// rmcp adapter's `Eras` does) and takes each request's with [`Sealing::for_principal`].
+#[derive(Clone)]
 pub struct Sealing<'a> {
-    sealer: &'a StateSealer,
-    principal: &'a str,
+    sealer: Held<'a, StateSealer>,
+    principal: Cow<'a, str>,
     ttl: Duration,
     lifetime: Duration,
     /// `None`: replay allowed ([`Sealing::allow_replay`]).
-    replay: Option<&'a dyn ReplayStore>,
+    replay: Option<Held<'a, dyn ReplayStore + 'a>>,
     max_state_len: usize,
+}
+
+/// A value borrowed for one request, or shared by a [`Sealing`] kept between requests.
+enum Held<'a, T: ?Sized> {
+    Borrowed(&'a T),
+    Shared(Arc<T>),
+}
+
+impl<T: ?Sized> Clone for Held<'_, T> {
+    fn clone(&self) -> Self {
+        match self {
+            Held::Borrowed(value) => Held::Borrowed(value),
+            Held::Shared(value) => Held::Shared(Arc::clone(value)),
+        }
+    }
+}
+
+impl<T: ?Sized> std::ops::Deref for Held<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        match self {
+            Held::Borrowed(value) => value,
+            Held::Shared(value) => value,
+        }
+    }
 }
 
 impl fmt::Debug for Sealing<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Sealing")
-            .field("sealer", self.sealer)
+            .field("sealer", &*self.sealer)
             .field("principal", &self.principal)
             .field("ttl", &self.ttl)
             .field("lifetime", &self.lifetime)
@@ -343,13 +376,27 @@ impl<'a> Sealing<'a> {
     /// [`SealContext::principal`]), with the default limits, each state single-use on this
     /// process ([`MemoryReplayStore::process`]; see [Single use](Sealing#single-use)).
     pub fn new(sealer: &'a StateSealer, principal: &'a str) -> Self {
+        Self::with(Held::Borrowed(sealer), Cow::Borrowed(principal))
+    }
+
+    fn with(sealer: Held<'a, StateSealer>, principal: Cow<'a, str>) -> Self {
+        let process: &'static dyn ReplayStore = MemoryReplayStore::process();
         Self {
             sealer,
             principal,
             ttl: Self::DEFAULT_TTL,
             lifetime: Self::DEFAULT_LIFETIME,
-            replay: Some(MemoryReplayStore::process()),
+            replay: Some(Held::Borrowed(process)),
             max_state_len: Self::DEFAULT_MAX_STATE_LEN,
+        }
+    }
+
+    /// The same settings for `principal`, the authenticated principal of a request: how a
+    /// server that keeps its `Sealing` ([`Sealing::shared`]) seals each request's states.
+    pub fn for_principal<'b>(&'b self, principal: &'b str) -> Sealing<'b> {
+        Sealing {
+            principal: Cow::Borrowed(principal),
+            ..self.clone()
         }
     }
 
@@ -374,8 +421,23 @@ impl<'a> Sealing<'a> {
     /// invalid answer cannot be corrected with the same state, the call starts over. A state
     /// refused for another reason (tampered, foreign, expired) is not spent.
     pub fn replay_store(mut self, store: &'a dyn ReplayStore) -> Self {
-        self.replay = Some(store);
+        self.replay = Some(Held::Borrowed(store));
         self
+    }
+
+    /// [`Sealing::replay_store`] with a store this value shares (for a `Sealing` kept between
+    /// requests, [`Sealing::shared`]).
+    pub fn shared_replay_store(mut self, store: Arc<dyn ReplayStore>) -> Self {
+        self.replay = Some(Held::Shared(store));
+        self
+    }
+
+    /// Whether the spent states go to a store given by [`Sealing::replay_store`] or
+    /// [`Sealing::shared_replay_store`] (which may wait on the network) rather than the
+    /// process's memory.
+    pub fn has_own_replay_store(&self) -> bool {
+        let process: &dyn ReplayStore = MemoryReplayStore::process();
+        (self.replay.as_deref()).is_some_and(|store| !std::ptr::addr_eq(store, process))
     }
 
     /// Opts out of single use: a state opens as often as it is presented until it expires, so
@@ -399,8 +461,17 @@ impl<'a> Sealing<'a> {
     }
 
     /// The principal states are bound to.
-    pub fn principal(&self) -> &'a str {
-        self.principal
+    pub fn principal(&self) -> &str {
+        &self.principal
+    }
+}
+
+impl Sealing<'static> {
+    /// Seals with `sealer`, with the default limits, each state single-use on this process,
+    /// for a server that keeps this value between requests and seals each request's states
+    /// with [`Sealing::for_principal`] (the principal here is empty until then).
+    pub fn shared(sealer: Arc<StateSealer>) -> Self {
+        Self::with(Held::Shared(sealer), Cow::Borrowed(""))
     }
 }
 
@@ -607,12 +678,12 @@ pub fn serve<P, R>(
 where
     P: RetryParams + Serialize,
 {
-    let context = SealContext::for_request(sealing.principal, params, sealing.ttl)
+    let context = SealContext::for_request(&sealing.principal, params, sealing.ttl)
         .map_err(ServeError::UndigestableParams)?;
     let opened = match params.request_state() {
         None => None,
         Some(token) => {
-            let opened = match sealing.replay {
+            let opened = match sealing.replay.as_deref() {
                 Some(store) => sealing.sealer.open_once(token, &context, now, store),
                 None => sealing.sealer.open(token, &context, now),
             };

@@ -528,7 +528,7 @@ fn a_tampered_foreign_or_stale_state_is_refused_or_restarted() {
             assert!(again.input_requests.unwrap().contains_key("booking"))
         }
         Served::Complete(result) => panic!("a stale state was believed: {result}"),
-    }
+    };
 }
 
 #[test]

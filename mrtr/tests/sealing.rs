@@ -283,6 +283,37 @@ fn stepped(store: MemoryReplayStore) -> (Stepped, MemoryReplayStore) {
     )
 }
 
+/// A `Sealing` a server keeps between requests (as the rmcp adapter's `Eras` does): two
+/// instances, each with its own kept value over one shared store, spend each state once between
+/// them; each request's principal binds its states (alice's retry is refused for mallory).
+#[test]
+fn a_kept_sealing_serves_each_principal_and_shares_its_store() {
+    use std::sync::Arc;
+    let store: Arc<dyn ReplayStore> = Arc::new(MemoryReplayStore::new());
+    let kept = |sealer: StateSealer| {
+        Sealing::shared(Arc::new(sealer))
+            .ttl(minutes(5))
+            .shared_replay_store(Arc::clone(&store))
+    };
+    let (one, two) = (kept(sealer()), kept(sealer()));
+    assert!(one.has_own_replay_store() && one.is_single_use());
+    assert!(!Sealing::new(&sealer(), "x").has_own_replay_store());
+    let (alice, alice_elsewhere) = (one.for_principal("alice"), two.for_principal("alice"));
+    assert_eq!(alice.principal(), "alice");
+    a_resent_retry_is_refused(&alice, &alice_elsewhere, "dave");
+
+    let first = call(r#"{"to":"erin"}"#);
+    let asked = asked(serve(&first, &one.for_principal("alice"), now(), confirm));
+    let retry = retry(&first, &asked, yes());
+    let refused = serve(&retry, &two.for_principal("mallory"), now(), confirm).unwrap_err();
+    assert!(
+        matches!(refused, ServeError::InvalidState(_)),
+        "{refused:?}"
+    );
+    let done = serve(&retry, &two.for_principal("alice"), now(), confirm).unwrap();
+    assert_eq!(done, Served::Complete("confirmed: yes".into()));
+}
+
 #[test]
 fn single_use_is_the_default_on_this_process() {
     let sealer = sealer();

@@ -104,9 +104,9 @@ pub use mcp_typed;
 pub use mcp_typed::Elicit;
 
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
-use mcp_mrtr::seal::{ReplayStore, StateSealer};
+use mcp_mrtr::seal::StateSealer;
 use mcp_mrtr::serve::{
     serve, Input, Live, LiveCall, LiveRequest, Need, Sealing, ServeError, Served,
 };
@@ -125,21 +125,30 @@ use tokio::runtime::RuntimeFlavor;
 /// (2026-07-28, SEP-2575).
 pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i32 = -32021;
 
-/// How the server serves handlers that ask for input, in both eras: the sealer of 2026-07-28
-/// states (shared by every instance that may serve a retry), its limits, and where spent
-/// states are recorded.
+/// How the server serves handlers that ask for input, in both eras: how 2026-07-28 states are
+/// sealed (a [`Sealing`] kept between requests: the sealer, shared by every instance that may
+/// serve a retry, its limits, and where spent states are recorded), and how many rounds of live
+/// requests a 2025-11-25 call may take.
 ///
 /// Each state is single-use by default, on this process ([`Sealing#single-use`]): give every
-/// instance of a deployment one shared store with [`Eras::replay_store`] (`RedisReplayStore`,
-/// feature `redis`) for single use across them, or opt out with [`Eras::allow_replay`]. A
-/// shared store's call blocks; on a multi-threaded tokio runtime it runs in `block_in_place`,
-/// so that the worker's other tasks move on.
+/// instance of a deployment one shared store (`RedisReplayStore`, feature `redis`) for single
+/// use across them, or opt out, through [`Eras::sealing`]:
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use std::time::Duration;
+/// # use mcp_mrtr::seal::{MemoryReplayStore, SealingKey, StateSealer};
+/// # use mcp_typed_rmcp::Eras;
+/// let shared = Arc::new(MemoryReplayStore::new()); // `RedisReplayStore::open(url)?` in a deployment
+/// let eras = Eras::new(StateSealer::new(SealingKey::new(1, [7; 32])))
+///     .sealing(|sealing| sealing.ttl(Duration::from_secs(300)).shared_replay_store(shared));
+/// ```
+///
+/// A store of its own's call blocks; on a multi-threaded tokio runtime it runs in
+/// `block_in_place`, so that the worker's other tasks move on.
 #[derive(Clone)]
 pub struct Eras {
-    sealer: Arc<StateSealer>,
-    replay: SpentStates,
-    ttl: Duration,
-    lifetime: Duration,
+    sealing: Sealing<'static>,
     /// The most rounds of live requests one 2025-11-25 call may take.
     max_live_rounds: usize,
 }
@@ -147,32 +156,10 @@ pub struct Eras {
 impl std::fmt::Debug for Eras {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Eras")
-            .field("sealer", &self.sealer)
-            .field(
-                "replay",
-                &match &self.replay {
-                    SpentStates::InProcess => "the process's store",
-                    SpentStates::In(_) => "a store of its own",
-                    SpentStates::NotRecorded => "replay allowed",
-                },
-            )
-            .field("ttl", &self.ttl)
-            .field("lifetime", &self.lifetime)
+            .field("sealing", &self.sealing)
             .field("max_live_rounds", &self.max_live_rounds)
             .finish()
     }
-}
-
-/// Where [`Eras`] records the states it has spent.
-#[derive(Clone)]
-enum SpentStates {
-    /// [`MemoryReplayStore::process`](mcp_mrtr::seal::MemoryReplayStore::process): single use
-    /// on this instance (the default).
-    InProcess,
-    /// A store of its own, shared by the deployment's instances ([`Eras::replay_store`]).
-    In(Arc<dyn ReplayStore>),
-    /// None: replay allowed ([`Eras::allow_replay`]).
-    NotRecorded,
 }
 
 /// What a call answered: the handler's own result, or (2026-07-28) the questions to send back.
@@ -185,41 +172,19 @@ pub enum Outcome<R> {
 }
 
 impl Eras {
-    /// Serves with `sealer`, the default TTL and call lifetime of [`Sealing`], each state
-    /// single-use on this process, and at most 10 rounds of live requests.
+    /// Serves with `sealer`, the defaults of [`Sealing`] (TTL, call lifetime, the largest
+    /// state, each state single-use on this process), and at most 10 rounds of live requests.
     pub fn new(sealer: StateSealer) -> Self {
         Self {
-            sealer: Arc::new(sealer),
-            replay: SpentStates::InProcess,
-            ttl: Sealing::DEFAULT_TTL,
-            lifetime: Sealing::DEFAULT_LIFETIME,
+            sealing: Sealing::shared(Arc::new(sealer)),
             max_live_rounds: 10,
         }
     }
 
-    /// Records spent states in `store` (see [`Sealing::replay_store`]): single use holds
-    /// across every instance that shares it.
-    pub fn replay_store(mut self, store: Arc<dyn ReplayStore>) -> Self {
-        self.replay = SpentStates::In(store);
-        self
-    }
-
-    /// Opts out of single use (see [`Sealing::allow_replay`]): a resent retry runs the handler
-    /// again until its state expires.
-    pub fn allow_replay(mut self) -> Self {
-        self.replay = SpentStates::NotRecorded;
-        self
-    }
-
-    /// How long a client has to answer a round.
-    pub fn ttl(mut self, ttl: Duration) -> Self {
-        self.ttl = ttl;
-        self
-    }
-
-    /// How long a whole call may last from its first round.
-    pub fn lifetime(mut self, lifetime: Duration) -> Self {
-        self.lifetime = lifetime;
+    /// Changes how states are sealed: `configure` gets the current [`Sealing`] and returns the
+    /// one to use (`ttl`, `lifetime`, `max_state_len`, `shared_replay_store`, `allow_replay`).
+    pub fn sealing(mut self, configure: impl FnOnce(Sealing<'static>) -> Sealing<'static>) -> Self {
+        self.sealing = configure(self.sealing);
         self
     }
 
@@ -276,22 +241,16 @@ impl Eras {
             .is_some_and(|version| !version.has_initialize());
         if stateless {
             let params: P = modern_params(params, cx)?;
-            let mut sealing = Sealing::new(&self.sealer, principal)
-                .ttl(self.ttl)
-                .lifetime(self.lifetime);
-            match &self.replay {
-                SpentStates::InProcess => {}
-                SpentStates::In(store) => sealing = sealing.replay_store(&**store),
-                SpentStates::NotRecorded => sealing = sealing.allow_replay(),
-            }
+            let sealing = self.sealing.for_principal(principal);
             let run = || serve(&params, &sealing, SystemTime::now(), handler);
             // A store of its own (Redis) blocks for a round trip, up to its timeout when it is
             // down: on a multi-threaded runtime the worker hands its other tasks over first.
             let multi_threaded = tokio::runtime::Handle::try_current()
                 .is_ok_and(|handle| handle.runtime_flavor() == RuntimeFlavor::MultiThread);
-            let served = match &self.replay {
-                SpentStates::In(_) if multi_threaded => tokio::task::block_in_place(run),
-                _ => run(),
+            let served = if multi_threaded && sealing.has_own_replay_store() {
+                tokio::task::block_in_place(run)
+            } else {
+                run()
             };
             return match served {
                 Ok(Served::Complete(result)) => Ok(Outcome::Complete(result)),
@@ -597,7 +556,7 @@ fn first_difference(a: &Value, b: &Value, at: String) -> Option<String> {
     match (a, b) {
         (Value::Object(a), Value::Object(b)) => {
             for (name, value) in a {
-                let here = format!("{at}/{}", mcp_typed::json_pointer::token(name));
+                let here = format!("{at}/{}", mcp_typed::json_pointer::escape(name));
                 match b.get(name) {
                     Some(other) => {
                         if let Some(pointer) = first_difference(value, other, here) {

@@ -1,4 +1,5 @@
-//! `mcp-check fuzz -- SERVER…`: a stdio server sent schema-valid requests of its revision, every
+//! `mcp-check fuzz -- SERVER…` / `mcp-check fuzz --url URL`: a server (a child process on stdio,
+//! or a Streamable HTTP endpoint: [`Target`]) sent schema-valid requests of its revision, every
 //! message of the conversation refereed as `mcp-check` checks recorded traffic.
 //!
 //! The client half is this module's: it initializes in the revision asked for (one of the
@@ -8,10 +9,12 @@
 //!
 //! - a message of the server's that breaks its revision's schema (any message: results,
 //!   notifications, requests);
-//! - a JSON-RPC error answering a schema-valid call (the tool's schema and what it takes
-//!   differ, or the server failed: a tool's failure is a result with `isError`);
-//! - a crash (the server ends, or closes its output, with a request unanswered) and a hang (no
-//!   answer within the timeout);
+//! - a JSON-RPC error (over HTTP, an error status) answering a schema-valid call (the tool's
+//!   schema and what it takes differ, or the server failed: a tool's failure is a result with
+//!   `isError`);
+//! - a crash (the server ends, closes its output or cannot be reached, with a request
+//!   unanswered) and a hang (nothing heard within the timeout, or no answer within six of
+//!   them: each call asks for progress, which keeps a long one alive);
 //!
 //! each with the request that found it and its seed, which `--seed S --requests 1 --tool NAME`
 //! replays. The client declares every capability its revision has for a server's requests and
@@ -19,15 +22,58 @@
 //! be drawn), a URL-mode elicitation accepted, a sampling request with a text reply, `roots/list`
 //! with one root, `ping`; any other request with -32601.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
 use crate::values::Values;
 use crate::{traffic, Checker, Revision, Side};
+
+mod http;
+mod stdio;
+
+/// 2025-11-25's `UrlElicitationRequiredError`: an answer, not a fault.
+const URL_ELICITATION_REQUIRED: i64 = -32042;
+
+/// How many timeouts a call may take in all, while the server keeps sending (progress, logs).
+const CALL_LIMIT: u32 = 6;
+
+/// The server fuzzed.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// A program and its arguments, run as a child speaking on stdio.
+    Command(Vec<String>),
+    /// A Streamable HTTP endpoint (`http://HOST:PORT/PATH`), each request with `headers`
+    /// (`NAME:VALUE`, a bearer token).
+    Url {
+        /// The endpoint.
+        url: String,
+        /// Headers sent with every request.
+        headers: Vec<String>,
+    },
+}
+
+/// How the conversation reaches the server: the message sent, and what comes back, in order.
+trait Transport {
+    /// Sends a message; a server that fails to take it is found waiting for its answer.
+    fn send(&mut self, text: &str);
+    /// The next thing the server sent, within `timeout`.
+    fn next(&mut self, timeout: Duration) -> Result<Received, Unanswered>;
+    /// The conversation is initialized in `version` (HTTP sends it as a header from now on, and
+    /// opens the stream of the server's own messages).
+    fn initialized(&mut self, _version: &str) {}
+    /// Ends the conversation (the process stopped, the session deleted).
+    fn close(&mut self);
+}
+
+/// What came back from the server.
+enum Received {
+    /// A message.
+    Message(String),
+    /// A message sent (`sent`) was refused outside JSON-RPC: an HTTP error status, a body too
+    /// large to read.
+    Refused { sent: String, detail: String },
+}
 
 /// What a fuzzing run does.
 #[derive(Debug, Clone)]
@@ -98,15 +144,13 @@ pub struct Report {
     pub findings: Vec<Finding>,
 }
 
-/// The server process and the conversation with it.
+/// The server and the conversation with it.
 struct Session {
     /// The seed of the last draw.
     seed: u64,
     /// The tool call under way, and its seed.
     call: Option<(String, u64)>,
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
+    server: Box<dyn Transport>,
     checker: Checker,
     timeout: Duration,
     next_id: i64,
@@ -115,53 +159,37 @@ struct Session {
 
 /// Why waiting for an answer ended without one.
 enum Unanswered {
+    /// The server ended, or could not be reached.
     Crash(String),
-    Hang,
+    /// Nothing within the timeout (or no answer within the call's limit): how long.
+    Hang(String),
+    /// The request was refused outside JSON-RPC ([`Received::Refused`]).
+    Refused(String),
 }
 
-/// Runs the server `command` (a program and its arguments) and fuzzes it.
-pub fn run(command: &[String], options: &Options) -> Result<Report, String> {
-    let (program, arguments) = command
-        .split_first()
-        .ok_or_else(|| "no server command".to_owned())?;
+/// Runs (or connects to) the server and fuzzes it.
+pub fn run(target: &Target, options: &Options) -> Result<Report, String> {
     if options.revision >= Revision::V2026_07_28 {
         return Err(format!(
             "{}: fuzzing a server of a revision without `initialize` is not supported yet",
             options.revision
         ));
     }
-    let mut child = Command::new(program)
-        .args(arguments)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| format!("{program}: {e}"))?;
-    let stdin = child.stdin.take().expect("piped");
-    let stdout = child.stdout.take().expect("piped");
-    let (sender, lines) = mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            let Ok(line) = line else { break };
-            if !line.trim().is_empty() && sender.send(line).is_err() {
-                break;
-            }
-        }
-    });
+    let server: Box<dyn Transport> = match target {
+        Target::Command(command) => Box::new(stdio::StdioServer::spawn(command)?),
+        Target::Url { url, headers } => Box::new(http::HttpServer::new(url, headers)?),
+    };
     let mut session = Session {
         seed: options.seed,
         call: None,
-        child,
-        stdin,
-        lines,
+        server,
         checker: Checker::new(None),
         timeout: options.timeout,
         next_id: 0,
         report: Report::default(),
     };
     session.fuzz(options);
-    let _ = session.child.kill();
-    let _ = session.child.wait();
+    session.server.close();
     Ok(session.report)
 }
 
@@ -177,10 +205,13 @@ impl Session {
             "capabilities": capabilities,
             "clientInfo": {"name": "mcp-check fuzz", "version": env!("CARGO_PKG_VERSION")},
         });
-        if self.call("initialize", initialize, None).is_none() {
+        let Some(initialized) = self.call("initialize", initialize, None) else {
             return;
-        }
+        };
         self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        let version = initialized["protocolVersion"].as_str();
+        self.server
+            .initialized(version.unwrap_or(options.revision.version()));
         let mut tools = Vec::new();
         let mut cursor: Option<Value> = None;
         for _page in 0..100 {
@@ -226,7 +257,9 @@ impl Session {
                     continue;
                 }
             };
-            let params = json!({"name": name, "arguments": arguments});
+            // A progress token: a long tool's progress shows it is alive.
+            let meta = json!({"progressToken": format!("fuzz-{i}")});
+            let params = json!({"name": name, "arguments": arguments, "_meta": meta});
             match self.call("tools/call", params, Some((name.clone(), seed))) {
                 Some(_) => self.report.answered += 1,
                 None if self.stopped() => return,
@@ -262,14 +295,22 @@ impl Session {
                 self.report.findings.push(finding);
                 return None;
             }
-            Err(Unanswered::Hang) => {
-                let detail = format!("no answer in {:?}", self.timeout);
+            Err(Unanswered::Hang(detail)) => {
                 let finding = found(Fault::Hang, detail);
                 self.report.findings.push(finding);
                 return None;
             }
+            Err(Unanswered::Refused(detail)) => {
+                self.report.findings.push(found(Fault::Error, detail));
+                return None;
+            }
         };
         if let Some(error) = answer.get("error") {
+            if error["code"] == URL_ELICITATION_REQUIRED {
+                // The spec's way for a call to ask for a URL-mode elicitation first: the call
+                // was understood and answered (the elicitation has nothing to open here).
+                return Some(error.clone());
+            }
             let finding = found(Fault::Error, error.to_string());
             self.report.findings.push(finding);
             return None;
@@ -279,15 +320,33 @@ impl Session {
 
     /// The server's answer to request `id`, each message it sends meanwhile refereed (and its
     /// requests refused).
+    ///
+    /// Waits at most the timeout for each message (progress, asked for with a
+    /// `progressToken`, keeps a long call alive) and [`CALL_LIMIT`] timeouts in all.
     fn answer_to(&mut self, id: i64) -> Result<Value, Unanswered> {
+        let limit = self.timeout * CALL_LIMIT;
+        let deadline = Instant::now() + limit;
         loop {
-            let line = match self.lines.recv_timeout(self.timeout) {
-                Ok(line) => line,
-                Err(RecvTimeoutError::Timeout) => return Err(Unanswered::Hang),
-                Err(RecvTimeoutError::Disconnected) => {
-                    let status = self.child.wait().map(|s| s.to_string());
-                    let how = status.unwrap_or_else(|e| e.to_string());
-                    return Err(Unanswered::Crash(format!("the server ended ({how})")));
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                let detail = format!("no answer in {limit:?}, though messages kept coming");
+                return Err(Unanswered::Hang(detail));
+            }
+            let line = match self.server.next(self.timeout.min(left))? {
+                Received::Message(line) => line,
+                Received::Refused { sent, detail } => {
+                    let refused: Value = serde_json::from_str(&sent).unwrap_or(Value::Null);
+                    if refused.get("method").is_some() && refused.get("id") == Some(&json!(id)) {
+                        return Err(Unanswered::Refused(detail));
+                    }
+                    // A notification or an answer of ours, refused.
+                    self.report.findings.push(Finding {
+                        fault: Fault::Error,
+                        detail,
+                        request: sent,
+                        call: self.call.clone(),
+                    });
+                    continue;
                 }
             };
             let violations = self.referee(Side::Server, &line);
@@ -365,8 +424,7 @@ impl Session {
                 call: None,
             });
         }
-        // A server that stopped reading is found waiting for its answer.
-        let _ = writeln!(self.stdin, "{text}").and_then(|()| self.stdin.flush());
+        self.server.send(&text);
     }
 
     /// The checker's verdict on a message of `from`: what is wrong with it, as text.

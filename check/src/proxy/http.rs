@@ -1017,7 +1017,7 @@ fn messages(body: &[u8]) -> Vec<Result<Value, String>> {
 /// which is bounded by the limit on messages ([`Capped`]): an event whose data grows past it is
 /// dropped and its length put in `too_large`.
 #[derive(Debug, Default)]
-struct EventStream {
+pub(crate) struct EventStream {
     /// The first bytes of the current line's field name (at most one more than `data` has).
     field: Vec<u8>,
     /// The current line has bytes (an empty line ends an event).
@@ -1033,11 +1033,11 @@ struct EventStream {
     /// The last byte fed was a CR: an LF right after it ends the same line.
     after_cr: bool,
     /// The lengths of events dropped as too large, not yet reported.
-    too_large: Vec<usize>,
+    pub(crate) too_large: Vec<usize>,
 }
 
 impl EventStream {
-    fn new(limit: usize) -> EventStream {
+    pub(crate) fn new(limit: usize) -> EventStream {
         EventStream {
             limit,
             ..EventStream::default()
@@ -1047,6 +1047,13 @@ impl EventStream {
     /// Reads `bytes`; the messages of the events they complete (an event without data, as the
     /// priming event of a resumable stream, is none).
     fn feed(&mut self, bytes: &[u8]) -> Vec<Result<Value, String>> {
+        (self.feed_data(bytes).iter())
+            .flat_map(|data| messages(data.as_bytes()))
+            .collect()
+    }
+
+    /// Reads `bytes`; the data of the events they complete, as text.
+    pub(crate) fn feed_data(&mut self, bytes: &[u8]) -> Vec<String> {
         let mut found = Vec::new();
         for &byte in bytes {
             let after_cr = std::mem::replace(&mut self.after_cr, byte == b'\r');
@@ -1056,7 +1063,7 @@ impl EventStream {
                     if let Some(data) = self.line_done() {
                         // A stream is UTF-8, invalid sequences read as U+FFFD (as a browser
                         // decodes it).
-                        found.extend(messages(String::from_utf8_lossy(&data).as_bytes()));
+                        found.push(String::from_utf8_lossy(&data).into_owned());
                     }
                 }
                 b':' if !self.in_value => {

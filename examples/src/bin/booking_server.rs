@@ -158,7 +158,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     // Key id 1: a later key gets id 2, and the sealer keeps 1 to open older states. Each state
     // is spent by its first use, recorded in this process; several instances share the record
-    // with `.replay_store(Arc::new(RedisReplayStore::open("redis://…")?))` (feature `redis`).
+    // with `.sealing(|s| s.shared_replay_store(Arc::new(RedisReplayStore::open("redis://…")?)))`
+    // (feature `redis`).
     let eras = Eras::new(StateSealer::new(SealingKey::new(1, key)));
     let server = BookingServer { eras };
     // rmcp's Streamable HTTP service: one server value per session (2025-11-25) or request.

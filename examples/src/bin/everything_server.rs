@@ -56,10 +56,11 @@ use rmcp::model::{
     GetPromptResponse, GetPromptResult, ImageContent, Implementation, JsonObject,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     LoggingLevel, LoggingMessageNotificationParam, PaginatedRequestParams,
-    ProgressNotificationParam, Prompt, PromptArgument, PromptMessage, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ResourceTemplate, Role,
-    ServerCapabilities, ServerConfig, SetLevelRequestMethod, SetLevelRequestParams,
-    SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    ProgressNotificationParam, Prompt, PromptArgument, PromptMessage, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ResourceTemplate, Role, ServerCapabilities, ServerConfig,
+    SetLevelRequestMethod, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, SubscriptionContext};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -629,6 +630,15 @@ impl ServerHandler for Everything {
             "test_image_content" => {
                 CallToolResult::success(vec![ContentBlock::image(PNG, "image/png")])
             }
+            // Audio content came with 2025-03-26: a 2024-11-05 client gets the clip as an
+            // embedded resource, which it can read (found by `mcp-check fuzz`).
+            "test_audio_content"
+                if cx.protocol_version() == Some(ProtocolVersion::V_2024_11_05) =>
+            {
+                CallToolResult::success(vec![ContentBlock::resource(
+                    ResourceContents::blob(WAV, "test://audio-clip").with_mime_type("audio/wav"),
+                )])
+            }
             "test_audio_content" => CallToolResult::success(vec![ContentBlock::Audio(
                 AudioContent::new(WAV, "audio/wav"),
             )]),
@@ -1115,16 +1125,25 @@ mod record {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (port, store) = arguments()?;
     let sealer = StateSealer::new(SealingKey::new(1, state_key()?));
-    let mut eras = Eras::new(sealer);
-    if let Ok(ttl) = std::env::var("MRTR_STATE_TTL_SECS") {
-        let secs: u64 =
-            (ttl.parse()).map_err(|_| format!("MRTR_STATE_TTL_SECS: not a number: {ttl}"))?;
-        eras = eras.ttl(Duration::from_secs(secs));
-    }
-    eras = match replay_store(&store)? {
-        Some(store) => eras.replay_store(store),
-        None => eras.allow_replay(),
+    let ttl = match std::env::var("MRTR_STATE_TTL_SECS") {
+        Ok(ttl) => {
+            Some(Duration::from_secs((ttl.parse()).map_err(|_| {
+                format!("MRTR_STATE_TTL_SECS: not a number: {ttl}")
+            })?))
+        }
+        Err(_) => None,
     };
+    let store = replay_store(&store)?;
+    let eras = Eras::new(sealer).sealing(|sealing| {
+        let sealing = match ttl {
+            Some(ttl) => sealing.ttl(ttl),
+            None => sealing,
+        };
+        match store {
+            Some(store) => sealing.shared_replay_store(store),
+            None => sealing.allow_replay(),
+        }
+    });
     let server = Everything { eras };
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
