@@ -3,12 +3,11 @@
 //! defects found), and servers with a fault planted (a result that breaks the schema, a crash on
 //! a legal argument), each found and replayed by the command it prints.
 
-use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output};
 
 use mcp_typed_tests::installed::{node, npm_package, python, python_dir};
+use mcp_typed_tests::listening::{accepts, free_port, Listening};
 use serde_json::Value;
 
 const MCP_CHECK: &str = env!("CARGO_BIN_EXE_mcp-check");
@@ -131,51 +130,17 @@ fn json_reports_a_line_per_finding_and_the_summary_last() {
 }
 
 /// The pinned TypeScript server-everything, serving Streamable HTTP on a free port of
-/// 127.0.0.1; killed when dropped.
-struct ServerEverything {
-    child: Child,
-    url: String,
-}
-
-impl ServerEverything {
-    fn start() -> ServerEverything {
-        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
-        let package = npm_package("@modelcontextprotocol/server-everything");
-        let mut server = ServerEverything {
-            child: Command::new(node())
-                .arg(package.join("dist/index.js"))
-                .arg("streamableHttp")
-                .env("PORT", port.to_string())
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("node runs server-everything"),
-            url: format!("http://127.0.0.1:{port}/mcp"),
-        };
-        let started = Instant::now();
-        while TcpStream::connect((Ipv4Addr::LOCALHOST, port)).is_err() {
-            if let Some(status) = server.child.try_wait().expect("its status") {
-                panic!("server-everything exited before listening ({status})");
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(60),
-                "server-everything did not start"
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        server
-    }
-}
-
-impl Drop for ServerEverything {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// 127.0.0.1 (its URL); killed when dropped.
+fn server_everything() -> (Listening, String) {
+    let port = free_port();
+    let package = npm_package("@modelcontextprotocol/server-everything");
+    let mut command = Command::new(node());
+    command
+        .arg(package.join("dist/index.js"))
+        .arg("streamableHttp")
+        .env("PORT", port.to_string());
+    let server = Listening::start(&mut command, "server-everything", port, accepts);
+    (server, format!("http://127.0.0.1:{port}/mcp"))
 }
 
 /// The JSON report of a run: its findings and its summary.
@@ -195,8 +160,8 @@ fn json_report(stdout: &str) -> (Vec<Value>, Value) {
 /// content, which that revision does not have. Each is found again by its replay command.
 #[test]
 fn server_everything_over_http_answers_every_call_and_its_defects_are_found() {
-    let server = ServerEverything::start();
-    let url = server.url.as_str();
+    let (_server, url) = server_everything();
+    let url = url.as_str();
     let (out, stdout) = fuzz(
         &["--url", url, "--requests", "100", "--format", "json"],
         &[],
@@ -249,11 +214,7 @@ fn server_everything_over_http_answers_every_call_and_its_defects_are_found() {
 /// An endpoint where nothing listens: the run ends with a crash, said as such.
 #[test]
 fn an_endpoint_that_cannot_be_reached_is_a_crash() {
-    let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .and_then(|listener| listener.local_addr())
-        .expect("a free port")
-        .port();
-    let url = format!("http://127.0.0.1:{port}/mcp");
+    let url = format!("http://127.0.0.1:{}/mcp", free_port());
     let (out, stdout) = fuzz(&["--url", &url], &[]);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(

@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::listening::{free_port, Listening};
+
 /// `tests/interop`: the npm peers and their lock file.
 pub fn interop_dir() -> PathBuf {
     crate::repo_root().join("tests/interop")
@@ -327,7 +329,7 @@ pub fn redis_server() -> &'static Path {
 /// waited for) when dropped.
 #[derive(Debug)]
 pub struct RedisServer {
-    child: std::process::Child,
+    server: Listening,
     /// `redis://127.0.0.1:<port>/`.
     pub url: String,
 }
@@ -336,43 +338,29 @@ impl RedisServer {
     /// Installs ([`redis_server`]) and starts it, and waits until it answers `PING`.
     pub fn start() -> Self {
         use std::io::{BufRead, BufReader};
-        use std::net::{Ipv4Addr, TcpListener, TcpStream};
-        use std::process::Stdio;
+        use std::net::{Ipv4Addr, TcpStream};
         let binary = redis_server();
-        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
-        let mut server = Self {
-            child: Command::new(binary)
-                .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-                .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display())),
-            url: format!("redis://127.0.0.1:{port}/"),
-        };
-        let started = Instant::now();
-        loop {
-            let pong = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).and_then(|mut stream| {
+        let port = free_port();
+        let pong = |port: u16| {
+            let reply = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).and_then(|mut stream| {
                 stream.write_all(b"PING\r\n")?;
                 let mut line = String::new();
                 BufReader::new(stream).read_line(&mut line)?;
                 Ok(line)
             });
-            if pong.is_ok_and(|line| line.starts_with("+PONG")) {
-                return server;
-            }
-            if let Some(status) = server.child.try_wait().expect("redis-server's status") {
-                panic!("redis-server exited before answering ({status})");
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "redis-server did not answer within 30 s"
-            );
-            std::thread::sleep(Duration::from_millis(50));
+            reply.is_ok_and(|line| line.starts_with("+PONG"))
+        };
+        let server = Listening::start(
+            Command::new(binary)
+                .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+                .args(["--save", "", "--appendonly", "no", "--daemonize", "no"]),
+            "redis-server",
+            port,
+            pong,
+        );
+        Self {
+            server,
+            url: format!("redis://127.0.0.1:{port}/"),
         }
     }
 }
@@ -424,17 +412,10 @@ impl RedisServer {
 
     fn signal(&self, signal: &str) {
         let status = Command::new("kill")
-            .args([signal, &self.child.id().to_string()])
+            .args([signal, &self.server.pid().to_string()])
             .status()
             .expect("kill runs");
         assert!(status.success(), "kill {signal} failed");
-    }
-}
-
-impl Drop for RedisServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill(); // SIGKILL ends a paused process too
-        let _ = self.child.wait();
     }
 }
 

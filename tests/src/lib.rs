@@ -12,6 +12,7 @@ struct ReadmeDoctests;
 use std::path::PathBuf;
 
 pub mod installed;
+pub mod listening;
 
 /// A field of `/proc/PID/status`, in kB (`VmRSS`: resident now, `VmHWM`: the peak). Linux
 /// only: the memory bounds the tests check are read there.

@@ -9,6 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
+use mcp_typed_tests::listening::{accepts, free_port, Listening};
 use serde_json::Value;
 
 pub use mcp_typed_tests::installed::{python, python_dir};
@@ -354,7 +355,7 @@ pub type EverythingServer = HttpServer;
 /// An example HTTP server program on a free port of 127.0.0.1, killed (and waited for) when
 /// dropped.
 pub struct HttpServer {
-    child: std::process::Child,
+    server: Listening,
     /// Its MCP endpoint, `http://127.0.0.1:<port>/mcp`.
     pub url: String,
 }
@@ -369,46 +370,19 @@ impl HttpServer {
     /// Starts the program `binary --port <free port>` with `env`, and waits until it accepts
     /// connections.
     pub fn start_program(binary: &str, env: &[(&str, &str)]) -> Self {
-        use std::net::{Ipv4Addr, TcpListener, TcpStream};
-        use std::process::Stdio;
-        let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-            .and_then(|listener| listener.local_addr())
-            .expect("a free port")
-            .port();
-        let mut server = Self {
-            child: Command::new(binary)
-                .args(["--port", &port.to_string()])
-                .envs(env.iter().copied())
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .spawn()
-                .unwrap_or_else(|e| panic!("start {binary}: {e}")),
+        let port = free_port();
+        let mut command = Command::new(binary);
+        command
+            .args(["--port", &port.to_string()])
+            .envs(env.iter().copied());
+        Self {
+            server: Listening::start(&mut command, binary, port, accepts),
             url: format!("http://127.0.0.1:{port}/mcp"),
-        };
-        let started = Instant::now();
-        while TcpStream::connect((Ipv4Addr::LOCALHOST, port)).is_err() {
-            if let Some(status) = server.child.try_wait().expect("the server's status") {
-                panic!("{binary} exited before accepting connections ({status})");
-            }
-            assert!(
-                started.elapsed() < Duration::from_secs(30),
-                "{binary} did not start"
-            );
-            std::thread::sleep(Duration::from_millis(50));
         }
-        server
     }
 
     /// The server's process id (its memory is in `/proc/PID/status`).
     pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-}
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.server.pid()
     }
 }
