@@ -167,9 +167,10 @@ struct FuzzArgs {
     /// Seconds to wait for each answer before reporting a hang.
     #[arg(long, value_name = "SECONDS", default_value_t = 10)]
     timeout: u64,
-    /// Call only this tool.
-    #[arg(long, value_name = "NAME")]
-    tool: Option<String>,
+    /// Call only this target, as findings name it: a tool's name, `prompt:NAME`,
+    /// `resource:URI` or `template:URI-TEMPLATE`.
+    #[arg(long, visible_alias = "tool", value_name = "NAME")]
+    only: Option<String>,
     /// `text`: each finding with its message and replay command, and a summary; `json`: a line
     /// per finding, and the summary as the last line.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -297,7 +298,7 @@ fn run_fuzz(args: &FuzzArgs) -> ExitCode {
         requests: args.requests,
         seed: args.seed,
         timeout: std::time::Duration::from_secs(args.timeout),
-        tool: args.tool.clone(),
+        only: args.only.clone(),
     };
     let target = match &args.url {
         Some(url) => fuzz::Target::Url {
@@ -334,7 +335,7 @@ fn run_fuzz(args: &FuzzArgs) -> ExitCode {
     let json = args.format == Format::Json;
     if !json {
         for skipped in &report.skipped {
-            println!("skipped tool {skipped}");
+            println!("skipped {skipped}");
         }
     }
     for finding in &report.findings {
@@ -346,7 +347,7 @@ fn run_fuzz(args: &FuzzArgs) -> ExitCode {
         };
         let replay = finding.call.as_ref().map(|(tool, seed)| {
             format!(
-                "mcp-check fuzz --revision {} --seed {seed} --requests 1 --tool {} {server}",
+                "mcp-check fuzz --revision {} --seed {seed} --requests 1 --only {} {server}",
                 args.revision,
                 shell_word(tool)
             )
@@ -373,15 +374,24 @@ fn run_fuzz(args: &FuzzArgs) -> ExitCode {
     if json {
         let summary = serde_json::json!({
             "tools": report.tools,
+            "prompts": report.prompts,
+            "resources": report.resources,
             "answered": report.answered,
             "findings": report.findings.len(),
             "skipped": report.skipped,
         });
         println!("{summary}");
     } else {
+        // Prompts and resources are said when the server has them.
+        let mut listed = format!("{} tools", report.tools);
+        if report.prompts > 0 {
+            listed += &format!(", {} prompts", report.prompts);
+        }
+        if report.resources > 0 {
+            listed += &format!(", {} resources", report.resources);
+        }
         println!(
-            "{} tools, {} calls answered, {} findings",
-            report.tools,
+            "{listed}, {} calls answered, {} findings",
             report.answered,
             report.findings.len()
         );

@@ -46,7 +46,7 @@ fn the_python_sdk_server_answers_every_drawn_call_in_2025_11_25() {
     );
     assert!(out.status.success(), "{stdout}");
     assert!(
-        stdout.contains("10 tools, 60 calls answered, 0 findings"),
+        stdout.contains("10 tools, 1 prompts, 2 resources, 60 calls answered, 0 findings"),
         "{stdout}"
     );
 }
@@ -125,7 +125,7 @@ fn json_reports_a_line_per_finding_and_the_summary_last() {
         assert_eq!(finding["tool"], "count");
         let seed = finding["seed"].as_u64().expect("a seed");
         let replay = finding["replay"].as_str().expect("a replay command");
-        assert!(replay.contains(&format!("--seed {seed} --requests 1 --tool count -- ")));
+        assert!(replay.contains(&format!("--seed {seed} --requests 1 --only count -- ")));
     }
 }
 
@@ -152,63 +152,70 @@ fn json_report(stdout: &str) -> (Vec<Value>, Value) {
     (lines, summary)
 }
 
-/// server-everything over HTTP: its tools answer every drawn call (its long operation kept alive
-/// by progress, its roots request on the session's GET stream answered, its URL elicitation
-/// asked for by -32042), and two defects of its own are found: `trigger-sampling-request` passes
-/// a `maxTokens` drawn as any number (its input schema's type) to `sampling/createMessage`, whose
+/// server-everything over HTTP, one target at a time (`--only`, as a user narrows a run): two
+/// defects of its tools are found and replayed: `trigger-sampling-request` passes a `maxTokens`
+/// drawn as any number (its input schema's type) on to `sampling/createMessage`, whose
 /// `maxTokens` is an integer; in 2025-03-26, `get-resource-links` returns `resource_link`
-/// content, which that revision does not have. Each is found again by its replay command.
+/// content, which that revision does not have. A resource template is read with its variable
+/// drawn, and an unknown resource is answered -32603 where the spec says -32002: a finding too.
 #[test]
-fn server_everything_over_http_answers_every_call_and_its_defects_are_found() {
+fn server_everything_over_http_has_its_defects_found() {
     let (_server, url) = server_everything();
     let url = url.as_str();
-    let (out, stdout) = fuzz(
-        &["--url", url, "--requests", "100", "--format", "json"],
-        &[],
-    );
-    let (findings, summary) = json_report(&stdout);
-    assert_eq!(summary["tools"], 17, "{stdout}");
-    assert_eq!(summary["answered"], 100, "{stdout}");
-    assert!(!findings.is_empty(), "{stdout}");
-    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let only = |target: &str, revision: &str, requests: &str| {
+        let flags = ["--url", url, "--only", target, "--revision", revision];
+        let (_, stdout) = fuzz(
+            &[&flags[..], &["--requests", requests, "--format", "json"]].concat(),
+            &[],
+        );
+        json_report(&stdout)
+    };
+    let (findings, summary) = only("trigger-sampling-request", "2025-11-25", "30");
+    assert_eq!(summary["tools"], 17, "{summary}");
+    assert_eq!(summary["answered"], 30, "{summary}");
+    assert!(!findings.is_empty(), "{summary}");
     for finding in &findings {
         assert_eq!(finding["fault"], "schema violation", "{finding}");
-        assert_eq!(finding["tool"], "trigger-sampling-request", "{finding}");
         let detail = finding["detail"].as_str().expect("a detail");
         assert!(detail.starts_with("/params/maxTokens "), "{finding}");
         assert!(detail.contains("expected i64"), "{finding}");
     }
     // The replay names the server by its URL and finds the fault with one call.
     let replay = findings[0]["replay"].as_str().expect("a replay command");
-    let words: Vec<&str> = replay.split(' ').skip(2).collect();
     assert!(replay.ends_with(&format!("--url {url}")), "{replay}");
+    let words: Vec<&str> = replay.split(' ').skip(2).collect();
     let (again, stdout) = fuzz(&words, &[]);
     assert_eq!(again.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("/params/maxTokens"), "{stdout}");
-    assert!(stdout.contains("1 calls answered, 1 findings"), "{stdout}");
-
-    let (_, stdout) = fuzz(
-        &[
-            "--url",
-            url,
-            "--revision",
-            "2025-03-26",
-            "--requests",
-            "30",
-            "--format",
-            "json",
-        ],
-        &[],
-    );
-    let (findings, summary) = json_report(&stdout);
-    assert_eq!(summary["answered"], 30, "{stdout}");
     assert!(
-        findings
-            .iter()
-            .any(|finding| finding["tool"] == "get-resource-links"
-                && (finding["detail"].as_str()).is_some_and(|d| d.contains("\"resource_link\""))),
+        stdout.contains(", 1 calls answered, 1 findings"),
         "{stdout}"
     );
+
+    let (findings, _) = only("get-resource-links", "2025-03-26", "3");
+    assert_eq!(findings.len(), 3, "{findings:?}");
+    assert!(
+        (findings.iter())
+            .all(|f| (f["detail"].as_str()).is_some_and(|d| d.contains("\"resource_link\""))),
+        "{findings:?}"
+    );
+
+    let template = "template:demo://resource/dynamic/text/{resourceId}";
+    let (findings, summary) = only(template, "2025-11-25", "3");
+    assert_eq!(summary["resources"], 9, "{summary}");
+    assert_eq!(findings.len(), 3, "{findings:?}");
+    for finding in &findings {
+        assert_eq!(finding["fault"], "error response", "{finding}");
+        let read: Value = serde_json::from_str(finding["message"].as_str().unwrap()).unwrap();
+        assert_eq!(read["method"], "resources/read");
+        let uri = read["params"]["uri"].as_str().expect("a uri");
+        assert!(uri.starts_with("demo://resource/dynamic/text/"), "{uri}");
+        assert!(!uri.contains('{'), "{uri}");
+        assert!(
+            finding["detail"].as_str().unwrap().contains("-32603"),
+            "{finding}"
+        );
+    }
 }
 
 /// An endpoint where nothing listens: the run ends with a crash, said as such.

@@ -3,7 +3,8 @@
 //! revision they serve with `initialize`; where a revision lacks what a tool needs (elicitation
 //! before 2025-06-18), the call is refused with the capability it needs, and nothing else is
 //! found. It found the everything-server sending audio content to a 2024-11-05 client (audio
-//! came with 2025-03-26); the clip now goes as an embedded resource there.
+//! came with 2025-03-26; the clip now goes as an embedded resource there), and putting a prompt
+//! argument that is no URI in a resource's `uri` (now refused with -32602).
 
 use mcp_wire_check::fuzz::{self, Fault, Options, Report, Target};
 use mcp_wire_check::Revision;
@@ -41,6 +42,8 @@ fn the_everything_server_answers_every_drawn_call_in_each_revision() {
     for revision in [Revision::V2025_11_25, Revision::V2025_06_18] {
         let report = fuzz_at(&server.url, revision, 100);
         assert_eq!(report.tools, 24, "{revision}");
+        // Its prompts and resources are got and read in turn with the tools.
+        assert_eq!((report.prompts, report.resources), (5, 4), "{revision}");
         // `json_schema_2020_12_tool`'s schema has an `if`, which no value is drawn for.
         assert_eq!(report.skipped.len(), 1, "{revision}: {:?}", report.skipped);
         if revision == Revision::V2025_11_25 {

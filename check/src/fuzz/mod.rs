@@ -3,15 +3,18 @@
 //! message of the conversation refereed as `mcp-check` checks recorded traffic.
 //!
 //! The client half is this module's: it initializes in the revision asked for (one of the
-//! revisions with `initialize`, 2025-11-25 by default), lists the server's tools (every page),
-//! then calls them in turn, each call's `arguments` drawn from the tool's `inputSchema` by
-//! [`Values`] from its own seed. What it finds:
+//! revisions with `initialize`, 2025-11-25 by default), lists the server's tools, and its
+//! prompts, resources and resource templates when it declares them (every page), then sends
+//! requests to each kind in turn, each drawn from its own seed: a tool called with `arguments`
+//! drawn from its `inputSchema` by [`Values`], a prompt got with its required arguments and some
+//! others (strings), a resource read, a template read with its variables drawn. What it finds:
 //!
 //! - a message of the server's that breaks its revision's schema (any message: results,
 //!   notifications, requests);
 //! - a JSON-RPC error (over HTTP, an error status) answering a schema-valid call (the tool's
 //!   schema and what it takes differ, or the server failed: a tool's failure is a result with
-//!   `isError`);
+//!   `isError`); a prompt may refuse its drawn arguments (-32602) and a template's drawn
+//!   resource may not exist (-32002, -32602): answers, not faults;
 //! - a crash (the server ends, closes its output or cannot be reached, with a request
 //!   unanswered) and a hang (nothing heard within the timeout, or no answer within six of
 //!   them: each call asks for progress, which keeps a long one alive);
@@ -31,6 +34,12 @@ use crate::{traffic, Checker, Revision, Side};
 
 mod http;
 mod stdio;
+
+/// JSON-RPC's invalid params.
+const INVALID_PARAMS: i64 = mcp_typed::jsonrpc::INVALID_PARAMS;
+
+/// MCP's "resource not found" (the resources page of every revision).
+const RESOURCE_NOT_FOUND: i64 = -32002;
 
 /// 2025-11-25's `UrlElicitationRequiredError`: an answer, not a fault.
 const URL_ELICITATION_REQUIRED: i64 = -32042;
@@ -87,8 +96,9 @@ pub struct Options {
     pub seed: u64,
     /// How long to wait for each answer.
     pub timeout: Duration,
-    /// Only this tool.
-    pub tool: Option<String>,
+    /// Only this target, as findings name it ([`Finding::call`]): a tool's name, `prompt:NAME`,
+    /// `resource:URI` or `template:URI-TEMPLATE`.
+    pub only: Option<String>,
 }
 
 impl Default for Options {
@@ -98,7 +108,7 @@ impl Default for Options {
             requests: 100,
             seed: 0,
             timeout: Duration::from_secs(10),
-            tool: None,
+            only: None,
         }
     }
 }
@@ -135,6 +145,10 @@ pub struct Finding {
 pub struct Report {
     /// The tools the server listed.
     pub tools: usize,
+    /// The prompts the server listed (when it declares `prompts`).
+    pub prompts: usize,
+    /// The resources and resource templates the server listed (when it declares `resources`).
+    pub resources: usize,
     /// The tool calls answered.
     pub answered: usize,
     /// Tools not called, and calls not sent, and why (an input schema, or a branch of it, no
@@ -142,6 +156,147 @@ pub struct Report {
     pub skipped: Vec<String>,
     /// The faults, in the order found; the run stops at a crash or a hang.
     pub findings: Vec<Finding>,
+}
+
+/// What a drawn request goes to.
+enum Callee {
+    /// A tool, called with arguments drawn from its input schema.
+    Tool { name: String, schema: Value },
+    /// A prompt, got with its required arguments and some of the others, drawn as strings.
+    Prompt {
+        name: String,
+        arguments: Vec<(String, bool)>,
+    },
+    /// A listed resource, read.
+    Resource { uri: String },
+    /// A resource template, read with its variables drawn.
+    Template { template: String },
+}
+
+impl Callee {
+    fn tool(tool: &Value) -> Option<Callee> {
+        Some(Callee::Tool {
+            name: tool["name"].as_str()?.to_owned(),
+            schema: tool.get("inputSchema").cloned().unwrap_or(json!({})),
+        })
+    }
+
+    fn prompt(prompt: &Value) -> Option<Callee> {
+        let arguments = (prompt["arguments"].as_array().into_iter().flatten())
+            .filter_map(|argument| {
+                let name = argument["name"].as_str()?.to_owned();
+                Some((name, argument["required"] == true))
+            })
+            .collect();
+        Some(Callee::Prompt {
+            name: prompt["name"].as_str()?.to_owned(),
+            arguments,
+        })
+    }
+
+    fn resource(resource: &Value) -> Option<Callee> {
+        let uri = resource["uri"].as_str()?.to_owned();
+        Some(Callee::Resource { uri })
+    }
+
+    fn template(template: &Value) -> Option<Callee> {
+        let template = template["uriTemplate"].as_str()?.to_owned();
+        Some(Callee::Template { template })
+    }
+
+    /// How findings, replays and `--only` name it: a tool by its name, `prompt:NAME`,
+    /// `resource:URI`, `template:URI-TEMPLATE`.
+    fn label(&self) -> String {
+        match self {
+            Callee::Tool { name, .. } => name.clone(),
+            Callee::Prompt { name, .. } => format!("prompt:{name}"),
+            Callee::Resource { uri } => format!("resource:{uri}"),
+            Callee::Template { template } => format!("template:{template}"),
+        }
+    }
+
+    /// The error codes that answer a drawn request without a fault: a prompt's arguments are
+    /// any strings, which it may refuse (-32602); a template's drawn variables may name no
+    /// resource (-32002, or -32602). A tool's input schema and a listed resource are promises.
+    fn tolerated(&self) -> &'static [i64] {
+        match self {
+            Callee::Tool { .. } | Callee::Resource { .. } => &[],
+            Callee::Prompt { .. } => &[INVALID_PARAMS],
+            Callee::Template { .. } => &[INVALID_PARAMS, RESOURCE_NOT_FOUND],
+        }
+    }
+
+    /// The request's method and params, drawn with `seed`; `Err` says what could not be drawn.
+    fn request(&self, seed: u64) -> Result<(&'static str, Value), String> {
+        let mut draw = fastrand::Rng::with_seed(seed);
+        let text = |draw: &mut fastrand::Rng| {
+            let length = draw.usize(1..12);
+            (0..length).map(|_| draw.alphanumeric()).collect::<String>()
+        };
+        Ok(match self {
+            Callee::Tool { name, schema } => {
+                let arguments =
+                    (Values::new(schema, seed).of(schema)).map_err(|e| e.to_string())?;
+                ("tools/call", json!({"name": name, "arguments": arguments}))
+            }
+            Callee::Prompt { name, arguments } => {
+                let mut drawn = serde_json::Map::new();
+                for (name, required) in arguments {
+                    if *required || draw.bool() {
+                        drawn.insert(name.clone(), Value::String(text(&mut draw)));
+                    }
+                }
+                ("prompts/get", json!({"name": name, "arguments": drawn}))
+            }
+            Callee::Resource { uri } => ("resources/read", json!({"uri": uri})),
+            Callee::Template { template } => {
+                let uri = expand(template, || text(&mut draw))?;
+                ("resources/read", json!({"uri": uri}))
+            }
+        })
+    }
+}
+
+/// `template` (RFC 6570) with each variable given a value of `value`: simple (`{id}`),
+/// reserved (`{+path}`), fragment, label, path and query expansions (`{?q,page}`); the values
+/// are alphanumeric, so nothing needs encoding.
+fn expand(template: &str, mut value: impl FnMut() -> String) -> Result<String, String> {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let close = (rest[open..].find('}'))
+            .ok_or_else(|| format!("{template}: an expression without its `}}`"))?;
+        let expression = &rest[open + 1..open + close];
+        let (operator, names) = match expression.chars().next() {
+            Some(c @ ('+' | '#' | '.' | '/' | ';' | '?' | '&')) => (Some(c), &expression[1..]),
+            _ => (None, expression),
+        };
+        let names: Vec<&str> = (names.split(','))
+            .map(|name| name.trim_end_matches('*').split(':').next().unwrap_or(name))
+            .collect();
+        let values: Vec<String> = names.iter().map(|_| value()).collect();
+        match operator {
+            None | Some('+') => out.push_str(&values.join(",")),
+            Some('#') => out.push_str(&format!("#{}", values.join(","))),
+            Some(c @ ('.' | '/')) => values.iter().for_each(|v| out.push_str(&format!("{c}{v}"))),
+            Some(c) => {
+                let pairs: Vec<String> = (names.iter().zip(&values))
+                    .map(|(name, value)| format!("{name}={value}"))
+                    .collect();
+                let (first, separator) = match c {
+                    ';' => (";", ";"),
+                    '?' => ("?", "&"),
+                    _ => ("&", "&"),
+                };
+                out.push_str(first);
+                out.push_str(&pairs.join(separator));
+            }
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// The server and the conversation with it.
@@ -205,67 +360,106 @@ impl Session {
             "capabilities": capabilities,
             "clientInfo": {"name": "mcp-check fuzz", "version": env!("CARGO_PKG_VERSION")},
         });
-        let Some(initialized) = self.call("initialize", initialize, None) else {
+        let Some(initialized) = self.call("initialize", initialize, None, &[]) else {
             return;
         };
         self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         let version = initialized["protocolVersion"].as_str();
         self.server
             .initialized(version.unwrap_or(options.revision.version()));
-        let mut tools = Vec::new();
-        let mut cursor: Option<Value> = None;
-        for _page in 0..100 {
-            let params = cursor.take().map_or(json!({}), |c| json!({"cursor": c}));
-            let Some(result) = self.call("tools/list", params, None) else {
+        let Some(tools) = self.list_all("tools/list", "tools") else {
+            return;
+        };
+        self.report.tools = tools.len();
+        let mut kinds: Vec<Vec<Callee>> = vec![tools.iter().filter_map(Callee::tool).collect()];
+        let declared = |capability: &str| initialized["capabilities"].get(capability).is_some();
+        if declared("prompts") {
+            let Some(prompts) = self.list_all("prompts/list", "prompts") else {
                 return;
             };
-            tools.extend(result["tools"].as_array().into_iter().flatten().cloned());
-            match result.get("nextCursor") {
-                Some(next) if !next.is_null() => cursor = Some(next.clone()),
-                _ => break,
-            }
+            self.report.prompts = prompts.len();
+            kinds.push(prompts.iter().filter_map(Callee::prompt).collect());
         }
-        self.report.tools = tools.len();
-        let mut callable = Vec::new();
-        for tool in tools {
-            let Some(name) = tool["name"].as_str().map(str::to_owned) else {
-                continue;
+        if declared("resources") {
+            let Some(resources) = self.list_all("resources/list", "resources") else {
+                return;
             };
-            if options.tool.as_ref().is_some_and(|only| *only != name) {
-                continue;
-            }
-            let schema = tool.get("inputSchema").cloned().unwrap_or(json!({}));
-            match Values::new(&schema, 0).of(&schema) {
-                Ok(_) => callable.push((name, schema)),
-                Err(why) => self.report.skipped.push(format!("{name}: {why}")),
-            }
+            let Some(templates) = self.list_all("resources/templates/list", "resourceTemplates")
+            else {
+                return;
+            };
+            self.report.resources = resources.len() + templates.len();
+            kinds.push(
+                (resources.iter().filter_map(Callee::resource))
+                    .chain(templates.iter().filter_map(Callee::template))
+                    .collect(),
+            );
         }
-        if callable.is_empty() {
+        for kind in &mut kinds {
+            kind.retain(|target| {
+                options
+                    .only
+                    .as_ref()
+                    .is_none_or(|only| *only == target.label())
+            });
+            kind.retain(|target| match target.request(0) {
+                Ok(_) => true,
+                Err(why) => {
+                    self.report
+                        .skipped
+                        .push(format!("{}: {why}", target.label()));
+                    false
+                }
+            });
+        }
+        kinds.retain(|kind| !kind.is_empty());
+        if kinds.is_empty() {
             return;
         }
+        // Each kind in turn (tools, prompts, resources), each kind's targets in turn.
+        let mut next = vec![0; kinds.len()];
         for i in 0..options.requests {
-            let (name, schema) = &callable[i % callable.len()];
+            let kind = i % kinds.len();
+            let target = &kinds[kind][next[kind] % kinds[kind].len()];
+            next[kind] += 1;
             let seed = options.seed.wrapping_add(i as u64);
             self.seed = seed;
-            let arguments = match Values::new(schema, seed).of(schema) {
-                Ok(arguments) => arguments,
+            let label = target.label();
+            let (method, mut params) = match target.request(seed) {
+                Ok(request) => request,
                 // A branch of the schema no value can be drawn for: said, not sent.
                 Err(why) => {
                     self.report
                         .skipped
-                        .push(format!("{name} (seed {seed}): {why}"));
+                        .push(format!("{label} (seed {seed}): {why}"));
                     continue;
                 }
             };
-            // A progress token: a long tool's progress shows it is alive.
-            let meta = json!({"progressToken": format!("fuzz-{i}")});
-            let params = json!({"name": name, "arguments": arguments, "_meta": meta});
-            match self.call("tools/call", params, Some((name.clone(), seed))) {
+            // A progress token: a long call's progress shows it is alive.
+            params["_meta"] = json!({"progressToken": format!("fuzz-{i}")});
+            match self.call(method, params, Some((label, seed)), target.tolerated()) {
                 Some(_) => self.report.answered += 1,
                 None if self.stopped() => return,
                 None => {}
             }
         }
+    }
+
+    /// Every page of a list (`tools/list` …): the items of `member`; `None` when a page was not
+    /// answered (a finding).
+    fn list_all(&mut self, method: &str, member: &str) -> Option<Vec<Value>> {
+        let mut items = Vec::new();
+        let mut cursor: Option<Value> = None;
+        for _page in 0..100 {
+            let params = cursor.take().map_or(json!({}), |c| json!({"cursor": c}));
+            let result = self.call(method, params, None, &[])?;
+            items.extend(result[member].as_array().into_iter().flatten().cloned());
+            match result.get("nextCursor") {
+                Some(next) if !next.is_null() => cursor = Some(next.clone()),
+                _ => break,
+            }
+        }
+        Some(items)
     }
 
     /// Whether the last finding ended the run (a crash or a hang).
@@ -275,7 +469,15 @@ impl Session {
 
     /// Sends a request and waits for its answer: its result, or `None` (an error response, a
     /// crash or a hang, each a finding).
-    fn call(&mut self, method: &str, params: Value, call: Option<(String, u64)>) -> Option<Value> {
+    ///
+    /// An error of a code in `tolerated` is an answer too.
+    fn call(
+        &mut self,
+        method: &str,
+        params: Value,
+        call: Option<(String, u64)>,
+        tolerated: &[i64],
+    ) -> Option<Value> {
         let id = self.next_id;
         self.next_id += 1;
         self.call.clone_from(&call);
@@ -306,9 +508,13 @@ impl Session {
             }
         };
         if let Some(error) = answer.get("error") {
-            if error["code"] == URL_ELICITATION_REQUIRED {
-                // The spec's way for a call to ask for a URL-mode elicitation first: the call
-                // was understood and answered (the elicitation has nothing to open here).
+            let code = error["code"].as_i64();
+            if code == Some(URL_ELICITATION_REQUIRED)
+                || code.is_some_and(|c| tolerated.contains(&c))
+            {
+                // The spec's way for a call to ask for a URL-mode elicitation first, or a refusal
+                // of what the target's declaration cannot rule out (a prompt argument that is
+                // any string): the call was understood and answered.
                 return Some(error.clone());
             }
             let finding = found(Fault::Error, error.to_string());

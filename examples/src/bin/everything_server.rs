@@ -42,7 +42,7 @@ use mcp_mrtr::seal::{
     DEFAULT_PRINCIPAL_QUOTA,
 };
 use mcp_mrtr::serve::{Input, Need};
-use mcp_typed::elicit::ElicitOutcome;
+use mcp_typed::elicit::{ElicitOutcome, StringFormat};
 use mcp_typed::v2026_07_28::{
     CreateMessageRequestParams, CreateMessageResult, CreateMessageResultContent, SamplingMessage,
     SamplingMessageContent,
@@ -854,6 +854,16 @@ impl ServerHandler for Everything {
                     argument("arg2")
                 ),
             )]),
+            // The argument becomes the resource's `uri`, which must be a URI: anything else is
+            // the caller's mistake, said as such (found by `mcp-check fuzz`, which drew "aRN3").
+            "test_prompt_with_embedded_resource"
+                if !StringFormat::Uri.is_valid(&argument("resourceUri")) =>
+            {
+                return Err(ErrorData::invalid_params(
+                    "`resourceUri` must be a URI (RFC 3986, with a scheme)",
+                    None,
+                ));
+            }
             "test_prompt_with_embedded_resource" => GetPromptResult::new(vec![
                 PromptMessage::new(
                     Role::User,
