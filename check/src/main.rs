@@ -155,7 +155,8 @@ enum Command {
 /// `mcp-check fuzz`'s flags.
 #[derive(Debug, clap::Args)]
 struct FuzzArgs {
-    /// The revision to initialize in (one with `initialize`).
+    /// The revision to speak (2026-07-28: each request states it; input_required results are
+    /// answered and the call retried).
     #[arg(long, value_name = "R", default_value = "2025-11-25")]
     revision: Revision,
     /// How many tool calls to send.
@@ -377,6 +378,7 @@ fn run_fuzz(args: &FuzzArgs) -> ExitCode {
             "prompts": report.prompts,
             "resources": report.resources,
             "answered": report.answered,
+            "retries": report.retries,
             "findings": report.findings.len(),
             "skipped": report.skipped,
         });
@@ -390,8 +392,12 @@ fn run_fuzz(args: &FuzzArgs) -> ExitCode {
         if report.resources > 0 {
             listed += &format!(", {} resources", report.resources);
         }
+        let retries = match report.retries {
+            0 => String::new(),
+            n => format!(" ({n} retries with answers)"),
+        };
         println!(
-            "{listed}, {} calls answered, {} findings",
+            "{listed}, {} calls answered{retries}, {} findings",
             report.answered,
             report.findings.len()
         );

@@ -56,6 +56,12 @@ impl Revision {
         }
     }
 
+    /// Whether a conversation opens with `initialize` (every revision before 2026-07-28, whose
+    /// requests each state their version, capabilities and client in `_meta`).
+    pub fn has_initialize(self) -> bool {
+        self < Revision::V2026_07_28
+    }
+
     /// Whether its results carry `resultType`, which decides the type a result is checked as
     /// ([`result_as`]) and whose absence is reported: 2026-07-28's. The only revision whose
     /// results' `resultType` is read.

@@ -51,6 +51,31 @@ fn the_python_sdk_server_answers_every_drawn_call_in_2025_11_25() {
     );
 }
 
+/// The same server in 2026-07-28: no `initialize`, every request stating its version, client
+/// and capabilities; its asking tools answer `input_required`, retried with drawn answers.
+#[test]
+fn the_python_sdk_server_answers_every_drawn_call_in_2026_07_28() {
+    let server = python_dir().join("server.py");
+    let python = python().to_str().expect("a UTF-8 path");
+    let (out, stdout) = fuzz(
+        &[
+            "--requests",
+            "60",
+            "--revision",
+            "2026-07-28",
+            "--format",
+            "json",
+        ],
+        &[python, server.to_str().expect("a UTF-8 path")],
+    );
+    assert!(out.status.success(), "{stdout}");
+    let (findings, summary) = json_report(&stdout);
+    assert!(findings.is_empty(), "{stdout}");
+    assert_eq!(summary["tools"], 10, "{summary}");
+    assert_eq!(summary["answered"], 60, "{summary}");
+    assert!(summary["retries"].as_u64() > Some(0), "{summary}");
+}
+
 /// Fuzzes the planted server in `mode`: the fault is found (a line starting with `finding`),
 /// and the replay command printed with it finds it again with one call.
 fn found_and_replayed(mode: &str, finding: &str) {

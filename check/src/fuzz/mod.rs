@@ -2,8 +2,9 @@
 //! or a Streamable HTTP endpoint: [`Target`]) sent schema-valid requests of its revision, every
 //! message of the conversation refereed as `mcp-check` checks recorded traffic.
 //!
-//! The client half is this module's: it initializes in the revision asked for (one of the
-//! revisions with `initialize`, 2025-11-25 by default), lists the server's tools, and its
+//! The client half is this module's: it initializes in the revision asked for (2025-11-25 by
+//! default; in 2026-07-28, every request states its version, client and capabilities in `_meta`
+//! and the conversation opens with `server/discover`), lists the server's tools, and its
 //! prompts, resources and resource templates when it declares them (every page), then sends
 //! requests to each kind in turn, each drawn from its own seed: a tool called with `arguments`
 //! drawn from its `inputSchema` by [`Values`], a prompt got with its required arguments and some
@@ -44,6 +45,9 @@ const RESOURCE_NOT_FOUND: i64 = -32002;
 /// 2025-11-25's `UrlElicitationRequiredError`: an answer, not a fault.
 const URL_ELICITATION_REQUIRED: i64 = -32042;
 
+/// How many rounds of answers a 2026-07-28 call may ask for.
+const MAX_ROUNDS: usize = 10;
+
 /// How many timeouts a call may take in all, while the server keeps sending (progress, logs).
 const CALL_LIMIT: u32 = 6;
 
@@ -68,9 +72,9 @@ trait Transport {
     fn send(&mut self, text: &str);
     /// The next thing the server sent, within `timeout`.
     fn next(&mut self, timeout: Duration) -> Result<Received, Unanswered>;
-    /// The conversation is initialized in `version` (HTTP sends it as a header from now on, and
-    /// opens the stream of the server's own messages).
-    fn initialized(&mut self, _version: &str) {}
+    /// The conversation is in `version` from now on (HTTP sends it as a header, and, when
+    /// `listen` (a session), opens the stream of the server's own messages).
+    fn initialized(&mut self, _version: &str, _listen: bool) {}
     /// Ends the conversation (the process stopped, the session deleted).
     fn close(&mut self);
 }
@@ -87,7 +91,7 @@ enum Received {
 /// What a fuzzing run does.
 #[derive(Debug, Clone)]
 pub struct Options {
-    /// The revision to initialize in (one with `initialize`).
+    /// The revision to speak.
     pub revision: Revision,
     /// How many tool calls to send.
     pub requests: usize,
@@ -149,8 +153,10 @@ pub struct Report {
     pub prompts: usize,
     /// The resources and resource templates the server listed (when it declares `resources`).
     pub resources: usize,
-    /// The tool calls answered.
+    /// The calls answered.
     pub answered: usize,
+    /// 2026-07-28: the retries sent with answers to an `input_required` result.
+    pub retries: usize,
     /// Tools not called, and calls not sent, and why (an input schema, or a branch of it, no
     /// value can be drawn for).
     pub skipped: Vec<String>,
@@ -306,6 +312,8 @@ struct Session {
     /// The tool call under way, and its seed.
     call: Option<(String, u64)>,
     server: Box<dyn Transport>,
+    /// What every request states in its `_meta` (2026-07-28: version, client, capabilities).
+    stated: Option<Value>,
     checker: Checker,
     timeout: Duration,
     next_id: i64,
@@ -324,12 +332,6 @@ enum Unanswered {
 
 /// Runs (or connects to) the server and fuzzes it.
 pub fn run(target: &Target, options: &Options) -> Result<Report, String> {
-    if options.revision >= Revision::V2026_07_28 {
-        return Err(format!(
-            "{}: fuzzing a server of a revision without `initialize` is not supported yet",
-            options.revision
-        ));
-    }
     let server: Box<dyn Transport> = match target {
         Target::Command(command) => Box::new(stdio::StdioServer::spawn(command)?),
         Target::Url { url, headers } => Box::new(http::HttpServer::new(url, headers)?),
@@ -338,6 +340,7 @@ pub fn run(target: &Target, options: &Options) -> Result<Report, String> {
         seed: options.seed,
         call: None,
         server,
+        stated: None,
         checker: Checker::new(None),
         timeout: options.timeout,
         next_id: 0,
@@ -350,29 +353,15 @@ pub fn run(target: &Target, options: &Options) -> Result<Report, String> {
 
 impl Session {
     fn fuzz(&mut self, options: &Options) {
-        let capabilities = match options.revision {
-            Revision::V2024_11_05 | Revision::V2025_03_26 => json!({"sampling": {}, "roots": {}}),
-            Revision::V2025_06_18 => json!({"elicitation": {}, "sampling": {}, "roots": {}}),
-            _ => json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
-        };
-        let initialize = json!({
-            "protocolVersion": options.revision.version(),
-            "capabilities": capabilities,
-            "clientInfo": {"name": "mcp-check fuzz", "version": env!("CARGO_PKG_VERSION")},
-        });
-        let Some(initialized) = self.call("initialize", initialize, None, &[]) else {
+        let Some(server_capabilities) = self.open(options.revision) else {
             return;
         };
-        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        let version = initialized["protocolVersion"].as_str();
-        self.server
-            .initialized(version.unwrap_or(options.revision.version()));
         let Some(tools) = self.list_all("tools/list", "tools") else {
             return;
         };
         self.report.tools = tools.len();
         let mut kinds: Vec<Vec<Callee>> = vec![tools.iter().filter_map(Callee::tool).collect()];
-        let declared = |capability: &str| initialized["capabilities"].get(capability).is_some();
+        let declared = |capability: &str| server_capabilities.get(capability).is_some();
         if declared("prompts") {
             let Some(prompts) = self.list_all("prompts/list", "prompts") else {
                 return;
@@ -437,12 +426,93 @@ impl Session {
             };
             // A progress token: a long call's progress shows it is alive.
             params["_meta"] = json!({"progressToken": format!("fuzz-{i}")});
-            match self.call(method, params, Some((label, seed)), target.tolerated()) {
+            let call = Some((label, seed));
+            match self.call_through(method, params, call, target.tolerated()) {
                 Some(_) => self.report.answered += 1,
                 None if self.stopped() => return,
                 None => {}
             }
         }
+    }
+
+    /// Opens the conversation in `revision`: `initialize` (and `initialized`), or in 2026-07-28,
+    /// where every request states its version, capabilities and client in `_meta`,
+    /// `server/discover`. The server's capabilities; `None` when it did not answer (a finding).
+    fn open(&mut self, revision: Revision) -> Option<Value> {
+        let capabilities = match revision {
+            Revision::V2024_11_05 | Revision::V2025_03_26 => json!({"sampling": {}, "roots": {}}),
+            Revision::V2025_06_18 => json!({"elicitation": {}, "sampling": {}, "roots": {}}),
+            _ => json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}}),
+        };
+        let client = json!({"name": "mcp-check fuzz", "version": env!("CARGO_PKG_VERSION")});
+        if !revision.has_initialize() {
+            self.stated = Some(json!({
+                "io.modelcontextprotocol/protocolVersion": revision.version(),
+                "io.modelcontextprotocol/clientInfo": client,
+                "io.modelcontextprotocol/clientCapabilities": capabilities,
+            }));
+            self.server.initialized(revision.version(), false);
+            let discovered = self.call("server/discover", json!({}), None, &[])?;
+            return Some(discovered["capabilities"].clone());
+        }
+        let initialize = json!({
+            "protocolVersion": revision.version(),
+            "capabilities": capabilities,
+            "clientInfo": client,
+        });
+        let initialized = self.call("initialize", initialize, None, &[])?;
+        self.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        let version = initialized["protocolVersion"].as_str();
+        self.server
+            .initialized(version.unwrap_or(revision.version()), true);
+        Some(initialized["capabilities"].clone())
+    }
+
+    /// [`Session::call`], and in 2026-07-28, while the result asks for input
+    /// (`"resultType": "input_required"`), the call again with the answers (drawn as a live
+    /// request's would be) and the `requestState` it was given: at most [`MAX_ROUNDS`] rounds.
+    fn call_through(
+        &mut self,
+        method: &str,
+        params: Value,
+        call: Option<(String, u64)>,
+        tolerated: &[i64],
+    ) -> Option<Value> {
+        let mut result = self.call(method, params.clone(), call.clone(), tolerated)?;
+        for _round in 0..MAX_ROUNDS {
+            if result["resultType"] != "input_required" {
+                return Some(result);
+            }
+            let mut responses = serde_json::Map::new();
+            let asked = result["inputRequests"]
+                .as_object()
+                .cloned()
+                .unwrap_or_default();
+            for (key, request) in asked {
+                let asked_method = request["method"].as_str().unwrap_or("");
+                // One it cannot answer goes unanswered: the server asks again or gives up.
+                if let Ok(response) = self.answer_of(asked_method, &request["params"]) {
+                    responses.insert(key, response);
+                }
+            }
+            let mut retry = params.clone();
+            retry["inputResponses"] = Value::Object(responses);
+            if let Some(state) = result.get("requestState") {
+                retry["requestState"] = state.clone();
+            }
+            self.report.retries += 1;
+            result = self.call(method, retry, call.clone(), tolerated)?;
+        }
+        if result["resultType"] != "input_required" {
+            return Some(result);
+        }
+        self.report.findings.push(Finding {
+            fault: Fault::Error,
+            detail: format!("still asking for input after {MAX_ROUNDS} rounds of answers"),
+            request: result.to_string(),
+            call,
+        });
+        None
     }
 
     /// Every page of a list (`tools/list` …): the items of `member`; `None` when a page was not
@@ -481,6 +551,13 @@ impl Session {
         let id = self.next_id;
         self.next_id += 1;
         self.call.clone_from(&call);
+        let mut params = params;
+        if let (Some(stated), Some(members)) = (&self.stated, params.as_object_mut()) {
+            let meta = members.entry("_meta").or_insert_with(|| json!({}));
+            if let (Some(meta), Some(stated)) = (meta.as_object_mut(), stated.as_object()) {
+                meta.extend(stated.clone());
+            }
+        }
         let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
         let sent = request.to_string();
         self.send(&request);
@@ -641,5 +718,31 @@ impl Session {
         (verdict.violations.iter())
             .map(|v| format!("{} {}: {}", v.pointer, v.keyword, v.expected))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::expand;
+
+    #[test]
+    fn templates_are_expanded_by_their_operators() {
+        let mut n = 0;
+        let mut next = || {
+            n += 1;
+            format!("v{n}")
+        };
+        let cases = [
+            ("test://template/{id}/data", "test://template/v1/data"),
+            ("file:///{+path}", "file:///v2"),
+            ("a://x{/segments*}", "a://x/v3"),
+            ("a://search{?q,page}", "a://search?q=v4&page=v5"),
+            ("a://x?fixed=1{&more}", "a://x?fixed=1&more=v6"),
+            ("a://plain", "a://plain"),
+        ];
+        for (template, expanded) in cases {
+            assert_eq!(expand(template, &mut next).unwrap(), expanded, "{template}");
+        }
+        assert!(expand("a://{unclosed", &mut next).is_err());
     }
 }
