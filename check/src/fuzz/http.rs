@@ -13,6 +13,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
 use hyper::header::{HeaderName, HeaderValue, ACCEPT, CONTENT_TYPE};
 use hyper::{Method, Request, Uri};
 use hyper_util::client::legacy::{connect::HttpConnector, Client};
@@ -203,6 +204,17 @@ fn standard_headers(text: &str) -> Vec<(HeaderName, HeaderValue)> {
     headers
 }
 
+/// The whole of `body`, or (`Err`) its length when it is longer than `limit` (not kept).
+async fn read_capped(body: &mut Incoming, limit: usize) -> Result<Vec<u8>, usize> {
+    let mut read = Capped::new(limit);
+    while let Some(Ok(frame)) = body.frame().await {
+        if let Some(data) = frame.data_ref() {
+            read.push(data);
+        }
+    }
+    read.take()
+}
+
 /// One POST (or the GET of the server's stream) and what its response carries.
 struct Exchange {
     /// The message POSTed; empty for the GET.
@@ -244,13 +256,7 @@ impl Exchange {
         let mut body = response.into_body();
         if !status.is_success() {
             // An error status to a POST: the message refused, with what the body says.
-            let mut text = Capped::new(4096);
-            while let Some(Ok(frame)) = body.frame().await {
-                if let Some(data) = frame.data_ref() {
-                    text.push(data);
-                }
-            }
-            let text = text.take().unwrap_or_default();
+            let text = read_capped(&mut body, 4096).await.unwrap_or_default();
             let text = String::from_utf8_lossy(&text);
             let _ = self
                 .sender
@@ -275,13 +281,7 @@ impl Exchange {
             }
             return;
         }
-        let mut json = Capped::new(MAX_MESSAGE_BYTES);
-        while let Some(Ok(frame)) = body.frame().await {
-            if let Some(data) = frame.data_ref() {
-                json.push(data);
-            }
-        }
-        match json.take() {
+        match read_capped(&mut body, MAX_MESSAGE_BYTES).await {
             Ok(json) => self.deliver(&String::from_utf8_lossy(&json)),
             Err(length) => {
                 let detail =

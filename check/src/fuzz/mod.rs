@@ -221,14 +221,17 @@ impl Callee {
         }
     }
 
-    /// The error codes that answer a drawn request without a fault: a prompt's arguments are
-    /// any strings, which it may refuse (-32602); a template's drawn variables may name no
-    /// resource (-32002, or -32602). A tool's input schema and a listed resource are promises.
+    /// The error codes that answer a drawn request without a fault: -32042, the spec's way for
+    /// a call to ask for a URL-mode elicitation first; a prompt's arguments are any strings,
+    /// which it may refuse (-32602); a template's drawn variables may name no resource (-32002,
+    /// or -32602). A tool's input schema and a listed resource are promises.
     fn tolerated(&self) -> &'static [i64] {
         match self {
-            Callee::Tool { .. } | Callee::Resource { .. } => &[],
-            Callee::Prompt { .. } => &[INVALID_PARAMS],
-            Callee::Template { .. } => &[INVALID_PARAMS, RESOURCE_NOT_FOUND],
+            Callee::Tool { .. } | Callee::Resource { .. } => &[URL_ELICITATION_REQUIRED],
+            Callee::Prompt { .. } => &[URL_ELICITATION_REQUIRED, INVALID_PARAMS],
+            Callee::Template { .. } => {
+                &[URL_ELICITATION_REQUIRED, INVALID_PARAMS, RESOURCE_NOT_FOUND]
+            }
         }
     }
 
@@ -586,12 +589,8 @@ impl Session {
         };
         if let Some(error) = answer.get("error") {
             let code = error["code"].as_i64();
-            if code == Some(URL_ELICITATION_REQUIRED)
-                || code.is_some_and(|c| tolerated.contains(&c))
-            {
-                // The spec's way for a call to ask for a URL-mode elicitation first, or a refusal
-                // of what the target's declaration cannot rule out (a prompt argument that is
-                // any string): the call was understood and answered.
+            if code.is_some_and(|c| tolerated.contains(&c)) {
+                // The call was understood and answered ([`Callee::tolerated`]).
                 return Some(error.clone());
             }
             let finding = found(Fault::Error, error.to_string());
