@@ -16,7 +16,9 @@
 //!
 //! The prompts are drawn on the terminal (`/dev/tty` when stdin is not one), so a client
 //! that speaks MCP on its own stdin and stdout can still ask. Without a terminal, every
-//! form is cancelled, and the reason is printed on stderr.
+//! form is cancelled, and the reason is printed on stderr. A key pressed at the moment the
+//! terminal is resized can be lost (crossterm 0.29 reports the resize and drops the key's
+//! readiness); the person presses it again.
 //!
 //! ```no_run
 //! use mcp_mrtr::client::{Answerer, FormAnswer};

@@ -73,6 +73,12 @@ pub const DEFAULT_HEADER_READ_TIMEOUT: Duration = Duration::from_secs(10);
 /// connections per instance.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 4096;
 
+/// How many connections the kernel holds for [`serve`] before it accepts them, by default (the
+/// kernel caps it at `net.core.somaxconn`). A listener bound by `tokio::net::TcpListener::bind`
+/// has 128: 1,000 clients connecting at once to the everything-server overflowed it 3 to 4 times,
+/// each costing a client a SYN retry of one second (examples/tests/http_guard.rs).
+pub const DEFAULT_LISTEN_BACKLOG: u32 = 1024;
+
 /// What [`GuardLayer`] lets through to rmcp in a POST body.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
@@ -322,6 +328,11 @@ pub struct ServeLimits {
     /// retries) rather than being closed, so that a client that arrives while the cap is held
     /// by half-sent heads is served once the header-read timeout frees a place.
     pub max_connections: usize,
+    /// How many connections the kernel holds before [`serve`] accepts them (the listen backlog,
+    /// capped by the kernel at `net.core.somaxconn`): [`serve`] sets it on the listener it is
+    /// given, however that listener was bound. Past it, a client's connection waits for a SYN
+    /// retry (one second, then doubling).
+    pub listen_backlog: u32,
 }
 
 impl Default for ServeLimits {
@@ -329,6 +340,7 @@ impl Default for ServeLimits {
         Self {
             header_read_timeout: DEFAULT_HEADER_READ_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
+            listen_backlog: DEFAULT_LISTEN_BACKLOG,
         }
     }
 }
@@ -337,7 +349,8 @@ impl Default for ServeLimits {
 /// `axum::serve`, which it replaces: that one bounds neither the time a request head may take
 /// nor the connections open).
 ///
-/// Each accepted socket gets TCP_NODELAY: without it the last small write of a streamed
+/// The listener's backlog is set to [`ServeLimits::listen_backlog`] first (a second `listen` on a
+/// listening socket changes its backlog). Each accepted socket gets TCP_NODELAY: without it the last small write of a streamed
 /// response waits for the client's delayed acknowledgement, about 40 ms on every reused
 /// connection (measured by mrtr_load, BENCHMARKS.md). Each request carries the peer's address as
 /// `axum::extract::ConnectInfo<SocketAddr>` in its extensions ([`peer_addr`] reads it in an
@@ -349,6 +362,8 @@ pub async fn serve(
     app: axum::Router,
     limits: ServeLimits,
 ) -> io::Result<()> {
+    let backlog = i32::try_from(limits.listen_backlog).unwrap_or(i32::MAX);
+    socket2::SockRef::from(&listener).listen(backlog)?;
     let places = Arc::new(Semaphore::new(limits.max_connections));
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
@@ -557,5 +572,40 @@ mod tests {
         let (status, body) = through(limits, post(Body::new(Never))).await;
         assert_eq!(status, StatusCode::REQUEST_TIMEOUT);
         assert!(body.contains("not received within 50 ms"), "{body}");
+    }
+
+    /// `serve` widens the backlog of a listener bound with tokio's 128: with its one place held
+    /// by a kept-alive connection, 500 more connect without waiting (past a full backlog the
+    /// kernel drops a SYN, and the client waits a second for its retry).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_backlog_holds_connections_while_every_place_is_taken() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let address = listener.local_addr().expect("address");
+        let limits = ServeLimits {
+            max_connections: 1,
+            header_read_timeout: Duration::from_secs(60),
+            ..ServeLimits::default()
+        };
+        tokio::spawn(serve(listener, axum::Router::new(), limits));
+        let connected = tokio::task::spawn_blocking(move || {
+            use std::io::{Read as _, Write as _};
+            // Answered, so `serve` runs (and has set the backlog); kept alive, it holds the place.
+            let mut held = std::net::TcpStream::connect(address).expect("connect");
+            held.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                .expect("a request");
+            let mut head = [0; 12];
+            held.read_exact(&mut head).expect("an answer");
+            assert_eq!(&head, b"HTTP/1.1 404");
+            let waiting: Vec<_> = (0..500)
+                .map(|i| {
+                    std::net::TcpStream::connect_timeout(&address, Duration::from_millis(500))
+                        .unwrap_or_else(|e| panic!("connection {i} waited: {e}"))
+                })
+                .collect();
+            waiting.len()
+        })
+        .await
+        .expect("the connections");
+        assert_eq!(connected, 500);
     }
 }
