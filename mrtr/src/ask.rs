@@ -4,19 +4,18 @@ use std::fmt;
 
 use serde_json::Map;
 
+use super::question::{check_capability, Form, Question, Roots, Sampling, Url};
 use super::{RetryParams, INPUT_REQUIRED};
-use mcp_typed::elicit::{Elicit, StringFormat, ToRevisionError};
+use mcp_typed::elicit::{Elicit, ToRevisionError};
 use mcp_typed::v2026_07_28::{
-    ClientCapabilities, CreateMessageRequest, CreateMessageRequestParams,
-    CreateMessageRequestParamsIncludeContext, ElicitRequest, ElicitRequestFormParams,
-    ElicitRequestParams, ElicitRequestUrlParams, InputRequest, InputRequests, InputRequiredResult,
-    ListRootsRequest, ResultMetaObject,
+    ClientCapabilities, CreateMessageRequestParams, InputRequest, InputRequests,
+    InputRequiredResult, ResultMetaObject,
 };
 
 /// Builds the [`InputRequiredResult`] that asks the client for input, checking each request
 /// against the capabilities the client declared on the request being answered.
 ///
-/// Each `elicit…`/`sample`/`list_roots` call adds one input request under a key the server
+/// Each `ask` (or `elicit…`/`sample`/`list_roots`) call adds one input request under a key the server
 /// chooses (the client answers under the same key) and returns an [`AskError`] instead when the
 /// client did not declare the capability the request needs: the spec forbids sending it.
 /// [`InputRequired::build`] refuses a result with neither input requests nor state.
@@ -85,12 +84,7 @@ impl<'a> InputRequired<'a> {
         key: impl Into<String>,
         message: impl Into<String>,
     ) -> Result<Self, AskError> {
-        let key = key.into();
-        let params: ElicitRequestFormParams = match T::form_params(message) {
-            Ok(params) => params,
-            Err(error) => return Err(AskError::Form { key, error }),
-        };
-        self.request(key, elicit(ElicitRequestParams::Form(Box::new(params))))
+        self.ask(key, &Form::<T>::new(message))
     }
 
     /// Adds a URL-mode `elicitation/create` request under `key`: the client shows `message` and
@@ -105,17 +99,7 @@ impl<'a> InputRequired<'a> {
         message: impl Into<String>,
         url: impl Into<String>,
     ) -> Result<Self, AskError> {
-        let key = key.into();
-        let url = url.into();
-        if !StringFormat::Uri.is_valid(&url) {
-            return Err(AskError::InvalidUrl { key, url });
-        }
-        let params = ElicitRequestUrlParams {
-            message: message.into(),
-            url,
-            extra: Map::new(),
-        };
-        self.request(key, elicit(ElicitRequestParams::Url(params)))
+        self.ask(key, &Url::new(message, url))
     }
 
     /// Adds a `sampling/createMessage` request under `key`. Read the answer with
@@ -128,11 +112,7 @@ impl<'a> InputRequired<'a> {
         key: impl Into<String>,
         params: CreateMessageRequestParams,
     ) -> Result<Self, AskError> {
-        let request = InputRequest::CreateMessage(Box::new(CreateMessageRequest {
-            params,
-            extra: Map::new(),
-        }));
-        self.request(key, request)
+        self.ask(key, &Sampling::new(params))
     }
 
     /// Adds a `roots/list` request under `key`. Read the answer with
@@ -140,7 +120,15 @@ impl<'a> InputRequired<'a> {
     ///
     /// Needs `roots`.
     pub fn list_roots(self, key: impl Into<String>) -> Result<Self, AskError> {
-        self.request(key, InputRequest::ListRoots(ListRootsRequest::default()))
+        self.ask(key, &Roots)
+    }
+
+    /// Adds `question` under `key` (any kind: [`question`](crate::question)), with the checks
+    /// of [`InputRequired::request`].
+    pub fn ask(self, key: impl Into<String>, question: &impl Question) -> Result<Self, AskError> {
+        let key = key.into();
+        let request = question.request(&key)?;
+        self.request(key, request)
     }
 
     /// Adds any input request under `key`, with the same checks as the typed methods: the
@@ -200,64 +188,6 @@ impl<'a> InputRequired<'a> {
             result_type: INPUT_REQUIRED.to_owned(),
             extra: Map::new(),
         })
-    }
-}
-
-fn elicit(params: ElicitRequestParams) -> InputRequest {
-    InputRequest::Elicit(Box::new(ElicitRequest {
-        params,
-        extra: Map::new(),
-    }))
-}
-
-/// `Err((method, capability))` when the client did not declare what `request` needs.
-pub(crate) fn check_capability(
-    capabilities: &ClientCapabilities,
-    request: &InputRequest,
-) -> Result<(), (&'static str, &'static str)> {
-    match request {
-        InputRequest::Elicit(request) => {
-            const METHOD: &str = ElicitRequest::METHOD;
-            let elicitation = capabilities.elicitation.as_ref();
-            match &request.params {
-                ElicitRequestParams::Form(_) => match elicitation {
-                    None => Err((METHOD, "elicitation")),
-                    Some(e) if !e.supports_form() => Err((METHOD, "elicitation.form")),
-                    Some(_) => Ok(()),
-                },
-                ElicitRequestParams::Url(_) => match elicitation {
-                    None => Err((METHOD, "elicitation")),
-                    Some(e) if !e.supports_url() => Err((METHOD, "elicitation.url")),
-                    Some(_) => Ok(()),
-                },
-            }
-        }
-        InputRequest::CreateMessage(request) => {
-            const METHOD: &str = CreateMessageRequest::METHOD;
-            let Some(sampling) = capabilities.sampling.as_ref() else {
-                return Err((METHOD, "sampling"));
-            };
-            let params = &request.params;
-            if (params.tools.is_some() || params.tool_choice.is_some()) && sampling.tools.is_none()
-            {
-                return Err((METHOD, "sampling.tools"));
-            }
-            let context = matches!(
-                params.include_context,
-                Some(
-                    CreateMessageRequestParamsIncludeContext::ThisServer
-                        | CreateMessageRequestParamsIncludeContext::AllServers
-                )
-            );
-            if context && sampling.context.is_none() {
-                return Err((METHOD, "sampling.context"));
-            }
-            Ok(())
-        }
-        InputRequest::ListRoots(_) => match capabilities.roots {
-            Some(_) => Ok(()),
-            None => Err((ListRootsRequest::METHOD, "roots")),
-        },
     }
 }
 

@@ -67,13 +67,12 @@ use std::time::Duration;
 
 use serde_json::{Map, Value};
 
-use super::ask::check_capability;
+use super::question::{self, check_capability};
 use super::RetryParams;
 use mcp_typed::elicit::{RequestedSchema, SchemaError, ValidationErrors};
 use mcp_typed::v2026_07_28::{
-    ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitRequestParams,
-    ElicitResult, ElicitResultAction, InputRequest, InputRequiredResult, InputResponse,
-    InputResponses, ListRootsResult, Root,
+    ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitResultAction,
+    InputRequest, InputRequiredResult, InputResponse, InputResponses, Root,
 };
 
 /// What the user did with a form.
@@ -313,86 +312,5 @@ pub fn answer(
             capability,
         });
     }
-    match request {
-        InputRequest::Elicit(request) => match &request.params {
-            ElicitRequestParams::Form(form) => {
-                // The typed schema keeps the server's property order; its text is parsed as
-                // any schema a server sends (inconsistent ones included: the answer is still
-                // validated).
-                let text = serde_json::to_string(&form.requested_schema).unwrap_or_default();
-                let schema =
-                    RequestedSchema::parse_str(&text).map_err(|error| RetryError::Schema {
-                        key: key.to_owned(),
-                        error,
-                    })?;
-                let (action, content) = match answerer.form(key, &form.message, &schema) {
-                    FormAnswer::Accept(mut content) => {
-                        for (name, default) in schema.defaults() {
-                            content.entry(name).or_insert(default);
-                        }
-                        schema
-                            .validate(&content)
-                            .map_err(|errors| RetryError::Answer {
-                                key: key.to_owned(),
-                                errors,
-                            })?;
-                        // Written in the form's order, then anything else the user added.
-                        let mut ordered = Vec::with_capacity(content.len());
-                        for (name, _) in &schema.properties {
-                            if let Some(value) = content.remove(name) {
-                                ordered.push((name.clone(), value));
-                            }
-                        }
-                        ordered.extend(content);
-                        (ElicitResultAction::Accept, Some(ordered))
-                    }
-                    FormAnswer::Decline => (ElicitResultAction::Decline, None),
-                    FormAnswer::Cancel => (ElicitResultAction::Cancel, None),
-                };
-                Ok(InputResponse::Elicit(elicit_result(key, action, content)?))
-            }
-            ElicitRequestParams::Url(url) => {
-                let action = answerer.url(key, &url.message, &url.url);
-                Ok(InputResponse::Elicit(elicit_result(key, action, None)?))
-            }
-        },
-        InputRequest::CreateMessage(request) => answerer
-            .sample(key, &request.params)
-            .map(|reply| InputResponse::CreateMessage(Box::new(reply)))
-            .map_err(|message| RetryError::Sampling {
-                key: key.to_owned(),
-                message,
-            }),
-        InputRequest::ListRoots(_) => Ok(InputResponse::ListRoots(ListRootsResult {
-            roots: answerer.roots(key),
-            extra: Map::new(),
-        })),
-    }
-}
-
-fn elicit_result(
-    key: &str,
-    action: ElicitResultAction,
-    content: Option<Vec<(String, Value)>>,
-) -> Result<ElicitResult, RetryError> {
-    let content = match content {
-        None => None,
-        Some(content) => Some(
-            content
-                .into_iter()
-                .map(|(member, value)| match serde_json::from_value(value) {
-                    Ok(value) => Ok((member, value)),
-                    Err(_) => Err(RetryError::Unsendable {
-                        key: key.to_owned(),
-                        member,
-                    }),
-                })
-                .collect::<Result<_, _>>()?,
-        ),
-    };
-    Ok(ElicitResult {
-        action,
-        content,
-        extra: Map::new(),
-    })
+    question::answer(key, request, answerer)
 }

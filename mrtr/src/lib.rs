@@ -104,6 +104,7 @@
 
 mod ask;
 pub mod client;
+pub mod question;
 mod responses;
 #[cfg(feature = "seal")]
 pub mod seal;

@@ -4,15 +4,11 @@ use std::fmt;
 
 use serde_json::{Map, Value};
 
+use super::question::{method_answered, Form, Question, Roots, Sampling, Url};
 use super::RetryParams;
-use mcp_typed::elicit::{
-    json_kind as kind, pointer, Action, Elicit, ElicitOutcome, ValidationErrors,
-};
+use mcp_typed::elicit::{json_kind as kind, pointer, Elicit, ElicitOutcome, ValidationErrors};
 use mcp_typed::jsonrpc::INVALID_PARAMS;
-use mcp_typed::v2026_07_28::{
-    CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResultAction, Error,
-    InputResponse, InputResponses, ListRootsRequest, ListRootsResult, Root,
-};
+use mcp_typed::v2026_07_28::{CreateMessageResult, Error, InputResponse, InputResponses, Root};
 
 /// The client's answers on a retry (`inputResponses`), read by key.
 ///
@@ -140,6 +136,17 @@ impl<'a> Responses<'a> {
         }
     }
 
+    /// The answer to `Q` asked under `key` (any kind: [`question`](crate::question)): `Ok(None)`
+    /// when the client did not answer it, else what [`Question::read`] (or, for raw responses,
+    /// [`Question::read_json`]) makes of it.
+    pub fn answer<Q: Question>(&self, key: &str) -> Result<Option<Q::Answer>, ResponseError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Answer::Typed(answer)) => Q::read(key, answer).map(Some),
+            Some(Answer::Json(value)) => Q::read_json(key, value).map(Some),
+        }
+    }
+
     /// The answer to the form-mode elicitation asked under `key` with the form `T`:
     /// `Ok(None)` when the client did not answer it, else the user's decision, an accepted
     /// form validated and built with [`Elicit::from_content`] (an accept without `content` is
@@ -153,106 +160,32 @@ impl<'a> Responses<'a> {
         &self,
         key: &str,
     ) -> Result<Option<ElicitOutcome<T>>, ResponseError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Answer::Typed(answer)) => elicited(key, answer).map(Some),
-            Some(Answer::Json(value)) => {
-                let (action, content) = json_elicit(key, value)?;
-                ElicitOutcome::from_parts(action, content.as_ref())
-                    .map(Some)
-                    .map_err(|errors| invalid(key, errors))
-            }
-        }
+        self.answer::<Form<T>>(key)
     }
 
     /// The answer to the URL-mode elicitation asked under `key`: `Ok(None)` when the client did
     /// not answer it, else whether the user accepted (opened the URL), declined or cancelled.
     /// A URL-mode answer has no content; content sent anyway is ignored.
     pub fn url_elicited(&self, key: &str) -> Result<Option<ElicitOutcome<()>>, ResponseError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Answer::Typed(answer)) => url_elicited(key, answer).map(Some),
-            Some(Answer::Json(value)) => {
-                json_elicit(key, value).map(|(action, _content)| Some(url_outcome(action)))
-            }
-        }
+        self.answer::<Url>(key)
     }
 
     /// The answer to the `sampling/createMessage` request asked under `key` (`Ok(None)` when
     /// the client did not answer it).
     pub fn sampled(&self, key: &str) -> Result<Option<CreateMessageResult>, ResponseError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Answer::Typed(answer)) => sampled(key, answer).map(Some),
-            Some(Answer::Json(value)) => decode(key, value).map(Some),
-        }
+        self.answer::<Sampling>(key)
     }
 
     /// The roots the client listed for the `roots/list` request asked under `key` (`Ok(None)`
     /// when the client did not answer it).
     pub fn roots(&self, key: &str) -> Result<Option<Vec<Root>>, ResponseError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Answer::Typed(answer)) => roots(key, answer).map(Some),
-            Some(Answer::Json(value)) => {
-                decode::<ListRootsResult>(key, value).map(|result| Some(result.roots))
-            }
-        }
-    }
-}
-
-/// The answer `answer`, given under `key`, to a form-mode elicitation with the form `T`: what
-/// [`Responses::elicited`] reads of a typed answer.
-pub(crate) fn elicited<T: Elicit>(
-    key: &str,
-    answer: &InputResponse,
-) -> Result<ElicitOutcome<T>, ResponseError> {
-    match answer {
-        InputResponse::Elicit(result) => {
-            ElicitOutcome::try_from(result).map_err(|errors| invalid(key, errors))
-        }
-        other => Err(wrong_kind(key, ElicitRequest::METHOD, other)),
-    }
-}
-
-/// The answer `answer`, given under `key`, to a URL-mode elicitation: what
-/// [`Responses::url_elicited`] reads of a typed answer.
-pub(crate) fn url_elicited(
-    key: &str,
-    answer: &InputResponse,
-) -> Result<ElicitOutcome<()>, ResponseError> {
-    match answer {
-        InputResponse::Elicit(result) => Ok(url_outcome(match result.action {
-            ElicitResultAction::Accept => Action::Accept,
-            ElicitResultAction::Decline => Action::Decline,
-            ElicitResultAction::Cancel => Action::Cancel,
-        })),
-        other => Err(wrong_kind(key, ElicitRequest::METHOD, other)),
-    }
-}
-
-/// The answer `answer`, given under `key`, to a `sampling/createMessage`.
-pub(crate) fn sampled(
-    key: &str,
-    answer: &InputResponse,
-) -> Result<CreateMessageResult, ResponseError> {
-    match answer {
-        InputResponse::CreateMessage(result) => Ok((**result).clone()),
-        other => Err(wrong_kind(key, CreateMessageRequest::METHOD, other)),
-    }
-}
-
-/// The roots of the answer `answer`, given under `key`, to a `roots/list`.
-pub(crate) fn roots(key: &str, answer: &InputResponse) -> Result<Vec<Root>, ResponseError> {
-    match answer {
-        InputResponse::ListRoots(result) => Ok(result.roots.clone()),
-        other => Err(wrong_kind(key, ListRootsRequest::METHOD, other)),
+        self.answer::<Roots>(key)
     }
 }
 
 /// The violations of a form's answer under `key`, each pointer made relative to the request's
 /// `params`.
-fn invalid(key: &str, mut errors: ValidationErrors) -> ResponseError {
+pub(crate) fn invalid(key: &str, mut errors: ValidationErrors) -> ResponseError {
     errors.prefix_pointers(&pointer(&answer_path(key), "content"));
     ResponseError::Invalid {
         key: key.to_owned(),
@@ -260,92 +193,11 @@ fn invalid(key: &str, mut errors: ValidationErrors) -> ResponseError {
     }
 }
 
-/// The user's decision on a URL-mode elicitation.
-fn url_outcome(action: Action) -> ElicitOutcome<()> {
-    match action {
-        Action::Accept => ElicitOutcome::Accepted(()),
-        Action::Decline => ElicitOutcome::Declined,
-        Action::Cancel => ElicitOutcome::Cancelled,
-    }
-}
-
-fn json_elicit(
+/// Decodes a raw answer, a problem pointed at below the answer's path.
+pub(crate) fn decode<T: serde::de::DeserializeOwned>(
     key: &str,
     value: &Value,
-) -> Result<(Action, Option<Map<String, Value>>), ResponseError> {
-    let path = answer_path(key);
-    let malformed = |path: String, message: String| ResponseError::Malformed {
-        key: key.to_owned(),
-        path,
-        message,
-    };
-    let Value::Object(answer) = value else {
-        return Err(malformed(
-            path,
-            format!(
-                "an elicitation result must be an object, not {}",
-                kind(value)
-            ),
-        ));
-    };
-    let action = match answer.get("action") {
-        Some(Value::String(action)) => match action.as_str() {
-            "accept" => Action::Accept,
-            "decline" => Action::Decline,
-            "cancel" => Action::Cancel,
-            other => {
-                return Err(malformed(
-                    pointer(&path, "action"),
-                    format!("unknown action `{other}`, expected accept, decline or cancel"),
-                ))
-            }
-        },
-        Some(other) => {
-            return Err(malformed(
-                pointer(&path, "action"),
-                format!("action must be a string, not {}", kind(other)),
-            ))
-        }
-        None => {
-            if let Some(found) = method_it_answers(answer) {
-                return Err(ResponseError::WrongKind {
-                    key: key.to_owned(),
-                    path,
-                    expected: ElicitRequest::METHOD,
-                    found,
-                });
-            }
-            return Err(malformed(path, "missing member `action`".to_owned()));
-        }
-    };
-    let content = match answer.get("content") {
-        None => None,
-        Some(Value::Object(content)) => Some(content.clone()),
-        // Only an accepted form is read; the content of a decline or cancel is ignored.
-        Some(_) if action != Action::Accept => None,
-        Some(other) => {
-            return Err(malformed(
-                pointer(&path, "content"),
-                format!("content must be an object, not {}", kind(other)),
-            ))
-        }
-    };
-    Ok((action, content))
-}
-
-/// The method whose result a raw answer without `action` looks like.
-fn method_it_answers(answer: &Map<String, Value>) -> Option<&'static str> {
-    if answer.contains_key("roots") {
-        Some(ListRootsRequest::METHOD)
-    } else if answer.contains_key("model") || answer.contains_key("role") {
-        Some(CreateMessageRequest::METHOD)
-    } else {
-        None
-    }
-}
-
-/// Decodes a raw answer, a problem pointed at below the answer's path.
-fn decode<T: serde::de::DeserializeOwned>(key: &str, value: &Value) -> Result<T, ResponseError> {
+) -> Result<T, ResponseError> {
     mcp_typed::json_pointer::decode(&value.to_string()).map_err(|error| ResponseError::Malformed {
         key: key.to_owned(),
         path: answer_path(key) + &error.pointer,
@@ -353,17 +205,16 @@ fn decode<T: serde::de::DeserializeOwned>(key: &str, value: &Value) -> Result<T,
     })
 }
 
-fn wrong_kind(key: &str, expected: &'static str, found: &InputResponse) -> ResponseError {
-    let found = match found {
-        InputResponse::CreateMessage(_) => CreateMessageRequest::METHOD,
-        InputResponse::ListRoots(_) => ListRootsRequest::METHOD,
-        InputResponse::Elicit(_) => ElicitRequest::METHOD,
-    };
+pub(crate) fn wrong_kind(
+    key: &str,
+    expected: &'static str,
+    found: &InputResponse,
+) -> ResponseError {
     ResponseError::WrongKind {
         key: key.to_owned(),
         path: answer_path(key),
         expected,
-        found,
+        found: method_answered(found),
     }
 }
 

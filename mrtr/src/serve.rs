@@ -73,7 +73,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Map;
 
-use super::responses::{self, answer_path};
+use super::question::{check_capability, Form, Question, Roots, Sampling, Url};
 use super::seal::{
     DigestError, MemoryReplayStore, OpenError, ParamsDigest, ReplayStore, SealContext, StateSealer,
 };
@@ -182,18 +182,11 @@ impl<'a> Input<'a> {
         key: &str,
         message: impl Into<String>,
     ) -> Result<ElicitOutcome<T>, Need> {
-        let message = message.into();
-        let asking = InputRequired::new(self.capabilities).elicit::<T>(key, message.clone())?;
-        let answer = self.answer(key, asking, responses::elicited::<T>);
+        let form = Form::<T>::new(message);
+        let answer = self.ask(key, &form);
         #[cfg(feature = "v2025_11_25")]
         if let (Err(Need::Asked), Some((revision, forms))) = (&answer, &mut self.live_forms) {
-            let params = T::requested_schema()
-                .form_params_json_in(*revision, &message)
-                .map_err(|error| AskError::Form {
-                    key: key.to_owned(),
-                    error,
-                })?;
-            forms.insert(key.to_owned(), params);
+            forms.insert(key.to_owned(), form.live_params(key, *revision)?);
         }
         answer
     }
@@ -206,8 +199,7 @@ impl<'a> Input<'a> {
         message: impl Into<String>,
         url: impl Into<String>,
     ) -> Result<ElicitOutcome<()>, Need> {
-        let asking = InputRequired::new(self.capabilities).elicit_url(key, message, url)?;
-        self.answer(key, asking, responses::url_elicited)
+        self.ask(key, &Url::new(message, url))
     }
 
     /// The client's model's reply to a `sampling/createMessage` asked under `key`.
@@ -216,39 +208,38 @@ impl<'a> Input<'a> {
         key: &str,
         params: CreateMessageRequestParams,
     ) -> Result<CreateMessageResult, Need> {
-        let asking = InputRequired::new(self.capabilities).sample(key, params)?;
-        self.answer(key, asking, responses::sampled)
+        self.ask(key, &Sampling::new(params))
     }
 
     /// The client's roots, from a `roots/list` asked under `key`.
     pub fn list_roots(&mut self, key: &str) -> Result<Vec<Root>, Need> {
-        let asking = InputRequired::new(self.capabilities).list_roots(key)?;
-        self.answer(key, asking, responses::roots)
+        self.ask(key, &Roots)
     }
 
-    /// The answer to the one request of `asking` when one pinned to it is there; else the
-    /// request joins this round's questions.
-    fn answer<T>(
-        &mut self,
-        key: &str,
-        asking: InputRequired<'_>,
-        read: impl FnOnce(&str, &InputResponse) -> Result<T, ResponseError>,
-    ) -> Result<T, Need> {
-        let (_, request) = asking
-            .requests()
-            .iter()
-            .next()
-            .expect("the builder holds the one request just added");
-        let question = question_digest(request);
+    /// The answer to `question` (any kind: [`question`](crate::question)) asked under `key`
+    /// when one pinned to it is there; else the question joins this round's.
+    ///
+    /// A form asked this way in a live (2025-11-25) call is written as the typed request
+    /// writes it; [`Input::elicit`] writes it in the derive's order.
+    pub fn ask<Q: Question>(&mut self, key: &str, question: &Q) -> Result<Q::Answer, Need> {
+        let request = question.request(key)?;
+        if let Err((method, capability)) = check_capability(self.capabilities, &request) {
+            return Err(Need::Refused(AskError::MissingCapability {
+                key: key.to_owned(),
+                method,
+                capability,
+            }));
+        }
+        let question = question_digest(&request);
         if let Some(pinned) = self.answers.get(key).filter(|p| p.q == question) {
-            return read(key, &pinned.a).map_err(Need::Invalid);
+            return Q::read(key, &pinned.a).map_err(Need::Invalid);
         }
         if self.pins.contains_key(key) {
             return Err(Need::Refused(AskError::DuplicateKey {
                 key: key.to_owned(),
             }));
         }
-        self.asked.insert(key.to_owned(), request.clone());
+        self.asked.insert(key.to_owned(), request);
         self.pins.insert(key.to_owned(), question);
         Err(Need::Asked)
     }
@@ -763,11 +754,10 @@ pub use live::{Live, LiveAnswer, LiveCall, LiveRequest};
 mod live {
     use std::collections::BTreeMap;
 
-    use super::{answer_path, Input, Need, Pinned, ResponseError, Revision, ServeError};
+    use super::{Input, Need, Pinned, ResponseError, Revision, ServeError};
+    use crate::responses::answer_path;
     use mcp_typed::v2025_11_25 as legacy;
-    use mcp_typed::v2026_07_28::{
-        ClientCapabilities, ElicitRequestParams, InputRequest, InputResponse,
-    };
+    use mcp_typed::v2026_07_28::{ClientCapabilities, InputResponse};
 
     /// A call of the 2025-11-25 era (or older) whose handler asks through live server requests.
     ///
@@ -873,14 +863,7 @@ mod live {
                 let id = next_id();
                 let id_text = serde_json::to_string(&id)
                     .map_err(|e| ServeError::Internal(format!("encoding an id: {e}")))?;
-                // In 2025-11-25 a URL-mode elicitation names itself, for its completion notice.
-                if let InputRequest::Elicit(elicit) = &mut request {
-                    if let ElicitRequestParams::Url(url) = &mut elicit.params {
-                        let elicitation_id = format!("{key}-{id_text}");
-                        url.extra
-                            .insert("elicitationId".into(), elicitation_id.into());
-                    }
-                }
+                crate::question::name_live_request(&mut request, format!("{key}-{id_text}"));
                 // Through text, never a `serde_json::Value`: a form's properties go out in the
                 // order the form declares them, and each property's keywords as written (the
                 // form's own text, as the typed request writes keywords in the schema's order).
