@@ -15,9 +15,10 @@ use mcp_typed::v2026_07_28::{
 /// Builds the [`InputRequiredResult`] that asks the client for input, checking each request
 /// against the capabilities the client declared on the request being answered.
 ///
-/// Each `ask` (or `elicit…`/`sample`/`list_roots`) call adds one input request under a key the server
-/// chooses (the client answers under the same key) and returns an [`AskError`] instead when the
-/// client did not declare the capability the request needs: the spec forbids sending it.
+/// Each `ask` (or `elicit…`/`sample`/`list_roots`) call adds one input request under a key the
+/// server chooses (the client answers under the same key) and returns an [`AskError`] instead
+/// when the client did not declare the capability the request needs: the spec forbids sending
+/// it.
 /// [`InputRequired::build`] refuses a result with neither input requests nor state.
 ///
 /// ```
