@@ -362,6 +362,7 @@ fn run_fuzz(args: &FuzzArgs) -> ExitCode {
                 "tool": tool,
                 "seed": seed,
                 "replay": replay,
+                "smallest": finding.smallest,
             });
             println!("{line}");
             continue;
@@ -370,6 +371,9 @@ fn run_fuzz(args: &FuzzArgs) -> ExitCode {
         println!("  message: {}", finding.request);
         if let Some(replay) = replay {
             println!("  replay: {replay}");
+        }
+        if let Some(smallest) = &finding.smallest {
+            println!("  smallest call that finds it again: {smallest}");
         }
     }
     if json {

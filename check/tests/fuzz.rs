@@ -121,6 +121,49 @@ fn a_planted_crash_is_found_and_replayed() {
     found_and_replayed("crash", "crash: the server ended (exit status: 3)");
 }
 
+/// A fault found by drawn arguments is shrunk: the smallest call that finds it again keeps
+/// only what the fault needs (`tags`, empty) and what the schema requires (`name`, one
+/// character), both still valid under the tool's input schema.
+#[test]
+fn a_finding_is_shrunk_to_the_smallest_call_that_finds_it_again() {
+    let python = python().to_str().expect("a UTF-8 path");
+    let script = planted();
+    let server = [python, script.to_str().expect("a UTF-8 path"), "tags"];
+    let (out, stdout) = fuzz(
+        &["--requests", "12", "--only", "tag", "--format", "json"],
+        &server,
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let (findings, _) = json_report(&stdout);
+    assert!(!findings.is_empty(), "{stdout}");
+    for finding in &findings {
+        assert_eq!(finding["fault"], "error response", "{finding}");
+        let drawn: Value = serde_json::from_str(finding["message"].as_str().unwrap()).unwrap();
+        let drawn = &drawn["params"]["arguments"];
+        let smallest = &finding["smallest"];
+        let arguments = smallest["arguments"].as_object().expect("shrunk arguments");
+        assert_eq!(smallest["name"], "tag", "{finding}");
+        assert_eq!(
+            arguments.keys().collect::<Vec<_>>(),
+            ["name", "tags"],
+            "{finding}"
+        );
+        assert_eq!(arguments["tags"], serde_json::json!([]), "{finding}");
+        let name = arguments["name"].as_str().unwrap();
+        assert_eq!(name.chars().count(), 1, "{finding}");
+        assert!(
+            drawn["name"].as_str().unwrap().starts_with(name),
+            "{finding}"
+        );
+    }
+    // The text report shows it too.
+    let (_, text) = fuzz(&["--requests", "12", "--only", "tag"], &server);
+    assert!(
+        text.contains(r#"smallest call that finds it again: {"arguments":{"name":"#),
+        "{text}"
+    );
+}
+
 #[test]
 fn a_server_that_never_answers_is_a_hang() {
     // `sleep` reads nothing and answers nothing.

@@ -21,8 +21,9 @@
 //!   them: each call asks for progress, which keeps a long one alive);
 //!
 //! each with the request that found it and its seed, which `--seed S --requests 1 --tool NAME`
-//! replays. The client declares every capability its revision has for a server's requests and
-//! answers them: a form with content drawn from its `requestedSchema` (declined when none can
+//! replays, and for a tool call's violation or error the smallest call found that finds it
+//! again (its arguments shrunk while valid under the tool's schema). The client declares every
+//! capability its revision has for a server's requests and answers them: a form with content drawn from its `requestedSchema` (declined when none can
 //! be drawn), a URL-mode elicitation accepted, a sampling request with a text reply, `roots/list`
 //! with one root, `ping`; any other request with -32601.
 
@@ -34,6 +35,7 @@ use crate::values::Values;
 use crate::{traffic, Checker, Revision, Side};
 
 mod http;
+mod shrink;
 mod stdio;
 
 /// JSON-RPC's invalid params.
@@ -142,6 +144,10 @@ pub struct Finding {
     /// The tool call under way, and the seed its arguments were drawn with (`None` for the
     /// requests that set up the conversation).
     pub call: Option<(String, u64)>,
+    /// For a tool call's schema violation or error response: the params (`name`, `arguments`)
+    /// of the smallest call found that finds the same fault again, when one smaller than the
+    /// drawn one did (its arguments still valid under the tool's input schema).
+    pub smallest: Option<Value>,
 }
 
 /// What a run did.
@@ -430,10 +436,24 @@ impl Session {
             // A progress token: a long call's progress shows it is alive.
             params["_meta"] = json!({"progressToken": format!("fuzz-{i}")});
             let call = Some((label, seed));
-            match self.call_through(method, params, call, target.tolerated()) {
-                Some(_) => self.report.answered += 1,
-                None if self.stopped() => return,
-                None => {}
+            let before = self.report.findings.len();
+            let answer = self.call_through(method, params.clone(), call, target.tolerated());
+            if answer.is_some() {
+                self.report.answered += 1;
+            }
+            if self.stopped() {
+                return;
+            }
+            // A tool call's first fault, shrunk to the smallest arguments that find it again.
+            let first = self.report.findings.get(before).cloned();
+            if let (Callee::Tool { schema, .. }, Some(found)) = (target, first) {
+                if found.call.is_some() && matches!(found.fault, Fault::Violation | Fault::Error) {
+                    let smallest = self.shrink(&params, schema, &found, target.tolerated());
+                    self.report.findings[before].smallest = smallest;
+                    if self.stopped() {
+                        return;
+                    }
+                }
             }
         }
     }
@@ -514,6 +534,7 @@ impl Session {
             detail: format!("still asking for input after {MAX_ROUNDS} rounds of answers"),
             request: result.to_string(),
             call,
+            smallest: None,
         });
         None
     }
@@ -569,6 +590,7 @@ impl Session {
             detail,
             request: sent.clone(),
             call: call.clone(),
+            smallest: None,
         };
         let answer = match self.answer_to(id) {
             Ok(answer) => answer,
@@ -627,6 +649,7 @@ impl Session {
                         detail,
                         request: sent,
                         call: self.call.clone(),
+                        smallest: None,
                     });
                     continue;
                 }
@@ -639,6 +662,7 @@ impl Session {
                     detail: violations.join("; "),
                     request: line.clone(),
                     call: self.call.clone(),
+                    smallest: None,
                 });
             }
             match (message.get("id"), message.get("method")) {
@@ -704,6 +728,7 @@ impl Session {
                 detail: format!("sent by mcp-check fuzz: {}", violations.join("; ")),
                 request: text.clone(),
                 call: None,
+                smallest: None,
             });
         }
         self.server.send(&text);

@@ -3,6 +3,8 @@
     python planted_server.py ok        # no fault
     python planted_server.py invalid   # `count` answers n % 7 == 3 with a content block without `type`
     python planted_server.py crash     # the process exits on n > 90, a legal argument
+    python planted_server.py tags      # a second tool, `tag`, answers any call with `tags`
+                                       # with an error (-32603), whatever else it has
 """
 
 import json
@@ -20,6 +22,23 @@ TOOLS = [
     }
 ]
 
+if MODE == "tags":
+    TOOLS.append(
+        {
+            "name": "tag",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "minLength": 1, "maxLength": 40},
+                    "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 5},
+                    "loud": {"type": "boolean"},
+                    "level": {"type": "integer", "minimum": 0, "maximum": 9},
+                },
+                "required": ["name"],
+            },
+        }
+    )
+
 for line in sys.stdin:
     message = json.loads(line)
     if "id" not in message or "method" not in message:
@@ -34,6 +53,11 @@ for line in sys.stdin:
         }
     elif method == "tools/list":
         reply["result"] = {"tools": TOOLS}
+    elif method == "tools/call" and message["params"]["name"] == "tag":
+        if "tags" in message["params"]["arguments"]:
+            reply["error"] = {"code": -32603, "message": "tags are not supported"}
+        else:
+            reply["result"] = {"content": [{"type": "text", "text": "tagged"}]}
     elif method == "tools/call":
         n = message["params"]["arguments"]["n"]
         if MODE == "crash" and n > 90:
