@@ -23,9 +23,10 @@
 //! each with the request that found it and its seed, which `--seed S --requests 1 --tool NAME`
 //! replays, and for a tool call's violation or error the smallest call found that finds it
 //! again (its arguments shrunk while valid under the tool's schema). The client declares every
-//! capability its revision has for a server's requests and answers them: a form with content drawn from its `requestedSchema` (declined when none can
-//! be drawn), a URL-mode elicitation accepted, a sampling request with a text reply, `roots/list`
-//! with one root, `ping`; any other request with -32601.
+//! capability its revision has for a server's requests and answers them: a form with content
+//! drawn from its `requestedSchema` (declined when none can be drawn), a URL-mode elicitation
+//! accepted, a sampling request with a text reply, `roots/list` with one root, `ping`; any other
+//! request with -32601.
 
 use std::time::{Duration, Instant};
 
