@@ -89,6 +89,12 @@ const ANNOTATIONS: [&str; 10] = [
     "writeOnly",
 ];
 
+/// Whether `keyword` only annotates: one of [`ANNOTATIONS`], or an extension keyword (`x-…`,
+/// as MCP's `x-mcp-header`, which mirrors a tool's argument into an HTTP header).
+fn is_annotation(keyword: &str) -> bool {
+    ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-")
+}
+
 /// Keywords this module draws by.
 const DRAWN: [&str; 23] = [
     "type",
@@ -192,14 +198,14 @@ impl<'s> Values<'s> {
                 Value::Object(members) => members,
                 _ => return Err(unsupported(&at, "a schema that accepts nothing")),
             };
-            if let Some(keyword) = (members.keys())
-                .find(|k| !ANNOTATIONS.contains(&k.as_str()) && !DRAWN.contains(&k.as_str()))
+            if let Some(keyword) =
+                (members.keys()).find(|k| !is_annotation(k) && !DRAWN.contains(&k.as_str()))
             {
                 return Err(unsupported(&at, keyword));
             }
             let split = ["$ref", "allOf"].iter().any(|k| members.contains_key(*k));
             if !split {
-                if members.keys().any(|k| !ANNOTATIONS.contains(&k.as_str())) {
+                if members.keys().any(|k| !is_annotation(k)) {
                     parts.push((schema, at));
                 }
                 continue;
@@ -221,7 +227,7 @@ impl<'s> Values<'s> {
             }
             let rest: Map<String, Value> = (members.iter())
                 .filter(|(k, _)| !["$ref", "allOf"].contains(&k.as_str()))
-                .filter(|(k, _)| !ANNOTATIONS.contains(&k.as_str()))
+                .filter(|(k, _)| !is_annotation(k))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect();
             if !rest.is_empty() {
@@ -272,10 +278,7 @@ impl<'s> Values<'s> {
         if let Some(branches) = members.get("anyOf") {
             let branches = branches.as_array().filter(|b| !b.is_empty());
             let branches = branches.ok_or_else(|| unsupported(at, "anyOf"))?;
-            if members
-                .keys()
-                .any(|k| k != "anyOf" && !ANNOTATIONS.contains(&k.as_str()))
-            {
+            if members.keys().any(|k| k != "anyOf" && !is_annotation(k)) {
                 return Err(unsupported(at, "anyOf beside other keywords"));
             }
             let pick = self.rng.usize(..branches.len());

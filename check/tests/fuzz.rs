@@ -164,6 +164,63 @@ fn a_finding_is_shrunk_to_the_smallest_call_that_finds_it_again() {
     );
 }
 
+/// A Python SDK server over HTTP whose tool marks arguments with `x-mcp-header`: the SDK
+/// refuses a 2026-07-28 call without the `Mcp-Param-*` headers (a POST without them is answered
+/// 400, -32020), and every drawn call of `mcp-check fuzz` carries them (0 findings; a drawn
+/// string that is not printable ASCII goes base64-encoded, which the SDK decodes).
+#[test]
+fn tool_arguments_marked_x_mcp_header_travel_in_param_headers() {
+    let port = free_port();
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz/routed_server.py");
+    let mut command = Command::new(python());
+    command.arg(script).arg(port.to_string());
+    let _server = Listening::start(&mut command, "routed_server.py", port, accepts);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+
+    let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{
+        "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
+                 "io.modelcontextprotocol/clientCapabilities":{}},
+        "name":"query","arguments":{"region":"eu","shard":1,"sql":"SELECT 1"}}}"#;
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into();
+    let mut refused = agent
+        .post(&url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", "query")
+        .send(call)
+        .expect("an answer");
+    assert_eq!(refused.status(), 400);
+    let body = refused.body_mut().read_to_string().expect("a body");
+    assert!(
+        body.contains("-32020") && body.contains("Mcp-Param-"),
+        "{body}"
+    );
+
+    let (out, stdout) = fuzz(
+        &[
+            "--url",
+            &url,
+            "--revision",
+            "2026-07-28",
+            "--requests",
+            "40",
+            "--format",
+            "json",
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{stdout}");
+    let (findings, summary) = json_report(&stdout);
+    assert!(findings.is_empty(), "{stdout}");
+    assert_eq!(summary["tools"], 1, "{summary}");
+    assert_eq!(summary["answered"], 40, "{summary}");
+}
+
 #[test]
 fn a_server_that_never_answers_is_a_hang() {
     // `sleep` reads nothing and answers nothing.

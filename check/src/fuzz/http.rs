@@ -20,6 +20,7 @@ use hyper_util::client::legacy::{connect::HttpConnector, Client};
 use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
 
+use super::headers::ParamHeaders;
 use super::{Received, Transport, Unanswered};
 use crate::proxy::http::EventStream;
 use crate::proxy::Capped;
@@ -40,8 +41,10 @@ pub(super) struct HttpServer {
     session: Arc<Mutex<Option<HeaderValue>>>,
     /// The revision agreed on, sent as `MCP-Protocol-Version` after `initialize`.
     protocol_version: Option<HeaderValue>,
-    /// 2026-07-28: no session; each request says its method and name in headers too.
+    /// 2026-07-28: no session; each request says its method and name in headers too, and a
+    /// `tools/call` the arguments its tool marks.
     stateless: bool,
+    param_headers: ParamHeaders,
     /// Each response's messages, or (`Err`) why the server could not be reached.
     sender: Sender<Result<Received, String>>,
     received: Receiver<Result<Received, String>>,
@@ -81,6 +84,7 @@ impl HttpServer {
             session: Arc::default(),
             protocol_version: None,
             stateless: false,
+            param_headers: ParamHeaders::default(),
             sender,
             received,
         })
@@ -119,7 +123,7 @@ impl Transport for HttpServer {
     fn send(&mut self, text: &str) {
         let mut request = self.request(Method::POST, Full::new(Bytes::from(text.to_owned())));
         if self.stateless {
-            for (name, value) in standard_headers(text) {
+            for (name, value) in self.param_headers.for_message(text) {
                 request.headers_mut().insert(name, value);
             }
         }
@@ -152,6 +156,13 @@ impl Transport for HttpServer {
         self.runtime.spawn(self.exchange("").run(request));
     }
 
+    fn tools_listed(&mut self, tools: &[Value]) -> Vec<(String, String)> {
+        if !self.stateless {
+            return Vec::new();
+        }
+        self.param_headers.listed(tools)
+    }
+
     fn close(&mut self) {
         // Ends the session, as a client leaving should; a server that refuses is not at fault.
         if self.session.lock().expect("not poisoned").is_some() {
@@ -163,45 +174,6 @@ impl Transport for HttpServer {
             drop(ended);
         }
     }
-}
-
-/// The standard headers of a 2026-07-28 request (SEP-2243), which servers check against its
-/// body: `Mcp-Method`, and `Mcp-Name` for a request that names its target (`name` of
-/// `tools/call` and `prompts/get`, `uri` of `resources/read` and the subscriptions), as
-/// `=?base64?…?=` when it cannot travel as a bare header value.
-fn standard_headers(text: &str) -> Vec<(HeaderName, HeaderValue)> {
-    let Ok(message) = serde_json::from_str::<Value>(text) else {
-        return Vec::new();
-    };
-    let Some(method) = message["method"].as_str() else {
-        return Vec::new();
-    };
-    let mut headers = Vec::new();
-    if let Ok(value) = HeaderValue::try_from(method) {
-        headers.push((HeaderName::from_static("mcp-method"), value));
-    }
-    let key = match method {
-        "tools/call" | "prompts/get" => "name",
-        "resources/read" | "resources/subscribe" | "resources/unsubscribe" => "uri",
-        _ => return headers,
-    };
-    if let Some(name) = message["params"][key].as_str() {
-        let bare = !name.starts_with([' ', '\t'])
-            && !name.ends_with([' ', '\t'])
-            && !name.starts_with("=?base64?")
-            && name.bytes().all(|b| (0x20..0x7f).contains(&b));
-        let value = if bare {
-            name.to_owned()
-        } else {
-            use base64::Engine as _;
-            let encoded = base64::engine::general_purpose::STANDARD.encode(name);
-            format!("=?base64?{encoded}?=")
-        };
-        if let Ok(value) = HeaderValue::try_from(value) {
-            headers.push((HeaderName::from_static("mcp-name"), value));
-        }
-    }
-    headers
 }
 
 /// The whole of `body`, or (`Err`) its length when it is longer than `limit` (not kept).
@@ -307,33 +279,5 @@ impl Exchange {
                 let _ = self.sender.send(Ok(Received::Message(text.to_owned())));
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_2026_request_names_its_method_and_target_in_headers() {
-        let headers = |text: &str| -> Vec<(String, String)> {
-            (standard_headers(text).into_iter())
-                .map(|(name, value)| (name.to_string(), value.to_str().unwrap().to_owned()))
-                .collect()
-        };
-        let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add"}}"#;
-        assert_eq!(
-            headers(call),
-            [
-                ("mcp-method".into(), "tools/call".into()),
-                ("mcp-name".into(), "add".into())
-            ]
-        );
-        let read = r#"{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"a://é"}}"#;
-        assert_eq!(headers(read)[1].1, "=?base64?YTovL8Op?=");
-        let list = r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{}}"#;
-        assert_eq!(headers(list), [("mcp-method".into(), "tools/list".into())]);
-        // A response names no method: nothing.
-        assert!(headers(r#"{"jsonrpc":"2.0","id":3,"result":{}}"#).is_empty());
     }
 }

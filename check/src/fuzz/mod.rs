@@ -35,6 +35,7 @@ use serde_json::{json, Value};
 use crate::values::Values;
 use crate::{traffic, Checker, Revision, Side};
 
+mod headers;
 mod http;
 mod shrink;
 mod stdio;
@@ -78,6 +79,11 @@ trait Transport {
     /// The conversation is in `version` from now on (HTTP sends it as a header, and, when
     /// `listen` (a session), opens the stream of the server's own messages).
     fn initialized(&mut self, _version: &str, _listen: bool) {}
+    /// The server listed `tools`: the ones a client of this transport must not call, and why
+    /// (over HTTP in 2026-07-28, an invalid `x-mcp-header`).
+    fn tools_listed(&mut self, _tools: &[Value]) -> Vec<(String, String)> {
+        Vec::new()
+    }
     /// Ends the conversation (the process stopped, the session deleted).
     fn close(&mut self);
 }
@@ -370,7 +376,13 @@ impl Session {
             return;
         };
         self.report.tools = tools.len();
-        let mut kinds: Vec<Vec<Callee>> = vec![tools.iter().filter_map(Callee::tool).collect()];
+        let dropped = self.server.tools_listed(&tools);
+        for (tool, why) in &dropped {
+            self.report.skipped.push(format!("{tool}: {why}"));
+        }
+        let callable = |tool: &&Value| !dropped.iter().any(|(name, _)| tool["name"] == **name);
+        let tools = tools.iter().filter(callable).filter_map(Callee::tool);
+        let mut kinds: Vec<Vec<Callee>> = vec![tools.collect()];
         let declared = |capability: &str| server_capabilities.get(capability).is_some();
         if declared("prompts") {
             let Some(prompts) = self.list_all("prompts/list", "prompts") else {
