@@ -27,7 +27,9 @@ pub mod report;
 pub mod revision;
 pub mod session;
 pub mod traffic;
-pub mod values;
+/// Schema-valid values drawn from a seed: `mcp_typed_json::values`, where mcp-typed's
+/// `arbitrary` and `proptest` features draw too.
+pub use mcp_typed_json::values;
 
 pub use revision::{Revision, Side, Violation};
 pub use session::{Checker, Verdict};

@@ -53,6 +53,8 @@ mod raw_object;
 pub mod validate;
 pub use raw_object::RawObject;
 mod spec_rules;
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+pub mod valid;
 /// The map of the generated types wherever a schema has an object of arbitrary keys with typed
 /// values (`requestedSchema.properties`, `_meta`-like maps): it keeps the members in the order
 /// they were read or inserted, so a form's fields reach the client in the order the server

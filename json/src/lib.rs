@@ -1,6 +1,7 @@
 //! The JSON conventions shared by the mcp-typed crates, each written once: the tokens of a JSON
-//! pointer (RFC 6901, [`pointer`](mod@pointer)) and the name of a JSON value's type in a message
-//! ([`json_kind`]).
+//! pointer (RFC 6901, [`pointer`](mod@pointer)), the name of a JSON value's type in a message
+//! ([`json_kind`]) and, with the feature `values`, values drawn from a JSON Schema that it
+//! accepts (`values`: mcp-check's fuzzing, mcp-typed's `arbitrary` and `proptest` features).
 //!
 //! The generator (`mcp-codegen`, at build time), the generated types (`mcp-typed`), the forms
 //! (`mcp-elicit`) and the wire referee all write their pointers and messages through this crate,
@@ -11,6 +12,8 @@
 use serde_json::Value;
 
 pub mod pointer;
+#[cfg(feature = "values")]
+pub mod values;
 
 /// The JSON type of a value, as messages name it (`a string`, `an object`, `null`): what an
 /// error says was found.

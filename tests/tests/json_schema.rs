@@ -1,7 +1,9 @@
 //! `schemars::JsonSchema` of the generated types (feature `schemars`), checked against the
-//! official schemas (with their errata) with the `jsonschema` crate: on the official 2026-07-28 examples and on
-//! mutations of them, the schema of a generated type accepts exactly what the official
-//! definition accepts, in every revision that has the definition.
+//! official schemas (with their errata) with the `jsonschema` crate: on the official 2026-07-28
+//! examples and on mutations of them, the schema of a generated type accepts exactly what the
+//! official definition accepts, in every revision that has the definition. And the values drawn
+//! from those schemas (`mcp_typed::valid`, features `arbitrary` and `proptest`): for every type
+//! of every revision, accepted by the official definition and decoded and encoded back unchanged.
 
 use std::collections::BTreeMap;
 
@@ -11,6 +13,7 @@ use schemars::{JsonSchema, Schema};
 use serde_json::{json, Value};
 
 type SchemaOf = fn(&str) -> Option<Schema>;
+type RoundTrip = fn(&str, &str) -> Option<Result<Value, serde_json::Error>>;
 
 /// Every revision: its name and the generated `__json_schema` lookup.
 const REVISIONS: [(&str, SchemaOf); 6] = [
@@ -20,6 +23,16 @@ const REVISIONS: [(&str, SchemaOf); 6] = [
     ("2025-11-25", v2025_11_25::__json_schema),
     ("2026-07-28", v2026_07_28::__json_schema),
     ("draft", draft::__json_schema),
+];
+
+/// Every revision's generated `__roundtrip` (decode a definition's JSON, encode it again).
+const ROUND_TRIPS: [RoundTrip; 6] = [
+    v2024_11_05::__roundtrip,
+    v2025_03_26::__roundtrip,
+    v2025_06_18::__roundtrip,
+    v2025_11_25::__roundtrip,
+    v2026_07_28::__roundtrip,
+    draft::__roundtrip,
 ];
 
 /// The official schema of `revision`, corrected by `schema/errata.toml` as the generator
@@ -393,4 +406,120 @@ fn batch_envelopes_of_2025_03_26() {
         .parse()
         .expect("batch");
     assert!(client.is_valid(&serde_json::to_value(&batch).expect("encode")));
+}
+
+/// JSON equality with numbers compared by value (`3` and `3.0` are the same number).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| same(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+/// How many values are drawn per type (CI's budget; `MCP_TYPED_DRAWS` runs more).
+fn draws() -> u64 {
+    std::env::var("MCP_TYPED_DRAWS").map_or(6, |n| n.parse().expect("MCP_TYPED_DRAWS: a number"))
+}
+
+/// Values drawn from every generated type's own schema (what `mcp_typed::valid::draw` does for
+/// one type): each is accepted by the official definition, and decodes into the type and
+/// encodes back to the same JSON.
+#[test]
+fn values_drawn_for_every_type_are_valid_and_round_trip() {
+    let draws = draws();
+    let mut types = 0;
+    let mut values = 0;
+    let mut failures = Vec::new();
+    let mut other_result_types = 0;
+    for ((revision, schema_of), round_trip) in REVISIONS.into_iter().zip(ROUND_TRIPS) {
+        let root = official_root(revision);
+        let (key, names) = definitions(&root);
+        for name in &names {
+            let Some(schema) = schema_of(name) else {
+                continue;
+            };
+            types += 1;
+            let official = official_validator(&root, key, name);
+            for seed in 0..draws {
+                let drawn = match mcp_typed_json::values::Values::new(schema.as_value(), seed)
+                    .of(schema.as_value())
+                {
+                    Ok(drawn) => drawn,
+                    Err(unsupported) => {
+                        failures.push(format!("{revision} {name}: {unsupported}"));
+                        break;
+                    }
+                };
+                values += 1;
+                if !official.is_valid(&drawn) {
+                    failures.push(format!("{revision} {name}: official refuses {drawn}"));
+                    continue;
+                }
+                match round_trip(name, &drawn.to_string()) {
+                    Some(Ok(back)) if same(&back, &drawn) => {}
+                    // The schema's `anyOf` takes any object with a string `resultType` as an
+                    // `InputRequiredResult`; the types read `resultType` as the conformance
+                    // suite does (`input_required`, else the complete result): a result of
+                    // another `resultType` without the complete result's members is no result.
+                    Some(Err(_))
+                        if !matches!(
+                            drawn["result"]["resultType"].as_str(),
+                            None | Some("input_required" | "complete")
+                        ) =>
+                    {
+                        other_result_types += 1
+                    }
+                    other => failures.push(format!("{revision} {name}: {drawn} -> {other:?}")),
+                }
+            }
+        }
+    }
+    println!(
+        "{types} types of 6 revisions, {values} values drawn ({other_result_types} results of \
+         another resultType refused), {} failures",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(types > 600, "{types} types");
+    assert!(
+        other_result_types < values / 50,
+        "{other_result_types} of {values}"
+    );
+}
+
+/// The typed API, as a user's property test and fuzz target take it: `valid::strategy` under
+/// proptest, `Valid<T>` from a fuzzer's bytes, each value valid and the same after a round trip.
+#[test]
+fn the_typed_api_draws_valid_messages() {
+    use mcp_typed::valid::{strategy, Valid};
+    use mcp_typed::validate::Validate as _;
+    use proptest::prelude::*;
+
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    runner
+        .run(&strategy::<v2026_07_28::CallToolRequest>(), |request| {
+            prop_assert_eq!(request.validate(), Ok(()));
+            let text = serde_json::to_string(&request).expect("encodes");
+            let back: v2026_07_28::CallToolRequest = serde_json::from_str(&text).expect("decodes");
+            prop_assert_eq!(back, request);
+            Ok(())
+        })
+        .expect("every drawn request is valid");
+
+    let bytes: Vec<u8> = (0..=255).collect();
+    let mut input = arbitrary::Unstructured::new(&bytes);
+    let mut drawn = 0;
+    while !input.is_empty() {
+        let Valid(result) = (input.arbitrary::<Valid<v2025_11_25::CallToolResult>>())
+            .expect("a value for every seed");
+        assert_eq!(result.validate(), Ok(()), "{result:?}");
+        drawn += 1;
+    }
+    assert_eq!(drawn, 32, "8 bytes of the input per value");
 }

@@ -15,7 +15,7 @@
 //! same values.
 //!
 //! ```
-//! use mcp_wire_check::values::Values;
+//! use mcp_typed_json::values::Values;
 //! use serde_json::json;
 //!
 //! let schema = json!({
@@ -31,7 +31,7 @@
 //!     assert!((0.0..=1.0).contains(&priority));
 //!     assert_eq!(value.as_object().unwrap().len(), 1);
 //! }
-//! # Ok::<(), mcp_wire_check::values::Unsupported>(())
+//! # Ok::<(), mcp_typed_json::values::Unsupported>(())
 //! ```
 
 use std::fmt;
@@ -89,10 +89,14 @@ const ANNOTATIONS: [&str; 10] = [
     "writeOnly",
 ];
 
-/// Whether `keyword` only annotates: one of [`ANNOTATIONS`], or an extension keyword (`x-…`,
-/// as MCP's `x-mcp-header`, which mirrors a tool's argument into an HTTP header).
+/// Whether `keyword` constrains nothing a value is drawn by: one of [`ANNOTATIONS`], the
+/// definitions a `$ref` reaches (`$defs`, `definitions`: a schema made by schemars has them at
+/// its root), or an extension keyword (`x-…`, as MCP's `x-mcp-header`, which mirrors a tool's
+/// argument into an HTTP header).
 fn is_annotation(keyword: &str) -> bool {
-    ANNOTATIONS.contains(&keyword) || keyword.starts_with("x-")
+    ANNOTATIONS.contains(&keyword)
+        || matches!(keyword, "$defs" | "definitions")
+        || keyword.starts_with("x-")
 }
 
 /// Keywords this module draws by.
@@ -159,7 +163,7 @@ impl<'s> Values<'s> {
     pub fn of_definition(&mut self, name: &str) -> Result<Value, Unsupported> {
         let (pointer, schema) = ["$defs", "definitions"]
             .into_iter()
-            .map(|key| format!("/{key}/{}", mcp_typed::json_pointer::escape(name)))
+            .map(|key| format!("/{key}/{}", crate::pointer::escape(name)))
             .find_map(|pointer| Some((pointer.clone(), self.root.pointer(&pointer)?)))
             .ok_or_else(|| unsupported("", format!("no definition `{name}`")))?;
         self.draw(schema, &pointer, 0)
@@ -330,7 +334,7 @@ impl<'s> Values<'s> {
         for (schema, at) in schemas {
             let properties = schema.get("properties").and_then(Value::as_object);
             for (name, member) in properties.into_iter().flatten() {
-                let pointer = format!("{at}/properties/{}", mcp_typed::json_pointer::escape(name));
+                let pointer = format!("{at}/properties/{}", crate::pointer::escape(name));
                 match declared.iter_mut().find(|(known, _)| *known == name) {
                     Some((_, all)) => all.push((member, pointer)),
                     None => declared.push((name, vec![(member, pointer)])),
