@@ -79,20 +79,6 @@ fn every_definition_gets_values_its_schema_accepts() {
     assert!(covered > 500, "{covered} definitions");
 }
 
-/// JSON equality with numbers compared by value (`3` and `3.0` are the same number).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
 /// Decodes `message` as the generated message type of `revision` sent by `client` (or the
 /// server), validates it and encodes it again: what is wrong, if anything.
 fn round_trip(revision: Revision, client: bool, message: &Value) -> Result<(), String> {
@@ -110,7 +96,7 @@ fn round_trip(revision: Revision, client: bool, message: &Value) -> Result<(), S
                 serde_json::to_value(&decoded)
             };
             let encoded = encoded.map_err(|e| format!("encode: {e}"))?;
-            if same(&encoded, message) {
+            if mcp_typed_tests::same_json(&encoded, message) {
                 Ok(())
             } else {
                 Err(format!("encoded as {encoded}"))

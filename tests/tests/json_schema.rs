@@ -408,20 +408,6 @@ fn batch_envelopes_of_2025_03_26() {
     assert!(client.is_valid(&serde_json::to_value(&batch).expect("encode")));
 }
 
-/// JSON equality with numbers compared by value (`3` and `3.0` are the same number).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
-        (Value::Array(a), Value::Array(b)) => {
-            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same(a, b))
-        }
-        (Value::Object(a), Value::Object(b)) => {
-            a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| same(v, w)))
-        }
-        _ => a == b,
-    }
-}
-
 /// How many values are drawn per type (CI's budget; `MCP_TYPED_DRAWS` runs more).
 fn draws() -> u64 {
     std::env::var("MCP_TYPED_DRAWS").map_or(6, |n| n.parse().expect("MCP_TYPED_DRAWS: a number"))
@@ -462,7 +448,7 @@ fn values_drawn_for_every_type_are_valid_and_round_trip() {
                     continue;
                 }
                 match round_trip(name, &drawn.to_string()) {
-                    Some(Ok(back)) if same(&back, &drawn) => {}
+                    Some(Ok(back)) if mcp_typed_tests::same_json(&back, &drawn) => {}
                     // The schema's `anyOf` takes any object with a string `resultType` as an
                     // `InputRequiredResult`; the types read `resultType` as the conformance
                     // suite does (`input_required`, else the complete result): a result of
