@@ -1,12 +1,10 @@
 //! Asking: the builder of an `InputRequiredResult`.
 
-use std::fmt;
-
 use serde_json::Map;
 
-use super::question::{check_capability, Form, Question, Roots, Sampling, Url};
+use super::question::{check_capability, AskError, Form, Question, Roots, Sampling, Url};
 use super::{RetryParams, INPUT_REQUIRED};
-use mcp_typed::elicit::{Elicit, ToRevisionError};
+use mcp_typed::elicit::Elicit;
 use mcp_typed::v2026_07_28::{
     ClientCapabilities, CreateMessageRequestParams, InputRequest, InputRequests,
     InputRequiredResult, ResultMetaObject,
@@ -189,74 +187,5 @@ impl<'a> InputRequired<'a> {
             result_type: INPUT_REQUIRED.to_owned(),
             extra: Map::new(),
         })
-    }
-}
-
-/// Why an input request, or the result, was refused.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AskError {
-    /// The client did not declare a capability the request needs; the spec forbids sending it.
-    MissingCapability {
-        /// The key of the refused request.
-        key: String,
-        /// The request's method (`"elicitation/create"`).
-        method: &'static str,
-        /// The capability that is missing, as a path in `ClientCapabilities`
-        /// (`"elicitation"`, `"elicitation.url"`, `"sampling.tools"`, `"roots"`, …).
-        capability: &'static str,
-    },
-    /// A request was already added under this key.
-    DuplicateKey {
-        /// The key.
-        key: String,
-    },
-    /// The form's schema cannot be written as 2026-07-28 `elicitation/create` params.
-    Form {
-        /// The key of the refused request.
-        key: String,
-        /// Why.
-        error: ToRevisionError,
-    },
-    /// The URL of a URL-mode elicitation is not an absolute URI (RFC 3986).
-    InvalidUrl {
-        /// The key of the refused request.
-        key: String,
-        /// The URL.
-        url: String,
-    },
-    /// The result has neither input requests nor state.
-    Empty,
-}
-
-impl fmt::Display for AskError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::MissingCapability {
-                key,
-                method,
-                capability,
-            } => write!(
-                f,
-                "input request `{key}`: the client did not declare `{capability}`, which \
-                 `{method}` needs"
-            ),
-            Self::DuplicateKey { key } => write!(f, "input request `{key}` is already present"),
-            Self::Form { key, error } => write!(f, "input request `{key}`: {error}"),
-            Self::InvalidUrl { key, url } => {
-                write!(f, "input request `{key}`: `{url}` is not an absolute URI")
-            }
-            Self::Empty => f.write_str(
-                "an InputRequiredResult needs at least one of inputRequests or requestState",
-            ),
-        }
-    }
-}
-
-impl std::error::Error for AskError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Self::Form { error, .. } => Some(error),
-            _ => None,
-        }
     }
 }

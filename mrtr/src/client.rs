@@ -4,8 +4,8 @@
 //!
 //! [`Retrier::retry`] checks every request against the capabilities the client declared (a
 //! server must not ask for what was not declared), hands a form over with its parsed
-//! [`RequestedSchema`], applies the schema's defaults to the user's answer and validates it
-//! before anything is sent, and builds the retry params: the same method, name and arguments,
+//! [`RequestedSchema`](mcp_typed::elicit::RequestedSchema), applies the schema's defaults to
+//! the user's answer and validates it before anything is sent, and builds the retry params: the same method, name and arguments,
 //! `inputResponses` under the server's keys, `requestState` echoed byte for byte. The caller
 //! sends them with a new request id, after [`Retry::pause`]. Rounds are bounded (10 by
 //! default), and a round that carries only state (the server is still working) waits longer
@@ -62,51 +62,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use std::fmt;
 use std::time::Duration;
 
-use serde_json::{Map, Value};
-
 use super::question::{self, check_capability};
+pub use super::question::{Answerer, FormAnswer, RetryError};
 use super::RetryParams;
-use mcp_typed::elicit::{RequestedSchema, SchemaError, ValidationErrors};
 use mcp_typed::v2026_07_28::{
-    ClientCapabilities, CreateMessageRequestParams, CreateMessageResult, ElicitResultAction,
-    InputRequest, InputRequiredResult, InputResponse, InputResponses, Root,
+    ClientCapabilities, InputRequest, InputRequiredResult, InputResponse, InputResponses,
 };
-
-/// What the user did with a form.
-#[derive(Debug, Clone, PartialEq)]
-pub enum FormAnswer {
-    /// Submitted these values (the schema's defaults fill what is missing).
-    Accept(Map<String, Value>),
-    /// Declined to answer.
-    Decline,
-    /// Dismissed the form.
-    Cancel,
-}
-
-/// Answers the input requests of a server: the client application's side (its user interface,
-/// its model, its roots).
-pub trait Answerer {
-    /// A form-mode elicitation under `key`: show `message` and the form `schema`.
-    fn form(&mut self, key: &str, message: &str, schema: &RequestedSchema) -> FormAnswer;
-
-    /// A URL-mode elicitation under `key`: offer to open `url` (an absolute URI the server
-    /// chose; show its host), with `message`. Accept means the user went there.
-    fn url(&mut self, key: &str, message: &str, url: &str) -> ElicitResultAction;
-
-    /// A `sampling/createMessage` under `key`: the model's reply, or why there is none (the
-    /// retry is not built then).
-    fn sample(
-        &mut self,
-        key: &str,
-        params: &CreateMessageRequestParams,
-    ) -> Result<CreateMessageResult, String>;
-
-    /// A `roots/list` under `key`: the client's roots.
-    fn roots(&mut self, key: &str) -> Vec<Root>;
-}
 
 /// Drives the retries of one request.
 #[derive(Debug, Clone)]
@@ -128,97 +91,6 @@ pub struct Retry<P> {
     /// with each round that carried only state.
     pub pause: Duration,
 }
-
-/// Why a request cannot be retried.
-#[derive(Debug, Clone, PartialEq)]
-pub enum RetryError {
-    /// The server asked for more rounds than allowed ([`Retrier::max_rounds`]).
-    TooManyRounds {
-        /// The rounds answered so far.
-        rounds: u32,
-    },
-    /// The result has neither input requests nor state: there is nothing to retry with.
-    Empty,
-    /// The server asked for something the client did not declare.
-    Undeclared {
-        /// The key of the request.
-        key: String,
-        /// Its method.
-        method: &'static str,
-        /// The capability it needs (`"elicitation.url"`, `"sampling"`, …).
-        capability: &'static str,
-    },
-    /// The form the server sent is not a restricted elicitation schema.
-    Schema {
-        /// The key of the request.
-        key: String,
-        /// What is wrong, with its pointer.
-        error: SchemaError,
-    },
-    /// The user's answer (defaults applied) breaks the form: nothing is sent.
-    Answer {
-        /// The key of the request.
-        key: String,
-        /// Every problem, with its pointer into the content.
-        errors: ValidationErrors,
-    },
-    /// A member of the answer is of a kind `ElicitResult.content` cannot carry (an object, a
-    /// null, an array of non-strings): nothing is sent rather than the member dropped.
-    Unsendable {
-        /// The key of the request.
-        key: String,
-        /// The member.
-        member: String,
-    },
-    /// The sampling request could not be answered.
-    Sampling {
-        /// The key of the request.
-        key: String,
-        /// Why, as the [`Answerer`] said.
-        message: String,
-    },
-}
-
-impl fmt::Display for RetryError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RetryError::TooManyRounds { rounds } => {
-                write!(f, "the server asked for input {rounds} times: giving up")
-            }
-            RetryError::Empty => {
-                f.write_str("the input-required result has neither inputRequests nor requestState")
-            }
-            RetryError::Undeclared {
-                key,
-                method,
-                capability,
-            } => write!(
-                f,
-                "input request `{key}`: the server sent `{method}`, which needs `{capability}`, \
-                 a capability this client did not declare"
-            ),
-            RetryError::Schema { key, error } => {
-                write!(f, "input request `{key}`: the form is invalid: {error}")
-            }
-            RetryError::Answer { key, errors } => {
-                write!(
-                    f,
-                    "input request `{key}`: the answer breaks the form: {errors}"
-                )
-            }
-            RetryError::Unsendable { key, member } => write!(
-                f,
-                "input request `{key}`: member `{member}` of the answer cannot be sent in an \
-                 elicitation result"
-            ),
-            RetryError::Sampling { key, message } => {
-                write!(f, "input request `{key}`: no sampling reply: {message}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for RetryError {}
 
 impl Retrier {
     /// Retries for a client that declared `capabilities`.

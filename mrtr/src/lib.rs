@@ -113,8 +113,9 @@ pub mod serve;
 #[cfg(feature = "terminal")]
 pub mod terminal;
 
-pub use ask::{AskError, InputRequired};
-pub use responses::{ResponseError, Responses};
+pub use ask::InputRequired;
+pub use question::{AskError, ResponseError};
+pub use responses::Responses;
 
 use mcp_typed::v2026_07_28::{
     CallToolRequestParams, ClientCapabilities, GetPromptRequestParams, InputResponses,

@@ -755,7 +755,7 @@ mod live {
     use std::collections::BTreeMap;
 
     use super::{Input, Need, Pinned, ResponseError, Revision, ServeError};
-    use crate::responses::answer_path;
+    use crate::question::answer_path;
     use mcp_typed::v2025_11_25 as legacy;
     use mcp_typed::v2026_07_28::{ClientCapabilities, InputResponse};
 

@@ -6,9 +6,7 @@ use std::marker::PhantomData;
 use serde_json::Value;
 
 use super::{elicit_request, elicit_result, read_json_elicitation, Question};
-use crate::client::{Answerer, FormAnswer, RetryError};
-use crate::responses::{invalid, wrong_kind, ResponseError};
-use crate::AskError;
+use super::{invalid, wrong_kind, Answerer, AskError, FormAnswer, ResponseError, RetryError};
 use mcp_typed::elicit::{Elicit, ElicitOutcome, RequestedSchema};
 use mcp_typed::v2026_07_28::{
     ClientCapabilities, ElicitRequest, ElicitRequestFormParams, ElicitRequestParams,

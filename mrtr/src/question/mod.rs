@@ -38,11 +38,16 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod answerer;
+mod errors;
 mod form;
 mod roots;
 mod sampling;
 mod url;
 
+pub use answerer::{Answerer, FormAnswer};
+pub(crate) use errors::{answer_path, decode, invalid, wrong_kind};
+pub use errors::{AskError, ResponseError, RetryError};
 pub use form::Form;
 pub use roots::Roots;
 pub use sampling::Sampling;
@@ -53,9 +58,6 @@ pub(crate) use url::name_live_request;
 
 use serde_json::{Map, Value};
 
-use crate::client::{Answerer, RetryError};
-use crate::responses::{answer_path, ResponseError};
-use crate::AskError;
 use mcp_typed::elicit::{json_kind as kind, pointer, Action};
 use mcp_typed::v2026_07_28::{
     ClientCapabilities, CreateMessageRequest, ElicitRequest, ElicitRequestParams, ElicitResult,

@@ -3,9 +3,7 @@
 use serde_json::{Map, Value};
 
 use super::Question;
-use crate::client::{Answerer, RetryError};
-use crate::responses::{decode, wrong_kind, ResponseError};
-use crate::AskError;
+use super::{decode, wrong_kind, Answerer, AskError, ResponseError, RetryError};
 use mcp_typed::v2026_07_28::{
     ClientCapabilities, CreateMessageRequest, CreateMessageRequestParams,
     CreateMessageRequestParamsIncludeContext, CreateMessageResult, InputRequest, InputResponse,

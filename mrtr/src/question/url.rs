@@ -4,9 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::{elicit_request, elicit_result, read_json_elicitation, Question};
-use crate::client::{Answerer, RetryError};
-use crate::responses::{wrong_kind, ResponseError};
-use crate::AskError;
+use super::{wrong_kind, Answerer, AskError, ResponseError, RetryError};
 use mcp_typed::elicit::{Action, ElicitOutcome, StringFormat};
 use mcp_typed::v2026_07_28::{
     ClientCapabilities, ElicitRequest, ElicitRequestParams, ElicitRequestUrlParams,
