@@ -4,7 +4,8 @@
 //!
 //! Over the corpus (the official 2026-07-28 examples, as messages), the recorded SDK traffic
 //! (fuzz/seeds/traffic, paired as check/tests/traffic.rs does), a smallest instance of each
-//! message type the corpus lacks, and generated mutations breaking each constraint, member type
+//! message type the corpus lacks, three messages of each message type drawn from its schema
+//! (`mcp_wire_check::values`), and generated mutations breaking each constraint, member type
 //! and required member of each message type of each revision: both sides must give the same
 //! verdict (valid or not) on every message, or the difference must match one of [`REASONS`],
 //! each an explained disagreement with its evidence. 2024-11-05, which the suite does not
@@ -93,6 +94,23 @@ const REASONS: &[Reason] = &[
                 && !o.ours_valid()
                 && (o.checked.verdict.violations.iter())
                     .all(|v| v.pointer == "/jsonrpc" || v.pointer == "/id" || v.pointer.is_empty())
+        },
+    },
+    Reason {
+        id: "closed-envelope (ours)",
+        why: "a message with a top-level member besides `jsonrpc`, `id`, `method`, `params`, \
+              `result` and `error`: the official envelope definitions leave it open (no \
+              `additionalProperties`), our types read the JSON-RPC envelope as closed and \
+              refuse the member (found by the messages drawn from the schemas)",
+        evidence: "2025-11-25 schema.json: JSONRPCRequest has no additionalProperties; JSON-RPC \
+                   2.0 §4 and §5 list a request's and a response's members; \
+                   generated/src/__private/diagnosis.rs: `unknown member`",
+        applies: |o| {
+            o.theirs_valid()
+                && !o.ours_valid()
+                && (o.checked.verdict.violations.iter()).all(|v| {
+                    v.expected.starts_with("unknown member") && v.pointer.matches('/').count() == 1
+                })
         },
     },
     Reason {
@@ -354,6 +372,36 @@ fn synthesized(schema: &Schema, have: &BTreeSet<MessageType>) -> Vec<Checked> {
     out
 }
 
+/// How many messages of each message type are drawn from its schema.
+const DRAWS: u64 = 3;
+
+/// Messages of each message type of `schema` drawn from its definition
+/// (`mcp_wire_check::values`): valid by construction, reaching what the corpus rarely holds.
+fn drawn(schema: &Schema) -> Vec<Checked> {
+    let mut out = Vec::new();
+    for (kind, def, _) in message_types(schema) {
+        for seed in 0..DRAWS {
+            let message = match &kind {
+                MessageType::Sent(_) => schema.drawn(&def, seed),
+                MessageType::Result(_) => (schema.drawn(&def, seed))
+                    .map(|result| json!({"jsonrpc": "2.0", "id": 1, "result": result})),
+                MessageType::Error(_) => schema.drawn(&def, seed),
+            };
+            let Some(message) = message else { continue };
+            let (from, request) = sender(schema, &kind);
+            let request = request.as_ref().map(|(side, m)| (*side, m.as_str()));
+            let verdict = check_one(schema.revision, Some(from), request, &message);
+            out.push(Checked {
+                source: "drawn",
+                label: format!("{def} (seed {seed})"),
+                message,
+                verdict,
+            });
+        }
+    }
+    out
+}
+
 /// The mutations of one valid instance of each message type of `schema`.
 fn mutated(schema: &Schema, bases: &BTreeMap<MessageType, &Checked>) -> Vec<Checked> {
     let mut out = Vec::new();
@@ -564,6 +612,7 @@ fn corpus(schemas: &[Schema]) -> Vec<Checked> {
             .collect();
         let made = synthesized(schema, &have);
         corpus.extend(made);
+        corpus.extend(drawn(schema));
     }
     corpus
 }
@@ -662,6 +711,7 @@ fn mcp_check_agrees_with_the_suites_ajv_validation() {
     );
     assert_eq!(tally.messages["recorded traffic"], 110 + 86 + 108);
     assert!(tally.messages["mutations"] >= 2000, "{:?}", tally.messages);
+    assert!(tally.messages["drawn"] >= 500, "{:?}", tally.messages);
 }
 
 /// Prints the counts: messages per source, agreements, explained disagreements per reason.

@@ -135,6 +135,23 @@ impl Schema {
         Some(message)
     }
 
+    /// A value of the definition `name` drawn from `seed` (`mcp_wire_check::values`), as a
+    /// message when `name` is a request or notification (the envelope added as
+    /// [`Schema::minimal_message`] adds it); `None` when none can be drawn.
+    pub fn drawn(&self, name: &str, seed: u64) -> Option<Value> {
+        let mut drawn = mcp_wire_check::values::Values::new(&self.root, seed)
+            .of(self.def(name))
+            .ok()?;
+        if self.methods.values().any(|def| def == name) {
+            let members = drawn.as_object_mut()?;
+            members.entry("jsonrpc").or_insert(json!("2.0"));
+            if name.ends_with("Request") {
+                members.entry("id").or_insert(json!(1));
+            }
+        }
+        Some(drawn)
+    }
+
     /// Who sends the request or notification `method` (both sides: the client).
     pub fn sender_of(&self, method: &str) -> Side {
         match self.methods.get(method) {
