@@ -221,6 +221,39 @@ fn tool_arguments_marked_x_mcp_header_travel_in_param_headers() {
     assert_eq!(summary["answered"], 40, "{summary}");
 }
 
+/// A crash of a stdio server is shrunk too, each smaller call sent to a server of its own: the
+/// smallest call that crashes one again keeps `tags` (empty) and `name` (one character).
+#[test]
+fn a_crash_is_shrunk_in_servers_of_its_own() {
+    let python = python().to_str().expect("a UTF-8 path");
+    let script = planted();
+    let server = [python, script.to_str().expect("a UTF-8 path"), "tags-crash"];
+    let (out, stdout) = fuzz(
+        &["--requests", "12", "--only", "tag", "--format", "json"],
+        &server,
+    );
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let (findings, _) = json_report(&stdout);
+    let [crash] = &findings[..] else {
+        panic!("one finding, the crash that ends the run:\n{stdout}")
+    };
+    assert_eq!(crash["fault"], "crash", "{crash}");
+    let arguments = crash["smallest"]["arguments"]
+        .as_object()
+        .unwrap_or_else(|| panic!("shrunk arguments: {crash}"));
+    assert_eq!(
+        arguments.keys().collect::<Vec<_>>(),
+        ["name", "tags"],
+        "{crash}"
+    );
+    assert_eq!(arguments["tags"], serde_json::json!([]), "{crash}");
+    assert_eq!(
+        arguments["name"].as_str().map(|n| n.chars().count()),
+        Some(1),
+        "{crash}"
+    );
+}
+
 #[test]
 fn a_server_that_never_answers_is_a_hang() {
     // `sleep` reads nothing and answers nothing.

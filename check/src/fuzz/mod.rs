@@ -21,8 +21,8 @@
 //!   them: each call asks for progress, which keeps a long one alive);
 //!
 //! each with the request that found it and its seed, which `--seed S --requests 1 --tool NAME`
-//! replays, and for a tool call's violation or error the smallest call found that finds it
-//! again (its arguments shrunk while valid under the tool's schema). The client declares every
+//! replays, and for a tool call's violation, error or (stdio) crash the smallest call found
+//! that finds it again (its arguments shrunk while valid under the tool's schema). The client declares every
 //! capability its revision has for a server's requests and answers them: a form with content
 //! drawn from its `requestedSchema` (declined when none can be drawn), a URL-mode elicitation
 //! accepted, a sampling request with a text reply, `roots/list` with one root, `ping`; any other
@@ -334,6 +334,9 @@ struct Session {
     timeout: Duration,
     next_id: i64,
     report: Report,
+    /// The tool call that ended the conversation (a crash or a hang): its params, the tool's
+    /// input schema and the codes it tolerates, for [`shrink::shrink_crash`].
+    crashed: Option<(Value, Value, &'static [i64])>,
 }
 
 /// Why waiting for an answer ended without one.
@@ -348,26 +351,40 @@ enum Unanswered {
 
 /// Runs (or connects to) the server and fuzzes it.
 pub fn run(target: &Target, options: &Options) -> Result<Report, String> {
-    let server: Box<dyn Transport> = match target {
-        Target::Command(command) => Box::new(stdio::StdioServer::spawn(command)?),
-        Target::Url { url, headers } => Box::new(http::HttpServer::new(url, headers)?),
-    };
-    let mut session = Session {
-        seed: options.seed,
-        call: None,
-        server,
-        stated: None,
-        checker: Checker::new(None),
-        timeout: options.timeout,
-        next_id: 0,
-        report: Report::default(),
-    };
+    let mut session = Session::start(target, options)?;
     session.fuzz(options);
     session.server.close();
-    Ok(session.report)
+    let mut report = session.report;
+    // A stdio server's crash on a tool call, shrunk with a server per attempt.
+    if let (Target::Command(_), Some((params, schema, tolerated))) = (target, session.crashed) {
+        if let Some(found) = (report.findings.last_mut()).filter(|f| f.fault == Fault::Crash) {
+            found.smallest =
+                shrink::shrink_crash(target, options, &params, &schema, found, tolerated);
+        }
+    }
+    Ok(report)
 }
 
 impl Session {
+    /// A conversation with the server, not opened yet.
+    fn start(target: &Target, options: &Options) -> Result<Session, String> {
+        let server: Box<dyn Transport> = match target {
+            Target::Command(command) => Box::new(stdio::StdioServer::spawn(command)?),
+            Target::Url { url, headers } => Box::new(http::HttpServer::new(url, headers)?),
+        };
+        Ok(Session {
+            seed: options.seed,
+            call: None,
+            server,
+            stated: None,
+            checker: Checker::new(None),
+            timeout: options.timeout,
+            next_id: 0,
+            report: Report::default(),
+            crashed: None,
+        })
+    }
+
     fn fuzz(&mut self, options: &Options) {
         let Some(server_capabilities) = self.open(options.revision) else {
             return;
@@ -455,6 +472,9 @@ impl Session {
                 self.report.answered += 1;
             }
             if self.stopped() {
+                if let Callee::Tool { schema, .. } = target {
+                    self.crashed = Some((params, schema.clone(), target.tolerated()));
+                }
                 return;
             }
             // A tool call's first fault, shrunk to the smallest arguments that find it again.

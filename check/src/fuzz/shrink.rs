@@ -6,18 +6,34 @@
 //! keeps the first that the schema accepts and that finds the same fault again (the same kind;
 //! for an error response, the same code), and starts again from it, until none does or
 //! [`ATTEMPTS`] calls were sent. A crash or a hang on the way ends it, and is a finding of its
-//! own.
+//! own. A crash of a stdio server is shrunk too, each smaller call in a server of its own (at
+//! most [`CRASH_ATTEMPTS`] servers started); a hang is not (each attempt would wait out the
+//! timeout).
 
 use serde_json::{json, Value};
 
-use super::{Fault, Finding, Session};
+use super::{Fault, Finding, Options, Session, Target};
 
 /// How many calls a shrink may send.
 const ATTEMPTS: usize = 100;
 
+/// How many servers a crash's shrink may start (each attempt runs in a server of its own).
+const CRASH_ATTEMPTS: usize = 40;
+
+/// What one smaller call did.
+enum Tried {
+    /// It found the fault again.
+    Again,
+    /// It did not.
+    Not,
+    /// It ended the conversation (a crash or a hang of its own): shrinking stops.
+    Stop,
+}
+
 impl Session {
     /// Shrinks the arguments of the tool call `params` (`{"name", "arguments"}`), whose first
-    /// finding is `found`: the smallest arguments that found it again, if smaller ones did.
+    /// finding is `found` (a violation or an error response), in this conversation: the
+    /// smallest call that found it again, if a smaller one did.
     pub(super) fn shrink(
         &mut self,
         params: &Value,
@@ -25,50 +41,100 @@ impl Session {
         found: &Finding,
         tolerated: &[i64],
     ) -> Option<Value> {
-        let validator = jsonschema::options()
-            .should_validate_formats(true)
-            .build(schema)
-            .ok()?;
-        let mut smallest = params["arguments"].clone();
-        let mut shrunk = false;
-        let mut attempts = 0;
-        'step: loop {
-            for candidate in smaller(&smallest) {
-                if !validator.is_valid(&candidate) {
-                    continue;
-                }
-                if attempts == ATTEMPTS {
-                    break 'step;
-                }
-                attempts += 1;
-                let mut tried = params.clone();
-                tried["arguments"] = candidate.clone();
-                let before = self.report.findings.len();
-                self.call_through("tools/call", tried, found.call.clone(), tolerated);
-                let again = (self.report.findings[before..].iter()).any(|f| same_fault(f, found));
-                if self.stopped() {
-                    // A crash or a hang is a finding of its own; the others were found already.
-                    let last = self.report.findings.pop();
-                    self.report.findings.truncate(before);
-                    self.report.findings.extend(last);
-                    break 'step;
-                }
+        smallest(params, schema, ATTEMPTS, |tried| {
+            let before = self.report.findings.len();
+            self.call_through("tools/call", tried, found.call.clone(), tolerated);
+            let again = (self.report.findings[before..].iter()).any(|f| same_fault(f, found));
+            if self.stopped() {
+                // A crash or a hang is a finding of its own; the others were found already.
+                let last = self.report.findings.pop();
                 self.report.findings.truncate(before);
-                if again {
+                self.report.findings.extend(last);
+                return Tried::Stop;
+            }
+            self.report.findings.truncate(before);
+            if again {
+                Tried::Again
+            } else {
+                Tried::Not
+            }
+        })
+    }
+}
+
+/// Shrinks the arguments of the tool call `params` that crashed a stdio server (`found`),
+/// each smaller call sent to a server of its own, started and opened as the run's was: the
+/// smallest call that crashed one again, if a smaller one did.
+pub(super) fn shrink_crash(
+    target: &Target,
+    options: &Options,
+    params: &Value,
+    schema: &Value,
+    found: &Finding,
+    tolerated: &[i64],
+) -> Option<Value> {
+    smallest(params, schema, CRASH_ATTEMPTS, |tried| {
+        let Ok(mut fresh) = Session::start(target, options) else {
+            return Tried::Stop;
+        };
+        let crashed = fresh.open(options.revision).is_some() && {
+            fresh.call_through("tools/call", tried, found.call.clone(), tolerated);
+            (fresh.report.findings.iter()).any(|f| f.fault == Fault::Crash)
+        };
+        fresh.server.close();
+        if crashed {
+            Tried::Again
+        } else {
+            Tried::Not
+        }
+    })
+}
+
+/// The smallest arguments, from `params`' and step by step, that `attempt` finds the fault
+/// again with (each candidate valid under `schema`; at most `limit` attempts): the params of
+/// that call, when one smaller than `params` did.
+fn smallest(
+    params: &Value,
+    schema: &Value,
+    limit: usize,
+    mut attempt: impl FnMut(Value) -> Tried,
+) -> Option<Value> {
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .ok()?;
+    let mut smallest = params["arguments"].clone();
+    let mut shrunk = false;
+    let mut attempts = 0;
+    'step: loop {
+        for candidate in smaller(&smallest) {
+            if !validator.is_valid(&candidate) {
+                continue;
+            }
+            if attempts == limit {
+                break 'step;
+            }
+            attempts += 1;
+            let mut tried = params.clone();
+            tried["arguments"] = candidate.clone();
+            match attempt(tried) {
+                Tried::Again => {
                     smallest = candidate;
                     shrunk = true;
                     continue 'step;
                 }
+                Tried::Not => {}
+                Tried::Stop => break 'step,
             }
-            break;
         }
-        shrunk.then(|| {
-            let mut params = params.clone();
-            params["arguments"] = smallest;
-            params.as_object_mut().map(|p| p.remove("_meta"));
-            params
-        })
+        break;
     }
+    shrunk.then(|| {
+        let mut params = params.clone();
+        params["arguments"] = smallest;
+        params.as_object_mut().map(|p| p.remove("_meta"));
+        params
+    })
 }
 
 /// Whether `finding` is the fault `original` is: the same kind, and for an error response the

@@ -5,6 +5,8 @@
     python planted_server.py crash     # the process exits on n > 90, a legal argument
     python planted_server.py tags      # a second tool, `tag`, answers any call with `tags`
                                        # with an error (-32603), whatever else it has
+    python planted_server.py tags-crash  # the same `tag`, and the process exits on a call
+                                         # with `tags`
 """
 
 import json
@@ -22,7 +24,7 @@ TOOLS = [
     }
 ]
 
-if MODE == "tags":
+if MODE in ("tags", "tags-crash"):
     TOOLS.append(
         {
             "name": "tag",
@@ -54,6 +56,8 @@ for line in sys.stdin:
     elif method == "tools/list":
         reply["result"] = {"tools": TOOLS}
     elif method == "tools/call" and message["params"]["name"] == "tag":
+        if "tags" in message["params"]["arguments"] and MODE == "tags-crash":
+            sys.exit(4)
         if "tags" in message["params"]["arguments"]:
             reply["error"] = {"code": -32603, "message": "tags are not supported"}
         else:
