@@ -172,6 +172,10 @@ struct FuzzArgs {
     /// `resource:URI` or `template:URI-TEMPLATE`.
     #[arg(long, visible_alias = "tool", value_name = "NAME")]
     only: Option<String>,
+    /// Seconds between lines of progress on stderr (calls sent, answered, findings) on a long
+    /// run; 0 writes one before every call.
+    #[arg(long, value_name = "SECONDS", default_value_t = 2.0)]
+    progress: f64,
     /// `text`: each finding with its message and replay command, and a summary; `json`: a line
     /// per finding, and the summary as the last line.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -300,6 +304,7 @@ fn run_fuzz(args: &FuzzArgs) -> ExitCode {
         seed: args.seed,
         timeout: std::time::Duration::from_secs(args.timeout),
         only: args.only.clone(),
+        progress: std::time::Duration::try_from_secs_f64(args.progress).ok(),
     };
     let target = match &args.url {
         Some(url) => fuzz::Target::Url {

@@ -109,6 +109,19 @@ fn the_planted_server_without_a_fault_passes() {
         stdout.contains("1 tools, 40 calls answered, 0 findings"),
         "{stdout}"
     );
+    // Progress goes to stderr, here before every call (`--progress 0`); the report is unchanged.
+    let (out, again) = fuzz(&["--requests", "40", "--progress", "0"], &server);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(again, stdout);
+    for line in [
+        "1/40 calls sent, 1 answered, 0 findings",
+        "39/40 calls sent, 39 answered",
+    ] {
+        assert!(
+            stderr.contains(&format!("mcp-check fuzz: {line}")),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]

@@ -112,6 +112,9 @@ pub struct Options {
     /// Only this target, as findings name it ([`Finding::call`]): a tool's name, `prompt:NAME`,
     /// `resource:URI` or `template:URI-TEMPLATE`.
     pub only: Option<String>,
+    /// Write a line of progress on stderr (calls sent, answered, findings) at most this often
+    /// while the calls go out; `None`, never.
+    pub progress: Option<Duration>,
 }
 
 impl Default for Options {
@@ -122,6 +125,7 @@ impl Default for Options {
             seed: 0,
             timeout: Duration::from_secs(10),
             only: None,
+            progress: None,
         }
     }
 }
@@ -446,7 +450,21 @@ impl Session {
         }
         // Each kind in turn (tools, prompts, resources), each kind's targets in turn.
         let mut next = vec![0; kinds.len()];
+        let mut shown = Instant::now();
         for i in 0..options.requests {
+            let due = options
+                .progress
+                .filter(|every| i > 0 && shown.elapsed() >= *every);
+            if due.is_some() {
+                let report = &self.report;
+                eprintln!(
+                    "mcp-check fuzz: {i}/{} calls sent, {} answered, {} findings",
+                    options.requests,
+                    report.answered,
+                    report.findings.len()
+                );
+                shown = Instant::now();
+            }
             let kind = i % kinds.len();
             let target = &kinds[kind][next[kind] % kinds[kind].len()];
             next[kind] += 1;
