@@ -352,24 +352,36 @@ fn synthesized(schema: &Schema, have: &BTreeSet<MessageType>) -> Vec<Checked> {
         if have.contains(&kind) {
             continue;
         }
-        let message = match &kind {
+        let instance = match &kind {
             MessageType::Sent(_) => schema.minimal_message(&def),
-            MessageType::Result(_) => (schema.minimal(schema.def(&def), 0))
-                .map(|result| json!({"jsonrpc": "2.0", "id": 1, "result": result})),
-            MessageType::Error(_) => schema.minimal(schema.def(&def), 0),
+            _ => schema.minimal(schema.def(&def), 0),
         };
-        let Some(message) = message else { continue };
-        let (from, request) = sender(schema, &kind);
-        let request = request.as_ref().map(|(side, m)| (*side, m.as_str()));
-        let verdict = check_one(schema.revision, Some(from), request, &message);
-        out.push(Checked {
-            source: "synthesized",
-            label: def,
-            message,
-            verdict,
-        });
+        out.extend(instance.map(|instance| checked(schema, &kind, "synthesized", def, instance)));
     }
     out
+}
+
+/// `instance` of a message type as a message (a result in its response), checked by our side.
+fn checked(
+    schema: &Schema,
+    kind: &MessageType,
+    source: &'static str,
+    label: String,
+    instance: Value,
+) -> Checked {
+    let message = match kind {
+        MessageType::Result(_) => json!({"jsonrpc": "2.0", "id": 1, "result": instance}),
+        _ => instance,
+    };
+    let (from, request) = sender(schema, kind);
+    let request = request.as_ref().map(|(side, m)| (*side, m.as_str()));
+    let verdict = check_one(schema.revision, Some(from), request, &message);
+    Checked {
+        source,
+        label,
+        message,
+        verdict,
+    }
 }
 
 /// How many messages of each message type are drawn from its schema.
@@ -381,22 +393,9 @@ fn drawn(schema: &Schema) -> Vec<Checked> {
     let mut out = Vec::new();
     for (kind, def, _) in message_types(schema) {
         for seed in 0..DRAWS {
-            let message = match &kind {
-                MessageType::Sent(_) => schema.drawn(&def, seed),
-                MessageType::Result(_) => (schema.drawn(&def, seed))
-                    .map(|result| json!({"jsonrpc": "2.0", "id": 1, "result": result})),
-                MessageType::Error(_) => schema.drawn(&def, seed),
-            };
-            let Some(message) = message else { continue };
-            let (from, request) = sender(schema, &kind);
-            let request = request.as_ref().map(|(side, m)| (*side, m.as_str()));
-            let verdict = check_one(schema.revision, Some(from), request, &message);
-            out.push(Checked {
-                source: "drawn",
-                label: format!("{def} (seed {seed})"),
-                message,
-                verdict,
-            });
+            let label = format!("{def} (seed {seed})");
+            let drawn = schema.drawn(&def, seed);
+            out.extend(drawn.map(|instance| checked(schema, &kind, "drawn", label, instance)));
         }
     }
     out

@@ -30,6 +30,17 @@ enum Tried {
     Stop,
 }
 
+impl From<bool> for Tried {
+    /// Whether the fault came back.
+    fn from(again: bool) -> Tried {
+        if again {
+            Tried::Again
+        } else {
+            Tried::Not
+        }
+    }
+}
+
 impl Session {
     /// Shrinks the arguments of the tool call `params` (`{"name", "arguments"}`), whose first
     /// finding is `found` (a violation or an error response), in this conversation: the
@@ -53,11 +64,7 @@ impl Session {
                 return Tried::Stop;
             }
             self.report.findings.truncate(before);
-            if again {
-                Tried::Again
-            } else {
-                Tried::Not
-            }
+            Tried::from(again)
         })
     }
 }
@@ -82,11 +89,7 @@ pub(super) fn shrink_crash(
             (fresh.report.findings.iter()).any(|f| f.fault == Fault::Crash)
         };
         fresh.server.close();
-        if crashed {
-            Tried::Again
-        } else {
-            Tried::Not
-        }
+        Tried::from(crashed)
     })
 }
 
