@@ -187,12 +187,17 @@ fn a_finding_is_shrunk_to_the_smallest_call_that_finds_it_again() {
 /// string that is not printable ASCII goes base64-encoded, which the SDK decodes).
 #[test]
 fn tool_arguments_marked_x_mcp_header_travel_in_param_headers() {
-    let port = free_port();
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz/routed_server.py");
-    let mut command = Command::new(python());
-    command.arg(script).arg(port.to_string());
-    let _server = Listening::start(&mut command, "routed_server.py", port, accepts);
-    let url = format!("http://127.0.0.1:{port}/mcp");
+    let server = Listening::start(
+        "routed_server.py",
+        |port| {
+            let mut command = Command::new(python());
+            command.arg(&script).arg(port.to_string());
+            command
+        },
+        accepts,
+    );
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
 
     let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{
         "_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
@@ -307,15 +312,20 @@ fn json_reports_a_line_per_finding_and_the_summary_last() {
 /// The pinned TypeScript server-everything, serving Streamable HTTP on a free port of
 /// 127.0.0.1 (its URL); killed when dropped.
 fn server_everything() -> (Listening, String) {
-    let port = free_port();
     let package = npm_package("@modelcontextprotocol/server-everything");
-    let mut command = Command::new(node());
-    command
-        .arg(package.join("dist/index.js"))
-        .arg("streamableHttp")
-        .env("PORT", port.to_string());
-    let server = Listening::start(&mut command, "server-everything", port, accepts);
-    (server, format!("http://127.0.0.1:{port}/mcp"))
+    let server = Listening::start(
+        "server-everything",
+        |port| {
+            let mut command = Command::new(node());
+            (command.arg(package.join("dist/index.js")))
+                .arg("streamableHttp")
+                .env("PORT", port.to_string());
+            command
+        },
+        accepts,
+    );
+    let url = format!("http://127.0.0.1:{}/mcp", server.port);
+    (server, url)
 }
 
 /// The JSON report of a run: its findings and its summary.

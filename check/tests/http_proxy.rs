@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use mcp_typed_tests::installed::{python, python_client_report, python_dir};
+use mcp_typed_tests::listening::{accepts, free_port, Listening};
 use mcp_wire_check::proxy::http::{self, ForwardProxy, HttpProxy};
 use mcp_wire_check::Checker;
 use serde_json::Value;
@@ -25,11 +26,6 @@ fn report_path(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-fn free_port() -> u16 {
-    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("bind");
-    listener.local_addr().expect("its address").port()
-}
-
 /// A child process killed (and waited for) when dropped.
 struct Killed(Child);
 
@@ -40,33 +36,18 @@ impl Drop for Killed {
     }
 }
 
-/// Waits until something accepts connections on `port` of 127.0.0.1.
-fn wait_for_port(port: u16, what: &mut Child) {
-    let started = Instant::now();
-    let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-    while TcpStream::connect_timeout(&address, Duration::from_secs(1)).is_err() {
-        assert!(
-            what.try_wait().expect("its status").is_none(),
-            "exited before listening"
-        );
-        assert!(started.elapsed() < Duration::from_secs(60), "not listening");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-}
-
 #[test]
 fn the_python_sdk_talks_streamable_http_through_the_proxy_in_both_eras() {
-    let port = free_port();
-    let mut server = Killed(
-        Command::new(python())
-            .arg(python_dir().join("server.py"))
-            .args(["--http", &port.to_string()])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("the Python server runs"),
+    let server = Listening::start(
+        "the Python server",
+        |port| {
+            let mut command = Command::new(python());
+            (command.arg(python_dir().join("server.py"))).args(["--http", &port.to_string()]);
+            command
+        },
+        accepts,
     );
-    wait_for_port(port, &mut server.0);
+    let port = server.port;
 
     let report = report_path("python.jsonl");
     let record = report_path("python-record.jsonl");

@@ -81,12 +81,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::fs::File;
-use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use mcp_typed_tests::installed::{conformance_dir, conformance_suite};
+use mcp_typed_tests::listening::reported_port;
 use serde_json::Value;
 
 mod support;
@@ -453,13 +454,12 @@ struct Server {
 }
 
 impl Server {
-    /// Starts `everything-server --port <free port>`, its output in `log`, and waits until it
-    /// accepts connections.
+    /// Starts `everything-server --port 0`, its output in `log`, and waits until it says there
+    /// which port it listens on.
     fn start(log: &Path) -> Self {
-        let port = free_port();
         let out = File::create(log).expect("create the server's log");
         let child = Command::new(SERVER)
-            .args(["--port", &port.to_string()])
+            .args(["--port", "0"])
             .env("EVERYTHING_SERVER_RECORD", log.with_file_name("wire.jsonl"))
             .stdin(Stdio::null())
             .stdout(out.try_clone().expect("the server's log"))
@@ -467,22 +467,23 @@ impl Server {
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {SERVER}: {e}"));
         // The guard first: a panic below still stops the server.
-        let mut server = Self { child, port };
-        let address = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+        let mut server = Self { child, port: 0 };
         let started = Instant::now();
         loop {
+            let printed = std::fs::read_to_string(log).unwrap_or_default();
+            if let Some(port) = printed.lines().find_map(reported_port) {
+                server.port = port;
+                return server;
+            }
             if let Some(status) = server.child.try_wait().expect("the server's status") {
                 panic!(
-                    "everything-server exited before accepting connections ({status}):\n{}",
+                    "everything-server exited before it listened ({status}):\n{}",
                     tail(log, 40)
                 );
             }
-            if TcpStream::connect_timeout(&address, Duration::from_secs(1)).is_ok() {
-                return server;
-            }
             assert!(
                 started.elapsed() < STARTUP,
-                "everything-server did not accept connections on {address} within {STARTUP:?}:\n{}",
+                "everything-server did not say where it listens within {STARTUP:?}:\n{}",
                 tail(log, 40)
             );
             std::thread::sleep(Duration::from_millis(100));
@@ -495,12 +496,6 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// A port of 127.0.0.1 free a moment ago.
-fn free_port() -> u16 {
-    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).expect("bind a free port");
-    listener.local_addr().expect("its address").port()
 }
 
 /// One run of `conformance server`.

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use crate::listening::{free_port, Listening};
+use crate::listening::Listening;
 
 /// `tests/interop`: the npm peers and their lock file.
 pub fn interop_dir() -> PathBuf {
@@ -340,7 +340,6 @@ impl RedisServer {
         use std::io::{BufRead, BufReader};
         use std::net::{Ipv4Addr, TcpStream};
         let binary = redis_server();
-        let port = free_port();
         let pong = |port: u16| {
             let reply = TcpStream::connect((Ipv4Addr::LOCALHOST, port)).and_then(|mut stream| {
                 stream.write_all(b"PING\r\n")?;
@@ -351,17 +350,23 @@ impl RedisServer {
             reply.is_ok_and(|line| line.starts_with("+PONG"))
         };
         let server = Listening::start(
-            Command::new(binary)
-                .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-                .args(["--save", "", "--appendonly", "no", "--daemonize", "no"]),
             "redis-server",
-            port,
+            |port| {
+                let mut command = Command::new(&binary);
+                (command.args(["--port", &port.to_string(), "--bind", "127.0.0.1"])).args([
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--daemonize",
+                    "no",
+                ]);
+                command
+            },
             pong,
         );
-        Self {
-            server,
-            url: format!("redis://127.0.0.1:{port}/"),
-        }
+        let url = format!("redis://127.0.0.1:{}/", server.port);
+        Self { server, url }
     }
 }
 

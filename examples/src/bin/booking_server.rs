@@ -136,7 +136,7 @@ impl ServerHandler for BookingServer {
 /// state; without it, a random key.
 #[derive(Parser)]
 struct Args {
-    /// The port to listen on, on 127.0.0.1
+    /// The port to listen on, on 127.0.0.1 (0: a free one, printed on standard error)
     #[arg(long, default_value_t = 3000)]
     port: u16,
 }
@@ -169,12 +169,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         StreamableHttpServerConfig::default(),
     );
     // The guard refuses a POST body over 4 MiB or nested deeper than 64 before rmcp parses it;
-    // `serve` closes a connection whose request head takes over 10 s, and keeps at most 1,024.
+    // `serve` closes a connection whose request head takes over 10 s, and keeps at most 4,096.
     let app = axum::Router::new()
         .nest_service("/mcp", service)
         .layer(GuardLayer::default());
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", args.port)).await?;
-    eprintln!("booking-server: http://127.0.0.1:{}/mcp", args.port);
+    // The bound address: with `--port 0`, the free port the system chose.
+    eprintln!("booking-server: http://{}/mcp", listener.local_addr()?);
     serve(listener, app, ServeLimits::default()).await?;
     Ok(())
 }

@@ -1,7 +1,9 @@
 //! `everything-server --port PORT`: an ordinary rmcp Streamable HTTP server at
 //! `http://127.0.0.1:PORT/mcp`, for clients of 2025-11-25 (sessions, live requests) and of
 //! 2026-07-28 (stateless, multi round-trip) on the same endpoint, with every tool, resource and
-//! prompt the official conformance suite's server scenarios call.
+//! prompt the official conformance suite's server scenarios call. With `--port 0` it listens
+//! on a free port, and names it in the line it prints on standard error once listening
+//! (`everything-server: http://127.0.0.1:PORT/mcp`).
 //!
 //! Every form it asks is a `#[derive(Elicit)]` struct; every tool that needs input is one
 //! handler for both eras, served by `mcp_typed_rmcp::Eras`: live `elicitation/create`,
@@ -1176,7 +1178,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         limits.header_read_timeout = Duration::from_millis(ms);
     }
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
-    eprintln!("everything-server: http://127.0.0.1:{port}/mcp");
+    // The bound address: with `--port 0`, the free port the system chose.
+    eprintln!("everything-server: http://{}/mcp", listener.local_addr()?);
     serve(listener, app, limits).await?;
     Ok(())
 }

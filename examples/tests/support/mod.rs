@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use mcp_typed_tests::listening::{accepts, free_port, Listening};
+use mcp_typed_tests::listening::Listening;
 use serde_json::Value;
 
 pub use mcp_typed_tests::installed::{python, python_dir};
@@ -361,24 +361,20 @@ pub struct HttpServer {
 }
 
 impl HttpServer {
-    /// Starts `everything-server --port <free port>` with `env`, and waits until it accepts
-    /// connections.
+    /// Starts `everything-server --port 0` with `env`, and waits until it says where it
+    /// listens.
     pub fn start(env: &[(&str, &str)]) -> Self {
         Self::start_program(env!("CARGO_BIN_EXE_everything-server"), env)
     }
 
-    /// Starts the program `binary --port <free port>` with `env`, and waits until it accepts
-    /// connections.
+    /// Starts the program `binary --port 0` with `env`, and waits until it says where it
+    /// listens (its first line on standard error names the port the system chose).
     pub fn start_program(binary: &str, env: &[(&str, &str)]) -> Self {
-        let port = free_port();
         let mut command = Command::new(binary);
-        command
-            .args(["--port", &port.to_string()])
-            .envs(env.iter().copied());
-        Self {
-            server: Listening::start(&mut command, binary, port, accepts),
-            url: format!("http://127.0.0.1:{port}/mcp"),
-        }
+        command.args(["--port", "0"]).envs(env.iter().copied());
+        let server = Listening::start_reporting(&mut command, binary);
+        let url = format!("http://127.0.0.1:{}/mcp", server.port);
+        Self { server, url }
     }
 
     /// The server's process id (its memory is in `/proc/PID/status`).
