@@ -96,8 +96,9 @@ enum Command {
     ///
     /// Bounded whatever the peers send: bytes go on as they arrive, a message larger than
     /// --max-message-bytes is forwarded but reported too large instead of checked; over HTTP a
-    /// request head not complete in 30 s ends its connection, and at most --max-sessions
-    /// sessions are followed (the one used least recently is forgotten, reported).
+    /// request head not complete in 30 s ends its connection, at most --max-connections are
+    /// open (the next wait to be accepted), and at most --max-sessions sessions are followed
+    /// (the one used least recently is forgotten, reported).
     #[command(
         verbatim_doc_comment,
         group(ArgGroup::new("http-mode").args(["upstream", "forward"]))
@@ -204,6 +205,9 @@ struct LimitArgs {
     /// forgotten (reported).
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_sessions)]
     max_sessions: usize,
+    /// Streamable HTTP: the connections open at once; past it new ones wait to be accepted.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections)]
+    max_connections: usize,
 }
 
 impl LimitArgs {
@@ -211,6 +215,7 @@ impl LimitArgs {
         Limits {
             max_message_bytes: self.max_message_bytes,
             max_sessions: self.max_sessions.max(1),
+            max_connections: self.max_connections.max(1),
             ..Limits::default()
         }
     }

@@ -871,6 +871,55 @@ fn a_request_head_that_does_not_come_is_timed_out() {
     proxy.stop();
 }
 
+/// At the cap of connections the proxy accepts no more, and those that come wait in its listen
+/// backlog (1,024, not the standard library's 128: past it each would wait a second for a SYN
+/// retry), and are served once a place is free.
+#[test]
+fn connections_past_the_cap_wait_in_the_backlog_and_are_served_when_a_place_frees() {
+    let proxy = http::start(HttpProxy {
+        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        upstream: format!("http://{}", draining_upstream(0)),
+        checker: Checker::default(),
+        report: Box::new(std::io::sink()),
+        json: false,
+        limits: mcp_wire_check::proxy::Limits {
+            max_connections: 1,
+            ..Default::default()
+        },
+        record: None,
+        check: true,
+    })
+    .expect("the proxy starts");
+    let address = proxy.local_addr();
+    // The one place, held by a connection that sends nothing (for the 30 s of the head's timeout).
+    let held = TcpStream::connect(address).expect("connect");
+    let mut waiting: Vec<TcpStream> = (0..500)
+        .map(|i| {
+            TcpStream::connect_timeout(&address, Duration::from_millis(500))
+                .unwrap_or_else(|e| panic!("connection {i} waited: {e}"))
+        })
+        .collect();
+    let mut last = waiting.pop().expect("a waiting connection");
+    last.write_all(b"POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+        .expect("a request");
+    last.set_read_timeout(Some(Duration::from_millis(300)))
+        .expect("a timeout");
+    let mut byte = [0; 1];
+    assert!(
+        last.read(&mut byte).is_err(),
+        "answered while the place was held"
+    );
+    // The held connection and the 499 others go: a place frees, and the last is served.
+    drop(held);
+    drop(waiting);
+    last.set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a timeout");
+    let mut answer = String::new();
+    last.read_to_string(&mut answer).expect("an answer");
+    assert!(answer.starts_with("HTTP/1.1 202"), "{answer}");
+    proxy.stop();
+}
+
 #[test]
 fn made_up_session_ids_do_not_pile_up() {
     let report = report_path("sessions.jsonl");

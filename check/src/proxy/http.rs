@@ -212,6 +212,9 @@ fn launch(
     limits: Limits,
 ) -> std::io::Result<Running> {
     let listener = std::net::TcpListener::bind(listen)?;
+    // A second `listen` on a listening socket sets its backlog (std binds with 128).
+    socket2::SockRef::from(&listener)
+        .listen(i32::try_from(limits.listen_backlog).unwrap_or(i32::MAX))?;
     listener.set_nonblocking(true)?;
     let addr = listener.local_addr()?;
     let mode = match mode {
@@ -425,7 +428,13 @@ async fn accept_all(
             return;
         }
     };
+    let places = Arc::new(tokio::sync::Semaphore::new(limits.max_connections.max(1)));
     loop {
+        // At the cap, no accept: new connections wait in the backlog.
+        let place = tokio::select! {
+            _ = &mut stopped => return,
+            place = Arc::clone(&places).acquire_owned() => place.expect("never closed"),
+        };
         let (stream, _) = tokio::select! {
             _ = &mut stopped => return,
             accepted = listener.accept() => match accepted {
@@ -451,6 +460,7 @@ async fn accept_all(
                 .header_read_timeout(limits.header_timeout)
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
+            drop(place);
         });
     }
 }

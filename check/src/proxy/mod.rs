@@ -46,6 +46,14 @@ pub struct Limits {
     /// How long the HTTP proxy waits for a request's head (30 s) before it closes the
     /// connection.
     pub header_timeout: std::time::Duration,
+    /// How many connections the HTTP proxy keeps open at once (4,096, leaving descriptors for
+    /// its connections upstream): at the cap it accepts no more until one closes, and new ones
+    /// wait in the listen backlog.
+    pub max_connections: usize,
+    /// How many connections the kernel holds for the HTTP proxy before it accepts them (1,024,
+    /// capped by the kernel at `net.core.somaxconn`; a listener bound by the standard library
+    /// holds 128). Past it a client's connection waits for a SYN retry, a second or more.
+    pub listen_backlog: u32,
 }
 
 impl Default for Limits {
@@ -54,6 +62,8 @@ impl Default for Limits {
             max_message_bytes: 16 << 20,
             max_sessions: 4096,
             header_timeout: std::time::Duration::from_secs(30),
+            max_connections: 4096,
+            listen_backlog: 1024,
         }
     }
 }
