@@ -8,7 +8,7 @@ use mcp_typed::borrowed::{RequestRef, VisitRequestRef};
 use mcp_typed::jsonrpc::{
     decode_error_response, decode_result, DecodeError, DecodeErrorKind, VisitType,
 };
-use mcp_typed::validate::Validate;
+use mcp_typed::validate::{Keyword, Validate};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
@@ -536,7 +536,7 @@ pub fn decode_error_by_code(
 pub fn leniencies(revision: Revision, facts: &Facts) -> Vec<Violation> {
     let required = |pointer: &str, expected: &str| Violation {
         pointer: pointer.to_owned(),
-        keyword: "required".to_owned(),
+        keyword: Keyword::Required.as_str().to_owned(),
         expected: expected.to_owned(),
     };
     match facts.shape {
@@ -561,7 +561,7 @@ pub(crate) fn missing_result_type(
 ) -> Option<Violation> {
     (revision.has_result_type() && result_type.is_none()).then(|| Violation {
         pointer: "/result/resultType".to_owned(),
-        keyword: "required".to_owned(),
+        keyword: Keyword::Required.as_str().to_owned(),
         expected: "`resultType`: a server of 2026-07-28 MUST include it (a client reads its \
                    absence as \"complete\")"
             .to_owned(),

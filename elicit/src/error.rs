@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::{Number, Value};
 use smallvec::SmallVec;
 
-use super::StringFormat;
+use super::{Keyword, StringFormat};
 
 /// The JSON type of a value, as messages name it (`a string`, `null`): what this crate's errors
 /// say was found (`mcp-typed-json`'s, as every crate of the workspace names it).
@@ -156,7 +156,7 @@ pub enum Problem {
     /// Any keyword, with a message of its own.
     Other {
         /// The keyword.
-        keyword: &'static str,
+        keyword: Keyword,
         /// The message.
         message: Text,
     },
@@ -164,21 +164,21 @@ pub enum Problem {
 
 impl Problem {
     /// The JSON Schema keyword the problem violates.
-    pub fn keyword(&self) -> &'static str {
+    pub fn keyword(&self) -> Keyword {
         match self {
-            Problem::Missing => "required",
-            Problem::Undeclared => "additionalProperties",
-            Problem::WrongType { .. } | Problem::NotInteger(_) => "type",
-            Problem::TooShort { .. } => "minLength",
-            Problem::TooLong { .. } => "maxLength",
-            Problem::NoMatch(_) | Problem::BadPattern { .. } => "pattern",
-            Problem::Format(_) => "format",
-            Problem::Below { .. } => "minimum",
-            Problem::Above { .. } => "maximum",
-            Problem::NotAnOption { .. } => "enum",
-            Problem::TooFew { .. } => "minItems",
-            Problem::TooMany { .. } => "maxItems",
-            Problem::Other { keyword, .. } => keyword,
+            Problem::Missing => Keyword::Required,
+            Problem::Undeclared => Keyword::AdditionalProperties,
+            Problem::WrongType { .. } | Problem::NotInteger(_) => Keyword::Type,
+            Problem::TooShort { .. } => Keyword::MinLength,
+            Problem::TooLong { .. } => Keyword::MaxLength,
+            Problem::NoMatch(_) | Problem::BadPattern { .. } => Keyword::Pattern,
+            Problem::Format(_) => Keyword::Format,
+            Problem::Below { .. } => Keyword::Minimum,
+            Problem::Above { .. } => Keyword::Maximum,
+            Problem::NotAnOption { .. } => Keyword::Enum,
+            Problem::TooFew { .. } => Keyword::MinItems,
+            Problem::TooMany { .. } => Keyword::MaxItems,
+            Problem::Other { keyword, .. } => *keyword,
         }
     }
 
@@ -290,7 +290,7 @@ impl ValidationError {
     }
 
     /// The JSON Schema keyword that failed (`required`, `type`, `minLength`, `format`, `enum`, …).
-    pub fn keyword(&self) -> &'static str {
+    pub fn keyword(&self) -> Keyword {
         self.problem.keyword()
     }
 
@@ -359,7 +359,7 @@ impl ValidationErrors {
     pub fn push(
         &mut self,
         pointer: impl Into<String>,
-        keyword: &'static str,
+        keyword: Keyword,
         message: impl Into<String>,
     ) {
         self.add(ValidationError {

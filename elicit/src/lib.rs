@@ -62,6 +62,9 @@ mod validate;
 
 pub use error::{json_kind, Problem, Text, ValidationError, ValidationErrors};
 pub use formats::UnknownFormat;
+/// The JSON Schema keywords, spelled once for every crate (`mcp-typed-json`): what a
+/// [`Problem`] breaks, what a [`KeyOrder`] places.
+pub use mcp_typed_json::Keyword;
 pub use outcome::{Action, Elicit, ElicitOutcome, FromJsonError};
 pub use params::FormParams;
 pub use validate::Validator;
@@ -297,62 +300,12 @@ pub struct TitledOption {
     pub title: String,
 }
 
-/// A keyword of a property schema other than `type`, for [`KeyOrder`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Keyword {
-    /// `title`.
-    Title,
-    /// `description`.
-    Description,
-    /// `minLength`.
-    MinLength,
-    /// `maxLength`.
-    MaxLength,
-    /// `pattern`.
-    Pattern,
-    /// `format`.
-    Format,
-    /// `minimum`.
-    Minimum,
-    /// `maximum`.
-    Maximum,
-    /// The options: `enum` (followed by `enumNames` in the legacy form) or `oneOf` of a single
-    /// select, `items` of a multi select.
-    Options,
-    /// `minItems`.
-    MinItems,
-    /// `maxItems`.
-    MaxItems,
-    /// `default`.
-    Default,
-}
-
-impl Keyword {
-    /// The order of the specification's per-type examples, which is the order used for every
-    /// keyword a [`KeyOrder`] does not place: `title`, `description`, the constraints, the
-    /// options, `default`.
-    pub const CANONICAL: [Keyword; 12] = [
-        Self::Title,
-        Self::Description,
-        Self::MinLength,
-        Self::MaxLength,
-        Self::Pattern,
-        Self::Format,
-        Self::Minimum,
-        Self::Maximum,
-        Self::MinItems,
-        Self::MaxItems,
-        Self::Options,
-        Self::Default,
-    ];
-}
-
 /// The order in which the keywords of a property schema are written after `type`.
 ///
 /// This is presentation only, so that a schema read with [`RequestedSchema::parse_str`] is
 /// written back byte for byte (the specification's own examples do not agree on one order: its
 /// contact form writes `description` after `format` and `minimum`). Keywords listed here come
-/// first, in this order; the other keywords present follow in [`Keyword::CANONICAL`] order.
+/// first, in this order; the other keywords present follow in [`KeyOrder::CANONICAL`] order.
 /// The empty default is the canonical order.
 ///
 /// All `KeyOrder` values compare equal: two schemas that differ only in key order are equal.
@@ -360,6 +313,31 @@ impl Keyword {
 pub struct KeyOrder(pub Vec<Keyword>);
 
 impl KeyOrder {
+    /// The order of the specification's per-type examples, which is the order used for every
+    /// keyword a [`KeyOrder`] does not place: `title`, `description`, the constraints, the
+    /// options, `default`.
+    pub const CANONICAL: [Keyword; 14] = [
+        Keyword::Title,
+        Keyword::Description,
+        Keyword::MinLength,
+        Keyword::MaxLength,
+        Keyword::Pattern,
+        Keyword::Format,
+        Keyword::Minimum,
+        Keyword::Maximum,
+        Keyword::MinItems,
+        Keyword::MaxItems,
+        Keyword::Enum,
+        Keyword::OneOf,
+        Keyword::Items,
+        Keyword::Default,
+    ];
+
+    /// The keywords that carry a select's options, of which a property schema writes one:
+    /// `enum` (followed by `enumNames` in the legacy form) or `oneOf` of a single select, `items`
+    /// of a multi select. A key order that places the options lists the three.
+    pub const OPTIONS: [Keyword; 3] = [Keyword::Enum, Keyword::OneOf, Keyword::Items];
+
     /// A key order that writes these keywords first, in this order.
     pub fn new(keywords: impl IntoIterator<Item = Keyword>) -> Self {
         Self(keywords.into_iter().collect())
@@ -368,8 +346,8 @@ impl KeyOrder {
     /// The keywords of `present` in the order they are written: those listed here first,
     /// then the rest in canonical order.
     pub fn arrange(&self, present: impl Fn(Keyword) -> bool) -> Vec<Keyword> {
-        let mut out: Vec<Keyword> = Vec::with_capacity(Keyword::CANONICAL.len());
-        for &keyword in self.0.iter().chain(Keyword::CANONICAL.iter()) {
+        let mut out: Vec<Keyword> = Vec::with_capacity(Self::CANONICAL.len());
+        for &keyword in self.0.iter().chain(Self::CANONICAL.iter()) {
             if present(keyword) && !out.contains(&keyword) {
                 out.push(keyword);
             }

@@ -42,7 +42,7 @@ pub trait Elicit: Sized {
         let value: Value = serde_json::from_str(json).map_err(FromJsonError::Syntax)?;
         let Value::Object(content) = value else {
             let mut errors = ValidationErrors::default();
-            errors.push("", "type", "the content must be an object");
+            errors.push("", crate::Keyword::Type, "the content must be an object");
             return Err(FromJsonError::Invalid(errors));
         };
         Self::from_content(&content).map_err(FromJsonError::Invalid)

@@ -316,7 +316,7 @@ fn parse_single_select(members: &Members, at: &str) -> Result<SingleSelectSchema
             "enum" => {
                 // A repeated value is harmless to validation: `problems()` reports it.
                 values = Some(option_values(value, &key_at)?);
-                order.push(Keyword::Options);
+                order.push(Keyword::Enum);
             }
             "oneOf" => {
                 if find(members, "enum").is_some() {
@@ -326,7 +326,7 @@ fn parse_single_select(members: &Members, at: &str) -> Result<SingleSelectSchema
                 // so `oneOf` refuses it while every other option is valid. `problems()`
                 // reports it.
                 titled = Some(titled_options(value, &key_at)?);
-                order.push(Keyword::Options);
+                order.push(Keyword::OneOf);
             }
             "enumNames" => {
                 if find(members, "enum").is_none() {
@@ -408,7 +408,7 @@ fn parse_multi_select(members: &Members, at: &str) -> Result<MultiSelectSchema, 
             }
             "items" => {
                 options = Some(parse_items(value, &key_at)?);
-                order.push(Keyword::Options);
+                order.push(Keyword::Items);
             }
             "default" => {
                 let Node::Array(items) = value else {

@@ -143,11 +143,11 @@ struct PropertyOut<'a> {
 
 fn optional<M: SerializeMap, T: Serialize + ?Sized>(
     map: &mut M,
-    key: &str,
+    keyword: Keyword,
     value: Option<&T>,
 ) -> Result<(), M::Error> {
     match value {
-        Some(value) => map.serialize_entry(key, value),
+        Some(value) => map.serialize_entry(keyword.as_str(), value),
         None => Ok(()),
     }
 }
@@ -170,21 +170,17 @@ impl Serialize for PropertyOut<'_> {
                 });
                 for keyword in order {
                     match keyword {
-                        Keyword::Title => optional(&mut map, "title", s.title.as_ref())?,
+                        Keyword::Title => optional(&mut map, keyword, s.title.as_ref())?,
                         Keyword::Description => {
-                            optional(&mut map, "description", s.description.as_ref())?
+                            optional(&mut map, keyword, s.description.as_ref())?
                         }
-                        Keyword::MinLength => {
-                            optional(&mut map, "minLength", s.min_length.as_ref())?
-                        }
-                        Keyword::MaxLength => {
-                            optional(&mut map, "maxLength", s.max_length.as_ref())?
-                        }
-                        Keyword::Pattern => optional(&mut map, "pattern", s.pattern.as_ref())?,
+                        Keyword::MinLength => optional(&mut map, keyword, s.min_length.as_ref())?,
+                        Keyword::MaxLength => optional(&mut map, keyword, s.max_length.as_ref())?,
+                        Keyword::Pattern => optional(&mut map, keyword, s.pattern.as_ref())?,
                         Keyword::Format => {
-                            optional(&mut map, "format", s.format.map(|f| f.as_str()))?
+                            optional(&mut map, keyword, s.format.map(|f| f.as_str()))?
                         }
-                        Keyword::Default => optional(&mut map, "default", s.default.as_ref())?,
+                        Keyword::Default => optional(&mut map, keyword, s.default.as_ref())?,
                         _ => {}
                     }
                 }
@@ -201,13 +197,13 @@ impl Serialize for PropertyOut<'_> {
                 });
                 for keyword in order {
                     match keyword {
-                        Keyword::Title => optional(&mut map, "title", n.title.as_ref())?,
+                        Keyword::Title => optional(&mut map, keyword, n.title.as_ref())?,
                         Keyword::Description => {
-                            optional(&mut map, "description", n.description.as_ref())?
+                            optional(&mut map, keyword, n.description.as_ref())?
                         }
-                        Keyword::Minimum => optional(&mut map, "minimum", n.minimum.as_ref())?,
-                        Keyword::Maximum => optional(&mut map, "maximum", n.maximum.as_ref())?,
-                        Keyword::Default => optional(&mut map, "default", n.default.as_ref())?,
+                        Keyword::Minimum => optional(&mut map, keyword, n.minimum.as_ref())?,
+                        Keyword::Maximum => optional(&mut map, keyword, n.maximum.as_ref())?,
+                        Keyword::Default => optional(&mut map, keyword, n.default.as_ref())?,
                         _ => {}
                     }
                 }
@@ -222,31 +218,35 @@ impl Serialize for PropertyOut<'_> {
                 });
                 for keyword in order {
                     match keyword {
-                        Keyword::Title => optional(&mut map, "title", b.title.as_ref())?,
+                        Keyword::Title => optional(&mut map, keyword, b.title.as_ref())?,
                         Keyword::Description => {
-                            optional(&mut map, "description", b.description.as_ref())?
+                            optional(&mut map, keyword, b.description.as_ref())?
                         }
-                        Keyword::Default => optional(&mut map, "default", b.default.as_ref())?,
+                        Keyword::Default => optional(&mut map, keyword, b.default.as_ref())?,
                         _ => {}
                     }
                 }
             }
             PropertySchema::SingleSelect(s) => {
                 map.serialize_entry("type", "string")?;
+                // The options go as `enum` (with `enumNames`, titled in the legacy form) or `oneOf`.
+                let options = match &s.options {
+                    EnumOptions::Titled(_) if !(self.legacy || s.enum_names) => Keyword::OneOf,
+                    _ => Keyword::Enum,
+                };
                 let order = s.key_order.arrange(|k| match k {
                     Keyword::Title => s.title.is_some(),
                     Keyword::Description => s.description.is_some(),
-                    Keyword::Options => true,
                     Keyword::Default => s.default.is_some(),
-                    _ => false,
+                    k => k == options,
                 });
                 for keyword in order {
                     match keyword {
-                        Keyword::Title => optional(&mut map, "title", s.title.as_ref())?,
+                        Keyword::Title => optional(&mut map, keyword, s.title.as_ref())?,
                         Keyword::Description => {
-                            optional(&mut map, "description", s.description.as_ref())?
+                            optional(&mut map, keyword, s.description.as_ref())?
                         }
-                        Keyword::Options => match &s.options {
+                        Keyword::Enum | Keyword::OneOf => match &s.options {
                             EnumOptions::Untitled(values) => map.serialize_entry("enum", values)?,
                             EnumOptions::Titled(options) if self.legacy || s.enum_names => {
                                 map.serialize_entry("enum", &Values(options))?;
@@ -256,7 +256,7 @@ impl Serialize for PropertyOut<'_> {
                                 map.serialize_entry("oneOf", &ConstTitles(options))?
                             }
                         },
-                        Keyword::Default => optional(&mut map, "default", s.default.as_ref())?,
+                        Keyword::Default => optional(&mut map, keyword, s.default.as_ref())?,
                         _ => {}
                     }
                 }
@@ -268,20 +268,20 @@ impl Serialize for PropertyOut<'_> {
                     Keyword::Description => m.description.is_some(),
                     Keyword::MinItems => m.min_items.is_some(),
                     Keyword::MaxItems => m.max_items.is_some(),
-                    Keyword::Options => true,
+                    Keyword::Items => true,
                     Keyword::Default => m.default.is_some(),
                     _ => false,
                 });
                 for keyword in order {
                     match keyword {
-                        Keyword::Title => optional(&mut map, "title", m.title.as_ref())?,
+                        Keyword::Title => optional(&mut map, keyword, m.title.as_ref())?,
                         Keyword::Description => {
-                            optional(&mut map, "description", m.description.as_ref())?
+                            optional(&mut map, keyword, m.description.as_ref())?
                         }
-                        Keyword::MinItems => optional(&mut map, "minItems", m.min_items.as_ref())?,
-                        Keyword::MaxItems => optional(&mut map, "maxItems", m.max_items.as_ref())?,
-                        Keyword::Options => map.serialize_entry("items", &ItemsOut(&m.options))?,
-                        Keyword::Default => optional(&mut map, "default", m.default.as_ref())?,
+                        Keyword::MinItems => optional(&mut map, keyword, m.min_items.as_ref())?,
+                        Keyword::MaxItems => optional(&mut map, keyword, m.max_items.as_ref())?,
+                        Keyword::Items => map.serialize_entry("items", &ItemsOut(&m.options))?,
+                        Keyword::Default => optional(&mut map, keyword, m.default.as_ref())?,
                         _ => {}
                     }
                 }

@@ -131,7 +131,7 @@ impl<'a> Options<'a> {
         }
         let count = self.values.iter().filter(|v| same_text(v, value)).count();
         (count > 1).then(|| Problem::Other {
-            keyword: "oneOf",
+            keyword: crate::Keyword::OneOf,
             message: Text::Owned(format!(
                 "{} is the value of {count} options of `oneOf`, which accepts a value that \
                  matches exactly one",

@@ -44,7 +44,7 @@ macro_rules! outcome_from_result {
                 let content = result.content.as_ref().map(serde_json::to_string).transpose();
                 let written = |error: &dyn std::fmt::Display| {
                     let mut errors = ValidationErrors::default();
-                    errors.push("", "type", error.to_string());
+                    errors.push("", mcp_elicit::Keyword::Type, error.to_string());
                     errors
                 };
                 let content = content.map_err(|e| written(&e))?;

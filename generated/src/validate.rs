@@ -79,67 +79,9 @@ pub trait Validate {
     }
 }
 
-/// A constraint keyword.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Keyword {
-    /// `format` (see the policy in the module docs).
-    Format,
-    /// `pattern`.
-    Pattern,
-    /// `minLength`.
-    MinLength,
-    /// `maxLength`.
-    MaxLength,
-    /// `minimum`.
-    Minimum,
-    /// `maximum`.
-    Maximum,
-    /// `exclusiveMinimum`.
-    ExclusiveMinimum,
-    /// `exclusiveMaximum`.
-    ExclusiveMaximum,
-    /// `multipleOf`.
-    MultipleOf,
-    /// `minItems`.
-    MinItems,
-    /// `maxItems`.
-    MaxItems,
-    /// `uniqueItems`.
-    UniqueItems,
-    /// `minProperties`.
-    MinProperties,
-    /// `maxProperties`.
-    MaxProperties,
-}
-
-impl Keyword {
-    /// The keyword as the schema writes it (`"maxLength"`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Keyword::Format => "format",
-            Keyword::Pattern => "pattern",
-            Keyword::MinLength => "minLength",
-            Keyword::MaxLength => "maxLength",
-            Keyword::Minimum => "minimum",
-            Keyword::Maximum => "maximum",
-            Keyword::ExclusiveMinimum => "exclusiveMinimum",
-            Keyword::ExclusiveMaximum => "exclusiveMaximum",
-            Keyword::MultipleOf => "multipleOf",
-            Keyword::MinItems => "minItems",
-            Keyword::MaxItems => "maxItems",
-            Keyword::UniqueItems => "uniqueItems",
-            Keyword::MinProperties => "minProperties",
-            Keyword::MaxProperties => "maxProperties",
-        }
-    }
-}
-
-impl fmt::Display for Keyword {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// The JSON Schema keywords, spelled once for every crate (`mcp-typed-json`); a [`Violation`]
+/// names one of the constraint keywords above.
+pub use mcp_typed_json::Keyword;
 
 /// One broken constraint.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,6 +1,6 @@
 //! The JSON conventions shared by the mcp-typed crates, each written once: the tokens of a JSON
 //! pointer (RFC 6901, [`pointer`](mod@pointer)), the name of a JSON value's type in a message
-//! ([`json_kind`]) and, with the feature `values`, values drawn from a JSON Schema that it
+//! ([`json_kind`]), the JSON Schema keywords they name ([`Keyword`]) and, with the feature `values`, values drawn from a JSON Schema that it
 //! accepts (`values`: mcp-check's fuzzing, mcp-typed's `arbitrary` and `proptest` features).
 //!
 //! The generator (`mcp-codegen`, at build time), the generated types (`mcp-typed`), the forms
@@ -11,9 +11,12 @@
 
 use serde_json::Value;
 
+mod keyword;
 pub mod pointer;
 #[cfg(feature = "values")]
 pub mod values;
+
+pub use keyword::Keyword;
 
 /// The JSON type of a value, as messages name it (`a string`, `an object`, `null`): what an
 /// error says was found.

@@ -7,20 +7,20 @@ use syn::{Attribute, Expr, Lit, Token, UnOp};
 
 use crate::ctxt::Ctxt;
 
-/// The keys of `#[elicit(...)]` that are keywords of the schema: the key, its keyword, and the
-/// keyword's name in the JSON (what the pointers of `mcp-elicit`'s problems name).
-pub const KEYS: [(&str, Keyword, &str); 11] = [
-    ("title", Keyword::Title, "title"),
-    ("description", Keyword::Description, "description"),
-    ("min_length", Keyword::MinLength, "minLength"),
-    ("max_length", Keyword::MaxLength, "maxLength"),
-    ("pattern", Keyword::Pattern, "pattern"),
-    ("format", Keyword::Format, "format"),
-    ("minimum", Keyword::Minimum, "minimum"),
-    ("maximum", Keyword::Maximum, "maximum"),
-    ("min_items", Keyword::MinItems, "minItems"),
-    ("max_items", Keyword::MaxItems, "maxItems"),
-    ("default", Keyword::Default, "default"),
+/// The keys of `#[elicit(...)]` that are keywords of the schema: the key and its keyword (whose
+/// name in the JSON is what the pointers of `mcp-elicit`'s problems name).
+pub const KEYS: [(&str, Keyword); 11] = [
+    ("title", Keyword::Title),
+    ("description", Keyword::Description),
+    ("min_length", Keyword::MinLength),
+    ("max_length", Keyword::MaxLength),
+    ("pattern", Keyword::Pattern),
+    ("format", Keyword::Format),
+    ("minimum", Keyword::Minimum),
+    ("maximum", Keyword::Maximum),
+    ("min_items", Keyword::MinItems),
+    ("max_items", Keyword::MaxItems),
+    ("default", Keyword::Default),
 ];
 
 /// A value with the span of where it was written (`key` is the attribute name).

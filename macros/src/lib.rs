@@ -63,7 +63,7 @@ use proc_macro::TokenStream;
 /// let Err(FromJsonError::Invalid(errors)) = Signup::from_json_str(answer) else {
 ///     panic!("an invalid answer");
 /// };
-/// let found: Vec<_> = errors.errors().iter().map(|e| (e.pointer(), e.keyword())).collect();
+/// let found: Vec<_> = errors.errors().iter().map(|e| (e.pointer(), e.keyword().as_str())).collect();
 /// assert_eq!(
 ///     found,
 ///     [("/fullName", "minLength"), ("/email", "format"), ("/age", "maximum"), ("/plan", "enum")]

@@ -292,9 +292,9 @@ fn key_order(field: &Field) -> KeyOrder {
         order.push(Keyword::Description);
     }
     for key in &a.order {
-        if let Some(&(_, keyword, _)) = KEYS.iter().find(|(name, ..)| name == key) {
+        if let Some(&(_, keyword)) = KEYS.iter().find(|(name, _)| name == key) {
             if keyword == Keyword::Default {
-                order.push(Keyword::Options);
+                order.extend(KeyOrder::OPTIONS);
             }
             order.push(keyword);
         }
@@ -313,7 +313,7 @@ pub fn span(field: &Field, pointer: &str) -> Span {
         .unwrap_or("");
     let attribute = KEYS
         .iter()
-        .find(|(.., json)| *json == keyword)
+        .find(|(_, json)| json.as_str() == keyword)
         .and_then(|(key, ..)| field.attrs.value_span(key));
     match (attribute, &field.kind) {
         (Some(span), _) => span,

@@ -656,7 +656,7 @@ fn an_answer_that_breaks_the_received_form_is_not_sent() {
             let found: Vec<_> = errors
                 .errors()
                 .iter()
-                .map(|e| (e.pointer(), e.keyword()))
+                .map(|e| (e.pointer(), e.keyword().as_str()))
                 .collect();
             assert_eq!(found, [("/guests", "type")]);
         }

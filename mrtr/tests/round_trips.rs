@@ -318,7 +318,7 @@ fn an_invalid_answer_is_an_error_with_key_and_path() {
     let found: Vec<(&str, &str)> = errors
         .errors()
         .iter()
-        .map(|e| (e.pointer(), e.keyword()))
+        .map(|e| (e.pointer(), e.keyword().as_str()))
         .collect();
     assert_eq!(
         found,

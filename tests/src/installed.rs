@@ -352,7 +352,7 @@ impl RedisServer {
         let server = Listening::start(
             "redis-server",
             |port| {
-                let mut command = Command::new(&binary);
+                let mut command = Command::new(binary);
                 (command.args(["--port", &port.to_string(), "--bind", "127.0.0.1"])).args([
                     "--save",
                     "",

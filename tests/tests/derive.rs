@@ -30,7 +30,7 @@ fn errors<T: Elicit + std::fmt::Debug>(value: Value) -> Vec<(String, &'static st
         Err(errors) => errors
             .errors()
             .iter()
-            .map(|e| (e.pointer().to_owned(), e.keyword()))
+            .map(|e| (e.pointer().to_owned(), e.keyword().as_str()))
             .collect(),
     }
 }
@@ -556,7 +556,7 @@ fn agrees_with_dynamic_validation() {
                 Err(errors) => errors
                     .errors()
                     .iter()
-                    .map(|e| (e.pointer().to_owned(), e.keyword()))
+                    .map(|e| (e.pointer().to_owned(), e.keyword().as_str()))
                     .collect(),
             };
             let dynamic = match schema.validate(&map) {
@@ -564,7 +564,7 @@ fn agrees_with_dynamic_validation() {
                 Err(errors) => errors
                     .errors()
                     .iter()
-                    .map(|e| (e.pointer().to_owned(), e.keyword()))
+                    .map(|e| (e.pointer().to_owned(), e.keyword().as_str()))
                     .collect(),
             };
             assert_eq!(sorted(derived), sorted(dynamic), "answer {answer}");
@@ -783,7 +783,13 @@ fn full_errors(errors: &ValidationErrors) -> Vec<(String, &'static str, String)>
     errors
         .errors()
         .iter()
-        .map(|e| (e.pointer().to_owned(), e.keyword(), e.message().clone()))
+        .map(|e| {
+            (
+                e.pointer().to_owned(),
+                e.keyword().as_str(),
+                e.message().clone(),
+            )
+        })
         .collect()
 }
 

@@ -74,7 +74,7 @@ fn pairs(errors: &ValidationErrors) -> Errors {
                 e.pointer(),
                 e.keyword()
             );
-            (e.pointer().to_owned(), e.keyword())
+            (e.pointer().to_owned(), e.keyword().as_str())
         })
         .collect();
     pairs.sort();

@@ -577,7 +577,7 @@ fn outcome<T>(result: Result<T, ValidationErrors>) -> Outcome {
         let mut pairs: Vec<(String, &'static str)> = errors
             .errors()
             .iter()
-            .map(|e| (e.pointer().to_owned(), e.keyword()))
+            .map(|e| (e.pointer().to_owned(), e.keyword().as_str()))
             .collect();
         pairs.sort();
         pairs

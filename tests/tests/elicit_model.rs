@@ -1270,7 +1270,7 @@ fn python_sdk_pydantic_forms_parse_and_validate() {
     let found: Vec<_> = errors
         .errors()
         .iter()
-        .map(|e| (e.pointer(), e.keyword()))
+        .map(|e| (e.pointer(), e.keyword().as_str()))
         .collect();
     assert_eq!(
         found,
@@ -1319,7 +1319,7 @@ fn inconsistent_schemas_validate_and_report_every_problem() {
     let found: Vec<_> = errors
         .errors()
         .iter()
-        .map(|e| (e.pointer(), e.keyword()))
+        .map(|e| (e.pointer(), e.keyword().as_str()))
         .collect();
     assert_eq!(
         found,

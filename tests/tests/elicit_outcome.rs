@@ -54,7 +54,7 @@ fn invalid_accept_reports_every_problem() {
     let found: Vec<(&str, &str)> = errors
         .errors()
         .iter()
-        .map(|e| (e.pointer(), e.keyword()))
+        .map(|e| (e.pointer(), e.keyword().as_str()))
         .collect();
     assert_eq!(found, vec![("/name", "minLength"), ("/age", "minimum")]);
 }
@@ -65,7 +65,7 @@ fn accept_without_content_fails_when_members_are_required() {
         serde_json::from_value(json!({"action": "accept"})).expect("decodes");
     let errors = ElicitOutcome::<Contact>::try_from(&result).expect_err("name is required");
     assert_eq!(errors.errors()[0].pointer(), "/name");
-    assert_eq!(errors.errors()[0].keyword(), "required");
+    assert_eq!(errors.errors()[0].keyword().as_str(), "required");
 }
 
 #[test]

@@ -495,7 +495,7 @@ fn decode_with_serde_json<'de, const N: usize>(
         .map_err(FromJsonError::Syntax)?;
     if !is_object {
         let mut errors = ValidationErrors::default();
-        errors.push("", "type", "the content must be an object");
+        errors.push("", crate::Keyword::Type, "the content must be an object");
         return Err(FromJsonError::Invalid(errors));
     }
     Ok(())

@@ -88,7 +88,7 @@ fn an_answer_is_read_back_and_a_bad_one_refused() {
     let found: Vec<_> = errors
         .errors()
         .iter()
-        .map(|e| (e.pointer().to_owned(), e.keyword()))
+        .map(|e| (e.pointer().to_owned(), e.keyword().as_str()))
         .collect();
     assert_eq!(
         found,
