@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use mcp_typed_tests::installed::{python, python_client_report, python_dir};
 use mcp_typed_tests::listening::{accepts, free_port, Listening};
 use mcp_wire_check::proxy::http::{self, ForwardProxy, HttpProxy};
+use mcp_wire_check::proxy::Limits;
 use mcp_wire_check::Checker;
 use serde_json::Value;
 
@@ -464,17 +465,8 @@ fn every_byte_and_header_passes_and_events_stream_one_by_one() {
 #[test]
 fn an_upstream_that_is_not_there_is_a_502() {
     let dead = free_port();
-    let proxy = http::start(HttpProxy {
-        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        upstream: format!("http://127.0.0.1:{dead}"),
-        checker: Checker::default(),
-        report: Box::new(std::io::sink()),
-        json: false,
-        limits: Default::default(),
-        record: None,
-        check: true,
-    })
-    .expect("the proxy starts");
+    let proxy = reverse_proxy(format!("http://127.0.0.1:{dead}"), Limits::default())
+        .expect("the proxy starts");
     for _ in 0..2 {
         let response = agent()
             .post(&format!("http://{}/mcp", proxy.local_addr()))
@@ -489,20 +481,25 @@ fn an_upstream_that_is_not_there_is_a_502() {
     assert_eq!(summary.messages, 0, "{summary}");
 
     // And what cannot start says why.
-    let bad = http::start(HttpProxy {
-        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        upstream: "https://example.com".into(),
-        checker: Checker::default(),
-        report: Box::new(std::io::sink()),
-        json: false,
-        limits: Default::default(),
-        record: None,
-        check: true,
-    });
+    let bad = reverse_proxy("https://example.com".into(), Limits::default());
     assert!(bad
         .unwrap_err()
         .to_string()
         .contains("https is not supported"));
+}
+
+/// The library's reverse proxy to `upstream` within `limits`, checking, its report dropped.
+fn reverse_proxy(upstream: String, limits: Limits) -> std::io::Result<http::Running> {
+    http::start(HttpProxy {
+        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+        upstream,
+        checker: Checker::default(),
+        report: Box::new(std::io::sink()),
+        json: false,
+        limits,
+        record: None,
+        check: true,
+    })
 }
 
 /// Sends `request` as it is on a connection of its own and reads the answer to its end (the
@@ -837,19 +834,13 @@ fn bodies_of_256_mib_each_way_go_through_as_they_come_and_are_not_held() {
 
 #[test]
 fn a_request_head_that_does_not_come_is_timed_out() {
-    let proxy = http::start(HttpProxy {
-        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        upstream: format!("http://{}", draining_upstream(0)),
-        checker: Checker::default(),
-        report: Box::new(std::io::sink()),
-        json: false,
-        limits: mcp_wire_check::proxy::Limits {
+    let proxy = reverse_proxy(
+        format!("http://{}", draining_upstream(0)),
+        Limits {
             header_timeout: Duration::from_secs(1),
             ..Default::default()
         },
-        record: None,
-        check: true,
-    })
+    )
     .expect("the proxy starts");
     let mut stream = TcpStream::connect(proxy.local_addr()).expect("connect");
     stream
@@ -876,19 +867,13 @@ fn a_request_head_that_does_not_come_is_timed_out() {
 /// retry), and are served once a place is free.
 #[test]
 fn connections_past_the_cap_wait_in_the_backlog_and_are_served_when_a_place_frees() {
-    let proxy = http::start(HttpProxy {
-        listen: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
-        upstream: format!("http://{}", draining_upstream(0)),
-        checker: Checker::default(),
-        report: Box::new(std::io::sink()),
-        json: false,
-        limits: mcp_wire_check::proxy::Limits {
+    let proxy = reverse_proxy(
+        format!("http://{}", draining_upstream(0)),
+        Limits {
             max_connections: 1,
             ..Default::default()
         },
-        record: None,
-        check: true,
-    })
+    )
     .expect("the proxy starts");
     let address = proxy.local_addr();
     // The one place, held by a connection that sends nothing (for the 30 s of the head's timeout).
@@ -929,7 +914,7 @@ fn made_up_session_ids_do_not_pile_up() {
         checker: Checker::new(Some("2025-11-25".parse().expect("a revision"))),
         report: Box::new(std::fs::File::create(&report).expect("the report")),
         json: true,
-        limits: mcp_wire_check::proxy::Limits {
+        limits: Limits {
             max_sessions: 2,
             ..Default::default()
         },
