@@ -8,10 +8,12 @@
 //! revisions of the traffic). Prints each engine's messages per second (median of
 //! interleaved rounds, with the interquartile range and the lowest–highest), the ratios of
 //! `mcp-check`'s rate to each baseline's (per round: median, quartiles, range), and how many
-//! messages each engine found invalid, with the messages they disagree on. A reference row
+//! messages each engine found invalid, with the messages they disagree on. Three reference rows
 //! beside them: the generated types alone (`FromStr` of each line as the revision and side
 //! the baselines are given, then `validate()`), what the engine costs without following the
-//! conversation and without its detour through `serde_json::Value`.
+//! conversation; the parse of each line into a `serde_json::Value` alone, where the `jsonschema`
+//! validators start; serde_json's scan of each line building nothing (`IgnoredAny`), the floor
+//! of any engine that reads the text with serde_json.
 //!
 //! ```text
 //! cargo run --release --manifest-path bench/Cargo.toml --bin wire_check -- \
@@ -524,6 +526,24 @@ fn typed_pass(routed: &[Routed]) -> usize {
     invalid
 }
 
+/// Two reference rows, the floors under any engine that reads each line: the parse into a
+/// `serde_json::Value` alone (what the `jsonschema` validators start from), and serde_json's scan
+/// of the text that builds nothing (`serde::de::IgnoredAny`: what a checker that validated while
+/// it scanned could approach). `Err` counts as invalid.
+fn parse_pass(routed: &[Routed], build: bool) -> usize {
+    let mut invalid = 0;
+    for message in routed {
+        let text = black_box(message.text.as_str());
+        let parsed = if build {
+            serde_json::from_str::<Value>(text).map(|value| drop(black_box(value)))
+        } else {
+            serde_json::from_str::<serde::de::IgnoredAny>(text).map(drop)
+        };
+        invalid += usize::from(parsed.is_err());
+    }
+    invalid
+}
+
 /// ajv in a Node process of its own (`bench/ajv_wire_check.mjs`), killed when dropped.
 struct Ajv {
     child: Child,
@@ -668,7 +688,7 @@ fn run() -> Result<(), String> {
     } else {
         None
     };
-    let engines = if ajv.is_some() { 5 } else { 4 };
+    let engines = if ajv.is_some() { 7 } else { 6 };
     // times[engine]: one per round; invalid[engine]: the count of the last pass.
     let mut times = vec![Vec::new(); engines];
     let mut invalid = vec![0; engines];
@@ -684,6 +704,8 @@ fn run() -> Result<(), String> {
                 3 => timed(options.passes, || {
                     jsonschema_pass(&routed, &compiled, Compilation::CompileTime)
                 }),
+                4 => timed(options.passes, || parse_pass(&routed, true)),
+                5 => timed(options.passes, || parse_pass(&routed, false)),
                 _ => ajv.as_mut().expect("ajv runs").pass(options.passes)?,
             };
             invalid[engine] = found;
@@ -763,6 +785,8 @@ fn report(
             2 => "reference: the generated types alone, routed as the baselines".to_owned(),
             3 => "`jsonschema` 0.60 crate, compile-time validators (`#[jsonschema::validator]`)"
                 .to_owned(),
+            4 => "reference: the parse into `serde_json::Value` alone".to_owned(),
+            5 => "reference: serde_json's scan alone, building nothing (`IgnoredAny`)".to_owned(),
             _ => format!("ajv {} (Node)", ajv.map_or("?", |a| &a.version)),
         };
         println!(
