@@ -138,6 +138,9 @@ impl Listening {
                 },
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    // Its standard error closed: it has exited, or is killed here (a zombie
+                    // keeps the status it exited with).
+                    let _ = server.child.kill();
                     let status = server.child.wait().expect("the server's status");
                     panic!(
                         "{name} exited before it listened ({status}):\n{}",
@@ -185,6 +188,36 @@ mod tests {
             None
         );
         assert_eq!(reported_port("listening on port 3000"), None);
+    }
+
+    #[test]
+    fn a_server_is_known_by_the_port_it_reports() {
+        let mut command = Command::new("sh");
+        command.args([
+            "-c",
+            "echo starting >&2; echo 'x: http://127.0.0.1:45678/mcp' >&2; sleep 30",
+        ]);
+        let server = Listening::start_reporting(&mut command, "sh");
+        assert_eq!(server.port, 45678);
+    }
+
+    #[test]
+    fn a_server_that_exits_before_it_reports_is_an_error_with_what_it_printed() {
+        let failed = std::panic::catch_unwind(|| {
+            Listening::start_reporting(
+                Command::new("sh").args(["-c", "echo oops >&2; exit 3"]),
+                "sh",
+            )
+        });
+        let message = *failed
+            .expect_err("a panic")
+            .downcast::<String>()
+            .expect("a message");
+        assert!(message.contains("exited before it listened"), "{message}");
+        assert!(
+            message.contains("exit status: 3") && message.contains("oops"),
+            "{message}"
+        );
     }
 
     #[test]
