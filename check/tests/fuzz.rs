@@ -414,3 +414,35 @@ fn an_endpoint_that_cannot_be_reached_is_a_crash() {
         "{stdout}"
     );
 }
+
+/// server-everything (TypeScript SDK 1.32.2) speaks no 2026-07-28: its answer to
+/// `server/discover` (400, "Server not initialized") is reported as a conversation it would not
+/// open in that revision, not as a fault of a call; the same server opens one in 2025-11-25.
+#[test]
+fn server_everything_in_2026_07_28_is_told_to_speak_no_such_revision() {
+    let (_server, url) = server_everything();
+    let run = |revision: &str| {
+        let flags = ["--url", url.as_str(), "--revision", revision];
+        fuzz(
+            &[&flags[..], &["--requests", "3", "--format", "json"]].concat(),
+            &[],
+        )
+    };
+    let (out, stdout) = run("2026-07-28");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let (findings, summary) = json_report(&stdout);
+    assert_eq!(summary["tools"], 0, "{summary}");
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    let detail = findings[0]["detail"].as_str().expect("a detail");
+    assert!(
+        detail.starts_with("no 2026-07-28 conversation: the server refused to open one (HTTP 400"),
+        "{detail}"
+    );
+    assert!(detail.contains("Server not initialized"), "{detail}");
+    let opening: Value = serde_json::from_str(findings[0]["message"].as_str().unwrap()).unwrap();
+    assert_eq!(opening["method"], "server/discover");
+
+    let (_, stdout) = run("2025-11-25");
+    let (_, summary) = json_report(&stdout);
+    assert_eq!(summary["tools"], 17, "{summary}");
+}

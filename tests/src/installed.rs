@@ -1,13 +1,13 @@
 //! The real peers the tests run against, installed on first use so that `cargo test` alone sets
-//! everything up: the official TypeScript SDK and server-everything (npm, pinned by
-//! `tests/interop/package-lock.json`), the official Python SDK (PyPI, pinned with hashes by
+//! everything up: the official TypeScript SDK and server-everything with the Node 22 they run on
+//! (npm, pinned by `tests/interop/package-lock.json`), the official Python SDK (PyPI, pinned with hashes by
 //! `tests/interop/python/requirements.txt`), and the official conformance suite with the Node 22
 //! it runs on (npm, pinned by `tests/interop/conformance/package-lock.json`), and `redis-server`
 //! (the Debian package) for the replay store shared by server instances.
 //!
 //! Each is installed once, under a lock shared by concurrent test processes, and the command run
 //! is printed on the terminal (past the test harness's capture). What cannot be installed here
-//! (no `node`, no `python3`) fails the test with what to install: these tests are never skipped.
+//! (no `npm`, no `python3`) fails the test with what to install: these tests are never skipped.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -30,7 +30,7 @@ pub fn python_dir() -> PathBuf {
 }
 
 /// The folder of the npm package `name` (`@modelcontextprotocol/sdk`), installed by `npm ci`
-/// when missing or not the version `package-lock.json` pins. Needs Node 20 or later.
+/// when missing or not the version `package-lock.json` pins. Installing needs `npm` on the PATH.
 ///
 /// The packages go in `tests/interop/node_modules` whatever the target folder: the scripts there
 /// (`sdk_client.mjs`, `sdk_example_client.mjs`) import them, and Node finds a script's imports in
@@ -60,7 +60,7 @@ pub fn npm_package(name: &str) -> PathBuf {
         }
         let _lock = DirLock::acquire(&dir.join("node_modules.lock"));
         if !installed() {
-            node();
+            system_npm();
             run_step(
                 Command::new("npm")
                     .args(["ci", "--no-audit", "--no-fund", "--prefix"])
@@ -75,12 +75,47 @@ pub fn npm_package(name: &str) -> PathBuf {
     package
 }
 
-/// `node`, checked to run.
-pub fn node() -> &'static str {
-    match Command::new("node").arg("--version").output() {
-        Ok(out) if out.status.success() => "node",
-        Ok(out) => panic!("`node --version` failed ({})", out.status),
-        Err(error) => panic!("`node` not found ({error}): install Node.js 20 or later"),
+/// The Node the npm peers run on: the npm package `node` (a Node 22 binary for this platform,
+/// fetched by its install script) pinned by `tests/interop/package-lock.json`, installed with
+/// the peers; checked to report the pinned version. The system's `node` only runs `npm`.
+pub fn node() -> &'static Path {
+    static NODE: OnceLock<PathBuf> = OnceLock::new();
+    NODE.get_or_init(|| {
+        let node = npm_package("node").join("bin/node");
+        let out = Command::new(&node)
+            .arg("--version")
+            .output()
+            .unwrap_or_else(|e| panic!("{}: {e}", node.display()));
+        let reported = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+        let pinned = pinned_node(&interop_dir());
+        assert_eq!(
+            reported,
+            format!("v{pinned}"),
+            "{} after `npm ci` (were install scripts disabled?)",
+            node.display()
+        );
+        node
+    })
+}
+
+/// The version of the npm package `node` that `dir`'s `package-lock.json` pins.
+fn pinned_node(dir: &Path) -> String {
+    let lock: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("package-lock.json")).expect("package-lock.json"),
+    )
+    .expect("package-lock.json is JSON");
+    (lock["packages"]["node_modules/node"]["version"].as_str())
+        .unwrap_or_else(|| panic!("{}/package-lock.json does not pin node", dir.display()))
+        .to_owned()
+}
+
+/// `npm`, checked to run: it installs the npm peers (with the system's `node`, any version
+/// that runs it; the peers then run on [`node`]).
+fn system_npm() {
+    match Command::new("npm").arg("--version").output() {
+        Ok(out) if out.status.success() => {}
+        Ok(out) => panic!("`npm --version` failed ({})", out.status),
+        Err(error) => panic!("`npm` not found ({error}): install Node.js with npm"),
     }
 }
 
@@ -216,7 +251,7 @@ pub fn conformance_suite() -> &'static ConformanceSuite {
             std::fs::copy(source.join(file), suite.dir.join(file))
                 .unwrap_or_else(|e| panic!("copy {file}: {e}"));
         }
-        node(); // runs npm, and the `node` package's install script
+        system_npm(); // runs the `node` package's install script too
         run_step(
             Command::new("npm")
                 .args(["ci", "--no-audit", "--no-fund", "--prefix"])
@@ -480,9 +515,22 @@ impl Drop for DirLock {
 
 #[cfg(test)]
 mod tests {
-    use super::target_dir_from;
+    use super::{conformance_dir, interop_dir, pinned_node, target_dir_from};
     use std::ffi::OsString;
     use std::path::PathBuf;
+
+    /// The npm peers and the conformance suite run on one Node: each lock file pins the `node`
+    /// it installs (the suite's is installed apart, under the target folder), the same version.
+    #[test]
+    fn one_node_version_for_every_npm_peer() {
+        let interop = pinned_node(&interop_dir());
+        assert_eq!(interop, pinned_node(&conformance_dir()));
+        let major: u32 = interop.split('.').next().unwrap().parse().unwrap();
+        assert!(
+            major >= 22,
+            "Node {interop}: the conformance suite needs 22 or later"
+        );
+    }
 
     #[test]
     fn peers_follow_cargo_target_dir() {

@@ -6,9 +6,9 @@
 //!   (`@modelcontextprotocol/server-everything`);
 //! - our server fed malformed lines directly.
 //!
-//! Both npm packages are pinned by `tests/interop/package-lock.json` and installed on first use
-//! (`npm ci`, see `mcp_typed_tests::installed`). Node 20 or later is required: without it these
-//! tests fail and say so; they are never skipped.
+//! Both npm packages, and the Node 22 they run on, are pinned by `tests/interop/package-lock.json`
+//! and installed on first use (`npm ci`, see `mcp_typed_tests::installed`). Installing needs
+//! `npm`: without it these tests fail and say so; they are never skipped.
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -513,6 +513,25 @@ impl Session {
     /// where every request states its version, capabilities and client in `_meta`,
     /// `server/discover`. The server's capabilities; `None` when it did not answer (a finding).
     fn open(&mut self, revision: Revision) -> Option<Value> {
+        let before = self.report.findings.len();
+        let opened = self.open_in(revision);
+        // An error answering the opening request: the server does not speak the revision (a
+        // 2025 server answers 2026-07-28's `server/discover` with "not initialized"), said so.
+        if let Some(refused) = (self.report.findings.get_mut(before))
+            .filter(|found| opened.is_none() && found.fault == Fault::Error)
+        {
+            refused.detail = format!(
+                "no {} conversation: the server refused to open one ({}); \
+                 another --revision may be one it speaks",
+                revision.version(),
+                refused.detail
+            );
+        }
+        opened
+    }
+
+    /// [`Session::open`]'s requests.
+    fn open_in(&mut self, revision: Revision) -> Option<Value> {
         let capabilities = match revision {
             Revision::V2024_11_05 | Revision::V2025_03_26 => json!({"sampling": {}, "roots": {}}),
             Revision::V2025_06_18 => json!({"elicitation": {}, "sampling": {}, "roots": {}}),
