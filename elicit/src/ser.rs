@@ -3,8 +3,8 @@
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use super::{
-    pointer, EnumOptions, Keyword, PropertySchema, RequestedSchema, Revision, TitledOption,
-    ToRevisionError,
+    pointer, EnumOptions, KeyOrder, Keyword, PropertySchema, RequestedSchema, Revision,
+    TitledOption, ToRevisionError,
 };
 
 impl Serialize for RequestedSchema {
@@ -141,150 +141,135 @@ struct PropertyOut<'a> {
     legacy: bool,
 }
 
-fn optional<M: SerializeMap, T: Serialize + ?Sized>(
-    map: &mut M,
-    keyword: Keyword,
-    value: Option<&T>,
-) -> Result<(), M::Error> {
-    match value {
-        Some(value) => map.serialize_entry(keyword.as_str(), value),
-        None => Ok(()),
+/// A keyword's value as a property schema writes it.
+enum Out<'a> {
+    Text(&'a str),
+    Count(u64),
+    Number(&'a serde_json::Number),
+    Bool(bool),
+    Texts(&'a [String]),
+    /// A single select's options: `enum` (with `enumNames` when titled, `legacy` or asked
+    /// for), or `oneOf`.
+    Options(&'a EnumOptions, bool),
+    /// A multi select's `items`.
+    Items(&'a EnumOptions),
+}
+
+impl Out<'_> {
+    fn write<M: SerializeMap>(&self, map: &mut M, keyword: Keyword) -> Result<(), M::Error> {
+        let key = keyword.as_str();
+        match *self {
+            Out::Text(text) => map.serialize_entry(key, text),
+            Out::Count(count) => map.serialize_entry(key, &count),
+            Out::Number(number) => map.serialize_entry(key, number),
+            Out::Bool(flag) => map.serialize_entry(key, &flag),
+            Out::Texts(texts) => map.serialize_entry(key, texts),
+            Out::Options(EnumOptions::Untitled(values), _) => map.serialize_entry("enum", values),
+            Out::Options(EnumOptions::Titled(options), true) => {
+                map.serialize_entry("enum", &Values(options))?;
+                map.serialize_entry("enumNames", &Titles(options))
+            }
+            Out::Options(EnumOptions::Titled(options), false) => {
+                map.serialize_entry("oneOf", &ConstTitles(options))
+            }
+            Out::Items(options) => map.serialize_entry("items", &ItemsOut(options)),
+        }
+    }
+}
+
+impl PropertyOut<'_> {
+    /// The property's `type`, and its keywords: each with its value when present. The one
+    /// table of what a kind of property writes; [`KeyOrder::arrange`](super::KeyOrder) orders
+    /// the present ones.
+    fn keywords(&self) -> (&'static str, &KeyOrder, Vec<(Keyword, Option<Out<'_>>)>) {
+        fn text(value: &Option<String>) -> Option<Out<'_>> {
+            value.as_deref().map(Out::Text)
+        }
+        fn count<'a>(value: &Option<u64>) -> Option<Out<'a>> {
+            value.map(Out::Count)
+        }
+        match self.property {
+            PropertySchema::String(s) => (
+                "string",
+                &s.key_order,
+                vec![
+                    (Keyword::Title, text(&s.title)),
+                    (Keyword::Description, text(&s.description)),
+                    (Keyword::MinLength, count(&s.min_length)),
+                    (Keyword::MaxLength, count(&s.max_length)),
+                    (Keyword::Pattern, text(&s.pattern)),
+                    (Keyword::Format, s.format.map(|f| Out::Text(f.as_str()))),
+                    (Keyword::Default, text(&s.default)),
+                ],
+            ),
+            PropertySchema::Number(n) => (
+                if n.integer { "integer" } else { "number" },
+                &n.key_order,
+                vec![
+                    (Keyword::Title, text(&n.title)),
+                    (Keyword::Description, text(&n.description)),
+                    (Keyword::Minimum, n.minimum.as_ref().map(Out::Number)),
+                    (Keyword::Maximum, n.maximum.as_ref().map(Out::Number)),
+                    (Keyword::Default, n.default.as_ref().map(Out::Number)),
+                ],
+            ),
+            PropertySchema::Boolean(b) => (
+                "boolean",
+                &b.key_order,
+                vec![
+                    (Keyword::Title, text(&b.title)),
+                    (Keyword::Description, text(&b.description)),
+                    (Keyword::Default, b.default.map(Out::Bool)),
+                ],
+            ),
+            PropertySchema::SingleSelect(s) => {
+                // Titled options go as `oneOf`, but as `enum` + `enumNames` in the legacy form
+                // or when asked for; untitled ones as `enum`.
+                let enum_names = self.legacy || s.enum_names;
+                let options = match &s.options {
+                    EnumOptions::Titled(_) if !enum_names => Keyword::OneOf,
+                    _ => Keyword::Enum,
+                };
+                (
+                    "string",
+                    &s.key_order,
+                    vec![
+                        (Keyword::Title, text(&s.title)),
+                        (Keyword::Description, text(&s.description)),
+                        (options, Some(Out::Options(&s.options, enum_names))),
+                        (Keyword::Default, text(&s.default)),
+                    ],
+                )
+            }
+            PropertySchema::MultiSelect(m) => (
+                "array",
+                &m.key_order,
+                vec![
+                    (Keyword::Title, text(&m.title)),
+                    (Keyword::Description, text(&m.description)),
+                    (Keyword::MinItems, count(&m.min_items)),
+                    (Keyword::MaxItems, count(&m.max_items)),
+                    (Keyword::Items, Some(Out::Items(&m.options))),
+                    (Keyword::Default, m.default.as_deref().map(Out::Texts)),
+                ],
+            ),
+        }
     }
 }
 
 impl Serialize for PropertyOut<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let mut map = serializer.serialize_map(None)?;
-        match self.property {
-            PropertySchema::String(s) => {
-                map.serialize_entry("type", "string")?;
-                let order = s.key_order.arrange(|k| match k {
-                    Keyword::Title => s.title.is_some(),
-                    Keyword::Description => s.description.is_some(),
-                    Keyword::MinLength => s.min_length.is_some(),
-                    Keyword::MaxLength => s.max_length.is_some(),
-                    Keyword::Pattern => s.pattern.is_some(),
-                    Keyword::Format => s.format.is_some(),
-                    Keyword::Default => s.default.is_some(),
-                    _ => false,
-                });
-                for keyword in order {
-                    match keyword {
-                        Keyword::Title => optional(&mut map, keyword, s.title.as_ref())?,
-                        Keyword::Description => {
-                            optional(&mut map, keyword, s.description.as_ref())?
-                        }
-                        Keyword::MinLength => optional(&mut map, keyword, s.min_length.as_ref())?,
-                        Keyword::MaxLength => optional(&mut map, keyword, s.max_length.as_ref())?,
-                        Keyword::Pattern => optional(&mut map, keyword, s.pattern.as_ref())?,
-                        Keyword::Format => {
-                            optional(&mut map, keyword, s.format.map(|f| f.as_str()))?
-                        }
-                        Keyword::Default => optional(&mut map, keyword, s.default.as_ref())?,
-                        _ => {}
-                    }
-                }
-            }
-            PropertySchema::Number(n) => {
-                map.serialize_entry("type", if n.integer { "integer" } else { "number" })?;
-                let order = n.key_order.arrange(|k| match k {
-                    Keyword::Title => n.title.is_some(),
-                    Keyword::Description => n.description.is_some(),
-                    Keyword::Minimum => n.minimum.is_some(),
-                    Keyword::Maximum => n.maximum.is_some(),
-                    Keyword::Default => n.default.is_some(),
-                    _ => false,
-                });
-                for keyword in order {
-                    match keyword {
-                        Keyword::Title => optional(&mut map, keyword, n.title.as_ref())?,
-                        Keyword::Description => {
-                            optional(&mut map, keyword, n.description.as_ref())?
-                        }
-                        Keyword::Minimum => optional(&mut map, keyword, n.minimum.as_ref())?,
-                        Keyword::Maximum => optional(&mut map, keyword, n.maximum.as_ref())?,
-                        Keyword::Default => optional(&mut map, keyword, n.default.as_ref())?,
-                        _ => {}
-                    }
-                }
-            }
-            PropertySchema::Boolean(b) => {
-                map.serialize_entry("type", "boolean")?;
-                let order = b.key_order.arrange(|k| match k {
-                    Keyword::Title => b.title.is_some(),
-                    Keyword::Description => b.description.is_some(),
-                    Keyword::Default => b.default.is_some(),
-                    _ => false,
-                });
-                for keyword in order {
-                    match keyword {
-                        Keyword::Title => optional(&mut map, keyword, b.title.as_ref())?,
-                        Keyword::Description => {
-                            optional(&mut map, keyword, b.description.as_ref())?
-                        }
-                        Keyword::Default => optional(&mut map, keyword, b.default.as_ref())?,
-                        _ => {}
-                    }
-                }
-            }
-            PropertySchema::SingleSelect(s) => {
-                map.serialize_entry("type", "string")?;
-                // The options go as `enum` (with `enumNames`, titled in the legacy form) or `oneOf`.
-                let options = match &s.options {
-                    EnumOptions::Titled(_) if !(self.legacy || s.enum_names) => Keyword::OneOf,
-                    _ => Keyword::Enum,
-                };
-                let order = s.key_order.arrange(|k| match k {
-                    Keyword::Title => s.title.is_some(),
-                    Keyword::Description => s.description.is_some(),
-                    Keyword::Default => s.default.is_some(),
-                    k => k == options,
-                });
-                for keyword in order {
-                    match keyword {
-                        Keyword::Title => optional(&mut map, keyword, s.title.as_ref())?,
-                        Keyword::Description => {
-                            optional(&mut map, keyword, s.description.as_ref())?
-                        }
-                        Keyword::Enum | Keyword::OneOf => match &s.options {
-                            EnumOptions::Untitled(values) => map.serialize_entry("enum", values)?,
-                            EnumOptions::Titled(options) if self.legacy || s.enum_names => {
-                                map.serialize_entry("enum", &Values(options))?;
-                                map.serialize_entry("enumNames", &Titles(options))?;
-                            }
-                            EnumOptions::Titled(options) => {
-                                map.serialize_entry("oneOf", &ConstTitles(options))?
-                            }
-                        },
-                        Keyword::Default => optional(&mut map, keyword, s.default.as_ref())?,
-                        _ => {}
-                    }
-                }
-            }
-            PropertySchema::MultiSelect(m) => {
-                map.serialize_entry("type", "array")?;
-                let order = m.key_order.arrange(|k| match k {
-                    Keyword::Title => m.title.is_some(),
-                    Keyword::Description => m.description.is_some(),
-                    Keyword::MinItems => m.min_items.is_some(),
-                    Keyword::MaxItems => m.max_items.is_some(),
-                    Keyword::Items => true,
-                    Keyword::Default => m.default.is_some(),
-                    _ => false,
-                });
-                for keyword in order {
-                    match keyword {
-                        Keyword::Title => optional(&mut map, keyword, m.title.as_ref())?,
-                        Keyword::Description => {
-                            optional(&mut map, keyword, m.description.as_ref())?
-                        }
-                        Keyword::MinItems => optional(&mut map, keyword, m.min_items.as_ref())?,
-                        Keyword::MaxItems => optional(&mut map, keyword, m.max_items.as_ref())?,
-                        Keyword::Items => map.serialize_entry("items", &ItemsOut(&m.options))?,
-                        Keyword::Default => optional(&mut map, keyword, m.default.as_ref())?,
-                        _ => {}
-                    }
-                }
+        let (kind, key_order, keywords) = self.keywords();
+        map.serialize_entry("type", kind)?;
+        let value = |keyword: Keyword| {
+            (keywords.iter())
+                .find(|(k, _)| *k == keyword)
+                .and_then(|(_, value)| value.as_ref())
+        };
+        for keyword in key_order.arrange(|k| value(k).is_some()) {
+            if let Some(out) = value(keyword) {
+                out.write(&mut map, keyword)?;
             }
         }
         map.end()
