@@ -83,11 +83,11 @@ use std::fmt::Write as _;
 use std::fs::File;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use mcp_typed_tests::installed::{conformance_dir, conformance_suite};
-use mcp_typed_tests::listening::reported_port;
+use mcp_typed_tests::listening::Listening;
 use serde_json::Value;
 
 mod support;
@@ -95,8 +95,6 @@ use support::suite::{last_lines, passed_failed, strip_ansi, unscored, ScenarioLi
 
 const SERVER: &str = env!("CARGO_BIN_EXE_everything-server");
 
-/// How long the server may take to accept connections.
-const STARTUP: Duration = Duration::from_secs(30);
 /// How long a requirements leg may take (about a minute here; 30 s per scenario at most).
 const REQUIREMENTS_LIMIT: Duration = Duration::from_secs(15 * 60);
 /// How long a single-scenario leg may take.
@@ -147,7 +145,7 @@ fn everything_server_passes_the_official_conformance_suite() {
     let _ = std::fs::remove_dir_all(&results);
     std::fs::create_dir_all(&results).expect("create the results folder");
 
-    let mut server = Server::start(&results.join("everything-server.log"));
+    let mut server = start_server(&results.join("everything-server.log"));
     let url = format!("http://127.0.0.1:{}/mcp", server.port);
     println!(
         "@modelcontextprotocol/conformance {} on Node {} ({}), everything-server at {url}, \
@@ -205,7 +203,7 @@ fn everything_server_passes_the_official_conformance_suite() {
     // The same recording as `mcp-check FILE` reads it.
     problems.extend(recording_read_by_mcp_check(&results.join("wire.jsonl")));
 
-    if let Some(status) = server.child.try_wait().expect("the server's status") {
+    if let Some(status) = server.exited() {
         problems.push(format!(
             "everything-server exited during the run ({status})"
         ));
@@ -447,55 +445,16 @@ fn referee(recording: &Path) -> Vec<String> {
     problems
 }
 
-/// The server under test, killed (and waited for) when dropped.
-struct Server {
-    child: Child,
-    port: u16,
-}
-
-impl Server {
-    /// Starts `everything-server --port 0`, its output in `log`, and waits until it says there
-    /// which port it listens on.
-    fn start(log: &Path) -> Self {
-        let out = File::create(log).expect("create the server's log");
-        let child = Command::new(SERVER)
+/// Starts `everything-server --port 0`, its output in `log`, and waits until it says which port
+/// it listens on; killed when dropped.
+fn start_server(log: &Path) -> Listening {
+    Listening::start_reporting_logged(
+        Command::new(SERVER)
             .args(["--port", "0"])
-            .env("EVERYTHING_SERVER_RECORD", log.with_file_name("wire.jsonl"))
-            .stdin(Stdio::null())
-            .stdout(out.try_clone().expect("the server's log"))
-            .stderr(out)
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot start {SERVER}: {e}"));
-        // The guard first: a panic below still stops the server.
-        let mut server = Self { child, port: 0 };
-        let started = Instant::now();
-        loop {
-            let printed = std::fs::read_to_string(log).unwrap_or_default();
-            if let Some(port) = printed.lines().find_map(reported_port) {
-                server.port = port;
-                return server;
-            }
-            if let Some(status) = server.child.try_wait().expect("the server's status") {
-                panic!(
-                    "everything-server exited before it listened ({status}):\n{}",
-                    tail(log, 40)
-                );
-            }
-            assert!(
-                started.elapsed() < STARTUP,
-                "everything-server did not say where it listens within {STARTUP:?}:\n{}",
-                tail(log, 40)
-            );
-            std::thread::sleep(Duration::from_millis(100));
-        }
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+            .env("EVERYTHING_SERVER_RECORD", log.with_file_name("wire.jsonl")),
+        "everything-server",
+        Some(log),
+    )
 }
 
 /// One run of `conformance server`.

@@ -12,8 +12,10 @@
 //!   ready (something took the port meanwhile): [`Listening::start`].
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Write as _};
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::{mpsc, Mutex};
 use std::time::{Duration, Instant};
@@ -108,9 +110,25 @@ impl Listening {
     /// it printed, if it exits first or has not within 60 s. Its later output is read and
     /// dropped.
     pub fn start_reporting(command: &mut Command, name: &str) -> Listening {
+        Self::start_reporting_logged(command, name, None)
+    }
+
+    /// [`Listening::start_reporting`], keeping what the server prints (standard output and
+    /// error) in the file `log` when one is given.
+    pub fn start_reporting_logged(
+        command: &mut Command,
+        name: &str,
+        log: Option<&Path>,
+    ) -> Listening {
+        let mut log = log
+            .map(|path| File::create(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())));
+        let stdout = match &log {
+            Some(file) => Stdio::from(file.try_clone().expect("the server's log")),
+            None => Stdio::null(),
+        };
         let mut child = command
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(stdout)
             .stderr(Stdio::piped())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {name}: {e}"));
@@ -120,6 +138,9 @@ impl Listening {
         let (lines, printed) = mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(log) = &mut log {
+                    let _ = writeln!(log, "{line}");
+                }
                 // Sent until the receiver is gone, read to the end after: the server never
                 // blocks on a full pipe.
                 let _ = lines.send(line);
@@ -154,6 +175,11 @@ impl Listening {
                 shown.join("\n")
             );
         }
+    }
+
+    /// Its exit status, if it has exited (a server that should still be running).
+    pub fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().expect("the server's status")
     }
 
     /// The process id (its memory is in `/proc/PID/status`; a signal goes to it).
