@@ -42,4 +42,5 @@ pub use error::GenerateError;
 pub use file_error::FileError;
 pub use pipeline::{load_schema, load_schema_file, sha256_hex};
 pub use schema::errata;
+pub use schema::hoist_nested_definitions;
 pub use schema_error::SchemaError;

@@ -5,8 +5,10 @@
 //! `additionalProperties`, `items`, `const`, `enum`, `anyOf`, `allOf`, `$ref`, `minimum`,
 //! `maximum`, `maxItems`, `format` `uri`, `uri-template` and `byte`) and those tools' input
 //! schemas commonly add (string lengths, exclusive bounds, `multipleOf`, `minItems`,
-//! `uniqueItems`, the date and e-mail formats). A schema with a keyword it cannot satisfy by
-//! construction (`pattern`, `oneOf`, `not`, `if`, …) is an [`Unsupported`] error naming the
+//! `uniqueItems`, the date and e-mail formats), and what zod writes for a record, a member that
+//! must be absent and a date-time (`propertyNames`, a member whose schema is `{"not": {}}`, a
+//! `pattern` beside a `format`). A schema with a keyword it cannot satisfy by construction
+//! (`pattern` alone, `oneOf`, `not` elsewhere, `if`, …) is an [`Unsupported`] error naming the
 //! keyword and where it is: never a value that might not be valid.
 //!
 //! The draws reach what the corpus rarely holds: optional members present and absent, members
@@ -100,15 +102,17 @@ fn is_annotation(keyword: &str) -> bool {
 }
 
 /// Keywords this module draws by.
-const DRAWN: [&str; 23] = [
+const DRAWN: [&str; 26] = [
     "type",
     "properties",
     "required",
     "additionalProperties",
+    "propertyNames",
     "items",
     "const",
     "enum",
     "anyOf",
+    "oneOf",
     "allOf",
     "$ref",
     "minimum",
@@ -118,6 +122,7 @@ const DRAWN: [&str; 23] = [
     "multipleOf",
     "minLength",
     "maxLength",
+    "pattern",
     "minItems",
     "maxItems",
     "uniqueItems",
@@ -125,6 +130,45 @@ const DRAWN: [&str; 23] = [
     "$defs",
     "definitions",
 ];
+
+/// Whether no value satisfies `schema`: `false`, or `{"not": {}}` (annotations aside).
+fn accepts_nothing(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(accepts) => !accepts,
+        Value::Object(members) => {
+            let everything = |not: &Value| {
+                *not == Value::Bool(true) || not.as_object().is_some_and(Map::is_empty)
+            };
+            members.get("not").is_some_and(everything)
+                && members.keys().all(|k| k == "not" || is_annotation(k))
+        }
+        _ => false,
+    }
+}
+
+/// The types a schema names (`type`), if it names them.
+fn types_of(schema: &Value) -> Option<Vec<&str>> {
+    match schema.get("type") {
+        Some(Value::String(kind)) => Some(vec![kind.as_str()]),
+        Some(Value::Array(kinds)) => kinds.iter().map(Value::as_str).collect(),
+        _ => None,
+    }
+}
+
+/// Whether `x` and `y` each list the values they allow (`const`, `enum`) and share none.
+fn listed_apart(x: &Value, y: &Value) -> bool {
+    fn listed(schema: &Value) -> Option<&[Value]> {
+        match (schema.get("const"), schema.get("enum")) {
+            (Some(value), _) => Some(std::slice::from_ref(value)),
+            (None, Some(Value::Array(values))) => Some(values),
+            _ => None,
+        }
+    }
+    match (listed(x), listed(y)) {
+        (Some(x), Some(y)) => !x.iter().any(|v| y.contains(v)),
+        _ => false,
+    }
+}
 
 /// Past this depth of nesting, optional members are left out and arrays are as short as they
 /// may be, so that a recursive schema ends.
@@ -279,14 +323,36 @@ impl<'s> Values<'s> {
             let options = options.ok_or_else(|| unsupported(at, "enum"))?;
             return Ok(options[self.rng.usize(..options.len())].clone());
         }
-        if let Some(branches) = members.get("anyOf") {
+        for union in ["anyOf", "oneOf"] {
+            let Some(branches) = members.get(union) else {
+                continue;
+            };
             let branches = branches.as_array().filter(|b| !b.is_empty());
-            let branches = branches.ok_or_else(|| unsupported(at, "anyOf"))?;
-            if members.keys().any(|k| k != "anyOf" && !is_annotation(k)) {
-                return Err(unsupported(at, "anyOf beside other keywords"));
+            let branches = branches.ok_or_else(|| unsupported(at, union))?;
+            // `oneOf`: a value of one branch is of no other only where each two branches are
+            // told apart by what their values must hold (`disjoint`).
+            if union == "oneOf" {
+                for (i, a) in branches.iter().enumerate() {
+                    if !branches[i + 1..].iter().all(|b| self.disjoint(a, b)) {
+                        return Err(unsupported(&format!("{at}/oneOf/{i}"), "oneOf"));
+                    }
+                }
             }
             let pick = self.rng.usize(..branches.len());
-            return self.draw(&branches[pick], &format!("{at}/anyOf/{pick}"), depth + 1);
+            let branch = (&branches[pick], format!("{at}/{union}/{pick}"));
+            // Keywords beside the union hold with the branch: both drawn as one.
+            let rest: Map<String, Value> = (members.iter())
+                .filter(|(k, _)| *k != union && !is_annotation(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            if rest.is_empty() {
+                return self.draw(branch.0, &branch.1, depth + 1);
+            }
+            if rest.contains_key("anyOf") || rest.contains_key("oneOf") {
+                return Err(unsupported(at, "anyOf beside oneOf"));
+            }
+            let rest = Value::Object(rest);
+            return self.draw_all(&[(&rest, at.to_owned()), (branch.0, branch.1)], depth + 1);
         }
         match self.kind(members, at)? {
             "object" => self.object(&[(schema, at.to_owned())], depth),
@@ -298,6 +364,49 @@ impl<'s> Values<'s> {
             "null" => Ok(Value::Null),
             _ => Ok(self.any(depth)),
         }
+    }
+
+    /// Whether no value is valid under both `a` and `b`, by what each one's values must hold:
+    /// types apart (`integer` within `number`), constants apart, or a member one requires whose
+    /// constant the other's schema of that member refuses.
+    fn disjoint(&self, a: &Value, b: &Value) -> bool {
+        let (a, b) = (self.resolved(a), self.resolved(b));
+        if let (Some(x), Some(y)) = (types_of(a), types_of(b)) {
+            let overlap = |x: &str, y: &str| {
+                x == y || matches!((x, y), ("integer", "number") | ("number", "integer"))
+            };
+            if !x.iter().any(|x| y.iter().any(|y| overlap(x, y))) {
+                return true;
+            }
+        }
+        listed_apart(a, b) || self.member_apart(a, b) || self.member_apart(b, a)
+    }
+
+    /// Whether a member `first` requires is listed apart from what `second` allows for it.
+    fn member_apart(&self, first: &Value, second: &Value) -> bool {
+        let required = first.get("required").and_then(Value::as_array);
+        (required.into_iter().flatten().filter_map(Value::as_str)).any(|name| {
+            let x = (first.get("properties")).and_then(|members| members.get(name));
+            let y = (second.get("properties")).and_then(|members| members.get(name));
+            match (x, y) {
+                (Some(x), Some(y)) => listed_apart(self.resolved(x), self.resolved(y)),
+                _ => false,
+            }
+        })
+    }
+
+    /// `schema`, or what its `$ref` points at (a few references deep).
+    fn resolved<'v>(&'v self, mut schema: &'v Value) -> &'v Value {
+        for _ in 0..8 {
+            let target = (schema.get("$ref").and_then(Value::as_str))
+                .and_then(|r| r.strip_prefix('#'))
+                .and_then(|pointer| self.root.pointer(pointer));
+            match target {
+                Some(target) => schema = target,
+                None => break,
+            }
+        }
+        schema
     }
 
     /// The type to draw: `type`'s (one of them at random), else the one the keywords imply.
@@ -316,7 +425,10 @@ impl<'s> Values<'s> {
                 named(&kinds[self.rng.usize(..kinds.len())]).ok_or_else(unknown)?
             }
             Some(kind) => named(kind).ok_or_else(unknown)?,
-            None if members.contains_key("properties") || members.contains_key("required") => {
+            None if ["properties", "required", "propertyNames"]
+                .iter()
+                .any(|k| members.contains_key(*k)) =>
+            {
                 "object"
             }
             None if members.contains_key("items") => "array",
@@ -331,10 +443,21 @@ impl<'s> Values<'s> {
         // Member name → the schemas that declare it, with their pointers.
         let mut declared: Vec<(&String, Vec<(&Value, String)>)> = Vec::new();
         let mut required: Vec<&str> = Vec::new();
+        // Members that must be absent (zod's `z.never()`), and what an undeclared member's name
+        // must satisfy.
+        let mut absent: Vec<(&String, String)> = Vec::new();
+        let mut names: Vec<(&Value, String)> = Vec::new();
         for (schema, at) in schemas {
+            if let Some(under) = schema.get("propertyNames") {
+                names.push((under, format!("{at}/propertyNames")));
+            }
             let properties = schema.get("properties").and_then(Value::as_object);
             for (name, member) in properties.into_iter().flatten() {
                 let pointer = format!("{at}/properties/{}", crate::pointer::escape(name));
+                if accepts_nothing(member) {
+                    absent.push((name, pointer));
+                    continue;
+                }
                 match declared.iter_mut().find(|(known, _)| *known == name) {
                     Some((_, all)) => all.push((member, pointer)),
                     None => declared.push((name, vec![(member, pointer)])),
@@ -368,6 +491,10 @@ impl<'s> Values<'s> {
                 ));
             }
         }
+        declared.retain(|(name, _)| !absent.iter().any(|(never, _)| never == name));
+        if let Some((_, at)) = (absent.iter()).find(|(name, _)| required.contains(&name.as_str())) {
+            return Err(unsupported(at, "a required member no value satisfies"));
+        }
         let mut out = Map::new();
         for (name, under) in &declared {
             let wanted =
@@ -393,9 +520,22 @@ impl<'s> Values<'s> {
         // A member none declares, where all allow one.
         if let Some(under) = &additional {
             if depth < SHALLOW_FROM && self.rng.u8(..4) == 0 {
-                let name = format!("x-drawn-{}", self.rng.u16(..1000));
+                let name = if names.is_empty() {
+                    format!("x-drawn-{}", self.rng.u16(..1000))
+                } else {
+                    match self.draw_all(&names, depth + 1)? {
+                        Value::String(name) => name,
+                        _ => return Err(unsupported(&names[0].1, "propertyNames")),
+                    }
+                };
                 let value = self.draw_all(under, depth + 1)?;
-                out.entry(name).or_insert(value);
+                // A declared name (drawn by `propertyNames`) is not an undeclared member.
+                let declares = |known: &String| *known == name;
+                let known = declared.iter().any(|(known, _)| declares(known))
+                    || absent.iter().any(|(known, _)| declares(known));
+                if !known {
+                    out.entry(name).or_insert(value);
+                }
             }
         }
         Ok(Value::Object(out))
@@ -446,7 +586,7 @@ impl<'s> Values<'s> {
                     format!("format {named}"),
                 ));
             };
-            let text = self.formatted(format);
+            let text = self.formatted_matching(format, members.get("pattern"), at)?;
             let length = text.chars().count();
             let bounded = members.contains_key("minLength") || members.contains_key("maxLength");
             if bounded && (length < min || length > max) {
@@ -456,6 +596,9 @@ impl<'s> Values<'s> {
                 ));
             }
             return Ok(Value::String(text));
+        }
+        if members.contains_key("pattern") {
+            return Err(unsupported(&format!("{at}/pattern"), "pattern"));
         }
         if max < min {
             return Err(unsupported(at, "maxLength below minLength"));
@@ -470,6 +613,27 @@ impl<'s> Values<'s> {
             })
             .collect();
         Ok(Value::String(text))
+    }
+
+    /// A string of `format` that matches `pattern` too, when there is one: formatted strings
+    /// tried against it (zod writes a date-time's `pattern` beside its `format`).
+    fn formatted_matching(
+        &mut self,
+        format: &str,
+        pattern: Option<&Value>,
+        at: &str,
+    ) -> Result<String, Unsupported> {
+        let Some(pattern) = pattern else {
+            return Ok(self.formatted(format));
+        };
+        let refused = || unsupported(&format!("{at}/pattern"), "pattern");
+        let regex = (pattern.as_str())
+            .and_then(|p| regress::Regex::new(p).ok())
+            .ok_or_else(refused)?;
+        (0..20)
+            .map(|_| self.formatted(format))
+            .find(|text| regex.find(text).is_some())
+            .ok_or_else(refused)
     }
 
     /// A string of `format` (one of [`FORMATS`]).
@@ -585,4 +749,97 @@ impl<'s> Values<'s> {
 fn count(members: &Map<String, Value>, name: &str, default: usize) -> usize {
     (members.get(name).and_then(Value::as_u64))
         .map_or(default, |n| usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Values;
+    use serde_json::json;
+
+    /// zod's record with keys of an enumeration: undeclared members named by `propertyNames`.
+    #[test]
+    fn undeclared_members_are_named_by_property_names() {
+        let schema = json!({
+            "type": "object",
+            "propertyNames": {"anyOf": [{"const": "--a"}, {"type": "string", "const": "--b"}]},
+            "additionalProperties": {"type": "string"}
+        });
+        let mut values = Values::new(&schema, 3);
+        let mut named = 0;
+        for _ in 0..200 {
+            let value = values.of(&schema).expect("drawn");
+            for (name, member) in value.as_object().expect("an object") {
+                assert!(name == "--a" || name == "--b", "{value}");
+                assert!(member.is_string(), "{value}");
+                named += 1;
+            }
+        }
+        assert!(named > 10, "{named} members drawn in 200 values");
+    }
+
+    /// zod's `z.never()`: a member that must be absent is never drawn; a required one cannot be.
+    #[test]
+    fn a_member_no_value_satisfies_is_left_out() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"kept": {"type": "boolean"}, "csp": {"not": {}}},
+            "additionalProperties": false
+        });
+        let mut values = Values::new(&schema, 5);
+        let mut kept = 0;
+        for _ in 0..100 {
+            let value = values.of(&schema).expect("drawn");
+            assert!(value.get("csp").is_none(), "{value}");
+            kept += usize::from(value.get("kept").is_some());
+        }
+        assert!(kept > 10, "{kept} of 100 with the optional member");
+        let required =
+            json!({"type": "object", "properties": {"csp": {"not": {}}}, "required": ["csp"]});
+        let refused = Values::new(&required, 5).of(&required).unwrap_err();
+        assert_eq!(
+            refused.to_string().split(": ").next(),
+            Some("/properties/csp")
+        );
+    }
+
+    /// `oneOf` whose branches are told apart (types, constants, a required member's constant)
+    /// is drawn branch by branch; one whose branches may overlap is refused.
+    #[test]
+    fn one_of_is_drawn_where_its_branches_are_apart() {
+        let schema = json!({
+            "$defs": {"Text": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}},
+            "oneOf": [
+                {"type": "number"},
+                {"type": "string", "const": "auto"},
+                {"type": "object", "properties": {"type": {"const": "text"}}, "required": ["type"], "allOf": [{"$ref": "#/$defs/Text"}]},
+                {"type": "object", "properties": {"type": {"enum": ["image", "audio"]}}, "required": ["type"]}
+            ]
+        });
+        let mut values = Values::new(&schema, 11);
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..200 {
+            let value = values.of(&schema).expect("drawn");
+            let kind = match &value {
+                serde_json::Value::Number(_) => "number",
+                serde_json::Value::String(text) => {
+                    assert_eq!(text, "auto");
+                    "auto"
+                }
+                object => match object["type"].as_str() {
+                    Some("text") => {
+                        assert!(object["text"].is_string(), "{object}");
+                        "text"
+                    }
+                    Some("image" | "audio") => "media",
+                    _ => panic!("{object}"),
+                },
+            };
+            seen.insert(kind);
+        }
+        assert_eq!(seen.len(), 4, "{seen:?}");
+
+        let overlapping = json!({"oneOf": [{"type": "integer"}, {"type": "number", "minimum": 3}]});
+        let refused = Values::new(&overlapping, 1).of(&overlapping).unwrap_err();
+        assert!(refused.to_string().starts_with("/oneOf/0: "), "{refused}");
+    }
 }

@@ -36,6 +36,7 @@ fn main() {
     let out_dir = PathBuf::from(env("OUT_DIR"));
 
     let mut examples = String::from("&[\n");
+    let mut schemas = String::from("&[\n");
     for (name, module) in SCHEMAS {
         let pin = pins
             .get(name)
@@ -53,15 +54,25 @@ fn main() {
             ext_apps(&mut config);
         }
         // Without `module_doc`, the output has no inner attribute: it can be `include!`d.
+        // The test hooks and `schemars::JsonSchema` too, behind this crate's features (on by
+        // default): tests/drawn.rs draws values from each type's schema.
         config
             .schema_path(&fetched.schema)
+            .registry_feature("registry")
+            .schemars_feature("schemars")
             .revision_name(format!("{} {}", pin.package, pin.version))
             .out_path(out_dir.join(format!("{module}.rs")))
             .generate()
             .unwrap_or_else(|e| panic!("generating `{name}`: {e}"));
 
-        // The examples go into the test binaries as they are (`include_str!` of a copy), so
-        // the tests need no file outside OUT_DIR.
+        // The schema and the examples go into the test binaries as they are (`include_str!` of
+        // a copy), so the tests need no file outside OUT_DIR.
+        let copy = out_dir.join(format!("{name}--schema.json"));
+        copy_if_changed(&fetched.schema, &copy);
+        schemas.push_str(&format!(
+            "    ({name:?}, include_str!({:?})),\n",
+            copy.display().to_string()
+        ));
         for path in &fetched.examples {
             let file = path.file_name().expect("a file name").to_string_lossy();
             let copy = out_dir.join(format!("{name}--{file}"));
@@ -74,6 +85,8 @@ fn main() {
     }
     examples.push_str("]\n");
     write_if_changed(&out_dir.join("examples.rs"), examples.as_bytes());
+    schemas.push_str("]\n");
+    write_if_changed(&out_dir.join("schemas.rs"), schemas.as_bytes());
 }
 
 /// ext-apps has no `ClientRequest`-style unions: its messages by direction, as its spec

@@ -11,6 +11,7 @@ struct ReadmeDoctests;
 
 use std::path::PathBuf;
 
+pub mod drawn;
 pub mod installed;
 pub mod listening;
 

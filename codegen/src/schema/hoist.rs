@@ -9,6 +9,9 @@ use mcp_typed_json::pointer::escape;
 /// `z.toJSONSchema` of each definition on its own keeps the schemas it shares, `__schema0`, in
 /// its own `$defs`, referred to as `#/$defs/__schema0`) up to the root's, where those references
 /// find them. A name already at the root must hold the same schema.
+///
+/// The generator does this before it reads a schema; do it too before validating instances
+/// against such a schema as a whole document (as its own references mean).
 pub fn hoist_nested_definitions(root: &mut Value) -> Result<(), SchemaError> {
     let Some(root_obj) = root.as_object_mut() else {
         return Ok(());
@@ -48,7 +51,8 @@ pub fn hoist_nested_definitions(root: &mut Value) -> Result<(), SchemaError> {
                             escape(&name)
                         ),
                         format!(
-                            "`{name}` is defined inside `{owner}` and differently at the root:                              definitions below the root are moved to the root's `{defs_key}`"
+                            "`{name}` is defined inside `{owner}` and differently at the root: \
+                             definitions below the root are moved to the root's `{defs_key}`"
                         ),
                     );
                 }

@@ -24,3 +24,6 @@ generated!(ext_apps, rmcp_client_message, rmcp_server_message);
 
 /// The producers' own example messages pinned with the schemas: (schema name, file name, text).
 pub const EXAMPLES: &[(&str, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/examples.rs"));
+
+/// The pinned schemas the modules were generated from: (schema name, text).
+pub const SCHEMAS: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/schemas.rs"));
