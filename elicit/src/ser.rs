@@ -23,7 +23,7 @@ impl Serialize for RequestedSchema {
 
 impl Serialize for PropertySchema {
     /// Writes the property schema as revision 2025-11-25 and later have it: `type` first, then
-    /// the keywords present in [`KeyOrder`](super::KeyOrder) order.
+    /// the keywords present in [`KeyOrder`] order.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         PropertyOut {
             property: self,
@@ -179,7 +179,7 @@ impl Out<'_> {
 
 impl PropertyOut<'_> {
     /// The property's `type`, and its keywords: each with its value when present. The one
-    /// table of what a kind of property writes; [`KeyOrder::arrange`](super::KeyOrder) orders
+    /// table of what a kind of property writes; [`KeyOrder::arrange`] orders
     /// the present ones.
     fn keywords(&self) -> (&'static str, &KeyOrder, Vec<(Keyword, Option<Out<'_>>)>) {
         fn text(value: &Option<String>) -> Option<Out<'_>> {
