@@ -166,6 +166,22 @@ fn collect(obj: &Map<String, Value>, prefix: &str, parts: &mut Vec<String>, dept
             parts.push(format!("{prefix}{}", code(&format!("{key}: {value}"))));
         }
     }
+    // Required members the object does not declare (a map's keys: zod's record over an
+    // enumeration of keys): required by the schema, not by the map type.
+    let declared = |name: &&Value| {
+        (name.as_str()).is_some_and(|name| {
+            (obj.get("properties")).is_some_and(|members| members.get(name).is_some())
+        })
+    };
+    let undeclared: Vec<&Value> = (obj.get("required").and_then(Value::as_array))
+        .into_iter()
+        .flatten()
+        .filter(|name| !declared(name))
+        .collect();
+    if !undeclared.is_empty() {
+        let names = serde_json::to_string(&undeclared).unwrap_or_default();
+        parts.push(format!("{prefix}{}", code(&format!("required: {names}"))));
+    }
     for (key, label) in [("items", "items"), ("additionalProperties", "values")] {
         if let Some(Value::Object(inner)) = obj.get(key) {
             if !inner.contains_key("$ref") {
@@ -283,4 +299,27 @@ pub(super) fn is_closed_empty_object(obj: &Map<String, Value>) -> bool {
         && !is_object_with_properties(obj)
         && (obj.get("additionalProperties") == Some(&Value::Bool(false))
             || obj.get("unevaluatedProperties") == Some(&Value::Bool(false)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::constraints_doc;
+    use serde_json::json;
+
+    /// A map type cannot require keys: the keys its schema requires are documented, not
+    /// dropped; a struct's required members are its fields, and not listed.
+    #[test]
+    fn required_keys_a_map_cannot_hold_are_documented() {
+        let record = json!({
+            "type": "object",
+            "required": ["--a", "--b"],
+            "additionalProperties": {"type": "string"}
+        });
+        assert_eq!(
+            constraints_doc(record.as_object().unwrap()).as_deref(),
+            Some(r#"Constraints (not checked on decode): `required: ["--a","--b"]`."#)
+        );
+        let object = json!({"type": "object", "properties": {"a": {}}, "required": ["a"]});
+        assert_eq!(constraints_doc(object.as_object().unwrap()), None);
+    }
 }

@@ -33,9 +33,10 @@ const MODULES: [(&str, SchemaOf, RoundTrip); 3] = [
 /// - ext-apps' `containerDimensions` is the `allOf` of two `anyOf`s of closed objects (zod's
 ///   intersection of unions): only an object that both unions accept is valid, which drawing
 ///   by construction does not reach (`Unsupported`, as documented);
-/// - ext-apps' `McpUiStyles` requires each of its 73 keys in a schema without `properties`: the
-///   generated type is a map (`IndexMap<String, _>`) that drops `required`, so `{}` decodes (a
-///   known limit of the generator, in the CHANGELOG).
+/// - ext-apps' `McpUiStyles` is a record over 76 keys whose schema requires every key (zod's
+///   export of `Record<K, string | undefined>`), while its description, and zod's own
+///   validation, take any subset: the generated type is a map, as the producer means, so a
+///   value drawn from it (`{}`) is refused by the schema as written.
 const KNOWN: [(&str, &str); 4] = [
     ("ext-apps McpUiHostContext", "allOf of other than objects"),
     (
