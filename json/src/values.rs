@@ -146,11 +146,20 @@ fn accepts_nothing(schema: &Value) -> bool {
     }
 }
 
-/// The types a schema names (`type`), if it names them.
+/// The types a schema allows: those it names (`type`), else its constant's.
 fn types_of(schema: &Value) -> Option<Vec<&str>> {
-    match schema.get("type") {
-        Some(Value::String(kind)) => Some(vec![kind.as_str()]),
-        Some(Value::Array(kinds)) => kinds.iter().map(Value::as_str).collect(),
+    match (schema.get("type"), schema.get("const")) {
+        (Some(Value::String(kind)), _) => Some(vec![kind.as_str()]),
+        (Some(Value::Array(kinds)), _) => kinds.iter().map(Value::as_str).collect(),
+        (None, Some(value)) => Some(vec![match value {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(n) if n.is_f64() => "number",
+            Value::Number(_) => "integer",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        }]),
         _ => None,
     }
 }
@@ -810,7 +819,7 @@ mod tests {
             "$defs": {"Text": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}},
             "oneOf": [
                 {"type": "number"},
-                {"type": "string", "const": "auto"},
+                {"const": "auto"},
                 {"type": "object", "properties": {"type": {"const": "text"}}, "required": ["type"], "allOf": [{"$ref": "#/$defs/Text"}]},
                 {"type": "object", "properties": {"type": {"enum": ["image", "audio"]}}, "required": ["type"]}
             ]
