@@ -1,9 +1,9 @@
 //! The real peers the tests run against, installed on first use so that `cargo test` alone sets
 //! everything up: the official TypeScript SDK and server-everything with the Node 22 they run on
-//! (npm, pinned by `tests/interop/package-lock.json`), the official Python SDK (PyPI, pinned with hashes by
-//! `tests/interop/python/requirements.txt`), and the official conformance suite with the Node 22
-//! it runs on (npm, pinned by `tests/interop/conformance/package-lock.json`), and `redis-server`
-//! (the Debian package) for the replay store shared by server instances.
+//! (npm, pinned by `tests/interop/package-lock.json`), the official Python SDK (PyPI, pinned with
+//! hashes by `tests/interop/python/requirements.txt`), the official conformance suite with the
+//! Node 22 it runs on (npm, pinned by `tests/interop/conformance/package-lock.json`), and
+//! `redis-server` (the Debian package) for the replay store shared by server instances.
 //!
 //! Each is installed once, under a lock shared by concurrent test processes, and the command run
 //! is printed on the terminal (past the test harness's capture). What cannot be installed here
@@ -229,7 +229,7 @@ pub fn conformance_suite() -> &'static ConformanceSuite {
             cli: dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js"),
             bin: dir.join("node_modules/.bin"),
             version: version_of("@modelcontextprotocol/conformance"),
-            node_version: version_of("node"),
+            node_version: pinned_node(&source),
             dir,
         };
         let marker = suite.dir.join("installed-package-lock.json");
