@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use mcp_typed::validate::Validate as _;
+use mcp_typed_tests::drawn::definitions;
 use mcp_wire_check::values::Values;
 use mcp_wire_check::{traffic, Checker, Revision, Side};
 use serde_json::{json, Value};
@@ -20,21 +21,13 @@ fn schema(revision: Revision) -> Value {
     serde_json::from_str(&text).expect("schema.json is JSON")
 }
 
-fn defs_key(root: &Value) -> &'static str {
-    if root.get("$defs").is_some() {
-        "$defs"
-    } else {
-        "definitions"
-    }
-}
-
 #[test]
 fn every_definition_gets_values_its_schema_accepts() {
     let mut covered = 0;
     let mut failures = Vec::new();
     for revision in Revision::ALL {
         let root = schema(revision);
-        let key = defs_key(&root);
+        let key = definitions(&root).0;
         let validators = jsonschema::options()
             .should_validate_formats(true)
             .with_format("byte", |_: &str| true)
@@ -122,7 +115,7 @@ fn drawn_messages_and_results_round_trip_through_the_generated_types() {
     let mut unreached = Vec::new();
     for revision in Revision::ALL {
         let root = schema(revision);
-        let key = defs_key(&root);
+        let key = definitions(&root).0;
         let unions = [
             ("ClientRequest", true),
             ("ClientNotification", true),

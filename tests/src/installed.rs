@@ -38,15 +38,8 @@ pub fn python_dir() -> PathBuf {
 pub fn npm_package(name: &str) -> PathBuf {
     static INSTALLED: OnceLock<()> = OnceLock::new();
     let dir = interop_dir();
-    let lock: Value = serde_json::from_str(
-        &std::fs::read_to_string(dir.join("package-lock.json")).expect("package-lock.json"),
-    )
-    .expect("package-lock.json is JSON");
+    let pinned = pinned_version(&dir, name);
     let key = format!("node_modules/{name}");
-    let pinned = lock["packages"][&key]["version"]
-        .as_str()
-        .unwrap_or_else(|| panic!("package-lock.json does not pin {name}"))
-        .to_owned();
     let package = dir.join(&key);
     let installed = || -> bool {
         std::fs::read_to_string(package.join("package.json"))
@@ -87,7 +80,7 @@ pub fn node() -> &'static Path {
             .output()
             .unwrap_or_else(|e| panic!("{}: {e}", node.display()));
         let reported = String::from_utf8_lossy(&out.stdout).trim().to_owned();
-        let pinned = pinned_node(&interop_dir());
+        let pinned = pinned_version(&interop_dir(), "node");
         assert_eq!(
             reported,
             format!("v{pinned}"),
@@ -98,14 +91,14 @@ pub fn node() -> &'static Path {
     })
 }
 
-/// The version of the npm package `node` that `dir`'s `package-lock.json` pins.
-fn pinned_node(dir: &Path) -> String {
+/// The version of the npm package `name` that `dir`'s `package-lock.json` pins.
+fn pinned_version(dir: &Path, name: &str) -> String {
     let lock: Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("package-lock.json")).expect("package-lock.json"),
     )
     .expect("package-lock.json is JSON");
-    (lock["packages"]["node_modules/node"]["version"].as_str())
-        .unwrap_or_else(|| panic!("{}/package-lock.json does not pin node", dir.display()))
+    (lock["packages"][&format!("node_modules/{name}")]["version"].as_str())
+        .unwrap_or_else(|| panic!("{}/package-lock.json does not pin {name}", dir.display()))
         .to_owned()
 }
 
@@ -216,20 +209,13 @@ pub fn conformance_suite() -> &'static ConformanceSuite {
         let source = conformance_dir();
         let pinned = std::fs::read_to_string(source.join("package-lock.json"))
             .expect("tests/interop/conformance/package-lock.json");
-        let lock: Value = serde_json::from_str(&pinned).expect("package-lock.json is JSON");
-        let version_of = |name: &str| {
-            lock["packages"][&format!("node_modules/{name}")]["version"]
-                .as_str()
-                .unwrap_or_else(|| panic!("package-lock.json does not pin {name}"))
-                .to_owned()
-        };
         let dir = target_dir().join("conformance-suite");
         let suite = ConformanceSuite {
             node: dir.join("node_modules/node/bin/node"),
             cli: dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js"),
             bin: dir.join("node_modules/.bin"),
-            version: version_of("@modelcontextprotocol/conformance"),
-            node_version: pinned_node(&source),
+            version: pinned_version(&source, "@modelcontextprotocol/conformance"),
+            node_version: pinned_version(&source, "node"),
             dir,
         };
         let marker = suite.dir.join("installed-package-lock.json");
@@ -515,7 +501,7 @@ impl Drop for DirLock {
 
 #[cfg(test)]
 mod tests {
-    use super::{conformance_dir, interop_dir, pinned_node, target_dir_from};
+    use super::{conformance_dir, interop_dir, pinned_version, target_dir_from};
     use std::ffi::OsString;
     use std::path::PathBuf;
 
@@ -523,8 +509,8 @@ mod tests {
     /// it installs (the suite's is installed apart, under the target folder), the same version.
     #[test]
     fn one_node_version_for_every_npm_peer() {
-        let interop = pinned_node(&interop_dir());
-        assert_eq!(interop, pinned_node(&conformance_dir()));
+        let interop = pinned_version(&interop_dir(), "node");
+        assert_eq!(interop, pinned_version(&conformance_dir(), "node"));
         let major: u32 = interop.split('.').next().unwrap().parse().unwrap();
         assert!(
             major >= 22,
